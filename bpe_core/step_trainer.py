@@ -1,0 +1,211 @@
+"""What the fast and the naive trainer share: options, ids, the preview, the records.
+
+A trainer is an iterator of :class:`~bpe_core.merge_step.MergeStep`.  Ids are
+laid out as: 0..255 the raw bytes, then the special tokens, then one id per
+merge in order, so ``vocab_size = 256 + len(special_tokens) + merges``.
+Subclasses supply the pair bookkeeping: ``_setup``, ``_choose`` and ``_merge``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .merge_step import (
+    STOP_MIN_FREQUENCY,
+    STOP_NO_PAIRS,
+    STOP_VOCAB_SIZE,
+    MergeStep,
+    PairCount,
+)
+from .pretokenizer import PreTokenizer
+from .tie_break import TieRule
+
+MAX_VOCAB_SIZE = 1_000_000
+
+
+def check_text(text: str) -> bytes:
+    """The UTF-8 bytes of ``text``; a lone surrogate is a ValueError naming where it is."""
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a str, not {type(text).__name__}; decode bytes with .decode('utf-8') first")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        ch = text[exc.start]
+        raise ValueError(
+            f"text has a lone surrogate U+{ord(ch):04X} at character {exc.start}, which is not valid "
+            "Unicode and has no UTF-8 bytes; remove it or re-decode the source with errors='replace'"
+        ) from None
+
+
+def _check_int(name: str, value: object, low: int, high: int, hint: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} is {value}, out of range {low}..{high}; {hint}")
+    return value
+
+
+def merge_ids(ids: list[int], a: int, b: int, new_id: int) -> list[int]:
+    """Replace each ``(a, b)`` in ``ids`` by ``new_id``, left to right, without overlap.
+
+    >>> merge_ids([1, 1, 1, 2], 1, 1, 9)
+    [9, 1, 2]
+    """
+    out: list[int] = []
+    i, n = 0, len(ids)
+    while i < n:
+        if i + 1 < n and ids[i] == a and ids[i + 1] == b:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
+class StepTrainer(Iterator[MergeStep]):
+    """Base class of the trainers; see ``bpe_core.train_steps`` for the options."""
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        vocab_size: int,
+        pattern: str = "gpt2",
+        special_tokens: Iterable[str] = (),
+        tie_break: str = "lexicographic",
+        min_frequency: int = 1,
+        top_k: int = 20,
+        preview_chars: int = 2000,
+        records: bool = True,
+        workers: int | None = None,
+    ) -> None:
+        data = check_text(text)
+        self.pretokenizer = PreTokenizer(pattern, special_tokens=list(special_tokens))
+        self.pattern = pattern
+        specials = self.pretokenizer.special_tokens
+        self.special_tokens: dict[str, int] = {s: 256 + i for i, s in enumerate(specials)}
+        smallest = 256 + len(specials)
+        self.vocab_size = _check_int(
+            "vocab_size", vocab_size, smallest, MAX_VOCAB_SIZE,
+            f"it counts the 256 bytes + {len(specials)} special token(s) + the merges, so ask for at least {smallest}",
+        )
+        self.min_frequency = _check_int("min_frequency", min_frequency, 1, 2**62, "use 1 to merge any pair that occurs")
+        self.top_k = _check_int("top_k", top_k, 0, 10_000, "it is the number of rows in the pair table")
+        self.preview_chars = _check_int("preview_chars", preview_chars, 0, 10_000_000, "keep the preview short")
+        self.records = records
+        self.vocab: dict[int, bytes] = {i: bytes([i]) for i in range(256)}
+        for s, i in self.special_tokens.items():
+            self.vocab[i] = s.encode("utf-8")
+        self.rule = TieRule(tie_break, list(self.vocab.values()))
+        self.tie_break = tie_break
+        self.merges: list[tuple[int, int]] = []
+        self.stop_reason: str | None = None
+        self.corpus_bytes = len(data)
+
+        chunk_counts, special_counts = self.pretokenizer.count_chunks(text, workers=workers)
+        self._setup(chunk_counts)
+        self.initial_tokens = self.corpus_bytes - sum(len(s.encode()) * c for s, c in special_counts.items()) + sum(
+            special_counts.values()
+        )
+        self.tokens = self.initial_tokens
+        self._init_preview(text)
+
+    # ----- preview: the first few thousand characters, merged step by step -----
+    def _init_preview(self, text: str) -> None:
+        window = text[: self.preview_chars + 1000]
+        taken: list[list[int]] = []
+        covered = 0
+        for piece, special in self.pretokenizer.pieces(window):
+            parts = [piece] if special else self.pretokenizer.split(piece)
+            for part in parts:
+                if covered >= self.preview_chars:
+                    break
+                if covered + len(part) >= len(window) and len(window) < len(text):
+                    break  # this chunk may be cut by the window: leave it out
+                taken.append([self.special_tokens[part]] if special else list(part.encode("utf-8")))
+                covered += len(part)
+        self.preview_text = text[:covered]
+        self._preview = taken
+        self.initial_sequence: tuple[int, ...] = tuple(i for chunk in taken for i in chunk)
+
+    # ----- the iterator -----
+    @property
+    def done(self) -> bool:
+        return self.stop_reason is not None
+
+    def __iter__(self) -> StepTrainer:
+        return self
+
+    def __next__(self) -> MergeStep:
+        if self.stop_reason is not None:
+            raise StopIteration
+        if len(self.vocab) >= self.vocab_size:
+            return self._stop(STOP_VOCAB_SIZE)
+        chosen = self._choose()
+        if chosen is None:
+            return self._stop(STOP_NO_PAIRS)
+        (a, b), count, ties, table = chosen
+        if count < self.min_frequency:
+            return self._stop(STOP_MIN_FREQUENCY)
+        new_id = len(self.vocab)
+        token = self.vocab[a] + self.vocab[b]
+        self.rule.add_token(token)  # before the merge: new pairs need the new token's key
+        replaced = self._merge(a, b, new_id)
+        self.vocab[new_id] = token
+        self.merges.append((a, b))
+        before = self.tokens
+        self.tokens -= replaced
+        if not self.records:
+            return MergeStep(len(self.merges), (a, b), self.vocab[a], self.vocab[b], new_id, token, count, replaced,
+                             (), (), self.tie_break, before, self.tokens, ())
+        self._preview = [merge_ids(chunk, a, b, new_id) if len(chunk) > 1 else chunk for chunk in self._preview]
+        return MergeStep(
+            index=len(self.merges),
+            pair=(a, b),
+            left=self.vocab[a],
+            right=self.vocab[b],
+            new_id=new_id,
+            token=token,
+            count=count,
+            replaced=replaced,
+            top_pairs=tuple(PairCount(p, self.vocab[p[0]], self.vocab[p[1]], c) for p, c in table),
+            ties=tuple(ties),
+            tie_break=self.tie_break,
+            tokens_before=before,
+            tokens_after=self.tokens,
+            sequence=tuple(i for chunk in self._preview for i in chunk),
+        )
+
+    def _stop(self, reason: str) -> MergeStep:
+        self.stop_reason = reason
+        raise StopIteration
+
+    def run(self) -> StepTrainer:
+        """Consume every remaining step; returns self."""
+        for _ in self:
+            pass
+        return self
+
+    def tokenizer(self):
+        """A :class:`~bpe_core.tokenizer.Tokenizer` with the merges made so far."""
+        from .tokenizer import Tokenizer
+
+        return Tokenizer(dict(self.vocab), list(self.merges), special_tokens=dict(self.special_tokens), pattern=self.pattern)
+
+    # ----- supplied by subclasses -----
+    def _setup(self, chunk_counts: dict[str, int]) -> None:
+        raise NotImplementedError
+
+    def _choose(self):
+        """``((a, b), count, ties, table)`` for the winning pair, or None when no pair is left.
+
+        ``ties`` lists the pairs with the winning count, winner first; ``table``
+        the top ``top_k`` ``((a, b), count)`` rows, winner first (both may be
+        empty when ``records`` is off and the rule does not need them).
+        """
+        raise NotImplementedError
+
+    def _merge(self, a: int, b: int, new_id: int) -> int:
+        """Merge every ``(a, b)`` in the corpus; return the number replaced (weighted)."""
+        raise NotImplementedError

@@ -1,0 +1,243 @@
+"""The Tokenizer: encode text with learned merges, decode ids back to text.
+
+Pipeline (HF `tokenizers`' stage names): the *pre-tokenizer* cuts text at
+special tokens and splits the rest into chunks; the *model* turns each chunk's
+UTF-8 bytes into ids by applying merges, lowest rank first; the *decoder*
+joins the tokens' bytes and decodes UTF-8.
+
+>>> from bpe_core import train
+>>> tok = train("low low low lower lowest", vocab_size=259, pattern="gpt2")
+>>> [tok.vocab[i] for i in tok.encode("lowly")]
+[b'low', b'l', b'y']
+>>> tok.decode(tok.encode("naïve 自然")) == "naïve 自然"
+True
+>>> [(s.token, s.start, s.end) for s in tok.token_spans("é")]
+[(b'\\xc3', 0, 1), (b'\\xa9', 0, 1)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .pretokenizer import PreTokenizer
+from .step_trainer import check_text
+
+_CACHE_LIMIT = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSpan:
+    """One token over the input: its id, bytes, and where it sits.
+
+    ``start``/``end`` are character offsets into the text; a token that
+    starts or ends inside a multi-byte character covers that whole
+    character (so neighbouring tokens can share one).  ``byte_start`` and
+    ``byte_end`` are exact offsets into the text's UTF-8 bytes.
+    """
+
+    id: int
+    token: bytes
+    start: int
+    end: int
+    byte_start: int
+    byte_end: int
+
+
+class Tokenizer:
+    """A byte-level BPE tokenizer: a vocabulary, ordered merges, special tokens and a split pattern.
+
+    ``vocab`` maps id -> bytes and must hold all 256 single bytes.  Merge
+    ``i`` joins ``vocab[a] + vocab[b]`` into the token of that value, which must
+    be in ``vocab``; lower ``i`` means higher priority when encoding.
+    ``special_tokens`` maps each special string to its id (its vocab entry,
+    if any, must be its UTF-8 bytes).
+    """
+
+    def __init__(
+        self,
+        vocab: Mapping[int, bytes],
+        merges: Sequence[tuple[int, int]],
+        *,
+        special_tokens: Mapping[str, int] | None = None,
+        pattern: str = "gpt2",
+    ) -> None:
+        self.vocab: dict[int, bytes] = dict(vocab)
+        self.special_tokens: dict[str, int] = dict(special_tokens or {})
+        for s, i in self.special_tokens.items():
+            if i in self.vocab and self.vocab[i] != s.encode("utf-8"):
+                raise ValueError(
+                    f"special token {s!r} has id {i}, which the vocab already uses for {self.vocab[i]!r}; give it a free id"
+                )
+            self.vocab[i] = s.encode("utf-8")
+        special_ids = set(self.special_tokens.values())
+        self._id_of: dict[bytes, int] = {}
+        for i, token in self.vocab.items():
+            if i in special_ids:
+                continue
+            if token in self._id_of:
+                raise ValueError(f"token {token!r} appears twice in the vocab (ids {self._id_of[token]} and {i}); each token needs one id")
+            self._id_of[token] = i
+        missing = [b for b in range(256) if bytes([b]) not in self._id_of]
+        if missing:
+            raise ValueError(
+                f"the vocab lacks {len(missing)} of the 256 single bytes (first: 0x{missing[0]:02X}); "
+                "a byte-level BPE vocab must hold every byte so any text can be encoded"
+            )
+        self._byte_id = [self._id_of[bytes([b])] for b in range(256)]
+        self.merges: list[tuple[int, int]] = []
+        self.merge_ids: list[int] = []
+        self._ranks: dict[tuple[int, int], tuple[int, int]] = {}
+        for rank, (a, b) in enumerate(merges):
+            if a not in self.vocab or b not in self.vocab:
+                raise ValueError(f"merge {rank + 1} ({a}, {b}) uses an id not in the vocab (vocab size {len(self.vocab)})")
+            new_id = self._id_of.get(self.vocab[a] + self.vocab[b])
+            if new_id is None:
+                raise ValueError(f"merge {rank + 1} makes {self.vocab[a] + self.vocab[b]!r}, which is not in the vocab; add it")
+            self.merges.append((a, b))
+            self.merge_ids.append(new_id)
+            self._ranks.setdefault((a, b), (rank, new_id))
+        self._rank_of_id = {new_id: rank for rank, new_id in enumerate(self.merge_ids)}
+        self.pattern = pattern
+        self.pretokenizer = PreTokenizer(pattern, special_tokens=list(self.special_tokens))
+        self._cache: dict[str, list[int]] = {}
+
+    # ----- facts -----
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def __repr__(self) -> str:
+        return (f"Tokenizer(vocab_size={self.vocab_size}, merges={len(self.merges)}, "
+                f"special_tokens={list(self.special_tokens)}, pattern={self.pretokenizer.name!r})")
+
+    def merge_step_of(self, token_id: int) -> int | None:
+        """The 1-based merge step that created ``token_id`` (None for bytes and special tokens)."""
+        rank = self._rank_of_id.get(token_id)
+        return None if rank is None else rank + 1
+
+    def id_of(self, token: bytes) -> int | None:
+        """The id of an ordinary (non-special) token, or None."""
+        return self._id_of.get(token)
+
+    # ----- model: bytes -> ids -----
+    def _bpe(self, data: bytes) -> list[int]:
+        byte_id = self._byte_id
+        ids = [byte_id[b] for b in data]
+        ranks = self._ranks
+        while len(ids) > 1:
+            best = None
+            for pair in zip(ids, ids[1:]):
+                r = ranks.get(pair)
+                if r is not None and (best is None or r[0] < best[0]):
+                    best, best_pair = r, pair
+            if best is None:
+                break
+            a, b = best_pair
+            new_id = best[1]
+            out: list[int] = []
+            i, n = 0, len(ids)
+            while i < n:
+                if i + 1 < n and ids[i] == a and ids[i + 1] == b:
+                    out.append(new_id)
+                    i += 2
+                else:
+                    out.append(ids[i])
+                    i += 1
+            ids = out
+        return ids
+
+    def _encode_chunk(self, chunk: str) -> list[int]:
+        ids = self._cache.get(chunk)
+        if ids is None:
+            ids = self._bpe(chunk.encode("utf-8"))
+            if len(self._cache) >= _CACHE_LIMIT:
+                self._cache.clear()
+            self._cache[chunk] = ids
+        return ids
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids of ``text``; special tokens become their one id.
+
+        A lone surrogate (not valid Unicode) is a ValueError naming its place.
+        """
+        check_text(text)
+        out: list[int] = []
+        cache = self._cache
+        for piece, special in self.pretokenizer.pieces(text):
+            if special:
+                out.append(self.special_tokens[piece])
+                continue
+            for chunk in self.pretokenizer.split(piece):
+                ids = cache.get(chunk)
+                out.extend(ids if ids is not None else self._encode_chunk(chunk))
+        return out
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Like :meth:`encode` but special-token strings are encoded as plain text."""
+        return self.without_special_tokens().encode(text)
+
+    def without_special_tokens(self) -> Tokenizer:
+        ordinary = {i: t for i, t in self.vocab.items() if i not in set(self.special_tokens.values())}
+        return Tokenizer(ordinary, self.merges, pattern=self.pattern)
+
+    # ----- decoder: ids -> bytes -> text -----
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The exact bytes of ``ids``; an unknown id is a ValueError naming it."""
+        vocab = self.vocab
+        try:
+            return b"".join([vocab[i] for i in ids])
+        except (KeyError, TypeError):
+            for i in ids:
+                if isinstance(i, bool) or not isinstance(i, int) or i not in vocab:
+                    raise ValueError(
+                        f"token id {i!r} is not in the vocabulary (vocab size {len(vocab)}, "
+                        f"ids {min(vocab)}..{max(vocab)}); check the ids come from this tokenizer"
+                    ) from None
+            raise
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """Text of ``ids``: bytes joined, then UTF-8 with U+FFFD for invalid sequences."""
+        return self.decode_bytes(ids).decode("utf-8", errors="replace")
+
+    # ----- spans for highlighting -----
+    def token_spans(self, text: str) -> list[TokenSpan]:
+        """Each token of ``text`` with its character and byte offsets (see :class:`TokenSpan`)."""
+        ids = self.encode(text)
+        # byte offset -> character offset; a byte inside a character maps to that character
+        char_of_byte: list[int] = []
+        for ci, ch in enumerate(text):
+            char_of_byte.extend([ci] * len(ch.encode("utf-8")))
+        char_of_byte.append(len(text))
+        spans: list[TokenSpan] = []
+        pos = 0
+        for i in ids:
+            token = self.vocab[i]
+            end = pos + len(token)
+            spans.append(TokenSpan(i, token, char_of_byte[pos], char_of_byte[end - 1] + 1 if end > pos else char_of_byte[pos], pos, end))
+            pos = end
+        return spans
+
+    # ----- derived tokenizers -----
+    def with_merges(self, k: int) -> Tokenizer:
+        """The same tokenizer cut to its first ``k`` merges (ids unchanged)."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= len(self.merges):
+            raise ValueError(f"k must be a whole number from 0 to {len(self.merges)} (the number of merges), not {k!r}")
+        dropped = set(self.merge_ids[k:])
+        vocab = {i: t for i, t in self.vocab.items() if i not in dropped}
+        return Tokenizer(vocab, self.merges[:k], special_tokens=self.special_tokens, pattern=self.pattern)
+
+    # ----- files -----
+    def save(self, directory: str | Path) -> list[Path]:
+        """Write this tokenizer's files into ``directory`` (see :mod:`bpe_core.files`)."""
+        from .files import save_tokenizer
+
+        return save_tokenizer(self, directory)
+
+    @classmethod
+    def load(cls, path: str | Path, *, pattern: str | None = None) -> Tokenizer:
+        """Read a tokenizer from a directory or one file (see :mod:`bpe_core.files`)."""
+        from .files import load_tokenizer
+
+        return load_tokenizer(path, pattern=pattern)

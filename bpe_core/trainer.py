@@ -1,0 +1,173 @@
+"""The fast trainer: incremental pair counts over a linked list of positions.
+
+The corpus is pre-tokenized once into distinct chunks with counts.  Their
+bytes are laid end to end in one array of token ids, with ``nxt``/``prv``
+links (-1 at a chunk's edge) and each position weighted by its chunk's count.
+For every adjacent pair we keep its weighted count and the set of positions
+where it starts, and a lazy max-heap of ``(-count, tie key, pair)``.
+
+A merge visits only the positions of the merged pair: each occurrence
+updates its two neighbouring pairs and relinks the list.  So a step costs in
+proportion to how often the pair occurs, not to the corpus size, and this
+holds for ``pattern="none"`` too, where the whole text is one long chunk.
+Stale heap entries (pairs whose count fell) are fixed when they surface.
+"""
+
+from __future__ import annotations
+
+from heapq import heappop, heappush
+
+from .step_trainer import StepTrainer
+
+_SHIFT = 21
+_MASK = (1 << _SHIFT) - 1
+
+
+class MergeTrainer(StepTrainer):
+    """Iterator of merge steps; build it with :func:`bpe_core.train_steps`."""
+
+    def _setup(self, chunk_counts: dict[str, int]) -> None:
+        tok: list[int] = []
+        wt: list[int] = []
+        counts: dict[int, int] = {}
+        where: dict[int, set[int]] = {}
+        for chunk, c in chunk_counts.items():
+            data = chunk.encode("utf-8")
+            base = len(tok)
+            tok.extend(data)
+            wt.extend([c] * len(data))
+            for i in range(len(data) - 1):
+                k = (data[i] << _SHIFT) | data[i + 1]
+                if k in counts:
+                    counts[k] += c
+                    where[k].add(base + i)
+                else:
+                    counts[k] = c
+                    where[k] = {base + i}
+        n = len(tok)
+        nxt = list(range(1, n + 1))
+        prv = list(range(-1, n - 1))
+        pos = 0
+        for chunk in chunk_counts:  # cut the links at chunk edges
+            pos += len(chunk.encode("utf-8"))
+            nxt[pos - 1] = -1
+            if pos < n:
+                prv[pos] = -1
+        self._tok, self._wt, self._nxt, self._prv = tok, wt, nxt, prv
+        self._counts, self._where = counts, where
+        key = self._key
+        self._heap = [(-c, key(k), k) for k, c in counts.items()]
+        self._heap.sort()
+
+    def _key(self, k: int):
+        return self.rule.key(k >> _SHIFT, k & _MASK)
+
+    def _first_pos(self, k: int) -> int:
+        return min(self._where[k])
+
+    def _pop_valid(self):
+        """Pop the top heap entry whose count is current (fixing stale ones); None if empty."""
+        heap, counts = self._heap, self._counts
+        while heap:
+            negc, key, k = heappop(heap)
+            c = counts.get(k, 0)
+            if c == -negc:
+                return negc, key, k
+            if c > 0:
+                heappush(heap, (-c, key, k))
+        return None
+
+    def _choose(self):
+        heap, counts = self._heap, self._counts
+        if not self.records and self.rule.static:
+            top = self._pop_valid()
+            if top is None:
+                return None
+            heappush(heap, top)
+            k = top[2]
+            return (k >> _SHIFT, k & _MASK), -top[0], (), ()
+        # Pop the tied pairs, and enough more for the table; push them all back.
+        popped = []
+        top = self._pop_valid()
+        if top is None:
+            return None
+        popped.append(top)
+        best = top[0]
+        # Static rules: heap order is the table's order.  First-seen: the rows with
+        # the k-th row's count must all be seen before sorting them by position.
+        last = self.top_k - 1
+        while heap:
+            nxt = self._pop_valid()
+            if nxt is None:
+                break
+            popped.append(nxt)
+            if nxt[0] != best and len(popped) > self.top_k and (self.rule.static or nxt[0] != popped[last][0]):
+                break
+        for entry in popped:
+            heappush(heap, entry)
+        rows = [(e[2], -e[0]) for e in popped]
+        if not self.rule.static:  # first-seen: order equal counts by first occurrence
+            rows.sort(key=lambda r: (-r[1], self.rule.key(0, 0, self._first_pos(r[0]))))
+        pairs = [((k >> _SHIFT, k & _MASK), c) for k, c in rows]
+        winner, count = pairs[0]
+        ties = [p for p, c in pairs if c == count]
+        return winner, count, ties, pairs[: self.top_k] if self.records else ()
+
+    def _merge(self, a: int, b: int, new_id: int) -> int:
+        tok, wt, nxt, prv = self._tok, self._wt, self._nxt, self._prv
+        counts, where = self._counts, self._where
+        merged = (a << _SHIFT) | b
+        positions = sorted(where.pop(merged))
+        del counts[merged]
+        fresh: set[int] = set()
+        replaced = 0
+
+        def dec(k: int, pos: int, w: int) -> None:
+            c = counts[k] - w
+            if c:
+                counts[k] = c
+                where[k].discard(pos)
+            else:
+                del counts[k]
+                del where[k]
+
+        def inc(k: int, pos: int, w: int) -> None:
+            if k in counts:
+                counts[k] += w
+                where[k].add(pos)
+            else:
+                counts[k] = w
+                where[k] = {pos}
+                fresh.add(k)
+
+        for i in positions:
+            if tok[i] != a:
+                continue  # consumed by an earlier overlapping occurrence
+            j = nxt[i]
+            if j < 0 or tok[j] != b:
+                continue
+            w = wt[i]
+            replaced += w
+            p = prv[i]
+            q = nxt[j]
+            if p >= 0:
+                left = tok[p] << _SHIFT
+                if left | a != merged:
+                    dec(left | a, p, w)
+                inc(left | new_id, p, w)
+            if q >= 0:
+                right = tok[q]
+                old = (b << _SHIFT) | right
+                if old != merged:
+                    dec(old, j, w)
+                inc((new_id << _SHIFT) | right, i, w)
+                prv[q] = i
+            tok[i] = new_id
+            tok[j] = -1
+            nxt[i] = q
+        key = self._key
+        for k in fresh:
+            c = counts.get(k)
+            if c:
+                heappush(self._heap, (-c, key(k), k))
+        return replaced

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class PairCount:
-    """One row of the pair-count table: a candidate pair and how often it occurs."""
+class PairCount(NamedTuple):
+    """One row of the pair-count table: a candidate pair and how often it occurs.
+
+    (A named tuple: thousands are made per second while stepping.)
+    """
 
     pair: tuple[int, int]
     left: bytes

@@ -9,6 +9,7 @@ Subclasses supply the pair bookkeeping: ``_setup``, ``_choose`` and ``_merge``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import chain
 
 from .merge_step import (
     STOP_MIN_FREQUENCY,
@@ -127,7 +128,31 @@ class StepTrainer(Iterator[MergeStep]):
                 covered += len(part)
         self.preview_text = text[:covered]
         self._preview = taken
-        self.initial_sequence: tuple[int, ...] = tuple(i for chunk in taken for i in chunk)
+        self._preview_where: dict[int, set[int]] = {}  # token id -> preview chunks holding it
+        for ci, chunk in enumerate(taken):
+            for i in chunk:
+                self._preview_where.setdefault(i, set()).add(ci)
+        self.initial_sequence: tuple[int, ...] = tuple(chain.from_iterable(taken))
+        self._sequence = self.initial_sequence
+
+    def _merge_preview(self, a: int, b: int, new_id: int) -> tuple[int, ...]:
+        """Apply one merge to the preview, touching only chunks that hold both ids."""
+        where = self._preview_where
+        holders = where.get(a, set()) & where.get(b, set())
+        changed = False
+        for ci in holders:
+            old = self._preview[ci]
+            new = merge_ids(old, a, b, new_id)
+            if len(new) == len(old):
+                continue
+            changed = True
+            self._preview[ci] = new
+            where.setdefault(new_id, set()).add(ci)
+            for gone in set(old).difference(new):
+                where[gone].discard(ci)
+        if changed:
+            self._sequence = tuple(chain.from_iterable(self._preview))
+        return self._sequence
 
     # ----- the iterator -----
     @property
@@ -159,7 +184,6 @@ class StepTrainer(Iterator[MergeStep]):
         if not self.records:
             return MergeStep(len(self.merges), (a, b), self.vocab[a], self.vocab[b], new_id, token, count, replaced,
                              (), (), self.tie_break, before, self.tokens, ())
-        self._preview = [merge_ids(chunk, a, b, new_id) if len(chunk) > 1 else chunk for chunk in self._preview]
         return MergeStep(
             index=len(self.merges),
             pair=(a, b),
@@ -174,7 +198,7 @@ class StepTrainer(Iterator[MergeStep]):
             tie_break=self.tie_break,
             tokens_before=before,
             tokens_after=self.tokens,
-            sequence=tuple(i for chunk in self._preview for i in chunk),
+            sequence=self._merge_preview(a, b, new_id),
         )
 
     def _stop(self, reason: str) -> MergeStep:

@@ -121,25 +121,8 @@ class MergeTrainer(StepTrainer):
         del counts[merged]
         fresh: set[int] = set()
         replaced = 0
-
-        def dec(k: int, pos: int, w: int) -> None:
-            c = counts[k] - w
-            if c:
-                counts[k] = c
-                where[k].discard(pos)
-            else:
-                del counts[k]
-                del where[k]
-
-        def inc(k: int, pos: int, w: int) -> None:
-            if k in counts:
-                counts[k] += w
-                where[k].add(pos)
-            else:
-                counts[k] = w
-                where[k] = {pos}
-                fresh.add(k)
-
+        # The pair updates are written out inline (not as helper calls): this
+        # loop runs once per merged occurrence and dominates training time.
         for i in positions:
             if tok[i] != a:
                 continue  # consumed by an earlier overlapping occurrence
@@ -152,15 +135,42 @@ class MergeTrainer(StepTrainer):
             q = nxt[j]
             if p >= 0:
                 left = tok[p] << _SHIFT
-                if left | a != merged:
-                    dec(left | a, p, w)
-                inc(left | new_id, p, w)
+                k = left | a
+                if k != merged:  # the left neighbour's old pair loses one
+                    c = counts[k] - w
+                    if c:
+                        counts[k] = c
+                        where[k].discard(p)
+                    else:
+                        del counts[k]
+                        del where[k]
+                k = left | new_id  # ...and its new pair gains one
+                if k in counts:
+                    counts[k] += w
+                    where[k].add(p)
+                else:
+                    counts[k] = w
+                    where[k] = {p}
+                    fresh.add(k)
             if q >= 0:
                 right = tok[q]
-                old = (b << _SHIFT) | right
-                if old != merged:
-                    dec(old, j, w)
-                inc((new_id << _SHIFT) | right, i, w)
+                k = (b << _SHIFT) | right
+                if k != merged:
+                    c = counts[k] - w
+                    if c:
+                        counts[k] = c
+                        where[k].discard(j)
+                    else:
+                        del counts[k]
+                        del where[k]
+                k = (new_id << _SHIFT) | right
+                if k in counts:
+                    counts[k] += w
+                    where[k].add(i)
+                else:
+                    counts[k] = w
+                    where[k] = {i}
+                    fresh.add(k)
                 prv[q] = i
             tok[i] = new_id
             tok[j] = -1

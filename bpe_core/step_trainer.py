@@ -18,7 +18,7 @@ from .merge_step import (
     MergeStep,
     PairCount,
 )
-from .pretokenizer import PreTokenizer
+from .pretokenizer import PreTokenizer, check_special_tokens
 from .tie_break import TieRule
 
 MAX_VOCAB_SIZE = 1_000_000
@@ -82,7 +82,7 @@ class StepTrainer(Iterator[MergeStep]):
         workers: int | None = None,
     ) -> None:
         data = check_text(text)
-        self.pretokenizer = PreTokenizer(pattern, special_tokens=list(special_tokens))
+        self.pretokenizer = PreTokenizer(pattern, special_tokens=check_special_tokens(special_tokens))
         self.pattern = pattern
         specials = self.pretokenizer.special_tokens
         self.special_tokens: dict[str, int] = {s: 256 + i for i, s in enumerate(specials)}

@@ -1,0 +1,194 @@
+"""The command line: ``python -m bpe_core train | encode | decode | convert``.
+
+::
+
+    python -m bpe_core train corpus.txt --vocab-size 1000 --special-token '<|endoftext|>' --out tok/
+    python -m bpe_core encode --tokenizer tok/ --text 'Hello world'      # prints [15496, 995]-style ids
+    echo '[72, 101]' | python -m bpe_core decode --tokenizer tok/         # prints the text
+    python -m bpe_core convert tok/ --to tiktoken --out tok.tiktoken
+
+``train`` writes every format (see :mod:`bpe_core.files`) and reports progress
+on stderr.  ``--tokenizer`` and ``convert``'s source take a directory or one
+file; ``--pattern`` sets the split pattern of files that do not record it
+(default ``gpt2``) and ``--special-token T=ID`` gives a ``.tiktoken`` file its
+special tokens.  Errors are one line on stderr and exit status 1 (2 for bad
+usage); nothing here is printed by :mod:`bpe_core` itself.
+
+>>> import io
+>>> out, err = io.BytesIO(), io.StringIO()
+>>> main(["encode", "--tokenizer", "/nonexistent", "--text", "hi"], stdout=out, stderr=err)
+1
+>>> err.getvalue()
+'error: /nonexistent: does not exist; pass a tokenizer directory or file\\n'
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import BinaryIO, TextIO
+
+from .files import FORMATS, load_tokenizer, save_tokenizer, write_format
+from .pretokenizer import PATTERNS
+from .tie_break import TIE_BREAKS
+from .tokenizer import Tokenizer
+
+PROGRESS_EVERY_SECONDS = 1.0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bpe_core",
+        description="Train, use and convert byte-level BPE tokenizers.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    pattern_help = f"split pattern: {', '.join(PATTERNS)} or a regex"
+
+    train = sub.add_parser("train", help="train a tokenizer on a UTF-8 text file and write all its files")
+    train.add_argument("input", metavar="INPUT", help="UTF-8 text file to train on ('-' for stdin)")
+    train.add_argument("--vocab-size", type=int, required=True, metavar="N", help="256 bytes + special tokens + merges")
+    train.add_argument("--pattern", default="gpt2", metavar="P", help=pattern_help + " (default gpt2)")
+    train.add_argument("--special-token", action="extend", nargs="+", default=[], metavar="T",
+                       help="a special token, e.g. '<|endoftext|>' (repeatable); ids 256, 257, ...")
+    train.add_argument("--tie-break", default="lexicographic", choices=TIE_BREAKS, metavar="R",
+                       help=f"rule for pairs with equal counts: {', '.join(TIE_BREAKS)} (default lexicographic)")
+    train.add_argument("--min-frequency", type=int, default=1, metavar="F", help="stop when the best pair occurs fewer times")
+    train.add_argument("--out", required=True, metavar="DIR", help="directory for the tokenizer files")
+    train.add_argument("--quiet", action="store_true", help="no progress or summary on stderr")
+
+    def tokenizer_options(p: argparse.ArgumentParser, *, flag: bool) -> None:
+        if flag:
+            p.add_argument("--tokenizer", required=True, metavar="PATH", help="tokenizer directory or file")
+        p.add_argument("--pattern", default=None, metavar="P", help=pattern_help + " for files that do not record one (default gpt2)")
+        p.add_argument("--special-token", action="append", default=[], metavar="T=ID", type=_special_token,
+                       help="a special token of a .tiktoken file with its id, e.g. '<|endoftext|>=100257' (repeatable)")
+
+    encode = sub.add_parser("encode", help="print the token ids of a text as a JSON list")
+    tokenizer_options(encode, flag=True)
+    source = encode.add_mutually_exclusive_group(required=True)
+    source.add_argument("--input", metavar="FILE", help="UTF-8 text file to encode (read as is, CRLF kept)")
+    source.add_argument("--text", metavar="T", help="text to encode")
+
+    decode = sub.add_parser("decode", help="read a JSON list of ids on stdin and print the text")
+    tokenizer_options(decode, flag=True)
+    decode.add_argument("--bytes", action="store_true", help="write the tokens' exact bytes (no UTF-8 repair)")
+
+    convert = sub.add_parser("convert", help="convert a tokenizer to another file format")
+    convert.add_argument("source", metavar="SRC", help="tokenizer directory or file")
+    convert.add_argument("--to", required=True, choices=FORMATS + ("all",), metavar="FORMAT",
+                         help=f"{', '.join(FORMATS)} or all (gpt2 and all write a directory)")
+    convert.add_argument("--out", required=True, metavar="PATH", help="output file, or directory for gpt2/all")
+    convert.add_argument("--renumber", action="store_true", help="minbpe only: renumber ids to minbpe's layout")
+    tokenizer_options(convert, flag=False)
+    return parser
+
+
+def _special_token(value: str) -> tuple[str, int]:
+    token, sep, number = value.rpartition("=")
+    if not sep or not token or not number.isdigit():
+        raise argparse.ArgumentTypeError(f"{value!r} is not T=ID, e.g. '<|endoftext|>=100257'")
+    return token, int(number)
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run one command; returns the exit status (0 ok, 1 error, 2 bad usage)."""
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdout = stdout if stdout is not None else sys.stdout.buffer
+    stderr = stderr if stderr is not None else sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    try:
+        if args.command == "train":
+            return _train(args, stdin, stderr)
+        if args.command == "encode":
+            tok = _load(args.tokenizer, args)
+            text = _read_text(args.input, stdin) if args.input is not None else args.text
+            stdout.write((json.dumps(tok.encode(text)) + "\n").encode("utf-8"))
+        elif args.command == "decode":
+            tok = _load(args.tokenizer, args)
+            ids = _read_ids(stdin.read())
+            data = tok.decode_bytes(ids)
+            stdout.write(data if args.bytes else data.decode("utf-8", errors="replace").encode("utf-8"))
+        else:
+            tok = _load(args.source, args)
+            paths = write_format(tok, args.to, args.out, renumber=args.renumber)
+            stderr.write("wrote " + ", ".join(str(p) for p in paths) + "\n")
+        stdout.flush()
+    except (ValueError, OSError) as exc:
+        stderr.write(f"error: {_message(exc)}\n")
+        return 1
+    return 0
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.filename:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return str(exc)
+
+
+def _load(path: str, args: argparse.Namespace) -> Tokenizer:
+    specials = dict(args.special_token) or None
+    return load_tokenizer(path, pattern=args.pattern, special_tokens=specials)
+
+
+def _read_text(path: str, stdin: BinaryIO) -> str:
+    data = stdin.read() if path == "-" else Path(path).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ValueError(f"{path}, line {line}: byte 0x{data[exc.start]:02X} at offset {exc.start} is not valid UTF-8; "
+                         "convert the file to UTF-8") from None
+
+
+def _read_ids(data: bytes) -> list[int]:
+    try:
+        ids = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise ValueError("stdin must hold a JSON list of token ids, e.g. [72, 101]") from None
+    if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+        raise ValueError("stdin must hold a JSON list of whole numbers, e.g. [72, 101]")
+    return ids
+
+
+def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
+    from . import MergeTrainer  # the package's trainer, without per-step records
+
+    say = (lambda s: None) if args.quiet else (lambda s: (stderr.write(s), stderr.flush()))
+    start = time.perf_counter()
+    text = _read_text(args.input, stdin)
+    say(f"read {len(text):,} characters; pre-tokenizing...\n")
+    trainer = MergeTrainer(text, vocab_size=args.vocab_size, pattern=args.pattern, special_tokens=args.special_token,
+                           tie_break=args.tie_break, min_frequency=args.min_frequency, top_k=0, preview_chars=0,
+                           records=False)
+    total = args.vocab_size - len(trainer.vocab)
+    interactive = hasattr(stderr, "isatty") and stderr.isatty()
+    last = time.perf_counter()
+    shown = False
+    for step in trainer:
+        now = time.perf_counter()
+        if now - last >= PROGRESS_EVERY_SECONDS:
+            last = now
+            shown = True
+            line = f"merge {step.index:,}/{total:,} ({100 * step.index // max(total, 1)}%), {now - start:.1f} s"
+            say("\r" + line if interactive else line + "\n")
+    if shown and interactive:
+        say("\n")
+    tok = trainer.tokenizer()
+    paths = save_tokenizer(tok, args.out)
+    say(f"trained {len(tok.merges):,} merges in {time.perf_counter() - start:.1f} s ({trainer.stop_reason}); "
+        f"vocab size {len(tok.vocab):,}; wrote {len(paths)} files to {args.out}\n")
+    return 0

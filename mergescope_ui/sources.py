@@ -1,0 +1,94 @@
+"""Choosing the text to train on: a built-in corpus, pasted text or an upload.
+
+Renders into the sidebar and returns a :class:`SourceText`, or ``None``
+after showing why there is no usable text yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from . import keys
+from .engine import corpus_index, corpus_text, decoded_upload
+from .upload import DEFAULT_MAX_BYTES, MEGABYTE
+
+MAX_PASTE_CHARS = 2_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class SourceText:
+    """The text to train on and how to describe it."""
+
+    name: str
+    text: str
+    description: str
+
+
+def _remember_upload() -> None:
+    """on_change of the uploader: keep the bytes in plain keys (widget values die on a page switch)."""
+    file = st.session_state.get(keys.UPLOAD)
+    if file is None:
+        st.session_state.pop(keys.UPLOAD_RAW, None)
+        st.session_state.pop(keys.UPLOAD_NAME, None)
+    else:
+        st.session_state[keys.UPLOAD_RAW] = file.getvalue()
+        st.session_state[keys.UPLOAD_NAME] = file.name
+
+
+def choose_source(messages: DeltaGenerator) -> SourceText | None:
+    """Widgets for the text (call inside ``st.sidebar``); returns it, or None
+    after writing why into ``messages`` (a container in the main area)."""
+    corpora = corpus_index()
+    titles = {c.id: c.title for c in corpora}
+    titles[keys.PASTE] = "✍️ Paste your own text"
+    titles[keys.UPLOADED] = "📄 Upload a .txt file"
+    choice = st.selectbox(
+        "Text", list(titles), format_func=titles.__getitem__, key=keys.SOURCE, persist_state="session",
+        help="A built-in corpus, your own pasted text, or an uploaded UTF-8 file.",
+    )
+    if choice == keys.PASTE:
+        text = st.text_area(
+            "Your text", key=keys.PASTED_TEXT, height=160, max_chars=MAX_PASTE_CHARS, persist_state="session",
+            placeholder="Paste any text here, e.g. low low low lower newest newest widest",
+        )
+        if not text:
+            messages.info("Paste some text in the sidebar to start training.")
+            return None
+        return SourceText(name="pasted text", text=text, description=f"{len(text):,} characters you pasted")
+    if choice == keys.UPLOADED:
+        return _uploaded_source(messages)
+    corpus = next(c for c in corpora if c.id == choice)
+    st.caption(corpus.description)
+    return SourceText(name=corpus.title, text=corpus_text(corpus.id), description=corpus.description)
+
+
+def _uploaded_source(messages: DeltaGenerator) -> SourceText | None:
+    st.file_uploader(
+        f"A UTF-8 .txt file (up to {DEFAULT_MAX_BYTES // MEGABYTE} MB)", type=["txt"], key=keys.UPLOAD,
+        on_change=_remember_upload, max_upload_size=DEFAULT_MAX_BYTES // MEGABYTE,
+    )
+    raw = st.session_state.get(keys.UPLOAD_RAW)
+    name = st.session_state.get(keys.UPLOAD_NAME, "upload")
+    if raw is None:
+        messages.info("Upload a .txt file in the sidebar to start training.")
+        return None
+    if st.session_state.get(keys.UPLOAD) is None:
+        st.caption(f"Using {name} ({len(raw):,} bytes), uploaded earlier; upload another file to replace it.")
+    lossy = st.checkbox(
+        "Decode anyway (replace bad bytes with �)", key=keys.UPLOAD_LOSSY, persist_state="session",
+        help="For files that are not valid UTF-8: each invalid byte sequence becomes U+FFFD.",
+    )
+    try:
+        decoded = decoded_upload(raw, lossy=lossy, max_bytes=DEFAULT_MAX_BYTES)
+    except ValueError as exc:
+        messages.error(f"Cannot use {name}: {exc}.")
+        return None
+    if decoded.lossy:
+        messages.warning(f"{name} is not valid UTF-8: {decoded.replaced:,} invalid byte sequence(s) were replaced by �.")
+    if not decoded.text:
+        messages.info(f"{name} is empty; upload a file with some text.")
+        return None
+    return SourceText(name=name, text=decoded.text, description=f"{len(raw):,} bytes uploaded from {name}")

@@ -1,0 +1,112 @@
+"""Tables built from merge records (pure pandas; no Streamlit).
+
+>>> from bpe_core import train_steps
+>>> steps = list(train_steps("aaabdaaabac", vocab_size=258, pattern="none", tie_break="lowest-id"))
+>>> pair_table(steps[0])[["pair", "count", "chosen"]].head(2).to_dict("records")
+[{'pair': 'a + a', 'count': 4, 'chosen': True}, {'pair': 'a + b', 'count': 2, 'chosen': False}]
+>>> merges_table(steps)["token"].tolist()
+['aa', 'ab']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import pandas as pd
+
+from bpe_core import MergeStep
+
+from .labels import label
+
+# A non-space byte followed by a whitespace byte: the token runs past the end of a word.
+_CROSSES = re.compile(rb"[^\s][\s]")
+
+PAIR_COLUMNS = ["rank", "pair", "left", "right", "left_id", "right_id", "count", "chosen", "tied", "status"]
+MERGE_COLUMNS = [
+    "step", "left", "right", "token", "id", "bytes", "count", "replaced", "tokens_after", "crosses_words",
+]
+
+
+def pair_label(left: bytes, right: bytes) -> str:
+    """A pair as people read it: the screen labels (see :mod:`.labels`) joined by ` + `.
+
+    >>> pair_label(b" ", b"t"), pair_label(b"\\xe6", b"\\x9c")
+    ('␣ + t', '<E6> + <9C>')
+    """
+    return f"{label(left)} + {label(right)}"
+
+
+def crosses_word_boundary(token: bytes) -> bool:
+    """True when ``token`` continues past the end of a word (``e␣``, ``the␣``, ``a b``).
+
+    A leading space (``␣the``, GPT-2 style) does not count: pre-tokenizers
+    allow it; a word character followed by whitespace is what they prevent.
+
+    >>> crosses_word_boundary(b"e "), crosses_word_boundary(b" the"), crosses_word_boundary(b"in the")
+    (True, False, True)
+    """
+    return _CROSSES.search(token) is not None
+
+
+def pair_table(step: MergeStep) -> pd.DataFrame:
+    """The pair-count table of ``step`` (before its merge), winner first.
+
+    ``status`` is ``chosen``, ``tied`` (same count as the winner, not chosen)
+    or ``other``; labels that would repeat get a ``#rank`` suffix so that
+    each row stays its own bar in a chart.
+    """
+    ties = set(step.ties)
+    rows = []
+    seen: set[str] = set()
+    for rank, pc in enumerate(step.top_pairs, start=1):
+        name = pair_label(pc.left, pc.right)
+        if name in seen:
+            name = f"{name} #{rank}"
+        seen.add(name)
+        chosen = pc.pair == step.pair
+        tied = pc.pair in ties and not chosen
+        rows.append({
+            "rank": rank, "pair": name, "left": label(pc.left), "right": label(pc.right),
+            "left_id": pc.pair[0], "right_id": pc.pair[1], "count": pc.count, "chosen": chosen,
+            "tied": tied, "status": "chosen" if chosen else "tied" if tied else "other",
+        })
+    return pd.DataFrame(rows, columns=PAIR_COLUMNS)
+
+
+def merges_table(steps: Sequence[MergeStep]) -> pd.DataFrame:
+    """One row per merge so far: the pair, the new token, its counts, a word-crossing flag."""
+    rows = [
+        {
+            "step": s.index, "left": label(s.left), "right": label(s.right), "token": label(s.token),
+            "id": s.new_id, "bytes": len(s.token), "count": s.count, "replaced": s.replaced,
+            "tokens_after": s.tokens_after, "crosses_words": crosses_word_boundary(s.token),
+        }
+        for s in steps
+    ]
+    return pd.DataFrame(rows, columns=MERGE_COLUMNS)
+
+
+def longest_tokens(steps: Sequence[MergeStep], *, n: int = 10) -> pd.DataFrame:
+    """The ``n`` longest tokens learned so far (by bytes; earlier merge first on a tie)."""
+    if n < 1:
+        raise ValueError(f"n must be at least 1, not {n}")
+    table = merges_table(steps)
+    if table.empty:
+        return table[["step", "token", "id", "bytes", "crosses_words"]]
+    ordered = table.sort_values(["bytes", "step"], ascending=[False, True], kind="stable")
+    return ordered.head(n)[["step", "token", "id", "bytes", "crosses_words"]].reset_index(drop=True)
+
+
+def tokens_by_step(initial_tokens: int, steps: Sequence[MergeStep]) -> pd.DataFrame:
+    """Corpus token count after each step, step 0 being the raw bytes."""
+    return pd.DataFrame(
+        {"step": [0, *(s.index for s in steps)], "tokens": [initial_tokens, *(s.tokens_after for s in steps)]}
+    )
+
+
+def merges_csv(steps: Sequence[MergeStep]) -> bytes:
+    """The merges table as UTF-8 CSV, with the raw bytes of each token in hex too."""
+    table = merges_table(steps)
+    table.insert(4, "token_hex", [s.token.hex() for s in steps])
+    return table.to_csv(index=False).encode("utf-8")

@@ -1,0 +1,32 @@
+"""Page-wide CSS: a few base touches, and the presenter (projector) mode.
+
+Only constant CSS goes through here (no user text), rendered with ``st.html``.
+"""
+
+from __future__ import annotations
+
+BASE_CSS = """
+<style>
+/* Big, obvious step controls. */
+[data-testid="stMain"] .stButton button{min-height:2.6rem;}
+[data-testid="stMetricValue"]{font-variant-numeric:tabular-nums;}
+</style>
+"""
+
+# Presenter mode: readable from the back of a room.  Streamlit sizes text in
+# rem, so raising the root font size scales nearly everything at once.
+PRESENTER_CSS = """
+<style>
+html{font-size:22px;}
+:root{--ms-token-size:1.5rem;--ms-token-height:32rem;--ms-card-size:1.25rem;}
+[data-testid="stMain"] .stButton button{min-height:3.2rem;font-size:1.15rem;}
+[data-testid="stMetricValue"]{font-size:2.6rem;}
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] p{font-size:1.1rem;}
+[data-testid="stDataFrame"]{font-size:1.1rem;}
+</style>
+"""
+
+
+def page_css(*, presenter: bool) -> str:
+    """The CSS for the current mode (one string for one ``st.html`` call)."""
+    return BASE_CSS + (PRESENTER_CSS if presenter else "")

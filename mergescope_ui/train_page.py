@@ -1,0 +1,353 @@
+"""The training page: settings in the sidebar, the step controls and the step view.
+
+``pages/train.py`` only calls :func:`render`.  The step controls and view sit in
+one ``st.fragment`` so Next/Back rerun only that part; Play re-arms the
+fragment's timer with a full rerun.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from bpe_core import PATTERNS, TIE_BREAK_HELP, TIE_BREAKS
+
+from . import keys
+from .cards import merge_card_html
+from .charts import pair_count_chart, tokens_line_chart
+from .engine import start_run
+from .quiz import QuizResult, choices, grade
+from .settings import MAX_MERGES, TrainSettings, changes, parse_special_tokens, text_digest
+from .sources import SourceText, choose_source
+from .stepper import TrainingRun
+from .tables import longest_tokens, merges_csv, merges_table, pair_table, tokens_by_step
+from .token_html import merged_positions, token_spans_html
+
+DEFAULT_MERGES = 100
+SPEEDS = {2.0: "slow (2 s)", 1.0: "1 s", 0.5: "fast (0.5 s)", 0.2: "very fast (0.2 s)"}
+PATTERN_LABELS = {
+    "none": "none: no split (tokens may span words)",
+    "whitespace": "whitespace: runs of space / non-space",
+    "gpt2": "GPT-2: words keep a leading space",
+    "gpt4": "GPT-4 (cl100k): + digits in 3s",
+    "o200k": "GPT-4o (o200k)",
+    keys.CUSTOM: "custom regex…",
+}
+DEFAULT_CUSTOM_REGEX = r"\w+|\s+|[^\w\s]+"
+ACTED = "_acted_this_run"  # plain key: a button callback ran, so Play does not also step
+
+
+# --- settings -------------------------------------------------------------------
+
+
+def settings_widgets(messages: DeltaGenerator) -> TrainSettings | None:
+    """The training settings (call inside ``st.sidebar``); None after an error in ``messages``."""
+    specials_text = st.session_state.get(keys.SPECIAL_TOKENS, "")
+    merges = st.number_input(
+        "Merges to learn", min_value=1, max_value=MAX_MERGES, value=DEFAULT_MERGES, step=10, key=keys.MERGES,
+        persist_state="session", help="Training stops here, or earlier when no pair is left.",
+    )
+    pattern_name = st.selectbox(
+        "Pre-tokenization", list(PATTERN_LABELS), index=list(PATTERN_LABELS).index("gpt2"),
+        format_func=PATTERN_LABELS.__getitem__, key=keys.PATTERN, persist_state="session",
+        help="How the text is cut into chunks before counting pairs; BPE never merges across chunks.",
+    )
+    if pattern_name == keys.CUSTOM:
+        pattern = st.text_input(
+            "Custom regex (Python `regex` syntax)", value=DEFAULT_CUSTOM_REGEX, key=keys.CUSTOM_REGEX,
+            persist_state="session",
+        )
+        if not pattern:
+            messages.error("The custom regex is empty: type a pattern, or choose a named pre-tokenization.")
+            return None
+    else:
+        pattern = pattern_name
+        source = PATTERNS[pattern_name]
+        st.code(source if source is not None else "(no split: the whole text is one chunk)", language="text",
+                wrap_lines=True)
+    tie_break = st.selectbox("Tie rule", list(TIE_BREAKS), key=keys.TIE_BREAK, persist_state="session",
+                             help="Which pair wins when several have the same count.")
+    st.caption(TIE_BREAK_HELP[tie_break])
+    st.text_area("Special tokens (one a line)", key=keys.SPECIAL_TOKENS, height=80, persist_state="session",
+                 placeholder="<|endoftext|>", help="Cut out of the text before counting; never merged.")
+    min_frequency = st.number_input(
+        "Minimum pair frequency", min_value=1, value=1, step=1, key=keys.MIN_FREQUENCY, persist_state="session",
+        help="Stop when the most frequent pair occurs fewer times than this.",
+    )
+    try:
+        specials = parse_special_tokens(st.session_state.get(keys.SPECIAL_TOKENS, specials_text))
+    except ValueError as exc:
+        messages.error(f"Special tokens: {exc}.")
+        return None
+    settings = TrainSettings(merges=int(merges), pattern=pattern, special_tokens=specials, tie_break=tie_break,
+                             min_frequency=int(min_frequency))
+    st.caption(f"Vocab size at the end: 256 bytes + {len(specials)} special + {settings.merges:,} merges "
+               f"= **{settings.vocab_size:,}**")
+    return settings
+
+
+# --- the run --------------------------------------------------------------------
+
+
+def ensure_run(source: SourceText, settings: TrainSettings, messages: DeltaGenerator) -> TrainingRun | None:
+    """The session's run for this text and these settings, restarting (and saying so) on a change."""
+    identity = (text_digest(source.text), settings)
+    old: TrainingRun | None = st.session_state.get(keys.RUN)
+    if old is not None and old.identity == identity:
+        return old
+    try:
+        with st.spinner("Pre-tokenizing and counting pairs…"):
+            run = start_run(source.text, settings, identity=identity)
+            same_text = old is not None and old.identity[0] == identity[0]
+            target = old.position if same_text and old is not None else 0
+            if target:
+                bar = messages.progress(0.0, text=f"Retraining up to step {target}…")
+                run.jump(target, progress=lambda done, total: bar.progress(min(1.0, done / max(total, 1))))
+                bar.empty()
+    except ValueError as exc:
+        messages.error(f"Cannot train with these settings: {exc}.")
+        st.session_state.pop(keys.RUN, None)
+        return None
+    if old is not None:
+        what = changes(old.identity[1], settings) if same_text else ["the text changed"]
+        where = f" and replayed to step {run.position} so you can compare" if run.position else ""
+        st.session_state[keys.RUN_NOTICE] = (
+            f"Training restarted ({'; '.join(what) or 'new text'}): every merge was recomputed{where}."
+        )
+    st.session_state[keys.RUN] = run
+    st.session_state[keys.PLAYING] = False
+    st.session_state[keys.QUIZ_LOG] = {}
+    return run
+
+
+# --- callbacks (run before the rerun, so one click = one step) ------------------------
+
+
+def _run() -> TrainingRun:
+    return st.session_state[keys.RUN]
+
+
+def _on_next() -> None:
+    run = _run()
+    guess = st.session_state.get(keys.QUIZ_GUESS)
+    upcoming = run.peek()
+    if st.session_state.get(keys.QUIZ) and guess and upcoming is not None:
+        st.session_state.setdefault(keys.QUIZ_LOG, {})[upcoming.index] = grade(guess, upcoming)
+    run.forward()
+    st.session_state[keys.QUIZ_GUESS] = None
+    st.session_state[ACTED] = True
+
+
+def _on_back() -> None:
+    _run().back()
+    st.session_state[ACTED] = True
+
+
+def _on_reset() -> None:
+    _run().reset()
+    st.session_state[keys.PLAYING] = False
+    st.session_state[ACTED] = True
+
+
+def _on_play() -> None:
+    st.session_state[keys.PLAYING] = not st.session_state.get(keys.PLAYING, False)
+    st.session_state[ACTED] = True
+
+
+def _on_jump() -> None:
+    st.session_state[keys.JUMP_PENDING] = int(st.session_state.get(keys.JUMP_TO, 0))
+    st.session_state[keys.PLAYING] = False
+    st.session_state[ACTED] = True
+
+
+# --- the page -------------------------------------------------------------------------
+
+
+def render() -> None:
+    """The whole training page."""
+    st.title("🔬 Train: watch BPE learn, merge by merge")
+    messages = st.container()
+    with st.sidebar:
+        st.header("Text")
+        source = choose_source(messages)
+        st.header("Training")
+        settings = settings_widgets(messages)
+        st.header("Classroom")
+        st.toggle("Quiz: guess the next merge", key=keys.QUIZ, persist_state="session",
+                  help="Before Next reveals it, pick the pair you think will merge.")
+    if source is None or settings is None:
+        return
+    run = ensure_run(source, settings, messages)
+    if run is None:
+        return
+    notice = st.session_state.pop(keys.RUN_NOTICE, None)
+    if notice:
+        messages.info(notice, icon="🔄")
+    trainer = run.trainer
+    shown = len(trainer.preview_text)
+    st.caption(
+        f"**{source.name}** · {trainer.corpus_bytes:,} bytes · {trainer.initial_tokens:,} tokens before any merge"
+        f" · the sequences below show the first {shown:,} characters"
+        + (" (the whole text)" if shown >= len(source.text) else f" of {len(source.text):,}")
+    )
+    playing = bool(st.session_state.get(keys.PLAYING, False)) and not run.at_end
+    speed = st.session_state.get(keys.PLAY_SPEED, 1.0)
+    large = bool(st.session_state.get(keys.PRESENTER, False))
+    st.fragment(_panel, run_every=speed if playing else None)(armed=playing, large=large)
+
+
+def _panel(*, armed: bool, large: bool) -> None:
+    """Controls and the current step; reruns alone on Next/Back/Jump and on Play's timer."""
+    run: TrainingRun | None = st.session_state.get(keys.RUN)
+    if run is None:
+        return
+    acted = st.session_state.pop(ACTED, False)
+    playing = bool(st.session_state.get(keys.PLAYING, False))
+    if playing != armed:  # Play/Pause was pressed: re-arm the timer with a full rerun
+        st.rerun(scope="app")
+    try:
+        if playing and not acted and not run.forward():
+            st.session_state[keys.PLAYING] = False
+            st.rerun(scope="app")
+        _controls(run, playing=playing)
+        pending = st.session_state.pop(keys.JUMP_PENDING, None)
+        if pending is not None:
+            bar = st.progress(0.0, text=f"Training up to step {pending}…")
+            run.jump(pending, progress=lambda done, total: bar.progress(min(1.0, done / max(total, 1)),
+                                                                        text=f"Training… {done:,} of {total:,}"))
+            bar.empty()
+        if run.at_end and playing:
+            st.session_state[keys.PLAYING] = False
+            st.rerun(scope="app")
+        _status(run)
+        _quiz(run)
+        _step_view(run, large=large)
+    except ValueError as exc:
+        st.error(f"The engine stopped with an error: {exc}.")
+
+
+def _controls(run: TrainingRun, *, playing: bool) -> None:
+    cols = st.columns([1, 1, 1.2, 1.5, 1.3, 0.8, 1], vertical_alignment="bottom")
+    cols[0].button("◀ Back", key="back", on_click=_on_back, disabled=run.position == 0, width="stretch",
+                   shortcut="Left", help="Previous merge (nothing retrains)")
+    cols[1].button("Next ▶", key="next", on_click=_on_next, disabled=run.at_end, type="primary", width="stretch",
+                   shortcut="Right", help="Reveal the next merge")
+    cols[2].button("⏸ Pause" if playing else "⏵ Play", key="play", on_click=_on_play,
+                   disabled=run.at_end and not playing, width="stretch", shortcut="P",
+                   help="Step automatically at the chosen speed")
+    cols[3].selectbox("Speed (per step)", list(SPEEDS), index=1, format_func=SPEEDS.__getitem__,
+                      key=keys.PLAY_SPEED, persist_state="session")
+    settings: TrainSettings = run.identity[1]
+    cols[4].number_input("Jump to step", min_value=0, max_value=settings.merges, value=0, step=1, key=keys.JUMP_TO)
+    cols[5].button("Go", key="go", on_click=_on_jump, width="stretch")
+    cols[6].button("⏮ Reset", key="reset", on_click=_on_reset, width="stretch", shortcut="Home",
+                   help="Back to step 0; the merges learned so far are kept for replay")
+
+
+def _status(run: TrainingRun) -> None:
+    settings: TrainSettings = run.identity[1]
+    if run.at_end:
+        st.success(
+            f"Training finished after {run.pulled:,} merge{'s' if run.pulled != 1 else ''}: "
+            f"{run.stop_reason}.", icon="🏁",
+        )
+    elif run.position == 0:
+        st.info("Step 0: the text as raw bytes, one token per byte. Press **Next ▶** (or the → key) "
+                "to make the first merge.", icon="👉")
+    else:
+        st.markdown(f"**Step {run.position:,}** of up to {settings.merges:,} merges")
+
+
+def _quiz(run: TrainingRun) -> None:
+    if not st.session_state.get(keys.QUIZ):
+        return
+    log: dict[int, QuizResult] = st.session_state.setdefault(keys.QUIZ_LOG, {})
+    result = log.get(run.position)
+    if result is not None:
+        show = {"right": st.success, "tied": st.warning, "wrong": st.error}[result.outcome]
+        show(result.message + ".", icon={"right": "🎉", "tied": "⚖️", "wrong": "🤔"}[result.outcome])
+    if log:
+        right = sum(r.outcome == "right" for r in log.values())
+        st.caption(f"Quiz score: {right} right out of {len(log)} guesses")
+    upcoming = run.peek()
+    if upcoming is None:
+        return
+    st.radio(f"🤔 Your guess for merge {upcoming.index}: which pair will merge?", choices(upcoming), index=None,
+             horizontal=True, key=keys.QUIZ_GUESS)
+
+
+def _step_view(run: TrainingRun, *, large: bool) -> None:
+    trainer = run.trainer
+    step = run.current
+    settings: TrainSettings = run.identity[1]
+    special_ids = frozenset(trainer.special_tokens.values())
+    tokens_now = step.tokens_after if step else trainer.initial_tokens
+    m = st.columns(4)
+    m[0].metric("Vocab size", f"{256 + len(special_ids) + run.position:,}", delta=1 if step else None)
+    m[1].metric("Corpus tokens", f"{tokens_now:,}", delta=-step.replaced if step else None,
+                delta_color="inverse")
+    m[2].metric("Bytes per token", f"{trainer.corpus_bytes / max(tokens_now, 1):.3f}")
+    m[3].metric("Merges", f"{run.position:,} / {settings.merges:,}")
+
+    left, right = st.columns([1.05, 1], gap="large")
+    with left:
+        if step is None:
+            st.subheader("No merge yet")
+            st.write("Every token is one byte. BPE will count adjacent pairs and merge the most frequent one.")
+        else:
+            st.html(merge_card_html(step, special_ids=special_ids))
+            st.subheader(f"Pair counts before merge {step.index}")
+            table = pair_table(step)
+            st.altair_chart(pair_count_chart(table, large=large), width="stretch")
+            st.dataframe(
+                table[["rank", "pair", "count", "status", "left_id", "right_id"]], hide_index=True,
+                height=min(36 * (len(table) + 1) + 4, 250), width="stretch",
+            )
+    with right:
+        vocab = trainer.vocab
+        after = run.sequence()
+        if step is None:
+            st.subheader("The sequence (raw bytes)")
+            st.html(token_spans_html(after, vocab, special_ids=special_ids))
+        else:
+            before = run.sequence(run.position - 1)
+            try:
+                old_pos, new_pos = merged_positions(before, after, pair=step.pair, new_id=step.new_id)
+            except ValueError:
+                old_pos, new_pos = [], [i for i, t in enumerate(after) if t == step.new_id]
+            st.subheader(f"After merge {step.index}")
+            st.caption(f"{len(after):,} tokens in the preview; the {len(new_pos):,} new tokens are outlined")
+            st.html(token_spans_html(after, vocab, emphasize=new_pos, special_ids=special_ids))
+            st.subheader(f"Before merge {step.index}")
+            st.caption(f"{len(before):,} tokens; the pairs that merge are outlined")
+            st.html(token_spans_html(before, vocab, emphasize=old_pos, special_ids=special_ids))
+        st.subheader("Corpus tokens by step")
+        series = tokens_by_step(trainer.initial_tokens, run.records[: run.position])
+        st.altair_chart(tokens_line_chart(series, current_step=run.position, large=large), width="stretch")
+
+    if step is not None:
+        _merges_so_far(run)
+
+
+def _merges_so_far(run: TrainingRun) -> None:
+    steps = run.records[: run.position]
+    st.divider()
+    left, right = st.columns([1.4, 1], gap="large")
+    with left:
+        st.subheader(f"Merges so far ({len(steps):,})")
+        table = merges_table(steps)
+        st.dataframe(
+            table, hide_index=True, height=300, width="stretch",
+            column_config={"crosses_words": st.column_config.CheckboxColumn("crosses words", help=(
+                "The token runs past the end of a word (like 'e␣'): a word-splitting pre-tokenizer prevents it"))},
+        )
+        st.download_button("⬇ Merges as CSV", merges_csv(steps), file_name=f"merges_{len(steps)}.csv",
+                           mime="text/csv", key="download_merges", on_click="ignore")
+    with right:
+        st.subheader("Longest tokens so far")
+        st.dataframe(longest_tokens(steps, n=10), hide_index=True, width="stretch")
+        crossing = int(merges_table(steps)["crosses_words"].sum()) if steps else 0
+        if crossing:
+            st.caption(f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization *GPT-2* to prevent them.")
+        else:
+            st.caption("No token crosses a word boundary so far.")

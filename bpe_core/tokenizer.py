@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 from .pretokenizer import PreTokenizer
@@ -43,6 +44,20 @@ class TokenSpan:
     end: int
     byte_start: int
     byte_end: int
+
+
+class _ChunkCache(dict):
+    """chunk -> ids; a miss runs BPE on the chunk (so lookups can be a C-level ``map``)."""
+
+    def __init__(self, bpe) -> None:
+        super().__init__()
+        self._bpe = bpe
+
+    def __missing__(self, chunk: str) -> list[int]:
+        if len(self) >= _CACHE_LIMIT:
+            self.clear()
+        ids = self[chunk] = self._bpe(chunk.encode("utf-8"))
+        return ids
 
 
 class Tokenizer:
@@ -101,7 +116,7 @@ class Tokenizer:
         self._rank_of_id = {new_id: rank for rank, new_id in enumerate(self.merge_ids)}
         self.pattern = pattern
         self.pretokenizer = PreTokenizer(pattern, special_tokens=list(self.special_tokens))
-        self._cache: dict[str, list[int]] = {}
+        self._cache = _ChunkCache(self._bpe)
 
     # ----- facts -----
     @property
@@ -148,15 +163,6 @@ class Tokenizer:
             ids = out
         return ids
 
-    def _encode_chunk(self, chunk: str) -> list[int]:
-        ids = self._cache.get(chunk)
-        if ids is None:
-            ids = self._bpe(chunk.encode("utf-8"))
-            if len(self._cache) >= _CACHE_LIMIT:
-                self._cache.clear()
-            self._cache[chunk] = ids
-        return ids
-
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text``; special tokens become their one id.
 
@@ -164,14 +170,12 @@ class Tokenizer:
         """
         check_text(text)
         out: list[int] = []
-        cache = self._cache
+        lookup = self._cache.__getitem__  # computes and stores a chunk on a miss
         for piece, special in self.pretokenizer.pieces(text):
             if special:
                 out.append(self.special_tokens[piece])
-                continue
-            for chunk in self.pretokenizer.split(piece):
-                ids = cache.get(chunk)
-                out.extend(ids if ids is not None else self._encode_chunk(chunk))
+            else:
+                out.extend(chain.from_iterable(map(lookup, self.pretokenizer.split(piece))))
         return out
 
     def encode_ordinary(self, text: str) -> list[int]:

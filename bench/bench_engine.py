@@ -1,0 +1,131 @@
+"""Engine benchmark: prints figures and ratios against HF tokenizers / tiktoken run in the same process.
+
+    python bench/bench_engine.py [--corpus FILE] [--repeat N]
+
+Without --corpus it builds the 10 MB corpus with ../shared/tools/make_bench_corpus.py
+(beside the repo) into bench/out/. Targets (issue 2): training 10 MB to 8192 at most 1.5x HF;
+the CS336 133 KB corpus to 500 at most 1.5x HF; encoding at least 0.4x tiktoken's
+single-thread MB/s with identical ids; stepping with records at most 1.3x the plain trainer.
+Each figure is the best of --repeat runs (less noise from other processes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bpe_core import Tokenizer, train, train_steps  # noqa: E402
+from bpe_core.pretokenizer import GPT2_PATTERN  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+EOT = "<|endoftext|>"
+
+
+def best_of(repeat: int, fn: Callable[[], object]) -> tuple[float, object]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def hf_train(path: Path, vocab_size: int) -> float:
+    from tokenizers import Tokenizer as HFTokenizer
+    from tokenizers import models, pre_tokenizers, trainers
+
+    hf = HFTokenizer(models.BPE())
+    hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=[EOT], show_progress=False,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    start = time.perf_counter()
+    hf.train([str(path)], trainer)
+    return time.perf_counter() - start
+
+
+def line(label: str, ours: float, theirs: float | None, target: str, unit: str = "s") -> None:
+    ratio = f"{ours / theirs:5.2f}x" if theirs else "  n/a"
+    ref = f"{theirs:7.2f} {unit}" if theirs else "    n/a"
+    print(f"{label:<44} ours {ours:7.2f} {unit}   ref {ref}   ratio {ratio}   target {target}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", type=Path, help="a ~10 MB UTF-8 text (default: build one from ../shared)")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    corpus = args.corpus
+    if corpus is None:
+        corpus = ROOT / "bench" / "out" / "bench10.txt"
+        if not corpus.exists():
+            corpus.parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run([sys.executable, str(SHARED / "tools" / "make_bench_corpus.py"), str(corpus)], check=True)
+    text = corpus.read_text(encoding="utf-8")
+    mb = len(text.encode()) / 1e6
+    try:
+        import tokenizers  # noqa: F401
+        have_hf = True
+    except ImportError:
+        have_hf = False
+        print("tokenizers not installed: no HF ratios (pip install -r requirements-dev.txt)")
+    print(f"corpus {corpus.name}: {mb:.2f} MB; best of {args.repeat}")
+
+    # 1. training 10 MB, GPT-2 pattern, vocab 8192
+    ours, tok = best_of(args.repeat, lambda: train(text, vocab_size=8192, special_tokens=[EOT]))
+    theirs = min(hf_train(corpus, 8192) for _ in range(args.repeat)) if have_hf else None
+    line(f"train {mb:.0f} MB -> 8192 (HF default threads)", ours, theirs, "<= 1.5x")
+    plain = ours
+
+    # 2. stepping with records vs the plain trainer
+    def stepped():
+        trainer = train_steps(text, vocab_size=8192, special_tokens=[EOT])
+        for _ in trainer:
+            pass
+        return trainer
+
+    ours, _ = best_of(args.repeat, stepped)
+    line("train_steps with records vs plain train", ours, plain, "<= 1.3x")
+
+    # 3. CS336-style small corpus to 500
+    small_path = SHARED / "reference" / "cs336" / "corpus.en"
+    if small_path.exists():
+        small = small_path.read_text(encoding="utf-8")
+        ours, _ = best_of(args.repeat * 3, lambda: train(small, vocab_size=500, special_tokens=[EOT]))
+        theirs = min(hf_train(small_path, 500) for _ in range(args.repeat * 3)) if have_hf else None
+        line("train CS336 corpus.en (133 KB) -> 500", ours, theirs, "<= 1.5x")
+
+    # 4. encoding vs tiktoken single thread, same ranks, identical ids
+    try:
+        import tiktoken
+    except ImportError:
+        print("tiktoken not installed: no encode ratio")
+        return
+    plain_text = text.replace(EOT, "")
+    gpt2_dir = SHARED / "reference" / "cs336"
+    encoders: list[tuple[str, Tokenizer]] = [("trained 8192", tok.without_special_tokens())]
+    if (gpt2_dir / "gpt2_vocab.json").exists():
+        encoders.append(("GPT-2 files", Tokenizer.load(gpt2_dir / "gpt2_vocab.json", pattern="gpt2").without_special_tokens()))
+    for name, encoder in encoders:
+        ranks = {encoder.vocab[i]: i for i in encoder.vocab}
+        enc = tiktoken.Encoding(name=f"bench-{len(ranks)}", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={})
+
+        def ours_encode():
+            encoder._cache.clear()  # cold cache each run: measure the real work
+            return encoder.encode(plain_text)
+
+        t_ours, ids = best_of(args.repeat, ours_encode)
+        t_tik, ref_ids = best_of(args.repeat, lambda: enc.encode_ordinary(plain_text))
+        same = ids == ref_ids
+        print(f"{'encode ' + name:<44} ours {mb / t_ours:7.2f} MB/s  tiktoken {mb / t_tik:7.2f} MB/s   "
+              f"ratio {t_tik / t_ours:5.2f}x   target >= 0.4x   identical ids: {same} ({len(ids)} tokens)")
+
+
+if __name__ == "__main__":
+    main()

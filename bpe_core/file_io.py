@@ -109,7 +109,8 @@ def parse_json(text: str, path: str | os.PathLike[str]) -> Any:
     try:
         return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constant)
     except json.JSONDecodeError as exc:
-        what = "the JSON ends too early (truncated file?)" if exc.pos >= len(text.rstrip()) else f"invalid JSON ({exc.msg})"
+        truncated = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
+        what = "the JSON ends too early (truncated file?)" if truncated else f"invalid JSON ({exc.msg})"
         raise TokenizerFileError(path, f"line {exc.lineno}, column {exc.colno}", what) from None
     except RecursionError:
         raise TokenizerFileError(path, "", "the JSON is nested too deeply to be a tokenizer file") from None

@@ -3,8 +3,9 @@
 The corpus is pre-tokenized once into distinct chunks with counts.  Their
 bytes are laid end to end in one array of token ids, with ``nxt``/``prv``
 links (-1 at a chunk's edge) and each position weighted by its chunk's count.
-For every adjacent pair we keep its weighted count and the set of positions
-where it starts, and a lazy max-heap of ``(-count, tie key, pair)``.
+For every adjacent pair we keep its weighted count, the positions where it
+was seen to start (append-only: an entry may be stale, so each is checked
+when the pair is merged), and a lazy max-heap of ``(-count, tie key, pair)``.
 
 A merge visits only the positions of the merged pair: each occurrence
 updates its two neighbouring pairs and relinks the list.  So a step costs in
@@ -30,20 +31,21 @@ class MergeTrainer(StepTrainer):
         tok: list[int] = []
         wt: list[int] = []
         counts: dict[int, int] = {}
-        where: dict[int, set[int]] = {}
+        where: dict[int, list[int]] = {}
+        get = counts.get
         for chunk, c in chunk_counts.items():
             data = chunk.encode("utf-8")
             base = len(tok)
             tok.extend(data)
             wt.extend([c] * len(data))
-            for i in range(len(data) - 1):
-                k = (data[i] << _SHIFT) | data[i + 1]
-                if k in counts:
-                    counts[k] += c
-                    where[k].add(base + i)
-                else:
+            for i, k in enumerate([(x << _SHIFT) | y for x, y in zip(data, data[1:])], base):
+                old = get(k)
+                if old is None:
                     counts[k] = c
-                    where[k] = {base + i}
+                    where[k] = [i]
+                else:
+                    counts[k] = old + c
+                    where[k].append(i)
         n = len(tok)
         nxt = list(range(1, n + 1))
         prv = list(range(-1, n - 1))
@@ -63,7 +65,9 @@ class MergeTrainer(StepTrainer):
         return self.rule.key(k >> _SHIFT, k & _MASK)
 
     def _first_pos(self, k: int) -> int:
-        return min(self._where[k])
+        """Where pair ``k`` first occurs now (its position list may hold stale entries)."""
+        a, b, tok, nxt = k >> _SHIFT, k & _MASK, self._tok, self._nxt
+        return min(i for i in self._where[k] if tok[i] == a and nxt[i] >= 0 and tok[nxt[i]] == b)
 
     def _pop_valid(self):
         """Pop the top heap entry whose count is current (fixing stale ones); None if empty."""
@@ -117,7 +121,7 @@ class MergeTrainer(StepTrainer):
         tok, wt, nxt, prv = self._tok, self._wt, self._nxt, self._prv
         counts, where = self._counts, self._where
         merged = (a << _SHIFT) | b
-        positions = sorted(where.pop(merged))
+        positions = sorted(set(where.pop(merged)))
         del counts[merged]
         fresh: set[int] = set()
         replaced = 0
@@ -140,17 +144,16 @@ class MergeTrainer(StepTrainer):
                     c = counts[k] - w
                     if c:
                         counts[k] = c
-                        where[k].discard(p)
                     else:
                         del counts[k]
                         del where[k]
                 k = left | new_id  # ...and its new pair gains one
                 if k in counts:
                     counts[k] += w
-                    where[k].add(p)
+                    where[k].append(p)
                 else:
                     counts[k] = w
-                    where[k] = {p}
+                    where[k] = [p]
                     fresh.add(k)
             if q >= 0:
                 right = tok[q]
@@ -159,17 +162,16 @@ class MergeTrainer(StepTrainer):
                     c = counts[k] - w
                     if c:
                         counts[k] = c
-                        where[k].discard(j)
                     else:
                         del counts[k]
                         del where[k]
                 k = (new_id << _SHIFT) | right
                 if k in counts:
                     counts[k] += w
-                    where[k].add(i)
+                    where[k].append(i)
                 else:
                     counts[k] = w
-                    where[k] = {i}
+                    where[k] = [i]
                     fresh.add(k)
                 prv[q] = i
             tok[i] = new_id

@@ -46,3 +46,19 @@ def test_other_rules_can_differ_from_hf():
     text = corpus(0)
     tok = train(text, vocab_size=400, pattern="gpt2", tie_break="lexicographic")
     assert [(tok.vocab[a], tok.vocab[b]) for a, b in tok.merges] != hf_merges(text, 400)
+
+
+def test_merges_file_written_under_hf_rule_is_byte_identical_to_hfs(tmp_path):
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    text = corpus(3)
+    hf = Tokenizer(models.BPE())
+    hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    hf.train_from_iterator([text], trainers.BpeTrainer(vocab_size=380, show_progress=False,
+                                                       initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    (tmp_path / "hf").mkdir()
+    hf.model.save(str(tmp_path / "hf"))
+    train(text, vocab_size=380, tie_break="hf").save(tmp_path / "ours")
+    theirs = (tmp_path / "hf" / "merges.txt").read_bytes()
+    assert theirs.count(b"\n") > 100
+    assert (tmp_path / "ours" / "merges.txt").read_bytes() == theirs

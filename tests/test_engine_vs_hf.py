@@ -60,5 +60,5 @@ def test_merges_file_written_under_hf_rule_is_byte_identical_to_hfs(tmp_path):
     hf.model.save(str(tmp_path / "hf"))
     train(text, vocab_size=380, tie_break="hf").save(tmp_path / "ours")
     theirs = (tmp_path / "hf" / "merges.txt").read_bytes()
-    assert theirs.count(b"\n") > 100
+    assert theirs.count(b"\n") > 50  # enough merges to make the comparison mean something
     assert (tmp_path / "ours" / "merges.txt").read_bytes() == theirs

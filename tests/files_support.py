@@ -14,12 +14,13 @@ CORPUS = (
     "自然语言处理是人工智能的一个分支。我们喜欢机器学习。\n"
     "Emoji: 🤷🏽‍♀️ 👩‍👩‍👧 🎉🎉 and tabs\tand  double  spaces   here.\n"
     "Привет, мир! Καλημέρα κόσμε. مرحبا بالعالم\n"
+    "Numbers: 2024, 20242024, 123123123, 12345, 2024-12-31 12:31 and 123 2024.\n"
 ) * 20 + EOT + " after the special token. " + EOT
 
 # Everything the issue asks interop to survive: emoji (ZWJ), CJK, CRLF, the special token.
 SAMPLE = (
     "Hello wörld! 自然语言处理 🤷🏽‍♀️ naïve café\r\nline two\ttab  " + EOT
-    + " 2024 12345 it's DON'T \n\n  end  Привет 霰龘 。"
+    + " 2024 12345 20242024 1231231234 it's DON'T \n\n  end  Привет 霰龘 。"
 )
 
 PATTERN_NAMES = ("gpt2", "gpt4", "o200k", "none", "whitespace")

@@ -215,10 +215,13 @@ _WORKER_PRETOKENIZER: PreTokenizer | None = None
 
 
 def _count_batch(texts: list[str]) -> Counter[str]:
-    assert _WORKER_PRETOKENIZER is not None
+    """Count the chunks of ``texts`` with the pre-tokenizer the parent set before forking."""
+    pre = _WORKER_PRETOKENIZER
+    if pre is None:
+        raise RuntimeError("_count_batch runs only in a worker forked by _count_parallel")
     counts: Counter[str] = Counter()
     for t in texts:
-        counts.update(_WORKER_PRETOKENIZER.split(t))
+        counts.update(pre.split(t))
     return counts
 
 
@@ -240,14 +243,16 @@ def _count_parallel(pre: PreTokenizer, texts: list[str], workers: int) -> Counte
             b += 1
         batches[b].append(p)
         size += len(p)
-    _WORKER_PRETOKENIZER = pre
     try:
         ctx = multiprocessing.get_context("fork")
-    except ValueError:  # no fork on this platform
-        return _count_batch([t for batch in batches for t in batch])
-    with ctx.Pool(workers) as pool:
-        results = pool.map(_count_batch, batches)
-    _WORKER_PRETOKENIZER = None
+    except ValueError:  # no fork on this platform: count here
+        return Counter(chunk for batch in batches for t in batch for chunk in pre.split(t))
+    _WORKER_PRETOKENIZER = pre
+    try:
+        with ctx.Pool(workers) as pool:
+            results = pool.map(_count_batch, batches)
+    finally:
+        _WORKER_PRETOKENIZER = None
     counts: Counter[str] = Counter()
     for r in results:
         counts.update(r)

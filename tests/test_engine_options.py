@@ -96,3 +96,16 @@ def test_hf_rule_ranks_bytes_by_their_gpt2_character():
     assert steps[0].token == b"xy"
     steps = list(train_steps(" xy", vocab_size=257, pattern="none", tie_break="lowest-id"))
     assert steps[0].token == b" x"
+
+
+def test_parallel_pretokenization_counts_the_same_chunks(monkeypatch):
+    from bpe_core import pretokenizer
+
+    text = ("It's 2024.\nThe  cat sat; 机器学习!\n\n  indented\tline\r\n" * 300) + "<|endoftext|>tail"
+    monkeypatch.setattr(pretokenizer, "PARALLEL_MIN_CHARS", 1000)
+    for pattern in ("gpt2", "gpt4", "whitespace"):
+        pre = pretokenizer.PreTokenizer(pattern, special_tokens=["<|endoftext|>"])
+        serial = pre.count_chunks(text, workers=1)
+        parallel = pre.count_chunks(text, workers=2)
+        assert parallel == serial
+        assert list(parallel[0]) == list(serial[0])  # first-occurrence order kept (first-seen rule)

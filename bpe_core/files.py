@@ -46,6 +46,7 @@ True
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
@@ -200,12 +201,19 @@ def detect_format(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYT
         return "gpt2", _gpt2_files(vocab=p)
     if name.endswith(".txt"):
         return "gpt2", _gpt2_files(merges=p)
-    head = _head(p)
+    head = _head(p).lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"minbpe v1"):
         return "minbpe", [p]
+    if head.startswith(b"{"):
+        return ("hf-json", [p]) if _is_hf_json(p, max_bytes) else ("gpt2", _gpt2_files(vocab=p))
+    if _TIKTOKEN_LINE.match(head):
+        return "tiktoken", [p]
     raise TokenizerFileError(
-        p, "", "has an unknown kind of name; name it *.json, *.txt (merges), *.tiktoken or *.model"
+        p, "", "is not a tokenizer file MergeScope knows (tokenizer.json, vocab.json + merges.txt, *.tiktoken, minbpe *.model)"
     )
+
+
+_TIKTOKEN_LINE = re.compile(rb"[A-Za-z0-9+/]+=*[ \t]+[0-9]+\s")
 
 
 def _head(p: Path, n: int = 64) -> bytes:

@@ -60,8 +60,8 @@ PATTERNS: dict[str, str | None] = {
     "o200k": O200K_PATTERN,
 }
 # Patterns known to cover every character, so a fast findall loses nothing,
-# and known to end a chunk at a newline followed by a non-space (safe split
-# points for parallel pre-tokenization).
+# and known to end a chunk at a lone newline (safe split points for parallel
+# pre-tokenization, see _split_at_newlines).
 _COVERING = {GPT2_PATTERN, GPT4_PATTERN, PATTERNS["whitespace"]}
 
 PARALLEL_MIN_CHARS = 4_000_000
@@ -188,8 +188,14 @@ class PreTokenizer:
 
 
 def _split_at_newlines(text: str, parts: int) -> list[str]:
-    """Cut ``text`` into about ``parts`` pieces just after a newline that is
-    followed by a non-space: every covering pattern ends a chunk there."""
+    r"""Cut ``text`` into about ``parts`` pieces just after a lone newline (a
+    non-space on both sides).  Every covering pattern makes that newline a
+    chunk of its own or ends a chunk with it, whether or not text follows; a
+    longer whitespace run would not be safe, as ``\s+(?!\S)`` looks past it.
+
+    >>> _split_at_newlines("ab\r\ncd\nef", 2)
+    ['ab\r\ncd\n', 'ef']
+    """
     out, start, n = [], 0, len(text)
     for k in range(1, parts):
         target = max(start, n * k // parts)
@@ -199,7 +205,7 @@ def _split_at_newlines(text: str, parts: int) -> list[str]:
             pos = text.find("\n", pos)
             if pos < 0 or pos + 1 >= n:
                 break
-            if not text[pos + 1].isspace():
+            if pos > 0 and not text[pos - 1].isspace() and not text[pos + 1].isspace():
                 cut = pos + 1
                 break
             pos += 1

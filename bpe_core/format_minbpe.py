@@ -26,7 +26,6 @@ so the ids change (the tokens and merges do not).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from .file_io import MAX_FILE_BYTES, TokenizerFileError, read_text
 from .pretokenizer import pattern_name, resolve_pattern

@@ -1,0 +1,174 @@
+"""The lab page's computation and its cache (pure Python; no Streamlit).
+
+One request = the texts + :class:`LabSettings`.  The result holds the
+training run with its curves and the table of sizes.  Results are cached in
+this process, keyed by digests of the texts and the settings, in a small
+LRU of our own rather than ``st.cache_data``: the computation reports
+progress into a bar created outside it, which ``st.cache_data`` would try
+to replay on a cache hit (``CacheReplayClosureError``).  Results are
+immutable, so sharing them between sessions is safe.
+
+>>> s = LabSettings(vocab_size=300, sizes=(1024,))
+>>> s.table_sizes
+(300, 512, 1024, 4096, 32768)
+>>> r = compute_lab("low lower lowest " * 5, {"held-out": "lowest low"}, LabSettings(vocab_size=270, samples=500))
+>>> r.run.merges, [row.requested_vocab for row in r.rows][:2]
+(7, [270, 270])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from bpe_core.compression_curve import CompressionCurve, compression_curve
+from bpe_core.metrics import DEFAULT_SAMPLES, LESSON_SIZES, SizeRow, size_table
+
+MAX_VOCAB = 32_768
+CACHE_ENTRIES = 6
+
+Progress = Callable[[float, str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class LabSettings:
+    """What the lab trains and measures with (besides the texts)."""
+
+    vocab_size: int = 4096
+    pattern: str = "gpt2"
+    special_tokens: tuple[str, ...] = ()
+    tie_break: str = "lexicographic"
+    sizes: tuple[int, ...] = ()  # the user's own sizes for the table
+    samples: int = DEFAULT_SAMPLES  # random characters per round-trip check
+    by_script: bool = True
+    min_frequency: int = 1
+
+    @property
+    def table_sizes(self) -> tuple[int, ...]:
+        """The lessons' sizes, the user's, and the largest vocab, sorted, each once."""
+        return tuple(sorted({*LESSON_SIZES, *self.sizes, self.vocab_size}))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LabResult:
+    """A training run with its curves, the table of sizes, and how long it took."""
+
+    run: CompressionCurve
+    rows: tuple[SizeRow, ...]
+    seconds: float
+    train_chars: int
+    heldout_names: tuple[str, ...] = field(default=())
+
+
+def digest(text: str) -> str:
+    """A short fingerprint of a text (sha256 of its UTF-8)."""
+    return hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()[:20]
+
+
+def parse_sizes(text: str, *, smallest: int = 257, largest: int = MAX_VOCAB) -> tuple[int, ...]:
+    """Vocab sizes typed as a list (``"1000, 8k 16384"``); each must be within ``smallest..largest``.
+
+    >>> parse_sizes("1000, 8k 16384")
+    (1000, 8192, 16384)
+    >>> parse_sizes("")
+    ()
+    """
+    out: list[int] = []
+    for part in text.replace(",", " ").replace(";", " ").split():
+        word = part.strip().lower()
+        try:
+            value = int(word[:-1]) * 1024 if word.endswith("k") else int(word)
+        except ValueError:
+            raise ValueError(f"{part!r} is not a vocab size; type whole numbers like 1000 or 8k, separated by commas") from None
+        if not smallest <= value <= largest:
+            raise ValueError(f"vocab size {value} is out of range {smallest}..{largest}; the smallest holds the "
+                             "256 bytes and the special tokens plus one merge")
+        if value not in out:
+            out.append(value)
+    return tuple(out)
+
+
+def compute_lab(
+    train_text: str,
+    heldout: Mapping[str, str],
+    settings: LabSettings,
+    *,
+    progress: Progress | None = None,
+) -> LabResult:
+    """Train once to ``settings.vocab_size``, build every curve and the table of sizes."""
+    if not train_text.strip():
+        raise ValueError("the training text is empty; choose a corpus, paste text or upload a file")
+    start = time.perf_counter()
+    curve_progress = (lambda f, m: progress(0.9 * f, m)) if progress is not None else None
+    run = compression_curve(
+        train_text, vocab_size=settings.vocab_size, heldout=dict(heldout), pattern=settings.pattern,
+        special_tokens=settings.special_tokens, tie_break=settings.tie_break,
+        min_frequency=settings.min_frequency, by_script=settings.by_script, progress=curve_progress,
+    )
+    if progress is not None:
+        progress(0.92, "table: compression, OOV and round-trip rates")
+    texts = {run.train.name: train_text, **heldout}
+    rows = size_table(run, [s for s in settings.table_sizes if s >= run.base_vocab], texts, samples=settings.samples)
+    if progress is not None:
+        progress(1.0, "done")
+    return LabResult(run=run, rows=tuple(rows), seconds=time.perf_counter() - start,
+                     train_chars=len(train_text), heldout_names=tuple(heldout))
+
+
+class ResultCache:
+    """A thread-safe LRU of lab results keyed by text digests and settings."""
+
+    def __init__(self, entries: int = CACHE_ENTRIES) -> None:
+        self.entries = entries
+        self._data: OrderedDict[tuple, LabResult] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(train_digest: str, heldout_digests: Mapping[str, str], settings: LabSettings) -> tuple:
+        return (train_digest, tuple(sorted(heldout_digests.items())), settings)
+
+    def get(self, key: tuple) -> LabResult | None:
+        with self._lock:
+            found = self._data.get(key)
+            if found is not None:
+                self._data.move_to_end(key)
+            return found
+
+    def put(self, key: tuple, result: LabResult) -> None:
+        with self._lock:
+            self._data[key] = result
+            self._data.move_to_end(key)
+            while len(self._data) > self.entries:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+CACHE = ResultCache()
+
+
+def cached_lab(
+    train_text: str,
+    heldout: Mapping[str, str],
+    settings: LabSettings,
+    *,
+    progress: Progress | None = None,
+    cache: ResultCache = CACHE,
+) -> tuple[LabResult, bool]:
+    """:func:`compute_lab` through ``cache``; returns ``(result, was_cached)``."""
+    key = cache.key(digest(train_text), {n: digest(t) for n, t in heldout.items()}, settings)
+    found = cache.get(key)
+    if found is not None:
+        return found, True
+    result = compute_lab(train_text, heldout, settings, progress=progress)
+    cache.put(key, result)
+    return result, False

@@ -21,8 +21,9 @@ import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bpe_core import Tokenizer, readable
+from bpe_core import Tokenizer
 
+from .labels import label as screen_label
 from .token_html import TOKEN_CSS, token_span
 
 MAX_LISTED = 40
@@ -100,7 +101,7 @@ def token_detail(tok: Tokenizer, token_id: int, *, counts: Sequence[int] | None 
     count = counts[step - 1] if step is not None and counts is not None and step <= len(counts) else None
     special = token_id in set(tok.special_tokens.values())
     return TokenDetail(
-        id=token_id, token=token, readable=token.decode("utf-8") if special else readable(token),
+        id=token_id, token=token, readable=token.decode("utf-8") if special else screen_label(token),
         hex=token.hex(" ").upper(), step=step, special=special, count=count,
         children=tuple(kids.get(token_id, ())), descendants=descendant_count(kids, token_id),
     )

@@ -18,6 +18,7 @@ from bpe_core import PATTERNS, CharTokenizer, Tokenizer
 from . import keys
 from .engine import corpus_index
 from .playground_core import PAGE_SIZE, Page, Tokenized, byte_start_of, compare_table, page_of
+from .labels import label as screen_label
 from .playground_details import (DETAIL_CSS, describe, first_positions, genealogy, genealogy_html,
                                  later_tokens_html, token_detail)
 from .playground_files import MAX_UPLOAD_FILES, UPLOAD_TYPES, tokenizer_bundle
@@ -290,9 +291,7 @@ def _details_tab(picked: Picked, result: Tokenized, page: Page) -> None:
 
 
 def _label(tok: Tokenizer, token_id: int) -> str:
-    from bpe_core import readable
-
-    return readable(tok.vocab[token_id])
+    return screen_label(tok.vocab[token_id])
 
 
 def _compare_tab(text: str, current: TokenizerSpec, picked: Picked) -> None:

@@ -21,8 +21,7 @@ import html
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from bpe_core import readable
-
+from .labels import label as screen_label
 from .token_html import token_class, token_title
 
 MAX_RIBBON_BYTES = 400
@@ -46,7 +45,8 @@ RIBBON_CSS = """
 .ms-ribbon .ms-c3{background:#ffc9c9}.ms-ribbon .ms-c4{background:#d0bfff}.ms-ribbon .ms-c5{background:#ffec99}
 .ms-ribbon .ms-c6{background:#96f2d7}.ms-ribbon .ms-c7{background:#fcc2d7}.ms-ribbon .ms-c8{background:#c5f6fa}
 .ms-ribbon .ms-c9{background:#d8f5a2}
-.ms-ribbon .ms-partial{border:2px dashed #e03131;}
+.ms-ribbon .ms-partial{border:2px dashed #e03131;font-size:.68em;align-self:center;}
+.ms-ribbon .ms-small{font-size:.7em;align-self:center;}
 .ms-ribbon .ms-special{background:#343a40;color:#fff;}
 .ms-ribbon .ms-more{color:#868e96;font-style:italic;}
 </style>
@@ -130,10 +130,13 @@ def ribbon_lines(
             s, e = chars[char_i]
             piece = data[s:e]
             split = any(b in token_ends for b in range(s + 1, e))
-            label = readable(piece) if piece[0] & 0xC0 != 0x80 else "…"
-            title = f"U+{ord(piece.decode()):04X} · {e - s} bytes" if _whole(piece) and len(piece.decode()) == 1 else ""
-            c_cells.append(Cell(s - lo + 1, e - s, label, "ms-rc ms-split" if split else "ms-rc",
-                                title + (" · cut by a token boundary" if split else "")))
+            whole = _whole(piece) and len(piece.decode()) == 1
+            label = screen_label(piece) if piece[0] & 0xC0 != 0x80 else "…"
+            classes = "ms-rc ms-split" if split else "ms-rc"
+            if whole and label.startswith("<") and len(label) > 1:  # an invisible character (ZWJ, control): name it
+                label, classes = f"U+{ord(piece.decode()):04X}", classes + " ms-small"
+            title = f"U+{ord(piece.decode()):04X} · {e - s} bytes" if whole else ""
+            c_cells.append(Cell(s - lo + 1, e - s, label, classes, title + (" · cut by a token boundary" if split else "")))
             char_i += 1
         b_cells = tuple(Cell(i - lo + 1, 1, f"{data[i]:02X}", "ms-rb") for i in range(lo, hi))
         t_cells: list[Cell] = []
@@ -141,7 +144,7 @@ def ribbon_lines(
             token_id, token = pending
             special = token_id in special_ids
             classes = token_class(token_id, token, special=special).replace("ms-t", "ms-rt", 1)
-            label = token.decode("utf-8") if special else readable(token)
+            label = token.decode("utf-8") if special else screen_label(token)
             t_cells.append(Cell(tok_pos - lo + 1, len(token), label, classes, token_title(token_id, token, special=special)))
             tok_pos += len(token)
             pending = next(token_iter, None)
@@ -190,7 +193,7 @@ def byte_ribbon_html(
     lines = ribbon_lines(data[:size], tokens, special_ids=special_ids, line_bytes=line_bytes)
     parts = [RIBBON_CSS if css else "", '<div class="ms-ribbon">']
     for line in lines:
-        parts.append(f'<div class="ms-rl" style="grid-template-columns:repeat({line.n_bytes},minmax(2.1em,auto))">')
+        parts.append(f'<div class="ms-rl" style="grid-template-columns:repeat({line.n_bytes},minmax(2.4em,auto))">')
         parts.extend(_cell_html(c) for c in (*line.chars, *line.bytes, *line.tokens))
         parts.append("</div>")
     left = len(ids) - len(tokens)

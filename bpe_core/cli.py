@@ -70,10 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     encode = sub.add_parser("encode", help="print the token ids of a text as a JSON list")
     tokenizer_options(encode, flag=True)
     source = encode.add_mutually_exclusive_group(required=True)
-    source.add_argument("--input", metavar="FILE", help="UTF-8 text file to encode (read as is, CRLF kept)")
+    source.add_argument("--input", metavar="FILE", help="UTF-8 text file to encode ('-' for stdin; read as is, CRLF kept)")
     source.add_argument("--text", metavar="T", help="text to encode")
 
-    decode = sub.add_parser("decode", help="read a JSON list of ids on stdin and print the text")
+    decode = sub.add_parser("decode", help="read a JSON list of ids on stdin and write the text (exactly: no newline added)")
     tokenizer_options(decode, flag=True)
     decode.add_argument("--bytes", action="store_true", help="write the tokens' exact bytes (no UTF-8 repair)")
 

@@ -36,7 +36,8 @@ from .lab_tables import (
 from .settings import parse_special_tokens
 from .upload import DEFAULT_MAX_BYTES, MEGABYTE
 
-DEFAULT_CORPORA = ("lighthouse-story", "mixed-scripts")
+DEFAULT_CORPORA = ("lighthouse_story", "mixed_scripts")  # matched ignoring - vs _
+DEFAULT_HELDOUT = "machine_learning_zh"
 DEFAULT_VOCAB = 4096
 DEFAULT_SIZES = "1024"
 PATTERNS = {
@@ -54,6 +55,16 @@ MAX_PASTE_CHARS = 2_000_000
 # --- texts --------------------------------------------------------------------------
 
 
+def find_id(ids: list[str], wanted: str) -> str | None:
+    """The id in ``ids`` that is ``wanted`` up to ``-`` vs ``_`` (corpus ids have used both), or None.
+
+    >>> find_id(["mixed-scripts", "aaabdaaabac"], "mixed_scripts")
+    'mixed-scripts'
+    """
+    norm = wanted.replace("-", "_")
+    return next((i for i in ids if i.replace("-", "_") == norm), None)
+
+
 def _remember_upload() -> None:
     """on_change of the uploader: keep the bytes in plain keys (widget values die on a page switch)."""
     file = st.session_state.get(lk.UPLOAD)
@@ -69,7 +80,9 @@ def training_text(messages: DeltaGenerator) -> tuple[str, list[str]] | None:
     """The training text (built-in corpora + pasted + uploaded, joined by blank lines) and its parts' names."""
     corpora = corpus_index()
     titles = {c.id: c.title for c in corpora}
-    default = [c for c in DEFAULT_CORPORA if c in titles]
+    default = [found for c in DEFAULT_CORPORA if (found := find_id(list(titles), c)) is not None]
+    if not default:  # the index changed: start from its largest text
+        default = [max(corpora, key=lambda c: c.file.stat().st_size).id]
     chosen = st.multiselect(
         "Built-in corpora", list(titles), default=default, format_func=titles.__getitem__, key=lk.CORPORA,
         persist_state="session", help="Each chosen text becomes one document of the training text.",
@@ -116,9 +129,9 @@ def heldout_text(train: str, messages: DeltaGenerator) -> tuple[str, dict[str, s
         corpora = corpus_index()
         titles = {c.id: c.title for c in corpora}
         titles[lk.PASTE] = "✍️ Paste a held-out text"
+        zh = find_id(list(titles), DEFAULT_HELDOUT)
         choice = st.selectbox("Held-out source", list(titles), format_func=titles.__getitem__, key=lk.HELDOUT_SOURCE,
-                              index=list(titles).index("machine-learning-zh") if "machine-learning-zh" in titles else 0,
-                              persist_state="session")
+                              index=list(titles).index(zh) if zh else 0, persist_state="session")
         if choice == lk.PASTE:
             text = st.text_area("Held-out text", key=lk.HELDOUT_PASTED, height=100, max_chars=MAX_PASTE_CHARS,
                                 persist_state="session")

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 
 from .byte_level import BYTE_TO_UNICODE, from_unicode_string, readable, to_unicode_string
 from .char_tokenizer import CharTokenizer
+from .file_io import TokenizerFileError
+from .files import load_tokenizer, save_tokenizer
 from .merge_step import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VOCAB_SIZE, MergeStep, PairCount
 from .naive_trainer import NaiveTrainer
 from .pretokenizer import PATTERNS, PreTokenizer, pattern_name
@@ -25,8 +27,9 @@ from .trainer import MergeTrainer
 __all__ = [
     "BYTE_TO_UNICODE", "CharTokenizer", "MAX_VOCAB_SIZE", "MergeStep", "MergeTrainer", "NaiveTrainer",
     "PATTERNS", "PairCount", "PreTokenizer", "STOP_MIN_FREQUENCY", "STOP_NO_PAIRS", "STOP_VOCAB_SIZE",
-    "StepTrainer", "TIE_BREAKS", "TIE_BREAK_HELP", "TokenSpan", "Tokenizer", "from_unicode_string",
-    "naive_train_steps", "pattern_name", "readable", "to_unicode_string", "train", "train_steps",
+    "StepTrainer", "TIE_BREAKS", "TIE_BREAK_HELP", "TokenSpan", "Tokenizer", "TokenizerFileError",
+    "from_unicode_string", "load_tokenizer", "naive_train_steps", "pattern_name", "readable", "save_tokenizer",
+    "to_unicode_string", "train", "train_steps",
 ]
 
 

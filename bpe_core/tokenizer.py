@@ -240,8 +240,15 @@ class Tokenizer:
         return save_tokenizer(self, directory)
 
     @classmethod
-    def load(cls, path: str | Path, *, pattern: str | None = None) -> Tokenizer:
-        """Read a tokenizer from a directory or one file (see :mod:`bpe_core.files`)."""
+    def load(
+        cls, path: str | Path, *, pattern: str | None = None, special_tokens: Mapping[str, int] | None = None
+    ) -> Tokenizer:
+        """Read a tokenizer from a directory or one file (see :mod:`bpe_core.files`).
+
+        ``pattern`` overrides or supplies the split pattern (files that do not
+        record one default to ``"gpt2"``); ``special_tokens`` supplies those a
+        ``.tiktoken`` file cannot hold.
+        """
         from .files import load_tokenizer
 
-        return load_tokenizer(path, pattern=pattern)
+        return load_tokenizer(path, pattern=pattern, special_tokens=special_tokens)

@@ -29,7 +29,7 @@ from bpe_core.compression_curve import CompressionCurve, compression_curve
 from bpe_core.metrics import DEFAULT_SAMPLES, LESSON_SIZES, SizeRow, size_table
 
 MAX_VOCAB = 32_768
-CACHE_ENTRIES = 6
+CACHE_ENTRIES = 4  # a 32K-vocab result with per-script curves holds some tens of MB
 
 Progress = Callable[[float, str], None]
 

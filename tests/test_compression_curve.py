@@ -147,3 +147,15 @@ def test_text_curves_names_and_order() -> None:
     curves = cc.text_curves(tok, ["aa", "bb bb"])
     assert [c.name for c in curves] == ["text 1", "text 2"]
     assert [c.tokens[-1] for c in curves] == [len(tok.encode("aa")), len(tok.encode("bb bb"))]
+
+
+def test_heap_pass_skips_stale_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``(a, b)`` is queued, then ``b`` merges with its right neighbour first: the queued entry is stale and
+    must not merge ``a`` with the new token ahead of a lower-ranked merge on ``a``'s left."""
+    vocab = {i: bytes([i]) for i in range(256)}
+    p, a, b, c = (ord(x) for x in "pabc")
+    vocab.update({256: b"bc", 257: b"ab", 258: b"pa", 259: b"abc"})
+    tok = Tokenizer(vocab, [(b, c), (a, b), (p, a), (a, 256)], pattern="none")
+    monkeypatch.setattr(cc, "LONG_CHUNK", 0)
+    curve = cc.text_curve(tok, "pabc pabc")
+    assert curve.tokens == tuple(len(tok.with_merges(k).encode("pabc pabc")) for k in range(5))

@@ -44,7 +44,7 @@ K_COMPARE = "pg_compare"
 K_URL_READ = "pg_url_read"  # plain: the link's state was applied once this session
 K_URL_NOTES = "pg_url_notes"  # plain: what the link asked for that could not be used
 
-DEFAULT_CORPUS = "lighthouse-story"
+DEFAULT_CORPUS_WORD = "lighthouse"  # the default built-in text: the first whose id contains this
 DEFAULT_VOCAB = 500
 AS_RECORDED = "__as_recorded__"
 MAX_TEXT_CHARS = 2_000_000
@@ -61,6 +61,11 @@ EXAMPLES: dict[str, str] = {
     "HTML": '<script>alert("hi")</script> </span> & "quotes" \'single\'',
 }
 PATTERN_NAMES = [p for p in PATTERNS if p != "cl100k"]  # cl100k is gpt4's other name
+
+
+def default_corpus(titles: dict[str, str]) -> str:
+    """The built-in text the page starts with (an English story when there is one)."""
+    return next((c for c in titles if DEFAULT_CORPUS_WORD in c), next(iter(titles)))
 
 
 # --- the link ------------------------------------------------------------------
@@ -157,7 +162,7 @@ def _picker() -> TokenizerSpec:
     if kind == UPLOAD:
         return _upload_widgets(cols)
     if kind in (QUICK, CHAR):
-        st.session_state.setdefault(K_CORPUS, DEFAULT_CORPUS if DEFAULT_CORPUS in titles else next(iter(titles)))
+        st.session_state.setdefault(K_CORPUS, default_corpus(titles))
         corpus = cols[0].selectbox("Built-in text", list(titles), format_func=titles.__getitem__, key=K_CORPUS,
                                    persist_state="session")
         if kind == CHAR:
@@ -300,8 +305,8 @@ def _compare_tab(text: str, current: TokenizerSpec, picked: Picked) -> None:
     chosen = st.session_state.get(K_COMPARE)
     if chosen is None:
         chosen = [current.key(), TokenizerSpec(kind=BYTES, pattern="gpt2").key()]
-        corpus = current.corpus or DEFAULT_CORPUS
-        chosen.append(TokenizerSpec(kind=CHAR, corpus=corpus if corpus in titles else DEFAULT_CORPUS).key())
+        corpus = current.corpus if current.corpus in titles else default_corpus(titles)
+        chosen.append(TokenizerSpec(kind=CHAR, corpus=corpus).key())
         st.session_state[K_COMPARE] = chosen
     for key in st.session_state[K_COMPARE]:
         if key not in options:
@@ -366,7 +371,7 @@ def _compare_options(current: TokenizerSpec, titles: dict[str, str]) -> list[str
         opts.append(TokenizerSpec(kind=UPLOAD).key())
     vocab = current.vocab_size if current.kind == QUICK else DEFAULT_VOCAB
     pattern = current.pattern if current.kind in (QUICK, BYTES) else "gpt2"
-    focus = current.corpus if current.corpus in titles else DEFAULT_CORPUS
+    focus = current.corpus if current.corpus in titles else default_corpus(titles)
     for size in sorted({300, vocab, 1000, 2000}):
         opts.append(TokenizerSpec(kind=QUICK, corpus=focus, vocab_size=size, pattern=pattern).key())
     for corpus in titles:

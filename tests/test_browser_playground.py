@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from mergescope_ui.corpora import load_index
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -31,6 +33,11 @@ TEXT = 'Hi <script>window.__pwned=1</script> & "q" 👨‍👩‍👧 机器学�
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -r requirements-dev.txt)")
 if not Path(CHROMIUM).exists():
     pytest.skip(f"chromium not found at {CHROMIUM} (apt-get install chromium; .ci/run does)", allow_module_level=True)
+
+
+def cid(word: str) -> str:
+    """The id of the built-in corpus whose id contains ``word``."""
+    return next(c.id for c in load_index() if word in c.id)
 
 
 def _free_port() -> int:
@@ -106,7 +113,7 @@ def _screenshot(pg, name: str) -> Path:
 
 
 def test_paste_tokens_counts_tooltip_no_js_errors(server, page):
-    page.goto(f"{server}/playground?tok=quick:lighthouse-story:400:gpt2")
+    page.goto(f"{server}/playground?tok=quick:{cid('lighthouse')}:400:gpt2")
     _settle(page, text="Playground")
     box = page.get_by_role("textbox", name="Text to tokenize")
     box.fill(TEXT)
@@ -140,7 +147,7 @@ def test_paste_tokens_counts_tooltip_no_js_errors(server, page):
 
 def test_compare_and_details_render(server, page):
     page.goto(f"{server}/playground?t=%E6%9C%BA%E5%99%A8%E5%AD%A6%E4%B9%A0+the+lighthouse"
-              "&tok=quick:machine-learning-zh:600:gpt2&cmp=quick:machine-learning-zh:600:gpt2,bytes:gpt2,char:lighthouse-story")
+              f"&tok=quick:{cid('machine')}:600:gpt2&cmp=quick:{cid('machine')}:600:gpt2,bytes:gpt2,char:{cid('lighthouse')}")
     _settle(page, text="Playground")
     page.get_by_role("tab", name="⚖️ Compare").click()
     page.get_by_text("characters of").first.wait_for(timeout=30_000)

@@ -16,7 +16,6 @@ import streamlit as st
 from bpe_core import PATTERNS, CharTokenizer, Tokenizer
 
 from . import keys
-from .engine import corpus_index
 from .playground_core import PAGE_SIZE, Page, Tokenized, byte_start_of, compare_table, page_of
 from .labels import label as screen_label
 from .playground_details import (DETAIL_CSS, describe, first_positions, genealogy, genealogy_html,
@@ -24,7 +23,8 @@ from .playground_details import (DETAIL_CSS, describe, first_positions, genealog
 from .playground_files import MAX_UPLOAD_FILES, UPLOAD_TYPES, tokenizer_bundle
 from .playground_picker import Picked, corpus_titles, load_upload, resolve, tokenized, training_run
 from .playground_ribbon import byte_ribbon_html
-from .playground_share import COMPARE, MAX_COMPARE, PAGE, PARAM_NAMES, TEXT, TOKENIZER, ShareState, from_query, to_query
+from .playground_share import (MAX_COMPARE, MAX_SHARED_CHARS, PARAM_NAMES, ShareState, from_query, text_fits,
+                               to_query)
 from .playground_specs import BYTES, CHAR, KIND_LABELS, KINDS, MAX_QUICK_VOCAB, MIN_VOCAB, QUICK, SESSION, UPLOAD, TokenizerSpec
 from .token_html import TOKEN_CSS, token_span, token_spans_html
 
@@ -185,7 +185,8 @@ def _pattern_select(col) -> str:
 def _upload_widgets(cols) -> TokenizerSpec:
     files = cols[0].file_uploader(
         "Tokenizer files", type=list(UPLOAD_TYPES), accept_multiple_files=True, key=K_FILES,
-        help="tokenizer.json (HF), a .tiktoken or minbpe .model file, or vocab.json + merges.txt together.",
+        help=f"tokenizer.json (HF), a .tiktoken or minbpe .model file, or vocab.json + merges.txt together "
+             f"(up to {MAX_UPLOAD_FILES} files of one tokenizer).",
     )
     choices = [AS_RECORDED, *PATTERN_NAMES]
     pattern = cols[1].selectbox(
@@ -410,8 +411,9 @@ def _share_tab(state: ShareState, text: str) -> None:
     query = urlencode(to_query(state))
     st.caption("The address bar now holds this view: copy it to share. The query part:")
     st.code("?" + query if query else "(nothing to share yet)", language=None, wrap_lines=True)
-    if state.text and len(text) > len(state.text or "") or (text and "t" not in to_query(state)):
-        st.warning("The text is too long for a link; the link keeps the tokenizer and the compare list only.")
+    if not text_fits(text):
+        st.warning(f"The text is {len(text):,} characters, over the {MAX_SHARED_CHARS:,} a link carries; "
+                   "the link keeps the tokenizer and the compare list only.")
     if state.spec and state.spec.startswith((SESSION, UPLOAD)):
         st.caption("This tokenizer lives in your session (trained or uploaded here); whoever opens the link "
                    "needs to train or upload it too.")
@@ -438,7 +440,7 @@ def render() -> None:
         (st.info if spec.kind in (SESSION, UPLOAD) else st.error)(f"{picked.label}: {picked.error}")
     result = tokenized(picked, text)
     if result is None:
-        state = _write_link(text, spec, compare_keys, 1)
+        _write_link(text, spec, compare_keys, 1)
         return
     st.subheader(result.label)
     _counts(result)

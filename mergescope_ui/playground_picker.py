@@ -26,7 +26,7 @@ from . import keys
 from .engine import corpus_index, corpus_text
 from .playground_core import AnyTokenizer, Tokenized, tokenize
 from .playground_files import load_uploaded
-from .playground_specs import BYTES, CHAR, QUICK, SESSION, UPLOAD, TokenizerSpec
+from .playground_specs import BYTES, CHAR, QUICK, SESSION, TokenizerSpec
 from .settings import text_digest
 from .stepper import TrainingRun
 

@@ -9,7 +9,6 @@ playwright.
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import doctest
 import io
-import re
 import tempfile
 import zipfile
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_core import CharTokenizer, Tokenizer, train
+from bpe_core import CharTokenizer, train
 from mergescope_ui import (playground_core, playground_details, playground_files, playground_ribbon,
                            playground_share, playground_specs)
-from mergescope_ui.playground_core import compare_table, page_of, text_counts, tokenize
+from mergescope_ui.playground_core import compare_table, page_of, tokenize
 from mergescope_ui.playground_details import children_map, descendant_count, genealogy, leaves, token_detail
 from mergescope_ui.playground_files import load_uploaded, safe_name, tokenizer_bundle
 from mergescope_ui.playground_ribbon import byte_ribbon_html, char_cells, ribbon_lines

@@ -24,14 +24,26 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
+from bpe_core import Tokenizer
 from bpe_core.compression_curve import CompressionCurve, compression_curve
-from bpe_core.metrics import DEFAULT_SAMPLES, LESSON_SIZES, SizeRow, size_table
+from bpe_core.metrics import (
+    DEFAULT_SAMPLES,
+    LESSON_SIZES,
+    Compression,
+    SizeRow,
+    oov_rate,
+    round_trip,
+    sample_chars,
+    size_table,
+)
 
 MAX_VOCAB = 32_768
 CACHE_ENTRIES = 4  # a 32K-vocab result with per-script curves holds some tens of MB
 
 Progress = Callable[[float, str], None]
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,26 +131,26 @@ def compute_lab(
                      train_chars=len(train_text), heldout_names=tuple(heldout))
 
 
-class ResultCache:
-    """A thread-safe LRU of lab results keyed by text digests and settings."""
+class ResultCache(Generic[V]):
+    """A thread-safe LRU of immutable results keyed by text digests and settings."""
 
     def __init__(self, entries: int = CACHE_ENTRIES) -> None:
         self.entries = entries
-        self._data: OrderedDict[tuple, LabResult] = OrderedDict()
+        self._data: OrderedDict[tuple, V] = OrderedDict()
         self._lock = threading.Lock()
 
     @staticmethod
     def key(train_digest: str, heldout_digests: Mapping[str, str], settings: LabSettings) -> tuple:
         return (train_digest, tuple(sorted(heldout_digests.items())), settings)
 
-    def get(self, key: tuple) -> LabResult | None:
+    def get(self, key: tuple) -> V | None:
         with self._lock:
             found = self._data.get(key)
             if found is not None:
                 self._data.move_to_end(key)
             return found
 
-    def put(self, key: tuple, result: LabResult) -> None:
+    def put(self, key: tuple, result: V) -> None:
         with self._lock:
             self._data[key] = result
             self._data.move_to_end(key)
@@ -153,7 +165,7 @@ class ResultCache:
         return len(self._data)
 
 
-CACHE = ResultCache()
+CACHE: ResultCache[LabResult] = ResultCache()
 
 
 def cached_lab(
@@ -162,7 +174,7 @@ def cached_lab(
     settings: LabSettings,
     *,
     progress: Progress | None = None,
-    cache: ResultCache = CACHE,
+    cache: ResultCache[LabResult] = CACHE,
 ) -> tuple[LabResult, bool]:
     """:func:`compute_lab` through ``cache``; returns ``(result, was_cached)``."""
     key = cache.key(digest(train_text), {n: digest(t) for n, t in heldout.items()}, settings)
@@ -172,3 +184,64 @@ def cached_lab(
     result = compute_lab(train_text, heldout, settings, progress=progress)
     cache.put(key, result)
     return result, False
+
+
+def reference_rows(
+    tokenizer: Tokenizer,
+    name: str,
+    texts: Mapping[str, str],
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    progress: Progress | None = None,
+) -> tuple[SizeRow, ...]:
+    """A loaded tokenizer (e.g. GPT-2's files) measured on each text at its own vocab size.
+
+    >>> from bpe_core import train
+    >>> tok = train("abab abab", vocab_size=259)
+    >>> [(r.tokenizer, r.vocab_size, r.compression.tokens, r.round_trip_rate) for r in reference_rows(tok, "mine", {"t": "abab"}, samples=50)]
+    [('mine', 259, 1, 1.0)]
+    """
+    rows = []
+    for n, (text_name, text) in enumerate(texts.items()):
+        if progress is not None:
+            progress(n / max(1, len(texts)), f"{name}: encoding the {text_name} text")
+        tokens = len(tokenizer.encode(text))
+        trip = round_trip(tokenizer, text, drawn=sample_chars(text, samples=samples)).rate if text else 1.0
+        rows.append(SizeRow(
+            tokenizer=name, requested_vocab=tokenizer.vocab_size, vocab_size=tokenizer.vocab_size,
+            merges=len(tokenizer.merges), text=text_name,
+            compression=Compression(tokens=tokens, bytes=len(text.encode("utf-8")), chars=len(text), words=len(text.split())),
+            oov_rate=oov_rate(tokenizer, text), round_trip_rate=trip,
+        ))
+    if progress is not None:
+        progress(1.0, "done")
+    return tuple(rows)
+
+
+_REFERENCES: ResultCache[tuple[SizeRow, ...]] = ResultCache(entries=CACHE_ENTRIES)
+
+
+def cached_reference_rows(
+    tokenizer_key: str,
+    load: Callable[[], Tokenizer],
+    name: str,
+    texts: Mapping[str, str],
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    progress: Progress | None = None,
+) -> tuple[SizeRow, ...]:
+    """:func:`reference_rows` cached by ``tokenizer_key`` (e.g. a digest of its files), the texts and ``samples``;
+    ``load`` makes the tokenizer only on a miss."""
+    key = ("reference", tokenizer_key, name, tuple((n, digest(t)) for n, t in texts.items()), samples)
+    found = _REFERENCES.get(key)
+    if found is not None:
+        return found
+    rows = reference_rows(load(), name, texts, samples=samples, progress=progress)
+    _REFERENCES.put(key, rows)
+    return rows
+
+
+def clear_caches() -> None:
+    """Forget every cached result (tests use it for isolation)."""
+    CACHE.clear()
+    _REFERENCES.clear()

@@ -21,6 +21,10 @@ SPLIT_SEED: Final = "lab_split_seed"  # number_input
 HELDOUT_SOURCE: Final = "lab_heldout_source"  # selectbox: built-in corpus id or PASTE
 HELDOUT_PASTED: Final = "lab_heldout_pasted"  # text_area
 
+# --- tokenizers from files, for comparison ---------------------------------------------
+REF_UPLOAD: Final = "lab_ref_upload"  # file_uploader, several files of one tokenizer
+REF_FILES: Final = "lab_ref_files"  # plain: list of (name, bytes) of the last upload
+
 # --- settings ---------------------------------------------------------------------
 VOCAB: Final = "lab_vocab"  # number_input: the largest vocab size
 PATTERN: Final = "lab_pattern"  # selectbox

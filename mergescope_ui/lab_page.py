@@ -8,6 +8,8 @@ and tables come from :mod:`mergescope_ui.lab_tables`.
 
 from __future__ import annotations
 
+import hashlib
+
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -19,7 +21,7 @@ from bpe_core.speed_lesson import GPT2_BYTES, GPT2_MERGES, time_trainers
 from . import keys
 from . import lab_keys as lk
 from .engine import corpus_index, corpus_text, decoded_upload
-from .lab_compute import MAX_VOCAB, LabResult, LabSettings, cached_lab, digest, parse_sizes
+from .lab_compute import MAX_VOCAB, LabResult, LabSettings, cached_lab, cached_reference_rows, digest, parse_sizes
 from .lab_tables import (
     compression_chart,
     compression_frame,
@@ -27,12 +29,14 @@ from .lab_tables import (
     gain_frame,
     human_duration,
     plot_points,
+    reference_frame,
     script_chart,
     script_frame,
     script_summary,
     size_csv,
     size_frame,
 )
+from .playground_files import MAX_UPLOAD_FILES, load_uploaded
 from .settings import parse_special_tokens
 from .upload import DEFAULT_MAX_BYTES, MEGABYTE
 
@@ -191,6 +195,42 @@ def lab_settings(messages: DeltaGenerator) -> LabSettings | None:
                        sizes=sizes, samples=int(samples))
 
 
+def _remember_reference() -> None:
+    files = st.session_state.get(lk.REF_UPLOAD) or []
+    if files:
+        st.session_state[lk.REF_FILES] = [(f.name, f.getvalue()) for f in files]
+    else:
+        st.session_state.pop(lk.REF_FILES, None)
+
+
+def reference_upload() -> list[tuple[str, bytes]]:
+    """An optional tokenizer from files (e.g. GPT-2's vocab.json + merges.txt) to compare at its own size."""
+    st.file_uploader(
+        "Tokenizer files (optional)", accept_multiple_files=True, key=lk.REF_UPLOAD, on_change=_remember_reference,
+        type=["json", "txt", "tiktoken", "model"],
+        help=f"tokenizer.json, a .tiktoken or .model file, or vocab.json + merges.txt (up to {MAX_UPLOAD_FILES} "
+             "files of one tokenizer): it shows as a point at its own vocab size and as rows of the table.",
+    )
+    return list(st.session_state.get(lk.REF_FILES, []))
+
+
+def _reference_rows(files: list[tuple[str, bytes]], texts: dict[str, str], samples: int,
+                    messages: DeltaGenerator) -> tuple:
+    if not files:
+        return ()
+    name = " + ".join(n for n, _ in files)
+    key = "|".join(f"{n}:{hashlib.sha256(data).hexdigest()}" for n, data in files)
+    bar = st.progress(0.0, text=f"Measuring {name}…")
+    try:
+        return cached_reference_rows(key, lambda: load_uploaded(files), name, texts, samples=samples,
+                                     progress=lambda f, m: bar.progress(min(1.0, max(0.0, f)), text=m))
+    except ValueError as exc:
+        messages.error(f"Cannot use the tokenizer files {name}: {exc}.")
+        return ()
+    finally:
+        bar.empty()
+
+
 # --- results --------------------------------------------------------------------------
 
 
@@ -233,14 +273,16 @@ def _headline(result: LabResult, cached: bool) -> None:
                             "any other character cannot be encoded.")
 
 
-def _curves(result: LabResult, large: bool) -> None:
+def _curves(result: LabResult, references: tuple, large: bool) -> None:
     run = result.run
     ks = plot_points(run)
     st.subheader("Compression vs vocab size")
     metric = st.radio("Measure", ["bytes_per_token", "chars_per_token"], key=lk.CURVE_METRIC, horizontal=True,
                       format_func={"bytes_per_token": "bytes per token", "chars_per_token": "characters per token"}.__getitem__,
                       persist_state="session")
-    st.altair_chart(compression_chart(compression_frame(run, ks), metric=metric, large=large), width="stretch")
+    points = reference_frame(references) if references else None
+    st.altair_chart(compression_chart(compression_frame(run, ks), metric=metric, large=large, points=points),
+                    width="stretch")
     st.caption("Higher is better compression. Where the held-out line falls below the training line, the "
                "later merges fit the training text more than text in general. Dashed lines: 512, 4096, 32768.")
     st.subheader("What each merge saves")
@@ -271,13 +313,14 @@ def _scripts(result: LabResult, large: bool) -> None:
     st.dataframe(script_summary(curve, run.merges), hide_index=True, width="stretch")
 
 
-def _table(result: LabResult) -> None:
+def _table(result: LabResult, references: tuple) -> None:
     st.subheader("Table of sizes")
-    st.dataframe(size_frame(result.rows), hide_index=True, width="stretch")
+    rows = (*result.rows, *references)
+    st.dataframe(size_frame(rows), hide_index=True, width="stretch")
     st.caption("Sizes past the end of training show the final tokenizer. The character baseline's vocab is the "
                "distinct characters of the training text; round trips encode and decode random characters drawn "
                "from each text.")
-    st.download_button("⬇️ Download the table (CSV)", data=size_csv(result.rows), file_name="vocab_size_lab.csv",
+    st.download_button("⬇️ Download the table (CSV)", data=size_csv(rows), file_name="vocab_size_lab.csv",
                        mime="text/csv")
 
 
@@ -342,6 +385,8 @@ def render() -> None:
             split = heldout_text(picked[0], messages)
         st.header("Settings")
         settings = lab_settings(messages)
+        st.header("Compare")
+        ref_files = reference_upload()
     if picked is None or split is None or settings is None:
         return
     train, heldout, how = split
@@ -355,13 +400,15 @@ def render() -> None:
         messages.error(f"Cannot compute the curves: {exc}.")
         return
     _headline(result, cached)
+    texts = {result.run.train.name: train, **heldout}
+    references = _reference_rows(ref_files, texts, settings.samples, messages)
     curves_tab, scripts_tab, table_tab, speed_tab = st.tabs(
         ["📉 Curves", "🌐 Per script", "📋 Table of sizes", "⏱ Speed lesson"])
     with curves_tab:
-        _curves(result, large)
+        _curves(result, references, large)
     with scripts_tab:
         _scripts(result, large)
     with table_tab:
-        _table(result)
+        _table(result, references)
     with speed_tab:
         _speed_lesson(train, settings)

@@ -172,9 +172,22 @@ def _axis_sizes(large: bool) -> tuple[int, int]:
     return (18, 20) if large else (12, 13)
 
 
+def reference_frame(rows: Sequence[SizeRow]) -> pd.DataFrame:
+    """Loaded tokenizers as chart points: ``tokenizer, text, vocab_size, tokens, bytes_per_token, chars_per_token``."""
+    return pd.DataFrame([
+        {"tokenizer": r.tokenizer, "text": r.text, "vocab_size": r.vocab_size, "tokens": r.compression.tokens,
+         "bytes_per_token": r.compression.bytes_per_token, "chars_per_token": r.compression.chars_per_token}
+        for r in rows
+    ], columns=["tokenizer", "text", "vocab_size", "tokens", "bytes_per_token", "chars_per_token"])
+
+
 def compression_chart(data: pd.DataFrame, *, metric: str = "bytes_per_token", large: bool = False,
-                      marks: Sequence[int] = LESSON_SIZES) -> alt.LayerChart:
-    """``metric`` vs vocab size (log scale), one line per text, grey rules at the lessons' sizes."""
+                      marks: Sequence[int] = LESSON_SIZES, points: pd.DataFrame | None = None) -> alt.LayerChart:
+    """``metric`` vs vocab size (log scale), one line per text, grey rules at the lessons' sizes.
+
+    ``points`` (see :func:`reference_frame`) adds loaded tokenizers as
+    points at their own vocab size, colored by text, shaped by tokenizer.
+    """
     if metric not in METRIC_TITLES:
         raise ValueError(f"metric must be one of {list(METRIC_TITLES)}, not {metric!r}")
     label, title = _axis_sizes(large)
@@ -193,7 +206,15 @@ def compression_chart(data: pd.DataFrame, *, metric: str = "bytes_per_token", la
     top = data["vocab_size"].max() if len(data) else 0
     rules = pd.DataFrame({"vocab_size": [m for m in marks if m <= top]})
     marks_layer = alt.Chart(rules).mark_rule(color="#adb5bd", strokeDash=[4, 4]).encode(x="vocab_size:Q")
-    return alt.layer(marks_layer, lines).properties(height=360 if large else 300)
+    layers = [marks_layer, lines]
+    if points is not None and len(points):
+        layers.append(alt.Chart(points).mark_point(size=160 if large else 90, filled=True).encode(
+            x="vocab_size:Q", y=f"{metric}:Q", color=alt.Color("text:N"),
+            shape=alt.Shape("tokenizer:N", title=None, legend=alt.Legend(orient="bottom", labelFontSize=label)),
+            tooltip=["tokenizer:N", "text:N", "vocab_size:Q", "tokens:Q",
+                     alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric])],
+        ))
+    return alt.layer(*layers).properties(height=360 if large else 300)
 
 
 def gain_chart(data: pd.DataFrame, *, large: bool = False) -> alt.Chart:

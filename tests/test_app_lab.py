@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from bpe_core.metrics import LESSON_SIZES
 from mergescope_ui import lab_keys as lk
 from mergescope_ui.corpora import load_index
-from mergescope_ui.lab_compute import CACHE
+from mergescope_ui.lab_compute import clear_caches
 from mergescope_ui.lab_page import find_id
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +27,7 @@ def corpus_id(name: str) -> str:
 
 
 def open_lab() -> AppTest:
-    CACHE.clear()
+    clear_caches()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
@@ -45,7 +45,7 @@ def chart_frames(at: AppTest) -> list[pd.DataFrame]:
 
 
 def compression_data(at: AppTest) -> pd.DataFrame:
-    found = [f for f in chart_frames(at) if {"text", "tokens", "bytes_per_token"} <= set(f.columns)]
+    found = [f for f in chart_frames(at) if {"text", "merges", "tokens", "bytes_per_token"} <= set(f.columns)]
     assert len(found) == 1, [list(f.columns) for f in chart_frames(at)]
     return found[0]
 
@@ -163,3 +163,22 @@ def test_other_patterns_and_special_tokens(pattern: str) -> None:
     at.selectbox(key=lk.PATTERN).set_value(pattern).run()
     at.text_area(key=lk.SPECIAL_TOKENS).input("<|endoftext|>").run()
     check_page(at, {*LESSON_SIZES, 1024})
+
+
+def test_tokenizer_from_files_is_a_point_and_rows(tmp_path: Path) -> None:
+    import bpe_core
+
+    theirs = bpe_core.train("a small reference tokenizer trained on other text " * 30, vocab_size=300, pattern="gpt2")
+    theirs.save(tmp_path)
+    at = open_lab()
+    at.file_uploader(key=lk.REF_UPLOAD).set_value(
+        [("tokenizer.json", (tmp_path / "tokenizer.json").read_bytes(), "application/json")]).run()
+    table = check_page(at, {*LESSON_SIZES, 1024})
+    ref = table[table["tokenizer"] == "tokenizer.json"]
+    assert set(ref["text"]) == {"train", "held-out"}
+    assert (ref["vocab size"] == theirs.vocab_size).all() and (ref["round-trip %"] == 100.0).all()
+    points = [f for f in chart_frames(at) if "tokenizer" in f.columns]
+    assert len(points) == 1 and set(points[0]["vocab_size"]) == {theirs.vocab_size}
+    at.file_uploader(key=lk.REF_UPLOAD).set_value(
+        [("tokenizer.json", b"{not json", "application/json")]).run()
+    assert not at.exception and any("tokenizer.json" in e.value for e in at.error)

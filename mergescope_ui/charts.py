@@ -54,7 +54,7 @@ def pair_count_chart(table: pd.DataFrame, *, large: bool = False, max_rows: int 
     text = base.mark_text(align="left", dx=4, fontSize=label_size).encode(
         text=alt.Text("label:N"),
     ).transform_calculate(label="datum.count + datum.mark")
-    return alt.layer(bars, text).properties(height=max(row * len(data), 80))
+    return alt.layer(bars, text).properties(height=alt.Step(row))
 
 
 def tokens_line_chart(series: pd.DataFrame, *, current_step: int, large: bool = False) -> alt.Chart:

@@ -1,7 +1,7 @@
 """The built-in corpora: ``corpora/index.toml`` lists them, one file each.
 
 >>> [c.id for c in load_index()][:2]
-['low-lowest-newest', 'low-lower-newest-widest']
+['low_lowest_newest', 'low_lower_newest_widest']
 >>> load_text(find_corpus("aaabdaaabac"))
 'aaabdaaabac'
 """

@@ -20,7 +20,7 @@ def render() -> None:
         "adjacent tokens in the text, merges the **most frequent pair** into one new token, and "
         "repeats. That is how GPT-style tokenizers learn their vocabulary."
     )
-    st.page_link("pages/train.py", label="Start training", icon="▶️")
+    st.page_link("app_pages/train.py", label="Start training", icon="▶️")
     st.subheader("What you will see at every step")
     left, right = st.columns([1.2, 1], gap="large")
     with left:

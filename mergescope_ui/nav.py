@@ -1,6 +1,6 @@
-"""The app's pages for ``st.navigation``: the known ones first, then any other ``pages/*.py``.
+"""The app's pages for ``st.navigation``: the known ones first, then any other ``app_pages/*.py``.
 
-A new page needs no edit here: drop ``pages/<name>.py`` (title from the file
+A new page needs no edit here: drop ``app_pages/<name>.py`` (title from the file
 name) and it appears after the known ones, sorted by file name.
 """
 
@@ -11,7 +11,9 @@ from pathlib import Path
 
 import streamlit as st
 
-PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
+# Not "pages/": a pages/ folder beside app.py switches Streamlit to its legacy
+# multipage mode, where a first visit to /train runs that page without app.py.
+PAGES_DIR = Path(__file__).resolve().parent.parent / "app_pages"
 
 
 @dataclass(frozen=True, slots=True)

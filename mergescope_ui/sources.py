@@ -14,8 +14,10 @@ from streamlit.delta_generator import DeltaGenerator
 from . import keys
 from .engine import corpus_index, corpus_text, decoded_upload
 from .upload import DEFAULT_MAX_BYTES, MEGABYTE
+from .url_state import mirror_to_url, seed_from_url
 
 MAX_PASTE_CHARS = 2_000_000
+URL_PARAM = "corpus"  # ?corpus=<id> picks a built-in text (or __paste__ / __upload__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +47,12 @@ def choose_source(messages: DeltaGenerator) -> SourceText | None:
     titles = {c.id: c.title for c in corpora}
     titles[keys.PASTE] = "✍️ Paste your own text"
     titles[keys.UPLOADED] = "📄 Upload a .txt file"
+    seed_from_url(keys.SOURCE, URL_PARAM, titles)
     choice = st.selectbox(
         "Text", list(titles), format_func=titles.__getitem__, key=keys.SOURCE, persist_state="session",
         help="A built-in corpus, your own pasted text, or an uploaded UTF-8 file.",
     )
+    mirror_to_url(URL_PARAM, choice, default=corpora[0].id)
     if choice == keys.PASTE:
         text = st.text_area(
             "Your text", key=keys.PASTED_TEXT, height=160, max_chars=MAX_PASTE_CHARS, persist_state="session",

@@ -20,7 +20,8 @@ PRESENTER_CSS = """
 html{font-size:22px;}
 :root{--ms-token-size:1.5rem;--ms-token-height:32rem;--ms-card-size:1.25rem;}
 [data-testid="stMain"] .stButton button{min-height:3.2rem;font-size:1.15rem;}
-[data-testid="stMetricValue"]{font-size:2.6rem;}
+[data-testid="stMetricValue"],[data-testid="stMetricValue"] *{font-size:2.4rem !important;line-height:1.2;}
+[data-testid="stMetricLabel"],[data-testid="stMetricLabel"] *{font-size:1.05rem !important;}
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p{font-size:1.1rem;}
 [data-testid="stDataFrame"]{font-size:1.1rem;}
 </style>

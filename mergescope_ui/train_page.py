@@ -1,6 +1,6 @@
 """The training page: settings in the sidebar, the step controls and the step view.
 
-``pages/train.py`` only calls :func:`render`.  The step controls and view sit in
+``app_pages/train.py`` only calls :func:`render`.  The step controls and view sit in
 one ``st.fragment`` so Next/Back rerun only that part; Play re-arms the
 fragment's timer with a full rerun.
 """
@@ -20,10 +20,12 @@ from .quiz import QuizResult, choices, grade
 from .settings import MAX_MERGES, TrainSettings, changes, parse_special_tokens, text_digest
 from .sources import SourceText, choose_source
 from .stepper import TrainingRun
+from .url_state import mirror_to_url, seed_from_url
 from .tables import longest_tokens, merges_csv, merges_table, pair_table, tokens_by_step
 from .token_html import merged_positions, token_spans_html
 
 DEFAULT_MERGES = 100
+DEFAULT_PATTERN = "gpt2"
 SPEEDS = {2.0: "slow (2 s)", 1.0: "1 s", 0.5: "fast (0.5 s)", 0.2: "very fast (0.2 s)"}
 PATTERN_LABELS = {
     "none": "none: no split (tokens may span words)",
@@ -45,13 +47,15 @@ def settings_widgets(messages: DeltaGenerator) -> TrainSettings | None:
     specials_text = st.session_state.get(keys.SPECIAL_TOKENS, "")
     merges = st.number_input(
         "Merges to learn", min_value=1, max_value=MAX_MERGES, value=DEFAULT_MERGES, step=10, key=keys.MERGES,
-        persist_state="session", help="Training stops here, or earlier when no pair is left.",
+        persist_state="session", bind="query-params", help="Training stops here, or earlier when no pair is left.",
     )
+    seed_from_url(keys.PATTERN, "pattern", PATTERN_LABELS)
     pattern_name = st.selectbox(
-        "Pre-tokenization", list(PATTERN_LABELS), index=list(PATTERN_LABELS).index("gpt2"),
+        "Pre-tokenization", list(PATTERN_LABELS), index=list(PATTERN_LABELS).index(DEFAULT_PATTERN),
         format_func=PATTERN_LABELS.__getitem__, key=keys.PATTERN, persist_state="session",
         help="How the text is cut into chunks before counting pairs; BPE never merges across chunks.",
     )
+    mirror_to_url("pattern", pattern_name, default=DEFAULT_PATTERN)
     if pattern_name == keys.CUSTOM:
         pattern = st.text_input(
             "Custom regex (Python `regex` syntax)", value=DEFAULT_CUSTOM_REGEX, key=keys.CUSTOM_REGEX,
@@ -66,13 +70,13 @@ def settings_widgets(messages: DeltaGenerator) -> TrainSettings | None:
         st.code(source if source is not None else "(no split: the whole text is one chunk)", language="text",
                 wrap_lines=True)
     tie_break = st.selectbox("Tie rule", list(TIE_BREAKS), key=keys.TIE_BREAK, persist_state="session",
-                             help="Which pair wins when several have the same count.")
+                             bind="query-params", help="Which pair wins when several have the same count.")
     st.caption(TIE_BREAK_HELP[tie_break])
     st.text_area("Special tokens (one a line)", key=keys.SPECIAL_TOKENS, height=80, persist_state="session",
                  placeholder="<|endoftext|>", help="Cut out of the text before counting; never merged.")
     min_frequency = st.number_input(
         "Minimum pair frequency", min_value=1, value=1, step=1, key=keys.MIN_FREQUENCY, persist_state="session",
-        help="Stop when the most frequent pair occurs fewer times than this.",
+        bind="query-params", help="Stop when the most frequent pair occurs fewer times than this.",
     )
     try:
         specials = parse_special_tokens(st.session_state.get(keys.SPECIAL_TOKENS, specials_text))
@@ -173,7 +177,7 @@ def render() -> None:
         st.header("Training")
         settings = settings_widgets(messages)
         st.header("Classroom")
-        st.toggle("Quiz: guess the next merge", key=keys.QUIZ, persist_state="session",
+        st.toggle("Quiz: guess the next merge", key=keys.QUIZ, persist_state="session", bind="query-params",
                   help="Before Next reveals it, pick the pair you think will merge.")
     if source is None or settings is None:
         return
@@ -209,6 +213,7 @@ def _panel(*, armed: bool, large: bool) -> None:
         if playing and not acted and not run.forward():
             st.session_state[keys.PLAYING] = False
             st.rerun(scope="app")
+        run.peek()  # prefetch the next merge: Next is then instant, and the end is known before Next is pressed
         _controls(run, playing=playing)
         pending = st.session_state.pop(keys.JUMP_PENDING, None)
         if pending is not None:
@@ -227,7 +232,8 @@ def _panel(*, armed: bool, large: bool) -> None:
 
 
 def _controls(run: TrainingRun, *, playing: bool) -> None:
-    cols = st.columns([1, 1, 1.2, 1.5, 1.3, 0.8, 1], vertical_alignment="bottom")
+    settings: TrainSettings = run.identity[1]
+    cols = st.columns([1.1, 1.3, 1.2, 1.1, 1.5, 1.3], vertical_alignment="bottom")
     cols[0].button("◀ Back", key="back", on_click=_on_back, disabled=run.position == 0, width="stretch",
                    shortcut="Left", help="Previous merge (nothing retrains)")
     cols[1].button("Next ▶", key="next", on_click=_on_next, disabled=run.at_end, type="primary", width="stretch",
@@ -235,13 +241,12 @@ def _controls(run: TrainingRun, *, playing: bool) -> None:
     cols[2].button("⏸ Pause" if playing else "⏵ Play", key="play", on_click=_on_play,
                    disabled=run.at_end and not playing, width="stretch", shortcut="P",
                    help="Step automatically at the chosen speed")
-    cols[3].selectbox("Speed (per step)", list(SPEEDS), index=1, format_func=SPEEDS.__getitem__,
-                      key=keys.PLAY_SPEED, persist_state="session")
-    settings: TrainSettings = run.identity[1]
-    cols[4].number_input("Jump to step", min_value=0, max_value=settings.merges, value=0, step=1, key=keys.JUMP_TO)
-    cols[5].button("Go", key="go", on_click=_on_jump, width="stretch")
-    cols[6].button("⏮ Reset", key="reset", on_click=_on_reset, width="stretch", shortcut="Home",
+    cols[3].button("⏮ Reset", key="reset", on_click=_on_reset, width="stretch", shortcut="Home",
                    help="Back to step 0; the merges learned so far are kept for replay")
+    cols[4].selectbox("Speed (per step)", list(SPEEDS), index=1, format_func=SPEEDS.__getitem__,
+                      key=keys.PLAY_SPEED, persist_state="session")
+    cols[5].number_input("Jump to step ↵", min_value=0, max_value=settings.merges, value=0, step=1,
+                         key=keys.JUMP_TO, on_change=_on_jump, help="Type a step and press Enter")
 
 
 def _status(run: TrainingRun) -> None:

@@ -122,3 +122,17 @@ def full_screenshot(page, name: str) -> Path:
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(size)
     return path
+
+
+def open_app(page, url: str, *, heading: str, timeout: float = 30_000) -> None:
+    """Load ``url`` and wait until its page ``heading`` shows and the script is idle."""
+    page.goto(url)
+    page.get_by_role("heading", name=heading).first.wait_for(timeout=timeout)
+    wait_idle(page, timeout=timeout)
+
+
+def click_and_wait(page, button: str, expect: str, *, timeout: float = 30_000) -> None:
+    """Click the button labelled ``button``, then wait for ``expect`` to show and the script to idle."""
+    page.get_by_role("button", name=button).click()
+    page.get_by_text(expect).first.wait_for(timeout=timeout)
+    wait_idle(page, timeout=timeout)

@@ -1,0 +1,204 @@
+"""Every page under AppTest, and the training page's behaviour end to end (no browser)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
+from streamlit.testing.v1 import AppTest
+
+from mergescope_ui import keys
+from mergescope_ui.nav import PAGES_DIR, page_files
+
+ROOT = Path(__file__).resolve().parent.parent
+TRAIN = "app_pages/train.py"
+
+
+def _app() -> AppTest:
+    return AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+
+
+def _train(**state) -> AppTest:
+    at = _app()
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.switch_page(TRAIN).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _run(at: AppTest):
+    return at.session_state[keys.RUN]
+
+
+def _charts(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.spec) | {"_datasets": el.proto.datasets} for el in at.get("vega_lite_chart")]
+
+
+def test_there_is_no_legacy_pages_folder() -> None:
+    # A pages/ folder beside app.py makes Streamlit run /train without app.py (no navigation, no page config).
+    assert not (ROOT / "pages").exists()
+    assert PAGES_DIR.name == "app_pages"
+
+
+@pytest.mark.parametrize("page", [str(p.relative_to(ROOT)) for p in page_files()])
+def test_every_page_runs_without_exception(page: str) -> None:
+    at = _app()
+    assert not at.exception
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+
+
+def test_landing_page_explains_and_links_to_training() -> None:
+    at = _app()
+    assert at.title[0].value.endswith("MergeScope")
+    text = " ".join(m.value for m in at.markdown)
+    assert "most frequent pair" in text and "Presenter mode" in text
+    assert len(at.html) >= 1
+
+
+def test_next_three_back_one_is_step_two_without_retraining() -> None:
+    at = _train()
+    run = _run(at)
+    for _ in range(3):
+        at.button(key="next").click().run()
+    pulled = run.pulled
+    assert run.position == 3 and pulled in (3, 4)  # 4 when the page prefetched the next merge
+    records = list(run.records)
+    at.button(key="back").click().run()
+    assert not at.exception
+    same = _run(at)
+    assert same is run and same.position == 2 and same.pulled == pulled
+    assert same.records[:pulled] == records and all(a is b for a, b in zip(same.records, records))
+    assert any("After merge 2" in h.value for h in at.subheader)
+
+
+def test_jump_to_a_step_pulls_up_to_it() -> None:
+    at = _train(**{keys.SOURCE: "lighthouse_story"})
+    at.number_input(key=keys.JUMP_TO).set_value(40).run()
+    assert not at.exception
+    run = _run(at)
+    assert run.position == 40 and run.pulled in (40, 41)
+    assert any("Merge 40" in h.value for h in at.html)
+
+
+def test_play_ticks_one_step_per_run_and_pause_stops() -> None:
+    at = _train()
+    at.button(key="play").click().run()
+    assert at.session_state[keys.PLAYING]
+    start = _run(at).position
+    at.run()
+    at.run()
+    assert _run(at).position == start + 2
+    at.button(key="play").click().run()
+    assert not at.session_state[keys.PLAYING]
+    stopped = _run(at).position
+    at.run()
+    assert _run(at).position == stopped
+
+
+def test_play_stops_by_itself_when_training_finishes() -> None:
+    at = _train(**{keys.SOURCE: "aaabdaaabac"})
+    at.button(key="play").click().run()
+    for _ in range(12):
+        at.run()
+    run = _run(at)
+    assert run.at_end and not at.session_state[keys.PLAYING]
+    assert any("Training finished" in s.value for s in at.success)
+
+
+def test_pair_chart_data_flags_the_chosen_pair() -> None:
+    at = _train()
+    at.button(key="next").click().run()
+    step = _run(at).current
+    pair_chart = next(c for c in _charts(at) if any(l["mark"]["type"] == "bar" for l in c.get("layer", [])))
+    frames = [convert_arrow_bytes_to_pandas_df(d.data.data) for d in pair_chart["_datasets"]]
+    data = next(f for f in frames if "status" in f.columns)
+    chosen = data[data["status"] == "chosen"]
+    assert len(chosen) == 1
+    assert (int(chosen["left_id"].iloc[0]), int(chosen["right_id"].iloc[0])) == step.pair
+    table = at.dataframe[0].value
+    assert table.loc[table["status"] == "chosen", "count"].iloc[0] == step.count
+
+
+def test_pasted_markup_is_escaped_in_the_token_html() -> None:
+    nasty = "<script>alert('x')</script> </span> & \"quoted\" 'single'"
+    at = _train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: nasty, keys.PATTERN: "none"})
+    at.button(key="next").click().run()
+    assert not at.exception
+    sequences = [h.value for h in at.html if "ms-tokens" in h.value and "ms-card" not in h.value]
+    assert len(sequences) == 2, "before and after"
+    for markup in sequences:
+        body = markup.split("</style>")[-1]
+        assert "<script" not in body and "</span> &" not in body
+        assert "&lt;" in body and "&amp;" in body and ("&quot;" in body or "&#x27;" in body)
+
+
+def test_invalid_utf8_upload_says_which_byte_and_lossy_decode_says_how_much() -> None:
+    at = _train(**{keys.SOURCE: keys.UPLOADED})
+    assert any("Upload a .txt file" in i.value for i in at.info)
+    at.file_uploader(key=keys.UPLOAD).set_value(("latin1.txt", "café au lait".encode("latin-1"), "text/plain")).run()
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert "byte 0xE9 at offset 3" in errors and "latin1.txt" in errors
+    at.checkbox(key=keys.UPLOAD_LOSSY).check().run()
+    assert not at.exception
+    assert any("1 invalid byte sequence" in w.value for w in at.warning)
+    assert _run(at).trainer.corpus_bytes == len("caf\ufffd au lait".encode())
+
+
+def test_changing_a_setting_restarts_training_and_says_so() -> None:
+    at = _train()
+    for _ in range(3):
+        at.button(key="next").click().run()
+    old = _run(at)
+    at.selectbox(key=keys.PATTERN).set_value("none").run()
+    assert not at.exception
+    new = _run(at)
+    assert new is not old and new.identity[1].pattern == "none"
+    assert new.position == 3, "replayed to the same step so the two can be compared"
+    notice = " ".join(i.value for i in at.info)
+    assert "Training restarted" in notice and "gpt2 → none" in notice
+
+
+def test_bad_custom_regex_is_an_error_message_not_a_traceback() -> None:
+    at = _train(**{keys.PATTERN: keys.CUSTOM, keys.CUSTOM_REGEX: "(unclosed"})
+    assert not at.exception
+    assert any("not a valid regex" in e.value for e in at.error)
+
+
+def test_one_character_corpus_finishes_at_once() -> None:
+    at = _train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: "x"})
+    assert not at.exception
+    assert any("no pair of adjacent tokens is left" in s.value for s in at.success)
+    assert at.button(key="next").disabled
+
+
+def test_quiz_grades_the_guess_when_next_reveals_the_merge() -> None:
+    at = _train(**{keys.QUIZ: True, keys.SOURCE: "aaabdaaabac", keys.PATTERN: "none"})
+    upcoming = _run(at).peek()
+    radio = at.radio(key=keys.QUIZ_GUESS)
+    answer = next(o for o in radio.options if o.startswith("a + a"))
+    radio.set_value(answer).run()
+    at.button(key="next").click().run()
+    assert not at.exception
+    assert _run(at).current is upcoming
+    assert any(s.value.startswith("Right!") for s in at.success)
+    assert any("1 right out of 1" in c.value for c in at.caption)
+
+
+def test_merges_so_far_table_and_csv_download_cover_every_merge() -> None:
+    at = _train(**{keys.SOURCE: "low_lower_newest_widest"})
+    at.number_input(key=keys.JUMP_TO).set_value(5).run()
+    merges = next(d.value for d in at.dataframe if "crosses_words" in d.value.columns and "replaced" in d.value.columns)
+    assert list(merges["step"]) == [1, 2, 3, 4, 5]
+    assert any(el.proto.label.startswith("⬇ Merges as CSV") for el in at.get("download_button"))
+
+
+def test_presenter_mode_injects_large_font_css() -> None:
+    at = _app()
+    assert not any("html{font-size:22px" in h.value for h in at.html)
+    at.toggle(key=keys.PRESENTER).set_value(True).run()
+    assert any("html{font-size:22px" in h.value for h in at.html)

@@ -258,9 +258,10 @@ def _headline(result: LabResult, cached: bool) -> None:
     cols[0].metric("Train bytes/token", f"{run.train.bytes_per_token(K):.2f}",
                    help=f"At vocab size {run.vocab_size(K):,}; 1.00 before any merge.")
     if held is not None:
-        gap = run.train.bytes_per_token(K) / held.bytes_per_token(K) - 1 if held.at(K) else 0.0
+        train_bpt = run.train.bytes_per_token(K)
+        gap = held.bytes_per_token(K) / train_bpt - 1 if train_bpt else 0.0
         cols[1].metric("Held-out bytes/token", f"{held.bytes_per_token(K):.2f}",
-                       delta=f"{-100 * gap:+.1f}% vs train", delta_color="off",
+                       delta=f"{100 * gap:+.1f}% vs train", delta_color="off",
                        help="The gap to the training text is over-fitting: merges that fit only the training text.")
     bpe = [r for r in result.rows if r.tokenizer == "byte-level BPE" and r.text == HELDOUT_NAME]
     chars = [r for r in result.rows if r.tokenizer == "character baseline" and r.text == HELDOUT_NAME]
@@ -287,8 +288,9 @@ def _curves(result: LabResult, references: tuple, large: bool) -> None:
                "later merges fit the training text more than text in general. Dashed lines: 512, 4096, 32768.")
     st.subheader("What each merge saves")
     st.altair_chart(gain_chart(gain_frame(run), large=large), width="stretch")
-    st.caption("Tokens removed from the training text by each merge. The first merges save thousands; late "
-               "merges save a handful each: growing the vocab has diminishing returns.")
+    st.caption("Tokens removed from the training text by each merge (averaged over bins of merges when there "
+               "are many). The first merges save the most; late merges save a handful each: growing the vocab "
+               "has diminishing returns.")
 
 
 def _scripts(result: LabResult, large: bool) -> None:
@@ -296,8 +298,9 @@ def _scripts(result: LabResult, large: bool) -> None:
     curves = {c.name: c for c in (run.train, *run.heldout)}
     st.subheader("Per script")
     c1, c2 = st.columns(2)
-    name = c1.selectbox("Text", list(curves), key=lk.SCRIPT_TEXT, persist_state="session",
-                        index=len(curves) - 1)
+    # Default: the text that mixes the most scripts (where the fairness lesson shows).
+    richest = max(range(len(curves)), key=lambda i: (len(script_frame(list(curves.values())[i], run, [0])), i))
+    name = c1.selectbox("Text", list(curves), key=lk.SCRIPT_TEXT, persist_state="session", index=richest)
     metric = c2.radio("Measure", ["chars_per_token", "bytes_per_token"], key=lk.SCRIPT_METRIC, horizontal=True,
                       format_func={"bytes_per_token": "bytes per token", "chars_per_token": "characters per token"}.__getitem__,
                       persist_state="session")

@@ -21,7 +21,9 @@ import pandas as pd
 
 from bpe_core.compression_curve import CompressionCurve, TextCurve
 from bpe_core.metrics import LESSON_SIZES, SizeRow
+from bpe_core.scripts import SPACE_PUNCT, SPECIAL
 
+NOT_SCRIPTS = frozenset({SPACE_PUNCT, SPECIAL})
 MAX_POINTS = 400
 MAX_GAIN_BARS = 500
 TEXT_COLORS = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9", "#f59f00"]
@@ -82,16 +84,18 @@ def gain_frame(run: CompressionCurve, *, max_bars: int = MAX_GAIN_BARS) -> pd.Da
 
 
 def script_frame(curve: TextCurve, run: CompressionCurve, ks: Sequence[int], *, min_share: float = 0.005) -> pd.DataFrame:
-    """Per-category ``bytes_per_token`` and ``chars_per_token`` of one text at ``ks``.
+    """Per-script ``bytes_per_token`` and ``chars_per_token`` of one text at ``ks``.
 
-    Categories with under ``min_share`` of the text's characters are left out
-    (a handful of characters make a noisy line).
+    Scripts with under ``min_share`` of the text's characters are left out
+    (a handful of characters make a noisy line), and so are the categories
+    that are not scripts (``space & punctuation``, ``special tokens``; the
+    summary table keeps them).
     """
     rows = []
     for cat, tokens in curve.script_tokens.items():
         chars = curve.script_chars.get(cat, 0)
         nbytes = curve.script_bytes.get(cat, 0)
-        if curve.chars and chars / curve.chars < min_share:
+        if cat in NOT_SCRIPTS or (curve.chars and chars / curve.chars < min_share):
             continue
         for k in ks:
             t = tokens[min(k, len(tokens) - 1)]
@@ -221,7 +225,7 @@ def gain_chart(data: pd.DataFrame, *, large: bool = False) -> alt.Chart:
     """Tokens saved per merge vs merge step (log y): the first merges save the most."""
     label, title = _axis_sizes(large)
     binned = bool(len(data)) and bool((data["last_step"] > data["first_step"]).any())
-    y_title = "tokens saved (mean over a bin of merges)" if binned else "tokens saved by the merge"
+    y_title = "tokens saved (bin mean)" if binned else "tokens saved"
     return alt.Chart(data).mark_area(line={"color": "#e8590c"}, color="#ffd8a8", interpolate="step-after").encode(
         x=alt.X("first_step:Q", title="merge step", axis=alt.Axis(labelFontSize=label, titleFontSize=title)),
         y=alt.Y("gain:Q", title=y_title, scale=alt.Scale(type="symlog"),

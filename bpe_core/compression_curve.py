@@ -419,6 +419,8 @@ def compression_curve(
     """
     named = _named(heldout)
     specials = list(special_tokens)
+    if progress is not None:
+        progress(0.0, "pre-tokenizing the training text")
     trainer = _KeepChunks(train_text, vocab_size=vocab_size, pattern=pattern, special_tokens=specials,
                           tie_break=tie_break, min_frequency=min_frequency, top_k=0, preview_chars=0,
                           records=False, workers=workers)

@@ -49,6 +49,8 @@ DEFAULT_VOCAB = 500
 AS_RECORDED = "__as_recorded__"
 MAX_TEXT_CHARS = 2_000_000
 COMPARE_SPAN_TOKENS = 600
+RIBBON_LINE_BYTES = 24  # bytes a ribbon line holds before it may break (fits a 1400 px window)
+RIBBON_LINE_BYTES_LARGE = 10  # in presenter mode (fits a 1400 px window at the large font)
 MAX_DETAIL_CHOICES = 3000
 
 EXAMPLES: dict[str, str] = {
@@ -126,10 +128,10 @@ def _use_example(name: str) -> None:
 
 
 def _text_input() -> str:
-    st.caption("Try an example:")
-    cols = st.columns(len(EXAMPLES))
-    for col, name in zip(cols, EXAMPLES):
-        col.button(name, key=f"pg_ex_{name}", on_click=_use_example, args=(name,), width="stretch")
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.caption("Try an example:")
+        for name in EXAMPLES:
+            st.button(name, key=f"pg_ex_{name}", on_click=_use_example, args=(name,))
     st.session_state.setdefault(K_TEXT, EXAMPLES["English"])
     text = st.text_area("Text to tokenize", key=K_TEXT, height=130, max_chars=MAX_TEXT_CHARS, persist_state="session",
                         help="Anything: several languages, code, emoji. Ctrl+Enter applies it.")
@@ -255,7 +257,9 @@ def _ribbon_tab(text: str, result: Tokenized, page: Page) -> None:
     st.caption("Each column is one byte. Top: the characters; middle: their UTF-8 bytes; bottom: the tokens. "
                "A red striped character is cut by a token boundary: a token ends inside it.")
     data = text.encode("utf-8", errors="surrogatepass")[byte_start_of(result, page.start):]
-    st.html(byte_ribbon_html(data, result.ids[page.start:page.stop], result.vocab, special_ids=result.special_ids))
+    large = bool(st.session_state.get(keys.PRESENTER, False))
+    st.html(byte_ribbon_html(data, result.ids[page.start:page.stop], result.vocab, special_ids=result.special_ids,
+                             line_bytes=RIBBON_LINE_BYTES_LARGE if large else RIBBON_LINE_BYTES))
 
 
 def _details_tab(picked: Picked, result: Tokenized, page: Page) -> None:

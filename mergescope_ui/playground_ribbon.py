@@ -31,6 +31,7 @@ RIBBON_CSS = """
 <style>
 .ms-ribbon{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
   font-size:var(--ms-token-size,1.05rem);}
+.ms-ribbon{overflow-x:auto;}
 .ms-ribbon .ms-rl{display:grid;gap:2px;margin:0 0 .9rem 0;justify-content:start;}
 .ms-ribbon .ms-rc{grid-row:1;text-align:center;padding:.15em .1em;border:1px solid rgba(0,0,0,.25);
   border-radius:.25em;background:#fff;white-space:pre;font-size:1.15em;}
@@ -111,14 +112,16 @@ def ribbon_lines(
     for _, t in tokens:
         pos += len(t)
         token_ends.add(pos)
-    # Break after a token when the line is long enough and a character ends there too.
+    # Break where a token and a character both end, as late as keeps the line within
+    # line_bytes (a line is longer only when no such place exists inside it).
     breaks: list[int] = [0]
-    pos = 0
-    for _, t in tokens:
-        pos += len(t)
-        if pos - breaks[-1] >= line_bytes and pos in char_ends and pos < len(data):
-            breaks.append(pos)
-    breaks.append(len(data))
+    last_ok = 0
+    for pos in sorted(token_ends & char_ends):
+        if pos - breaks[-1] > line_bytes and last_ok > breaks[-1]:
+            breaks.append(last_ok)
+        last_ok = pos
+    if breaks[-1] < len(data) or not data:
+        breaks.append(len(data))
     lines: list[RibbonLine] = []
     token_iter = iter(tokens)
     tok_pos = 0
@@ -193,7 +196,7 @@ def byte_ribbon_html(
     lines = ribbon_lines(data[:size], tokens, special_ids=special_ids, line_bytes=line_bytes)
     parts = [RIBBON_CSS if css else "", '<div class="ms-ribbon">']
     for line in lines:
-        parts.append(f'<div class="ms-rl" style="grid-template-columns:repeat({line.n_bytes},minmax(2.4em,auto))">')
+        parts.append(f'<div class="ms-rl" style="grid-template-columns:repeat({line.n_bytes},minmax(2.2em,auto))">')
         parts.extend(_cell_html(c) for c in (*line.chars, *line.bytes, *line.tokens))
         parts.append("</div>")
     left = len(ids) - len(tokens)

@@ -155,3 +155,19 @@ def test_compare_and_details_render(server, page):
     page.locator(".ms-tree").first.wait_for(timeout=30_000)
     _screenshot(page, "playground_details.png")
     assert not page.errors, page.errors
+
+
+def test_presenter_mode_example_button(server, page):
+    page.goto(f"{server}/playground?presenter=true")
+    _settle(page, text="Playground")
+    page.get_by_role("button", name="Emoji & ZWJ").click()
+    page.wait_for_function("() => document.querySelector('textarea').value.startsWith('Family')", timeout=30_000)
+    _settle(page)
+    page.locator(".ms-tokens .ms-t").first.wait_for(timeout=30_000)
+    size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.ms-tokens')).fontSize)")
+    assert size >= 28, f"token font {size}px is small for a projector"
+    _screenshot(page, "playground_presenter.png")
+    page.get_by_role("tab", name="🧬 Byte ribbon").click()
+    page.locator(".ms-ribbon").first.wait_for(timeout=30_000)
+    _screenshot(page, "playground_presenter_ribbon.png")
+    assert not page.errors, page.errors

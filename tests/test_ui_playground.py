@@ -180,13 +180,25 @@ def test_ribbon_escapes_and_names_invisible_characters():
     assert labels[:8] == ["<", "s", "c", "r", "i", "p", "t", ">"] and "U+200D" in labels
 
 
-def test_ribbon_lines_break_only_where_a_token_and_a_character_end():
-    text = "机器学习是人工智能的一个分支 " * 6
+@given(TEXTS, st.integers(1, 30))
+@settings(max_examples=80, deadline=None)
+def test_ribbon_lines_break_where_a_token_and_a_character_end_and_stay_short(text, width):
     ids = TOK.encode(text)
-    lines = ribbon_lines(text.encode(), [(i, TOK.vocab[i]) for i in ids], line_bytes=10)
-    assert len(lines) > 3 and sum(l.n_bytes for l in lines) == len(text.encode())
+    lines = ribbon_lines(text.encode(), [(i, TOK.vocab[i]) for i in ids], line_bytes=width)
+    assert sum(l.n_bytes for l in lines) == len(text.encode())
     for line in lines:
         assert sum(c.width for c in line.chars) == line.n_bytes == sum(c.width for c in line.tokens)
+        if line.n_bytes > width:  # only when no place to break exists inside the line
+            token_ends = {c.first + c.width - 1 for c in line.tokens}
+            char_ends = {c.first + c.width - 1 for c in line.chars}
+            inside = (token_ends & char_ends) - {line.n_bytes}
+            assert not inside or min(inside) > width, (text, width)
+
+
+def test_ribbon_lines_of_a_long_cjk_text():
+    text = "机器学习是人工智能的一个分支 " * 6
+    lines = ribbon_lines(text.encode(), [(i, TOK.vocab[i]) for i in TOK.encode(text)], line_bytes=12)
+    assert len(lines) > 6
 
 
 def test_ribbon_caps_bytes_with_a_notice():

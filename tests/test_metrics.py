@@ -115,7 +115,6 @@ def test_size_table_rows() -> None:
     for r in bpe:
         assert r.oov_rate == 0.0 and r.round_trip_rate == 1.0
         assert r.merges == min(r.requested_vocab - 256, run.merges)
-        curve = run.train if r.text == "train" else run.heldout[0]
         assert r.compression.tokens == len(run.tokenizer.with_merges(r.merges).encode(texts[r.text]))
         assert r.vocab_size == 256 + r.merges
     base = {r.text: r for r in rows if r.tokenizer == "character baseline"}

@@ -292,3 +292,18 @@ def test_token_details_agree_with_the_engine():
     assert facts["bytes (hex)"] == tok.vocab[token_id].hex(" ").upper()
     tree = next(h.value for h in at.html if "ms-tree" in h.value and "<ul>" in h.value)
     assert tree.count("ms-step\">byte") == len(tok.vocab[token_id])  # one leaf per byte
+
+
+def test_session_path_through_the_real_train_page():
+    """Train 5 merges on the Train page, then the playground follows that run."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.switch_page("app_pages/train.py").run()
+    for _ in range(5):
+        at.button(key="next").click().run()
+    run = at.session_state[keys.RUN]
+    assert run.position == 5
+    at.switch_page("app_pages/playground.py").run()
+    assert not at.exception
+    assert any("after 5 merges" in h.value for h in at.subheader)
+    text = at.text_area(key=K_TEXT).value
+    assert tokens_metric(at) == len(run.trainer.tokenizer().with_merges(5).encode(text))

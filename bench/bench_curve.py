@@ -1,7 +1,7 @@
 """Benchmark (not a test): the whole compression curve vs a plain training run.
 
-    python3 /work/shared/tools/make_bench_corpus.py /tmp/bench10.txt   # once, 10 MB
-    python bench/bench_curve.py /tmp/bench10.txt --vocab-size 8192
+    python3 ../shared/tools/make_bench_corpus.py bench/out/bench10.txt   # once, 10 MB (bench/out/ is git-ignored)
+    python bench/bench_curve.py bench/out/bench10.txt --vocab-size 8192
 
 Prints the time of ``bpe_core.train`` and of ``compression_curve`` (the same
 training plus the token count after every merge, per script, on the training

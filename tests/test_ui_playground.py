@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from bpe_core import CharTokenizer, train
 from mergescope_ui import (playground_core, playground_details, playground_files, playground_ribbon,
                            playground_share, playground_specs)
+from mergescope_ui.labels import label as screen_label
 from mergescope_ui.playground_core import compare_table, page_of, tokenize
 from mergescope_ui.playground_details import children_map, descendant_count, genealogy, leaves, token_detail
 from mergescope_ui.playground_files import load_uploaded, safe_name, tokenizer_bundle
@@ -193,6 +194,18 @@ def test_ribbon_lines_break_where_a_token_and_a_character_end_and_stay_short(tex
             char_ends = {c.first + c.width - 1 for c in line.chars}
             inside = (token_ends & char_ends) - {line.n_bytes}
             assert not inside or min(inside) > width, (text, width)
+
+
+def test_ribbon_escapes_whole_tags_inside_one_token():
+    tok = train('<script>x</script> & "q" ' * 40, vocab_size=300, pattern="none")
+    text = '<script>x</script> & "q" '
+    ids = tok.encode(text)
+    assert any(tok.vocab[i].startswith(b"<script") for i in ids)  # a token holds a whole tag
+    parser = _Cells()
+    parser.feed(byte_ribbon_html(text.encode(), ids, tok.vocab))
+    assert parser.scripts == 0
+    assert [c[1] for c in parser.cells if "ms-rt" in c[0]] == [screen_label(tok.vocab[i]) for i in ids]
+    assert all(c[2].startswith("id ") for c in parser.cells if "ms-rt" in c[0])
 
 
 def test_ribbon_lines_of_a_long_cjk_text():

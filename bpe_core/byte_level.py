@@ -83,7 +83,7 @@ def readable(token: bytes, *, mark_whitespace: bool = True) -> str:
     i, n = 0, len(token)
     while i < n:
         b = token[i]
-        width = _utf8_width(b)
+        width = utf8_width(b)
         piece = token[i : i + width] if width else b""
         char = None
         if width and len(piece) == width:
@@ -105,7 +105,7 @@ def readable(token: bytes, *, mark_whitespace: bool = True) -> str:
     return "".join(out)
 
 
-def _utf8_width(lead: int) -> int:
+def utf8_width(lead: int) -> int:
     """Length of the UTF-8 sequence a lead byte starts, 0 for a continuation/invalid byte."""
     if lead < 0x80:
         return 1

@@ -22,6 +22,7 @@ byte that is not a whole UTF-8 character) as ``<0xE4>``.
 
 from __future__ import annotations
 
+from .byte_level import utf8_width
 from .pretokenizer import pattern_name
 from .tokenizer_data import TokenizerData, TokenizerLike, merge_results  # noqa: F401  (TokenizerData: doctest)
 
@@ -34,7 +35,7 @@ def show_token(token: bytes) -> str:
     out: list[str] = []
     i, n = 0, len(token)
     while i < n:
-        width = _utf8_width(token[i])
+        width = utf8_width(token[i])
         char = None
         if width and i + width <= n:
             try:
@@ -54,18 +55,6 @@ def show_token(token: bytes) -> str:
             out.extend(f"<0x{x:02X}>" for x in token[i : i + width])
             i += width
     return '"' + "".join(out) + '"'
-
-
-def _utf8_width(lead: int) -> int:
-    if lead < 0x80:
-        return 1
-    if 0xC2 <= lead <= 0xDF:
-        return 2
-    if 0xE0 <= lead <= 0xEF:
-        return 3
-    if 0xF0 <= lead <= 0xF4:
-        return 4
-    return 0
 
 
 def vocab_txt(tok: TokenizerLike) -> str:

@@ -23,7 +23,7 @@ from itertools import chain
 from pathlib import Path
 
 from .pretokenizer import PreTokenizer
-from .step_trainer import check_text
+from .step_trainer import check_text, merge_ids
 
 _CACHE_LIMIT = 200_000
 
@@ -149,18 +149,7 @@ class Tokenizer:
                     best, best_pair = r, pair
             if best is None:
                 break
-            a, b = best_pair
-            new_id = best[1]
-            out: list[int] = []
-            i, n = 0, len(ids)
-            while i < n:
-                if i + 1 < n and ids[i] == a and ids[i + 1] == b:
-                    out.append(new_id)
-                    i += 2
-                else:
-                    out.append(ids[i])
-                    i += 1
-            ids = out
+            ids = merge_ids(ids, *best_pair, best[1])
         return ids
 
     def encode(self, text: str) -> list[int]:

@@ -36,11 +36,15 @@ def _code(text: str) -> str:
     return f"<code>{html.escape(text, quote=True)}</code>"
 
 
-def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset()) -> str:
-    """The chosen pair → new token, its id and bytes, count vs replaced, and the tie rule's say."""
+def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset(), css: bool = True) -> str:
+    """The chosen pair → new token, its id and bytes, count vs replaced, and the tie rule's say.
+
+    With ``css=False`` the style blocks are left out (the page already has
+    them once, see :func:`mergescope_ui.theme.page_css`).
+    """
     left_id, right_id = step.pair
     pieces = [
-        CARD_CSS, TOKEN_CSS, '<div class="ms-card">', f"<h4>Merge {step.index}</h4>",
+        CARD_CSS + TOKEN_CSS if css else "", '<div class="ms-card">', f"<h4>Merge {step.index}</h4>",
         '<div class="ms-tokens">',
         token_span(left_id, step.left, special=left_id in special_ids),
         '<span class="ms-op">+</span>',

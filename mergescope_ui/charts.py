@@ -1,13 +1,22 @@
-"""Altair chart builders (pure: DataFrame in, chart out; no Streamlit).
+"""Altair chart builders (pure: no Streamlit), and per-step Vega-Lite specs from them.
+
+Building and validating an altair chart costs tens of milliseconds, too much
+for every Next.  So each chart is built once as a *template* whose data is a
+named data set (``alt.NamedData``) and whose order comes from a data field,
+then each step only drops its rows into a copy of the template's dict.
 
 >>> import pandas as pd
->>> df = pd.DataFrame({"pair": ["a + a", "a + b"], "count": [4, 2], "status": ["chosen", "other"]})
->>> spec = pair_count_chart(df).to_dict()
->>> spec["layer"][0]["mark"]["type"]
-'bar'
+>>> df = pd.DataFrame({"rank": [1, 2], "pair": ["a + a", "a + b"], "count": [4, 2], "status": ["chosen", "other"]})
+>>> spec = pair_count_spec(df)
+>>> spec["layer"][0]["mark"]["type"], [row["legend"] for row in spec["datasets"][PAIRS_DATA]]
+('bar', ['chosen pair', 'other pairs'])
 """
 
 from __future__ import annotations
+
+import copy
+from functools import lru_cache
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -15,6 +24,9 @@ import pandas as pd
 STATUS_DOMAIN = ["chosen", "tied", "other"]
 STATUS_LEGEND = {"chosen": "chosen pair", "tied": "tied, not chosen", "other": "other pairs"}
 STATUS_COLORS = ["#e8590c", "#f59f00", "#74c0fc"]
+STATUS_MARK = {"chosen": " ← merged", "tied": " tie", "other": ""}
+PAIRS_DATA = "pairs"
+TOKENS_DATA = "tokens_by_step"
 
 
 def _font_sizes(large: bool) -> tuple[int, int]:
@@ -22,59 +34,85 @@ def _font_sizes(large: bool) -> tuple[int, int]:
     return (20, 22) if large else (13, 14)
 
 
-def pair_count_chart(table: pd.DataFrame, *, large: bool = False, max_rows: int = 20) -> alt.Chart:
-    """Horizontal bars of pair counts in table order (winner on top).
+def pair_count_chart(*, large: bool = False) -> alt.LayerChart:
+    """Horizontal bars of pair counts, winner on top, reading rows from :data:`PAIRS_DATA`.
 
-    ``table`` needs ``pair``, ``count`` and ``status`` (see
-    :func:`mergescope_ui.tables.pair_table`).  The chosen pair is orange,
-    tied pairs amber with a "tie" mark, the rest blue; counts are printed at
-    the end of each bar.
+    Rows need ``rank``, ``pair``, ``count``, ``legend`` and ``label`` (see
+    :func:`pair_count_rows`).  The chosen pair is orange, tied pairs amber
+    with a "tie" mark, the rest blue; counts are printed at the bar ends.
     """
-    missing = {"pair", "count", "status"} - set(table.columns)
-    if missing:
-        raise ValueError(f"pair table lacks columns {sorted(missing)}; build it with tables.pair_table")
-    data = table.head(max_rows).copy()
-    data["legend"] = data["status"].map(STATUS_LEGEND)
-    data["mark"] = data["status"].map({"tied": " tie", "chosen": " ← merged"}).fillna("")
     label_size, title_size = _font_sizes(large)
-    order = data["pair"].tolist()
-    row = 38 if large else 24
-    base = alt.Chart(data).encode(
-        y=alt.Y("pair:N", sort=order, title=None, axis=alt.Axis(labelFontSize=label_size, labelLimit=260,
-                                                              labelFont="monospace")),
-        x=alt.X("count:Q", title="adjacent occurrences", axis=alt.Axis(labelFontSize=label_size,
-                                                                      titleFontSize=title_size, tickMinStep=1)),
+    base = alt.Chart(alt.NamedData(PAIRS_DATA)).encode(
+        y=alt.Y("pair:N", sort=alt.EncodingSortField(field="rank", order="ascending"), title=None,
+                axis=alt.Axis(labelFontSize=label_size, labelLimit=260, labelFont="monospace")),
+        x=alt.X("count:Q", title="adjacent occurrences",
+                axis=alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1)),
         tooltip=[alt.Tooltip("pair:N"), alt.Tooltip("count:Q"), alt.Tooltip("legend:N", title="status")],
     )
     bars = base.mark_bar().encode(
         color=alt.Color("legend:N", title=None,
                         scale=alt.Scale(domain=[STATUS_LEGEND[s] for s in STATUS_DOMAIN], range=STATUS_COLORS),
-                        legend=alt.Legend(orient="bottom", labelFontSize=label_size, symbolSize=200 if large else 100)),
+                        legend=alt.Legend(orient="bottom", labelFontSize=label_size,
+                                          symbolSize=200 if large else 100)),
     )
-    text = base.mark_text(align="left", dx=4, fontSize=label_size).encode(
-        text=alt.Text("label:N"),
-    ).transform_calculate(label="datum.count + datum.mark")
-    return alt.layer(bars, text).properties(height=alt.Step(row))
+    text = base.mark_text(align="left", dx=4, fontSize=label_size).encode(text=alt.Text("label:N"))
+    return alt.layer(bars, text).properties(height=alt.Step(38 if large else 24))
 
 
-def tokens_line_chart(series: pd.DataFrame, *, current_step: int, large: bool = False) -> alt.Chart:
-    """Corpus tokens after each step, with a dot on ``current_step``.
-
-    ``series`` needs ``step`` and ``tokens`` (see
-    :func:`mergescope_ui.tables.tokens_by_step`).
-    """
-    missing = {"step", "tokens"} - set(series.columns)
+def pair_count_rows(table: pd.DataFrame, *, max_rows: int = 20) -> list[dict[str, Any]]:
+    """The chart rows of a pair table (see :func:`mergescope_ui.tables.pair_table`)."""
+    missing = {"rank", "pair", "count", "status"} - set(table.columns)
     if missing:
-        raise ValueError(f"series lacks columns {sorted(missing)}; build it with tables.tokens_by_step")
+        raise ValueError(f"pair table lacks columns {sorted(missing)}; build it with tables.pair_table")
+    rows = []
+    for r in table.head(max_rows).to_dict("records"):
+        status = r["status"]
+        rows.append(r | {"count": int(r["count"]), "rank": int(r["rank"]), "legend": STATUS_LEGEND[status],
+                         "label": f"{int(r['count'])}{STATUS_MARK[status]}"})
+    return rows
+
+
+def tokens_line_chart(*, large: bool = False) -> alt.LayerChart:
+    """Corpus tokens after each step, a dot on the row with ``current`` true; rows from :data:`TOKENS_DATA`."""
     label_size, title_size = _font_sizes(large)
-    data = series.assign(current=series["step"] == current_step)
     axis = alt.Axis(labelFontSize=label_size, titleFontSize=title_size)
-    line = alt.Chart(data).mark_line(color="#1c7ed6", strokeWidth=3 if large else 2).encode(
+    base = alt.Chart(alt.NamedData(TOKENS_DATA))
+    line = base.mark_line(color="#1c7ed6", strokeWidth=3 if large else 2).encode(
         x=alt.X("step:Q", axis=alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1)),
         y=alt.Y("tokens:Q", title="corpus tokens", axis=axis, scale=alt.Scale(zero=False)),
         tooltip=["step:Q", "tokens:Q"],
     )
-    dot = alt.Chart(data[data["current"]]).mark_point(filled=True, size=220 if large else 110, color="#e8590c").encode(
+    dot = base.mark_point(filled=True, size=220 if large else 110, color="#e8590c").encode(
         x="step:Q", y="tokens:Q", tooltip=["step:Q", "tokens:Q"],
-    )
+    ).transform_filter("datum.current")
     return alt.layer(line, dot).properties(height=260 if large else 200)
+
+
+@lru_cache(maxsize=8)
+def _template(name: str, large: bool) -> dict[str, Any]:
+    chart = pair_count_chart(large=large) if name == PAIRS_DATA else tokens_line_chart(large=large)
+    return chart.to_dict()  # validated once per (chart, size)
+
+
+def pair_count_spec(table: pd.DataFrame, *, large: bool = False, max_rows: int = 20) -> dict[str, Any]:
+    """The pair chart as a Vega-Lite dict with this table's rows (for ``st.vega_lite_chart``)."""
+    spec = copy.deepcopy(_template(PAIRS_DATA, large))
+    rows = pair_count_rows(table, max_rows=max_rows)
+    spec["datasets"] = {PAIRS_DATA: rows}
+    # Layers union their domains and drop a sort-by-field; an explicit order survives.
+    order = [r["pair"] for r in sorted(rows, key=lambda r: r["rank"])]
+    for layer in spec["layer"]:
+        layer["encoding"]["y"]["sort"] = order
+    return spec
+
+
+def tokens_line_spec(series: pd.DataFrame, *, current_step: int, large: bool = False) -> dict[str, Any]:
+    """The tokens-by-step chart as a Vega-Lite dict; ``series`` from :func:`mergescope_ui.tables.tokens_by_step`."""
+    missing = {"step", "tokens"} - set(series.columns)
+    if missing:
+        raise ValueError(f"series lacks columns {sorted(missing)}; build it with tables.tokens_by_step")
+    spec = copy.deepcopy(_template(TOKENS_DATA, large))
+    rows = [{"step": int(s), "tokens": int(t), "current": int(s) == current_step}
+            for s, t in zip(series["step"], series["tokens"])]
+    spec["datasets"] = {TOKENS_DATA: rows}
+    return spec

@@ -43,7 +43,7 @@ def render() -> None:
         "- Turn on **Presenter mode** in the sidebar for text that reads from the back of the room.\n"
         "- Turn on the **Quiz** on the training page: students guess the next merge before **Next** "
         "reveals it.\n"
-        "- Keys: **→** next merge, **←** back, **P** play/pause, **Home** back to step 0.\n"
+        "- Keys: **→** next merge, **←** back, **P** play/pause.\n"
         "- Switch the **pre-tokenization** (none → GPT-2) to see which tokens stop crossing words."
     )
     st.subheader("Built-in texts")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from bpe_core import PATTERNS, TIE_BREAKS
 
 MAX_MERGES = 20_000
-PREVIEW_CHARS = 2000
+PREVIEW_CHARS = 600  # characters of the text shown as tokens: a screenful, cheap to redraw at every step
 TOP_K = 20
 
 

@@ -5,6 +5,10 @@ Only constant CSS goes through here (no user text), rendered with ``st.html``.
 
 from __future__ import annotations
 
+from .cards import CARD_CSS
+from .html_tables import TABLE_CSS
+from .token_html import TOKEN_CSS
+
 BASE_CSS = """
 <style>
 /* Big, obvious step controls. */
@@ -24,10 +28,17 @@ html{font-size:22px;}
 [data-testid="stMetricLabel"],[data-testid="stMetricLabel"] *{font-size:1.05rem !important;}
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p{font-size:1.1rem;}
 [data-testid="stDataFrame"]{font-size:1.1rem;}
+:root{--ms-table-height:24rem;}
+table.ms-table{font-size:1.05rem;}
 </style>
 """
 
 
 def page_css(*, presenter: bool) -> str:
-    """The CSS for the current mode (one string for one ``st.html`` call)."""
-    return BASE_CSS + (PRESENTER_CSS if presenter else "")
+    """The CSS for the current mode, token spans and merge cards included (one ``st.html`` call).
+
+    Sent once per run from ``app.py`` and unchanged between reruns, so the
+    browser does not restyle the page at every step the way a ``<style>``
+    inside each redrawn block would.
+    """
+    return BASE_CSS + TOKEN_CSS + CARD_CSS + TABLE_CSS + (PRESENTER_CSS if presenter else "")

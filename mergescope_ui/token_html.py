@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
 
 from .labels import label as screen_label
 
@@ -77,8 +78,12 @@ def token_title(token_id: int, token: bytes, *, special: bool = False) -> str:
     return f'id {token_id} · {len(token)} {plural}: {token.hex(" ").upper()} · "{screen_label(token)}"{kind}'
 
 
+@lru_cache(maxsize=65_536)
 def token_span(token_id: int, token: bytes, *, emphasize: bool = False, special: bool = False) -> str:
-    """One ``<span>``: escaped readable label, escaped tooltip, classes."""
+    """One ``<span>``: escaped readable label, escaped tooltip, classes.
+
+    Cached: a page redraws the same few thousand tokens at every step.
+    """
     classes = token_class(token_id, token, special=special) + (" ms-new" if emphasize else "")
     label = token.decode("utf-8") if special else screen_label(token)
     breaks = "<br>" * min(2, token.count(b"\n")) if not special else ""
@@ -100,7 +105,9 @@ def token_spans_html(
     """A ``<div class="ms-tokens">`` with one span per id (the first ``max_tokens``).
 
     ``emphasize`` holds positions (indexes into ``ids``) to outline.  An id
-    missing from ``vocab`` is a ValueError.
+    missing from ``vocab`` is a ValueError.  ``css=False`` leaves out the
+    style block: a page that redraws spans often should put :data:`TOKEN_CSS`
+    on the page once (a new ``<style>`` makes the browser restyle the whole page).
     """
     if max_tokens < 1:
         raise ValueError(f"max_tokens must be at least 1, not {max_tokens}")

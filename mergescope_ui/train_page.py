@@ -14,8 +14,9 @@ from bpe_core import PATTERNS, TIE_BREAK_HELP, TIE_BREAKS
 
 from . import keys
 from .cards import merge_card_html
-from .charts import pair_count_chart, tokens_line_chart
+from .charts import pair_count_spec, tokens_line_spec
 from .engine import start_run
+from .html_tables import html_table
 from .quiz import QuizResult, choices, grade
 from .settings import MAX_MERGES, TrainSettings, changes, parse_special_tokens, text_digest
 from .sources import SourceText, choose_source
@@ -238,15 +239,16 @@ def _controls(run: TrainingRun, *, playing: bool) -> None:
                    shortcut="Left", help="Previous merge (nothing retrains)")
     cols[1].button("Next ▶", key="next", on_click=_on_next, disabled=run.at_end, type="primary", width="stretch",
                    shortcut="Right", help="Reveal the next merge")
-    cols[2].button("⏸ Pause" if playing else "⏵ Play", key="play", on_click=_on_play,
+    cols[2].button("Pause" if playing else "Play", key="play", on_click=_on_play,
+                   icon=":material/pause:" if playing else ":material/play_arrow:",
                    disabled=run.at_end and not playing, width="stretch", shortcut="P",
                    help="Step automatically at the chosen speed")
-    cols[3].button("⏮ Reset", key="reset", on_click=_on_reset, width="stretch", shortcut="Home",
+    cols[3].button("Reset", key="reset", on_click=_on_reset, width="stretch", icon=":material/first_page:",
                    help="Back to step 0; the merges learned so far are kept for replay")
     cols[4].selectbox("Speed (per step)", list(SPEEDS), index=1, format_func=SPEEDS.__getitem__,
                       key=keys.PLAY_SPEED, persist_state="session")
-    cols[5].number_input("Jump to step ↵", min_value=0, max_value=settings.merges, value=0, step=1,
-                         key=keys.JUMP_TO, on_change=_on_jump, help="Type a step and press Enter")
+    cols[5].number_input("Jump to step", min_value=0, max_value=settings.merges, value=0, step=1,
+                         key=keys.JUMP_TO, on_change=_on_jump, help="Type a step number and press Enter; far jumps show progress")
 
 
 def _status(run: TrainingRun) -> None:
@@ -300,20 +302,19 @@ def _step_view(run: TrainingRun, *, large: bool) -> None:
             st.subheader("No merge yet")
             st.write("Every token is one byte. BPE will count adjacent pairs and merge the most frequent one.")
         else:
-            st.html(merge_card_html(step, special_ids=special_ids))
+            st.html(merge_card_html(step, special_ids=special_ids, css=False))
             st.subheader(f"Pair counts before merge {step.index}")
             table = pair_table(step)
-            st.altair_chart(pair_count_chart(table, large=large), width="stretch")
-            st.dataframe(
-                table[["rank", "pair", "count", "status", "left_id", "right_id"]], hide_index=True,
-                height=min(36 * (len(table) + 1) + 4, 250), width="stretch",
-            )
+            st.vega_lite_chart(pair_count_spec(table, large=large), width="stretch")
+            # Plain HTML, not st.dataframe: a small static table redraws far faster at every step.
+            st.html(html_table(table[["rank", "pair", "count", "status", "left_id", "right_id"]],
+                               row_classes=[f"ms-{s}" for s in table["status"]], wrap=True))
     with right:
         vocab = trainer.vocab
         after = run.sequence()
         if step is None:
             st.subheader("The sequence (raw bytes)")
-            st.html(token_spans_html(after, vocab, special_ids=special_ids))
+            st.html(token_spans_html(after, vocab, special_ids=special_ids, css=False))
         else:
             before = run.sequence(run.position - 1)
             try:
@@ -322,13 +323,13 @@ def _step_view(run: TrainingRun, *, large: bool) -> None:
                 old_pos, new_pos = [], [i for i, t in enumerate(after) if t == step.new_id]
             st.subheader(f"After merge {step.index}")
             st.caption(f"{len(after):,} tokens in the preview; the {len(new_pos):,} new tokens are outlined")
-            st.html(token_spans_html(after, vocab, emphasize=new_pos, special_ids=special_ids))
+            st.html(token_spans_html(after, vocab, emphasize=new_pos, special_ids=special_ids, css=False))
             st.subheader(f"Before merge {step.index}")
             st.caption(f"{len(before):,} tokens; the pairs that merge are outlined")
-            st.html(token_spans_html(before, vocab, emphasize=old_pos, special_ids=special_ids))
+            st.html(token_spans_html(before, vocab, emphasize=old_pos, special_ids=special_ids, css=False))
         st.subheader("Corpus tokens by step")
         series = tokens_by_step(trainer.initial_tokens, run.records[: run.position])
-        st.altair_chart(tokens_line_chart(series, current_step=run.position, large=large), width="stretch")
+        st.vega_lite_chart(tokens_line_spec(series, current_step=run.position, large=large), width="stretch")
 
     if step is not None:
         _merges_so_far(run)
@@ -342,7 +343,7 @@ def _merges_so_far(run: TrainingRun) -> None:
         st.subheader(f"Merges so far ({len(steps):,})")
         table = merges_table(steps)
         st.dataframe(
-            table, hide_index=True, height=300, width="stretch",
+            table, hide_index=True, height=min(35 * (len(table) + 1) + 3, 320), width="stretch",
             column_config={"crosses_words": st.column_config.CheckboxColumn("crosses words", help=(
                 "The token runs past the end of a word (like 'e␣'): a word-splitting pre-tokenizer prevents it"))},
         )
@@ -350,7 +351,7 @@ def _merges_so_far(run: TrainingRun) -> None:
                            mime="text/csv", key="download_merges", on_click="ignore")
     with right:
         st.subheader("Longest tokens so far")
-        st.dataframe(longest_tokens(steps, n=10), hide_index=True, width="stretch")
+        st.html(html_table(longest_tokens(steps, n=10)))
         crossing = int(merges_table(steps)["crosses_words"].sum()) if steps else 0
         if crossing:
             st.caption(f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization *GPT-2* to prevent them.")

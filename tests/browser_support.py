@@ -47,14 +47,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(*, timeout: float = 30.0) -> Iterator[str]:
-    """Run ``streamlit run app.py`` from the repo root; yields its base URL."""
+def streamlit_server(*, app: str = "app.py", cwd: Path = ROOT, timeout: float = 30.0) -> Iterator[str]:
+    """Run ``streamlit run app.py`` from the repo root (or ``app`` in ``cwd``); yields its base URL."""
     port = free_port()
     log = tempfile.NamedTemporaryFile(prefix="mergescope-server-", suffix=".log", delete=False)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+        [sys.executable, "-m", "streamlit", "run", app, "--server.headless", "true",
          "--server.port", str(port), "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        cwd=cwd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     try:

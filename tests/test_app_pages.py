@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -119,8 +120,11 @@ def test_pair_chart_data_flags_the_chosen_pair() -> None:
     chosen = data[data["status"] == "chosen"]
     assert len(chosen) == 1
     assert (int(chosen["left_id"].iloc[0]), int(chosen["right_id"].iloc[0])) == step.pair
-    table = at.dataframe[0].value
-    assert table.loc[table["status"] == "chosen", "count"].iloc[0] == step.count
+    table = next(h.value for h in at.html if "ms-table" in h.value and "left_id" in h.value)
+    chosen_rows = re.findall(r'<tr class="ms-chosen">(.*?)</tr>', table)
+    assert len(chosen_rows) == 1
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", chosen_rows[0])
+    assert cells[2] == str(step.count) and cells[4:] == [str(step.pair[0]), str(step.pair[1])]
 
 
 def test_pasted_markup_is_escaped_in_the_token_html() -> None:

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import bpe_core
-from mergescope_ui.charts import STATUS_COLORS, pair_count_chart, tokens_line_chart
+from mergescope_ui.charts import PAIRS_DATA, STATUS_COLORS, TOKENS_DATA, pair_count_spec, tokens_line_spec
 from mergescope_ui.tables import (
     crosses_word_boundary,
     longest_tokens,
@@ -85,36 +85,41 @@ def test_tokens_by_step_starts_at_the_raw_bytes() -> None:
     assert list(series["tokens"].iloc[1:]) == [s.tokens_after for s in steps]
 
 
-def _layer_data(chart: alt.LayerChart) -> pd.DataFrame:
-    alt.data_transformers.disable_max_rows()
-    spec = chart.to_dict()
-    assert len(spec["datasets"]) == 1, "all layers share one data set"
-    return pd.DataFrame(next(iter(spec["datasets"].values())))
-
-
 def test_pair_chart_highlights_the_chosen_pair_in_winner_order() -> None:
     step = _tied_step()
     table = pair_table(step)
-    chart = pair_count_chart(table)
-    spec = chart.to_dict()
-    data = _layer_data(chart)
+    spec = pair_count_spec(table)
+    data = pd.DataFrame(spec["datasets"][PAIRS_DATA])
     assert data.loc[data["status"] == "chosen", "pair"].tolist() == table.loc[table["chosen"], "pair"].tolist()
-    assert spec["layer"][0]["encoding"]["y"]["sort"] == table["pair"].tolist()
+    assert list(data.sort_values("rank")["pair"]) == table["pair"].tolist()
+    assert all(layer["encoding"]["y"]["sort"] == table["pair"].tolist() for layer in spec["layer"])
     assert spec["layer"][0]["encoding"]["color"]["scale"]["range"] == STATUS_COLORS
-    marks = dict(zip(data["pair"], data["mark"]))
-    assert marks[table.loc[table["chosen"], "pair"].iloc[0]].strip().startswith("←")
-    assert all(marks[p].strip() == "tie" for p in table.loc[table["tied"], "pair"])
+    marks = dict(zip(data["pair"], data["label"]))
+    assert marks[table.loc[table["chosen"], "pair"].iloc[0]] == f"{step.count} ← merged"
+    assert all(marks[p] == f"{step.count} tie" for p in table.loc[table["tied"], "pair"])
+
+
+def test_specs_are_valid_vega_lite_and_do_not_share_data() -> None:
+    table = pair_table(_tied_step())
+    first = pair_count_spec(table)
+    second = pair_count_spec(table.head(2))
+    assert len(first["datasets"][PAIRS_DATA]) == len(table) and len(second["datasets"][PAIRS_DATA]) == 2
+    alt.LayerChart.from_dict(first)  # raises if the template plus data is not a valid layer chart
+    series = pd.DataFrame({"step": [0, 1, 2], "tokens": [10, 8, 7]})
+    line = tokens_line_spec(series, current_step=1)
+    assert [r["current"] for r in line["datasets"][TOKENS_DATA]] == [False, True, False]
+    alt.LayerChart.from_dict(line)
 
 
 def test_charts_reject_tables_without_their_columns() -> None:
     with pytest.raises(ValueError, match="pair_table"):
-        pair_count_chart(pd.DataFrame({"pair": ["a"]}))
+        pair_count_spec(pd.DataFrame({"pair": ["a"]}))
     with pytest.raises(ValueError, match="tokens_by_step"):
-        tokens_line_chart(pd.DataFrame({"x": [1]}), current_step=0)
+        tokens_line_spec(pd.DataFrame({"x": [1]}), current_step=0)
 
 
 def test_presenter_charts_use_larger_fonts() -> None:
     table = pair_table(_tied_step())
-    small = pair_count_chart(table).to_dict()["layer"][0]["encoding"]["y"]["axis"]["labelFontSize"]
-    large = pair_count_chart(table, large=True).to_dict()["layer"][0]["encoding"]["y"]["axis"]["labelFontSize"]
+    small = pair_count_spec(table)["layer"][0]["encoding"]["y"]["axis"]["labelFontSize"]
+    large = pair_count_spec(table, large=True)["layer"][0]["encoding"]["y"]["axis"]["labelFontSize"]
     assert large > small

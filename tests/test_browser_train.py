@@ -1,0 +1,108 @@
+"""The training page in a real browser (Debian chromium via playwright).
+
+Starts ``streamlit run app.py`` from the repo root on a free port; skipped with
+the reason when chromium or playwright is missing.  Screenshots go to
+``artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from browser_support import chromium_page, full_screenshot, missing_browser, open_app, streamlit_server, wait_idle
+
+REASON = missing_browser()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
+HEADING = "Train: watch BPE learn"
+# Streamlit first probes /<page>/_stcore/... before the root; those two 404s are expected.
+EXPECTED_404 = re.compile(r"/(train|home)/_stcore/(health|host-config)$")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with streamlit_server() as url:
+        yield url
+
+
+@pytest.fixture()
+def page(server: str):
+    with chromium_page() as page:
+        problems: list[str] = []
+        page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+        page.on("response", lambda r: r.status >= 400 and not EXPECTED_404.search(r.url)
+                and problems.append(f"HTTP {r.status} {r.url}"))
+        page.on("console", lambda m: m.type == "error" and "Failed to load resource" not in m.text
+                and problems.append(f"console: {m.text}"))
+        page.problems = problems
+        yield page
+        assert not problems, problems
+
+
+def _next(page, step: int) -> None:
+    page.get_by_role("button", name="Next ▶").click()
+    page.get_by_text(f"Merge {step}", exact=True).wait_for()
+    wait_idle(page)
+
+
+def test_step_through_the_classroom_string(server: str, page) -> None:
+    open_app(page, f"{server}/train?corpus=low_lowest_newest&pattern=none", heading=HEADING)
+    assert page.get_by_text("Step 0: the text as raw bytes").is_visible()
+    raw = page.locator(".ms-tokens .ms-t")
+    assert raw.count() == len("low low low low low lowest lowest newest newest newest")
+    for step in (1, 2, 3):
+        _next(page, step)
+    page.get_by_role("button", name="◀ Back").click()
+    page.get_by_text("Merge 2", exact=True).wait_for()
+    wait_idle(page)
+    card = page.locator(".ms-card")
+    assert "New token id 257" in card.inner_text()
+    after = page.locator(".ms-tokens").nth(1)
+    spans = after.locator(".ms-t")
+    titles = [spans.nth(i).get_attribute("title") for i in range(spans.count())]
+    assert all(t.startswith("id ") and "bytes" in t or "byte:" in t for t in titles)
+    assert after.locator(".ms-new").count() >= 1
+    assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 2
+    page.locator('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg').first.wait_for()
+    page.mouse.move(0, 0)
+    full_screenshot(page, "train_classroom_step2")
+
+
+def test_arrow_key_steps_forward(server: str, page) -> None:
+    open_app(page, f"{server}/train?corpus=aaabdaaabac", heading=HEADING)
+    page.locator("h1").first.click()
+    page.keyboard.press("ArrowRight")
+    page.get_by_text("Merge 1", exact=True).wait_for()
+    wait_idle(page)
+    assert "aa" in page.locator(".ms-card").inner_text()
+
+
+def test_pasted_markup_stays_text(server: str, page) -> None:
+    open_app(page, f"{server}/train?corpus=__paste__&pattern=none", heading=HEADING)
+    box = page.locator('[data-testid="stSidebar"] textarea').first
+    box.fill('<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> & "q"')
+    box.press("Control+Enter")
+    page.get_by_text("Step 0: the text as raw bytes").wait_for()
+    wait_idle(page)
+    _next(page, 1)
+    tokens = page.locator(".ms-tokens")
+    assert tokens.locator("img, script").count() == 0
+    assert "<img" in tokens.nth(1).inner_text().replace("\N{OPEN BOX}", " ")
+    assert page.evaluate("() => window.__pwned === undefined")
+
+
+def test_presenter_mode_on_chinese_after_a_jump(server: str, page) -> None:
+    open_app(page, f"{server}/train?corpus=machine_learning_zh&presenter=true&merges=300", heading=HEADING)
+    jump = page.locator('input[aria-label="Jump to step"]')
+    jump.fill("40")
+    jump.press("Enter")
+    page.get_by_text("Merge 40", exact=True).wait_for(timeout=60_000)
+    wait_idle(page)
+    size = page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    assert size >= 20
+    longest = page.locator('[data-testid="stDataFrame"]').last
+    longest.wait_for()
+    page.mouse.move(0, 0)
+    full_screenshot(page, "train_presenter_zh_step40")

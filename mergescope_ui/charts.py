@@ -75,10 +75,11 @@ def pair_count_rows(table: pd.DataFrame, *, max_rows: int = 20) -> list[dict[str
 def tokens_line_chart(*, large: bool = False) -> alt.LayerChart:
     """Corpus tokens after each step, a dot on the row with ``current`` true; rows from :data:`TOKENS_DATA`."""
     label_size, title_size = _font_sizes(large)
-    axis = alt.Axis(labelFontSize=label_size, titleFontSize=title_size)
+    axis = alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1, format=",d")
     base = alt.Chart(alt.NamedData(TOKENS_DATA))
     line = base.mark_line(color="#1c7ed6", strokeWidth=3 if large else 2).encode(
-        x=alt.X("step:Q", axis=alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1)),
+        x=alt.X("step:Q", axis=alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1,
+                                        format="d")),
         y=alt.Y("tokens:Q", title="corpus tokens", axis=axis, scale=alt.Scale(zero=False)),
         tooltip=["step:Q", "tokens:Q"],
     )

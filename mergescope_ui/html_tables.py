@@ -19,8 +19,8 @@ import pandas as pd
 
 TABLE_CSS = """
 <style>
-.ms-table-wrap{max-height:var(--ms-table-height,17rem);overflow-y:auto;border:1px solid rgba(128,128,128,.3);
-  border-radius:.5rem;}
+.ms-table-wrap{max-height:var(--ms-table-height,17rem);overflow:auto;border:1px solid rgba(128,128,128,.3);
+  border-radius:.5rem;contain:layout paint;}
 table.ms-table{border-collapse:collapse;width:100%;font-size:.92rem;}
 table.ms-table th{position:sticky;top:0;background:#f1f3f5;text-align:left;font-weight:600;padding:.25rem .6rem;
   border-bottom:1px solid #dee2e6;}

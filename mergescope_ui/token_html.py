@@ -27,7 +27,7 @@ TOKEN_CSS = """
 .ms-tokens{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
   font-size:var(--ms-token-size,1.05rem);line-height:2.1;max-height:var(--ms-token-height,26rem);
   overflow-y:auto;padding:.4rem .5rem;border:1px solid rgba(128,128,128,.35);border-radius:.5rem;
-  word-break:break-all;}
+  word-break:break-all;contain:layout paint;}
 .ms-tokens .ms-t{padding:.1em .12em;margin:0 1px;border-radius:.25em;border:1px solid rgba(0,0,0,.18);
   white-space:pre;color:#111;}
 .ms-tokens .ms-byte{background:#e8e8e8;}

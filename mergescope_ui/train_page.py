@@ -332,18 +332,19 @@ def _step_view(run: TrainingRun, *, large: bool) -> None:
         st.vega_lite_chart(tokens_line_spec(series, current_step=run.position, large=large), width="stretch")
 
     if step is not None:
-        _merges_so_far(run)
+        _merges_so_far(run, large=large)
 
 
-def _merges_so_far(run: TrainingRun) -> None:
+def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
     steps = run.records[: run.position]
     st.divider()
     left, right = st.columns([1.4, 1], gap="large")
     with left:
         st.subheader(f"Merges so far ({len(steps):,})")
         table = merges_table(steps)
+        row = 46 if large else 35
         st.dataframe(
-            table, hide_index=True, height=min(35 * (len(table) + 1) + 3, 320), width="stretch",
+            table, hide_index=True, height=min(row * (len(table) + 1) + 3, 9 * row), width="stretch", row_height=row,
             column_config={"crosses_words": st.column_config.CheckboxColumn("crosses words", help=(
                 "The token runs past the end of a word (like 'e␣'): a word-splitting pre-tokenizer prevents it"))},
         )
@@ -351,7 +352,8 @@ def _merges_so_far(run: TrainingRun) -> None:
                            mime="text/csv", key="download_merges", on_click="ignore")
     with right:
         st.subheader("Longest tokens so far")
-        st.html(html_table(longest_tokens(steps, n=10)))
+        longest = longest_tokens(steps, n=10).rename(columns={"crosses_words": "🚩"})
+        st.html(html_table(longest, wrap=True))
         crossing = int(merges_table(steps)["crosses_words"].sum()) if steps else 0
         if crossing:
             st.caption(f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization *GPT-2* to prevent them.")

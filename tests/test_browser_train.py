@@ -106,3 +106,27 @@ def test_presenter_mode_on_chinese_after_a_jump(server: str, page) -> None:
     longest.wait_for()
     page.mouse.move(0, 0)
     full_screenshot(page, "train_presenter_zh_step40")
+
+
+def test_play_steps_on_its_own_then_pause_stops(server: str, page) -> None:
+    open_app(page, f"{server}/train?corpus=lighthouse_story", heading=HEADING)
+    page.get_by_role("button", name="Play").click()
+    page.locator(".ms-card h4", has_text="Merge 3").wait_for(timeout=20_000)  # about 1 s per step
+    page.get_by_role("button", name="Pause").click()
+    page.get_by_role("button", name="Play").wait_for()
+    wait_idle(page)
+    shown = page.locator(".ms-card h4").inner_text()
+    page.wait_for_timeout(2500)
+    assert page.locator(".ms-card h4").inner_text() == shown, "paused: no more steps"
+
+
+def test_quiz_round_in_the_browser(server: str, page) -> None:
+    open_app(page, f"{server}/train?corpus=aaabdaaabac&pattern=none&quiz=true", heading=HEADING)
+    page.get_by_text("Your guess for merge 1").wait_for()
+    page.get_by_role("radiogroup").get_by_text("a + a", exact=True).click()
+    wait_idle(page)
+    _next(page, 1)
+    page.get_by_text("Right!").wait_for()
+    assert page.get_by_text("1 right out of 1").is_visible()
+    page.mouse.move(0, 0)
+    full_screenshot(page, "train_quiz_step1")

@@ -206,3 +206,31 @@ def test_presenter_mode_injects_large_font_css() -> None:
     assert not any("html{font-size:22px" in h.value for h in at.html)
     at.toggle(key=keys.PRESENTER).set_value(True).run()
     assert any("html{font-size:22px" in h.value for h in at.html)
+
+
+def test_special_tokens_are_cut_out_and_shown_whole() -> None:
+    text = "hello world<|eot|>hello there<|eot|>hello world"
+    at = _train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: text, keys.SPECIAL_TOKENS: "<|eot|>\n"})
+    run = _run(at)
+    assert run.trainer.special_tokens == {"<|eot|>": 256}
+    assert any("256 bytes + 1 special" in c.value for c in at.caption)
+    at.button(key="next").click().run()
+    after = next(h.value for h in at.html if "ms-tokens" in h.value and "ms-card" not in h.value)
+    assert after.count("ms-special") == 2 and "&lt;|eot|&gt;" in after
+    assert _run(at).current.new_id == 257
+
+
+def test_a_few_megabyte_upload_keeps_the_preview_small() -> None:
+    story = (ROOT / "corpora" / "lighthouse_story.txt").read_text(encoding="utf-8")
+    raw = "".join(f"Chapter {n}\n{story}" for n in range(600)).encode()
+    assert len(raw) > 2_000_000
+    at = _train(**{keys.SOURCE: keys.UPLOADED})
+    at.file_uploader(key=keys.UPLOAD).set_value(("big.txt", raw, "text/plain")).run()
+    assert not at.exception
+    for _ in range(3):
+        at.button(key="next").click().run()
+    run = _run(at)
+    assert run.trainer.corpus_bytes == len(raw) and run.position == 3
+    assert len(run.trainer.preview_text) <= 1000
+    sequences = [h.value for h in at.html if "ms-tokens" in h.value and "ms-card" not in h.value]
+    assert all(s.count('<span class="ms-t') <= 1000 for s in sequences)

@@ -97,7 +97,9 @@ def test_screen_labels_avoid_glyphs_fonts_lack(token: bytes, shown: str) -> None
     assert "\N{SYMBOL FOR SPACE}" not in label(token)
 
 
-MY_MODULES = ["cards", "charts", "corpora", "labels", "quiz", "settings", "stepper", "tables", "token_html", "upload"]
+MY_MODULES = [
+    "cards", "charts", "corpora", "html_tables", "labels", "quiz", "settings", "stepper", "tables", "token_html", "upload",
+]
 
 
 @pytest.mark.parametrize("name", MY_MODULES)

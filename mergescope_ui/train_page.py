@@ -327,9 +327,10 @@ def _step_view(run: TrainingRun, *, large: bool) -> None:
             st.subheader(f"Before merge {step.index}")
             st.caption(f"{len(before):,} tokens; the pairs that merge are outlined")
             st.html(token_spans_html(before, vocab, emphasize=old_pos, special_ids=special_ids, css=False))
-        st.subheader("Corpus tokens by step")
-        series = tokens_by_step(trainer.initial_tokens, run.records[: run.position])
-        st.vega_lite_chart(tokens_line_spec(series, current_step=run.position, large=large), width="stretch")
+        if step is not None:
+            st.subheader("Corpus tokens by step")
+            series = tokens_by_step(trainer.initial_tokens, run.records[: run.position])
+            st.vega_lite_chart(tokens_line_spec(series, current_step=run.position, large=large), width="stretch")
 
     if step is not None:
         _merges_so_far(run, large=large)

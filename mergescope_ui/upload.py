@@ -5,7 +5,7 @@
 >>> decode_upload(b"caf\\xff ok")
 Traceback (most recent call last):
 ...
-ValueError: the file is not valid UTF-8: byte 0xFF at offset 3 (after 'caf') cannot start a character here; save it as UTF-8, or tick "decode anyway" to replace bad bytes with �
+ValueError: the file is not valid UTF-8: byte 0xFF at offset 3 (after 'caf') cannot start a character here (it reads as Windows-1252 / Latin-1 text); save it as UTF-8, or tick "decode anyway" to replace bad bytes with �
 >>> decode_upload(b"caf\\xe9 ok", lossy=True).replaced
 1
 """
@@ -51,13 +51,30 @@ def decode_upload(raw: bytes, *, lossy: bool = False, max_bytes: int = DEFAULT_M
             before = raw[max(0, exc.start - 20) : exc.start].decode("utf-8", errors="replace")
             raise ValueError(
                 f"the file is not valid UTF-8: byte 0x{raw[exc.start]:02X} at offset {exc.start} "
-                f"(after {before!r}) {_reason(exc.reason)}; save it as UTF-8, "
+                f"(after {before!r}) {_reason(exc.reason)}{_guess(raw)}; save it as UTF-8, "
                 'or tick "decode anyway" to replace bad bytes with \N{REPLACEMENT CHARACTER}'
             ) from None
     text = raw.decode("utf-8", errors="replace")
     # Count only the replacement characters decoding added, not ones already in the file.
     original = raw.count("\N{REPLACEMENT CHARACTER}".encode())
     return DecodedText(text=text, replaced=text.count("\N{REPLACEMENT CHARACTER}") - original)
+
+
+def _guess(raw: bytes) -> str:
+    """A hint when the bytes read cleanly as a common legacy encoding.
+
+    >>> _guess("crème".encode("cp1252")), _guess(b"\\x81\\x8d")
+    (' (it reads as Windows-1252 / Latin-1 text)', '')
+    """
+    for codec, name in (("utf-16", "UTF-16"), ("cp1252", "Windows-1252 / Latin-1")):
+        if codec == "utf-16" and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+            continue
+        try:
+            raw.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        return f" (it reads as {name} text)"
+    return ""
 
 
 def _reason(reason: str) -> str:

@@ -108,3 +108,13 @@ def test_module_doctests(name: str) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
     assert CORPORA_DIR.is_dir()
+
+
+def test_legacy_encodings_get_a_hint() -> None:
+    with pytest.raises(ValueError, match=r"Windows-1252 / Latin-1"):
+        decode_upload("crème brûlée".encode("cp1252"))
+    with pytest.raises(ValueError, match=r"UTF-16"):
+        decode_upload("hello".encode("utf-16"))
+    with pytest.raises(ValueError) as info:
+        decode_upload(b"\x81\x8d")  # undefined in cp1252: no guess
+    assert "reads as" not in str(info.value)

@@ -300,7 +300,12 @@ def _step_view(run: TrainingRun, *, large: bool) -> None:
     with left:
         if step is None:
             st.subheader("No merge yet")
-            st.write("Every token is one byte. BPE will count adjacent pairs and merge the most frequent one.")
+            st.write("Every token is one byte. BPE counts adjacent pairs and merges the most frequent one.")
+            upcoming = run.peek()
+            if upcoming is not None and not st.session_state.get(keys.QUIZ):
+                st.subheader("Pair counts now")
+                table = pair_table(upcoming).assign(status="other", chosen=False, tied=False)
+                st.vega_lite_chart(pair_count_spec(table, large=large), width="stretch")
         else:
             st.html(merge_card_html(step, special_ids=special_ids, css=False))
             st.subheader(f"Pair counts before merge {step.index}")

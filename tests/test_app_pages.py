@@ -234,3 +234,13 @@ def test_a_few_megabyte_upload_keeps_the_preview_small() -> None:
     assert len(run.trainer.preview_text) <= 1000
     sequences = [h.value for h in at.html if "ms-tokens" in h.value and "ms-card" not in h.value]
     assert all(s.count('<span class="ms-t') <= 1000 for s in sequences)
+
+
+def test_step_zero_shows_current_counts_without_naming_a_winner_and_quiz_hides_them() -> None:
+    at = _train(**{keys.SOURCE: "cat_in_the_hat"})
+    (chart,) = _charts(at)
+    frames = [convert_arrow_bytes_to_pandas_df(d.data.data) for d in chart["_datasets"]]
+    data = next(f for f in frames if "status" in f.columns)
+    assert set(data["status"]) == {"other"} and int(data["count"].max()) == _run(at).peek().count
+    quiz = _train(**{keys.SOURCE: "cat_in_the_hat", keys.QUIZ: True})
+    assert _charts(quiz) == []

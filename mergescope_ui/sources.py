@@ -47,7 +47,10 @@ def choose_source(messages: DeltaGenerator) -> SourceText | None:
     titles = {c.id: c.title for c in corpora}
     titles[keys.PASTE] = "✍️ Paste your own text"
     titles[keys.UPLOADED] = "📄 Upload a .txt file"
-    seed_from_url(keys.SOURCE, URL_PARAM, titles)
+    unknown = seed_from_url(keys.SOURCE, URL_PARAM, titles)
+    if unknown is not None:
+        messages.warning(f"The link asks for text {unknown!r}, which is not a built-in corpus; "
+                         f"showing {corpora[0].title!r}. Known: {', '.join(c.id for c in corpora)}.")
     choice = st.selectbox(
         "Text", list(titles), format_func=titles.__getitem__, key=keys.SOURCE, persist_state="session",
         help="A built-in corpus, your own pasted text, or an uploaded UTF-8 file.",

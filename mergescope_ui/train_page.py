@@ -50,7 +50,9 @@ def settings_widgets(messages: DeltaGenerator) -> TrainSettings | None:
         "Merges to learn", min_value=1, max_value=MAX_MERGES, value=DEFAULT_MERGES, step=10, key=keys.MERGES,
         persist_state="session", bind="query-params", help="Training stops here, or earlier when no pair is left.",
     )
-    seed_from_url(keys.PATTERN, "pattern", PATTERN_LABELS)
+    unknown = seed_from_url(keys.PATTERN, "pattern", PATTERN_LABELS)
+    if unknown is not None:
+        messages.warning(f"The link asks for pre-tokenization {unknown!r}, which is unknown; using {DEFAULT_PATTERN}.")
     pattern_name = st.selectbox(
         "Pre-tokenization", list(PATTERN_LABELS), index=list(PATTERN_LABELS).index(DEFAULT_PATTERN),
         format_func=PATTERN_LABELS.__getitem__, key=keys.PATTERN, persist_state="session",

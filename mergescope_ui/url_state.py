@@ -15,15 +15,22 @@ import streamlit as st
 _SEEDED = "_url_seeded"  # plain key: params already read for these widget keys
 
 
-def seed_from_url(key: str, param: str, valid: Collection[str]) -> None:
-    """Before the widget is created: on the session's first run, set ``key`` from ``?param=`` if valid."""
+def seed_from_url(key: str, param: str, valid: Collection[str]) -> str | None:
+    """Before the widget is created: on the session's first run, set ``key`` from ``?param=`` if valid.
+
+    Returns the URL's value when it is not one of ``valid`` (for a message), else None.
+    """
     seeded: set[str] = st.session_state.setdefault(_SEEDED, set())
     if key in seeded:
-        return
+        return None
     seeded.add(key)
     value = st.query_params.get(param)
-    if value is not None and value in valid:
+    if value is None:
+        return None
+    if value in valid:
         st.session_state[key] = value
+        return None
+    return value
 
 
 def mirror_to_url(param: str, value: str, *, default: str) -> None:

@@ -244,3 +244,21 @@ def test_step_zero_shows_current_counts_without_naming_a_winner_and_quiz_hides_t
     assert set(data["status"]) == {"other"} and int(data["count"].max()) == _run(at).peek().count
     quiz = _train(**{keys.SOURCE: "cat_in_the_hat", keys.QUIZ: True})
     assert _charts(quiz) == []
+
+
+def test_link_parameters_pick_the_text_and_say_when_unknown() -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["corpus"] = "machine_learning_zh"
+    at.query_params["pattern"] = "none"
+    at.run()
+    # switch_page keeps the session: seed the params as a first visit to /train would.
+    at.switch_page(TRAIN).run()
+    assert not at.exception
+    assert at.selectbox(key=keys.SOURCE).value == "machine_learning_zh"
+    assert at.selectbox(key=keys.PATTERN).value == "none"
+    bad = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    bad.query_params["corpus"] = "no-such-text"
+    bad.run()
+    bad.switch_page(TRAIN).run()
+    assert any("not a built-in corpus" in w.value for w in bad.warning)
+    assert bad.selectbox(key=keys.SOURCE).value == "low_lowest_newest"

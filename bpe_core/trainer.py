@@ -17,7 +17,6 @@ Stale heap entries (pairs whose count fell) are fixed when they surface.
 from __future__ import annotations
 
 from heapq import heappop, heappush
-from itertools import chain, groupby, repeat
 
 from .step_trainer import StepTrainer
 
@@ -29,28 +28,33 @@ class MergeTrainer(StepTrainer):
     """Iterator of merge steps; build it with :func:`bpe_core.train_steps`."""
 
     def _setup(self, chunk_counts: dict[str, int]) -> None:
-        encoded = [chunk.encode("utf-8") for chunk in chunk_counts]
-        data = b"".join(encoded)
-        tok = list(data)
-        n = len(tok)
-        wt = list(chain.from_iterable(repeat(c, len(e)) for e, c in zip(encoded, chunk_counts.values())))
-        keys = [(x << _SHIFT) | y for x, y in zip(data, data[1:])]  # the pair starting at each position
-        nxt = list(range(1, n + 1))
-        prv = list(range(-1, n - 1))
-        end = 0
-        for e in encoded:  # cut the links at chunk edges: no pair spans two chunks
-            end += len(e)
-            nxt[end - 1] = -1
-            if end < n:
-                prv[end] = -1
-                keys[end - 1] = -1
-        # Group positions by pair with one sort (stable: positions stay ascending).
+        tok: list[int] = []
+        wt: list[int] = []
         counts: dict[int, int] = {}
         where: dict[int, list[int]] = {}
-        for k, group in groupby(sorted(range(len(keys)), key=keys.__getitem__), keys.__getitem__):
-            if k >= 0:
-                where[k] = positions = list(group)
-                counts[k] = sum(map(wt.__getitem__, positions))
+        get = counts.get
+        for chunk, c in chunk_counts.items():
+            data = chunk.encode("utf-8")
+            base = len(tok)
+            tok.extend(data)
+            wt.extend([c] * len(data))
+            for i, k in enumerate([(x << _SHIFT) | y for x, y in zip(data, data[1:])], base):
+                old = get(k)
+                if old is None:
+                    counts[k] = c
+                    where[k] = [i]
+                else:
+                    counts[k] = old + c
+                    where[k].append(i)
+        n = len(tok)
+        nxt = list(range(1, n + 1))
+        prv = list(range(-1, n - 1))
+        pos = 0
+        for chunk in chunk_counts:  # cut the links at chunk edges
+            pos += len(chunk.encode("utf-8"))
+            nxt[pos - 1] = -1
+            if pos < n:
+                prv[pos] = -1
         self._tok, self._wt, self._nxt, self._prv = tok, wt, nxt, prv
         self._counts, self._where = counts, where
         key = self._key

@@ -14,7 +14,7 @@ b' the'
 >>> readable("café".encode()[:4])
 'caf<C3>'
 >>> readable(b" hi\\n")
-'␠hi↵'
+'␣hi↵'
 """
 
 from __future__ import annotations
@@ -61,7 +61,10 @@ def from_unicode_string(text: str) -> bytes:
         ) from None
 
 
-WHITESPACE_MARKERS = {" ": "␠", "\t": "⇥", "\n": "↵", "\r": "␍"}
+# Markers common fonts (DejaVu, Noto: most classroom PCs and projectors) can draw;
+# the Unicode "symbol for space" U+2420 and "symbol for carriage return" U+240D
+# show as empty boxes there.
+WHITESPACE_MARKERS = {" ": "␣", "\t": "⇥", "\n": "↵", "\r": "↤"}
 
 
 def readable(token: bytes, *, mark_whitespace: bool = True) -> str:

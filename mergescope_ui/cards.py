@@ -13,7 +13,7 @@ import html
 
 from bpe_core import TIE_BREAK_HELP, MergeStep
 
-from .labels import label
+from bpe_core import readable as label
 
 from .tables import crosses_word_boundary, pair_label
 from .token_html import TOKEN_CSS, token_span

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from bpe_core import Tokenizer
 
-from .labels import label as screen_label
+from bpe_core import readable as screen_label
 from .token_html import TOKEN_CSS, token_span
 
 MAX_LISTED = 40

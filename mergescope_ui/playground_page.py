@@ -17,7 +17,7 @@ from bpe_core import PATTERNS, CharTokenizer, Tokenizer
 
 from . import keys
 from .playground_core import PAGE_SIZE, Page, Tokenized, byte_start_of, compare_table, page_of
-from .labels import label as screen_label
+from bpe_core import readable as screen_label
 from .playground_details import (DETAIL_CSS, describe, first_positions, genealogy, genealogy_html,
                                  later_tokens_html, token_detail)
 from .playground_files import MAX_UPLOAD_FILES, UPLOAD_TYPES, tokenizer_bundle

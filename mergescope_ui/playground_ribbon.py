@@ -21,7 +21,7 @@ import html
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from .labels import label as screen_label
+from bpe_core import readable as screen_label
 from .token_html import token_class, token_title
 
 MAX_RIBBON_BYTES = 400

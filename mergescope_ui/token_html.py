@@ -17,7 +17,7 @@ import html
 from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 
-from .labels import label as screen_label
+from bpe_core import readable as screen_label
 
 PALETTE_SIZE = 10
 

@@ -16,7 +16,7 @@ import bpe_core
 from bpe_core import CharTokenizer, Tokenizer, train
 from mergescope_ui import keys
 from mergescope_ui.corpora import find_corpus, load_index, load_text
-from mergescope_ui.labels import label as screen_label
+from bpe_core import readable as screen_label
 from mergescope_ui.playground_page import (K_COMPARE, K_FOLLOW, K_KIND, K_PAGE, K_STEP, K_TEXT, K_VOCAB)
 from mergescope_ui.stepper import TrainingRun
 

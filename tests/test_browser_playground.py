@@ -126,7 +126,7 @@ def test_paste_tokens_counts_tooltip_no_js_errors(server, page):
     assert spans.count() > 10
     # the text's <script> is shown as text inside spans, never run
     joined = "".join(spans.all_text_contents())
-    assert "<script>" in joined.replace("␠", " ")
+    assert "<script>" in joined.replace("␣", " ")
     assert page.evaluate("() => window.__pwned") is None
     # tooltip on hover: a title with the id and the bytes
     first = spans.first

@@ -116,7 +116,7 @@ def test_stops_early_and_caps_k() -> None:
     run = cc.compression_curve("ab ab ab", vocab_size=5000, pattern="gpt2")
     assert run.stop_reason == bpe_core.STOP_NO_PAIRS
     assert run.merges == 2 and run.merges_for(4096) == 2 and run.merges_for(257) == 1
-    assert run.train.at(10_000) == run.train.tokens[-1] == 3  # ab, ␠ab, ␠ab
+    assert run.train.at(10_000) == run.train.tokens[-1] == 3  # ab, ␣ab, ␣ab
     with pytest.raises(ValueError, match="vocab size"):
         run.merges_for(10)
 

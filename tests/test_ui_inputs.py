@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mergescope_ui.corpora import CORPORA_DIR, find_corpus, load_index, load_text
-from mergescope_ui.labels import label
+from bpe_core import readable as label
 from mergescope_ui.settings import TrainSettings, changes, parse_special_tokens
 from mergescope_ui.upload import MEGABYTE, decode_upload
 
@@ -98,7 +98,7 @@ def test_screen_labels_avoid_glyphs_fonts_lack(token: bytes, shown: str) -> None
 
 
 MY_MODULES = [
-    "cards", "charts", "corpora", "html_tables", "labels", "quiz", "settings", "stepper", "tables", "token_html", "upload",
+    "cards", "charts", "corpora", "html_tables", "quiz", "settings", "stepper", "tables", "token_html", "upload",
 ]
 
 

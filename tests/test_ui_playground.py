@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from bpe_core import CharTokenizer, train
 from mergescope_ui import (playground_core, playground_details, playground_files, playground_ribbon,
                            playground_share, playground_specs)
-from mergescope_ui.labels import label as screen_label
+from bpe_core import readable as screen_label
 from mergescope_ui.playground_core import compare_table, page_of, tokenize
 from mergescope_ui.playground_details import children_map, descendant_count, genealogy, leaves, token_detail
 from mergescope_ui.playground_files import load_uploaded, safe_name, tokenizer_bundle

@@ -20,7 +20,10 @@ def render() -> None:
         "adjacent tokens in the text, merges the **most frequent pair** into one new token, and "
         "repeats. That is how GPT-style tokenizers learn their vocabulary."
     )
-    st.page_link("app_pages/train.py", label="Start training", icon="▶️")
+    links = st.columns(3)
+    links[0].page_link("app_pages/train.py", label="Start training", icon="▶️")
+    links[1].page_link("app_pages/playground.py", label="Paste text, see tokens", icon="🔤")
+    links[2].page_link("app_pages/vocab_lab.py", label="Vocab size vs compression", icon="🧪")
     st.subheader("What you will see at every step")
     left, right = st.columns([1.2, 1], gap="large")
     with left:

@@ -29,6 +29,8 @@ class PageInfo:
 KNOWN_PAGES = (
     PageInfo(file="home.py", title="Welcome", icon="🏠", url_path="home"),
     PageInfo(file="train.py", title="Train", icon="🔬", url_path="train"),
+    PageInfo(file="playground.py", title="Tokenize", icon="🔤", url_path="playground"),
+    PageInfo(file="vocab_lab.py", title="Vocab-size lab", icon="🧪", url_path="vocab-lab"),
 )
 
 

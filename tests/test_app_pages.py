@@ -262,3 +262,10 @@ def test_link_parameters_pick_the_text_and_say_when_unknown() -> None:
     bad.switch_page(TRAIN).run()
     assert any("not a built-in corpus" in w.value for w in bad.warning)
     assert bad.selectbox(key=keys.SOURCE).value == "low_lowest_newest"
+
+
+def test_every_page_has_a_proper_title_in_the_navigation():
+    from mergescope_ui.nav import KNOWN_PAGES
+
+    known = {p.file for p in KNOWN_PAGES}
+    assert {p.name for p in page_files()} <= known, "list each page in KNOWN_PAGES with a title and icon"

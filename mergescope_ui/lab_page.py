@@ -38,6 +38,7 @@ from .lab_tables import (
 )
 from .playground_files import MAX_UPLOAD_FILES, load_uploaded
 from .settings import parse_special_tokens
+from .sources import remember_upload
 from .upload import DEFAULT_MAX_BYTES, MEGABYTE
 
 DEFAULT_CORPORA = ("lighthouse_story", "mixed_scripts")  # matched ignoring - vs _
@@ -69,17 +70,6 @@ def find_id(ids: list[str], wanted: str) -> str | None:
     return next((i for i in ids if i.replace("-", "_") == norm), None)
 
 
-def _remember_upload() -> None:
-    """on_change of the uploader: keep the bytes in plain keys (widget values die on a page switch)."""
-    file = st.session_state.get(lk.UPLOAD)
-    if file is None:
-        st.session_state.pop(lk.UPLOAD_RAW, None)
-        st.session_state.pop(lk.UPLOAD_NAME, None)
-    else:
-        st.session_state[lk.UPLOAD_RAW] = file.getvalue()
-        st.session_state[lk.UPLOAD_NAME] = file.name
-
-
 def training_text(messages: DeltaGenerator) -> tuple[str, list[str]] | None:
     """The training text (built-in corpora + pasted + uploaded, joined by blank lines) and its parts' names."""
     corpora = corpus_index()
@@ -95,7 +85,8 @@ def training_text(messages: DeltaGenerator) -> tuple[str, list[str]] | None:
                           persist_state="session", placeholder="Paste text to add to the training text")
     st.file_uploader(
         f"Or upload a UTF-8 .txt file (up to {DEFAULT_MAX_BYTES // MEGABYTE} MB)", type=["txt"], key=lk.UPLOAD,
-        on_change=_remember_upload, max_upload_size=DEFAULT_MAX_BYTES // MEGABYTE,
+        on_change=remember_upload, args=(lk.UPLOAD, lk.UPLOAD_RAW, lk.UPLOAD_NAME),
+        max_upload_size=DEFAULT_MAX_BYTES // MEGABYTE,
     )
     parts: list[str] = [corpus_text(c) for c in chosen]
     names: list[str] = [titles[c] for c in chosen]

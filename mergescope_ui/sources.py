@@ -29,15 +29,16 @@ class SourceText:
     description: str
 
 
-def _remember_upload() -> None:
-    """on_change of the uploader: keep the bytes in plain keys (widget values die on a page switch)."""
-    file = st.session_state.get(keys.UPLOAD)
+def remember_upload(widget_key: str, raw_key: str, name_key: str) -> None:
+    """on_change of an uploader: keep the file's bytes and name in plain keys
+    (widget values die on a page switch).  Pass the three keys as ``args``."""
+    file = st.session_state.get(widget_key)
     if file is None:
-        st.session_state.pop(keys.UPLOAD_RAW, None)
-        st.session_state.pop(keys.UPLOAD_NAME, None)
+        st.session_state.pop(raw_key, None)
+        st.session_state.pop(name_key, None)
     else:
-        st.session_state[keys.UPLOAD_RAW] = file.getvalue()
-        st.session_state[keys.UPLOAD_NAME] = file.name
+        st.session_state[raw_key] = file.getvalue()
+        st.session_state[name_key] = file.name
 
 
 def choose_source(messages: DeltaGenerator) -> SourceText | None:
@@ -75,7 +76,8 @@ def choose_source(messages: DeltaGenerator) -> SourceText | None:
 def _uploaded_source(messages: DeltaGenerator) -> SourceText | None:
     st.file_uploader(
         f"A UTF-8 .txt file (up to {DEFAULT_MAX_BYTES // MEGABYTE} MB)", type=["txt"], key=keys.UPLOAD,
-        on_change=_remember_upload, max_upload_size=DEFAULT_MAX_BYTES // MEGABYTE,
+        on_change=remember_upload, args=(keys.UPLOAD, keys.UPLOAD_RAW, keys.UPLOAD_NAME),
+        max_upload_size=DEFAULT_MAX_BYTES // MEGABYTE,
     )
     raw = st.session_state.get(keys.UPLOAD_RAW)
     name = st.session_state.get(keys.UPLOAD_NAME, "upload")

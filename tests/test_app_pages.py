@@ -196,6 +196,14 @@ def test_quiz_grades_the_guess_when_next_reveals_the_merge() -> None:
 def test_merges_so_far_table_and_csv_download_cover_every_merge() -> None:
     at = _train(**{keys.SOURCE: "low_lower_newest_widest"})
     at.number_input(key=keys.JUMP_TO).set_value(5).run()
+    steps = _run(at).records[:5]
+    # by default: the latest merges, newest first, as a light HTML table
+    recent = next(h.value for h in at.html if "merges, newest first" not in h.value and "<table" in h.value
+                  and ">replaced<" in h.value)
+    cells = [f'<tr><td class="ms-num">{s.index}</td>' for s in reversed(steps)]  # a row starts with its step
+    assert all(c in recent for c in cells)
+    assert recent.index(cells[0]) < recent.index(cells[-1])  # newest first
+    at.toggle(key=keys.ALL_MERGES).set_value(True).run()
     merges = next(d.value for d in at.dataframe if "crosses_words" in d.value.columns and "replaced" in d.value.columns)
     assert list(merges["step"]) == [1, 2, 3, 4, 5]
     assert any(el.proto.label.startswith("⬇ Merges as CSV") for el in at.get("download_button"))

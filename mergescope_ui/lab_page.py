@@ -20,7 +20,7 @@ from bpe_core.speed_lesson import GPT2_BYTES, GPT2_MERGES, time_trainers
 
 from . import keys
 from . import lab_keys as lk
-from .engine import corpus_index, corpus_text, decoded_upload
+from .engine import corpus_index, corpus_text
 from .lab_compute import MAX_VOCAB, LabResult, LabSettings, cached_lab, cached_reference_rows, digest, parse_sizes
 from .lab_tables import (
     compression_chart,
@@ -38,7 +38,7 @@ from .lab_tables import (
 )
 from .playground_files import MAX_UPLOAD_FILES, load_uploaded
 from .settings import parse_special_tokens
-from .sources import remember_upload
+from .sources import decode_remembered_upload, remember_upload
 from .upload import DEFAULT_MAX_BYTES, MEGABYTE
 
 DEFAULT_CORPORA = ("lighthouse_story", "mixed_scripts")  # matched ignoring - vs _
@@ -96,16 +96,11 @@ def training_text(messages: DeltaGenerator) -> tuple[str, list[str]] | None:
     raw = st.session_state.get(lk.UPLOAD_RAW)
     if raw is not None:
         name = st.session_state.get(lk.UPLOAD_NAME, "upload")
-        lossy = st.checkbox("Decode anyway (replace bad bytes with �)", key=lk.UPLOAD_LOSSY, persist_state="session")
-        try:
-            decoded = decoded_upload(raw, lossy=lossy, max_bytes=DEFAULT_MAX_BYTES)
-        except ValueError as exc:
-            messages.error(f"Cannot use {name}: {exc}.")
+        text = decode_remembered_upload(raw, name, lossy_key=lk.UPLOAD_LOSSY, messages=messages)
+        if text is None:
             return None
-        if decoded.lossy:
-            messages.warning(f"{name} is not valid UTF-8: {decoded.replaced:,} invalid byte sequence(s) became �.")
-        if decoded.text.strip():
-            parts.append(decoded.text)
+        if text.strip():
+            parts.append(text)
             names.append(name)
     if not parts:
         messages.info("Choose a built-in corpus, paste text or upload a file in the sidebar to start.")

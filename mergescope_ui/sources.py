@@ -41,6 +41,26 @@ def remember_upload(widget_key: str, raw_key: str, name_key: str) -> None:
         st.session_state[name_key] = file.name
 
 
+def decode_remembered_upload(raw: bytes, name: str, *, lossy_key: str, messages: DeltaGenerator) -> str | None:
+    """Decode an upload's bytes, with a "decode anyway" checkbox (key ``lossy_key``).
+
+    Returns the text, or None after writing why into ``messages`` (not UTF-8
+    and not decoded anyway, too large); a lossy decode is reported as a warning.
+    """
+    lossy = st.checkbox(
+        "Decode anyway (replace bad bytes with �)", key=lossy_key, persist_state="session",
+        help="For files that are not valid UTF-8: each invalid byte sequence becomes U+FFFD.",
+    )
+    try:
+        decoded = decoded_upload(raw, lossy=lossy, max_bytes=DEFAULT_MAX_BYTES)
+    except ValueError as exc:
+        messages.error(f"Cannot use {name}: {exc}.")
+        return None
+    if decoded.lossy:
+        messages.warning(f"{name} is not valid UTF-8: {decoded.replaced:,} invalid byte sequence(s) were replaced by �.")
+    return decoded.text
+
+
 def choose_source(messages: DeltaGenerator) -> SourceText | None:
     """Widgets for the text (call inside ``st.sidebar``); returns it, or None
     after writing why into ``messages`` (a container in the main area)."""
@@ -86,18 +106,10 @@ def _uploaded_source(messages: DeltaGenerator) -> SourceText | None:
         return None
     if st.session_state.get(keys.UPLOAD) is None:
         st.caption(f"Using {name} ({len(raw):,} bytes), uploaded earlier; upload another file to replace it.")
-    lossy = st.checkbox(
-        "Decode anyway (replace bad bytes with �)", key=keys.UPLOAD_LOSSY, persist_state="session",
-        help="For files that are not valid UTF-8: each invalid byte sequence becomes U+FFFD.",
-    )
-    try:
-        decoded = decoded_upload(raw, lossy=lossy, max_bytes=DEFAULT_MAX_BYTES)
-    except ValueError as exc:
-        messages.error(f"Cannot use {name}: {exc}.")
+    text = decode_remembered_upload(raw, name, lossy_key=keys.UPLOAD_LOSSY, messages=messages)
+    if text is None:
         return None
-    if decoded.lossy:
-        messages.warning(f"{name} is not valid UTF-8: {decoded.replaced:,} invalid byte sequence(s) were replaced by �.")
-    if not decoded.text:
+    if not text:
         messages.info(f"{name} is empty; upload a file with some text.")
         return None
-    return SourceText(name=name, text=decoded.text, description=f"{len(raw):,} bytes uploaded from {name}")
+    return SourceText(name=name, text=text, description=f"{len(raw):,} bytes uploaded from {name}")

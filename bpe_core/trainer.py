@@ -82,7 +82,7 @@ class MergeTrainer(StepTrainer):
         return None
 
     def _choose(self):
-        heap, counts = self._heap, self._counts
+        heap = self._heap
         if not self.records and self.rule.static:
             top = self._pop_valid()
             if top is None:

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from bpe_core import CharTokenizer, Tokenizer, readable, train
+from bpe_core import CharTokenizer, Tokenizer, train
 
 TEXT = "机器学习 机器学习 机器 learning learning"
 

@@ -102,8 +102,9 @@ def test_presenter_mode_on_chinese_after_a_jump(server: str, page) -> None:
     wait_idle(page)
     size = page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)")
     assert size >= 20
-    longest = page.locator('[data-testid="stDataFrame"]').last
-    longest.wait_for()
+    merges = page.locator("table.ms-table", has_text="tokens_after").last  # the latest merges, newest first
+    merges.wait_for()
+    assert merges.locator("tbody tr").first.locator("td").first.inner_text().strip() == "40"
     page.mouse.move(0, 0)
     full_screenshot(page, "train_presenter_zh_step40")
 

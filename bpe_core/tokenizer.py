@@ -86,7 +86,7 @@ class Tokenizer:
                     f"special token {s!r} has id {i}, which the vocab already uses for {self.vocab[i]!r}; give it a free id"
                 )
             self.vocab[i] = s.encode("utf-8")
-        special_ids = set(self.special_tokens.values())
+        special_ids = self._special_ids = frozenset(self.special_tokens.values())
         self._id_of: dict[bytes, int] = {}
         for i, token in self.vocab.items():
             if i in special_ids:
@@ -117,6 +117,7 @@ class Tokenizer:
         self.pattern = pattern
         self.pretokenizer = PreTokenizer(pattern, special_tokens=list(self.special_tokens))
         self._cache = _ChunkCache(self._bpe)
+        self._ordinary: Tokenizer | None = None  # built on first use by without_special_tokens
 
     # ----- facts -----
     @property
@@ -172,8 +173,13 @@ class Tokenizer:
         return self.without_special_tokens().encode(text)
 
     def without_special_tokens(self) -> Tokenizer:
-        ordinary = {i: t for i, t in self.vocab.items() if i not in set(self.special_tokens.values())}
-        return Tokenizer(ordinary, self.merges, pattern=self.pattern)
+        """This tokenizer minus its special tokens (built once, then reused with its chunk cache)."""
+        if not self.special_tokens:
+            return self
+        if self._ordinary is None:
+            ordinary = {i: t for i, t in self.vocab.items() if i not in self._special_ids}
+            self._ordinary = Tokenizer(ordinary, self.merges, pattern=self.pattern)
+        return self._ordinary
 
     # ----- decoder: ids -> bytes -> text -----
     def decode_bytes(self, ids: Iterable[int]) -> bytes:

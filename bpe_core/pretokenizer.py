@@ -29,6 +29,7 @@ is ever dropped.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
@@ -59,6 +60,33 @@ PATTERNS: dict[str, str | None] = {
     "cl100k": GPT4_PATTERN,
     "o200k": O200K_PATTERN,
 }
+# The same patterns for text that is all ASCII, in the stdlib ``re`` (about twice
+# as fast as ``regex`` here).  On ASCII text they match exactly what the Unicode
+# forms match: \p{L} is [A-Za-z], \p{N} is [0-9] and \s is the six characters
+# below (``regex`` does not count \x1c-\x1f as space); tests check it.
+_WS = r"\t\n\x0b\x0c\r "
+_ASCII_FORMS = {
+    GPT2_PATTERN: rf"""'(?:[sdmt]|ll|ve|re)| ?[A-Za-z]++| ?[0-9]++| ?[^{_WS}A-Za-z0-9]++|[{_WS}]++$"""
+    rf"""|[{_WS}]+(?![^{_WS}])|[{_WS}]""",
+    GPT4_PATTERN: rf"""'(?i:[sdmt]|ll|ve|re)|[^\r\nA-Za-z0-9]?+[A-Za-z]++|[0-9]{{1,3}}+"""
+    rf"""| ?[^{_WS}A-Za-z0-9]++[\r\n]*+|[{_WS}]++$|[{_WS}]*[\r\n]|[{_WS}]+(?![^{_WS}])|[{_WS}]""",
+    r"\S+|\s+": rf"[^{_WS}]+|[{_WS}]+",
+}
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# Mixed texts shorter than this are not worth cutting into ASCII and non-ASCII runs.
+MIXED_MIN_CHARS = 2000
+
+
+def _ascii_form(source: str | None) -> re.Pattern[str] | None:
+    form = _ASCII_FORMS.get(source) if source is not None else None
+    if form is None:
+        return None
+    try:
+        return re.compile(form)
+    except re.error:  # possessive quantifiers need Python 3.11: use the regex module only
+        return None
+
+
 # Patterns known to cover every character, so a fast findall loses nothing,
 # and known to end a chunk at a lone newline (safe split points for parallel
 # pre-tokenization, see _split_at_newlines).
@@ -123,6 +151,7 @@ class PreTokenizer:
         self.special_tokens = check_special_tokens(special_tokens)
         self._regex = regex.compile(self.source) if self.source is not None else None
         self._covering = self.source in _COVERING
+        self._ascii_regex = _ascii_form(self.source)
         self._special_regex = (
             regex.compile("(" + "|".join(regex.escape(s) for s in sorted(self.special_tokens, key=len, reverse=True)) + ")")
             if self.special_tokens
@@ -142,6 +171,12 @@ class PreTokenizer:
         if self._regex is None:
             return [text] if text else []
         if self._covering:
+            fast = self._ascii_regex
+            if fast is not None:
+                if text.isascii():
+                    return fast.findall(text)
+                if len(text) >= MIXED_MIN_CHARS:
+                    return self._split_mixed(text, fast)
             return self._regex.findall(text)
         out: list[str] = []
         pos = 0
@@ -155,6 +190,34 @@ class PreTokenizer:
             pos = end
         if pos < len(text):
             out.append(text[pos:])
+        return out
+
+    def _split_mixed(self, text: str, fast: re.Pattern[str]) -> list[str]:
+        """``split`` for a long text with some non-ASCII: ASCII runs of lines go to
+        the fast pattern, the lines around each non-ASCII character to the full
+        one.  Cuts are made only at safe newlines (see :func:`_safe_cut`), so the
+        chunks are exactly those of one ``findall`` over the whole text."""
+        slow = self._regex
+        out: list[str] = []
+        pos, n = 0, len(text)
+        while pos < n:
+            m = _NON_ASCII.search(text, pos)
+            if m is None:
+                out += fast.findall(text, pos)
+                break
+            start = m.start()
+            cut = text.rfind("\n", pos, start)
+            while cut >= pos and not _safe_cut(text, cut):
+                cut = text.rfind("\n", pos, cut)
+            if cut >= pos:
+                out += fast.findall(text, pos, cut + 1)
+                pos = cut + 1
+            end = text.find("\n", start)
+            while end >= 0 and not _safe_cut(text, end):
+                end = text.find("\n", end + 1)
+            end = n if end < 0 else end + 1
+            out += slow.findall(text, pos, end)
+            pos = end
         return out
 
     def chunks(self, text: str) -> list[str]:
@@ -187,11 +250,24 @@ class PreTokenizer:
         return counts, specials
 
 
+def _safe_cut(text: str, pos: int) -> bool:
+    r"""Whether ``text[pos]`` is a lone newline (a non-space on both sides), after
+    which the text can be cut without changing its chunks under any covering
+    pattern: each makes that newline a chunk of its own or ends a chunk with it,
+    whether or not text follows.  A longer whitespace run would not be safe, as
+    ``\s+(?!\S)`` looks past it.
+
+    >>> [p for p in range(7) if _safe_cut("ab\ncd\n\ne", p)]
+    [2]
+    """
+    return (
+        0 < pos < len(text) - 1 and text[pos] == "\n" and not text[pos - 1].isspace() and not text[pos + 1].isspace()
+    )
+
+
 def _split_at_newlines(text: str, parts: int) -> list[str]:
-    r"""Cut ``text`` into about ``parts`` pieces just after a lone newline (a
-    non-space on both sides).  Every covering pattern makes that newline a
-    chunk of its own or ends a chunk with it, whether or not text follows; a
-    longer whitespace run would not be safe, as ``\s+(?!\S)`` looks past it.
+    r"""Cut ``text`` into about ``parts`` pieces just after a safe newline (see
+    :func:`_safe_cut`).
 
     >>> _split_at_newlines("ab\r\ncd\nef", 2)
     ['ab\r\ncd\n', 'ef']
@@ -205,7 +281,7 @@ def _split_at_newlines(text: str, parts: int) -> list[str]:
             pos = text.find("\n", pos)
             if pos < 0 or pos + 1 >= n:
                 break
-            if pos > 0 and not text[pos - 1].isspace() and not text[pos + 1].isspace():
+            if _safe_cut(text, pos):
                 cut = pos + 1
                 break
             pos += 1

@@ -16,6 +16,7 @@ Stale heap entries (pairs whose count fell) are fixed when they surface.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from heapq import heappop, heappush
 
 from .step_trainer import StepTrainer
@@ -28,35 +29,34 @@ class MergeTrainer(StepTrainer):
     """Iterator of merge steps; build it with :func:`bpe_core.train_steps`."""
 
     def _setup(self, chunk_counts: dict[str, int]) -> None:
-        tok: list[int] = []
-        wt: list[int] = []
-        counts: dict[int, int] = {}
-        where: dict[int, list[int]] = {}
-        get = counts.get
-        for chunk, c in chunk_counts.items():
-            data = chunk.encode("utf-8")
-            base = len(tok)
-            tok.extend(data)
-            wt.extend([c] * len(data))
-            for i, k in enumerate([(x << _SHIFT) | y for x, y in zip(data, data[1:])], base):
-                old = get(k)
-                if old is None:
-                    counts[k] = c
-                    where[k] = [i]
-                else:
-                    counts[k] = old + c
-                    where[k].append(i)
+        # Everything here runs once per position, so it is built with whole-list
+        # operations: one key per adjacent pair (-1 across a chunk edge), then
+        # one tight loop files each position under its key.
+        encoded = [chunk.encode("utf-8") for chunk in chunk_counts]
+        tok = list(b"".join(encoded))
         n = len(tok)
+        wt: list[int] = []
+        for data, c in zip(encoded, chunk_counts.values()):
+            wt.extend([c] * len(data))
+        keys = [(x << _SHIFT) | y for x, y in zip(tok, tok[1:])]
         nxt = list(range(1, n + 1))
         prv = list(range(-1, n - 1))
         pos = 0
-        for chunk in chunk_counts:  # cut the links at chunk edges
-            pos += len(chunk.encode("utf-8"))
+        for data in encoded:  # cut the links at chunk edges
+            pos += len(data)
             nxt[pos - 1] = -1
             if pos < n:
                 prv[pos] = -1
+                keys[pos - 1] = -1
+        where: defaultdict[int, list[int]] = defaultdict(list)
+        for i, k in enumerate(keys):
+            where[k].append(i)
+        where.pop(-1, None)
+        self._where = where = dict(where)
+        getw = wt.__getitem__
+        counts = {k: sum(map(getw, v)) for k, v in where.items()}
         self._tok, self._wt, self._nxt, self._prv = tok, wt, nxt, prv
-        self._counts, self._where = counts, where
+        self._counts = counts
         key = self._key
         self._heap = [(-c, key(k), k) for k, c in counts.items()]
         self._heap.sort()

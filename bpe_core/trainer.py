@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from heapq import heappop, heappush
+from itertools import accumulate, chain, repeat
 
 from .step_trainer import StepTrainer
 
@@ -33,21 +34,19 @@ class MergeTrainer(StepTrainer):
         # operations: one key per adjacent pair (-1 across a chunk edge), then
         # one tight loop files each position under its key.
         encoded = [chunk.encode("utf-8") for chunk in chunk_counts]
+        lengths = [len(data) for data in encoded]
         tok = list(b"".join(encoded))
         n = len(tok)
-        wt: list[int] = []
-        for data, c in zip(encoded, chunk_counts.values()):
-            wt.extend([c] * len(data))
+        wt = list(chain.from_iterable(map(repeat, chunk_counts.values(), lengths)))
         keys = [(x << _SHIFT) | y for x, y in zip(tok, tok[1:])]
         nxt = list(range(1, n + 1))
         prv = list(range(-1, n - 1))
-        pos = 0
-        for data in encoded:  # cut the links at chunk edges
-            pos += len(data)
-            nxt[pos - 1] = -1
-            if pos < n:
-                prv[pos] = -1
-                keys[pos - 1] = -1
+        ends = list(accumulate(lengths))
+        for e in ends:  # cut the links at chunk edges
+            nxt[e - 1] = -1
+        for e in ends[:-1]:
+            prv[e] = -1
+            keys[e - 1] = -1
         where: defaultdict[int, list[int]] = defaultdict(list)
         for i, k in enumerate(keys):
             where[k].append(i)
@@ -121,7 +120,9 @@ class MergeTrainer(StepTrainer):
         tok, wt, nxt, prv = self._tok, self._wt, self._nxt, self._prv
         counts, where = self._counts, self._where
         merged = (a << _SHIFT) | b
-        positions = sorted(set(where.pop(merged)))
+        positions = where.pop(merged)
+        if a == b:  # overlapping runs (aaa) must be merged left to right
+            positions.sort()
         del counts[merged]
         fresh: set[int] = set()
         replaced = 0

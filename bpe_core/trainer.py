@@ -16,6 +16,7 @@ Stale heap entries (pairs whose count fell) are fixed when they surface.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections import defaultdict
 from heapq import heappop, heappush
 from itertools import accumulate, chain, repeat
@@ -59,6 +60,7 @@ class MergeTrainer(StepTrainer):
         key = self._key
         self._heap = [(-c, key(k), k) for k, c in counts.items()]
         self._heap.sort()
+        self._top: list = []  # the pair table's entries, kept out of the heap (see _top_rows)
 
     def _key(self, k: int):
         return self.rule.key(k >> _SHIFT, k & _MASK)
@@ -89,32 +91,55 @@ class MergeTrainer(StepTrainer):
             heappush(heap, top)
             k = top[2]
             return (k >> _SHIFT, k & _MASK), -top[0], (), ()
-        # Pop the tied pairs, and enough more for the table; push them all back.
-        popped = []
-        top = self._pop_valid()
-        if top is None:
+        rows = self._top_rows()
+        if not rows:
             return None
-        popped.append(top)
-        best = top[0]
-        # Static rules: heap order is the table's order.  First-seen: the rows with
-        # the k-th row's count must all be seen before sorting them by position.
-        last = self.top_k - 1
-        while heap:
-            nxt = self._pop_valid()
-            if nxt is None:
-                break
-            popped.append(nxt)
-            if nxt[0] != best and len(popped) > self.top_k and (self.rule.static or nxt[0] != popped[last][0]):
-                break
-        for entry in popped:
-            heappush(heap, entry)
-        rows = [(e[2], -e[0]) for e in popped]
         if not self.rule.static:  # first-seen: order equal counts by first occurrence
-            rows.sort(key=lambda r: (-r[1], self.rule.key(0, 0, self._first_pos(r[0]))))
-        pairs = [((k >> _SHIFT, k & _MASK), c) for k, c in rows]
+            rows = sorted(rows, key=lambda e: (e[0], self.rule.key(0, 0, self._first_pos(e[2]))))
+        pairs = [((k >> _SHIFT, k & _MASK), -negc) for negc, _, k in rows]
         winner, count = pairs[0]
         ties = [p for p, c in pairs if c == count]
         return winner, count, ties, pairs[: self.top_k] if self.records else ()
+
+    def _top_rows(self) -> list:
+        """The heap's best entries, in heap order: the top ``top_k``, every pair tied
+        with the best and, for first-seen, every pair tied with row ``top_k``.
+
+        They are kept out of the heap between steps (in ``self._top``) rather than
+        popped and pushed back each time: from one step to the next most of the
+        table stays, since only pairs next to the merged one change count.
+        Invariant: every heap entry sorts after every kept one.
+        """
+        heap, counts, top_k, static = self._heap, self._counts, self.top_k, self.rule.static
+        kept = []
+        for entry in self._top:  # drop pairs whose count fell (the merged pair, its neighbours)
+            c = counts.get(entry[2], 0)
+            if c == -entry[0]:
+                kept.append(entry)
+            elif c > 0:
+                heappush(heap, (-c, entry[1], entry[2]))
+        while True:  # pull in heap entries that sort before the last kept one or are needed
+            top = self._pop_valid()
+            if top is None:
+                break
+            n = len(kept)
+            if n and n >= top_k and top >= kept[-1] and top[0] != kept[0][0] and (
+                static or top_k == 0 or top[0] != kept[top_k - 1][0]
+            ):
+                heappush(heap, top)
+                break
+            insort(kept, top)
+        # Keep only what is needed; the rest goes back to the heap.
+        need = min(top_k, len(kept)) or min(1, len(kept))
+        while need < len(kept) and (
+            kept[need][0] == kept[0][0] or (not static and top_k and kept[need][0] == kept[top_k - 1][0])
+        ):
+            need += 1
+        for entry in kept[need:]:
+            heappush(heap, entry)
+        del kept[need:]
+        self._top = kept
+        return kept
 
     def _merge(self, a: int, b: int, new_id: int) -> int:
         tok, wt, nxt, prv = self._tok, self._wt, self._nxt, self._prv

@@ -25,6 +25,7 @@ from .step_trainer import StepTrainer
 
 _SHIFT = 21
 _MASK = (1 << _SHIFT) - 1
+_EDGE = -2  # the token after the last position, so tok[-1] says "no neighbour"
 
 
 class MergeTrainer(StepTrainer):
@@ -55,6 +56,7 @@ class MergeTrainer(StepTrainer):
         self._where = where = dict(where)
         getw = wt.__getitem__
         counts = {k: sum(map(getw, v)) for k, v in where.items()}
+        tok.append(_EDGE)  # read through the -1 link of a chunk's first or last position
         self._tok, self._wt, self._nxt, self._prv = tok, wt, nxt, prv
         self._counts = counts
         key = self._key
@@ -149,63 +151,77 @@ class MergeTrainer(StepTrainer):
         if a == b:  # overlapping runs (aaa) must be merged left to right
             positions.sort()
         del counts[merged]
-        fresh: set[int] = set()
-        replaced = 0
-        # The pair updates are written out inline (not as helper calls): this
-        # loop runs once per merged occurrence and dominates training time.
+        # Pass 1: relink the list at each occurrence.  This loop runs once per
+        # merged occurrence and dominates training time, so it does nothing else.
+        done: list[int] = []
         for i in positions:
             if tok[i] != a:
-                continue  # consumed by an earlier overlapping occurrence
+                continue  # stale entry, or consumed by an earlier overlapping occurrence
             j = nxt[i]
             if j < 0 or tok[j] != b:
                 continue
-            w = wt[i]
-            replaced += w
-            p = prv[i]
             q = nxt[j]
-            if p >= 0:
-                left = tok[p] << _SHIFT
-                k = left | a
-                if k != merged:  # the left neighbour's old pair loses one
-                    c = counts[k] - w
-                    if c:
-                        counts[k] = c
-                    else:
-                        del counts[k]
-                        del where[k]
-                k = left | new_id  # ...and its new pair gains one
-                if k in counts:
-                    counts[k] += w
-                    where[k].append(p)
-                else:
-                    counts[k] = w
-                    where[k] = [p]
-                    fresh.add(k)
-            if q >= 0:
-                right = tok[q]
-                k = (b << _SHIFT) | right
-                if k != merged:
-                    c = counts[k] - w
-                    if c:
-                        counts[k] = c
-                    else:
-                        del counts[k]
-                        del where[k]
-                k = (new_id << _SHIFT) | right
-                if k in counts:
-                    counts[k] += w
-                    where[k].append(i)
-                else:
-                    counts[k] = w
-                    where[k] = [i]
-                    fresh.add(k)
-                prv[q] = i
             tok[i] = new_id
             tok[j] = -1
             nxt[i] = q
+            if q >= 0:
+                prv[q] = i
+            done.append(i)
+        if not done:
+            return 0
+        # Pass 2: the neighbours' pairs, grouped by neighbour token (tok[-1] is the
+        # _EDGE sentinel, which a missing neighbour's -1 index reads).  Left of an
+        # occurrence, (x, a) became (x, new); right of it, (b, y) became (new, y).
+        # Two adjacent occurrences meet as (new, new), which stood for (b, a):
+        # it is counted once, from the left.
+        getw = wt.__getitem__
+        lefts: dict[int, list[int]] = {}
+        for x, p in zip(map(tok.__getitem__, map(prv.__getitem__, done)), map(prv.__getitem__, done)):
+            if x >= 0:
+                group = lefts.get(x)
+                if group is None:
+                    lefts[x] = [p]
+                else:
+                    group.append(p)
+        rights: dict[int, list[int]] = {}
+        for y, i in zip(map(tok.__getitem__, map(nxt.__getitem__, done)), done):
+            if y >= 0 and y != new_id:
+                group = rights.get(y)
+                if group is None:
+                    rights[y] = [i]
+                else:
+                    group.append(i)
+        fresh: list[int] = []
+        for x, group in lefts.items():
+            w = sum(map(getw, group))
+            k = (b << _SHIFT) | a if x == new_id else (x << _SHIFT) | a
+            if k != merged:
+                c = counts[k] - w
+                if c:
+                    counts[k] = c
+                else:
+                    del counts[k]
+                    del where[k]
+            k = (x << _SHIFT) | new_id
+            counts[k] = w
+            where[k] = group
+            fresh.append(k)
+        for y, group in rights.items():
+            w = sum(map(getw, group))
+            k = (b << _SHIFT) | y
+            if k != merged:
+                c = counts[k] - w
+                if c:
+                    counts[k] = c
+                else:
+                    del counts[k]
+                    del where[k]
+            k = (new_id << _SHIFT) | y
+            counts[k] = w
+            where[k] = group
+            fresh.append(k)
         key = self._key
+        heap = self._heap
         for k in fresh:
-            c = counts.get(k)
-            if c:
-                heappush(self._heap, (-c, key(k), k))
-        return replaced
+            heappush(heap, (-counts[k], key(k), k))
+        return sum(map(getw, done))

@@ -45,9 +45,20 @@ def check_tie_break(name: str) -> str:
     return name
 
 
-def _descending(token: bytes) -> tuple[int, ...]:
-    """A key that sorts byte strings in *descending* order (a prefix sorts after its extensions)."""
-    return tuple(-b for b in token) + (1,)
+def _descending(token: bytes) -> str:
+    """A key that sorts byte strings in *descending* order (a prefix sorts after its extensions).
+
+    Byte ``x`` becomes ``chr(255 - x)`` and the end ``chr(256)``, above every byte,
+    so two keys joined still compare left string first (the end mark is unique to
+    the end).  A str compares in C, faster than a tuple of ints.
+
+    >>> sorted([b"a", b"ab", b"b", b"a\\x00"], key=_descending)
+    [b'b', b'ab', b'a\\x00', b'a']
+    """
+    return token.translate(_FLIP).decode("latin-1") + "\u0100"
+
+
+_FLIP = bytes(range(255, -1, -1))
 
 
 class TieRule:
@@ -82,7 +93,7 @@ class TieRule:
     def key(self, a: int, b: int, first_pos: int = 0):
         """Sort key of pair ``(a, b)``; for first-seen, ``first_pos`` is where it first occurs."""
         if self.name == "lexicographic":
-            return (self._token_key[a], self._token_key[b])
+            return self._token_key[a] + self._token_key[b]
         if self.name == "first-seen":
             return first_pos
         return (self._token_key[a] << _SHIFT) | self._token_key[b]

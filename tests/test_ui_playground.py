@@ -54,6 +54,7 @@ def test_char_baseline_error_is_a_result():
     assert not r.ok and "'z'" in r.error and r.counts.tokens is None and r.counts.bytes_per_token is None
 
 
+@settings(deadline=None)  # size 1 over 30,000 tokens is 30,000 pages: slow on a busy machine, not wrong
 @given(st.integers(0, 30_000), st.integers(-3, 10), st.integers(1, 7000))
 def test_pages_cover_every_token_once(total, page, size):
     p = page_of(total, page=page, size=size)

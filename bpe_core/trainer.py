@@ -7,11 +7,13 @@ For every adjacent pair we keep its weighted count, the positions where it
 was seen to start (append-only: an entry may be stale, so each is checked
 when the pair is merged), and a lazy max-heap of ``(-count, tie key, pair)``.
 
-A merge visits only the positions of the merged pair: each occurrence
-updates its two neighbouring pairs and relinks the list.  So a step costs in
-proportion to how often the pair occurs, not to the corpus size, and this
-holds for ``pattern="none"`` too, where the whole text is one long chunk.
-Stale heap entries (pairs whose count fell) are fixed when they surface.
+A merge visits only the positions of the merged pair: it relinks the list
+at each occurrence, then updates the neighbouring pairs, grouped by
+neighbour token.  So a step costs in proportion to how often the pair
+occurs, not to the corpus size, and this holds for ``pattern="none"`` too,
+where the whole text is one long chunk.  Stale heap entries (pairs whose
+count fell) are fixed when they surface.  With step records on, the pair
+table's rows are kept out of the heap between steps (see ``_top_rows``).
 """
 
 from __future__ import annotations

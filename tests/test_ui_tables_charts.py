@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import altair as alt
 import pandas as pd
@@ -92,11 +93,20 @@ def test_pair_chart_highlights_the_chosen_pair_in_winner_order() -> None:
     data = pd.DataFrame(spec["datasets"][PAIRS_DATA])
     assert data.loc[data["status"] == "chosen", "pair"].tolist() == table.loc[table["chosen"], "pair"].tolist()
     assert list(data.sort_values("rank")["pair"]) == table["pair"].tolist()
-    assert all(layer["encoding"]["y"]["sort"] == table["pair"].tolist() for layer in spec["layer"])
+    by_rank = {"field": "rank", "op": "min", "order": "ascending"}  # kept by Vega-Lite across the two layers
+    assert all(layer["encoding"]["y"]["sort"] == by_rank for layer in spec["layer"])
     assert spec["layer"][0]["encoding"]["color"]["scale"]["range"] == STATUS_COLORS
     marks = dict(zip(data["pair"], data["label"]))
     assert marks[table.loc[table["chosen"], "pair"].iloc[0]] == f"{step.count} ← merged"
     assert all(marks[p] == f"{step.count} tie" for p in table.loc[table["tied"], "pair"])
+
+
+def test_pair_chart_spec_without_its_data_is_the_same_at_every_step() -> None:
+    # The browser then only swaps the data of the drawn chart instead of building a new view.
+    steps = _steps("low low low low low lowest lowest newest newest newest", 4, pattern="none")
+    specs = [pair_count_spec(pair_table(s)) for s in steps]
+    assert len({json.dumps({k: v for k, v in spec.items() if k != "datasets"}, sort_keys=True) for spec in specs}) == 1
+    assert len({json.dumps(spec["datasets"], sort_keys=True) for spec in specs}) == len(specs)
 
 
 def test_specs_are_valid_vega_lite_and_do_not_share_data() -> None:

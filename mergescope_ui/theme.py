@@ -5,6 +5,7 @@ Only constant CSS goes through here (no user text), rendered with ``st.html``.
 
 from __future__ import annotations
 
+from .blocks import BLOCK_CSS
 from .cards import CARD_CSS
 from .html_tables import TABLE_CSS
 from .token_html import TOKEN_CSS
@@ -26,6 +27,9 @@ html{font-size:22px;}
 [data-testid="stMain"] .stButton button{min-height:3.2rem;font-size:1.15rem;}
 [data-testid="stMetricValue"],[data-testid="stMetricValue"] *{font-size:2.4rem !important;line-height:1.2;}
 [data-testid="stMetricLabel"],[data-testid="stMetricLabel"] *{font-size:1.05rem !important;}
+.ms-figure .ms-value{font-size:2.4rem;line-height:1.2;}
+.ms-figure .ms-label{font-size:1.05rem;}
+.ms-caption,.ms-status{font-size:1.1rem;}
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p{font-size:1.1rem;}
 [data-testid="stDataFrame"]{font-size:1.1rem;}
 :root{--ms-table-height:24rem;}
@@ -35,10 +39,10 @@ table.ms-table{font-size:1.05rem;}
 
 
 def page_css(*, presenter: bool) -> str:
-    """The CSS for the current mode, token spans and merge cards included (one ``st.html`` call).
+    """The CSS for the current mode, token spans, merge cards, tables and blocks included (one ``st.html`` call).
 
     Sent once per run from ``app.py`` and unchanged between reruns, so the
     browser does not restyle the page at every step the way a ``<style>``
     inside each redrawn block would.
     """
-    return BASE_CSS + TOKEN_CSS + CARD_CSS + TABLE_CSS + (PRESENTER_CSS if presenter else "")
+    return BASE_CSS + TOKEN_CSS + CARD_CSS + TABLE_CSS + BLOCK_CSS + (PRESENTER_CSS if presenter else "")

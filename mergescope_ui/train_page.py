@@ -13,6 +13,7 @@ from streamlit.delta_generator import DeltaGenerator
 from bpe_core import PATTERNS, TIE_BREAK_HELP, TIE_BREAKS
 
 from . import keys
+from .blocks import Figure, caption_html, figures_html, heading_html, status_html
 from .cards import merge_card_html
 from .charts import pair_count_spec, tokens_line_spec
 from .engine import start_run
@@ -264,7 +265,7 @@ def _status(run: TrainingRun) -> None:
         st.info("Step 0: the text as raw bytes, one token per byte. Press **Next ▶** (or the → key) "
                 "to make the first merge.", icon="👉")
     else:
-        st.markdown(f"**Step {run.position:,}** of up to {settings.merges:,} merges")
+        st.html(status_html(f"Step {run.position:,}", f"of up to {settings.merges:,} merges"))
 
 
 def _quiz(run: TrainingRun) -> None:
@@ -286,31 +287,33 @@ def _quiz(run: TrainingRun) -> None:
 
 
 def _step_view(run: TrainingRun, *, large: bool) -> None:
+    # Headings, captions and figures go out as HTML next to the content they introduce: every
+    # separate element (a metric is three Markdown blocks) is more work for the browser at each step.
     trainer = run.trainer
     step = run.current
     settings: TrainSettings = run.identity[1]
     special_ids = frozenset(trainer.special_tokens.values())
     tokens_now = step.tokens_after if step else trainer.initial_tokens
-    m = st.columns(4)
-    m[0].metric("Vocab size", f"{256 + len(special_ids) + run.position:,}", delta=1 if step else None)
-    m[1].metric("Corpus tokens", f"{tokens_now:,}", delta=-step.replaced if step else None,
-                delta_color="inverse")
-    m[2].metric("Bytes per token", f"{trainer.corpus_bytes / max(tokens_now, 1):.3f}")
-    m[3].metric("Merges", f"{run.position:,} / {settings.merges:,}")
+    st.html(figures_html([
+        Figure("Vocab size", f"{256 + len(special_ids) + run.position:,}", delta="1" if step else None),
+        Figure("Corpus tokens", f"{tokens_now:,}", delta=f"{-step.replaced:,}" if step else None, good=True),
+        Figure("Bytes per token", f"{trainer.corpus_bytes / max(tokens_now, 1):.3f}"),
+        Figure("Merges", f"{run.position:,} / {settings.merges:,}"),
+    ]))
 
     left, right = st.columns([1.05, 1], gap="large")
     with left:
         if step is None:
-            st.subheader("No merge yet")
-            st.write("Every token is one byte. BPE counts adjacent pairs and merges the most frequent one.")
+            st.html(heading_html("No merge yet") + "<p>Every token is one byte. BPE counts adjacent pairs and "
+                    "merges the most frequent one.</p>")
             upcoming = run.peek()
             if upcoming is not None and not st.session_state.get(keys.QUIZ):
-                st.subheader("Pair counts now")
+                st.html(heading_html("Pair counts now"))
                 table = pair_table(upcoming).assign(status="other", chosen=False, tied=False)
                 st.vega_lite_chart(pair_count_spec(table, large=large), width="stretch")
         else:
-            st.html(merge_card_html(step, special_ids=special_ids, css=False))
-            st.subheader(f"Pair counts before merge {step.index}")
+            st.html(merge_card_html(step, special_ids=special_ids, css=False)
+                    + heading_html(f"Pair counts before merge {step.index}"))
             table = pair_table(step)
             st.vega_lite_chart(pair_count_spec(table, large=large), width="stretch")
             # Plain HTML, not st.dataframe: a small static table redraws far faster at every step.
@@ -320,22 +323,21 @@ def _step_view(run: TrainingRun, *, large: bool) -> None:
         vocab = trainer.vocab
         after = run.sequence()
         if step is None:
-            st.subheader("The sequence (raw bytes)")
-            st.html(token_spans_html(after, vocab, special_ids=special_ids, css=False))
+            st.html(heading_html("The sequence (raw bytes)")
+                    + token_spans_html(after, vocab, special_ids=special_ids, css=False))
         else:
             before = run.sequence(run.position - 1)
             try:
                 old_pos, new_pos = merged_positions(before, after, pair=step.pair, new_id=step.new_id)
             except ValueError:
                 old_pos, new_pos = [], [i for i, t in enumerate(after) if t == step.new_id]
-            st.subheader(f"After merge {step.index}")
-            st.caption(f"{len(after):,} tokens in the preview; the {len(new_pos):,} new tokens are outlined")
-            st.html(token_spans_html(after, vocab, emphasize=new_pos, special_ids=special_ids, css=False))
-            st.subheader(f"Before merge {step.index}")
-            st.caption(f"{len(before):,} tokens; the pairs that merge are outlined")
-            st.html(token_spans_html(before, vocab, emphasize=old_pos, special_ids=special_ids, css=False))
-        if step is not None:
-            st.subheader("Corpus tokens by step")
+            st.html(heading_html(f"After merge {step.index}")
+                    + caption_html(f"{len(after):,} tokens in the preview; the {len(new_pos):,} new tokens are outlined")
+                    + token_spans_html(after, vocab, emphasize=new_pos, special_ids=special_ids, css=False))
+            st.html(heading_html(f"Before merge {step.index}")
+                    + caption_html(f"{len(before):,} tokens; the pairs that merge are outlined")
+                    + token_spans_html(before, vocab, emphasize=old_pos, special_ids=special_ids, css=False)
+                    + heading_html("Corpus tokens by step"))
             series = tokens_by_step(trainer.initial_tokens, run.records[: run.position])
             st.vega_lite_chart(tokens_line_spec(series, current_step=run.position, large=large), width="stretch")
 
@@ -352,7 +354,7 @@ def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
     st.divider()
     left, right = st.columns([1.4, 1], gap="large")
     with left:
-        st.subheader(f"Merges so far ({len(steps):,})")
+        st.html(heading_html(f"Merges so far ({len(steps):,})"))
         if st.toggle("Show every merge (sortable table)", key=keys.ALL_MERGES,
                      help="Off: the latest merges as a light table, quicker to redraw at every step."):
             row = 46 if large else 35
@@ -364,16 +366,13 @@ def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
             )
         else:
             recent = table.iloc[::-1].head(RECENT_MERGES).rename(columns={"crosses_words": "🚩"})
-            st.caption(f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}.")
-            st.html(html_table(recent, wrap=True))
+            st.html(caption_html(f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}.")
+                    + html_table(recent, wrap=True))
         st.download_button("⬇ Merges as CSV", merges_csv(steps), file_name=f"merges_{len(steps)}.csv",
                            mime="text/csv", key="download_merges", on_click="ignore")
     with right:
-        st.subheader("Longest tokens so far")
         longest = longest_tokens(steps, n=10).rename(columns={"crosses_words": "🚩"})
-        st.html(html_table(longest, wrap=True))
         crossing = int(table["crosses_words"].sum()) if steps else 0
-        if crossing:
-            st.caption(f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization *GPT-2* to prevent them.")
-        else:
-            st.caption("No token crosses a word boundary so far.")
+        note = (f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization GPT-2 to prevent them."
+                if crossing else "No token crosses a word boundary so far.")
+        st.html(heading_html("Longest tokens so far") + html_table(longest, wrap=True) + caption_html(note))

@@ -368,7 +368,9 @@ def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
             recent = table.iloc[::-1].head(RECENT_MERGES).rename(columns={"crosses_words": "🚩"})
             st.html(caption_html(f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}.")
                     + html_table(recent, wrap=True))
-        st.download_button("⬇ Merges as CSV", merges_csv(steps), file_name=f"merges_{len(steps)}.csv",
+        # A callable: the CSV is built when the button is clicked, not at every step (a file sent with
+        # each step also made the browser fetch its new URL to check it, at every Next).
+        st.download_button("⬇ Merges as CSV", lambda: merges_csv(steps), file_name=f"merges_{len(steps)}.csv",
                            mime="text/csv", key="download_merges", on_click="ignore")
     with right:
         longest = longest_tokens(steps, n=10).rename(columns={"crosses_words": "🚩"})

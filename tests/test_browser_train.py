@@ -8,6 +8,7 @@ the reason when chromium or playwright is missing.  Screenshots go to
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from collections.abc import Iterator
 
 import pytest
@@ -131,3 +132,16 @@ def test_quiz_round_in_the_browser(server: str, page) -> None:
     assert page.get_by_text("1 right out of 1").is_visible()
     page.mouse.move(0, 0)
     full_screenshot(page, "train_quiz_step1")
+
+
+def test_merges_csv_download_has_every_merge_so_far(server: str, page) -> None:
+    open_app(page, f"{server}/train?corpus=low_lowest_newest&pattern=none", heading=HEADING)
+    for step in (1, 2, 3):
+        _next(page, step)
+    with page.expect_download() as info:
+        page.get_by_role("button", name="⬇ Merges as CSV").click()
+    download = info.value
+    assert download.suggested_filename == "merges_3.csv"
+    lines = Path(download.path()).read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 4 and lines[0].startswith("step,")
+    assert [line.split(",")[0] for line in lines[1:]] == ["1", "2", "3"]

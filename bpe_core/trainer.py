@@ -193,32 +193,22 @@ class MergeTrainer(StepTrainer):
                     rights[y] = [i]
                 else:
                     group.append(i)
+        # (old pair, new pair, positions) for each neighbour group.
+        changes = [
+            ((b << _SHIFT) | a if x == new_id else (x << _SHIFT) | a, (x << _SHIFT) | new_id, group)
+            for x, group in lefts.items()
+        ]
+        changes += [((b << _SHIFT) | y, (new_id << _SHIFT) | y, group) for y, group in rights.items()]
         fresh: list[int] = []
-        for x, group in lefts.items():
+        for old, k, group in changes:
             w = sum(map(getw, group))
-            k = (b << _SHIFT) | a if x == new_id else (x << _SHIFT) | a
-            if k != merged:
-                c = counts[k] - w
+            if old != merged:
+                c = counts[old] - w
                 if c:
-                    counts[k] = c
+                    counts[old] = c
                 else:
-                    del counts[k]
-                    del where[k]
-            k = (x << _SHIFT) | new_id
-            counts[k] = w
-            where[k] = group
-            fresh.append(k)
-        for y, group in rights.items():
-            w = sum(map(getw, group))
-            k = (b << _SHIFT) | y
-            if k != merged:
-                c = counts[k] - w
-                if c:
-                    counts[k] = c
-                else:
-                    del counts[k]
-                    del where[k]
-            k = (new_id << _SHIFT) | y
+                    del counts[old]
+                    del where[old]
             counts[k] = w
             where[k] = group
             fresh.append(k)

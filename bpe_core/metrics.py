@@ -45,14 +45,13 @@ DEFAULT_SAMPLES = 100_000
 LESSON_SIZES: tuple[int, ...] = (512, 4096, 32768)
 
 
-@dataclass(frozen=True, slots=True)
-class Compression:
-    """Token, byte, character and word counts of one text under one tokenizer."""
+class _PerToken:
+    """``bytes_per_token`` and ``chars_per_token`` for a record with ``bytes``, ``chars`` and ``tokens``."""
 
-    tokens: int
+    __slots__ = ()
     bytes: int
     chars: int
-    words: int
+    tokens: int
 
     @property
     def bytes_per_token(self) -> float:
@@ -61,6 +60,16 @@ class Compression:
     @property
     def chars_per_token(self) -> float:
         return self.chars / self.tokens if self.tokens else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Compression(_PerToken):
+    """Token, byte, character and word counts of one text under one tokenizer."""
+
+    tokens: int
+    bytes: int
+    chars: int
+    words: int
 
     @property
     def tokens_per_word(self) -> float:
@@ -152,21 +161,13 @@ def round_trip(
 
 
 @dataclass(frozen=True, slots=True)
-class ScriptRow:
+class ScriptRow(_PerToken):
     """One category of a text after ``merges`` merges."""
 
     category: str
     chars: int
     bytes: int
     tokens: int
-
-    @property
-    def bytes_per_token(self) -> float:
-        return self.bytes / self.tokens if self.tokens else 0.0
-
-    @property
-    def chars_per_token(self) -> float:
-        return self.chars / self.tokens if self.tokens else 0.0
 
 
 def script_rows(curve: TextCurve, k: int) -> list[ScriptRow]:

@@ -58,16 +58,19 @@ class MergeTrainer(StepTrainer):
         self._where = where = dict(where)
         getw = wt.__getitem__
         counts = {k: sum(map(getw, v)) for k, v in where.items()}
-        tok.append(_EDGE)  # read through the -1 link of a chunk's first or last position
+        # One slot past the end, which a -1 link reads or writes: tok[-1] says "no
+        # neighbour", and nxt[-1]/prv[-1] take the writes for a missing one.
+        tok.append(_EDGE)
+        nxt.append(-1)
+        prv.append(-1)
         self._tok, self._wt, self._nxt, self._prv = tok, wt, nxt, prv
         self._counts = counts
-        key = self._key
-        self._heap = [(-c, key(k), k) for k, c in counts.items()]
-        self._heap.sort()
+        pairs = list(counts)
+        self._heap = sorted(zip([-c for c in counts.values()], self.rule.packed_keys(pairs), pairs))
         self._top: list = []  # the pair table's entries, kept out of the heap (see _top_rows)
-
-    def _key(self, k: int):
-        return self.rule.key(k >> _SHIFT, k & _MASK)
+        # New pairs with a count below _floor wait in _low, off the heap (see _pop_valid).
+        self._low: list[int] = []
+        self._floor = -self._heap[0][0] // 2 if self._heap else 0
 
     def _first_pos(self, k: int) -> int:
         """Where pair ``k`` first occurs now (its position list may hold stale entries)."""
@@ -75,16 +78,37 @@ class MergeTrainer(StepTrainer):
         return min(i for i in self._where[k] if tok[i] == a and nxt[i] >= 0 and tok[nxt[i]] == b)
 
     def _pop_valid(self):
-        """Pop the top heap entry whose count is current (fixing stale ones); None if empty."""
+        """Pop the top heap entry whose count is current (fixing stale ones); None if empty.
+
+        A pair's count never grows after it is made (a new pair holds the newest
+        id, so no later merge makes more of it), and most new pairs are rare and
+        never win.  So new pairs counted below ``_floor`` wait in ``_low`` without
+        a heap entry or sort key; they join the heap only when its best count
+        falls below the floor, which then halves.  Every waiting pair counts less
+        than the floor, so it cannot beat or tie an entry popped above it.
+        """
         heap, counts = self._heap, self._counts
-        while heap:
+        while True:
+            if self._low and (not heap or -heap[0][0] < self._floor):
+                self._flush_low()
+            if not heap:
+                return None
             negc, key, k = heappop(heap)
             c = counts.get(k, 0)
             if c == -negc:
                 return negc, key, k
             if c > 0:
                 heappush(heap, (-c, key, k))
-        return None
+
+    def _flush_low(self) -> None:
+        """Halve the floor below the heap's best and move the waiting pairs at or above it onto the heap."""
+        counts, heap = self._counts, self._heap
+        self._floor = floor = -heap[0][0] // 2 if heap else 0
+        get, least = counts.get, max(floor, 1)  # a count of 0 is a pair that is gone
+        up = [k for k in self._low if get(k, 0) >= least]
+        self._low = [k for k in self._low if 0 < get(k, 0) < floor]
+        for entry in zip([-counts[k] for k in up], self.rule.packed_keys(up), up):
+            heappush(heap, entry)
 
     def _choose(self):
         heap = self._heap
@@ -160,14 +184,13 @@ class MergeTrainer(StepTrainer):
             if tok[i] != a:
                 continue  # stale entry, or consumed by an earlier overlapping occurrence
             j = nxt[i]
-            if j < 0 or tok[j] != b:
+            if tok[j] != b:  # j = -1 (chunk edge) reads the _EDGE slot
                 continue
             q = nxt[j]
             tok[i] = new_id
             tok[j] = -1
             nxt[i] = q
-            if q >= 0:
-                prv[q] = i
+            prv[q] = i  # q = -1 writes the spare slot
             done.append(i)
         if not done:
             return 0
@@ -199,7 +222,9 @@ class MergeTrainer(StepTrainer):
             for x, group in lefts.items()
         ]
         changes += [((b << _SHIFT) | y, (new_id << _SHIFT) | y, group) for y, group in rights.items()]
-        fresh: list[int] = []
+        fresh: list[int] = []  # new pairs for the heap, and their negated counts
+        negw: list[int] = []
+        low, floor = self._low, self._floor
         for old, k, group in changes:
             w = sum(map(getw, group))
             if old != merged:
@@ -211,9 +236,12 @@ class MergeTrainer(StepTrainer):
                     del where[old]
             counts[k] = w
             where[k] = group
-            fresh.append(k)
-        key = self._key
+            if w < floor:
+                low.append(k)
+            else:
+                fresh.append(k)
+                negw.append(-w)
         heap = self._heap
-        for k in fresh:
-            heappush(heap, (-counts[k], key(k), k))
+        for entry in zip(negw, self.rule.packed_keys(fresh), fresh):
+            heappush(heap, entry)
         return sum(map(getw, done))

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 from pathlib import Path
 
 from .pretokenizer import PreTokenizer
 from .step_trainer import check_text, merge_ids
 
 _CACHE_LIMIT = 200_000
+_NO_RANK = 1 << 62  # above every merge rank
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,7 @@ class Tokenizer:
         self._byte_id = [self._id_of[bytes([b])] for b in range(256)]
         self.merges: list[tuple[int, int]] = []
         self.merge_ids: list[int] = []
-        self._ranks: dict[tuple[int, int], tuple[int, int]] = {}
+        self._rank: dict[tuple[int, int], int] = {}  # pair -> rank of its (first) merge
         for rank, (a, b) in enumerate(merges):
             if a not in self.vocab or b not in self.vocab:
                 raise ValueError(f"merge {rank + 1} ({a}, {b}) uses an id not in the vocab (vocab size {len(self.vocab)})")
@@ -112,7 +113,7 @@ class Tokenizer:
                 raise ValueError(f"merge {rank + 1} makes {self.vocab[a] + self.vocab[b]!r}, which is not in the vocab; add it")
             self.merges.append((a, b))
             self.merge_ids.append(new_id)
-            self._ranks.setdefault((a, b), (rank, new_id))
+            self._rank.setdefault((a, b), rank)
         self._rank_of_id = {new_id: rank for rank, new_id in enumerate(self.merge_ids)}
         self.pattern = pattern
         self.pretokenizer = PreTokenizer(pattern, special_tokens=list(self.special_tokens))
@@ -139,19 +140,33 @@ class Tokenizer:
 
     # ----- model: bytes -> ids -----
     def _bpe(self, data: bytes) -> list[int]:
-        byte_id = self._byte_id
-        ids = [byte_id[b] for b in data]
-        ranks = self._ranks
-        while len(ids) > 1:
-            best = None
-            for pair in zip(ids, ids[1:]):
-                r = ranks.get(pair)
-                if r is not None and (best is None or r[0] < best[0]):
-                    best, best_pair = r, pair
-            if best is None:
-                break
-            ids = merge_ids(ids, *best_pair, best[1])
-        return ids
+        """One chunk's ids: apply the lowest-rank merge present, everywhere, until none is.
+
+        The ranks of all adjacent pairs are looked up in one C-level ``map``
+        per round; most rounds merge one occurrence, done by slice assignment.
+
+        >>> tok = Tokenizer({i: bytes([i]) for i in range(256)} | {256: b"aa"}, [(97, 97)])
+        >>> tok._bpe(b"aaa"), tok._bpe(b"aaaa"), tok._bpe(b"bab")
+        ([256, 97], [256, 256], [98, 97, 98])
+        """
+        ids = list(map(self._byte_id.__getitem__, data))
+        get, new_ids = self._rank.get, self.merge_ids
+        while True:
+            n = len(ids)
+            if n < 2:
+                return ids
+            if n == 2:
+                r = get((ids[0], ids[1]))
+                return ids if r is None else [new_ids[r]]
+            ranks = list(map(get, zip(ids, ids[1:]), repeat(_NO_RANK)))
+            best = min(ranks)
+            if best == _NO_RANK:
+                return ids
+            i = ranks.index(best)
+            if ranks.count(best) == 1:
+                ids[i : i + 2] = [new_ids[best]]
+            else:  # several, or overlapping (aaa): left to right, without overlap
+                ids = merge_ids(ids, ids[i], ids[i + 1], new_ids[best])
 
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text``; special tokens become their one id.

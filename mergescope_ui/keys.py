@@ -34,6 +34,7 @@ PLAYING: Final = "playing"  # plain bool
 PLAY_SPEED: Final = "play_speed"  # select_slider: seconds per step
 JUMP_TO: Final = "jump_to"  # number_input: target step
 JUMP_PENDING: Final = "jump_pending"  # plain: a step to pull up to on the next run
+WHOLE_PREVIEW: Final = "whole_preview"  # toggle: show the engine's whole preview, not the first WINDOW_CHARS
 
 # --- quiz ----------------------------------------------------------------------
 QUIZ: Final = "quiz"  # toggle

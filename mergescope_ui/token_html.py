@@ -129,6 +129,24 @@ def token_spans_html(
     return "".join(parts)
 
 
+def window_length(ids: Sequence[int], vocab: Mapping[int, bytes], limit_bytes: int) -> int:
+    """How many of ``ids`` (from the start) it takes to cover the first ``limit_bytes`` bytes.
+
+    The token that crosses the limit is kept whole; fewer bytes than the
+    limit means all of ``ids``.  A page shows ``ids[:n]`` of a long preview
+    this way, so the before and after sequences cover the same text.
+
+    >>> window_length([104, 300, 33], {104: b"h", 300: b"ey", 33: b"!"}, 2)
+    2
+    """
+    total = 0
+    for n, token_id in enumerate(ids):
+        if total >= limit_bytes:
+            return n
+        total += len(vocab[token_id])
+    return len(ids)
+
+
 def merged_positions(
     before: Sequence[int], after: Sequence[int], *, pair: tuple[int, int], new_id: int
 ) -> tuple[list[int], list[int]]:

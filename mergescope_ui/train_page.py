@@ -24,7 +24,7 @@ from .sources import SourceText, choose_source
 from .stepper import TrainingRun
 from .url_state import mirror_to_url, seed_from_url
 from .tables import longest_tokens, merges_csv, merges_table, pair_table, tokens_by_step
-from .token_html import merged_positions, token_spans_html
+from .token_html import merged_positions, token_spans_html, window_length
 
 DEFAULT_MERGES = 100
 DEFAULT_PATTERN = "gpt2"
@@ -38,6 +38,7 @@ PATTERN_LABELS = {
     keys.CUSTOM: "custom regex…",
 }
 DEFAULT_CUSTOM_REGEX = r"\w+|\s+|[^\w\s]+"
+WINDOW_CHARS = 300  # characters shown as tokens unless the whole preview is asked for: about two boxfuls
 ACTED = "_acted_this_run"  # plain key: a button callback ran, so Play does not also step
 
 
@@ -192,8 +193,15 @@ def render() -> None:
     if notice:
         messages.info(notice, icon="🔄")
     trainer = run.trainer
-    shown = len(trainer.preview_text)
-    st.caption(
+    preview = trainer.preview_text
+    head = st.container()
+    whole = len(preview) > WINDOW_CHARS and st.toggle(
+        f"Show all {len(preview):,} characters of the preview", key=keys.WHOLE_PREVIEW, persist_state="session",
+        help=f"Off: the first {WINDOW_CHARS} characters, about two boxfuls, so each step draws quickly. "
+             "On: more text to scroll through, at about twice the drawing work per step.",
+    )
+    shown = len(preview) if whole else min(len(preview), WINDOW_CHARS)
+    head.caption(
         f"**{source.name}** · {trainer.corpus_bytes:,} bytes · {trainer.initial_tokens:,} tokens before any merge"
         f" · the sequences below show the first {shown:,} characters"
         + (" (the whole text)" if shown >= len(source.text) else f" of {len(source.text):,}")
@@ -201,10 +209,11 @@ def render() -> None:
     playing = bool(st.session_state.get(keys.PLAYING, False)) and not run.at_end
     speed = st.session_state.get(keys.PLAY_SPEED, 1.0)
     large = bool(st.session_state.get(keys.PRESENTER, False))
-    st.fragment(_panel, run_every=speed if playing else None)(armed=playing, large=large)
+    st.fragment(_panel, run_every=speed if playing else None)(
+        armed=playing, large=large, window_bytes=len(preview[:shown].encode("utf-8")))
 
 
-def _panel(*, armed: bool, large: bool) -> None:
+def _panel(*, armed: bool, large: bool, window_bytes: int) -> None:
     """Controls and the current step; reruns alone on Next/Back/Jump and on Play's timer."""
     run: TrainingRun | None = st.session_state.get(keys.RUN)
     if run is None:
@@ -230,7 +239,7 @@ def _panel(*, armed: bool, large: bool) -> None:
             st.rerun(scope="app")
         _status(run)
         _quiz(run)
-        _step_view(run, large=large)
+        _step_view(run, large=large, window_bytes=window_bytes)
     except ValueError as exc:
         st.error(f"The engine stopped with an error: {exc}.")
 
@@ -286,7 +295,7 @@ def _quiz(run: TrainingRun) -> None:
              horizontal=True, key=keys.QUIZ_GUESS)
 
 
-def _step_view(run: TrainingRun, *, large: bool) -> None:
+def _step_view(run: TrainingRun, *, large: bool, window_bytes: int) -> None:
     # Headings, captions and figures go out as HTML next to the content they introduce: every
     # separate element (a metric is three Markdown blocks) is more work for the browser at each step.
     trainer = run.trainer
@@ -320,23 +329,31 @@ def _step_view(run: TrainingRun, *, large: bool) -> None:
             st.html(html_table(table[["rank", "pair", "count", "status", "left_id", "right_id"]],
                                row_classes=[f"ms-{s}" for s in table["status"]], wrap=True))
     with right:
+        # Only the window's tokens go to the browser (their spans are most of its work at each step).
         vocab = trainer.vocab
         after = run.sequence()
+        shown_after = max(1, window_length(after, vocab, window_bytes))
         if step is None:
             st.html(heading_html("The sequence (raw bytes)")
-                    + token_spans_html(after, vocab, special_ids=special_ids, css=False))
+                    + token_spans_html(after, vocab, special_ids=special_ids, css=False, max_tokens=shown_after))
         else:
             before = run.sequence(run.position - 1)
+            shown_before = max(1, window_length(before, vocab, window_bytes))
             try:
                 old_pos, new_pos = merged_positions(before, after, pair=step.pair, new_id=step.new_id)
             except ValueError:
                 old_pos, new_pos = [], [i for i, t in enumerate(after) if t == step.new_id]
+            new_here = sum(p < shown_after for p in new_pos)
             st.html(heading_html(f"After merge {step.index}")
-                    + caption_html(f"{len(after):,} tokens in the preview; the {len(new_pos):,} new tokens are outlined")
-                    + token_spans_html(after, vocab, emphasize=new_pos, special_ids=special_ids, css=False))
+                    + caption_html(f"{min(shown_after, len(after)):,} of {len(after):,} tokens in the preview; "
+                                   f"the {new_here:,} new tokens among them are outlined")
+                    + token_spans_html(after, vocab, emphasize=new_pos, special_ids=special_ids, css=False,
+                                       max_tokens=shown_after))
             st.html(heading_html(f"Before merge {step.index}")
-                    + caption_html(f"{len(before):,} tokens; the pairs that merge are outlined")
-                    + token_spans_html(before, vocab, emphasize=old_pos, special_ids=special_ids, css=False)
+                    + caption_html(f"{min(shown_before, len(before)):,} of {len(before):,} tokens; "
+                                   "the pairs that merge are outlined")
+                    + token_spans_html(before, vocab, emphasize=old_pos, special_ids=special_ids, css=False,
+                                       max_tokens=shown_before)
                     + heading_html("Corpus tokens by step"))
             series = tokens_by_step(trainer.initial_tokens, run.records[: run.position])
             st.vega_lite_chart(tokens_line_spec(series, current_step=run.position, large=large), width="stretch")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -242,6 +243,36 @@ def test_a_few_megabyte_upload_keeps_the_preview_small() -> None:
     assert len(run.trainer.preview_text) <= 1000
     sequences = [h.value for h in at.html if "ms-tokens" in h.value and "ms-card" not in h.value]
     assert all(s.count('<span class="ms-t') <= 1000 for s in sequences)
+
+
+def _span_text(markup: str) -> str:
+    """The text of a token box's spans, markers turned back into the whitespace they stand for."""
+    labels = re.findall(r'<span class="ms-t[^"]*" title="[^"]*">([^<]*)</span>', markup)
+    return html.unescape("".join(labels)).replace("\N{OPEN BOX}", " ").replace("↵", "\n").replace("⇥", "\t")
+
+
+def test_sequences_show_the_first_characters_and_the_whole_preview_on_demand() -> None:
+    from mergescope_ui.train_page import WINDOW_CHARS
+
+    at = _train(**{keys.SOURCE: "lighthouse_story", keys.PATTERN: "gpt2"})
+    at.number_input(key=keys.JUMP_TO).set_value(30).run()
+    run = _run(at)
+    preview = run.trainer.preview_text
+    assert len(preview) >= 2 * WINDOW_CHARS
+
+    def boxes() -> list[str]:
+        after = next(h.value for h in at.html if '<h3 class="ms-h3">After merge 30</h3>' in h.value)
+        before = next(h.value for h in at.html if '<h3 class="ms-h3">Before merge 30</h3>' in h.value)
+        return [_span_text(after), _span_text(before)]
+
+    # By default both boxes cover the same first WINDOW_CHARS characters (ending on a whole token), no more.
+    for text in boxes():
+        assert text.startswith(preview[:WINDOW_CHARS]) and len(text) < WINDOW_CHARS + 40
+    assert any(f"the first {WINDOW_CHARS} characters" in c.value for c in at.caption)
+    at.toggle(key=keys.WHOLE_PREVIEW).set_value(True).run()
+    assert not at.exception
+    assert boxes() == [preview, preview]
+    assert _run(at) is run and run.position == 30  # showing more never retrains
 
 
 def test_step_zero_shows_current_counts_without_naming_a_winner_and_quiz_hides_them() -> None:

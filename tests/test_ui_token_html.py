@@ -103,3 +103,12 @@ def test_merged_positions_follow_every_engine_step(text: str, pattern: str) -> N
 def test_merged_positions_rejects_unrelated_sequences() -> None:
     with pytest.raises(ValueError, match="one merge"):
         merged_positions([1, 2, 3], [1, 3], pair=(1, 2), new_id=9)
+
+
+def test_window_length_covers_the_limit_and_keeps_the_crossing_token_whole() -> None:
+    from mergescope_ui.token_html import window_length
+
+    vocab = {104: b"h", 300: b"ey", 33: b"!", 301: "机".encode()}
+    ids = [104, 300, 33, 301, 104]  # h ey ! 机 h: bytes 1, 3, 4, 7, 8
+    assert [window_length(ids, vocab, n) for n in (0, 1, 2, 3, 4, 5, 7, 8, 99)] == [0, 1, 2, 2, 3, 4, 4, 5, 5]
+    assert window_length([], vocab, 10) == 0

@@ -18,8 +18,10 @@ table's rows are kept out of the heap between steps (see ``_top_rows``).
 
 from __future__ import annotations
 
+import sys
+from array import array
 from bisect import insort
-from collections import defaultdict
+from collections import defaultdict, deque
 from heapq import heappop, heappush
 from itertools import accumulate, chain, repeat
 
@@ -30,19 +32,42 @@ _MASK = (1 << _SHIFT) - 1
 _EDGE = -2  # the token after the last position, so tok[-1] says "no neighbour"
 
 
+def _byte_pair_codes(data: bytes) -> list[int]:
+    """``x | y << 8`` for each adjacent pair of bytes ``x, y``, made in C: read as
+    little-endian 16-bit numbers from the even and from the odd offsets.
+
+    >>> _byte_pair_codes(b"abc") == [ord("a") | ord("b") << 8, ord("b") | ord("c") << 8]
+    True
+    """
+    n = len(data)
+    codes = [0] * max(n - 1, 0)
+    codes[0::2] = _little_endian_u16(data[: n // 2 * 2])
+    codes[1::2] = _little_endian_u16(data[1 : 1 + (n - 1) // 2 * 2])
+    return codes
+
+
+def _little_endian_u16(data: bytes) -> list[int]:
+    numbers = array("H", data)
+    if sys.byteorder != "little":
+        numbers.byteswap()
+    return numbers.tolist()
+
+
 class MergeTrainer(StepTrainer):
     """Iterator of merge steps; build it with :func:`bpe_core.train_steps`."""
 
     def _setup(self, chunk_counts: dict[str, int]) -> None:
         # Everything here runs once per position, so it is built with whole-list
-        # operations: one key per adjacent pair (-1 across a chunk edge), then
-        # one tight loop files each position under its key.
+        # operations in C: one code per adjacent pair of bytes (-1 across a chunk
+        # edge), each position filed under its code, then the codes of the pairs
+        # found turned into the packed keys the rest of the trainer uses.
         encoded = [chunk.encode("utf-8") for chunk in chunk_counts]
         lengths = [len(data) for data in encoded]
-        tok = list(b"".join(encoded))
+        data = b"".join(encoded)
+        tok = list(data)
         n = len(tok)
         wt = list(chain.from_iterable(map(repeat, chunk_counts.values(), lengths)))
-        keys = [(x << _SHIFT) | y for x, y in zip(tok, tok[1:])]
+        keys = _byte_pair_codes(data)
         nxt = list(range(1, n + 1))
         prv = list(range(-1, n - 1))
         ends = list(accumulate(lengths))
@@ -52,10 +77,9 @@ class MergeTrainer(StepTrainer):
             prv[e] = -1
             keys[e - 1] = -1
         where: defaultdict[int, list[int]] = defaultdict(list)
-        for i, k in enumerate(keys):
-            where[k].append(i)
+        deque(map(list.append, map(where.__getitem__, keys), range(n)), maxlen=0)  # where[k].append(i), in C
         where.pop(-1, None)
-        self._where = where = dict(where)
+        self._where = where = {((c & 255) << _SHIFT) | (c >> 8): v for c, v in where.items()}
         getw = wt.__getitem__
         counts = {k: sum(map(getw, v)) for k, v in where.items()}
         # One slot past the end, which a -1 link reads or writes: tok[-1] says "no
@@ -200,22 +224,15 @@ class MergeTrainer(StepTrainer):
         # Two adjacent occurrences meet as (new, new), which stood for (b, a):
         # it is counted once, from the left.
         getw = wt.__getitem__
-        lefts: dict[int, list[int]] = {}
-        for x, p in zip(map(tok.__getitem__, map(prv.__getitem__, done)), map(prv.__getitem__, done)):
-            if x >= 0:
-                group = lefts.get(x)
-                if group is None:
-                    lefts[x] = [p]
-                else:
-                    group.append(p)
-        rights: dict[int, list[int]] = {}
-        for y, i in zip(map(tok.__getitem__, map(nxt.__getitem__, done)), done):
-            if y >= 0 and y != new_id:
-                group = rights.get(y)
-                if group is None:
-                    rights[y] = [i]
-                else:
-                    group.append(i)
+        at = tok.__getitem__
+        lefts: defaultdict[int, list[int]] = defaultdict(list)  # x -> positions p of (x, a)
+        before = list(map(prv.__getitem__, done))
+        deque(map(list.append, map(lefts.__getitem__, map(at, before)), before), maxlen=0)
+        rights: defaultdict[int, list[int]] = defaultdict(list)  # y -> positions i of (b, y)
+        deque(map(list.append, map(rights.__getitem__, map(at, map(nxt.__getitem__, done))), done), maxlen=0)
+        lefts.pop(_EDGE, None)  # no neighbour
+        rights.pop(_EDGE, None)
+        rights.pop(new_id, None)  # (new, new): counted from the left
         # (old pair, new pair, positions) for each neighbour group.
         changes = [
             ((b << _SHIFT) | a if x == new_id else (x << _SHIFT) | a, (x << _SHIFT) | new_id, group)

@@ -65,8 +65,12 @@ def test_step_through_the_classroom_string(server: str, page) -> None:
     titles = [spans.nth(i).get_attribute("title") for i in range(spans.count())]
     assert all(t.startswith("id ") and "bytes" in t or "byte:" in t for t in titles)
     assert after.locator(".ms-new").count() >= 1
-    assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 2
-    page.locator('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg').first.wait_for()
+    charts = page.locator('[data-testid="stVegaLiteChart"]')
+    assert charts.count() >= 2
+    for i in range(charts.count()):  # drawn on a canvas (see mergescope_ui.charts.CANVAS), not as SVG nodes
+        canvas = charts.nth(i).locator("canvas")
+        canvas.wait_for()
+        assert canvas.evaluate("c => c.width > 0 && c.height > 0")
     page.mouse.move(0, 0)
     full_screenshot(page, "train_classroom_step2")
 

@@ -121,6 +121,14 @@ def test_specs_are_valid_vega_lite_and_do_not_share_data() -> None:
     alt.LayerChart.from_dict(line)
 
 
+def test_charts_draw_on_a_canvas() -> None:
+    # An SVG chart is hundreds of nodes the browser restyles and repaints at every step.
+    table = pair_table(_tied_step())
+    series = pd.DataFrame({"step": [0, 1], "tokens": [10, 8]})
+    for spec in (pair_count_spec(table), pair_count_spec(table, large=True), tokens_line_spec(series, current_step=1)):
+        assert spec["usermeta"] == {"embedOptions": {"renderer": "canvas"}}
+
+
 def test_charts_reject_tables_without_their_columns() -> None:
     with pytest.raises(ValueError, match="pair_table"):
         pair_count_spec(pd.DataFrame({"pair": ["a"]}))

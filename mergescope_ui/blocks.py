@@ -23,7 +23,9 @@ BLOCK_CSS = """
 <style>
 .ms-h3{font-size:1.75rem;font-weight:600;line-height:1.2;margin:0;padding:.75rem 0 1rem 0;}
 .ms-caption{font-size:.875rem;line-height:1.6;opacity:.6;margin:0 0 1rem 0;}
-.ms-status{margin:0;line-height:1.6;}
+.ms-status{margin:0 0 1rem 0;line-height:1.6;}
+/* st.divider's rule, inside the block it opens (one element less to redraw) */
+.ms-rule{margin:2rem 0 0 0;border:none;border-top:1px solid rgba(49,51,63,.2);}
 /* the gap Streamlit leaves between separate elements */
 :is(.ms-tokens,.ms-table-wrap,.ms-card)+:is(.ms-h3,.ms-caption){margin-top:1rem;}
 .ms-figures{display:grid;grid-template-columns:repeat(4,minmax(0,1fr));gap:1rem;}

@@ -237,9 +237,12 @@ def _panel(*, armed: bool, large: bool, window_bytes: int) -> None:
         if run.at_end and playing:
             st.session_state[keys.PLAYING] = False
             st.rerun(scope="app")
-        _status(run)
+        status = _status(run)
+        if status and st.session_state.get(keys.QUIZ):
+            st.html(status)  # above the quiz
+            status = ""
         _quiz(run)
-        _step_view(run, large=large, window_bytes=window_bytes)
+        _step_view(run, large=large, window_bytes=window_bytes, lead=status)
     except ValueError as exc:
         st.error(f"The engine stopped with an error: {exc}.")
 
@@ -263,7 +266,8 @@ def _controls(run: TrainingRun, *, playing: bool) -> None:
                          key=keys.JUMP_TO, on_change=_on_jump, help="Type a step number and press Enter; far jumps show progress")
 
 
-def _status(run: TrainingRun) -> None:
+def _status(run: TrainingRun) -> str:
+    """The step line: shown here at the start and the end, else returned as HTML to lead the figures."""
     settings: TrainSettings = run.identity[1]
     if run.at_end:
         st.success(
@@ -274,7 +278,8 @@ def _status(run: TrainingRun) -> None:
         st.info("Step 0: the text as raw bytes, one token per byte. Press **Next ▶** (or the → key) "
                 "to make the first merge.", icon="👉")
     else:
-        st.html(status_html(f"Step {run.position:,}", f"of up to {settings.merges:,} merges"))
+        return status_html(f"Step {run.position:,}", f"of up to {settings.merges:,} merges")
+    return ""
 
 
 def _quiz(run: TrainingRun) -> None:
@@ -295,7 +300,7 @@ def _quiz(run: TrainingRun) -> None:
              horizontal=True, key=keys.QUIZ_GUESS)
 
 
-def _step_view(run: TrainingRun, *, large: bool, window_bytes: int) -> None:
+def _step_view(run: TrainingRun, *, large: bool, window_bytes: int, lead: str = "") -> None:
     # Headings, captions and figures go out as HTML next to the content they introduce: every
     # separate element (a metric is three Markdown blocks) is more work for the browser at each step.
     trainer = run.trainer
@@ -303,7 +308,7 @@ def _step_view(run: TrainingRun, *, large: bool, window_bytes: int) -> None:
     settings: TrainSettings = run.identity[1]
     special_ids = frozenset(trainer.special_tokens.values())
     tokens_now = step.tokens_after if step else trainer.initial_tokens
-    st.html(figures_html([
+    st.html(lead + figures_html([
         Figure("Vocab size", f"{256 + len(special_ids) + run.position:,}", delta="1" if step else None),
         Figure("Corpus tokens", f"{tokens_now:,}", delta=f"{-step.replaced:,}" if step else None, good=True),
         Figure("Bytes per token", f"{trainer.corpus_bytes / max(tokens_now, 1):.3f}"),
@@ -368,12 +373,11 @@ RECENT_MERGES = 12
 def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
     steps = run.records[: run.position]
     table = merges_table(steps)
-    st.divider()
     left, right = st.columns([1.4, 1], gap="large")
     with left:
-        st.html(heading_html(f"Merges so far ({len(steps):,})"))
-        if st.toggle("Show every merge (sortable table)", key=keys.ALL_MERGES,
-                     help="Off: the latest merges as a light table, quicker to redraw at every step."):
+        heading = '<hr class="ms-rule">' + heading_html(f"Merges so far ({len(steps):,})")
+        if st.session_state.get(keys.ALL_MERGES):
+            st.html(heading)
             row = 46 if large else 35
             st.dataframe(
                 table, hide_index=True, height=min(row * (len(table) + 1) + 3, 9 * row), width="stretch",
@@ -383,8 +387,11 @@ def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
             )
         else:
             recent = table.iloc[::-1].head(RECENT_MERGES).rename(columns={"crosses_words": "🚩"})
-            st.html(caption_html(f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}.")
+            st.html(heading + caption_html(f"The latest {len(recent)} merges, newest first; "
+                                           f"the CSV below has all {len(steps):,}.")
                     + html_table(recent, wrap=True))
+        st.toggle("Show every merge (sortable table)", key=keys.ALL_MERGES,
+                  help="Off: the latest merges as a light table, quicker to redraw at every step.")
         # A callable: the CSV is built when the button is clicked, not at every step (a file sent with
         # each step also made the browser fetch its new URL to check it, at every Next).
         st.download_button("⬇ Merges as CSV", lambda: merges_csv(steps), file_name=f"merges_{len(steps)}.csv",
@@ -394,4 +401,5 @@ def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
         crossing = int(table["crosses_words"].sum()) if steps else 0
         note = (f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization GPT-2 to prevent them."
                 if crossing else "No token crosses a word boundary so far.")
-        st.html(heading_html("Longest tokens so far") + html_table(longest, wrap=True) + caption_html(note))
+        st.html('<hr class="ms-rule">' + heading_html("Longest tokens so far") + html_table(longest, wrap=True)
+                + caption_html(note))

@@ -12,8 +12,9 @@ at each occurrence, then updates the neighbouring pairs, grouped by
 neighbour token.  So a step costs in proportion to how often the pair
 occurs, not to the corpus size, and this holds for ``pattern="none"`` too,
 where the whole text is one long chunk.  Stale heap entries (pairs whose
-count fell) are fixed when they surface.  With step records on, the pair
-table's rows are kept out of the heap between steps (see ``_top_rows``).
+count fell) are fixed when they surface; new pairs too rare to win soon wait
+off the heap (see ``_pop_valid``).  With step records on, the pair table's
+rows are kept out of the heap between steps (see ``_top_rows``).
 """
 
 from __future__ import annotations

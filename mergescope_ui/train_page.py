@@ -23,7 +23,7 @@ from .settings import MAX_MERGES, TrainSettings, changes, parse_special_tokens, 
 from .sources import SourceText, choose_source
 from .stepper import TrainingRun
 from .url_state import mirror_to_url, seed_from_url
-from .tables import longest_tokens, merges_csv, merges_table, pair_table, tokens_by_step
+from .tables import crosses_word_boundary, longest_tokens, merges_csv, merges_table, pair_table, tokens_by_step
 from .token_html import merged_positions, token_spans_html, window_length
 
 DEFAULT_MERGES = 100
@@ -372,13 +372,13 @@ RECENT_MERGES = 12
 
 def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
     steps = run.records[: run.position]
-    table = merges_table(steps)
     left, right = st.columns([1.4, 1], gap="large")
     with left:
         heading = '<hr class="ms-rule">' + heading_html(f"Merges so far ({len(steps):,})")
         if st.session_state.get(keys.ALL_MERGES):
             st.html(heading)
             row = 46 if large else 35
+            table = merges_table(steps)
             st.dataframe(
                 table, hide_index=True, height=min(row * (len(table) + 1) + 3, 9 * row), width="stretch",
                 row_height=row,
@@ -386,7 +386,7 @@ def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
                     "The token runs past the end of a word (like 'e␣'): a word-splitting pre-tokenizer prevents it"))},
             )
         else:
-            recent = table.iloc[::-1].head(RECENT_MERGES).rename(columns={"crosses_words": "🚩"})
+            recent = merges_table(steps[: -RECENT_MERGES - 1: -1]).rename(columns={"crosses_words": "🚩"})
             st.html(heading + caption_html(f"The latest {len(recent)} merges, newest first; "
                                            f"the CSV below has all {len(steps):,}.")
                     + html_table(recent, wrap=True))
@@ -398,7 +398,7 @@ def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
                            mime="text/csv", key="download_merges", on_click="ignore")
     with right:
         longest = longest_tokens(steps, n=10).rename(columns={"crosses_words": "🚩"})
-        crossing = int(table["crosses_words"].sum()) if steps else 0
+        crossing = sum(crosses_word_boundary(s.token) for s in steps)
         note = (f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization GPT-2 to prevent them."
                 if crossing else "No token crosses a word boundary so far.")
         st.html('<hr class="ms-rule">' + heading_html("Longest tokens so far") + html_table(longest, wrap=True)

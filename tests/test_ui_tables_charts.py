@@ -73,6 +73,9 @@ def test_merges_table_longest_and_csv_agree_with_the_steps() -> None:
     assert list(table["id"]) == [s.new_id for s in steps]
     longest = longest_tokens(steps, n=5)
     assert list(longest["bytes"]) == sorted((len(s.token) for s in steps), reverse=True)[:5]
+    assert list(longest["step"]) == [s.index for s in sorted(steps, key=lambda s: (-len(s.token), s.index))[:5]]
+    assert list(longest.index) == [0, 1, 2, 3, 4]
+    assert list(longest_tokens([], n=3).columns) == ["step", "token", "id", "bytes", "crosses_words"]
     back = pd.read_csv(io.BytesIO(merges_csv(steps)), keep_default_na=False)
     assert [bytes.fromhex(h) for h in back["token_hex"]] == [s.token for s in steps]
     assert list(back["replaced"]) == [s.replaced for s in steps]

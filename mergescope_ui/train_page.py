@@ -195,7 +195,14 @@ def render() -> None:
     trainer = run.trainer
     preview = trainer.preview_text
     head = st.container()
-    whole = len(preview) > WINDOW_CHARS and st.toggle(
+    # Speed and jump sit outside the step fragment: at every Next the fragment redraws each of its
+    # widgets (~8 ms for these two), and a new speed now re-arms Play's timer at once.
+    view, speed_col, jump_col = st.columns([3.6, 1.5, 1.3], vertical_alignment="bottom")
+    speed_col.selectbox("Speed (per step)", list(SPEEDS), index=1, format_func=SPEEDS.__getitem__,
+                        key=keys.PLAY_SPEED, persist_state="session")
+    jump_col.number_input("Jump to step", min_value=0, max_value=settings.merges, value=0, step=1, key=keys.JUMP_TO,
+                          on_change=_on_jump, help="Type a step number and press Enter; far jumps show progress")
+    whole = len(preview) > WINDOW_CHARS and view.toggle(
         f"Show all {len(preview):,} characters of the preview", key=keys.WHOLE_PREVIEW, persist_state="session",
         help=f"Off: the first {WINDOW_CHARS} characters, about two boxfuls, so each step draws quickly. "
              "On: more text to scroll through, at about twice the drawing work per step.",
@@ -248,8 +255,7 @@ def _panel(*, armed: bool, large: bool, window_bytes: int) -> None:
 
 
 def _controls(run: TrainingRun, *, playing: bool) -> None:
-    settings: TrainSettings = run.identity[1]
-    cols = st.columns([1.1, 1.3, 1.2, 1.1, 1.5, 1.3], vertical_alignment="bottom")
+    cols = st.columns([1.1, 1.3, 1.2, 1.1, 2.8], vertical_alignment="bottom")
     cols[0].button("◀ Back", key="back", on_click=_on_back, disabled=run.position == 0, width="stretch",
                    shortcut="Left", help="Previous merge (nothing retrains)")
     cols[1].button("Next ▶", key="next", on_click=_on_next, disabled=run.at_end, type="primary", width="stretch",
@@ -260,10 +266,6 @@ def _controls(run: TrainingRun, *, playing: bool) -> None:
                    help="Step automatically at the chosen speed")
     cols[3].button("Reset", key="reset", on_click=_on_reset, width="stretch", icon=":material/first_page:",
                    help="Back to step 0; the merges learned so far are kept for replay")
-    cols[4].selectbox("Speed (per step)", list(SPEEDS), index=1, format_func=SPEEDS.__getitem__,
-                      key=keys.PLAY_SPEED, persist_state="session")
-    cols[5].number_input("Jump to step", min_value=0, max_value=settings.merges, value=0, step=1,
-                         key=keys.JUMP_TO, on_change=_on_jump, help="Type a step number and press Enter; far jumps show progress")
 
 
 def _status(run: TrainingRun) -> str:

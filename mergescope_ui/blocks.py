@@ -26,6 +26,9 @@ BLOCK_CSS = """
 .ms-status{margin:0 0 1rem 0;line-height:1.6;}
 /* st.divider's rule, inside the block it opens (one element less to redraw) */
 .ms-rule{margin:2rem 0 0 0;border:none;border-top:1px solid rgba(49,51,63,.2);}
+/* two blocks side by side, like st.columns([1.4, 1], gap="large"); stacked on a narrow screen */
+.ms-split{display:grid;grid-template-columns:minmax(0,1.4fr) minmax(0,1fr);gap:3rem;align-items:start;}
+@media (max-width:640px){.ms-split{grid-template-columns:minmax(0,1fr);gap:0;}}
 /* the gap Streamlit leaves between separate elements */
 :is(.ms-tokens,.ms-table-wrap,.ms-card)+:is(.ms-h3,.ms-caption){margin-top:1rem;}
 .ms-figures{display:grid;grid-template-columns:repeat(4,minmax(0,1fr));gap:1rem;}

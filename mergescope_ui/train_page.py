@@ -255,17 +255,19 @@ def _panel(*, armed: bool, large: bool, window_bytes: int) -> None:
 
 
 def _controls(run: TrainingRun, *, playing: bool) -> None:
-    cols = st.columns([1.1, 1.3, 1.2, 1.1, 2.8], vertical_alignment="bottom")
-    cols[0].button("◀ Back", key="back", on_click=_on_back, disabled=run.position == 0, width="stretch",
-                   shortcut="Left", help="Previous merge (nothing retrains)")
-    cols[1].button("Next ▶", key="next", on_click=_on_next, disabled=run.at_end, type="primary", width="stretch",
-                   shortcut="Right", help="Reveal the next merge")
-    cols[2].button("Pause" if playing else "Play", key="play", on_click=_on_play,
-                   icon=":material/pause:" if playing else ":material/play_arrow:",
-                   disabled=run.at_end and not playing, width="stretch", shortcut="P",
-                   help="Step automatically at the chosen speed")
-    cols[3].button("Reset", key="reset", on_click=_on_reset, width="stretch", icon=":material/first_page:",
-                   help="Back to step 0; the merges learned so far are kept for replay")
+    # One horizontal container, not st.columns: five blocks fewer for the browser to redraw at every Next.
+    # The buttons' size comes from theme.BASE_CSS (.st-key-<key>), in rem so presenter mode scales it.
+    row = st.container(horizontal=True, gap="medium", vertical_alignment="bottom")
+    row.button("◀ Back", key="back", on_click=_on_back, disabled=run.position == 0, width="content",
+               shortcut="Left", help="Previous merge (nothing retrains)")
+    row.button("Next ▶", key="next", on_click=_on_next, disabled=run.at_end, type="primary", width="content",
+               shortcut="Right", help="Reveal the next merge")
+    row.button("Pause" if playing else "Play", key="play", on_click=_on_play,
+               icon=":material/pause:" if playing else ":material/play_arrow:",
+               disabled=run.at_end and not playing, width="content", shortcut="P",
+               help="Step automatically at the chosen speed")
+    row.button("Reset", key="reset", on_click=_on_reset, width="content", icon=":material/first_page:",
+               help="Back to step 0; the merges learned so far are kept for replay")
 
 
 def _status(run: TrainingRun) -> str:
@@ -374,34 +376,36 @@ RECENT_MERGES = 12
 
 def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
     steps = run.records[: run.position]
-    left, right = st.columns([1.4, 1], gap="large")
-    with left:
-        heading = '<hr class="ms-rule">' + heading_html(f"Merges so far ({len(steps):,})")
-        if st.session_state.get(keys.ALL_MERGES):
-            st.html(heading)
-            row = 46 if large else 35
-            table = merges_table(steps)
-            st.dataframe(
-                table, hide_index=True, height=min(row * (len(table) + 1) + 3, 9 * row), width="stretch",
-                row_height=row,
-                column_config={"crosses_words": st.column_config.CheckboxColumn("crosses words", help=(
-                    "The token runs past the end of a word (like 'e␣'): a word-splitting pre-tokenizer prevents it"))},
-            )
-        else:
-            recent = merges_table(steps[: -RECENT_MERGES - 1: -1]).rename(columns={"crosses_words": "🚩"})
-            st.html(heading + caption_html(f"The latest {len(recent)} merges, newest first; "
-                                           f"the CSV below has all {len(steps):,}.")
-                    + html_table(recent, wrap=True))
-        st.toggle("Show every merge (sortable table)", key=keys.ALL_MERGES,
-                  help="Off: the latest merges as a light table, quicker to redraw at every step.")
-        # A callable: the CSV is built when the button is clicked, not at every step (a file sent with
-        # each step also made the browser fetch its new URL to check it, at every Next).
-        st.download_button("⬇ Merges as CSV", lambda: merges_csv(steps), file_name=f"merges_{len(steps)}.csv",
-                           mime="text/csv", key="download_merges", on_click="ignore")
-    with right:
-        longest = longest_tokens(steps, n=10).rename(columns={"crosses_words": "🚩"})
-        crossing = sum(crosses_word_boundary(s.token) for s in steps)
-        note = (f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization GPT-2 to prevent them."
-                if crossing else "No token crosses a word boundary so far.")
-        st.html('<hr class="ms-rule">' + heading_html("Longest tokens so far") + html_table(longest, wrap=True)
-                + caption_html(note))
+    longest = longest_tokens(steps, n=10).rename(columns={"crosses_words": "🚩"})
+    crossing = sum(crosses_word_boundary(s.token) for s in steps)
+    note = (f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization GPT-2 to prevent them."
+            if crossing else "No token crosses a word boundary so far.")
+    longest_html = heading_html("Longest tokens so far") + html_table(longest, wrap=True) + caption_html(note)
+    heading = heading_html(f"Merges so far ({len(steps):,})")
+    show_all = bool(st.session_state.get(keys.ALL_MERGES))
+    if show_all:
+        st.html('<hr class="ms-rule">' + heading)
+        row = 46 if large else 35
+        table = merges_table(steps)
+        st.dataframe(
+            table, hide_index=True, height=min(row * (len(table) + 1) + 3, 9 * row), width="stretch",
+            row_height=row,
+            column_config={"crosses_words": st.column_config.CheckboxColumn("crosses words", help=(
+                "The token runs past the end of a word (like 'e␣'): a word-splitting pre-tokenizer prevents it"))},
+        )
+    else:
+        recent = merges_table(steps[: -RECENT_MERGES - 1: -1]).rename(columns={"crosses_words": "🚩"})
+        recent_html = (heading + caption_html(f"The latest {len(recent)} merges, newest first; "
+                                              f"the CSV below has all {len(steps):,}.")
+                       + html_table(recent, wrap=True))
+        # Both tables side by side in one HTML block (a CSS grid, see blocks.BLOCK_CSS): one element to
+        # redraw at every Next where st.columns made five.
+        st.html(f'<hr class="ms-rule"><div class="ms-split"><div>{recent_html}</div><div>{longest_html}</div></div>')
+    st.toggle("Show every merge (sortable table)", key=keys.ALL_MERGES,
+              help="Off: the latest merges as a light table, quicker to redraw at every step.")
+    # A callable: the CSV is built when the button is clicked, not at every step (a file sent with
+    # each step also made the browser fetch its new URL to check it, at every Next).
+    st.download_button("⬇ Merges as CSV", lambda: merges_csv(steps), file_name=f"merges_{len(steps)}.csv",
+                       mime="text/csv", key="download_merges", on_click="ignore")
+    if show_all:
+        st.html(longest_html)

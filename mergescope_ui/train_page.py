@@ -7,6 +7,8 @@ fragment's timer with a full rerun.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -234,9 +236,9 @@ def _panel(*, armed: bool, large: bool, window_bytes: int) -> None:
             st.session_state[keys.PLAYING] = False
             st.rerun(scope="app")
         run.peek()  # prefetch the next merge: Next is then instant, and the end is known before Next is pressed
-        _controls(run, playing=playing)
         pending = st.session_state.pop(keys.JUMP_PENDING, None)
         if pending is not None:
+            _controls(run, playing=playing)
             bar = st.progress(0.0, text=f"Training up to step {pending}…")
             run.jump(pending, progress=lambda done, total: bar.progress(min(1.0, done / max(total, 1)),
                                                                         text=f"Training… {done:,} of {total:,}"))
@@ -244,12 +246,15 @@ def _panel(*, armed: bool, large: bool, window_bytes: int) -> None:
         if run.at_end and playing:
             st.session_state[keys.PLAYING] = False
             st.rerun(scope="app")
+        show_step = _step_view(run, large=large, window_bytes=window_bytes)  # builds; sends nothing yet
+        if pending is None:
+            _controls(run, playing=playing)
         status = _status(run)
         if status and st.session_state.get(keys.QUIZ):
             st.html(status)  # above the quiz
             status = ""
         _quiz(run)
-        _step_view(run, large=large, window_bytes=window_bytes, lead=status)
+        show_step(status)
     except ValueError as exc:
         st.error(f"The engine stopped with an error: {exc}.")
 
@@ -304,7 +309,13 @@ def _quiz(run: TrainingRun) -> None:
              horizontal=True, key=keys.QUIZ_GUESS)
 
 
-def _step_view(run: TrainingRun, *, large: bool, window_bytes: int, lead: str = "") -> None:
+def _step_view(run: TrainingRun, *, large: bool, window_bytes: int) -> Callable[[str], None]:
+    """Build the step's HTML, tables and chart specs; return the function that puts them on the page.
+
+    Building first and then sending every element back to back matters in the browser: elements
+    that trickle in while the script still works each set off a redraw of the page (~10 ms each
+    in a Chrome trace), where a burst is drawn in one go.
+    """
     # Headings, captions and figures go out as HTML next to the content they introduce: every
     # separate element (a metric is three Markdown blocks) is more work for the browser at each step.
     trainer = run.trainer
@@ -312,69 +323,81 @@ def _step_view(run: TrainingRun, *, large: bool, window_bytes: int, lead: str = 
     settings: TrainSettings = run.identity[1]
     special_ids = frozenset(trainer.special_tokens.values())
     tokens_now = step.tokens_after if step else trainer.initial_tokens
-    st.html(lead + figures_html([
+    figures = figures_html([
         Figure("Vocab size", f"{256 + len(special_ids) + run.position:,}", delta="1" if step else None),
         Figure("Corpus tokens", f"{tokens_now:,}", delta=f"{-step.replaced:,}" if step else None, good=True),
         Figure("Bytes per token", f"{trainer.corpus_bytes / max(tokens_now, 1):.3f}"),
         Figure("Merges", f"{run.position:,} / {settings.merges:,}"),
-    ]))
+    ])
+    left_parts: list[tuple[str, object]] = []  # ("html", markup) or ("chart", spec), in page order
+    right_parts: list[tuple[str, object]] = []
+    if step is None:
+        left_parts.append(("html", heading_html("No merge yet") + "<p>Every token is one byte. BPE counts "
+                           "adjacent pairs and merges the most frequent one.</p>"))
+        upcoming = run.peek()
+        if upcoming is not None and not st.session_state.get(keys.QUIZ):
+            left_parts.append(("html", heading_html("Pair counts now")))
+            table = pair_table(upcoming).assign(status="other", chosen=False, tied=False)
+            left_parts.append(("chart", pair_count_spec(table, large=large)))
+    else:
+        left_parts.append(("html", merge_card_html(step, special_ids=special_ids, css=False)
+                           + heading_html(f"Pair counts before merge {step.index}")))
+        table = pair_table(step)
+        left_parts.append(("chart", pair_count_spec(table, large=large)))
+        # Plain HTML, not st.dataframe: a small static table redraws far faster at every step.
+        left_parts.append(("html", html_table(table[["rank", "pair", "count", "status", "left_id", "right_id"]],
+                                              row_classes=[f"ms-{s}" for s in table["status"]], wrap=True)))
 
-    left, right = st.columns([1.05, 1], gap="large")
-    with left:
-        if step is None:
-            st.html(heading_html("No merge yet") + "<p>Every token is one byte. BPE counts adjacent pairs and "
-                    "merges the most frequent one.</p>")
-            upcoming = run.peek()
-            if upcoming is not None and not st.session_state.get(keys.QUIZ):
-                st.html(heading_html("Pair counts now"))
-                table = pair_table(upcoming).assign(status="other", chosen=False, tied=False)
-                st.vega_lite_chart(pair_count_spec(table, large=large), width="stretch")
-        else:
-            st.html(merge_card_html(step, special_ids=special_ids, css=False)
-                    + heading_html(f"Pair counts before merge {step.index}"))
-            table = pair_table(step)
-            st.vega_lite_chart(pair_count_spec(table, large=large), width="stretch")
-            # Plain HTML, not st.dataframe: a small static table redraws far faster at every step.
-            st.html(html_table(table[["rank", "pair", "count", "status", "left_id", "right_id"]],
-                               row_classes=[f"ms-{s}" for s in table["status"]], wrap=True))
-    with right:
-        # Only the window's tokens go to the browser (their spans are most of its work at each step).
-        vocab = trainer.vocab
-        after = run.sequence()
-        shown_after = max(1, window_length(after, vocab, window_bytes))
-        if step is None:
-            st.html(heading_html("The sequence (raw bytes)")
-                    + token_spans_html(after, vocab, special_ids=special_ids, css=False, max_tokens=shown_after))
-        else:
-            before = run.sequence(run.position - 1)
-            shown_before = max(1, window_length(before, vocab, window_bytes))
-            try:
-                old_pos, new_pos = merged_positions(before, after, pair=step.pair, new_id=step.new_id)
-            except ValueError:
-                old_pos, new_pos = [], [i for i, t in enumerate(after) if t == step.new_id]
-            new_here = sum(p < shown_after for p in new_pos)
-            st.html(heading_html(f"After merge {step.index}")
-                    + caption_html(f"{min(shown_after, len(after)):,} of {len(after):,} tokens in the preview; "
-                                   f"the {new_here:,} new tokens among them are outlined")
-                    + token_spans_html(after, vocab, emphasize=new_pos, special_ids=special_ids, css=False,
-                                       max_tokens=shown_after))
-            st.html(heading_html(f"Before merge {step.index}")
-                    + caption_html(f"{min(shown_before, len(before)):,} of {len(before):,} tokens; "
-                                   "the pairs that merge are outlined")
-                    + token_spans_html(before, vocab, emphasize=old_pos, special_ids=special_ids, css=False,
-                                       max_tokens=shown_before)
-                    + heading_html("Corpus tokens by step"))
-            series = tokens_by_step(trainer.initial_tokens, run.records[: run.position])
-            st.vega_lite_chart(tokens_line_spec(series, current_step=run.position, large=large), width="stretch")
+    # Only the window's tokens go to the browser (their spans are most of its work at each step).
+    vocab = trainer.vocab
+    after = run.sequence()
+    shown_after = max(1, window_length(after, vocab, window_bytes))
+    if step is None:
+        right_parts.append(("html", heading_html("The sequence (raw bytes)") + token_spans_html(
+            after, vocab, special_ids=special_ids, css=False, max_tokens=shown_after)))
+    else:
+        before = run.sequence(run.position - 1)
+        shown_before = max(1, window_length(before, vocab, window_bytes))
+        try:
+            old_pos, new_pos = merged_positions(before, after, pair=step.pair, new_id=step.new_id)
+        except ValueError:
+            old_pos, new_pos = [], [i for i, t in enumerate(after) if t == step.new_id]
+        new_here = sum(p < shown_after for p in new_pos)
+        right_parts.append(("html", heading_html(f"After merge {step.index}")
+                            + caption_html(f"{min(shown_after, len(after)):,} of {len(after):,} tokens in the "
+                                           f"preview; the {new_here:,} new tokens among them are outlined")
+                            + token_spans_html(after, vocab, emphasize=new_pos, special_ids=special_ids,
+                                               css=False, max_tokens=shown_after)))
+        right_parts.append(("html", heading_html(f"Before merge {step.index}")
+                            + caption_html(f"{min(shown_before, len(before)):,} of {len(before):,} tokens; "
+                                           "the pairs that merge are outlined")
+                            + token_spans_html(before, vocab, emphasize=old_pos, special_ids=special_ids,
+                                               css=False, max_tokens=shown_before)
+                            + heading_html("Corpus tokens by step")))
+        series = tokens_by_step(trainer.initial_tokens, run.records[: run.position])
+        right_parts.append(("chart", tokens_line_spec(series, current_step=run.position, large=large)))
+    merges = _merges_so_far(run, large=large) if step is not None else None
 
-    if step is not None:
-        _merges_so_far(run, large=large)
+    def show(lead: str = "") -> None:
+        st.html(lead + figures)
+        left, right = st.columns([1.05, 1], gap="large")
+        for column, parts in ((left, left_parts), (right, right_parts)):
+            for kind, content in parts:
+                if kind == "chart":
+                    column.vega_lite_chart(content, width="stretch")
+                else:
+                    column.html(content)
+        if merges is not None:
+            merges()
+
+    return show
 
 
 RECENT_MERGES = 12
 
 
-def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
+def _merges_so_far(run: TrainingRun, *, large: bool) -> Callable[[], None]:
+    """Build the merges-so-far section; return the function that puts it on the page."""
     steps = run.records[: run.position]
     longest = longest_tokens(steps, n=10).rename(columns={"crosses_words": "🚩"})
     crossing = sum(crosses_word_boundary(s.token) for s in steps)
@@ -384,15 +407,8 @@ def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
     heading = heading_html(f"Merges so far ({len(steps):,})")
     show_all = bool(st.session_state.get(keys.ALL_MERGES))
     if show_all:
-        st.html('<hr class="ms-rule">' + heading)
-        row = 46 if large else 35
         table = merges_table(steps)
-        st.dataframe(
-            table, hide_index=True, height=min(row * (len(table) + 1) + 3, 9 * row), width="stretch",
-            row_height=row,
-            column_config={"crosses_words": st.column_config.CheckboxColumn("crosses words", help=(
-                "The token runs past the end of a word (like 'e␣'): a word-splitting pre-tokenizer prevents it"))},
-        )
+        both = ""
     else:
         recent = merges_table(steps[: -RECENT_MERGES - 1: -1]).rename(columns={"crosses_words": "🚩"})
         recent_html = (heading + caption_html(f"The latest {len(recent)} merges, newest first; "
@@ -400,12 +416,28 @@ def _merges_so_far(run: TrainingRun, *, large: bool) -> None:
                        + html_table(recent, wrap=True))
         # Both tables side by side in one HTML block (a CSS grid, see blocks.BLOCK_CSS): one element to
         # redraw at every Next where st.columns made five.
-        st.html(f'<hr class="ms-rule"><div class="ms-split"><div>{recent_html}</div><div>{longest_html}</div></div>')
-    st.toggle("Show every merge (sortable table)", key=keys.ALL_MERGES,
-              help="Off: the latest merges as a light table, quicker to redraw at every step.")
-    # A callable: the CSV is built when the button is clicked, not at every step (a file sent with
-    # each step also made the browser fetch its new URL to check it, at every Next).
-    st.download_button("⬇ Merges as CSV", lambda: merges_csv(steps), file_name=f"merges_{len(steps)}.csv",
-                       mime="text/csv", key="download_merges", on_click="ignore")
-    if show_all:
-        st.html(longest_html)
+        both = f'<hr class="ms-rule"><div class="ms-split"><div>{recent_html}</div><div>{longest_html}</div></div>'
+
+    def show() -> None:
+        if show_all:
+            st.html('<hr class="ms-rule">' + heading)
+            row = 46 if large else 35
+            st.dataframe(
+                table, hide_index=True, height=min(row * (len(table) + 1) + 3, 9 * row), width="stretch",
+                row_height=row,
+                column_config={"crosses_words": st.column_config.CheckboxColumn("crosses words", help=(
+                    "The token runs past the end of a word (like 'e␣'): a word-splitting pre-tokenizer "
+                    "prevents it"))},
+            )
+        else:
+            st.html(both)
+        st.toggle("Show every merge (sortable table)", key=keys.ALL_MERGES,
+                  help="Off: the latest merges as a light table, quicker to redraw at every step.")
+        # A callable: the CSV is built when the button is clicked, not at every step (a file sent with
+        # each step also made the browser fetch its new URL to check it, at every Next).
+        st.download_button("⬇ Merges as CSV", lambda: merges_csv(steps), file_name=f"merges_{len(steps)}.csv",
+                           mime="text/csv", key="download_merges", on_click="ignore")
+        if show_all:
+            st.html(longest_html)
+
+    return show

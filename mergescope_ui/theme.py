@@ -15,8 +15,8 @@ BASE_CSS = """
 /* Big, obvious step controls. */
 [data-testid="stMain"] .stButton button{min-height:2.6rem;}
 /* The training page's step buttons (one horizontal row): Next the widest. */
-:is(.st-key-back,.st-key-play,.st-key-reset) button{min-width:7.5rem;}
-.st-key-next button{min-width:10rem;}
+:is(.st-key-back,.st-key-play,.st-key-reset) button{min-width:6rem;}
+.st-key-next button{min-width:8rem;}
 [data-testid="stMetricValue"]{font-variant-numeric:tabular-nums;}
 </style>
 """

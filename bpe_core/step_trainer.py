@@ -114,6 +114,12 @@ class StepTrainer(Iterator[MergeStep]):
 
     # ----- preview: the first few thousand characters, merged step by step -----
     def _init_preview(self, text: str) -> None:
+        """The preview: the whole chunks that start in the first ``preview_chars``
+        characters.  A chunk that runs past the window read here (with pattern
+        ``"none"`` the whole text is one chunk) is cut to end at ``preview_chars``;
+        its last token or two may then differ from the same place in the corpus,
+        whose chunk goes on (the preview is still exactly ``preview_text``).
+        """
         window = text[: self.preview_chars + 1000]
         taken: list[list[int]] = []
         covered = 0
@@ -122,10 +128,18 @@ class StepTrainer(Iterator[MergeStep]):
             for part in parts:
                 if covered >= self.preview_chars:
                     break
-                if covered + len(part) >= len(window) and len(window) < len(text):
-                    break  # this chunk may be cut by the window: leave it out
+                cut = covered + len(part) >= len(window) and len(window) < len(text)
+                if cut:  # this chunk may go on past the window: keep only its start
+                    if special:
+                        break
+                    part = part[: self.preview_chars - covered]
                 taken.append([self.special_tokens[part]] if special else list(part.encode("utf-8")))
                 covered += len(part)
+                if cut:
+                    break
+            else:
+                continue
+            break
         self.preview_text = text[:covered]
         self._preview = taken
         self._preview_where: dict[int, set[int]] = {}  # token id -> preview chunks holding it

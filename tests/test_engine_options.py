@@ -109,3 +109,25 @@ def test_parallel_pretokenization_counts_the_same_chunks(monkeypatch):
         parallel = pre.count_chunks(text, workers=2)
         assert parallel == serial
         assert list(parallel[0]) == list(serial[0])  # first-occurrence order kept (first-seen rule)
+
+
+# ----- the preview: the sequence a student watches -----
+@pytest.mark.parametrize("pattern", ["none", "whitespace", "gpt2"])
+def test_preview_of_a_long_text_is_its_start_and_each_step_is_its_encoding(pattern: str) -> None:
+    text = "the cat sat on the mat, then the cat ran. " * 200 + "<|endoftext|>" + "and again " * 50
+    trainer = train_steps(text, vocab_size=300, pattern=pattern, special_tokens=["<|endoftext|>"], preview_chars=500)
+    # never empty (pattern "none" makes the whole text one chunk, longer than any window)
+    assert 480 <= len(trainer.preview_text) <= 520
+    assert text.startswith(trainer.preview_text)
+    for step in trainer:
+        tokenizer = trainer.tokenizer()
+        assert tokenizer.decode(step.sequence) == trainer.preview_text
+        # the same ids as encoding the preview text with the merges so far
+        assert list(step.sequence) == tokenizer.encode(trainer.preview_text)
+
+
+def test_preview_with_pattern_none_is_cut_at_the_window() -> None:
+    text = "abc" * 2000
+    trainer = train_steps(text, vocab_size=260, pattern="none", preview_chars=100)
+    assert trainer.preview_text == text[:100]
+    assert trainer.initial_sequence == tuple(text[:100].encode())

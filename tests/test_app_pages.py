@@ -251,10 +251,11 @@ def _span_text(markup: str) -> str:
     return html.unescape("".join(labels)).replace("\N{OPEN BOX}", " ").replace("↵", "\n").replace("⇥", "\t")
 
 
-def test_sequences_show_the_first_characters_and_the_whole_preview_on_demand() -> None:
+@pytest.mark.parametrize("pattern", ["gpt2", "none"])  # none: the whole story is one chunk, longer than the preview
+def test_sequences_show_the_first_characters_and_the_whole_preview_on_demand(pattern: str) -> None:
     from mergescope_ui.train_page import WINDOW_CHARS
 
-    at = _train(**{keys.SOURCE: "lighthouse_story", keys.PATTERN: "gpt2"})
+    at = _train(**{keys.SOURCE: "lighthouse_story", keys.PATTERN: pattern})
     at.number_input(key=keys.JUMP_TO).set_value(30).run()
     run = _run(at)
     preview = run.trainer.preview_text

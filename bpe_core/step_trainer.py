@@ -102,6 +102,7 @@ class StepTrainer(Iterator[MergeStep]):
         self.tie_break = tie_break
         self.merges: list[tuple[int, int]] = []
         self.stop_reason: str | None = None
+        self._last_rows: dict[tuple[tuple[int, int], int], PairCount] = {}  # see _table_rows
         self.corpus_bytes = len(data)
 
         chunk_counts, special_counts = self.pretokenizer.count_chunks(text, workers=workers)
@@ -207,13 +208,24 @@ class StepTrainer(Iterator[MergeStep]):
             token=token,
             count=count,
             replaced=replaced,
-            top_pairs=tuple(PairCount(p, self.vocab[p[0]], self.vocab[p[1]], c) for p, c in table),
+            top_pairs=self._table_rows(table),
             ties=tuple(ties),
             tie_break=self.tie_break,
             tokens_before=before,
             tokens_after=self.tokens,
             sequence=self._merge_preview(a, b, new_id),
         )
+
+    def _table_rows(self, table: list[tuple[tuple[int, int], int]]) -> tuple[PairCount, ...]:
+        """The pair table as records.  From one step to the next most rows stay the
+        same, so a row whose pair and count did not change reuses last step's record."""
+        last, vocab = self._last_rows, self.vocab
+        rows: dict[tuple[tuple[int, int], int], PairCount] = {}
+        for pair, count in table:
+            row = last.get((pair, count))
+            rows[pair, count] = row if row is not None else PairCount(pair, vocab[pair[0]], vocab[pair[1]], count)
+        self._last_rows = rows
+        return tuple(rows.values())
 
     def _stop(self, reason: str) -> MergeStep:
         self.stop_reason = reason

@@ -122,25 +122,26 @@ class StepTrainer(Iterator[MergeStep]):
         whose chunk goes on (the preview is still exactly ``preview_text``).
         """
         window = text[: self.preview_chars + 1000]
+        split = self.pretokenizer.split
+        parts = (
+            (part, special)
+            for piece, special in self.pretokenizer.pieces(window)
+            for part in ([piece] if special else split(piece))
+        )
         taken: list[list[int]] = []
         covered = 0
-        for piece, special in self.pretokenizer.pieces(window):
-            parts = [piece] if special else self.pretokenizer.split(piece)
-            for part in parts:
-                if covered >= self.preview_chars:
+        for part, special in parts:
+            if covered >= self.preview_chars:
+                break
+            cut = covered + len(part) >= len(window) and len(window) < len(text)
+            if cut:  # this chunk may go on past the window: keep only its start
+                if special:
                     break
-                cut = covered + len(part) >= len(window) and len(window) < len(text)
-                if cut:  # this chunk may go on past the window: keep only its start
-                    if special:
-                        break
-                    part = part[: self.preview_chars - covered]
-                taken.append([self.special_tokens[part]] if special else list(part.encode("utf-8")))
-                covered += len(part)
-                if cut:
-                    break
-            else:
-                continue
-            break
+                part = part[: self.preview_chars - covered]
+            taken.append([self.special_tokens[part]] if special else list(part.encode("utf-8")))
+            covered += len(part)
+            if cut:
+                break
         self.preview_text = text[:covered]
         self._preview = taken
         self._preview_where: dict[int, set[int]] = {}  # token id -> preview chunks holding it

@@ -100,7 +100,7 @@ class MergeTrainer(StepTrainer):
     def _first_pos(self, k: int) -> int:
         """Where pair ``k`` first occurs now (its position list may hold stale entries)."""
         a, b, tok, nxt = k >> _SHIFT, k & _MASK, self._tok, self._nxt
-        return min(i for i in self._where[k] if tok[i] == a and nxt[i] >= 0 and tok[nxt[i]] == b)
+        return min(i for i in self._where[k] if tok[i] == a and tok[nxt[i]] == b)  # nxt -1 reads _EDGE
 
     def _pop_valid(self):
         """Pop the top heap entry whose count is current (fixing stale ones); None if empty.

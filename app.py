@@ -14,7 +14,12 @@ from mergescope_ui.theme import page_css
 st.set_page_config(page_title="MergeScope", page_icon="🔬", layout="wide")
 navigation = st.navigation(pages())
 with st.sidebar:
-    st.toggle("📽 Presenter mode (large text)", key=keys.PRESENTER, persist_state="session", bind="query-params",
-              help="Bigger text, tokens and charts for a projector.")
+    st.toggle(
+        "📽 Presenter mode (large text)",
+        key=keys.PRESENTER,
+        persist_state="session",
+        bind="query-params",
+        help="Bigger text, tokens and charts for a projector.",
+    )
 st.html(page_css(presenter=bool(st.session_state.get(keys.PRESENTER, False))))
 navigation.run()

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bpe_core  # noqa: E402
-from bpe_core.compression_curve import compression_curve  # noqa: E402
-from bpe_core.data_split import split_fraction  # noqa: E402
+import bpe_core
+from bpe_core.compression_curve import compression_curve
+from bpe_core.data_split import split_fraction
 
 
 def main() -> None:
@@ -30,7 +30,9 @@ def main() -> None:
     parser.add_argument("--pattern", default="gpt2")
     args = parser.parse_args()
     text = args.corpus.read_text(encoding="utf-8")
-    print(f"corpus {args.corpus}: {len(text.encode()):,} bytes, vocab size {args.vocab_size}, pattern {args.pattern}")
+    print(
+        f"corpus {args.corpus}: {len(text.encode()):,} bytes, vocab size {args.vocab_size}, pattern {args.pattern}"
+    )
 
     t0 = time.perf_counter()
     tok = bpe_core.train(text, vocab_size=args.vocab_size, pattern=args.pattern)
@@ -40,17 +42,26 @@ def main() -> None:
     t0 = time.perf_counter()
     run = compression_curve(text, vocab_size=args.vocab_size, pattern=args.pattern, by_script=True)
     t_curve = time.perf_counter() - t0
-    print(f"compression_curve (train text, by script): {t_curve:7.2f} s  ratio {t_curve / t_train:.2f}x "
-          f"(bytes/token {run.train.bytes_per_token(0):.2f} -> {run.train.bytes_per_token(run.merges):.2f})")
+    print(
+        f"compression_curve (train text, by script): {t_curve:7.2f} s  ratio {t_curve / t_train:.2f}x "
+        f"(bytes/token {run.train.bytes_per_token(0):.2f} -> {run.train.bytes_per_token(run.merges):.2f})"
+    )
 
     split = split_fraction(text, heldout_fraction=0.1)
     t0 = time.perf_counter()
-    run = compression_curve(split.train, vocab_size=args.vocab_size, pattern=args.pattern, by_script=True,
-                            heldout={"held-out": split.heldout})
+    run = compression_curve(
+        split.train,
+        vocab_size=args.vocab_size,
+        pattern=args.pattern,
+        by_script=True,
+        heldout={"held-out": split.heldout},
+    )
     t_split = time.perf_counter() - t0
     held = run.heldout[0]
-    print(f"  + 10% held-out curve (trained on 90%):   {t_split:7.2f} s  ratio {t_split / t_train:.2f}x "
-          f"(held-out bytes/token at {run.merges:,} merges: {held.bytes_per_token(run.merges):.2f})")
+    print(
+        f"  + 10% held-out curve (trained on 90%):   {t_split:7.2f} s  ratio {t_split / t_train:.2f}x "
+        f"(held-out bytes/token at {run.merges:,} merges: {held.bytes_per_token(run.merges):.2f})"
+    )
 
 
 if __name__ == "__main__":

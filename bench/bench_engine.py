@@ -43,8 +43,12 @@ def hf_train(path: Path, vocab_size: int) -> float:
 
     hf = HFTokenizer(models.BPE())
     hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=[EOT], show_progress=False,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=[EOT],
+        show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
     start = time.perf_counter()
     hf.train([str(path)], trainer)
     return time.perf_counter() - start
@@ -57,7 +61,9 @@ def line(label: str, ours: float, theirs: float | None, target: str, unit: str =
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--corpus", type=Path, help="a ~10 MB UTF-8 text (default: build one from ../shared)")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
@@ -66,11 +72,14 @@ def main() -> None:
         corpus = ROOT / "bench" / "out" / "bench10.txt"
         if not corpus.exists():
             corpus.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([sys.executable, str(SHARED / "tools" / "make_bench_corpus.py"), str(corpus)], check=True)
+            subprocess.run(
+                [sys.executable, str(SHARED / "tools" / "make_bench_corpus.py"), str(corpus)], check=True
+            )
     text = corpus.read_text(encoding="utf-8")
     mb = len(text.encode()) / 1e6
     try:
         import tokenizers  # noqa: F401
+
         have_hf = True
     except ImportError:
         have_hf = False
@@ -112,8 +121,13 @@ def main() -> None:
         refs.sort()
         label = f"train CS336 133 KB -> 500 ({len(mine)} alternating)"
         line(label + ", best", mine[0] * 1000, refs[0] * 1000 if refs else None, "<= 1.5x", unit="ms")
-        line(label + ", median", mine[len(mine) // 2] * 1000, refs[len(refs) // 2] * 1000 if refs else None,
-             "<= 1.5x", unit="ms")
+        line(
+            label + ", median",
+            mine[len(mine) // 2] * 1000,
+            refs[len(refs) // 2] * 1000 if refs else None,
+            "<= 1.5x",
+            unit="ms",
+        )
 
     # 4. encoding vs tiktoken single thread, same ranks, identical ids
     try:
@@ -125,12 +139,19 @@ def main() -> None:
     gpt2_dir = SHARED / "reference" / "cs336"
     encoders: list[tuple[str, Tokenizer]] = [("trained 8192", tok.without_special_tokens())]
     if (gpt2_dir / "gpt2_vocab.json").exists():
-        encoders.append(("GPT-2 files", Tokenizer.load(gpt2_dir / "gpt2_vocab.json", pattern="gpt2").without_special_tokens()))
+        encoders.append(
+            (
+                "GPT-2 files",
+                Tokenizer.load(gpt2_dir / "gpt2_vocab.json", pattern="gpt2").without_special_tokens(),
+            )
+        )
     for name, encoder in encoders:
         ranks = {encoder.vocab[i]: i for i in encoder.vocab}
-        enc = tiktoken.Encoding(name=f"bench-{len(ranks)}", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={})
+        enc = tiktoken.Encoding(
+            name=f"bench-{len(ranks)}", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={}
+        )
 
-        def ours_encode():
+        def ours_encode(encoder=encoder):
             encoder._cache.clear()  # cold cache each run: measure the real work
             return encoder.encode(plain_text)
 
@@ -138,11 +159,13 @@ def main() -> None:
         for _ in range(args.repeat):  # alternating, as for CS336
             run, ids = best_of(1, ours_encode)
             t_ours = min(t_ours, run)
-            run, ref_ids = best_of(1, lambda: enc.encode_ordinary(plain_text))
+            run, ref_ids = best_of(1, lambda enc=enc: enc.encode_ordinary(plain_text))
             t_tik = min(t_tik, run)
         same = ids == ref_ids
-        print(f"{'encode ' + name:<44} ours {mb / t_ours:7.2f} MB/s  tiktoken {mb / t_tik:7.2f} MB/s   "
-              f"ratio {t_tik / t_ours:5.2f}x   target >= 0.4x   identical ids: {same} ({len(ids)} tokens)")
+        print(
+            f"{'encode ' + name:<44} ours {mb / t_ours:7.2f} MB/s  tiktoken {mb / t_tik:7.2f} MB/s   "
+            f"ratio {t_tik / t_ours:5.2f}x   target >= 0.4x   identical ids: {same} ({len(ids)} tokens)"
+        )
 
 
 if __name__ == "__main__":

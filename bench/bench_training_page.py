@@ -23,9 +23,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 import bpe_core  # noqa: E402
 from mergescope_ui.charts import pair_count_spec, tokens_line_spec  # noqa: E402
 from mergescope_ui.corpora import load_index, load_text  # noqa: E402
+from mergescope_ui.html_tables import html_table  # noqa: E402
 from mergescope_ui.settings import PREVIEW_CHARS  # noqa: E402
 from mergescope_ui.tables import merges_csv, merges_table, pair_table, tokens_by_step  # noqa: E402
-from mergescope_ui.html_tables import html_table  # noqa: E402
 from mergescope_ui.token_html import merged_positions, token_spans_html  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
@@ -103,7 +103,9 @@ def bench_browser(path: Path, clicks: int) -> None:
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
         page.get_by_text("Step 0: the text as raw bytes").wait_for(timeout=120_000)
         wait_idle(page, timeout=120_000)
-        print(f"browser: upload + pre-tokenize + first merge prefetched: {(time.perf_counter() - t0) * 1000:.0f} ms")
+        print(
+            f"browser: upload + pre-tokenize + first merge prefetched: {(time.perf_counter() - t0) * 1000:.0f} ms"
+        )
         times = []
         for k in range(1, clicks + 1):
             t0 = time.perf_counter()

@@ -25,11 +25,33 @@ from .tokenizer import Tokenizer, TokenSpan
 from .trainer import MergeTrainer
 
 __all__ = [
-    "BYTE_TO_UNICODE", "CharTokenizer", "MAX_VOCAB_SIZE", "MergeStep", "MergeTrainer", "NaiveTrainer",
-    "PATTERNS", "PairCount", "PreTokenizer", "STOP_MIN_FREQUENCY", "STOP_NO_PAIRS", "STOP_VOCAB_SIZE",
-    "StepTrainer", "TIE_BREAKS", "TIE_BREAK_HELP", "TokenSpan", "Tokenizer", "TokenizerFileError",
-    "from_unicode_string", "load_tokenizer", "naive_train_steps", "pattern_name", "readable", "save_tokenizer",
-    "to_unicode_string", "train", "train_steps",
+    "BYTE_TO_UNICODE",
+    "MAX_VOCAB_SIZE",
+    "PATTERNS",
+    "STOP_MIN_FREQUENCY",
+    "STOP_NO_PAIRS",
+    "STOP_VOCAB_SIZE",
+    "TIE_BREAKS",
+    "TIE_BREAK_HELP",
+    "CharTokenizer",
+    "MergeStep",
+    "MergeTrainer",
+    "NaiveTrainer",
+    "PairCount",
+    "PreTokenizer",
+    "StepTrainer",
+    "TokenSpan",
+    "Tokenizer",
+    "TokenizerFileError",
+    "from_unicode_string",
+    "load_tokenizer",
+    "naive_train_steps",
+    "pattern_name",
+    "readable",
+    "save_tokenizer",
+    "to_unicode_string",
+    "train",
+    "train_steps",
 ]
 
 
@@ -64,9 +86,17 @@ def train_steps(
     - ``workers``: processes for pre-tokenizing texts of 4M+ characters
       (default: up to 2).
     """
-    return MergeTrainer(text, vocab_size=vocab_size, pattern=pattern, special_tokens=special_tokens,
-                        tie_break=tie_break, min_frequency=min_frequency, top_k=top_k,
-                        preview_chars=preview_chars, workers=workers)
+    return MergeTrainer(
+        text,
+        vocab_size=vocab_size,
+        pattern=pattern,
+        special_tokens=special_tokens,
+        tie_break=tie_break,
+        min_frequency=min_frequency,
+        top_k=top_k,
+        preview_chars=preview_chars,
+        workers=workers,
+    )
 
 
 def naive_train_steps(
@@ -81,9 +111,17 @@ def naive_train_steps(
     preview_chars: int = 2000,
 ) -> NaiveTrainer:
     """Same as :func:`train_steps` with the textbook trainer (recount everything each step)."""
-    return NaiveTrainer(text, vocab_size=vocab_size, pattern=pattern, special_tokens=special_tokens,
-                        tie_break=tie_break, min_frequency=min_frequency, top_k=top_k,
-                        preview_chars=preview_chars, workers=1)
+    return NaiveTrainer(
+        text,
+        vocab_size=vocab_size,
+        pattern=pattern,
+        special_tokens=special_tokens,
+        tie_break=tie_break,
+        min_frequency=min_frequency,
+        top_k=top_k,
+        preview_chars=preview_chars,
+        workers=1,
+    )
 
 
 def train(
@@ -97,7 +135,16 @@ def train(
     workers: int | None = None,
 ) -> Tokenizer:
     """Train and return the :class:`Tokenizer` (no step records kept; same merges as :func:`train_steps`)."""
-    trainer = MergeTrainer(text, vocab_size=vocab_size, pattern=pattern, special_tokens=special_tokens,
-                           tie_break=tie_break, min_frequency=min_frequency, top_k=0, preview_chars=0,
-                           records=False, workers=workers)
+    trainer = MergeTrainer(
+        text,
+        vocab_size=vocab_size,
+        pattern=pattern,
+        special_tokens=special_tokens,
+        tie_break=tie_break,
+        min_frequency=min_frequency,
+        top_k=0,
+        preview_chars=0,
+        records=False,
+        workers=workers,
+    )
     return trainer.run().tokenizer()

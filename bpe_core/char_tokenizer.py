@@ -47,6 +47,8 @@ class CharTokenizer:
         out = []
         for i in ids:
             if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.chars):
-                raise ValueError(f"token id {i!r} is not in the vocabulary (vocab size {self.vocab_size}, ids 0..{self.vocab_size - 1})")
+                raise ValueError(
+                    f"token id {i!r} is not in the vocabulary (vocab size {self.vocab_size}, ids 0..{self.vocab_size - 1})"
+                )
             out.append(self.chars[i])
         return "".join(out)

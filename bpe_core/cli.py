@@ -50,39 +50,80 @@ def build_parser() -> argparse.ArgumentParser:
 
     train = sub.add_parser("train", help="train a tokenizer on a UTF-8 text file and write all its files")
     train.add_argument("input", metavar="INPUT", help="UTF-8 text file to train on ('-' for stdin)")
-    train.add_argument("--vocab-size", type=int, required=True, metavar="N", help="256 bytes + special tokens + merges")
+    train.add_argument(
+        "--vocab-size", type=int, required=True, metavar="N", help="256 bytes + special tokens + merges"
+    )
     train.add_argument("--pattern", default="gpt2", metavar="P", help=pattern_help + " (default gpt2)")
-    train.add_argument("--special-token", action="extend", nargs="+", default=[], metavar="T",
-                       help="a special token, e.g. '<|endoftext|>' (repeatable); ids 256, 257, ...")
-    train.add_argument("--tie-break", default="lexicographic", choices=TIE_BREAKS, metavar="R",
-                       help=f"rule for pairs with equal counts: {', '.join(TIE_BREAKS)} (default lexicographic)")
-    train.add_argument("--min-frequency", type=int, default=1, metavar="F", help="stop when the best pair occurs fewer times")
+    train.add_argument(
+        "--special-token",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="T",
+        help="a special token, e.g. '<|endoftext|>' (repeatable); ids 256, 257, ...",
+    )
+    train.add_argument(
+        "--tie-break",
+        default="lexicographic",
+        choices=TIE_BREAKS,
+        metavar="R",
+        help=f"rule for pairs with equal counts: {', '.join(TIE_BREAKS)} (default lexicographic)",
+    )
+    train.add_argument(
+        "--min-frequency", type=int, default=1, metavar="F", help="stop when the best pair occurs fewer times"
+    )
     train.add_argument("--out", required=True, metavar="DIR", help="directory for the tokenizer files")
     train.add_argument("--quiet", action="store_true", help="no progress or summary on stderr")
 
     def tokenizer_options(p: argparse.ArgumentParser, *, flag: bool) -> None:
         if flag:
             p.add_argument("--tokenizer", required=True, metavar="PATH", help="tokenizer directory or file")
-        p.add_argument("--pattern", default=None, metavar="P", help=pattern_help + " for files that do not record one (default gpt2)")
-        p.add_argument("--special-token", action="append", default=[], metavar="T=ID", type=_special_token,
-                       help="a special token of a .tiktoken file with its id, e.g. '<|endoftext|>=100257' (repeatable)")
+        p.add_argument(
+            "--pattern",
+            default=None,
+            metavar="P",
+            help=pattern_help + " for files that do not record one (default gpt2)",
+        )
+        p.add_argument(
+            "--special-token",
+            action="append",
+            default=[],
+            metavar="T=ID",
+            type=_special_token,
+            help="a special token of a .tiktoken file with its id, e.g. '<|endoftext|>=100257' (repeatable)",
+        )
 
     encode = sub.add_parser("encode", help="print the token ids of a text as a JSON list")
     tokenizer_options(encode, flag=True)
     source = encode.add_mutually_exclusive_group(required=True)
-    source.add_argument("--input", metavar="FILE", help="UTF-8 text file to encode ('-' for stdin; read as is, CRLF kept)")
+    source.add_argument(
+        "--input", metavar="FILE", help="UTF-8 text file to encode ('-' for stdin; read as is, CRLF kept)"
+    )
     source.add_argument("--text", metavar="T", help="text to encode")
 
-    decode = sub.add_parser("decode", help="read a JSON list of ids on stdin and write the text (exactly: no newline added)")
+    decode = sub.add_parser(
+        "decode", help="read a JSON list of ids on stdin and write the text (exactly: no newline added)"
+    )
     tokenizer_options(decode, flag=True)
-    decode.add_argument("--bytes", action="store_true", help="write the tokens' exact bytes (no UTF-8 repair)")
+    decode.add_argument(
+        "--bytes", action="store_true", help="write the tokens' exact bytes (no UTF-8 repair)"
+    )
 
     convert = sub.add_parser("convert", help="convert a tokenizer to another file format")
     convert.add_argument("source", metavar="SRC", help="tokenizer directory or file")
-    convert.add_argument("--to", required=True, choices=FORMATS + ("all",), metavar="FORMAT",
-                         help=f"{', '.join(FORMATS)} or all (gpt2 and all write a directory)")
-    convert.add_argument("--out", required=True, metavar="PATH", help="output file, or directory for gpt2/all")
-    convert.add_argument("--renumber", action="store_true", help="minbpe only: renumber ids to minbpe's layout")
+    convert.add_argument(
+        "--to",
+        required=True,
+        choices=FORMATS + ("all",),
+        metavar="FORMAT",
+        help=f"{', '.join(FORMATS)} or all (gpt2 and all write a directory)",
+    )
+    convert.add_argument(
+        "--out", required=True, metavar="PATH", help="output file, or directory for gpt2/all"
+    )
+    convert.add_argument(
+        "--renumber", action="store_true", help="minbpe only: renumber ids to minbpe's layout"
+    )
     tokenizer_options(convert, flag=False)
     return parser
 
@@ -150,8 +191,10 @@ def _read_text(path: str, stdin: BinaryIO) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise ValueError(f"{path}, line {line}: byte 0x{data[exc.start]:02X} at offset {exc.start} is not valid UTF-8; "
-                         "convert the file to UTF-8") from None
+        raise ValueError(
+            f"{path}, line {line}: byte 0x{data[exc.start]:02X} at offset {exc.start} is not valid UTF-8; "
+            "convert the file to UTF-8"
+        ) from None
 
 
 def _read_ids(data: bytes) -> list[int]:
@@ -171,9 +214,17 @@ def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
     start = time.perf_counter()
     text = _read_text(args.input, stdin)
     say(f"read {len(text):,} characters; pre-tokenizing...\n")
-    trainer = MergeTrainer(text, vocab_size=args.vocab_size, pattern=args.pattern, special_tokens=args.special_token,
-                           tie_break=args.tie_break, min_frequency=args.min_frequency, top_k=0, preview_chars=0,
-                           records=False)
+    trainer = MergeTrainer(
+        text,
+        vocab_size=args.vocab_size,
+        pattern=args.pattern,
+        special_tokens=args.special_token,
+        tie_break=args.tie_break,
+        min_frequency=args.min_frequency,
+        top_k=0,
+        preview_chars=0,
+        records=False,
+    )
     total = args.vocab_size - len(trainer.vocab)
     interactive = hasattr(stderr, "isatty") and stderr.isatty()
     last = time.perf_counter()
@@ -183,12 +234,16 @@ def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
         if now - last >= PROGRESS_EVERY_SECONDS:
             last = now
             shown = True
-            line = f"merge {step.index:,}/{total:,} ({100 * step.index // max(total, 1)}%), {now - start:.1f} s"
+            line = (
+                f"merge {step.index:,}/{total:,} ({100 * step.index // max(total, 1)}%), {now - start:.1f} s"
+            )
             say("\r" + line if interactive else line + "\n")
     if shown and interactive:
         say("\n")
     tok = trainer.tokenizer()
     paths = save_tokenizer(tok, args.out)
-    say(f"trained {len(tok.merges):,} merges in {time.perf_counter() - start:.1f} s ({trainer.stop_reason}); "
-        f"vocab size {len(tok.vocab):,}; wrote {len(paths)} files to {args.out}\n")
+    say(
+        f"trained {len(tok.merges):,} merges in {time.perf_counter() - start:.1f} s ({trainer.stop_reason}); "
+        f"vocab size {len(tok.vocab):,}; wrote {len(paths)} files to {args.out}\n"
+    )
     return 0

@@ -37,7 +37,7 @@ import heapq
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 from .scripts import SPECIAL, byte_categories, resolve_chunk
 from .step_trainer import check_text
@@ -122,18 +122,23 @@ class CompressionCurve:
         (3, 1, 3)
         """
         if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < self.base_vocab:
-            raise ValueError(f"vocab size must be a whole number >= {self.base_vocab} (the bytes and special tokens), not {vocab_size!r}")
+            raise ValueError(
+                f"vocab size must be a whole number >= {self.base_vocab} (the bytes and special tokens), not {vocab_size!r}"
+            )
         return min(vocab_size - self.base_vocab, self.merges)
 
 
 # ----- the one pass ------------------------------------------------------------------
+
 
 class _Ranks:
     """A tokenizer's merges as ``(a, b) -> (rank, new id)``, checked to be a prefix order."""
 
     def __init__(self, tokenizer: Tokenizer) -> None:
         if not isinstance(tokenizer, Tokenizer):
-            raise ValueError(f"expected a bpe_core.Tokenizer, not {type(tokenizer).__name__}; train one with bpe_core.train")
+            raise ValueError(
+                f"expected a bpe_core.Tokenizer, not {type(tokenizer).__name__}; train one with bpe_core.train"
+            )
         created = {new_id: rank for rank, new_id in enumerate(tokenizer.merge_ids)}
         ranks: dict[tuple[int, int], tuple[int, int]] = {}
         for rank, (a, b) in enumerate(tokenizer.merges):
@@ -157,7 +162,7 @@ def _events_short(data: bytes, r: _Ranks, starts_wanted: bool) -> list[tuple[int
     events: list[tuple[int, int]] = []
     while len(ids) > 1:
         best = None
-        for pair in zip(ids, ids[1:]):
+        for pair in pairwise(ids):
             found = ranks.get(pair)
             if found is not None and (best is None or found[0] < best[0]):
                 best, best_pair = found, pair
@@ -311,8 +316,14 @@ def _curve_from_chunks(
     if progress is not None:
         progress(1.0, f"{name}: done")
     return TextCurve(
-        name=name, chars=chars, bytes=nbytes, words=words, tokens=tokens,
-        script_chars=dict(script_chars), script_bytes=dict(script_bytes), script_tokens=script_tokens,
+        name=name,
+        chars=chars,
+        bytes=nbytes,
+        words=words,
+        tokens=tokens,
+        script_chars=dict(script_chars),
+        script_bytes=dict(script_bytes),
+        script_tokens=script_tokens,
     )
 
 
@@ -343,8 +354,17 @@ def text_curve(
     data = check_text(text)
     r = _Ranks(tokenizer)
     chunks, specials = tokenizer.pretokenizer.count_chunks(text)
-    return _curve_from_chunks(r, chunks, specials, name=name, chars=len(text), nbytes=len(data),
-                              words=len(text.split()), by_script=by_script, progress=progress)
+    return _curve_from_chunks(
+        r,
+        chunks,
+        specials,
+        name=name,
+        chars=len(text),
+        nbytes=len(data),
+        words=len(text.split()),
+        by_script=by_script,
+        progress=progress,
+    )
 
 
 def text_curves(
@@ -367,14 +387,18 @@ def text_curves(
 
 def _named(texts: Mapping[str, str] | Sequence[str]) -> list[tuple[str, str]]:
     if isinstance(texts, str):
-        raise ValueError("texts must be a list of texts or a mapping name -> text, not one string; wrap it in a list")
+        raise ValueError(
+            "texts must be a list of texts or a mapping name -> text, not one string; wrap it in a list"
+        )
     if isinstance(texts, Mapping):
         items = list(texts.items())
     else:
         items = [(f"text {i + 1}", t) for i, t in enumerate(texts)]
     for name, t in items:
         if not isinstance(t, str):
-            raise ValueError(f"text {name!r} must be a str, not {type(t).__name__}; decode bytes with .decode('utf-8') first")
+            raise ValueError(
+                f"text {name!r} must be a str, not {type(t).__name__}; decode bytes with .decode('utf-8') first"
+            )
     return items
 
 
@@ -421,9 +445,18 @@ def compression_curve(
     specials = list(special_tokens)
     if progress is not None:
         progress(0.0, "pre-tokenizing the training text")
-    trainer = _KeepChunks(train_text, vocab_size=vocab_size, pattern=pattern, special_tokens=specials,
-                          tie_break=tie_break, min_frequency=min_frequency, top_k=0, preview_chars=0,
-                          records=False, workers=workers)
+    trainer = _KeepChunks(
+        train_text,
+        vocab_size=vocab_size,
+        pattern=pattern,
+        special_tokens=specials,
+        tie_break=tie_break,
+        min_frequency=min_frequency,
+        top_k=0,
+        preview_chars=0,
+        records=False,
+        workers=workers,
+    )
     base = 256 + len(trainer.special_tokens)
     wanted = max(1, vocab_size - base)
     # Rough shares of the work: training, the training text's per-script pass, held-out passes.
@@ -443,15 +476,33 @@ def compression_curve(
     text_bytes = trainer.corpus_bytes
     if by_script:
         r = _Ranks(tok)
-        special_counts = Counter(p for p, s in tok.pretokenizer.pieces(train_text) if s) if specials else Counter()
-        sub = _sub_progress(progress, share_train, share_train + share_script) if progress is not None else None
-        train = _curve_from_chunks(r, trainer.chunk_counts, special_counts, name="train", chars=len(train_text),
-                                   nbytes=text_bytes, words=len(train_text.split()), by_script=True, progress=sub)
+        special_counts = (
+            Counter(p for p, s in tok.pretokenizer.pieces(train_text) if s) if specials else Counter()
+        )
+        sub = (
+            _sub_progress(progress, share_train, share_train + share_script) if progress is not None else None
+        )
+        train = _curve_from_chunks(
+            r,
+            trainer.chunk_counts,
+            special_counts,
+            name="train",
+            chars=len(train_text),
+            nbytes=text_bytes,
+            words=len(train_text.split()),
+            by_script=True,
+            progress=sub,
+        )
         if train.tokens != tuple(tokens):  # the two counts must agree; if not, this is a bug to report
             raise RuntimeError("the one-pass training curve disagrees with the trainer's counts")
     else:
-        train = TextCurve(name="train", chars=len(train_text), bytes=text_bytes, words=len(train_text.split()),
-                          tokens=tuple(tokens))
+        train = TextCurve(
+            name="train",
+            chars=len(train_text),
+            bytes=text_bytes,
+            words=len(train_text.split()),
+            tokens=tuple(tokens),
+        )
     held: list[TextCurve] = []
     done = share_train + share_script
     for n, (name, text) in enumerate(named):
@@ -463,6 +514,12 @@ def compression_curve(
     if progress is not None:
         progress(1.0, "done")
     return CompressionCurve(
-        tokenizer=tok, train=train, heldout=tuple(held), gains=tuple(gains), counts=tuple(counts),
-        stop_reason=trainer.stop_reason or "", base_vocab=base, requested_vocab=vocab_size,
+        tokenizer=tok,
+        train=train,
+        heldout=tuple(held),
+        gains=tuple(gains),
+        counts=tuple(counts),
+        stop_reason=trainer.stop_reason or "",
+        base_vocab=base,
+        requested_vocab=vocab_size,
     )

@@ -30,8 +30,14 @@ class Split:
 
 
 def _check_fraction(heldout_fraction: float) -> float:
-    if isinstance(heldout_fraction, bool) or not isinstance(heldout_fraction, (int, float)) or not 0 < heldout_fraction < 1:
-        raise ValueError(f"heldout_fraction must be between 0 and 1 (e.g. 0.1 for 10%), not {heldout_fraction!r}")
+    if (
+        isinstance(heldout_fraction, bool)
+        or not isinstance(heldout_fraction, (int, float))
+        or not 0 < heldout_fraction < 1
+    ):
+        raise ValueError(
+            f"heldout_fraction must be between 0 and 1 (e.g. 0.1 for 10%), not {heldout_fraction!r}"
+        )
     return float(heldout_fraction)
 
 
@@ -55,7 +61,9 @@ def split_documents(
     """
     fraction = _check_fraction(heldout_fraction)
     if not isinstance(delimiter, str) or not delimiter:
-        raise ValueError("delimiter must be a non-empty string, e.g. '\\n\\n' for paragraphs or '<|endoftext|>'")
+        raise ValueError(
+            "delimiter must be a non-empty string, e.g. '\\n\\n' for paragraphs or '<|endoftext|>'"
+        )
     docs = [d for d in text.split(delimiter) if d.strip()]
     if len(docs) < 2:
         raise ValueError(
@@ -71,8 +79,13 @@ def split_documents(
         how = f"{n_held} of {len(docs)} documents drawn with seed {seed}"
     train = delimiter.join(d for i, d in enumerate(docs) if i not in held)
     heldout = delimiter.join(d for i, d in enumerate(docs) if i in held)
-    return Split(train=train, heldout=heldout, train_parts=len(docs) - n_held, heldout_parts=n_held,
-                 method=f"held out {how} (split at {delimiter!r})")
+    return Split(
+        train=train,
+        heldout=heldout,
+        train_parts=len(docs) - n_held,
+        heldout_parts=n_held,
+        method=f"held out {how} (split at {delimiter!r})",
+    )
 
 
 def split_fraction(text: str, *, heldout_fraction: float = 0.1) -> Split:
@@ -100,5 +113,10 @@ def split_fraction(text: str, *, heldout_fraction: float = 0.1) -> Split:
         cut = max(text.rfind("\n", 0, target), text.rfind(" ", 0, target)) + 1
         if cut <= 0:
             raise ValueError("found no space or newline to cut the text at; paste or choose a longer text")
-    return Split(train=text[:cut], heldout=text[cut:], train_parts=1, heldout_parts=1,
-                 method=f"held out the last {len(text) - cut:,} of {len(text):,} characters")
+    return Split(
+        train=text[:cut],
+        heldout=text[cut:],
+        train_parts=1,
+        heldout_parts=1,
+        method=f"held out the last {len(text) - cut:,} of {len(text):,} characters",
+    )

@@ -54,8 +54,10 @@ def read_bytes(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES)
         raise TokenizerFileError(p, "", "is a directory, expected a file")
     if size > max_bytes:
         raise TokenizerFileError(
-            p, "", f"is {_size(size)}, above the {_size(max_bytes)} limit for tokenizer files; "
-            "is it the right file? (pass max_bytes= to raise the limit)"
+            p,
+            "",
+            f"is {_size(size)}, above the {_size(max_bytes)} limit for tokenizer files; "
+            "is it the right file? (pass max_bytes= to raise the limit)",
         )
     try:
         with open(p, "rb") as f:
@@ -82,7 +84,9 @@ def decode_utf8(data: bytes, path: str | os.PathLike[str]) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise TokenizerFileError(
-            path, f"line {line}", f"byte 0x{data[exc.start]:02X} at offset {exc.start} is not valid UTF-8; save the file as UTF-8"
+            path,
+            f"line {line}",
+            f"byte 0x{data[exc.start]:02X} at offset {exc.start} is not valid UTF-8; save the file as UTF-8",
         ) from None
     return text[1:] if text.startswith("\ufeff") else text
 
@@ -99,7 +103,9 @@ def parse_json(text: str, path: str | os.PathLike[str]) -> Any:
         out: dict[str, Any] = {}
         for key, value in pairs:
             if key in out:
-                raise TokenizerFileError(path, f"key {key!r}", "the key appears twice; each key may appear once")
+                raise TokenizerFileError(
+                    path, f"key {key!r}", "the key appears twice; each key may appear once"
+                )
             out[key] = value
         return out
 

@@ -51,7 +51,15 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from .file_io import MAX_FILE_BYTES, TokenizerFileError, parse_json, read_text, write_text
-from .format_gpt2 import MERGES_TXT, SPECIAL_TOKENS_MAP_JSON, VOCAB_JSON, merges_txt, read_gpt2, special_tokens_map_json, vocab_json
+from .format_gpt2 import (
+    MERGES_TXT,
+    SPECIAL_TOKENS_MAP_JSON,
+    VOCAB_JSON,
+    merges_txt,
+    read_gpt2,
+    special_tokens_map_json,
+    vocab_json,
+)
 from .format_hf_json import TOKENIZER_JSON, read_hf_json_text, tokenizer_json
 from .format_minbpe import minbpe_model, read_minbpe
 from .format_tiktoken import TOKENIZER_TIKTOKEN, read_tiktoken, tiktoken_text
@@ -61,8 +69,16 @@ from .tokenizer import Tokenizer
 from .tokenizer_data import TokenizerData, TokenizerLike
 
 __all__ = [
-    "DEFAULT_PATTERN", "FORMATS", "MAX_FILE_BYTES", "SAVE_FORMATS", "TokenizerFileError",
-    "detect_format", "load_tokenizer", "read_tokenizer_data", "save_tokenizer", "write_format",
+    "DEFAULT_PATTERN",
+    "FORMATS",
+    "MAX_FILE_BYTES",
+    "SAVE_FORMATS",
+    "TokenizerFileError",
+    "detect_format",
+    "load_tokenizer",
+    "read_tokenizer_data",
+    "save_tokenizer",
+    "write_format",
 ]
 
 DEFAULT_PATTERN = "gpt2"
@@ -70,7 +86,11 @@ MINBPE_MODEL = "tokenizer.model"
 
 # format name -> the files it writes: (file name, text maker)
 _WRITERS: dict[str, list[tuple[str, Callable[[TokenizerLike], str]]]] = {
-    "gpt2": [(VOCAB_JSON, vocab_json), (MERGES_TXT, merges_txt), (SPECIAL_TOKENS_MAP_JSON, special_tokens_map_json)],
+    "gpt2": [
+        (VOCAB_JSON, vocab_json),
+        (MERGES_TXT, merges_txt),
+        (SPECIAL_TOKENS_MAP_JSON, special_tokens_map_json),
+    ],
     "hf-json": [(TOKENIZER_JSON, tokenizer_json)],
     "tiktoken": [(TOKENIZER_TIKTOKEN, tiktoken_text)],
     "minbpe": [(MINBPE_MODEL, minbpe_model)],
@@ -81,7 +101,9 @@ SAVE_FORMATS: tuple[str, ...] = ("gpt2", "hf-json", "tiktoken", "vocab-txt")
 
 
 # ----- saving -----
-def save_tokenizer(tok: TokenizerLike, directory: str | os.PathLike[str], *, formats: Iterable[str] = SAVE_FORMATS) -> list[Path]:
+def save_tokenizer(
+    tok: TokenizerLike, directory: str | os.PathLike[str], *, formats: Iterable[str] = SAVE_FORMATS
+) -> list[Path]:
     """Write ``tok`` into ``directory`` (created if needed) in each of ``formats``; returns the paths.
 
     Every text is made before any file is written, so a tokenizer that one
@@ -93,7 +115,9 @@ def save_tokenizer(tok: TokenizerLike, directory: str | os.PathLike[str], *, for
     return [write_text(out / name, text) for name, text in texts]
 
 
-def write_format(tok: TokenizerLike, fmt: str, out: str | os.PathLike[str], *, renumber: bool = False) -> list[Path]:
+def write_format(
+    tok: TokenizerLike, fmt: str, out: str | os.PathLike[str], *, renumber: bool = False
+) -> list[Path]:
     """Write one format: ``gpt2`` into the directory ``out``, the others to the file ``out``
     (or their usual name inside ``out`` when it is a directory).  ``fmt="all"`` is :func:`save_tokenizer`.
 
@@ -128,7 +152,9 @@ def _texts(tok: TokenizerLike, formats: Iterable[str]) -> list[tuple[str, str]]:
             try:
                 texts.append((name, maker(tok)))
             except ValueError as exc:
-                raise ValueError(f"cannot write {name} ({fmt}): {exc}; leave {fmt!r} out of formats= to save the rest") from None
+                raise ValueError(
+                    f"cannot write {name} ({fmt}): {exc}; leave {fmt!r} out of formats= to save the rest"
+                ) from None
     return texts
 
 
@@ -165,7 +191,9 @@ def read_tokenizer_data(
     """The :class:`TokenizerData` of a directory or file, and the file it mainly came from."""
     fmt, files = detect_format(path, max_bytes=max_bytes)
     if special_tokens and fmt != "tiktoken":
-        raise ValueError(f"special_tokens= is only for .tiktoken files; {files[0]} lists its own special tokens")
+        raise ValueError(
+            f"special_tokens= is only for .tiktoken files; {files[0]} lists its own special tokens"
+        )
     if fmt == "hf-json":
         return read_hf_json_text(read_text(files[0], max_bytes=max_bytes), files[0]), files[0]
     if fmt == "gpt2":
@@ -190,9 +218,15 @@ def detect_format(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYT
     if name.endswith(".model"):
         return "minbpe", [p]
     if name.endswith("special_tokens_map.json"):
-        raise TokenizerFileError(p, "", "only names the special tokens; load the directory, or vocab.json, instead")
+        raise TokenizerFileError(
+            p, "", "only names the special tokens; load the directory, or vocab.json, instead"
+        )
     if name == VOCAB_TXT:
-        raise TokenizerFileError(p, "", "is MergeScope's human-readable listing, which cannot be loaded; load the directory instead")
+        raise TokenizerFileError(
+            p,
+            "",
+            "is MergeScope's human-readable listing, which cannot be loaded; load the directory instead",
+        )
     if name.endswith(TOKENIZER_JSON):
         return "hf-json", [p]
     if name.endswith(".json"):
@@ -209,7 +243,9 @@ def detect_format(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYT
     if _TIKTOKEN_LINE.match(head):
         return "tiktoken", [p]
     raise TokenizerFileError(
-        p, "", "is not a tokenizer file MergeScope knows (tokenizer.json, vocab.json + merges.txt, *.tiktoken, minbpe *.model)"
+        p,
+        "",
+        "is not a tokenizer file MergeScope knows (tokenizer.json, vocab.json + merges.txt, *.tiktoken, minbpe *.model)",
     )
 
 
@@ -256,7 +292,9 @@ def _detect_in_directory(d: Path) -> tuple[str, list[Path]]:
         return "hf-json", [d / TOKENIZER_JSON]
     if (d / VOCAB_JSON).is_file() and (d / MERGES_TXT).is_file():
         return "gpt2", _gpt2_files(vocab=d / VOCAB_JSON)
-    pairs = sorted(v for v in d.glob("*vocab*.json") if v.with_name(_swap(v.name, "vocab", "merges", ".txt")).is_file())
+    pairs = sorted(
+        v for v in d.glob("*vocab*.json") if v.with_name(_swap(v.name, "vocab", "merges", ".txt")).is_file()
+    )
     if len(pairs) == 1:
         return "gpt2", _gpt2_files(vocab=pairs[0])
     tiktoken_files = sorted(d.glob("*.tiktoken"))

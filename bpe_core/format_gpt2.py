@@ -67,7 +67,9 @@ def read_gpt2(
     """Read ``vocab.json`` + ``merges.txt`` (+ ``special_tokens_map.json``); ``pattern`` is None."""
     specials = None
     if special_tokens_map_path is not None:
-        specials = parse_special_tokens_map(read_text(special_tokens_map_path, max_bytes=max_bytes), special_tokens_map_path)
+        specials = parse_special_tokens_map(
+            read_text(special_tokens_map_path, max_bytes=max_bytes), special_tokens_map_path
+        )
     return read_gpt2_text(
         read_text(vocab_path, max_bytes=max_bytes),
         read_text(merges_path, max_bytes=max_bytes),
@@ -98,16 +100,24 @@ def read_gpt2_text(
     named = {}
     for s in named_specials or []:
         if s not in vocab:
-            raise TokenizerFileError(map_path, repr(s), f"names a special token that {Path(vocab_path).name} does not have; add it there with an id")
+            raise TokenizerFileError(
+                map_path,
+                repr(s),
+                f"names a special token that {Path(vocab_path).name} does not have; add it there with an id",
+            )
         named[s] = vocab[s]
-    return build_byte_level(vocab, merges, named, vocab_path=vocab_path, merges_path=merges_path, vocab_where="key")
+    return build_byte_level(
+        vocab, merges, named, vocab_path=vocab_path, merges_path=merges_path, vocab_where="key"
+    )
 
 
 def parse_vocab_json(text: str, path: str | os.PathLike[str]) -> dict[str, int]:
     """``{token string: id}`` from a ``vocab.json`` text, ids checked (whole numbers, no repeats)."""
     data = parse_json(text, path)
     if not isinstance(data, dict):
-        raise TokenizerFileError(path, "", f"must be a JSON object {{token: id}}, not a {type(data).__name__}")
+        raise TokenizerFileError(
+            path, "", f"must be a JSON object {{token: id}}, not a {type(data).__name__}"
+        )
     if not data:
         raise TokenizerFileError(path, "", "has no tokens")
     return check_vocab_ids(data, path, "key")
@@ -119,7 +129,11 @@ def check_vocab_ids(data: Mapping[str, Any], path: str | os.PathLike[str], where
     for key, value in data.items():
         i = expect_int(value, path, f"{where} {key!r}")
         if i in owner:
-            raise TokenizerFileError(path, f"{where} {key!r}", f"id {i} is already used by {owner[i]!r}; each id may name one token")
+            raise TokenizerFileError(
+                path,
+                f"{where} {key!r}",
+                f"id {i} is already used by {owner[i]!r}; each id may name one token",
+            )
         owner[i] = key
     return dict(data)
 
@@ -133,7 +147,9 @@ def parse_merges_txt(text: str, path: str | os.PathLike[str]) -> list[MergeLine]
             continue
         parts = line.split(" ")
         if len(parts) != 2 or not parts[0] or not parts[1]:
-            raise TokenizerFileError(path, f"line {n}", f"{line[:80]!r} is not a merge: expected two tokens separated by one space")
+            raise TokenizerFileError(
+                path, f"line {n}", f"{line[:80]!r} is not a merge: expected two tokens separated by one space"
+            )
         out.append(MergeLine(parts[0], parts[1], f"line {n}"))
     return out
 
@@ -149,7 +165,9 @@ def parse_special_tokens_map(text: str, path: str | os.PathLike[str]) -> list[st
         if isinstance(value, dict):
             value = value.get("content")
         if not isinstance(value, str) or not value:
-            raise TokenizerFileError(path, where, 'each value must be a token string or an object with a "content" string')
+            raise TokenizerFileError(
+                path, where, 'each value must be a token string or an object with a "content" string'
+            )
         if value not in out:
             out.append(value)
 
@@ -183,17 +201,37 @@ def build_byte_level(
     for m in merges:
         for part in (m.left, m.right):
             if part not in vocab:
-                raise TokenizerFileError(merges_path, m.where, f"merge {m.left!r} + {m.right!r}: {part!r} is not in the vocab; add it or drop the merge")
+                raise TokenizerFileError(
+                    merges_path,
+                    m.where,
+                    f"merge {m.left!r} + {m.right!r}: {part!r} is not in the vocab; add it or drop the merge",
+                )
             if part in named_specials:
-                raise TokenizerFileError(merges_path, m.where, f"merge {m.left!r} + {m.right!r} uses the special token {part!r}; special tokens are never merged")
+                raise TokenizerFileError(
+                    merges_path,
+                    m.where,
+                    f"merge {m.left!r} + {m.right!r} uses the special token {part!r}; special tokens are never merged",
+                )
         merged = m.left + m.right
         if merged not in vocab:
-            raise TokenizerFileError(merges_path, m.where, f"merge {m.left!r} + {m.right!r} makes {merged!r}, which is not in the vocab; add it or drop the merge")
+            raise TokenizerFileError(
+                merges_path,
+                m.where,
+                f"merge {m.left!r} + {m.right!r} makes {merged!r}, which is not in the vocab; add it or drop the merge",
+            )
         if merged in named_specials:
-            raise TokenizerFileError(merges_path, m.where, f"merge {m.left!r} + {m.right!r} makes the special token {merged!r}; a special token cannot be a merge result")
+            raise TokenizerFileError(
+                merges_path,
+                m.where,
+                f"merge {m.left!r} + {m.right!r} makes the special token {merged!r}; a special token cannot be a merge result",
+            )
         key = (m.left, m.right)
         if key in seen_merge:
-            raise TokenizerFileError(merges_path, m.where, f"merge {m.left!r} + {m.right!r} repeats {seen_merge[key]}; list each merge once")
+            raise TokenizerFileError(
+                merges_path,
+                m.where,
+                f"merge {m.left!r} + {m.right!r} repeats {seen_merge[key]}; list each merge once",
+            )
         seen_merge[key] = m.where
         made.add(merged)
         used.update(key)
@@ -217,13 +255,17 @@ def build_byte_level(
     for b, char in BYTE_TO_UNICODE.items():
         if char not in vocab or char in named_specials:
             raise TokenizerFileError(
-                vocab_path, "", f"has no token for byte 0x{b:02X} ({char!r}); a byte-level vocab needs all 256 "
-                "(with HF's trainer pass initial_alphabet=pre_tokenizers.ByteLevel.alphabet())"
+                vocab_path,
+                "",
+                f"has no token for byte 0x{b:02X} ({char!r}); a byte-level vocab needs all 256 "
+                "(with HF's trainer pass initial_alphabet=pre_tokenizers.ByteLevel.alphabet())",
             )
     missing = first_missing_id(out_vocab, specials)
     if missing is not None:
         raise TokenizerFileError(
-            vocab_path, "", f"no token has id {missing}: ids must run 0..N-1 without gaps (only special tokens may sit above the rest)"
+            vocab_path,
+            "",
+            f"no token has id {missing}: ids must run 0..N-1 without gaps (only special tokens may sit above the rest)",
         )
     specials = dict(sorted(specials.items(), key=lambda kv: kv[1]))
     return TokenizerData(out_vocab, merge_pairs, specials, None)
@@ -267,7 +309,9 @@ def vocab_json(tok: TokenizerLike) -> str:
 def merges_txt(tok: TokenizerLike) -> str:
     """The ``merges.txt`` text, with the ``#version: 0.2`` header HF writes."""
     merge_results(tok)  # every merge must make a vocab token
-    lines = [MERGES_HEADER] + [f"{to_unicode_string(tok.vocab[a])} {to_unicode_string(tok.vocab[b])}" for a, b in tok.merges]
+    lines = [MERGES_HEADER] + [
+        f"{to_unicode_string(tok.vocab[a])} {to_unicode_string(tok.vocab[b])}" for a, b in tok.merges
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -33,11 +33,11 @@ from typing import Any
 
 import regex
 
+from .byte_level import to_unicode_string
 from .file_io import MAX_FILE_BYTES, TokenizerFileError, expect_int, parse_json, read_text
 from .format_gpt2 import MergeLine, build_byte_level, check_vocab_ids, check_writable, token_strings
 from .pretokenizer import PATTERNS, pattern_name, resolve_pattern
 from .tokenizer_data import TokenizerData, TokenizerLike, merge_results
-from .byte_level import to_unicode_string
 
 TOKENIZER_JSON = "tokenizer.json"
 
@@ -90,10 +90,12 @@ def read_hf_json_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
     """Like :func:`read_hf_json` from the file's text (``path`` labels errors)."""
     data = parse_json(text, path)
     if not isinstance(data, dict):
-        raise TokenizerFileError(path, "", "must be a JSON object with a \"model\" key (an HF tokenizer.json)")
+        raise TokenizerFileError(path, "", 'must be a JSON object with a "model" key (an HF tokenizer.json)')
     model = data.get("model")
     if not isinstance(model, dict):
-        raise TokenizerFileError(path, "key 'model'", "is missing or not an object; is this an HF tokenizer.json?")
+        raise TokenizerFileError(
+            path, "key 'model'", "is missing or not an object; is this an HF tokenizer.json?"
+        )
     _check_model(model, path)
     _check_normalizer(data.get("normalizer"), path)
     pattern = _pattern_of(data.get("pre_tokenizer"), path, "pre_tokenizer")
@@ -105,7 +107,9 @@ def read_hf_json_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
     vocab = check_vocab_ids(raw_vocab, path, "model.vocab key")
     merges = _merge_lines(model.get("merges"), path)
     named = _added_tokens(data.get("added_tokens", []), vocab, path)
-    out = build_byte_level(vocab, merges, named, vocab_path=path, merges_path=path, vocab_where="model.vocab key")
+    out = build_byte_level(
+        vocab, merges, named, vocab_path=path, merges_path=path, vocab_where="model.vocab key"
+    )
     out.pattern = pattern
     return out
 
@@ -117,45 +121,71 @@ def _where(key: str) -> str:
 def _check_model(model: dict[str, Any], path: str | os.PathLike[str]) -> None:
     kind = model.get("type", "BPE")
     if kind != "BPE":
-        raise TokenizerFileError(path, _where("model.type"), f"is {kind!r}; only byte-level BPE models can be read")
-    for key, allowed in (("dropout", (None, 0, 0.0)), ("continuing_subword_prefix", (None, "")),
-                         ("end_of_word_suffix", (None, "")), ("byte_fallback", (None, False))):
+        raise TokenizerFileError(
+            path, _where("model.type"), f"is {kind!r}; only byte-level BPE models can be read"
+        )
+    for key, allowed in (
+        ("dropout", (None, 0, 0.0)),
+        ("continuing_subword_prefix", (None, "")),
+        ("end_of_word_suffix", (None, "")),
+        ("byte_fallback", (None, False)),
+    ):
         value = model.get(key)
         if value not in allowed:
-            raise TokenizerFileError(path, _where(f"model.{key}"), f"is {value!r}; byte-level BPE as MergeScope encodes it needs {allowed[0]!r}")
+            raise TokenizerFileError(
+                path,
+                _where(f"model.{key}"),
+                f"is {value!r}; byte-level BPE as MergeScope encodes it needs {allowed[0]!r}",
+            )
     if model.get("ignore_merges") not in (None, False):
         raise TokenizerFileError(
-            path, _where("model.ignore_merges"),
+            path,
+            _where("model.ignore_merges"),
             "is true: HF then takes a whole word from the vocab before merging, which MergeScope does not do, "
-            "so ids could differ; set it to false to load the file"
+            "so ids could differ; set it to false to load the file",
         )
 
 
 def _check_normalizer(normalizer: Any, path: str | os.PathLike[str]) -> None:
     if normalizer is None:
         return
-    if isinstance(normalizer, dict) and normalizer.get("type") == "Sequence" and normalizer.get("normalizers") == []:
+    if (
+        isinstance(normalizer, dict)
+        and normalizer.get("type") == "Sequence"
+        and normalizer.get("normalizers") == []
+    ):
         return
     kind = normalizer.get("type") if isinstance(normalizer, dict) else normalizer
-    raise TokenizerFileError(path, _where("normalizer"), f"is {kind!r}; MergeScope does not normalize text, so only null can be read")
+    raise TokenizerFileError(
+        path,
+        _where("normalizer"),
+        f"is {kind!r}; MergeScope does not normalize text, so only null can be read",
+    )
 
 
 def _check_bytelevel(step: dict[str, Any], path: str | os.PathLike[str], where: str) -> bool:
     """Checks a ByteLevel pre-tokenizer; returns its ``use_regex``."""
     if step.get("add_prefix_space", True) is not False:
         raise TokenizerFileError(
-            path, _where(f"{where}.add_prefix_space"),
-            "is true: HF then adds a space before the text, which MergeScope does not do; set it to false to load the file"
+            path,
+            _where(f"{where}.add_prefix_space"),
+            "is true: HF then adds a space before the text, which MergeScope does not do; set it to false to load the file",
         )
     use_regex = step.get("use_regex", True)
     if not isinstance(use_regex, bool):
-        raise TokenizerFileError(path, _where(f"{where}.use_regex"), f"must be true or false, not {use_regex!r}")
+        raise TokenizerFileError(
+            path, _where(f"{where}.use_regex"), f"must be true or false, not {use_regex!r}"
+        )
     return use_regex
 
 
 def _pattern_of(pre: Any, path: str | os.PathLike[str], where: str) -> str:
     if not isinstance(pre, dict):
-        raise TokenizerFileError(path, _where(where), "must be a ByteLevel pre-tokenizer (optionally after a Split); this is not a byte-level BPE file")
+        raise TokenizerFileError(
+            path,
+            _where(where),
+            "must be a ByteLevel pre-tokenizer (optionally after a Split); this is not a byte-level BPE file",
+        )
     kind = pre.get("type")
     if kind == "ByteLevel":
         return HF_BYTELEVEL_PATTERN if _check_bytelevel(pre, path, where) else "none"
@@ -169,16 +199,21 @@ def _pattern_of(pre: Any, path: str | os.PathLike[str], where: str) -> str:
             source = _split_regex(steps[0], path, f"{where}.pretokenizers[0]")
             last = steps[1]
             if not isinstance(last, dict) or last.get("type") != "ByteLevel":
-                raise TokenizerFileError(path, _where(f"{where}.pretokenizers[1]"), "must be a ByteLevel pre-tokenizer")
+                raise TokenizerFileError(
+                    path, _where(f"{where}.pretokenizers[1]"), "must be a ByteLevel pre-tokenizer"
+                )
             if _check_bytelevel(last, path, f"{where}.pretokenizers[1]"):
                 raise TokenizerFileError(
-                    path, _where(f"{where}.pretokenizers[1].use_regex"),
-                    "is true after a Split, so HF splits twice; MergeScope splits once (set it to false)"
+                    path,
+                    _where(f"{where}.pretokenizers[1].use_regex"),
+                    "is true after a Split, so HF splits twice; MergeScope splits once (set it to false)",
                 )
             return from_hf_regex(source)
     raise TokenizerFileError(
-        path, _where(where), f"is {kind!r} with a shape MergeScope cannot reproduce; expected ByteLevel, "
-        "or a Sequence of Split (behavior Isolated) then ByteLevel(use_regex=false)"
+        path,
+        _where(where),
+        f"is {kind!r} with a shape MergeScope cannot reproduce; expected ByteLevel, "
+        "or a Sequence of Split (behavior Isolated) then ByteLevel(use_regex=false)",
     )
 
 
@@ -189,11 +224,14 @@ def _split_regex(split: dict[str, Any], path: str | os.PathLike[str], where: str
     elif isinstance(pattern, dict) and isinstance(pattern.get("String"), str) and pattern["String"]:
         source = regex.escape(pattern["String"])
     else:
-        raise TokenizerFileError(path, _where(f"{where}.pattern"), 'must be {"Regex": "..."} or {"String": "..."}')
+        raise TokenizerFileError(
+            path, _where(f"{where}.pattern"), 'must be {"Regex": "..."} or {"String": "..."}'
+        )
     if split.get("behavior") != "Isolated" or split.get("invert", False) is not False:
         raise TokenizerFileError(
-            path, _where(f"{where}.behavior"),
-            f"is {split.get('behavior')!r} (invert {split.get('invert')!r}); only Isolated without invert cuts text as MergeScope does"
+            path,
+            _where(f"{where}.behavior"),
+            f"is {split.get('behavior')!r} (invert {split.get('invert')!r}); only Isolated without invert cuts text as MergeScope does",
         )
     try:
         resolve_pattern(source)
@@ -206,7 +244,9 @@ def _check_decoder(decoder: Any, path: str | os.PathLike[str]) -> None:
     if decoder is None or (isinstance(decoder, dict) and decoder.get("type") == "ByteLevel"):
         return
     kind = decoder.get("type") if isinstance(decoder, dict) else decoder
-    raise TokenizerFileError(path, _where("decoder"), f"is {kind!r}; a byte-level BPE file has a ByteLevel decoder (or null)")
+    raise TokenizerFileError(
+        path, _where("decoder"), f"is {kind!r}; a byte-level BPE file has a ByteLevel decoder (or null)"
+    )
 
 
 def _merge_lines(merges: Any, path: str | os.PathLike[str]) -> list[MergeLine]:
@@ -248,16 +288,23 @@ def _added_tokens(added: Any, vocab: dict[str, int], path: str | os.PathLike[str
         for flag in ("lstrip", "rstrip", "single_word"):
             if entry.get(flag, False) is not False:
                 raise TokenizerFileError(
-                    path, _where(f"{where}.{flag}"),
-                    f"is true for {content!r}; MergeScope matches special tokens exactly, so ids could differ (set it to false)"
+                    path,
+                    _where(f"{where}.{flag}"),
+                    f"is true for {content!r}; MergeScope matches special tokens exactly, so ids could differ (set it to false)",
                 )
         if content in named:
             raise TokenizerFileError(path, _where(f"{where}.content"), f"{content!r} is added twice")
         if content in vocab and vocab[content] != i:
-            raise TokenizerFileError(path, _where(f"{where}.id"), f"{content!r} has id {i} here but {vocab[content]} in model.vocab")
+            raise TokenizerFileError(
+                path,
+                _where(f"{where}.id"),
+                f"{content!r} has id {i} here but {vocab[content]} in model.vocab",
+            )
         if content not in vocab:
             if i in owner:
-                raise TokenizerFileError(path, _where(f"{where}.id"), f"id {i} of {content!r} is already used by {owner[i]!r}")
+                raise TokenizerFileError(
+                    path, _where(f"{where}.id"), f"id {i} of {content!r} is already used by {owner[i]!r}"
+                )
             vocab[content] = i
             owner[i] = content
         named[content] = i
@@ -272,19 +319,31 @@ def tokenizer_json(tok: TokenizerLike) -> str:
     strings = token_strings(tok)
     bytelevel = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}
     hf_regex = to_hf_regex(tok.pattern)
-    pre: dict[str, Any] = bytelevel if hf_regex is None else {
-        "type": "Sequence",
-        "pretokenizers": [
-            {"type": "Split", "pattern": {"Regex": hf_regex}, "behavior": "Isolated", "invert": False},
-            bytelevel,
-        ],
-    }
+    pre: dict[str, Any] = (
+        bytelevel
+        if hf_regex is None
+        else {
+            "type": "Sequence",
+            "pretokenizers": [
+                {"type": "Split", "pattern": {"Regex": hf_regex}, "behavior": "Isolated", "invert": False},
+                bytelevel,
+            ],
+        }
+    )
     data = {
         "version": "1.0",
         "truncation": None,
         "padding": None,
         "added_tokens": [
-            {"id": i, "content": s, "single_word": False, "lstrip": False, "rstrip": False, "normalized": False, "special": True}
+            {
+                "id": i,
+                "content": s,
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            }
             for s, i in sorted(tok.special_tokens.items(), key=lambda kv: kv[1])
         ],
         "normalizer": None,
@@ -301,7 +360,9 @@ def tokenizer_json(tok: TokenizerLike) -> str:
             "byte_fallback": False,
             "ignore_merges": False,
             "vocab": {s: i for i, s in strings.items()},
-            "merges": [f"{to_unicode_string(tok.vocab[a])} {to_unicode_string(tok.vocab[b])}" for a, b in tok.merges],
+            "merges": [
+                f"{to_unicode_string(tok.vocab[a])} {to_unicode_string(tok.vocab[b])}" for a, b in tok.merges
+            ],
         },
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

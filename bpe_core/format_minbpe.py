@@ -47,9 +47,19 @@ def read_minbpe_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
         lines.pop()
     lines = [ln.rstrip("\r") for ln in lines]
     if not lines or lines[0].strip() != MINBPE_HEADER:
-        raise TokenizerFileError(path, "line 1", f"expected {MINBPE_HEADER!r}, found {lines[0][:40]!r}; is this a minbpe .model file?" if lines else "is empty")
+        raise TokenizerFileError(
+            path,
+            "line 1",
+            f"expected {MINBPE_HEADER!r}, found {lines[0][:40]!r}; is this a minbpe .model file?"
+            if lines
+            else "is empty",
+        )
     if len(lines) < 3:
-        raise TokenizerFileError(path, f"line {len(lines) + 1}", "the file ends before the pattern and special-token count (truncated?)")
+        raise TokenizerFileError(
+            path,
+            f"line {len(lines) + 1}",
+            "the file ends before the pattern and special-token count (truncated?)",
+        )
     source = lines[1].strip()
     if source:
         try:
@@ -62,7 +72,11 @@ def read_minbpe_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
         raise TokenizerFileError(path, "line 3", f"{count_text[:40]!r} is not the number of special tokens")
     n_special = int(count_text)
     if len(lines) < 3 + n_special:
-        raise TokenizerFileError(path, f"line {len(lines) + 1}", f"the file ends after {len(lines) - 3} of {n_special} special tokens (truncated?)")
+        raise TokenizerFileError(
+            path,
+            f"line {len(lines) + 1}",
+            f"the file ends after {len(lines) - 3} of {n_special} special tokens (truncated?)",
+        )
 
     vocab: dict[int, bytes] = {b: bytes([b]) for b in range(256)}
     specials: dict[str, int] = {}
@@ -70,12 +84,20 @@ def read_minbpe_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
     for n in range(4, 4 + n_special):
         fields = lines[n - 1].split()
         if len(fields) != 2 or not fields[1].isdigit() or len(fields[1]) > 10:
-            raise TokenizerFileError(path, f"line {n}", f"{lines[n - 1][:60]!r} is not '<special token> <id>'")
+            raise TokenizerFileError(
+                path, f"line {n}", f"{lines[n - 1][:60]!r} is not '<special token> <id>'"
+            )
         s, i = fields[0], int(fields[1])
         if s in specials:
             raise TokenizerFileError(path, f"line {n}", f"special token {s!r} is listed twice")
         if i in special_line or i < 256 or i >= 2**31:
-            why = f"already used on line {special_line[i]}" if i in special_line else "a byte's id" if i < 256 else "out of range"
+            why = (
+                f"already used on line {special_line[i]}"
+                if i in special_line
+                else "a byte's id"
+                if i < 256
+                else "out of range"
+            )
             raise TokenizerFileError(path, f"line {n}", f"id {i} of {s!r} is {why}")
         specials[s] = i
         special_line[i] = n
@@ -92,12 +114,24 @@ def read_minbpe_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
         new_id = 256 + len(merges)
         for part in (a, b):
             if part not in vocab:
-                raise TokenizerFileError(path, f"line {n}", f"merge {a} {b} uses id {part}, which no byte or earlier merge made (ids so far 0..{new_id - 1})")
+                raise TokenizerFileError(
+                    path,
+                    f"line {n}",
+                    f"merge {a} {b} uses id {part}, which no byte or earlier merge made (ids so far 0..{new_id - 1})",
+                )
         if new_id in special_line:
-            raise TokenizerFileError(path, f"line {special_line[new_id]}", f"special token id {new_id} is also the id of the merge on line {n}; move the special token above the merges")
+            raise TokenizerFileError(
+                path,
+                f"line {special_line[new_id]}",
+                f"special token id {new_id} is also the id of the merge on line {n}; move the special token above the merges",
+            )
         token = vocab[a] + vocab[b]
         if token in made_at or len(token) == 1:
-            raise TokenizerFileError(path, f"line {n}", f"merge {a} {b} makes {token!r} again (line {made_at.get(token)}); each token is made once")
+            raise TokenizerFileError(
+                path,
+                f"line {n}",
+                f"merge {a} {b} makes {token!r} again (line {made_at.get(token)}); each token is made once",
+            )
         made_at[token] = n
         vocab[new_id] = token
         merges.append((a, b))
@@ -111,7 +145,9 @@ def minbpe_model(tok: TokenizerLike, *, renumber: bool = False) -> str:
     """The ``.model`` text; ids must follow minbpe's layout unless ``renumber``."""
     source = resolve_pattern(tok.pattern)
     if source is not None and ("\n" in source or "\r" in source or source != source.strip()):
-        raise ValueError("the split pattern has line breaks or outer spaces, which a minbpe .model line cannot hold")
+        raise ValueError(
+            "the split pattern has line breaks or outer spaces, which a minbpe .model line cannot hold"
+        )
     for s in tok.special_tokens:
         if len(s.split()) != 1 or s != s.strip():
             raise ValueError(f"special token {s!r} contains whitespace, which a minbpe .model cannot hold")

@@ -69,25 +69,41 @@ def read_tiktoken_text(
         if not token:
             raise TokenizerFileError(path, f"line {n}", "the token is empty")
         if not rank_text.isdigit() or len(rank_text) > 10 or int(rank_text) >= 2**31:
-            raise TokenizerFileError(path, f"line {n}", f"rank {_show(rank_text)} is not a whole number from 0 to 2147483647")
+            raise TokenizerFileError(
+                path, f"line {n}", f"rank {_show(rank_text)} is not a whole number from 0 to 2147483647"
+            )
         rank = int(rank_text)
         if token in ranks:
-            raise TokenizerFileError(path, f"line {n}", f"token {token!r} already has rank {ranks[token]} (line {line_of_rank[ranks[token]]})")
+            raise TokenizerFileError(
+                path,
+                f"line {n}",
+                f"token {token!r} already has rank {ranks[token]} (line {line_of_rank[ranks[token]]})",
+            )
         if rank in line_of_rank:
-            raise TokenizerFileError(path, f"line {n}", f"rank {rank} is already used on line {line_of_rank[rank]}")
+            raise TokenizerFileError(
+                path, f"line {n}", f"rank {rank} is already used on line {line_of_rank[rank]}"
+            )
         ranks[token] = rank
         line_of_rank[rank] = n
     if not ranks:
         raise TokenizerFileError(path, "", "has no tokens")
     for b in range(256):
         if bytes([b]) not in ranks:
-            raise TokenizerFileError(path, "", f"has no rank for the single byte 0x{b:02X}; byte-level BPE needs all 256")
+            raise TokenizerFileError(
+                path, "", f"has no rank for the single byte 0x{b:02X}; byte-level BPE needs all 256"
+            )
     specials = dict(special_tokens or {})
     for s, i in specials.items():
         if not isinstance(s, str) or not s or isinstance(i, bool) or not isinstance(i, int) or i < 0:
-            raise ValueError(f"special token {s!r}: {i!r} must be a non-empty string with a non-negative int id")
+            raise ValueError(
+                f"special token {s!r}: {i!r} must be a non-empty string with a non-negative int id"
+            )
         if i in line_of_rank:
-            raise TokenizerFileError(path, f"line {line_of_rank[i]}", f"rank {i} is also the id given for special token {s!r}; pick a free id")
+            raise TokenizerFileError(
+                path,
+                f"line {line_of_rank[i]}",
+                f"rank {i} is also the id given for special token {s!r}; pick a free id",
+            )
     try:
         pairs = merges_from_ranks(ranks)
     except ValueError as exc:
@@ -116,10 +132,15 @@ def merges_from_ranks(ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
             continue
         parts = _bpe(token, ranks, rank)
         if len(parts) != 2:
-            splits = [(max(ranks[token[:k]], ranks[token[k:]]), k) for k in range(1, len(token))
-                      if token[:k] in ranks and token[k:] in ranks]
+            splits = [
+                (max(ranks[token[:k]], ranks[token[k:]]), k)
+                for k in range(1, len(token))
+                if token[:k] in ranks and token[k:] in ranks
+            ]
             if not splits:
-                raise ValueError(f"token {token!r} (rank {rank}) cannot be made by joining two other tokens", token)
+                raise ValueError(
+                    f"token {token!r} (rank {rank}) cannot be made by joining two other tokens", token
+                )
             k = min(splits)[1]
             parts = [token[:k], token[k:]]
         out.append((parts[0], parts[1]))
@@ -158,6 +179,10 @@ def tiktoken_text(tok: TokenizerLike) -> str:
             )
     for i, token in tok.vocab.items():
         if i not in special and len(token) > 1 and i not in made:
-            raise ValueError(f"token {i} ({token!r}) is not made by any merge; tiktoken would still produce it, so it cannot be written")
-    lines = [f"{base64.b64encode(tok.vocab[i]).decode('ascii')} {i}" for i in sorted(tok.vocab) if i not in special]
+            raise ValueError(
+                f"token {i} ({token!r}) is not made by any merge; tiktoken would still produce it, so it cannot be written"
+            )
+    lines = [
+        f"{base64.b64encode(tok.vocab[i]).decode('ascii')} {i}" for i in sorted(tok.vocab) if i not in special
+    ]
     return "\n".join(lines) + "\n"

@@ -185,8 +185,12 @@ def script_rows(curve: TextCurve, k: int) -> list[ScriptRow]:
         raise ValueError("this curve has no per-script counts; compute it with by_script=True")
     order = {c: i for i, c in enumerate(CATEGORIES)}
     rows = [
-        ScriptRow(category=cat, chars=curve.script_chars.get(cat, 0), bytes=curve.script_bytes.get(cat, 0),
-                  tokens=tokens[min(k, len(tokens) - 1)])
+        ScriptRow(
+            category=cat,
+            chars=curve.script_chars.get(cat, 0),
+            bytes=curve.script_bytes.get(cat, 0),
+            tokens=tokens[min(k, len(tokens) - 1)],
+        )
         for cat, tokens in curve.script_tokens.items()
     ]
     return sorted(rows, key=lambda r: order.get(r.category, len(order)))
@@ -240,18 +244,36 @@ def size_table(
         for curve in curves:
             text = texts[curve.name]
             trip = round_trip(tok, text, drawn=drawn[curve.name]).rate if text else 1.0
-            rows.append(SizeRow(tokenizer="byte-level BPE", requested_vocab=size, vocab_size=run.vocab_size(k), merges=k,
-                                text=curve.name, compression=compression_at(curve, k),
-                                oov_rate=oov_rate(tok, text), round_trip_rate=trip))
+            rows.append(
+                SizeRow(
+                    tokenizer="byte-level BPE",
+                    requested_vocab=size,
+                    vocab_size=run.vocab_size(k),
+                    merges=k,
+                    text=curve.name,
+                    compression=compression_at(curve, k),
+                    oov_rate=oov_rate(tok, text),
+                    round_trip_rate=trip,
+                )
+            )
     train_text = texts.get(run.train.name, "")
     if char_baseline and train_text:
         chars = CharTokenizer(train_text)
         for curve in curves:
             text = texts[curve.name]
             trip = round_trip(chars, text, drawn=drawn[curve.name]).rate if text else 1.0
-            rows.append(SizeRow(tokenizer="character baseline", requested_vocab=chars.vocab_size,
-                                vocab_size=chars.vocab_size, merges=0, text=curve.name,
-                                compression=Compression(tokens=curve.chars, bytes=curve.bytes, chars=curve.chars,
-                                                        words=curve.words),
-                                oov_rate=oov_rate(chars, text), round_trip_rate=trip))
+            rows.append(
+                SizeRow(
+                    tokenizer="character baseline",
+                    requested_vocab=chars.vocab_size,
+                    vocab_size=chars.vocab_size,
+                    merges=0,
+                    text=curve.name,
+                    compression=Compression(
+                        tokens=curve.chars, bytes=curve.bytes, chars=curve.chars, words=curve.words
+                    ),
+                    oov_rate=oov_rate(chars, text),
+                    round_trip_rate=trip,
+                )
+            )
     return rows

@@ -8,6 +8,8 @@ app's "why the fast one matters" demo: a step costs the whole corpus.
 
 from __future__ import annotations
 
+import itertools
+
 from .step_trainer import StepTrainer, merge_ids
 
 
@@ -23,7 +25,7 @@ class NaiveTrainer(StepTrainer):
         first: dict[tuple[int, int], int] = {}
         pos = 0
         for ids, c in self._words:
-            for i, pair in enumerate(zip(ids, ids[1:])):
+            for i, pair in enumerate(itertools.pairwise(ids)):
                 counts[pair] = counts.get(pair, 0) + c
                 first.setdefault(pair, pos + i)
             pos += len(ids)

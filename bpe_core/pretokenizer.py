@@ -123,7 +123,9 @@ def resolve_pattern(pattern: str) -> str | None:
     try:
         regex.compile(pattern)
     except regex.error as exc:
-        raise ValueError(f"pattern {pattern!r} is not a valid regex ({exc}); fix it or use one of {sorted(PATTERNS)}") from None
+        raise ValueError(
+            f"pattern {pattern!r} is not a valid regex ({exc}); fix it or use one of {sorted(PATTERNS)}"
+        ) from None
     return pattern
 
 
@@ -153,7 +155,11 @@ class PreTokenizer:
         self._covering = self.source in _COVERING
         self._ascii_regex = _ascii_form(self.source)
         self._special_regex = (
-            regex.compile("(" + "|".join(regex.escape(s) for s in sorted(self.special_tokens, key=len, reverse=True)) + ")")
+            regex.compile(
+                "("
+                + "|".join(regex.escape(s) for s in sorted(self.special_tokens, key=len, reverse=True))
+                + ")"
+            )
             if self.special_tokens
             else None
         )
@@ -261,7 +267,10 @@ def _safe_cut(text: str, pos: int) -> bool:
     [2]
     """
     return (
-        0 < pos < len(text) - 1 and text[pos] == "\n" and not text[pos - 1].isspace() and not text[pos + 1].isspace()
+        0 < pos < len(text) - 1
+        and text[pos] == "\n"
+        and not text[pos - 1].isspace()
+        and not text[pos + 1].isspace()
     )
 
 

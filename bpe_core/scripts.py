@@ -114,7 +114,9 @@ def byte_categories(chunk: str, cats: list[str] | None = None) -> list[str]:
     return out
 
 
-def text_categories(text: str, *, pattern: str = "gpt2", special_tokens: tuple[str, ...] | list[str] = ()) -> list[str]:
+def text_categories(
+    text: str, *, pattern: str = "gpt2", special_tokens: tuple[str, ...] | list[str] = ()
+) -> list[str]:
     """The resolved category of every character of ``text`` under a pre-tokenizer (specials are ``special tokens``).
 
     >>> text_categories("hi 你好", pattern="gpt2")

@@ -60,15 +60,20 @@ class SpeedLesson:
     def speedup(self) -> float:
         return self.naive_seconds / self.fast_seconds if self.fast_seconds > 0 else float("inf")
 
-    def extrapolate(self, *, target_bytes: int = GPT2_BYTES, target_merges: int = GPT2_MERGES) -> Extrapolation:
+    def extrapolate(
+        self, *, target_bytes: int = GPT2_BYTES, target_merges: int = GPT2_MERGES
+    ) -> Extrapolation:
         """Scale both timings to a bigger run with the models of the module doc."""
         if target_bytes < 1 or target_merges < 1:
-            raise ValueError(f"target bytes and merges must be at least 1, not {target_bytes} and {target_merges}")
+            raise ValueError(
+                f"target bytes and merges must be at least 1, not {target_bytes} and {target_merges}"
+            )
         if self.text_bytes == 0 or self.merges == 0:
             raise ValueError("nothing was trained (empty text or no pair to merge); time a longer text first")
         scale = target_bytes / self.text_bytes
         return Extrapolation(
-            target_bytes=target_bytes, target_merges=target_merges,
+            target_bytes=target_bytes,
+            target_merges=target_merges,
             naive_seconds=self.naive_seconds * scale * target_merges / self.merges,
             fast_seconds=self.fast_seconds * scale,
         )
@@ -91,14 +96,24 @@ def time_trainers(
     if isinstance(merges, bool) or not isinstance(merges, int) or not 1 <= merges <= 100_000:
         raise ValueError(f"merges must be a whole number from 1 to 100000, not {merges!r}")
     specials = list(special_tokens)
-    options = dict(vocab_size=256 + len(specials) + merges, pattern=pattern, special_tokens=specials,
-                   tie_break=tie_break, top_k=0, preview_chars=0)
+    options = dict(
+        vocab_size=256 + len(specials) + merges,
+        pattern=pattern,
+        special_tokens=specials,
+        tie_break=tie_break,
+        top_k=0,
+        preview_chars=0,
+    )
     start = clock()
     naive = NaiveTrainer(text, **options, workers=1).run()
     naive_seconds = clock() - start
     start = clock()
     fast = MergeTrainer(text, **options, records=False, workers=1).run()
     fast_seconds = clock() - start
-    return SpeedLesson(text_bytes=len(data), merges=min(len(naive.merges), len(fast.merges)),
-                       naive_seconds=naive_seconds, fast_seconds=fast_seconds,
-                       same_merges=naive.merges == fast.merges)
+    return SpeedLesson(
+        text_bytes=len(data),
+        merges=min(len(naive.merges), len(fast.merges)),
+        naive_seconds=naive_seconds,
+        fast_seconds=fast_seconds,
+        same_merges=naive.merges == fast.merges,
+    )

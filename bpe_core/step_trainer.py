@@ -27,7 +27,9 @@ MAX_VOCAB_SIZE = 1_000_000
 def check_text(text: str) -> bytes:
     """The UTF-8 bytes of ``text``; a lone surrogate is a ValueError naming where it is."""
     if not isinstance(text, str):
-        raise ValueError(f"text must be a str, not {type(text).__name__}; decode bytes with .decode('utf-8') first")
+        raise ValueError(
+            f"text must be a str, not {type(text).__name__}; decode bytes with .decode('utf-8') first"
+        )
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -88,12 +90,19 @@ class StepTrainer(Iterator[MergeStep]):
         self.special_tokens: dict[str, int] = {s: 256 + i for i, s in enumerate(specials)}
         smallest = 256 + len(specials)
         self.vocab_size = _check_int(
-            "vocab_size", vocab_size, smallest, MAX_VOCAB_SIZE,
+            "vocab_size",
+            vocab_size,
+            smallest,
+            MAX_VOCAB_SIZE,
             f"it counts the 256 bytes + {len(specials)} special token(s) + the merges, so ask for at least {smallest}",
         )
-        self.min_frequency = _check_int("min_frequency", min_frequency, 1, 2**62, "use 1 to merge any pair that occurs")
+        self.min_frequency = _check_int(
+            "min_frequency", min_frequency, 1, 2**62, "use 1 to merge any pair that occurs"
+        )
         self.top_k = _check_int("top_k", top_k, 0, 10_000, "it is the number of rows in the pair table")
-        self.preview_chars = _check_int("preview_chars", preview_chars, 0, 10_000_000, "keep the preview short")
+        self.preview_chars = _check_int(
+            "preview_chars", preview_chars, 0, 10_000_000, "keep the preview short"
+        )
         self.records = records
         self.vocab: dict[int, bytes] = {i: bytes([i]) for i in range(256)}
         for s, i in self.special_tokens.items():
@@ -107,8 +116,10 @@ class StepTrainer(Iterator[MergeStep]):
 
         chunk_counts, special_counts = self.pretokenizer.count_chunks(text, workers=workers)
         self._setup(chunk_counts)
-        self.initial_tokens = self.corpus_bytes - sum(len(s.encode()) * c for s, c in special_counts.items()) + sum(
-            special_counts.values()
+        self.initial_tokens = (
+            self.corpus_bytes
+            - sum(len(s.encode()) * c for s, c in special_counts.items())
+            + sum(special_counts.values())
         )
         self.tokens = self.initial_tokens
         self._init_preview(text)
@@ -198,8 +209,22 @@ class StepTrainer(Iterator[MergeStep]):
         before = self.tokens
         self.tokens -= replaced
         if not self.records:
-            return MergeStep(len(self.merges), (a, b), self.vocab[a], self.vocab[b], new_id, token, count, replaced,
-                             (), (), self.tie_break, before, self.tokens, ())
+            return MergeStep(
+                len(self.merges),
+                (a, b),
+                self.vocab[a],
+                self.vocab[b],
+                new_id,
+                token,
+                count,
+                replaced,
+                (),
+                (),
+                self.tie_break,
+                before,
+                self.tokens,
+                (),
+            )
         return MergeStep(
             index=len(self.merges),
             pair=(a, b),
@@ -224,7 +249,9 @@ class StepTrainer(Iterator[MergeStep]):
         rows: dict[tuple[tuple[int, int], int], PairCount] = {}
         for pair, count in table:
             row = last.get((pair, count))
-            rows[pair, count] = row if row is not None else PairCount(pair, vocab[pair[0]], vocab[pair[1]], count)
+            rows[pair, count] = (
+                row if row is not None else PairCount(pair, vocab[pair[0]], vocab[pair[1]], count)
+            )
         self._last_rows = rows
         return tuple(rows.values())
 
@@ -242,7 +269,12 @@ class StepTrainer(Iterator[MergeStep]):
         """A :class:`~bpe_core.tokenizer.Tokenizer` with the merges made so far."""
         from .tokenizer import Tokenizer
 
-        return Tokenizer(dict(self.vocab), list(self.merges), special_tokens=dict(self.special_tokens), pattern=self.pattern)
+        return Tokenizer(
+            dict(self.vocab),
+            list(self.merges),
+            special_tokens=dict(self.special_tokens),
+            pattern=self.pattern,
+        )
 
     # ----- supplied by subclasses -----
     def _setup(self, chunk_counts: dict[str, int]) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import chain, pairwise, repeat
 from pathlib import Path
 
 from .pretokenizer import PreTokenizer
@@ -93,7 +93,9 @@ class Tokenizer:
             if i in special_ids:
                 continue
             if token in self._id_of:
-                raise ValueError(f"token {token!r} appears twice in the vocab (ids {self._id_of[token]} and {i}); each token needs one id")
+                raise ValueError(
+                    f"token {token!r} appears twice in the vocab (ids {self._id_of[token]} and {i}); each token needs one id"
+                )
             self._id_of[token] = i
         missing = [b for b in range(256) if bytes([b]) not in self._id_of]
         if missing:
@@ -107,10 +109,14 @@ class Tokenizer:
         self._rank: dict[tuple[int, int], int] = {}  # pair -> rank of its (first) merge
         for rank, (a, b) in enumerate(merges):
             if a not in self.vocab or b not in self.vocab:
-                raise ValueError(f"merge {rank + 1} ({a}, {b}) uses an id not in the vocab (vocab size {len(self.vocab)})")
+                raise ValueError(
+                    f"merge {rank + 1} ({a}, {b}) uses an id not in the vocab (vocab size {len(self.vocab)})"
+                )
             new_id = self._id_of.get(self.vocab[a] + self.vocab[b])
             if new_id is None:
-                raise ValueError(f"merge {rank + 1} makes {self.vocab[a] + self.vocab[b]!r}, which is not in the vocab; add it")
+                raise ValueError(
+                    f"merge {rank + 1} makes {self.vocab[a] + self.vocab[b]!r}, which is not in the vocab; add it"
+                )
             self.merges.append((a, b))
             self.merge_ids.append(new_id)
             self._rank.setdefault((a, b), rank)
@@ -126,8 +132,10 @@ class Tokenizer:
         return len(self.vocab)
 
     def __repr__(self) -> str:
-        return (f"Tokenizer(vocab_size={self.vocab_size}, merges={len(self.merges)}, "
-                f"special_tokens={list(self.special_tokens)}, pattern={self.pretokenizer.name!r})")
+        return (
+            f"Tokenizer(vocab_size={self.vocab_size}, merges={len(self.merges)}, "
+            f"special_tokens={list(self.special_tokens)}, pattern={self.pretokenizer.name!r})"
+        )
 
     def merge_step_of(self, token_id: int) -> int | None:
         """The 1-based merge step that created ``token_id`` (None for bytes and special tokens)."""
@@ -158,7 +166,7 @@ class Tokenizer:
             if n == 2:
                 r = get((ids[0], ids[1]))
                 return ids if r is None else [new_ids[r]]
-            ranks = list(map(get, zip(ids, ids[1:]), repeat(_NO_RANK)))
+            ranks = list(map(get, pairwise(ids), repeat(_NO_RANK)))
             best = min(ranks)
             if best == _NO_RANK:
                 return ids
@@ -229,7 +237,16 @@ class Tokenizer:
         for i in ids:
             token = self.vocab[i]
             end = pos + len(token)
-            spans.append(TokenSpan(i, token, char_of_byte[pos], char_of_byte[end - 1] + 1 if end > pos else char_of_byte[pos], pos, end))
+            spans.append(
+                TokenSpan(
+                    i,
+                    token,
+                    char_of_byte[pos],
+                    char_of_byte[end - 1] + 1 if end > pos else char_of_byte[pos],
+                    pos,
+                    end,
+                )
+            )
             pos = end
         return spans
 
@@ -237,7 +254,9 @@ class Tokenizer:
     def with_merges(self, k: int) -> Tokenizer:
         """The same tokenizer cut to its first ``k`` merges (ids unchanged)."""
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= len(self.merges):
-            raise ValueError(f"k must be a whole number from 0 to {len(self.merges)} (the number of merges), not {k!r}")
+            raise ValueError(
+                f"k must be a whole number from 0 to {len(self.merges)} (the number of merges), not {k!r}"
+            )
         dropped = set(self.merge_ids[k:])
         vocab = {i: t for i, t in self.vocab.items() if i not in dropped}
         return Tokenizer(vocab, self.merges[:k], special_tokens=self.special_tokens, pattern=self.pattern)

@@ -60,7 +60,9 @@ def merge_results(tok: TokenizerLike) -> list[int]:
     for k, (a, b) in enumerate(tok.merges):
         new_id = by_bytes.get(tok.vocab[a] + tok.vocab[b])
         if new_id is None:
-            raise ValueError(f"merge {k + 1} ({a}, {b}) makes a token that is not in the vocab; add it to the vocab")
+            raise ValueError(
+                f"merge {k + 1} ({a}, {b}) makes a token that is not in the vocab; add it to the vocab"
+            )
         out.append(new_id)
     return out
 

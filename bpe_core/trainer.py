@@ -176,8 +176,12 @@ class MergeTrainer(StepTrainer):
             if top is None:
                 break
             n = len(kept)
-            if n and n >= top_k and top >= kept[-1] and top[0] != kept[0][0] and (
-                static or top_k == 0 or top[0] != kept[top_k - 1][0]
+            if (
+                n
+                and n >= top_k
+                and top >= kept[-1]
+                and top[0] != kept[0][0]
+                and (static or top_k == 0 or top[0] != kept[top_k - 1][0])
             ):
                 heappush(heap, top)
                 break

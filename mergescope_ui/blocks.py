@@ -79,8 +79,12 @@ def figures_html(figures: Sequence[Figure]) -> str:
         delta = ""
         if f.delta is not None:
             arrow = "↓" if f.delta.startswith("-") else "↑"
-            delta = (f'<div class="ms-delta ms-{"good" if f.good else "bad"}">'
-                     f"{arrow} {html.escape(f.delta, quote=True)}</div>")
-        cells.append(f'<div class="ms-figure"><div class="ms-label">{html.escape(f.label, quote=True)}</div>'
-                     f'<div class="ms-value">{html.escape(f.value, quote=True)}</div>{delta}</div>')
+            delta = (
+                f'<div class="ms-delta ms-{"good" if f.good else "bad"}">'
+                f"{arrow} {html.escape(f.delta, quote=True)}</div>"
+            )
+        cells.append(
+            f'<div class="ms-figure"><div class="ms-label">{html.escape(f.label, quote=True)}</div>'
+            f'<div class="ms-value">{html.escape(f.value, quote=True)}</div>{delta}</div>'
+        )
     return f'<div class="ms-figures">{"".join(cells)}</div>'

@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 
 from bpe_core import TIE_BREAK_HELP, MergeStep
-
 from bpe_core import readable as label
 
 from .tables import crosses_word_boundary, pair_label
@@ -44,7 +43,9 @@ def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset(
     """
     left_id, right_id = step.pair
     pieces = [
-        CARD_CSS + TOKEN_CSS if css else "", '<div class="ms-card">', f"<h4>Merge {step.index}</h4>",
+        CARD_CSS + TOKEN_CSS if css else "",
+        '<div class="ms-card">',
+        f"<h4>Merge {step.index}</h4>",
         '<div class="ms-tokens">',
         token_span(left_id, step.left, special=left_id in special_ids),
         '<span class="ms-op">+</span>',
@@ -66,7 +67,11 @@ def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset(
     if step.tied:
         others = [pc for pc in step.top_pairs if pc.pair in set(step.ties) and pc.pair != step.pair]
         names = ", ".join(_code(pair_label(pc.left, pc.right)) for pc in others[:6])
-        more = f" and {len(step.ties) - 1 - len(others[:6])} more" if len(step.ties) - 1 > len(others[:6]) else ""
+        more = (
+            f" and {len(step.ties) - 1 - len(others[:6])} more"
+            if len(step.ties) - 1 > len(others[:6])
+            else ""
+        )
         rule = TIE_BREAK_HELP.get(step.tie_break, "")
         pieces.append(
             f"<p>⚖️ <b>Tie</b>: {len(step.ties)} pairs occur {step.count:,} times (also {names}{more}). "
@@ -76,7 +81,7 @@ def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset(
         pieces.append('<p class="ms-note">No tie: this pair is the single most frequent one.</p>')
     if crosses_word_boundary(step.token):
         pieces.append(
-            f'<p>🚩 {_code(label(step.token))} runs past the end of a word; a word-splitting '
+            f"<p>🚩 {_code(label(step.token))} runs past the end of a word; a word-splitting "
             "pre-tokenizer (gpt2, gpt4) would prevent this token.</p>"
         )
     pieces.append("</div>")

@@ -51,17 +51,26 @@ def pair_count_chart(*, large: bool = False) -> alt.LayerChart:
     label_size, title_size = _font_sizes(large)
     # Layers union their y domains; a sort by field survives that only with op "min", "max" or "count".
     base = alt.Chart(alt.NamedData(PAIRS_DATA)).encode(
-        y=alt.Y("pair:N", sort=alt.EncodingSortField(field="rank", op="min", order="ascending"), title=None,
-                axis=alt.Axis(labelFontSize=label_size, labelLimit=260, labelFont="monospace")),
-        x=alt.X("count:Q", title="adjacent occurrences",
-                axis=alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1)),
+        y=alt.Y(
+            "pair:N",
+            sort=alt.EncodingSortField(field="rank", op="min", order="ascending"),
+            title=None,
+            axis=alt.Axis(labelFontSize=label_size, labelLimit=260, labelFont="monospace"),
+        ),
+        x=alt.X(
+            "count:Q",
+            title="adjacent occurrences",
+            axis=alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1),
+        ),
         tooltip=[alt.Tooltip("pair:N"), alt.Tooltip("count:Q"), alt.Tooltip("legend:N", title="status")],
     )
     bars = base.mark_bar().encode(
-        color=alt.Color("legend:N", title=None,
-                        scale=alt.Scale(domain=[STATUS_LEGEND[s] for s in STATUS_DOMAIN], range=STATUS_COLORS),
-                        legend=alt.Legend(orient="bottom", labelFontSize=label_size,
-                                          symbolSize=200 if large else 100)),
+        color=alt.Color(
+            "legend:N",
+            title=None,
+            scale=alt.Scale(domain=[STATUS_LEGEND[s] for s in STATUS_DOMAIN], range=STATUS_COLORS),
+            legend=alt.Legend(orient="bottom", labelFontSize=label_size, symbolSize=200 if large else 100),
+        ),
     )
     text = base.mark_text(align="left", dx=4, fontSize=label_size).encode(text=alt.Text("label:N"))
     return alt.layer(bars, text).properties(height=alt.Step(38 if large else 24))
@@ -75,8 +84,15 @@ def pair_count_rows(table: pd.DataFrame, *, max_rows: int = 20) -> list[dict[str
     rows = []
     for r in table.head(max_rows).to_dict("records"):
         status = r["status"]
-        rows.append(r | {"count": int(r["count"]), "rank": int(r["rank"]), "legend": STATUS_LEGEND[status],
-                         "label": f"{int(r['count'])}{STATUS_MARK[status]}"})
+        rows.append(
+            r
+            | {
+                "count": int(r["count"]),
+                "rank": int(r["rank"]),
+                "legend": STATUS_LEGEND[status],
+                "label": f"{int(r['count'])}{STATUS_MARK[status]}",
+            }
+        )
     return rows
 
 
@@ -86,14 +102,22 @@ def tokens_line_chart(*, large: bool = False) -> alt.LayerChart:
     axis = alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1, format=",d")
     base = alt.Chart(alt.NamedData(TOKENS_DATA))
     line = base.mark_line(color="#1c7ed6", strokeWidth=3 if large else 2).encode(
-        x=alt.X("step:Q", axis=alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1,
-                                        format="d")),
+        x=alt.X(
+            "step:Q",
+            axis=alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1, format="d"),
+        ),
         y=alt.Y("tokens:Q", title="corpus tokens", axis=axis, scale=alt.Scale(zero=False)),
         tooltip=["step:Q", "tokens:Q"],
     )
-    dot = base.mark_point(filled=True, size=220 if large else 110, color="#e8590c").encode(
-        x="step:Q", y="tokens:Q", tooltip=["step:Q", "tokens:Q"],
-    ).transform_filter("datum.current")
+    dot = (
+        base.mark_point(filled=True, size=220 if large else 110, color="#e8590c")
+        .encode(
+            x="step:Q",
+            y="tokens:Q",
+            tooltip=["step:Q", "tokens:Q"],
+        )
+        .transform_filter("datum.current")
+    )
     return alt.layer(line, dot).properties(height=260 if large else 200)
 
 
@@ -117,7 +141,9 @@ def tokens_line_spec(series: pd.DataFrame, *, current_step: int, large: bool = F
     if missing:
         raise ValueError(f"series lacks columns {sorted(missing)}; build it with tables.tokens_by_step")
     spec = copy.deepcopy(_template(TOKENS_DATA, large))
-    rows = [{"step": int(s), "tokens": int(t), "current": int(s) == current_step}
-            for s, t in zip(series["step"], series["tokens"])]
+    rows = [
+        {"step": int(s), "tokens": int(t), "current": int(s) == current_step}
+        for s, t in zip(series["step"], series["tokens"])
+    ]
     spec["datasets"] = {TOKENS_DATA: rows}
     return spec

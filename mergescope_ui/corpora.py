@@ -43,7 +43,9 @@ def load_index(directory: Path = CORPORA_DIR) -> list[Corpus]:
     for n, entry in enumerate(data.get("corpus", []), start=1):
         missing = [k for k in ("id", "file", "title", "description") if not str(entry.get(k, "")).strip()]
         if missing:
-            raise ValueError(f"{index}: corpus #{n} lacks {', '.join(missing)}; give every [[corpus]] all four")
+            raise ValueError(
+                f"{index}: corpus #{n} lacks {', '.join(missing)}; give every [[corpus]] all four"
+            )
         if entry["id"] in seen:
             raise ValueError(f"{index}: corpus id {entry['id']!r} is used twice; ids must be unique")
         path = directory / entry["file"]

@@ -8,7 +8,17 @@ from .engine import corpus_index
 from .token_html import token_spans_html
 
 # "low lowest" after two merges (lo, low): a tiny taste of the colored spans.
-_DEMO_VOCAB = {108: b"l", 111: b"o", 119: b"w", 101: b"e", 115: b"s", 116: b"t", 32: b" ", 256: b"lo", 257: b"low"}
+_DEMO_VOCAB = {
+    108: b"l",
+    111: b"o",
+    119: b"w",
+    101: b"e",
+    115: b"s",
+    116: b"t",
+    32: b" ",
+    256: b"lo",
+    257: b"low",
+}
 _DEMO_IDS = [257, 32, 257, 101, 115, 116]
 
 

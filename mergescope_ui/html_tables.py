@@ -46,13 +46,20 @@ def html_table(table: pd.DataFrame, *, row_classes: Sequence[str] | None = None,
     ``wrap`` puts the table in a scrolling box.
     """
     if row_classes is not None and len(row_classes) != len(table):
-        raise ValueError(f"row_classes has {len(row_classes)} entries for {len(table)} rows; give one per row")
+        raise ValueError(
+            f"row_classes has {len(row_classes)} entries for {len(table)} rows; give one per row"
+        )
     head = "".join(f"<th>{html.escape(str(c), quote=True)}</th>" for c in table.columns)
     rows = []
     for n, record in enumerate(table.itertuples(index=False)):
-        cls = f' class="{html.escape(row_classes[n], quote=True)}"' if row_classes is not None and row_classes[n] else ""
+        cls = (
+            f' class="{html.escape(row_classes[n], quote=True)}"'
+            if row_classes is not None and row_classes[n]
+            else ""
+        )
         cells = "".join(
-            f'<td class="ms-num">{_cell(v)}</td>' if isinstance(v, Number) and not isinstance(v, bool)
+            f'<td class="ms-num">{_cell(v)}</td>'
+            if isinstance(v, Number) and not isinstance(v, bool)
             else f"<td>{_cell(v)}</td>"
             for v in record
         )

@@ -46,4 +46,6 @@ PASTE: Final = "__paste__"
 UPLOADED: Final = "__upload__"
 # Special value of PATTERN.
 CUSTOM: Final = "custom"
-ALL_MERGES: Final = "all_merges"  # widget: show every merge in a sortable table (off: the latest few, lighter to redraw)
+ALL_MERGES: Final = (
+    "all_merges"  # widget: show every merge in a sortable table (off: the latest few, lighter to redraw)
+)

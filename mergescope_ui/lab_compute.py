@@ -95,10 +95,14 @@ def parse_sizes(text: str, *, smallest: int = 257, largest: int = MAX_VOCAB) -> 
         try:
             value = int(word[:-1]) * 1024 if word.endswith("k") else int(word)
         except ValueError:
-            raise ValueError(f"{part!r} is not a vocab size; type whole numbers like 1000 or 8k, separated by commas") from None
+            raise ValueError(
+                f"{part!r} is not a vocab size; type whole numbers like 1000 or 8k, separated by commas"
+            ) from None
         if not smallest <= value <= largest:
-            raise ValueError(f"vocab size {value} is out of range {smallest}..{largest}; the smallest holds the "
-                             "256 bytes and the special tokens plus one merge")
+            raise ValueError(
+                f"vocab size {value} is out of range {smallest}..{largest}; the smallest holds the "
+                "256 bytes and the special tokens plus one merge"
+            )
         if value not in out:
             out.append(value)
     return tuple(out)
@@ -117,18 +121,31 @@ def compute_lab(
     start = time.perf_counter()
     curve_progress = (lambda f, m: progress(0.9 * f, m)) if progress is not None else None
     run = compression_curve(
-        train_text, vocab_size=settings.vocab_size, heldout=dict(heldout), pattern=settings.pattern,
-        special_tokens=settings.special_tokens, tie_break=settings.tie_break,
-        min_frequency=settings.min_frequency, by_script=settings.by_script, progress=curve_progress,
+        train_text,
+        vocab_size=settings.vocab_size,
+        heldout=dict(heldout),
+        pattern=settings.pattern,
+        special_tokens=settings.special_tokens,
+        tie_break=settings.tie_break,
+        min_frequency=settings.min_frequency,
+        by_script=settings.by_script,
+        progress=curve_progress,
     )
     if progress is not None:
         progress(0.92, "table: compression, OOV and round-trip rates")
     texts = {run.train.name: train_text, **heldout}
-    rows = size_table(run, [s for s in settings.table_sizes if s >= run.base_vocab], texts, samples=settings.samples)
+    rows = size_table(
+        run, [s for s in settings.table_sizes if s >= run.base_vocab], texts, samples=settings.samples
+    )
     if progress is not None:
         progress(1.0, "done")
-    return LabResult(run=run, rows=tuple(rows), seconds=time.perf_counter() - start,
-                     train_chars=len(train_text), heldout_names=tuple(heldout))
+    return LabResult(
+        run=run,
+        rows=tuple(rows),
+        seconds=time.perf_counter() - start,
+        train_chars=len(train_text),
+        heldout_names=tuple(heldout),
+    )
 
 
 class ResultCache(Generic[V]):
@@ -207,12 +224,20 @@ def reference_rows(
             progress(n / max(1, len(texts)), f"{name}: encoding the {text_name} text")
         tokens = len(tokenizer.encode(text))
         trip = round_trip(tokenizer, text, drawn=sample_chars(text, samples=samples)).rate if text else 1.0
-        rows.append(SizeRow(
-            tokenizer=name, requested_vocab=tokenizer.vocab_size, vocab_size=tokenizer.vocab_size,
-            merges=len(tokenizer.merges), text=text_name,
-            compression=Compression(tokens=tokens, bytes=len(text.encode("utf-8")), chars=len(text), words=len(text.split())),
-            oov_rate=oov_rate(tokenizer, text), round_trip_rate=trip,
-        ))
+        rows.append(
+            SizeRow(
+                tokenizer=name,
+                requested_vocab=tokenizer.vocab_size,
+                vocab_size=tokenizer.vocab_size,
+                merges=len(tokenizer.merges),
+                text=text_name,
+                compression=Compression(
+                    tokens=tokens, bytes=len(text.encode("utf-8")), chars=len(text), words=len(text.split())
+                ),
+                oov_rate=oov_rate(tokenizer, text),
+                round_trip_rate=trip,
+            )
+        )
     if progress is not None:
         progress(1.0, "done")
     return tuple(rows)

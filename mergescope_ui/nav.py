@@ -50,5 +50,7 @@ def pages(directory: Path = PAGES_DIR) -> list[st.Page]:
         if meta is None:
             out.append(st.Page(path))
         else:
-            out.append(st.Page(path, title=meta.title, icon=meta.icon, url_path=meta.url_path, default=n == 0))
+            out.append(
+                st.Page(path, title=meta.title, icon=meta.icon, url_path=meta.url_path, default=n == 0)
+            )
     return out

@@ -129,7 +129,16 @@ def byte_start_of(result: Tokenized, position: int) -> int:
     return sum(len(vocab[i]) for i in result.ids[:position])
 
 
-COMPARE_COLUMNS = ["tokenizer", "vocab size", "tokens", "characters", "bytes", "bytes/token", "chars/token", "note"]
+COMPARE_COLUMNS = [
+    "tokenizer",
+    "vocab size",
+    "tokens",
+    "characters",
+    "bytes",
+    "bytes/token",
+    "chars/token",
+    "note",
+]
 
 
 def compare_table(results: Sequence[Tokenized]) -> pd.DataFrame:
@@ -143,11 +152,18 @@ def compare_table(results: Sequence[Tokenized]) -> pd.DataFrame:
     rows = []
     for r in results:
         c = r.counts
-        rows.append({
-            "tokenizer": r.label, "vocab size": r.vocab_size, "tokens": c.tokens, "characters": c.characters,
-            "bytes": c.bytes, "bytes/token": c.bytes_per_token, "chars/token": c.chars_per_token,
-            "note": r.error or "",
-        })
+        rows.append(
+            {
+                "tokenizer": r.label,
+                "vocab size": r.vocab_size,
+                "tokens": c.tokens,
+                "characters": c.characters,
+                "bytes": c.bytes,
+                "bytes/token": c.bytes_per_token,
+                "chars/token": c.chars_per_token,
+                "note": r.error or "",
+            }
+        )
     table = pd.DataFrame(rows, columns=COMPARE_COLUMNS)
     table["tokens"] = table["tokens"].astype("Int64")
     for col in ("bytes/token", "chars/token"):

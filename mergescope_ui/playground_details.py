@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bpe_core import Tokenizer
-
 from bpe_core import readable as screen_label
+
 from .token_html import TOKEN_CSS, token_span
 
 MAX_LISTED = 40
@@ -101,9 +101,15 @@ def token_detail(tok: Tokenizer, token_id: int, *, counts: Sequence[int] | None 
     count = counts[step - 1] if step is not None and counts is not None and step <= len(counts) else None
     special = token_id in set(tok.special_tokens.values())
     return TokenDetail(
-        id=token_id, token=token, readable=token.decode("utf-8") if special else screen_label(token),
-        hex=token.hex(" ").upper(), step=step, special=special, count=count,
-        children=tuple(kids.get(token_id, ())), descendants=descendant_count(kids, token_id),
+        id=token_id,
+        token=token,
+        readable=token.decode("utf-8") if special else screen_label(token),
+        hex=token.hex(" ").upper(),
+        step=step,
+        special=special,
+        count=count,
+        children=tuple(kids.get(token_id, ())),
+        descendants=descendant_count(kids, token_id),
     )
 
 
@@ -127,7 +133,9 @@ def genealogy_html(node: Genealogy, *, css: bool = True) -> str:
     """The tree as nested lists: each token with "merge k" and its two parts below it."""
 
     def walk(n: Genealogy) -> str:
-        note = f'<span class="ms-step">merge {n.step}</span>' if n.step else '<span class="ms-step">byte</span>'
+        note = (
+            f'<span class="ms-step">merge {n.step}</span>' if n.step else '<span class="ms-step">byte</span>'
+        )
         inner = f"<ul>{walk(n.parts[0])}{walk(n.parts[1])}</ul>" if n.parts else ""
         return f"<li>{_span(n.id, n.token)}{note}{inner}</li>"
 
@@ -157,7 +165,10 @@ def first_positions(ids: Sequence[int], *, start: int = 0) -> dict[int, int]:
 
 def describe(detail: TokenDetail) -> str:
     """One escaped HTML line summarizing ``detail`` (for a caption)."""
-    made = "a special token" if detail.special else (
-        f"made by merge {detail.step}" if detail.step else "a single byte (in every byte-level vocab)")
+    made = (
+        "a special token"
+        if detail.special
+        else (f"made by merge {detail.step}" if detail.step else "a single byte (in every byte-level vocab)")
+    )
     count = f" · the pair occurred {detail.count:,} times then" if detail.count is not None else ""
     return html.escape(f"id {detail.id} · {len(detail.token)} bytes · {made}{count}", quote=True)

@@ -89,9 +89,13 @@ def load_uploaded(files: Sequence[tuple[str, bytes]], *, pattern: str | None = N
     directory.  ``pattern`` overrides the split pattern (None: as the files say).
     """
     if not files:
-        raise ValueError("no file uploaded; upload tokenizer.json, a .tiktoken or .model file, or vocab.json + merges.txt")
+        raise ValueError(
+            "no file uploaded; upload tokenizer.json, a .tiktoken or .model file, or vocab.json + merges.txt"
+        )
     if len(files) > MAX_UPLOAD_FILES:
-        raise ValueError(f"{len(files)} files uploaded; upload at most {MAX_UPLOAD_FILES} files of one tokenizer")
+        raise ValueError(
+            f"{len(files)} files uploaded; upload at most {MAX_UPLOAD_FILES} files of one tokenizer"
+        )
     names = [safe_name(name) for name, _ in files]
     if len(set(names)) != len(names):
         raise ValueError(f"two uploaded files share a name ({sorted(names)}); upload each file once")
@@ -104,7 +108,9 @@ def load_uploaded(files: Sequence[tuple[str, bytes]], *, pattern: str | None = N
         except ValueError as exc:
             raise ValueError(_without_dir(str(exc), tmp)) from None
         except (ImportError, OSError) as exc:
-            raise ValueError(f"cannot load the files here ({type(exc).__name__}: {_without_dir(str(exc), tmp)})") from None
+            raise ValueError(
+                f"cannot load the files here ({type(exc).__name__}: {_without_dir(str(exc), tmp)})"
+            ) from None
 
 
 def _without_dir(message: str, directory: str) -> str:

@@ -14,18 +14,43 @@ import altair as alt
 import streamlit as st
 
 from bpe_core import PATTERNS, CharTokenizer, Tokenizer
+from bpe_core import readable as screen_label
 
 from . import keys
 from .playground_core import PAGE_SIZE, Page, Tokenized, byte_start_of, compare_table, page_of
-from bpe_core import readable as screen_label
-from .playground_details import (DETAIL_CSS, describe, first_positions, genealogy, genealogy_html,
-                                 later_tokens_html, token_detail)
+from .playground_details import (
+    DETAIL_CSS,
+    describe,
+    first_positions,
+    genealogy,
+    genealogy_html,
+    later_tokens_html,
+    token_detail,
+)
 from .playground_files import MAX_UPLOAD_FILES, UPLOAD_TYPES, tokenizer_bundle
 from .playground_picker import Picked, corpus_titles, load_upload, resolve, tokenized, training_run
 from .playground_ribbon import byte_ribbon_html
-from .playground_share import (MAX_COMPARE, MAX_SHARED_CHARS, PARAM_NAMES, ShareState, from_query, text_fits,
-                               to_query)
-from .playground_specs import BYTES, CHAR, KIND_LABELS, KINDS, MAX_QUICK_VOCAB, MIN_VOCAB, QUICK, SESSION, UPLOAD, TokenizerSpec
+from .playground_share import (
+    MAX_COMPARE,
+    MAX_SHARED_CHARS,
+    PARAM_NAMES,
+    ShareState,
+    from_query,
+    text_fits,
+    to_query,
+)
+from .playground_specs import (
+    BYTES,
+    CHAR,
+    KIND_LABELS,
+    KINDS,
+    MAX_QUICK_VOCAB,
+    MIN_VOCAB,
+    QUICK,
+    SESSION,
+    UPLOAD,
+    TokenizerSpec,
+)
 from .token_html import TOKEN_CSS, token_span, token_spans_html
 
 # Widget keys (persisted across page switches) and plain keys of this page.
@@ -133,8 +158,14 @@ def _text_input() -> str:
         for name in EXAMPLES:
             st.button(name, key=f"pg_ex_{name}", on_click=_use_example, args=(name,))
     st.session_state.setdefault(K_TEXT, EXAMPLES["English"])
-    text = st.text_area("Text to tokenize", key=K_TEXT, height=130, max_chars=MAX_TEXT_CHARS, persist_state="session",
-                        help="Anything: several languages, code, emoji. Ctrl+Enter applies it.")
+    text = st.text_area(
+        "Text to tokenize",
+        key=K_TEXT,
+        height=130,
+        max_chars=MAX_TEXT_CHARS,
+        persist_state="session",
+        help="Anything: several languages, code, emoji. Ctrl+Enter applies it.",
+    )
     return text or ""
 
 
@@ -143,36 +174,66 @@ def _picker() -> TokenizerSpec:
     titles = corpus_titles()
     run = training_run()
     st.session_state.setdefault(K_KIND, SESSION if run is not None else QUICK)
-    kind = st.radio("Tokenizer", list(KINDS), format_func=KIND_LABELS.__getitem__, key=K_KIND, horizontal=True,
-                    persist_state="session")
+    kind = st.radio(
+        "Tokenizer",
+        list(KINDS),
+        format_func=KIND_LABELS.__getitem__,
+        key=K_KIND,
+        horizontal=True,
+        persist_state="session",
+    )
     cols = st.columns(3)
     if kind == SESSION:
         if run is None:
-            st.info("Nothing trained on the **Train** page in this session yet. Train there, then come back; "
-                    "or quick-train here.")
+            st.info(
+                "Nothing trained on the **Train** page in this session yet. Train there, then come back; "
+                "or quick-train here."
+            )
             return TokenizerSpec(kind=SESSION)
-        follow = cols[0].toggle("Follow the Train page's current step", value=True, key=K_FOLLOW, persist_state="session")
+        follow = cols[0].toggle(
+            "Follow the Train page's current step", value=True, key=K_FOLLOW, persist_state="session"
+        )
         if follow:
             cols[1].metric("Merges", f"{run.position:,}", help="The Train page's current step.")
             return TokenizerSpec(kind=SESSION)
         if st.session_state.get(K_STEP, 0) > run.pulled:
             st.session_state[K_STEP] = run.pulled
-        step = cols[1].slider("After k merges", min_value=0, max_value=max(1, run.pulled), value=min(run.position, run.pulled),
-                              key=K_STEP, disabled=run.pulled == 0,
-                              help="Any step the Train page has reached: how did this text tokenize after k merges?")
+        step = cols[1].slider(
+            "After k merges",
+            min_value=0,
+            max_value=max(1, run.pulled),
+            value=min(run.position, run.pulled),
+            key=K_STEP,
+            disabled=run.pulled == 0,
+            help="Any step the Train page has reached: how did this text tokenize after k merges?",
+        )
         return TokenizerSpec(kind=SESSION, step=int(step))
     if kind == UPLOAD:
         return _upload_widgets(cols)
     if kind in (QUICK, CHAR):
         st.session_state.setdefault(K_CORPUS, default_corpus(titles))
-        corpus = cols[0].selectbox("Built-in text", list(titles), format_func=titles.__getitem__, key=K_CORPUS,
-                                   persist_state="session")
+        corpus = cols[0].selectbox(
+            "Built-in text",
+            list(titles),
+            format_func=titles.__getitem__,
+            key=K_CORPUS,
+            persist_state="session",
+        )
         if kind == CHAR:
-            cols[1].caption("One token per distinct character of that text; characters it lacks are an error.")
+            cols[1].caption(
+                "One token per distinct character of that text; characters it lacks are an error."
+            )
             return TokenizerSpec(kind=CHAR, corpus=corpus)
-        vocab = cols[1].number_input("Vocab size", min_value=MIN_VOCAB, max_value=MAX_QUICK_VOCAB, value=DEFAULT_VOCAB,
-                                     step=50, key=K_VOCAB, persist_state="session",
-                                     help="256 bytes + merges; small texts may stop earlier (no pair left).")
+        vocab = cols[1].number_input(
+            "Vocab size",
+            min_value=MIN_VOCAB,
+            max_value=MAX_QUICK_VOCAB,
+            value=DEFAULT_VOCAB,
+            step=50,
+            key=K_VOCAB,
+            persist_state="session",
+            help="256 bytes + merges; small texts may stop earlier (no pair left).",
+        )
         pattern = _pattern_select(cols[2])
         return TokenizerSpec(kind=QUICK, corpus=corpus, vocab_size=int(vocab), pattern=pattern)
     return TokenizerSpec(kind=BYTES, pattern=_pattern_select(cols[0]))
@@ -180,19 +241,30 @@ def _picker() -> TokenizerSpec:
 
 def _pattern_select(col) -> str:
     st.session_state.setdefault(K_PATTERN, "gpt2")
-    return col.selectbox("Pre-tokenization", PATTERN_NAMES, key=K_PATTERN, persist_state="session",
-                         help="How text is cut into chunks before merging; no token crosses a chunk.")
+    return col.selectbox(
+        "Pre-tokenization",
+        PATTERN_NAMES,
+        key=K_PATTERN,
+        persist_state="session",
+        help="How text is cut into chunks before merging; no token crosses a chunk.",
+    )
 
 
 def _upload_widgets(cols) -> TokenizerSpec:
     files = cols[0].file_uploader(
-        "Tokenizer files", type=list(UPLOAD_TYPES), accept_multiple_files=True, key=K_FILES,
+        "Tokenizer files",
+        type=list(UPLOAD_TYPES),
+        accept_multiple_files=True,
+        key=K_FILES,
         help=f"tokenizer.json (HF), a .tiktoken or minbpe .model file, or vocab.json + merges.txt together "
-             f"(up to {MAX_UPLOAD_FILES} files of one tokenizer).",
+        f"(up to {MAX_UPLOAD_FILES} files of one tokenizer).",
     )
     choices = [AS_RECORDED, *PATTERN_NAMES]
     pattern = cols[1].selectbox(
-        "Split pattern", choices, key=K_LOAD_PATTERN, persist_state="session",
+        "Split pattern",
+        choices,
+        key=K_LOAD_PATTERN,
+        persist_state="session",
         format_func=lambda p: "as the files say (else gpt2)" if p == AS_RECORDED else p,
         help="vocab.json + merges.txt and .tiktoken files do not record one; cl100k_base needs gpt4.",
     )
@@ -203,8 +275,10 @@ def _upload_widgets(cols) -> TokenizerSpec:
             st.error(f"Could not load {', '.join(loaded.names)}: {loaded.error}")
         else:
             tok = loaded.tokenizer
-            st.success(f"Loaded {', '.join(loaded.names)}: vocab {tok.vocab_size:,}, {len(tok.merges):,} merges, "
-                       f"{len(tok.special_tokens)} special tokens, pattern {tok.pretokenizer.name}.")
+            st.success(
+                f"Loaded {', '.join(loaded.names)}: vocab {tok.vocab_size:,}, {len(tok.merges):,} merges, "
+                f"{len(tok.special_tokens)} special tokens, pattern {tok.pretokenizer.name}."
+            )
     return TokenizerSpec(kind=UPLOAD)
 
 
@@ -233,33 +307,56 @@ def _page_choice(result: Tokenized) -> Page:
     if st.session_state.get(K_PAGE, 1) > pages:
         st.session_state[K_PAGE] = pages
     left, right = st.columns([1, 4])
-    number = left.number_input(f"Page (of {pages})", min_value=1, max_value=pages, value=1, step=1, key=K_PAGE)
+    number = left.number_input(
+        f"Page (of {pages})", min_value=1, max_value=pages, value=1, step=1, key=K_PAGE
+    )
     page = page_of(total, page=int(number))
-    right.info(f"Long text: showing tokens {page.start + 1:,}–{page.stop:,} of {total:,} ({PAGE_SIZE:,} a page). "
-               "The counts above cover the whole text.")
+    right.info(
+        f"Long text: showing tokens {page.start + 1:,}–{page.stop:,} of {total:,} ({PAGE_SIZE:,} a page). "
+        "The counts above cover the whole text."
+    )
     return page
 
 
 def _spans(result: Tokenized, page: Page, *, max_tokens: int = PAGE_SIZE) -> str:
-    return token_spans_html(result.ids[page.start:page.stop], result.vocab, special_ids=result.special_ids,
-                            max_tokens=max_tokens)
+    return token_spans_html(
+        result.ids[page.start : page.stop],
+        result.vocab,
+        special_ids=result.special_ids,
+        max_tokens=max_tokens,
+    )
 
 
 def _ids_tab(result: Tokenized, page: Page) -> None:
-    ids = result.ids[page.start:page.stop]
+    ids = result.ids[page.start : page.stop]
     st.caption(f"Token ids {page.start + 1:,}–{page.stop:,} (copy with the button at the top right)")
     st.code(", ".join(map(str, ids)) or "(none)", language=None, wrap_lines=True)
-    st.download_button("Download all ids (.txt)", data=" ".join(map(str, result.ids)), file_name="token_ids.txt",
-                       mime="text/plain", key="pg_dl_ids", on_click="ignore")
+    st.download_button(
+        "Download all ids (.txt)",
+        data=" ".join(map(str, result.ids)),
+        file_name="token_ids.txt",
+        mime="text/plain",
+        key="pg_dl_ids",
+        on_click="ignore",
+    )
 
 
 def _ribbon_tab(text: str, result: Tokenized, page: Page) -> None:
-    st.caption("Each column is one byte. Top: the characters; middle: their UTF-8 bytes; bottom: the tokens. "
-               "A red striped character is cut by a token boundary: a token ends inside it.")
-    data = text.encode("utf-8", errors="surrogatepass")[byte_start_of(result, page.start):]
+    st.caption(
+        "Each column is one byte. Top: the characters; middle: their UTF-8 bytes; bottom: the tokens. "
+        "A red striped character is cut by a token boundary: a token ends inside it."
+    )
+    data = text.encode("utf-8", errors="surrogatepass")[byte_start_of(result, page.start) :]
     large = bool(st.session_state.get(keys.PRESENTER, False))
-    st.html(byte_ribbon_html(data, result.ids[page.start:page.stop], result.vocab, special_ids=result.special_ids,
-                             line_bytes=RIBBON_LINE_BYTES_LARGE if large else RIBBON_LINE_BYTES))
+    st.html(
+        byte_ribbon_html(
+            data,
+            result.ids[page.start : page.stop],
+            result.vocab,
+            special_ids=result.special_ids,
+            line_bytes=RIBBON_LINE_BYTES_LARGE if large else RIBBON_LINE_BYTES,
+        )
+    )
 
 
 def _details_tab(picked: Picked, result: Tokenized, page: Page) -> None:
@@ -267,7 +364,7 @@ def _details_tab(picked: Picked, result: Tokenized, page: Page) -> None:
     if not isinstance(tok, Tokenizer):
         st.info("The character baseline has no merges: each token is one character of its corpus.")
         return
-    firsts = first_positions(result.ids[page.start:page.stop], start=page.start)
+    firsts = first_positions(result.ids[page.start : page.stop], start=page.start)
     options = list(firsts)[:MAX_DETAIL_CHOICES]
     if not options:
         st.info("No tokens to inspect.")
@@ -276,22 +373,47 @@ def _details_tab(picked: Picked, result: Tokenized, page: Page) -> None:
         longest = max(options, key=lambda i: (len(result.vocab[i]), -firsts[i]))
         st.session_state[K_DETAIL] = longest
     token_id = st.selectbox(
-        "Token (hover a token above for its id; pick it here for its story)", options, key=K_DETAIL,
-        format_func=lambda i: f"{tok.vocab[i].decode('utf-8', 'replace') if i in result.special_ids else _label(tok, i)}"
-                              f"  · id {i} · first at token {firsts[i] + 1:,}",
+        "Token (hover a token above for its id; pick it here for its story)",
+        options,
+        key=K_DETAIL,
+        format_func=lambda i: (
+            f"{tok.vocab[i].decode('utf-8', 'replace') if i in result.special_ids else _label(tok, i)}"
+            f"  · id {i} · first at token {firsts[i] + 1:,}"
+        ),
     )
     detail = token_detail(tok, token_id, counts=picked.counts)
     left, right = st.columns([1, 1.3], gap="large")
     with left:
-        st.html(TOKEN_CSS + '<div class="ms-tokens" style="font-size:2.2em;border:none;max-height:none">'
-                + token_span(detail.id, detail.token, special=detail.special) + "</div>"
-                + f'<p style="font-size:1.1em">{describe(detail)}</p>')
+        st.html(
+            TOKEN_CSS
+            + '<div class="ms-tokens" style="font-size:2.2em;border:none;max-height:none">'
+            + token_span(detail.id, detail.token, special=detail.special)
+            + "</div>"
+            + f'<p style="font-size:1.1em">{describe(detail)}</p>'
+        )
         st.dataframe(
-            {"field": ["id", "readable", "bytes (hex)", "length", "merge step", "pair count then", "later tokens built on it"],
-             "value": [str(detail.id), detail.readable, detail.hex, f"{len(detail.token)} bytes",
-                       "—" if detail.step is None else str(detail.step),
-                       "—" if detail.count is None else f"{detail.count:,}", f"{detail.descendants:,}"]},
-            hide_index=True, width="stretch",
+            {
+                "field": [
+                    "id",
+                    "readable",
+                    "bytes (hex)",
+                    "length",
+                    "merge step",
+                    "pair count then",
+                    "later tokens built on it",
+                ],
+                "value": [
+                    str(detail.id),
+                    detail.readable,
+                    detail.hex,
+                    f"{len(detail.token)} bytes",
+                    "—" if detail.step is None else str(detail.step),
+                    "—" if detail.count is None else f"{detail.count:,}",
+                    f"{detail.descendants:,}",
+                ],
+            },
+            hide_index=True,
+            width="stretch",
         )
     with right:
         st.markdown("**Genealogy: how it was built, down to bytes**")
@@ -317,9 +439,14 @@ def _compare_tab(text: str, current: TokenizerSpec, picked: Picked) -> None:
         if key not in options:
             options.append(key)
     labels = {k: TokenizerSpec.parse(k).label(titles=titles) for k in options}
-    picked_keys = st.multiselect(f"Tokenizers to compare (2 to {MAX_COMPARE})", options, key=K_COMPARE,
-                                 max_selections=MAX_COMPARE, format_func=labels.__getitem__,
-                                 persist_state="session")
+    picked_keys = st.multiselect(
+        f"Tokenizers to compare (2 to {MAX_COMPARE})",
+        options,
+        key=K_COMPARE,
+        max_selections=MAX_COMPARE,
+        format_func=labels.__getitem__,
+        persist_state="session",
+    )
     if len(picked_keys) < 2:
         st.info("Pick at least two tokenizers to compare.")
         return
@@ -331,9 +458,15 @@ def _compare_tab(text: str, current: TokenizerSpec, picked: Picked) -> None:
             r = Tokenized(p.label, (), {}, _no_counts(text), 0, error=p.error or "not available")
         rows.append(r)
     table = compare_table(rows)
-    st.dataframe(table, hide_index=True, width="stretch",
-                 column_config={"bytes/token": st.column_config.NumberColumn(format="%.2f"),
-                                "chars/token": st.column_config.NumberColumn(format="%.2f")})
+    st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "bytes/token": st.column_config.NumberColumn(format="%.2f"),
+            "chars/token": st.column_config.NumberColumn(format="%.2f"),
+        },
+    )
     chart_data = table.dropna(subset=["tokens"])[["tokenizer", "tokens"]]
     if not chart_data.empty:
         large = bool(st.session_state.get(keys.PRESENTER, False))
@@ -353,8 +486,11 @@ def compare_chart(data, *, large: bool = False) -> alt.Chart:
     size = 20 if large else 13
     base = alt.Chart(data).encode(
         y=alt.Y("tokenizer:N", sort="x", title=None, axis=alt.Axis(labelLimit=420, labelFontSize=size)),
-        x=alt.X("tokens:Q", title="tokens for this text (fewer = better compression)",
-                axis=alt.Axis(labelFontSize=size, titleFontSize=size)),
+        x=alt.X(
+            "tokens:Q",
+            title="tokens for this text (fewer = better compression)",
+            axis=alt.Axis(labelFontSize=size, titleFontSize=size),
+        ),
         tooltip=["tokenizer", "tokens"],
     )
     bars = base.mark_bar(color="#e8590c")
@@ -401,14 +537,25 @@ def _files_tab(picked: Picked) -> None:
             return
         memo.clear()
         memo[picked.identity] = bundle
-    st.caption(f"{picked.label}: {len(bundle.files)} files, every format MergeScope writes. "
-               "Load them back here (Load tokenizer files), with the CLI, HF tokenizers or tiktoken.")
-    st.dataframe({"file": sorted(bundle.files), "bytes": [len(bundle.files[n]) for n in sorted(bundle.files)]},
-                 hide_index=True)
+    st.caption(
+        f"{picked.label}: {len(bundle.files)} files, every format MergeScope writes. "
+        "Load them back here (Load tokenizer files), with the CLI, HF tokenizers or tiktoken."
+    )
+    st.dataframe(
+        {"file": sorted(bundle.files), "bytes": [len(bundle.files[n]) for n in sorted(bundle.files)]},
+        hide_index=True,
+    )
     for note in bundle.notes:
         st.caption(note)
-    st.download_button("⬇ Download all formats (.zip)", data=bundle.zip_bytes(), file_name="mergescope_tokenizer.zip",
-                       mime="application/zip", key="pg_dl_zip", type="primary", on_click="ignore")
+    st.download_button(
+        "⬇ Download all formats (.zip)",
+        data=bundle.zip_bytes(),
+        file_name="mergescope_tokenizer.zip",
+        mime="application/zip",
+        key="pg_dl_zip",
+        type="primary",
+        on_click="ignore",
+    )
 
 
 def _share_tab(state: ShareState, text: str) -> None:
@@ -416,11 +563,15 @@ def _share_tab(state: ShareState, text: str) -> None:
     st.caption("The address bar now holds this view: copy it to share. The query part:")
     st.code("?" + query if query else "(nothing to share yet)", language=None, wrap_lines=True)
     if not text_fits(text):
-        st.warning(f"The text is {len(text):,} characters, over the {MAX_SHARED_CHARS:,} a link carries; "
-                   "the link keeps the tokenizer and the compare list only.")
+        st.warning(
+            f"The text is {len(text):,} characters, over the {MAX_SHARED_CHARS:,} a link carries; "
+            "the link keeps the tokenizer and the compare list only."
+        )
     if state.spec and state.spec.startswith((SESSION, UPLOAD)):
-        st.caption("This tokenizer lives in your session (trained or uploaded here); whoever opens the link "
-                   "needs to train or upload it too.")
+        st.caption(
+            "This tokenizer lives in your session (trained or uploaded here); whoever opens the link "
+            "needs to train or upload it too."
+        )
 
 
 # --- the page ------------------------------------------------------------------
@@ -428,8 +579,10 @@ def _share_tab(state: ShareState, text: str) -> None:
 
 def render() -> None:
     st.title("🔤 Playground: paste text, see tokens")
-    st.caption("Pick a tokenizer (trained here or on the Train page, loaded from files, or a baseline) and "
-               "see exactly how your text splits, byte by byte. Hover a token for its id and bytes.")
+    st.caption(
+        "Pick a tokenizer (trained here or on the Train page, loaded from files, or a baseline) and "
+        "see exactly how your text splits, byte by byte. Hover a token for its id and bytes."
+    )
     _apply_link()
     for note in st.session_state.pop(K_URL_NOTES, []):
         st.warning(f"From the link: {note}")
@@ -453,13 +606,17 @@ def render() -> None:
         unknown = picked.tokenizer.unknown(text) if isinstance(picked.tokenizer, CharTokenizer) else []
         if unknown:
             distinct = sorted({c for _, c in unknown})
-            st.caption(f"{len(unknown):,} characters ({len(distinct):,} distinct) are not in its vocabulary: "
-                       + " ".join(f"U+{ord(c):04X}" for c in distinct[:30]))
+            st.caption(
+                f"{len(unknown):,} characters ({len(distinct):,} distinct) are not in its vocabulary: "
+                + " ".join(f"U+{ord(c):04X}" for c in distinct[:30])
+            )
         page = page_of(0, page=1)
     else:
         page = _page_choice(result)
         st.html(_spans(result, page))
-    tabs = st.tabs(["🔢 Token ids", "🧬 Byte ribbon", "🔎 Token details", "⚖️ Compare", "💾 Files", "🔗 Share"])
+    tabs = st.tabs(
+        ["🔢 Token ids", "🧬 Byte ribbon", "🔎 Token details", "⚖️ Compare", "💾 Files", "🔗 Share"]
+    )
     if not result.error:
         with tabs[0]:
             _ids_tab(result, page)

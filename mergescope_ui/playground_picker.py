@@ -88,7 +88,9 @@ class SessionMemo:
 @st.cache_resource(show_spinner="Training…", max_entries=32)
 def quick_train(corpus_id: str, vocab_size: int, pattern: str) -> QuickTrained:
     """Train on a built-in corpus (one per server per setting)."""
-    trainer = bpe_core.train_steps(corpus_text(corpus_id), vocab_size=vocab_size, pattern=pattern, top_k=0, preview_chars=0)
+    trainer = bpe_core.train_steps(
+        corpus_text(corpus_id), vocab_size=vocab_size, pattern=pattern, top_k=0, preview_chars=0
+    )
     counts = tuple(step.count for step in trainer)
     return QuickTrained(trainer.tokenizer(), counts, trainer.stop_reason)
 
@@ -141,7 +143,9 @@ def resolve(spec: TokenizerSpec) -> Picked:
             merges = len(trained.tokenizer.merges)
             notes = ()
             if trained.tokenizer.vocab_size < spec.vocab_size:
-                notes = (f"training stopped at vocab {trained.tokenizer.vocab_size} ({merges} merges): {trained.stop_reason}",)
+                notes = (
+                    f"training stopped at vocab {trained.tokenizer.vocab_size} ({merges} merges): {trained.stop_reason}",
+                )
             return Picked(spec, label, trained.tokenizer, spec.key(), trained.counts, notes)
         if spec.kind == CHAR:
             return Picked(spec, label, char_baseline(spec.corpus), spec.key())
@@ -149,10 +153,14 @@ def resolve(spec: TokenizerSpec) -> Picked:
             return Picked(spec, label, bytes_only(spec.pattern), spec.key())
         loaded: LoadedUpload | None = st.session_state.get(UPLOADED)
         if loaded is None:
-            return Picked(spec, label, None, spec.key(), error="no tokenizer files loaded yet: upload them above")
+            return Picked(
+                spec, label, None, spec.key(), error="no tokenizer files loaded yet: upload them above"
+            )
         if loaded.tokenizer is None:
             return Picked(spec, label, None, spec.key(), error=f"{', '.join(loaded.names)}: {loaded.error}")
-        return Picked(spec, f"uploaded {', '.join(loaded.names)}", loaded.tokenizer, f"upload:{loaded.digest}")
+        return Picked(
+            spec, f"uploaded {', '.join(loaded.names)}", loaded.tokenizer, f"upload:{loaded.digest}"
+        )
     except ValueError as exc:
         return Picked(spec, label, None, spec.key(), error=str(exc))
 
@@ -160,12 +168,19 @@ def resolve(spec: TokenizerSpec) -> Picked:
 def _resolve_session(spec: TokenizerSpec) -> Picked:
     run = training_run()
     if run is None:
-        return Picked(spec, spec.label(), None, spec.key(),
-                      error="nothing trained on the Train page in this session yet: train there first, or pick another tokenizer")
+        return Picked(
+            spec,
+            spec.label(),
+            None,
+            spec.key(),
+            error="nothing trained on the Train page in this session yet: train there first, or pick another tokenizer",
+        )
     notes: list[str] = []
     step = run.position if spec.step is None else spec.step
     if step > run.pulled:
-        notes.append(f"the Train page has made {run.pulled} merges so far; showing step {run.pulled}, not {step}")
+        notes.append(
+            f"the Train page has made {run.pulled} merges so far; showing step {run.pulled}, not {step}"
+        )
         step = run.pulled
     tok, serial = _session_tokenizer(run, step)
     counts = tuple(r.count for r in run.records[:step])

@@ -18,10 +18,12 @@ character both end.  Every label is escaped.
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from bpe_core import readable as screen_label
+
 from .token_html import token_class, token_title
 
 MAX_RIBBON_BYTES = 400
@@ -127,7 +129,7 @@ def ribbon_lines(
     tok_pos = 0
     pending = next(token_iter, None)
     char_i = 0
-    for lo, hi in zip(breaks, breaks[1:]):
+    for lo, hi in itertools.pairwise(breaks):
         c_cells: list[Cell] = []
         while char_i < len(chars) and chars[char_i][1] <= hi:
             s, e = chars[char_i]
@@ -136,10 +138,16 @@ def ribbon_lines(
             whole = _whole(piece) and len(piece.decode()) == 1
             label = screen_label(piece) if piece[0] & 0xC0 != 0x80 else "…"
             classes = "ms-rc ms-split" if split else "ms-rc"
-            if whole and label.startswith("<") and len(label) > 1:  # an invisible character (ZWJ, control): name it
+            if (
+                whole and label.startswith("<") and len(label) > 1
+            ):  # an invisible character (ZWJ, control): name it
                 label, classes = f"U+{ord(piece.decode()):04X}", classes + " ms-small"
             title = f"U+{ord(piece.decode()):04X} · {e - s} bytes" if whole else ""
-            c_cells.append(Cell(s - lo + 1, e - s, label, classes, title + (" · cut by a token boundary" if split else "")))
+            c_cells.append(
+                Cell(
+                    s - lo + 1, e - s, label, classes, title + (" · cut by a token boundary" if split else "")
+                )
+            )
             char_i += 1
         b_cells = tuple(Cell(i - lo + 1, 1, f"{data[i]:02X}", "ms-rb") for i in range(lo, hi))
         t_cells: list[Cell] = []
@@ -148,7 +156,15 @@ def ribbon_lines(
             special = token_id in special_ids
             classes = token_class(token_id, token, special=special).replace("ms-t", "ms-rt", 1)
             label = token.decode("utf-8") if special else screen_label(token)
-            t_cells.append(Cell(tok_pos - lo + 1, len(token), label, classes, token_title(token_id, token, special=special)))
+            t_cells.append(
+                Cell(
+                    tok_pos - lo + 1,
+                    len(token),
+                    label,
+                    classes,
+                    token_title(token_id, token, special=special),
+                )
+            )
             tok_pos += len(token)
             pending = next(token_iter, None)
         lines.append(RibbonLine(hi - lo, tuple(c_cells), b_cells, tuple(t_cells)))
@@ -165,8 +181,10 @@ def _whole(piece: bytes) -> bool:
 
 def _cell_html(cell: Cell) -> str:
     title = f' title="{html.escape(cell.title, quote=True)}"' if cell.title else ""
-    return (f'<div class="{cell.classes}" style="grid-column:{cell.first} / span {cell.width}"{title}>'
-            f"{html.escape(cell.label, quote=True)}</div>")
+    return (
+        f'<div class="{cell.classes}" style="grid-column:{cell.first} / span {cell.width}"{title}>'
+        f"{html.escape(cell.label, quote=True)}</div>"
+    )
 
 
 def byte_ribbon_html(
@@ -196,7 +214,9 @@ def byte_ribbon_html(
     lines = ribbon_lines(data[:size], tokens, special_ids=special_ids, line_bytes=line_bytes)
     parts = [RIBBON_CSS if css else "", '<div class="ms-ribbon">']
     for line in lines:
-        parts.append(f'<div class="ms-rl" style="grid-template-columns:repeat({line.n_bytes},minmax(2.2em,auto))">')
+        parts.append(
+            f'<div class="ms-rl" style="grid-template-columns:repeat({line.n_bytes},minmax(2.2em,auto))">'
+        )
         parts.extend(_cell_html(c) for c in (*line.chars, *line.bytes, *line.tokens))
         parts.append("</div>")
     left = len(ids) - len(tokens)

@@ -58,7 +58,9 @@ def _one(value: str | list[str] | None) -> str | None:
     return value
 
 
-def from_query(params: Mapping[str, str | list[str]], *, limit: int = MAX_SHARED_CHARS) -> tuple[ShareState, list[str]]:
+def from_query(
+    params: Mapping[str, str | list[str]], *, limit: int = MAX_SHARED_CHARS
+) -> tuple[ShareState, list[str]]:
     """The state a link asks for, and a note for each part that was ignored (never raises)."""
     notes: list[str] = []
     text = _one(params.get(TEXT))

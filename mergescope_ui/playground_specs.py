@@ -75,7 +75,9 @@ class TokenizerSpec:
         """A short human label (``titles`` maps corpus ids to titles)."""
         name = (titles or {}).get(self.corpus, self.corpus)
         if self.kind == SESSION:
-            return "Train page (current step)" if self.step is None else f"Train page after {self.step} merges"
+            return (
+                "Train page (current step)" if self.step is None else f"Train page after {self.step} merges"
+            )
         if self.kind == QUICK:
             return f"{name} · vocab {self.vocab_size} · {self.pattern}"
         if self.kind == CHAR:
@@ -104,8 +106,12 @@ class TokenizerSpec:
             corpus, size, pattern = args
             vocab = _whole(size, text, what="vocab size")
             if not MIN_VOCAB <= vocab <= MAX_QUICK_VOCAB:
-                raise ValueError(f"vocab size {vocab} in {text!r} is out of range; use {MIN_VOCAB} to {MAX_QUICK_VOCAB}")
-            return cls(kind=QUICK, corpus=_corpus(corpus, text), vocab_size=vocab, pattern=_pattern(pattern, text))
+                raise ValueError(
+                    f"vocab size {vocab} in {text!r} is out of range; use {MIN_VOCAB} to {MAX_QUICK_VOCAB}"
+                )
+            return cls(
+                kind=QUICK, corpus=_corpus(corpus, text), vocab_size=vocab, pattern=_pattern(pattern, text)
+            )
         if kind == CHAR:
             if len(args) != 1:
                 raise ValueError(f"{text!r} should read char:CORPUS")

@@ -46,7 +46,9 @@ def grade(guess: str, step: MergeStep) -> QuizResult:
             message = f"Right! {answer} ties at {step.count} with {len(step.ties) - 1} other pair(s); the {step.tie_break} rule picks it"
     elif guess in counts and counts[guess] == step.count:
         outcome = "tied"
-        message = (f"Close: {guess} also occurs {step.count} times, but the {step.tie_break} tie rule picks {answer}")
+        message = (
+            f"Close: {guess} also occurs {step.count} times, but the {step.tie_break} tie rule picks {answer}"
+        )
     else:
         outcome = "wrong"
         seen = f"{counts[guess]} times" if guess in counts else "less often"

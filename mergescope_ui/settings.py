@@ -39,8 +39,12 @@ class TrainSettings:
     def engine_kwargs(self) -> dict[str, object]:
         """Keyword arguments for ``bpe_core.train_steps``."""
         return {
-            "vocab_size": self.vocab_size, "pattern": self.pattern, "special_tokens": self.special_tokens,
-            "tie_break": self.tie_break, "min_frequency": self.min_frequency, "top_k": self.top_k,
+            "vocab_size": self.vocab_size,
+            "pattern": self.pattern,
+            "special_tokens": self.special_tokens,
+            "tie_break": self.tie_break,
+            "min_frequency": self.min_frequency,
+            "top_k": self.top_k,
             "preview_chars": self.preview_chars,
         }
 

@@ -41,14 +41,18 @@ def remember_upload(widget_key: str, raw_key: str, name_key: str) -> None:
         st.session_state[name_key] = file.name
 
 
-def decode_remembered_upload(raw: bytes, name: str, *, lossy_key: str, messages: DeltaGenerator) -> str | None:
+def decode_remembered_upload(
+    raw: bytes, name: str, *, lossy_key: str, messages: DeltaGenerator
+) -> str | None:
     """Decode an upload's bytes, with a "decode anyway" checkbox (key ``lossy_key``).
 
     Returns the text, or None after writing why into ``messages`` (not UTF-8
     and not decoded anyway, too large); a lossy decode is reported as a warning.
     """
     lossy = st.checkbox(
-        "Decode anyway (replace bad bytes with �)", key=lossy_key, persist_state="session",
+        "Decode anyway (replace bad bytes with �)",
+        key=lossy_key,
+        persist_state="session",
         help="For files that are not valid UTF-8: each invalid byte sequence becomes U+FFFD.",
     )
     try:
@@ -57,7 +61,9 @@ def decode_remembered_upload(raw: bytes, name: str, *, lossy_key: str, messages:
         messages.error(f"Cannot use {name}: {exc}.")
         return None
     if decoded.lossy:
-        messages.warning(f"{name} is not valid UTF-8: {decoded.replaced:,} invalid byte sequence(s) were replaced by �.")
+        messages.warning(
+            f"{name} is not valid UTF-8: {decoded.replaced:,} invalid byte sequence(s) were replaced by �."
+        )
     return decoded.text
 
 
@@ -70,16 +76,26 @@ def choose_source(messages: DeltaGenerator) -> SourceText | None:
     titles[keys.UPLOADED] = "📄 Upload a .txt file"
     unknown = seed_from_url(keys.SOURCE, URL_PARAM, titles)
     if unknown is not None:
-        messages.warning(f"The link asks for text {unknown!r}, which is not a built-in corpus; "
-                         f"showing {corpora[0].title!r}. Known: {', '.join(c.id for c in corpora)}.")
+        messages.warning(
+            f"The link asks for text {unknown!r}, which is not a built-in corpus; "
+            f"showing {corpora[0].title!r}. Known: {', '.join(c.id for c in corpora)}."
+        )
     choice = st.selectbox(
-        "Text", list(titles), format_func=titles.__getitem__, key=keys.SOURCE, persist_state="session",
+        "Text",
+        list(titles),
+        format_func=titles.__getitem__,
+        key=keys.SOURCE,
+        persist_state="session",
         help="A built-in corpus, your own pasted text, or an uploaded UTF-8 file.",
     )
     mirror_to_url(URL_PARAM, choice, default=corpora[0].id)
     if choice == keys.PASTE:
         text = st.text_area(
-            "Your text", key=keys.PASTED_TEXT, height=160, max_chars=MAX_PASTE_CHARS, persist_state="session",
+            "Your text",
+            key=keys.PASTED_TEXT,
+            height=160,
+            max_chars=MAX_PASTE_CHARS,
+            persist_state="session",
             placeholder="Paste any text here, e.g. low low low lower newest newest widest",
         )
         if not text:
@@ -95,8 +111,11 @@ def choose_source(messages: DeltaGenerator) -> SourceText | None:
 
 def _uploaded_source(messages: DeltaGenerator) -> SourceText | None:
     st.file_uploader(
-        f"A UTF-8 .txt file (up to {DEFAULT_MAX_BYTES // MEGABYTE} MB)", type=["txt"], key=keys.UPLOAD,
-        on_change=remember_upload, args=(keys.UPLOAD, keys.UPLOAD_RAW, keys.UPLOAD_NAME),
+        f"A UTF-8 .txt file (up to {DEFAULT_MAX_BYTES // MEGABYTE} MB)",
+        type=["txt"],
+        key=keys.UPLOAD,
+        on_change=remember_upload,
+        args=(keys.UPLOAD, keys.UPLOAD_RAW, keys.UPLOAD_NAME),
         max_upload_size=DEFAULT_MAX_BYTES // MEGABYTE,
     )
     raw = st.session_state.get(keys.UPLOAD_RAW)

@@ -101,7 +101,9 @@ class TrainingRun:
         """Back to step 0 (the records stay for replay)."""
         self.position = 0
 
-    def jump(self, target: int, *, progress: Callable[[int, int], None] | None = None, every: int = 25) -> int:
+    def jump(
+        self, target: int, *, progress: Callable[[int, int], None] | None = None, every: int = 25
+    ) -> int:
         """Move to step ``target``, pulling records as needed; returns the step reached.
 
         It stops early when training finishes.  ``progress(done, total)`` is

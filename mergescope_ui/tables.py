@@ -17,7 +17,6 @@ from collections.abc import Sequence
 import pandas as pd
 
 from bpe_core import MergeStep
-
 from bpe_core import readable as label
 
 # A non-space byte followed by a whitespace byte: the token runs past the end of a word.
@@ -25,7 +24,16 @@ _CROSSES = re.compile(rb"[^\s][\s]")
 
 PAIR_COLUMNS = ["rank", "pair", "left", "right", "left_id", "right_id", "count", "chosen", "tied", "status"]
 MERGE_COLUMNS = [
-    "step", "left", "right", "token", "id", "bytes", "count", "replaced", "tokens_after", "crosses_words",
+    "step",
+    "left",
+    "right",
+    "token",
+    "id",
+    "bytes",
+    "count",
+    "replaced",
+    "tokens_after",
+    "crosses_words",
 ]
 
 
@@ -67,11 +75,20 @@ def pair_table(step: MergeStep) -> pd.DataFrame:
         seen.add(name)
         chosen = pc.pair == step.pair
         tied = pc.pair in ties and not chosen
-        rows.append({
-            "rank": rank, "pair": name, "left": label(pc.left), "right": label(pc.right),
-            "left_id": pc.pair[0], "right_id": pc.pair[1], "count": pc.count, "chosen": chosen,
-            "tied": tied, "status": "chosen" if chosen else "tied" if tied else "other",
-        })
+        rows.append(
+            {
+                "rank": rank,
+                "pair": name,
+                "left": label(pc.left),
+                "right": label(pc.right),
+                "left_id": pc.pair[0],
+                "right_id": pc.pair[1],
+                "count": pc.count,
+                "chosen": chosen,
+                "tied": tied,
+                "status": "chosen" if chosen else "tied" if tied else "other",
+            }
+        )
     return pd.DataFrame(rows, columns=PAIR_COLUMNS)
 
 
@@ -79,9 +96,16 @@ def merges_table(steps: Sequence[MergeStep]) -> pd.DataFrame:
     """One row per merge so far: the pair, the new token, its counts, a word-crossing flag."""
     rows = [
         {
-            "step": s.index, "left": label(s.left), "right": label(s.right), "token": label(s.token),
-            "id": s.new_id, "bytes": len(s.token), "count": s.count, "replaced": s.replaced,
-            "tokens_after": s.tokens_after, "crosses_words": crosses_word_boundary(s.token),
+            "step": s.index,
+            "left": label(s.left),
+            "right": label(s.right),
+            "token": label(s.token),
+            "id": s.new_id,
+            "bytes": len(s.token),
+            "count": s.count,
+            "replaced": s.replaced,
+            "tokens_after": s.tokens_after,
+            "crosses_words": crosses_word_boundary(s.token),
         }
         for s in steps
     ]

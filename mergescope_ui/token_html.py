@@ -119,7 +119,9 @@ def token_spans_html(
         try:
             token = vocab[token_id]
         except KeyError:
-            raise ValueError(f"token id {token_id} at position {pos} is not in the vocab; pass the trainer's vocab") from None
+            raise ValueError(
+                f"token id {token_id} at position {pos} is not in the vocab; pass the trainer's vocab"
+            ) from None
         parts.append(token_span(token_id, token, emphasize=pos in emphasize, special=token_id in special_ids))
     if not ids:
         parts.append('<span class="ms-empty">(empty text)</span>')
@@ -170,8 +172,12 @@ def merged_positions(
         elif i < len(before) and before[i] == after[j]:
             i += 1
         else:
-            raise ValueError(f"after[{j}] = {after[j]} does not follow from before[{i}:]; pass the sequences of one merge")
+            raise ValueError(
+                f"after[{j}] = {after[j]} does not follow from before[{i}:]; pass the sequences of one merge"
+            )
         j += 1
     if i != len(before):
-        raise ValueError(f"before has {len(before) - i} extra ids at the end; pass the sequences of one merge")
+        raise ValueError(
+            f"before has {len(before) - i} extra ids at the end; pass the sequences of one merge"
+        )
     return old, new

@@ -23,8 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
@@ -50,18 +56,36 @@ def free_port() -> int:
 def streamlit_server(*, app: str = "app.py", cwd: Path = ROOT, timeout: float = 30.0) -> Iterator[str]:
     """Run ``streamlit run app.py`` from the repo root (or ``app`` in ``cwd``); yields its base URL."""
     port = free_port()
-    log = tempfile.NamedTemporaryFile(prefix="mergescope-server-", suffix=".log", delete=False)
+    log = tempfile.NamedTemporaryFile(prefix="mergescope-server-", suffix=".log", delete=False)  # noqa: SIM115 (open for the server's life)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", app, "--server.headless", "true",
-         "--server.port", str(port), "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=cwd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            app,
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=cwd,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {proc.returncode}; log: {Path(log.name).read_text()[-2000:]}")
+                raise RuntimeError(
+                    f"streamlit exited with {proc.returncode}; log: {Path(log.name).read_text()[-2000:]}"
+                )
             try:
                 with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
                     if r.read().strip() == b"ok":
@@ -92,7 +116,10 @@ def chromium_page(*, width: int = 1600, height: int = 1000) -> Iterator[object]:
     try:
         with sync_playwright() as p:
             context = p.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+                profile,
+                executable_path=CHROMIUM,
+                headless=True,
+                args=CHROMIUM_ARGS,
                 viewport={"width": width, "height": height},
             )
             try:
@@ -116,7 +143,9 @@ def full_screenshot(page, name: str) -> Path:
         "() => { const m = document.querySelector('[data-testid=\"stMain\"]'); return m ? m.scrollHeight : 1000; }"
     )
     size = page.viewport_size
-    page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(int(height) + 40, 12000))})
+    page.set_viewport_size(
+        {"width": size["width"], "height": max(size["height"], min(int(height) + 40, 12000))}
+    )
     page.wait_for_timeout(400)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)

@@ -2,31 +2,38 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from bpe_core import Tokenizer, train
 
 EOT = "<|endoftext|>"
 
 CORPUS = (
-    "The quick brown fox jumps over the lazy dog. It's 2024, and we'll see 12345 dogs!\n"
-    "Der schnelle braune Fuchs springt über den faulen Hund. Größe, Straße, naïve café.\r\n"
-    "自然语言处理是人工智能的一个分支。我们喜欢机器学习。\n"
-    "Emoji: 🤷🏽‍♀️ 👩‍👩‍👧 🎉🎉 and tabs\tand  double  spaces   here.\n"
-    "Привет, мир! Καλημέρα κόσμε. مرحبا بالعالم\n"
-    "Numbers: 2024, 20242024, 123123123, 12345, 2024-12-31 12:31 and 123 2024.\n"
-) * 20 + EOT + " after the special token. " + EOT
+    (
+        "The quick brown fox jumps over the lazy dog. It's 2024, and we'll see 12345 dogs!\n"
+        "Der schnelle braune Fuchs springt über den faulen Hund. Größe, Straße, naïve café.\r\n"
+        "自然语言处理是人工智能的一个分支。我们喜欢机器学习。\n"
+        "Emoji: 🤷🏽‍♀️ 👩‍👩‍👧 🎉🎉 and tabs\tand  double  spaces   here.\n"
+        "Привет, мир! Καλημέρα κόσμε. مرحبا بالعالم\n"
+        "Numbers: 2024, 20242024, 123123123, 12345, 2024-12-31 12:31 and 123 2024.\n"
+    )
+    * 20
+    + EOT
+    + " after the special token. "
+    + EOT
+)
 
 # Everything the issue asks interop to survive: emoji (ZWJ), CJK, CRLF, the special token.
 SAMPLE = (
-    "Hello wörld! 自然语言处理 🤷🏽‍♀️ naïve café\r\nline two\ttab  " + EOT
+    "Hello wörld! 自然语言处理 🤷🏽‍♀️ naïve café\r\nline two\ttab  "
+    + EOT
     + " 2024 12345 20242024 1231231234 it's DON'T \n\n  end  Привет 霰龘 。"
 )
 
 PATTERN_NAMES = ("gpt2", "gpt4", "o200k", "none", "whitespace")
 
 
-@lru_cache(maxsize=None)
+@cache
 def trained(pattern: str = "gpt2", vocab_size: int = 420, tie_break: str = "lexicographic") -> Tokenizer:
     """A tokenizer trained on :data:`CORPUS` with ``<|endoftext|>`` as special token (cached)."""
     return train(CORPUS, vocab_size=vocab_size, pattern=pattern, special_tokens=[EOT], tie_break=tie_break)

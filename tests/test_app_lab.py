@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -72,7 +73,7 @@ def check_page(at: AppTest, sizes: set[int]) -> pd.DataFrame:
         line = line.sort_values("vocab_size")
         tokens = line["tokens"].tolist()
         assert len(tokens) > 10
-        assert all(a >= b for a, b in zip(tokens, tokens[1:])), "token counts must not grow with the vocab"
+        assert all(a >= b for a, b in itertools.pairwise(tokens)), "token counts must not grow with the vocab"
         assert tokens[-1] < tokens[0]
     table = size_table(at)
     bpe = table[table["tokenizer"] == "byte-level BPE"]
@@ -91,12 +92,15 @@ def test_defaults() -> None:
     table = check_page(at, {*LESSON_SIZES, 1024})
     # the table agrees with the curve it came from
     data = compression_data(at)
-    train_row = table[(table["tokenizer"] == "byte-level BPE") & (table["text"] == "train")
-                      & (table["vocab size asked"] == 512)].iloc[0]
+    train_row = table[
+        (table["tokenizer"] == "byte-level BPE")
+        & (table["text"] == "train")
+        & (table["vocab size asked"] == 512)
+    ].iloc[0]
     point = data[(data["text"] == "train") & (data["vocab_size"] == 512)]
     assert int(point["tokens"].iloc[0]) == int(train_row["tokens"])
     assert [m.label for m in at.metric][:2] == ["Train bytes/token", "Held-out bytes/token"]
-    assert any("0.00%" == m.value for m in at.metric)  # byte-level BPE's OOV rate
+    assert any(m.value == "0.00%" for m in at.metric)  # byte-level BPE's OOV rate
     assert at.download_button  # the CSV
 
 
@@ -121,8 +125,10 @@ def test_chinese_heldout_text() -> None:
 def test_own_sizes_and_pasted_text_split_by_fraction() -> None:
     at = open_lab()
     at.multiselect(key=lk.CORPORA).set_value([]).run()
-    at.text_area(key=lk.PASTED).input("the quick brown fox jumps over the lazy dog. " * 40
-                                      + "pack my box with five dozen liquor jugs. " * 40).run()
+    at.text_area(key=lk.PASTED).input(
+        "the quick brown fox jumps over the lazy dog. " * 40
+        + "pack my box with five dozen liquor jugs. " * 40
+    ).run()
     at.radio(key=lk.SPLIT_BY).set_value(lk.FRACTION).run()
     at.selectbox(key=lk.PATTERN).set_value("none").run()
     at.text_input(key=lk.SIZES).input("300, 2k").run()
@@ -138,7 +144,9 @@ def test_errors_are_messages_not_tracebacks() -> None:
     at.text_input(key=lk.SIZES).input("12").run()
     assert any("out of range" in e.value for e in at.error)
     at.text_input(key=lk.SIZES).input("").run()
-    at.multiselect(key=lk.CORPORA).set_value([corpus_id("mixed_scripts")]).run()  # one document: nothing to split off
+    at.multiselect(key=lk.CORPORA).set_value(
+        [corpus_id("mixed_scripts")]
+    ).run()  # one document: nothing to split off
     assert not at.exception
     assert any("at least 2" in e.value for e in at.error)
     at.multiselect(key=lk.CORPORA).set_value([]).run()
@@ -169,11 +177,14 @@ def test_other_patterns_and_special_tokens(pattern: str) -> None:
 def test_tokenizer_from_files_is_a_point_and_rows(tmp_path: Path) -> None:
     import bpe_core
 
-    theirs = bpe_core.train("a small reference tokenizer trained on other text " * 30, vocab_size=300, pattern="gpt2")
+    theirs = bpe_core.train(
+        "a small reference tokenizer trained on other text " * 30, vocab_size=300, pattern="gpt2"
+    )
     theirs.save(tmp_path)
     at = open_lab()
     at.file_uploader(key=lk.REF_UPLOAD).set_value(
-        [("tokenizer.json", (tmp_path / "tokenizer.json").read_bytes(), "application/json")]).run()
+        [("tokenizer.json", (tmp_path / "tokenizer.json").read_bytes(), "application/json")]
+    ).run()
     table = check_page(at, {*LESSON_SIZES, 1024})
     ref = table[table["tokenizer"] == "tokenizer.json"]
     assert set(ref["text"]) == {"train", "held-out"}
@@ -181,5 +192,6 @@ def test_tokenizer_from_files_is_a_point_and_rows(tmp_path: Path) -> None:
     points = [f for f in chart_frames(at) if "tokenizer" in f.columns]
     assert len(points) == 1 and set(points[0]["vocab_size"]) == {theirs.vocab_size}
     at.file_uploader(key=lk.REF_UPLOAD).set_value(
-        [("tokenizer.json", b"{not json", "application/json")]).run()
+        [("tokenizer.json", b"{not json", "application/json")]
+    ).run()
     assert not at.exception and any("tokenizer.json" in e.value for e in at.error)

@@ -115,7 +115,9 @@ def test_pair_chart_data_flags_the_chosen_pair() -> None:
     at = _train()
     at.button(key="next").click().run()
     step = _run(at).current
-    pair_chart = next(c for c in _charts(at) if any(l["mark"]["type"] == "bar" for l in c.get("layer", [])))
+    pair_chart = next(
+        c for c in _charts(at) if any(layer["mark"]["type"] == "bar" for layer in c.get("layer", []))
+    )
     frames = [convert_arrow_bytes_to_pandas_df(d.data.data) for d in pair_chart["_datasets"]]
     data = next(f for f in frames if "status" in f.columns)
     chosen = data[data["status"] == "chosen"]
@@ -144,7 +146,9 @@ def test_pasted_markup_is_escaped_in_the_token_html() -> None:
 def test_invalid_utf8_upload_says_which_byte_and_lossy_decode_says_how_much() -> None:
     at = _train(**{keys.SOURCE: keys.UPLOADED})
     assert any("Upload a .txt file" in i.value for i in at.info)
-    at.file_uploader(key=keys.UPLOAD).set_value(("latin1.txt", "café au lait".encode("latin-1"), "text/plain")).run()
+    at.file_uploader(key=keys.UPLOAD).set_value(
+        ("latin1.txt", "café au lait".encode("latin-1"), "text/plain")
+    ).run()
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
     assert "byte 0xE9 at offset 3" in errors and "latin1.txt" in errors
@@ -199,13 +203,18 @@ def test_merges_so_far_table_and_csv_download_cover_every_merge() -> None:
     at.number_input(key=keys.JUMP_TO).set_value(5).run()
     steps = _run(at).records[:5]
     # by default: the latest merges, newest first, as a light HTML table
-    recent = next(h.value for h in at.html if "merges, newest first" in h.value and "<table" in h.value
-                  and ">replaced<" in h.value)
+    recent = next(
+        h.value
+        for h in at.html
+        if "merges, newest first" in h.value and "<table" in h.value and ">replaced<" in h.value
+    )
     cells = [f'<tr><td class="ms-num">{s.index}</td>' for s in reversed(steps)]  # a row starts with its step
     assert all(c in recent for c in cells)
     assert recent.index(cells[0]) < recent.index(cells[-1])  # newest first
     at.toggle(key=keys.ALL_MERGES).set_value(True).run()
-    merges = next(d.value for d in at.dataframe if "crosses_words" in d.value.columns and "replaced" in d.value.columns)
+    merges = next(
+        d.value for d in at.dataframe if "crosses_words" in d.value.columns and "replaced" in d.value.columns
+    )
     assert list(merges["step"]) == [1, 2, 3, 4, 5]
     assert any(el.proto.label.startswith("⬇ Merges as CSV") for el in at.get("download_button"))
 
@@ -251,7 +260,9 @@ def _span_text(markup: str) -> str:
     return html.unescape("".join(labels)).replace("\N{OPEN BOX}", " ").replace("↵", "\n").replace("⇥", "\t")
 
 
-@pytest.mark.parametrize("pattern", ["gpt2", "none"])  # none: the whole story is one chunk, longer than the preview
+@pytest.mark.parametrize(
+    "pattern", ["gpt2", "none"]
+)  # none: the whole story is one chunk, longer than the preview
 def test_sequences_show_the_first_characters_and_the_whole_preview_on_demand(pattern: str) -> None:
     from mergescope_ui.train_page import WINDOW_CHARS
 

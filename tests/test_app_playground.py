@@ -14,10 +14,10 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from bpe_core import CharTokenizer, Tokenizer, train
+from bpe_core import readable as screen_label
 from mergescope_ui import keys
 from mergescope_ui.corpora import find_corpus, load_index, load_text
-from bpe_core import readable as screen_label
-from mergescope_ui.playground_page import (K_COMPARE, K_FOLLOW, K_KIND, K_PAGE, K_STEP, K_TEXT, K_VOCAB)
+from mergescope_ui.playground_page import K_COMPARE, K_FOLLOW, K_KIND, K_PAGE, K_STEP, K_TEXT, K_VOCAB
 from mergescope_ui.stepper import TrainingRun
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,7 +108,9 @@ def test_quick_train_default_matches_the_engine():
 
 def test_quick_train_settings_change_the_tokenizer():
     text = "机器学习是人工智能的一个分支。"
-    at = app(**{K_TEXT: text, K_KIND: "quick", "pg_corpus": cid("machine"), K_VOCAB: 700, "pg_pattern": "none"}).run()
+    at = app(
+        **{K_TEXT: text, K_KIND: "quick", "pg_corpus": cid("machine"), K_VOCAB: 700, "pg_pattern": "none"}
+    ).run()
     assert not at.exception
     assert tokens_metric(at) == len(quick(cid("machine"), 700, "none").encode(text))
     at.number_input(key=K_VOCAB).set_value(300).run()
@@ -168,21 +170,27 @@ def test_upload_good_files_then_a_malformed_one_then_keep_working():
     text = "def count(self, words):\n    return len(words)\n"
     at = app(**{K_TEXT: text, K_KIND: "upload"}).run()
     assert not at.exception
-    at.file_uploader(key="pg_files").set_value([
-        ("vocab.json", files["vocab.json"], "application/json"),
-        ("merges.txt", files["merges.txt"], "text/plain"),
-    ]).run()
+    at.file_uploader(key="pg_files").set_value(
+        [
+            ("vocab.json", files["vocab.json"], "application/json"),
+            ("merges.txt", files["merges.txt"], "text/plain"),
+        ]
+    ).run()
     assert not at.exception and at.success
     assert tokens_metric(at) == len(tok.encode(text))
     # a malformed file: the loader's message is shown, no traceback
-    at.file_uploader(key="pg_files").set_value(("tokenizer.json", b'{"model": {"type": "BPE", "vocab": ', "application/json")).run()
+    at.file_uploader(key="pg_files").set_value(
+        ("tokenizer.json", b'{"model": {"type": "BPE", "vocab": ', "application/json")
+    ).run()
     assert not at.exception
     with tempfile.TemporaryDirectory() as d:
         (Path(d) / "tokenizer.json").write_bytes(b'{"model": {"type": "BPE", "vocab": ')
         with pytest.raises(ValueError) as info:
             Tokenizer.load(Path(d) / "tokenizer.json")
     problem = str(info.value).split(", ", 1)[1]
-    assert any("tokenizer.json" in e.value and problem in e.value for e in at.error), [e.value for e in at.error]
+    assert any("tokenizer.json" in e.value and problem in e.value for e in at.error), [
+        e.value for e in at.error
+    ]
     assert not any("/tmp" in e.value for e in at.error)
     # the page keeps working: another tokenizer still tokenizes
     at.radio(key=K_KIND).set_value("bytes").run()
@@ -194,14 +202,26 @@ def test_upload_good_files_then_a_malformed_one_then_keep_working():
 
 def test_compare_table_has_one_row_per_tokenizer_with_engine_counts():
     text = "The keeper 机器学习"
-    chosen = [f'quick:{cid("lighthouse")}:300:gpt2', f'quick:{cid("machine")}:600:gpt2', "bytes:gpt2", f'char:{cid("lighthouse")}']
+    chosen = [
+        f"quick:{cid('lighthouse')}:300:gpt2",
+        f"quick:{cid('machine')}:600:gpt2",
+        "bytes:gpt2",
+        f"char:{cid('lighthouse')}",
+    ]
     at = app(**{K_TEXT: text, K_COMPARE: chosen}).run()
     assert not at.exception
     table = next(d.value for d in at.dataframe if "tokenizer" in d.value.columns)
     assert len(table) == len(chosen)
-    want = [len(quick(cid("lighthouse"), 300).encode(text)), len(quick(cid("machine"), 600).encode(text)),
-            len(text.encode()), None]
-    got = [None if v is None or str(v) == "<NA>" else int(v) for v in table["tokens"].astype(object).where(table["tokens"].notna(), None)]
+    want = [
+        len(quick(cid("lighthouse"), 300).encode(text)),
+        len(quick(cid("machine"), 600).encode(text)),
+        len(text.encode()),
+        None,
+    ]
+    got = [
+        None if v is None or str(v) == "<NA>" else int(v)
+        for v in table["tokens"].astype(object).where(table["tokens"].notna(), None)
+    ]
     assert got == want
     assert table["bytes"].tolist() == [len(text.encode())] * 4
     assert "机" in table["note"].iloc[3]
@@ -216,18 +236,18 @@ def test_query_params_restore_the_view():
     text = "Hello <b>world</b> 机器"
     at = AppTest.from_file(PAGE, default_timeout=60)
     at.query_params["t"] = text
-    at.query_params["tok"] = f'quick:{cid("machine")}:350:none'
-    at.query_params["cmp"] = f'bytes:gpt2,char:{cid("mixed")}'
+    at.query_params["tok"] = f"quick:{cid('machine')}:350:none"
+    at.query_params["cmp"] = f"bytes:gpt2,char:{cid('mixed')}"
     at.run()
     assert not at.exception
     assert at.text_area(key=K_TEXT).value == text
     assert at.radio(key=K_KIND).value == "quick"
     assert at.number_input(key=K_VOCAB).value == 350
     assert at.selectbox(key="pg_pattern").value == "none"
-    assert at.multiselect(key=K_COMPARE).value == ["bytes:gpt2", f'char:{cid("mixed")}']
+    assert at.multiselect(key=K_COMPARE).value == ["bytes:gpt2", f"char:{cid('mixed')}"]
     assert tokens_metric(at) == len(quick(cid("machine"), 350, "none").encode(text))
     # and the page writes its state back into the URL
-    assert at.query_params["tok"] == f'quick:{cid("machine")}:350:none'
+    assert at.query_params["tok"] == f"quick:{cid('machine')}:350:none"
     assert at.query_params["t"] == text
 
 
@@ -291,7 +311,7 @@ def test_token_details_agree_with_the_engine():
     assert facts["merge step"] == ("—" if step is None else str(step))
     assert facts["bytes (hex)"] == tok.vocab[token_id].hex(" ").upper()
     tree = next(h.value for h in at.html if "ms-tree" in h.value and "<ul>" in h.value)
-    assert tree.count("ms-step\">byte") == len(tok.vocab[token_id])  # one leaf per byte
+    assert tree.count('ms-step">byte') == len(tok.vocab[token_id])  # one leaf per byte
 
 
 def test_session_path_through_the_real_train_page():

@@ -25,13 +25,25 @@ from mergescope_ui.corpora import load_index
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 TEXT = 'Hi <script>window.__pwned=1</script> & "q" 👨‍👩‍👧 机器学习 café'
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -r requirements-dev.txt)")
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install -r requirements-dev.txt)"
+)
 if not Path(CHROMIUM).exists():
-    pytest.skip(f"chromium not found at {CHROMIUM} (apt-get install chromium; .ci/run does)", allow_module_level=True)
+    pytest.skip(
+        f"chromium not found at {CHROMIUM} (apt-get install chromium; .ci/run does)", allow_module_level=True
+    )
 
 
 def cid(word: str) -> str:
@@ -49,9 +61,24 @@ def _free_port() -> int:
 def server():
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     url = f"http://localhost:{port}"
     try:
@@ -63,7 +90,9 @@ def server():
             except OSError:
                 time.sleep(0.3)
         else:
-            pytest.fail(f"streamlit did not start: {proc.stderr.read(2000) if proc.poll() is not None else 'timeout'}")
+            pytest.fail(
+                f"streamlit did not start: {proc.stderr.read(2000) if proc.poll() is not None else 'timeout'}"
+            )
         yield url
     finally:
         proc.terminate()
@@ -76,14 +105,33 @@ def server():
 @pytest.fixture()
 def page():
     with tempfile.TemporaryDirectory() as profile, sync_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True, args=ARGS,
-                                                       viewport={"width": 1400, "height": 900})
+        context = p.chromium.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            headless=True,
+            args=ARGS,
+            viewport={"width": 1400, "height": 900},
+        )
         pg = context.new_page()
         errors: list[str] = []
         pg.on("pageerror", lambda exc: errors.append(str(exc)))
         # "Failed to load resource" console lines are the HTTP errors, checked (with their URL) below.
-        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Failed to load resource" not in m.text else None)
-        pg.on("response", lambda r: errors.append(f"HTTP {r.status} {r.url}") if r.status >= 400 and not _base_probe(r.url) else None)
+        pg.on(
+            "console",
+            lambda m: (
+                errors.append(m.text)
+                if m.type == "error" and "Failed to load resource" not in m.text
+                else None
+            ),
+        )
+        pg.on(
+            "response",
+            lambda r: (
+                errors.append(f"HTTP {r.status} {r.url}")
+                if r.status >= 400 and not _base_probe(r.url)
+                else None
+            ),
+        )
         pg.errors = errors  # type: ignore[attr-defined]
         yield pg
         context.close()
@@ -104,7 +152,7 @@ def _settle(pg, *, text: str | None = None) -> None:
 
 def _screenshot(pg, name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
-    height = pg.evaluate('() => document.querySelector(\'[data-testid="stMain"]\').scrollHeight')
+    height = pg.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     pg.set_viewport_size({"width": 1400, "height": min(max(900, int(height) + 50), 6000)})
     path = ARTIFACTS / name
     pg.screenshot(path=str(path), full_page=True)
@@ -119,7 +167,8 @@ def test_paste_tokens_counts_tooltip_no_js_errors(server, page):
     box.press("Control+Enter")
     page.wait_for_function(
         "t => [...document.querySelectorAll('.ms-tokens .ms-t')].map(s => s.textContent).join('').includes(t)",
-        arg="script", timeout=60_000,
+        arg="script",
+        timeout=60_000,
     )
     _settle(page)
     spans = page.locator(".ms-tokens .ms-t")
@@ -145,8 +194,10 @@ def test_paste_tokens_counts_tooltip_no_js_errors(server, page):
 
 
 def test_compare_and_details_render(server, page):
-    page.goto(f"{server}/playground?t=%E6%9C%BA%E5%99%A8%E5%AD%A6%E4%B9%A0+the+lighthouse"
-              f"&tok=quick:{cid('machine')}:600:gpt2&cmp=quick:{cid('machine')}:600:gpt2,bytes:gpt2,char:{cid('lighthouse')}")
+    page.goto(
+        f"{server}/playground?t=%E6%9C%BA%E5%99%A8%E5%AD%A6%E4%B9%A0+the+lighthouse"
+        f"&tok=quick:{cid('machine')}:600:gpt2&cmp=quick:{cid('machine')}:600:gpt2,bytes:gpt2,char:{cid('lighthouse')}"
+    )
     _settle(page, text="Playground")
     page.get_by_role("tab", name="⚖️ Compare").click()
     page.get_by_text("characters of").first.wait_for(timeout=30_000)
@@ -161,7 +212,9 @@ def test_presenter_mode_example_button(server, page):
     page.goto(f"{server}/playground?presenter=true")
     _settle(page, text="Playground")
     page.get_by_role("button", name="Emoji & ZWJ").click()
-    page.wait_for_function("() => document.querySelector('textarea').value.startsWith('Family')", timeout=30_000)
+    page.wait_for_function(
+        "() => document.querySelector('textarea').value.startsWith('Family')", timeout=30_000
+    )
     _settle(page)
     page.locator(".ms-tokens .ms-t").first.wait_for(timeout=30_000)
     size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.ms-tokens')).fontSize)")

@@ -8,12 +8,18 @@ the reason when chromium or playwright is missing.  Screenshots go to
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-
-from browser_support import chromium_page, full_screenshot, missing_browser, open_app, streamlit_server, wait_idle
+from browser_support import (
+    chromium_page,
+    full_screenshot,
+    missing_browser,
+    open_app,
+    streamlit_server,
+    wait_idle,
+)
 
 REASON = missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
@@ -33,10 +39,22 @@ def page(server: str):
     with chromium_page() as page:
         problems: list[str] = []
         page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-        page.on("response", lambda r: r.status >= 400 and not EXPECTED_404.search(r.url)
-                and problems.append(f"HTTP {r.status} {r.url}"))
-        page.on("console", lambda m: m.type == "error" and "Failed to load resource" not in m.text
-                and problems.append(f"console: {m.text}"))
+        page.on(
+            "response",
+            lambda r: (
+                r.status >= 400
+                and not EXPECTED_404.search(r.url)
+                and problems.append(f"HTTP {r.status} {r.url}")
+            ),
+        )
+        page.on(
+            "console",
+            lambda m: (
+                m.type == "error"
+                and "Failed to load resource" not in m.text
+                and problems.append(f"console: {m.text}")
+            ),
+        )
         page.problems = problems
         yield page
         assert not problems, problems
@@ -63,7 +81,7 @@ def test_step_through_the_classroom_string(server: str, page) -> None:
     after = page.locator(".ms-tokens").nth(1)
     spans = after.locator(".ms-t")
     titles = [spans.nth(i).get_attribute("title") for i in range(spans.count())]
-    assert all(t.startswith("id ") and "bytes" in t or "byte:" in t for t in titles)
+    assert all((t.startswith("id ") and "bytes" in t) or "byte:" in t for t in titles)
     assert after.locator(".ms-new").count() >= 1
     charts = page.locator('[data-testid="stVegaLiteChart"]')
     assert charts.count() >= 2

@@ -33,7 +33,9 @@ def test_the_cat_in_the_hat_lexicographic():
 
 
 def test_pretokenization_keeps_the_space_out_of_words():
-    steps = list(train_steps("the cat in the hat", vocab_size=259, pattern="whitespace", tie_break="lexicographic"))
+    steps = list(
+        train_steps("the cat in the hat", vocab_size=259, pattern="whitespace", tie_break="lexicographic")
+    )
     assert b"the " not in [s.token for s in steps]
     gpt2 = list(train_steps("the cat in the hat", vocab_size=259, pattern="gpt2", tie_break="lexicographic"))
     assert all(not s.token.endswith(b" ") for s in gpt2)

@@ -115,7 +115,9 @@ def test_parallel_pretokenization_counts_the_same_chunks(monkeypatch):
 @pytest.mark.parametrize("pattern", ["none", "whitespace", "gpt2"])
 def test_preview_of_a_long_text_is_its_start_and_each_step_is_its_encoding(pattern: str) -> None:
     text = "the cat sat on the mat, then the cat ran. " * 200 + "<|endoftext|>" + "and again " * 50
-    trainer = train_steps(text, vocab_size=300, pattern=pattern, special_tokens=["<|endoftext|>"], preview_chars=500)
+    trainer = train_steps(
+        text, vocab_size=300, pattern=pattern, special_tokens=["<|endoftext|>"], preview_chars=500
+    )
     # never empty (pattern "none" makes the whole text one chunk, longer than any window)
     assert 480 <= len(trainer.preview_text) <= 520
     assert text.startswith(trainer.preview_text)

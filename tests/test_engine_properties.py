@@ -11,9 +11,23 @@ CORPUS = (
     "Hello world! Hello, hello world. 自然语言处理是人工智能的一个分支。机器学习 机器学习\n"
     "def f(x):\r\n\treturn x + 1  # 😀👩‍👩‍👧 café naïve 2024-11-30 <|endoftext|> aaaa\n"
 )
-HOSTILE = ["", " ", "。", "自然语言处理", "hello world hello", "a" * 1000, "霰龘", "<|endoftext|>",
-           "👩‍👩‍👧‍👦 family", "line1\r\nline2\r\n", "\ttab\t\tstop", "  lead and trail  ", "\x00\x01\x7f",
-           "e\u0301 combining", "\U0010ffff"]
+HOSTILE = [
+    "",
+    " ",
+    "。",
+    "自然语言处理",
+    "hello world hello",
+    "a" * 1000,
+    "霰龘",
+    "<|endoftext|>",
+    "👩‍👩‍👧‍👦 family",
+    "line1\r\nline2\r\n",
+    "\ttab\t\tstop",
+    "  lead and trail  ",
+    "\x00\x01\x7f",
+    "e\u0301 combining",
+    "\U0010ffff",
+]
 
 
 @pytest.fixture(scope="module", params=["none", "whitespace", "gpt2", "gpt4"])
@@ -81,12 +95,21 @@ def records(steps):
 
 
 @settings(max_examples=60, deadline=None)
-@given(text=small_text, pattern=st.sampled_from([p for p in PATTERNS if p != "cl100k"] + [r"\w+"]),
-       tie_break=st.sampled_from(TIE_BREAKS), top_k=st.sampled_from([0, 2, 20]),
-       special=st.booleans())
+@given(
+    text=small_text,
+    pattern=st.sampled_from([p for p in PATTERNS if p != "cl100k"] + [r"\w+"]),
+    tie_break=st.sampled_from(TIE_BREAKS),
+    top_k=st.sampled_from([0, 2, 20]),
+    special=st.booleans(),
+)
 def test_fast_trainer_equals_naive_trainer(text, pattern, tie_break, top_k, special):
-    options = dict(vocab_size=256 + 1 + 25, pattern=pattern, tie_break=tie_break, top_k=top_k,
-                   special_tokens=["c\n"] if special else [])
+    options = dict(
+        vocab_size=256 + 1 + 25,
+        pattern=pattern,
+        tie_break=tie_break,
+        top_k=top_k,
+        special_tokens=["c\n"] if special else [],
+    )
     fast = train_steps(text, **options)
     naive = naive_train_steps(text, **options)
     assert records(fast) == records(naive)

@@ -7,14 +7,36 @@ import pytest
 
 from bpe_core import from_unicode_string, train
 
-tokenizers = pytest.importorskip("tokenizers", reason="HF tokenizers is a dev-only reference: pip install -r requirements-dev.txt")
+tokenizers = pytest.importorskip(
+    "tokenizers", reason="HF tokenizers is a dev-only reference: pip install -r requirements-dev.txt"
+)
 
 
 def corpus(seed: int) -> str:
     """A few KB of text with many equal counts, so the tie rule decides often."""
     rng = random.Random(seed)
-    words = ["the", "then", "there", "token", "tokens", "merge", "merges", "bytes", "pair", "pairs",
-             "学习", "机器", "naïve", "café", "x=1;", "2024", "  ", "\n", "it's", "we'll"]
+    words = [
+        "the",
+        "then",
+        "there",
+        "token",
+        "tokens",
+        "merge",
+        "merges",
+        "bytes",
+        "pair",
+        "pairs",
+        "学习",
+        "机器",
+        "naïve",
+        "café",
+        "x=1;",
+        "2024",
+        "  ",
+        "\n",
+        "it's",
+        "we'll",
+    ]
     return " ".join(rng.choice(words) for _ in range(1500))
 
 
@@ -23,8 +45,9 @@ def hf_merges(text: str, vocab_size: int) -> list[tuple[bytes, bytes]]:
 
     hf = Tokenizer(models.BPE())
     hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, show_progress=False,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size, show_progress=False, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
     hf.train_from_iterator([text], trainer)
     merges = json.loads(hf.to_str())["model"]["merges"]
     pairs = [m if isinstance(m, list) else m.split(" ") for m in merges]
@@ -54,8 +77,12 @@ def test_merges_file_written_under_hf_rule_is_byte_identical_to_hfs(tmp_path):
     text = corpus(3)
     hf = Tokenizer(models.BPE())
     hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    hf.train_from_iterator([text], trainers.BpeTrainer(vocab_size=380, show_progress=False,
-                                                       initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    hf.train_from_iterator(
+        [text],
+        trainers.BpeTrainer(
+            vocab_size=380, show_progress=False, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+        ),
+    )
     (tmp_path / "hf").mkdir()
     hf.model.save(str(tmp_path / "hf"))
     train(text, vocab_size=380, tie_break="hf").save(tmp_path / "ours")

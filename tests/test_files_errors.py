@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from files_support import EOT, trained
 
 from bpe_core.file_io import MAX_FILE_BYTES, TokenizerFileError
 from bpe_core.files import load_tokenizer, save_tokenizer
-from files_support import EOT, trained
 
 
 @pytest.fixture
@@ -69,7 +69,9 @@ def test_malformed_merge_line(saved: Path) -> None:
 
 
 def test_duplicate_ids(saved: Path) -> None:
-    edit_json(saved / "vocab.json", lambda d: d.__setitem__("Ġthe", 5) if "Ġthe" in d else d.__setitem__("zz", 5))
+    edit_json(
+        saved / "vocab.json", lambda d: d.__setitem__("Ġthe", 5) if "Ġthe" in d else d.__setitem__("zz", 5)
+    )
     fails(saved / "vocab.json", "vocab.json", "id 5 is already used by")
 
 
@@ -84,6 +86,7 @@ def test_ids_with_a_gap(saved: Path) -> None:
         top = max(d.values())
         key = next(k for k, v in d.items() if v == top - 1)  # an ordinary merged token below the last one
         d[key] = top + 5
+
     edit_json(saved / "vocab.json", move)
     fails(saved / "vocab.json", "vocab.json", "no token has id", "without gaps")
 
@@ -137,7 +140,10 @@ def test_hf_json_settings_that_would_change_ids(saved: Path) -> None:
     original = path.read_text(encoding="utf-8")
     cases = [
         (lambda d: d.__setitem__("normalizer", {"type": "NFC"}), "key 'normalizer'"),
-        (lambda d: d["pre_tokenizer"]["pretokenizers"][1].__setitem__("add_prefix_space", True), "add_prefix_space"),
+        (
+            lambda d: d["pre_tokenizer"]["pretokenizers"][1].__setitem__("add_prefix_space", True),
+            "add_prefix_space",
+        ),
         (lambda d: d["pre_tokenizer"]["pretokenizers"][0].__setitem__("behavior", "Removed"), "Isolated"),
         (lambda d: d["model"].__setitem__("ignore_merges", True), "key 'model.ignore_merges'"),
         (lambda d: d["model"].__setitem__("type", "WordPiece"), "key 'model.type'"),
@@ -146,7 +152,10 @@ def test_hf_json_settings_that_would_change_ids(saved: Path) -> None:
         (lambda d: d["model"]["merges"].append("q z"), "model.merges["),
         (lambda d: d["model"]["merges"].append(["q"]), "expected two tokens"),
         (lambda d: d.__setitem__("pre_tokenizer", {"type": "Whitespace"}), "key 'pre_tokenizer'"),
-        (lambda d: d["pre_tokenizer"]["pretokenizers"][0].__setitem__("pattern", {"Regex": "(unclosed"}), "not a valid regex"),
+        (
+            lambda d: d["pre_tokenizer"]["pretokenizers"][0].__setitem__("pattern", {"Regex": "(unclosed"}),
+            "not a valid regex",
+        ),
         (lambda d: d.__setitem__("decoder", {"type": "WordPiece"}), "key 'decoder'"),
         (lambda d: d.pop("model"), "key 'model'"),
     ]
@@ -176,28 +185,38 @@ def test_tiktoken_bad_rank_and_duplicates(saved: Path) -> None:
         (lines + ["YQ== 99999"], "already has rank 97"),
         (lines + [base64.b64encode(b"zzzz").decode() + " 97"], "rank 97 is already used on line 98"),
         (lines[:97] + lines[98:], "no rank for the single byte 0x61"),
-        (lines + [base64.b64encode(b"\x00\x01\x02").decode() + " 5000"], "cannot be made by joining two other tokens"),
+        (
+            lines + [base64.b64encode(b"\x00\x01\x02").decode() + " 5000"],
+            "cannot be made by joining two other tokens",
+        ),
     ]:
         (saved / "tokenizer.tiktoken").write_text("\n".join(bad))
         fails(saved / "tokenizer.tiktoken", "tokenizer.tiktoken", message)
 
 
 def test_tiktoken_special_token_on_a_used_rank(saved: Path) -> None:
-    fails(saved / "tokenizer.tiktoken", "rank 97 is also the id given for special token", special_tokens={EOT: 97})
+    fails(
+        saved / "tokenizer.tiktoken",
+        "rank 97 is also the id given for special token",
+        special_tokens={EOT: 97},
+    )
 
 
 # ----- minbpe -----
-@pytest.mark.parametrize("text, message", [
-    ("minbpe v2\n\n0\n", "line 1"),
-    ("minbpe v1\n", "truncated"),
-    ("minbpe v1\n\nx\n", "line 3"),
-    ("minbpe v1\n\n2\n<a> 300\n", "1 of 2 special tokens"),
-    ("minbpe v1\n\n1\n<a> 256\n97 98\n", "also the id of the merge on line 5"),
-    ("minbpe v1\n\n0\n97 300\n", "uses id 300"),
-    ("minbpe v1\n\n0\n97 98\n97 98\n", "makes b'ab' again"),
-    ("minbpe v1\n\n0\n97\n", "is not a merge"),
-    ("minbpe v1\n(\n0\n", "not a valid regex"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("minbpe v2\n\n0\n", "line 1"),
+        ("minbpe v1\n", "truncated"),
+        ("minbpe v1\n\nx\n", "line 3"),
+        ("minbpe v1\n\n2\n<a> 300\n", "1 of 2 special tokens"),
+        ("minbpe v1\n\n1\n<a> 256\n97 98\n", "also the id of the merge on line 5"),
+        ("minbpe v1\n\n0\n97 300\n", "uses id 300"),
+        ("minbpe v1\n\n0\n97 98\n97 98\n", "makes b'ab' again"),
+        ("minbpe v1\n\n0\n97\n", "is not a merge"),
+        ("minbpe v1\n(\n0\n", "not a valid regex"),
+    ],
+)
 def test_bad_minbpe_models(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "bad.model").write_text(text)
     fails(tmp_path / "bad.model", "bad.model", message)
@@ -213,5 +232,5 @@ def test_what_cannot_be_loaded(tmp_path: Path, saved: Path) -> None:
     fails(saved / "special_tokens_map.json", "only names the special tokens")
     (saved / "merges.txt").rename(saved / "other.txt")
     fails(saved / "vocab.json", "needs its merges file merges.txt")
-    with pytest.raises(ValueError, match="only for .tiktoken"):
+    with pytest.raises(ValueError, match=r"only for \.tiktoken"):
         load_tokenizer(saved / "tokenizer.json", special_tokens={EOT: 256})

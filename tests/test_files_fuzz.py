@@ -14,7 +14,14 @@ from bpe_core.files import load_tokenizer, save_tokenizer, write_format
 
 EOT = "<|endoftext|>"
 TOKENIZER = train("the cat sat on the mat, 自然 🤷 naïve\r\n" * 8 + EOT, vocab_size=275, special_tokens=[EOT])
-TARGETS = ["vocab.json", "merges.txt", "special_tokens_map.json", "tokenizer.json", "tokenizer.tiktoken", "m.model"]
+TARGETS = [
+    "vocab.json",
+    "merges.txt",
+    "special_tokens_map.json",
+    "tokenizer.json",
+    "tokenizer.tiktoken",
+    "m.model",
+]
 
 with tempfile.TemporaryDirectory() as _d:
     save_tokenizer(TOKENIZER, _d)
@@ -22,16 +29,44 @@ with tempfile.TemporaryDirectory() as _d:
     ORIGINALS = {p.name: p.read_bytes() for p in Path(_d).iterdir()}
 
 # Bytes worth inserting: JSON and file syntax, digits, base64, multi-byte and invalid UTF-8.
-PIECES = st.sampled_from([b'"', b"{", b"}", b"[", b"]", b",", b":", b" ", b"\n", b"\r\n", b"0", b"-1", b"99999",
-                          b"1e5", b"true", b"null", b"=", b"YQ==", b"\xc4\xa0", b"\xff", b"\xe8\x87", b"\\u0000",
-                          b'"\xc4\xa0t"', b"#version: 0.2\n", b"minbpe v1\n"])
+PIECES = st.sampled_from(
+    [
+        b'"',
+        b"{",
+        b"}",
+        b"[",
+        b"]",
+        b",",
+        b":",
+        b" ",
+        b"\n",
+        b"\r\n",
+        b"0",
+        b"-1",
+        b"99999",
+        b"1e5",
+        b"true",
+        b"null",
+        b"=",
+        b"YQ==",
+        b"\xc4\xa0",
+        b"\xff",
+        b"\xe8\x87",
+        b"\\u0000",
+        b'"\xc4\xa0t"',
+        b"#version: 0.2\n",
+        b"minbpe v1\n",
+    ]
+)
 
 
 @st.composite
 def mutated(draw: st.DrawFn, name: str) -> bytes:
     data = bytearray(ORIGINALS[name])
     for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["delete", "insert", "replace", "truncate", "dup-line", "swap-lines", "bytes"]))
+        kind = draw(
+            st.sampled_from(["delete", "insert", "replace", "truncate", "dup-line", "swap-lines", "bytes"])
+        )
         n = len(data)
         i = draw(st.integers(0, max(n - 1, 0)))
         if kind == "delete":

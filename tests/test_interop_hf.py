@@ -6,15 +6,27 @@ from pathlib import Path
 
 import pytest
 
-hf = pytest.importorskip("tokenizers", reason="HF tokenizers is a dev requirement (requirements-dev.txt); interop tests need it")
+hf = pytest.importorskip(
+    "tokenizers", reason="HF tokenizers is a dev requirement (requirements-dev.txt); interop tests need it"
+)
+from files_support import CORPUS, EOT, PATTERN_NAMES, SAMPLE, trained  # noqa: E402
 from tokenizers import Regex, decoders, models, pre_tokenizers, trainers  # noqa: E402
 
 from bpe_core import train  # noqa: E402
 from bpe_core.files import load_tokenizer, save_tokenizer  # noqa: E402
 from bpe_core.format_hf_json import HF_BYTELEVEL_PATTERN, to_hf_regex  # noqa: E402
-from files_support import CORPUS, EOT, PATTERN_NAMES, SAMPLE, trained  # noqa: E402
 
-TEXTS = [SAMPLE, CORPUS[:3000], "", " ", "\r\n\r\n", EOT + EOT, "a" * 300, "🤷🏽‍♀️👩‍👩‍👧", "it's 1234567 ok  \n"]
+TEXTS = [
+    SAMPLE,
+    CORPUS[:3000],
+    "",
+    " ",
+    "\r\n\r\n",
+    EOT + EOT,
+    "a" * 300,
+    "🤷🏽‍♀️👩‍👩‍👧",
+    "it's 1234567 ok  \n",
+]
 
 
 def hf_pre_tokenizer(pattern: str):
@@ -66,8 +78,12 @@ def hf_trained(pre_tokenizer) -> hf.Tokenizer:
     tokenizer = hf.Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizer
     tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=450, special_tokens=[EOT, "<pad>"], show_progress=False,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    trainer = trainers.BpeTrainer(
+        vocab_size=450,
+        special_tokens=[EOT, "<pad>"],
+        show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
     tokenizer.train_from_iterator([CORPUS], trainer)
     return tokenizer
 
@@ -83,7 +99,10 @@ def test_hf_trained_tokenizer_loads_here_with_its_ids(tmp_path: Path, kind: str)
     theirs.save(str(tmp_path / "tokenizer.json"))
     ours = load_tokenizer(tmp_path / "tokenizer.json")
     assert ours.special_tokens == {EOT: 0, "<pad>": 1}  # HF numbers special tokens first
-    assert ours.pattern == {"bytelevel-regex": HF_BYTELEVEL_PATTERN, "split-gpt4": "gpt4", "no-split": "none"}[kind]
+    assert (
+        ours.pattern
+        == {"bytelevel-regex": HF_BYTELEVEL_PATTERN, "split-gpt4": "gpt4", "no-split": "none"}[kind]
+    )
     for text in TEXTS + ["<pad>x<pad>"]:
         assert ours.encode(text) == theirs.encode(text).ids, text[:60]
         assert ours.decode(theirs.encode(text).ids) == text
@@ -111,8 +130,12 @@ def test_merges_txt_matches_hf_trainer_byte_for_byte(tmp_path: Path) -> None:
     save_tokenizer(ours, tmp_path / "ours")
     theirs = hf.Tokenizer(models.BPE())
     theirs.pre_tokenizer = hf_pre_tokenizer("gpt4")
-    trainer = trainers.BpeTrainer(vocab_size=450, show_progress=False, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    trainer = trainers.BpeTrainer(
+        vocab_size=450, show_progress=False, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
     theirs.train_from_iterator([CORPUS], trainer)
     (tmp_path / "theirs").mkdir()
     theirs.model.save(str(tmp_path / "theirs"))
-    assert (tmp_path / "ours" / "merges.txt").read_bytes() == (tmp_path / "theirs" / "merges.txt").read_bytes()
+    assert (tmp_path / "ours" / "merges.txt").read_bytes() == (
+        tmp_path / "theirs" / "merges.txt"
+    ).read_bytes()

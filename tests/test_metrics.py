@@ -22,8 +22,10 @@ from bpe_core.metrics import (
 from bpe_core.scripts import text_categories
 from bpe_core.speed_lesson import time_trainers
 
-ENGLISH = ("The keeper climbed the stairs of the lighthouse every night, lit the lamp, and watched the "
-           "boats come home. In 1999 the lamp was replaced; the keeper kept the old one anyway.\n\n") * 6
+ENGLISH = (
+    "The keeper climbed the stairs of the lighthouse every night, lit the lamp, and watched the "
+    "boats come home. In 1999 the lamp was replaced; the keeper kept the old one anyway.\n\n"
+) * 6
 CHINESE = "机器学习是人工智能的一个分支。它让计算机从数据中学习规律，而不是依靠明确的程序。"
 MIXED = ENGLISH + "Привет, мир! 😀 " + CHINESE
 

@@ -45,7 +45,15 @@ def monkeypatch_module():
 
 
 def test_long_mixed_text_takes_the_cutter_and_keeps_every_chunk():
-    lines = ["It's 2024.", "The  cat sat;", "机器学习!", "", "  indented\tline\r", "naïve café", "plain words here"]
+    lines = [
+        "It's 2024.",
+        "The  cat sat;",
+        "机器学习!",
+        "",
+        "  indented\tline\r",
+        "naïve café",
+        "plain words here",
+    ]
     text = "\n".join(lines * 200)
     assert len(text) >= pretokenizer.MIXED_MIN_CHARS
     for name in FAST_PATTERNS:

@@ -27,6 +27,7 @@ def test_spans_cover_the_text_and_partial_characters_map_to_their_character(tok)
     spans = tok.token_spans(text)
     assert b"".join(s.token for s in spans) == text.encode()
     assert [s.byte_start for s in spans[1:]] == [s.byte_end for s in spans[:-1]]
+
     def is_whole(token):
         try:
             token.decode("utf-8")
@@ -37,13 +38,13 @@ def test_spans_cover_the_text_and_partial_characters_map_to_their_character(tok)
     for s in spans:
         assert 0 <= s.start < s.end <= len(text)
         if is_whole(s.token):
-            assert text[s.start:s.end].encode() == s.token
+            assert text[s.start : s.end].encode() == s.token
         else:  # a token that starts or ends inside a character covers that character
-            assert s.token in text[s.start:s.end].encode()
-            assert any(len(c.encode()) > 1 for c in text[s.start:s.end])
+            assert s.token in text[s.start : s.end].encode()
+            assert any(len(c.encode()) > 1 for c in text[s.start : s.end])
     assert any(not is_whole(s.token) for s in spans), "the example should have a partial-UTF-8 token"
     special = [s for s in spans if s.id == tok.special_tokens["<|eot|>"]]
-    assert len(special) == 1 and text[special[0].start:special[0].end] == "<|eot|>"
+    assert len(special) == 1 and text[special[0].start : special[0].end] == "<|eot|>"
 
 
 def test_with_merges_is_a_prefix_of_the_merges(tok):
@@ -95,7 +96,9 @@ def test_char_tokenizer_baseline():
 
 
 def test_importing_bpe_core_imports_no_ui_library():
-    code = "import sys, bpe_core; bpe_core.train('a b', vocab_size=257); " \
-           "bad = [m for m in ('streamlit', 'pandas', 'altair') if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)"
+    code = (
+        "import sys, bpe_core; bpe_core.train('a b', vocab_size=257); "
+        "bad = [m for m in ('streamlit', 'pandas', 'altair') if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

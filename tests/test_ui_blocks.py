@@ -9,19 +9,25 @@ NASTY = "<img src=x onerror=alert(1)> & \"q\" 'r'"
 
 
 def test_every_text_is_escaped() -> None:
-    for markup in (heading_html(NASTY), caption_html(NASTY), status_html(NASTY, NASTY),
-                   figures_html([Figure(NASTY, NASTY, delta=NASTY)])):
+    for markup in (
+        heading_html(NASTY),
+        caption_html(NASTY),
+        status_html(NASTY, NASTY),
+        figures_html([Figure(NASTY, NASTY, delta=NASTY)]),
+    ):
         assert "<img" not in markup and "&lt;img" in markup
         assert "&amp;" in markup and "&quot;q&quot;" in markup and "&#x27;r&#x27;" in markup
 
 
 def test_figures_row_has_one_cell_per_figure_and_colors_the_change() -> None:
-    markup = figures_html([
-        Figure("Vocab size", "257", delta="1"),
-        Figure("Corpus tokens", "3,366", delta="-75", good=True),
-        Figure("Errors", "3", delta="2", good=False),
-        Figure("Merges", "1 / 100"),
-    ])
+    markup = figures_html(
+        [
+            Figure("Vocab size", "257", delta="1"),
+            Figure("Corpus tokens", "3,366", delta="-75", good=True),
+            Figure("Errors", "3", delta="2", good=False),
+            Figure("Merges", "1 / 100"),
+        ]
+    )
     assert markup.count('class="ms-figure"') == 4
     assert '<div class="ms-delta ms-good">↑ 1</div>' in markup
     assert '<div class="ms-delta ms-good">↓ -75</div>' in markup  # fewer tokens is good: green, arrow down

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mergescope_ui.corpora import CORPORA_DIR, find_corpus, load_index, load_text
 from bpe_core import readable as label
+from mergescope_ui.corpora import CORPORA_DIR, find_corpus, load_index, load_text
 from mergescope_ui.settings import TrainSettings, changes, parse_special_tokens
 from mergescope_ui.upload import MEGABYTE, decode_upload
 
@@ -40,11 +40,14 @@ def test_the_lesson_corpora_hold_what_their_descriptions_promise() -> None:
 def test_bad_index_files_are_named_errors(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="missing"):
         load_index(tmp_path)
-    (tmp_path / "index.toml").write_text('[[corpus]]\nid = "x"\nfile = "x.txt"\ntitle = "X"\n', encoding="utf-8")
+    (tmp_path / "index.toml").write_text(
+        '[[corpus]]\nid = "x"\nfile = "x.txt"\ntitle = "X"\n', encoding="utf-8"
+    )
     with pytest.raises(ValueError, match="lacks description"):
         load_index(tmp_path)
     (tmp_path / "index.toml").write_text(
-        '[[corpus]]\nid = "x"\nfile = "nope.txt"\ntitle = "X"\ndescription = "d"\n', encoding="utf-8")
+        '[[corpus]]\nid = "x"\nfile = "nope.txt"\ntitle = "X"\ndescription = "d"\n', encoding="utf-8"
+    )
     with pytest.raises(ValueError, match="does not exist"):
         load_index(tmp_path)
     with pytest.raises(ValueError, match="choose one of"):
@@ -67,7 +70,7 @@ def test_lossy_decoding_counts_only_what_it_replaced() -> None:
     raw = "already � here ".encode() + b"\xff\xfe bad " + b"\xc3"
     decoded = decode_upload(raw, lossy=True)
     assert decoded.lossy and decoded.replaced == decoded.text.count("\ufffd") - 1
-    assert decode_upload("fine".encode(), lossy=True).replaced == 0
+    assert decode_upload(b"fine", lossy=True).replaced == 0
 
 
 def test_bom_dropped_and_size_cap_explained() -> None:
@@ -84,7 +87,9 @@ def test_settings_vocab_size_changes_and_special_tokens() -> None:
     assert with_specials.special_tokens == ("<a>", "<b>") and with_specials.vocab_size == 308
     assert changes(base, base) == []
     assert changes(base, TrainSettings(merges=50, tie_break="hf", min_frequency=2)) == [
-        "tie rule lexicographic → hf", "minimum frequency 1 → 2"]
+        "tie rule lexicographic → hf",
+        "minimum frequency 1 → 2",
+    ]
     with pytest.raises(ValueError, match="listed twice"):
         parse_special_tokens("<a>\n<a>")
 
@@ -98,7 +103,16 @@ def test_screen_labels_avoid_glyphs_fonts_lack(token: bytes, shown: str) -> None
 
 
 MY_MODULES = [
-    "cards", "charts", "corpora", "html_tables", "quiz", "settings", "stepper", "tables", "token_html", "upload",
+    "cards",
+    "charts",
+    "corpora",
+    "html_tables",
+    "quiz",
+    "settings",
+    "stepper",
+    "tables",
+    "token_html",
+    "upload",
 ]
 
 

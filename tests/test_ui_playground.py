@@ -13,9 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import CharTokenizer, train
-from mergescope_ui import (playground_core, playground_details, playground_files, playground_ribbon,
-                           playground_share, playground_specs)
 from bpe_core import readable as screen_label
+from mergescope_ui import (
+    playground_core,
+    playground_details,
+    playground_files,
+    playground_ribbon,
+    playground_share,
+    playground_specs,
+)
 from mergescope_ui.playground_core import compare_table, page_of, tokenize
 from mergescope_ui.playground_details import children_map, descendant_count, genealogy, leaves, token_detail
 from mergescope_ui.playground_files import load_uploaded, safe_name, tokenizer_bundle
@@ -23,14 +29,25 @@ from mergescope_ui.playground_ribbon import byte_ribbon_html, char_cells, ribbon
 from mergescope_ui.playground_share import MAX_SHARED_CHARS, ShareState, from_query, to_query
 from mergescope_ui.playground_specs import QUICK, TokenizerSpec
 
-CORPUS = ("The keeper lit the lamp. 机器学习是人工智能的一个分支。 naïve café 👨‍👩‍👧 "
-          "def f(x):\n    return x  # done\n") * 3
+CORPUS = (
+    "The keeper lit the lamp. 机器学习是人工智能的一个分支。 naïve café 👨‍👩‍👧 "
+    "def f(x):\n    return x  # done\n"
+) * 3
 TOK = train(CORPUS, vocab_size=400, pattern="gpt2", special_tokens=["<|eot|>"])
 TEXTS = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
 
 
-@pytest.mark.parametrize("module", [playground_core, playground_details, playground_files, playground_ribbon,
-                                    playground_share, playground_specs])
+@pytest.mark.parametrize(
+    "module",
+    [
+        playground_core,
+        playground_details,
+        playground_files,
+        playground_ribbon,
+        playground_share,
+        playground_specs,
+    ],
+)
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
@@ -44,7 +61,11 @@ def test_doctests(module):
 def test_counts_match_the_text_and_the_engine(text):
     r = tokenize(TOK, text, label="t")
     assert r.ok and list(r.ids) == TOK.encode(text)
-    assert (r.counts.characters, r.counts.bytes, r.counts.tokens) == (len(text), len(text.encode()), len(TOK.encode(text)))
+    assert (r.counts.characters, r.counts.bytes, r.counts.tokens) == (
+        len(text),
+        len(text.encode()),
+        len(TOK.encode(text)),
+    )
     if text:
         assert r.counts.bytes_per_token == pytest.approx(len(text.encode()) / len(r.ids))
 
@@ -59,14 +80,20 @@ def test_char_baseline_error_is_a_result():
 def test_pages_cover_every_token_once(total, page, size):
     p = page_of(total, page=page, size=size)
     assert 1 <= p.number <= p.pages and 0 <= p.start <= p.stop <= total
-    covered = sum(page_of(total, page=k, size=size).stop - page_of(total, page=k, size=size).start for k in range(1, p.pages + 1))
+    covered = sum(
+        page_of(total, page=k, size=size).stop - page_of(total, page=k, size=size).start
+        for k in range(1, p.pages + 1)
+    )
     assert covered == total
 
 
 def test_compare_table_one_row_per_tokenizer_in_order():
     text = "the keeper 机器"
-    results = [tokenize(TOK, text, label="bpe"), tokenize(CharTokenizer(CORPUS), text, label="chars"),
-               tokenize(CharTokenizer("abc"), text, label="tiny")]
+    results = [
+        tokenize(TOK, text, label="bpe"),
+        tokenize(CharTokenizer(CORPUS), text, label="chars"),
+        tokenize(CharTokenizer("abc"), text, label="tiny"),
+    ]
     table = compare_table(results)
     assert table["tokenizer"].tolist() == ["bpe", "chars", "tiny"]
     assert table["tokens"].iloc[0] == len(TOK.encode(text)) and table["tokens"].iloc[1] == len(text)
@@ -78,8 +105,13 @@ def test_compare_table_one_row_per_tokenizer_in_order():
 
 SPECS = st.one_of(
     st.builds(TokenizerSpec, kind=st.just("session"), step=st.one_of(st.none(), st.integers(0, 10_000))),
-    st.builds(TokenizerSpec, kind=st.just(QUICK), corpus=st.sampled_from(["lighthouse-story", "a_b.c"]),
-              vocab_size=st.integers(256, 5000), pattern=st.sampled_from(["none", "gpt2", "gpt4", "o200k"])),
+    st.builds(
+        TokenizerSpec,
+        kind=st.just(QUICK),
+        corpus=st.sampled_from(["lighthouse-story", "a_b.c"]),
+        vocab_size=st.integers(256, 5000),
+        pattern=st.sampled_from(["none", "gpt2", "gpt4", "o200k"]),
+    ),
     st.builds(TokenizerSpec, kind=st.just("char"), corpus=st.sampled_from(["mixed-scripts"])),
     st.builds(TokenizerSpec, kind=st.just("bytes"), pattern=st.sampled_from(["none", "gpt2"])),
     st.just(TokenizerSpec(kind="upload")),
@@ -91,14 +123,32 @@ def test_spec_round_trips(spec):
     assert TokenizerSpec.parse(spec.key()) == spec
 
 
-@pytest.mark.parametrize("bad", ["", "quick", "quick:x:abc:gpt2", "quick:x:300:nope", "quick:../x:300:gpt2",
-                                 "session:-1", "session:1:2", "char:", "teleport:1", "quick:x:255:gpt2"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "quick",
+        "quick:x:abc:gpt2",
+        "quick:x:300:nope",
+        "quick:../x:300:gpt2",
+        "session:-1",
+        "session:1:2",
+        "char:",
+        "teleport:1",
+        "quick:x:255:gpt2",
+    ],
+)
 def test_bad_specs_say_what_is_wrong(bad):
     with pytest.raises(ValueError, match=r"in '|kind|should read"):
         TokenizerSpec.parse(bad)
 
 
-@given(st.dictionaries(st.sampled_from(["t", "tok", "cmp", "page", "other"]), st.one_of(st.text(max_size=30), st.lists(st.text(max_size=10)))))
+@given(
+    st.dictionaries(
+        st.sampled_from(["t", "tok", "cmp", "page", "other"]),
+        st.one_of(st.text(max_size=30), st.lists(st.text(max_size=10))),
+    )
+)
 def test_from_query_never_raises(params):
     state, notes = from_query(params)
     assert isinstance(state, ShareState) and all(isinstance(n, str) for n in notes)
@@ -187,7 +237,7 @@ def test_ribbon_escapes_and_names_invisible_characters():
 def test_ribbon_lines_break_where_a_token_and_a_character_end_and_stay_short(text, width):
     ids = TOK.encode(text)
     lines = ribbon_lines(text.encode(), [(i, TOK.vocab[i]) for i in ids], line_bytes=width)
-    assert sum(l.n_bytes for l in lines) == len(text.encode())
+    assert sum(line.n_bytes for line in lines) == len(text.encode())
     for line in lines:
         assert sum(c.width for c in line.chars) == line.n_bytes == sum(c.width for c in line.tokens)
         if line.n_bytes > width:  # only when no place to break exists inside the line
@@ -271,22 +321,30 @@ def test_bundle_zip_holds_every_format_and_each_loads_back():
     text = "The keeper 机器学习 café<|eot|> 👨‍👩‍👧"
     want = TOK.encode(text)
     assert load_uploaded([("tokenizer.json", files["tokenizer.json"])]).encode(text) == want
-    pair = [("vocab.json", files["vocab.json"]), ("merges.txt", files["merges.txt"]),
-            ("special_tokens_map.json", files["special_tokens_map.json"])]
+    pair = [
+        ("vocab.json", files["vocab.json"]),
+        ("merges.txt", files["merges.txt"]),
+        ("special_tokens_map.json", files["special_tokens_map.json"]),
+    ]
     assert load_uploaded(pair).encode(text) == want
     if "tokenizer.model" in files:
         assert load_uploaded([("tokenizer.model", files["tokenizer.model"])]).encode(text) == want
     ordinary = "The keeper 机器学习 café"
-    assert load_uploaded([("t.tiktoken", files["tokenizer.tiktoken"])], pattern="gpt2").encode(ordinary) == TOK.encode(ordinary)
+    assert load_uploaded([("t.tiktoken", files["tokenizer.tiktoken"])], pattern="gpt2").encode(
+        ordinary
+    ) == TOK.encode(ordinary)
 
 
-@pytest.mark.parametrize("files, words", [
-    ([("vocab.json", b"{")], ["vocab.json", "JSON"]),
-    ([("tokenizer.json", b'{"model": 3}')], ["tokenizer.json"]),
-    ([("x.tiktoken", b"not base64 !!\n")], ["x.tiktoken"]),
-    ([("a.json", b"{}"), ("a.json", b"{}")], ["share a name"]),
-    ([], ["no file uploaded"]),
-])
+@pytest.mark.parametrize(
+    "files, words",
+    [
+        ([("vocab.json", b"{")], ["vocab.json", "JSON"]),
+        ([("tokenizer.json", b'{"model": 3}')], ["tokenizer.json"]),
+        ([("x.tiktoken", b"not base64 !!\n")], ["x.tiktoken"]),
+        ([("a.json", b"{}"), ("a.json", b"{}")], ["share a name"]),
+        ([], ["no file uploaded"]),
+    ],
+)
 def test_upload_errors_name_the_file_not_the_temp_dir(files, words):
     with pytest.raises(ValueError) as info:
         load_uploaded(files)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import bpe_core
@@ -27,7 +29,9 @@ class CountingTrainer:
         return getattr(self.inner, name)
 
 
-def _run(text: str = "low low low low low lowest lowest newest newest newest", merges: int = 50) -> TrainingRun:
+def _run(
+    text: str = "low low low low low lowest lowest newest newest newest", merges: int = 50
+) -> TrainingRun:
     trainer = CountingTrainer(bpe_core.train_steps(text, vocab_size=256 + merges, pattern="none"))
     return TrainingRun(trainer=trainer, identity="test")
 
@@ -46,7 +50,7 @@ def test_next_three_back_one_lands_on_step_two_without_pulling() -> None:
 
 
 def test_jump_pulls_only_what_is_missing_and_reports_progress() -> None:
-    run = _run(open("corpora/lighthouse_story.txt", encoding="utf-8").read(), merges=80)
+    run = _run(Path("corpora/lighthouse_story.txt").read_text(encoding="utf-8"), merges=80)
     seen: list[tuple[int, int]] = []
     assert run.jump(60, progress=lambda done, total: seen.append((done, total)), every=20) == 60
     assert seen == [(20, 60), (40, 60), (60, 60)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import altair as alt
 import pandas as pd
@@ -52,7 +53,15 @@ def test_pair_labels_stay_unique_for_charting() -> None:
 
 @pytest.mark.parametrize(
     ("token", "crosses"),
-    [(b"e ", True), (b"the ", True), (b"a b", True), (b" the", False), (b"the", False), (b"  ", False), (b".\n", True)],
+    [
+        (b"e ", True),
+        (b"the ", True),
+        (b"a b", True),
+        (b" the", False),
+        (b"the", False),
+        (b"  ", False),
+        (b".\n", True),
+    ],
 )
 def test_crosses_word_boundary(token: bytes, crosses: bool) -> None:
     assert crosses_word_boundary(token) is crosses
@@ -67,13 +76,15 @@ def test_pre_tokenization_prevents_word_crossing_tokens() -> None:
 
 
 def test_merges_table_longest_and_csv_agree_with_the_steps() -> None:
-    steps = _steps(open("corpora/lighthouse_story.txt", encoding="utf-8").read(), 40)
+    steps = _steps(Path("corpora/lighthouse_story.txt").read_text(encoding="utf-8"), 40)
     table = merges_table(steps)
     assert list(table["step"]) == [s.index for s in steps]
     assert list(table["id"]) == [s.new_id for s in steps]
     longest = longest_tokens(steps, n=5)
     assert list(longest["bytes"]) == sorted((len(s.token) for s in steps), reverse=True)[:5]
-    assert list(longest["step"]) == [s.index for s in sorted(steps, key=lambda s: (-len(s.token), s.index))[:5]]
+    assert list(longest["step"]) == [
+        s.index for s in sorted(steps, key=lambda s: (-len(s.token), s.index))[:5]
+    ]
     assert list(longest.index) == [0, 1, 2, 3, 4]
     assert list(longest_tokens([], n=3).columns) == ["step", "token", "id", "bytes", "crosses_words"]
     back = pd.read_csv(io.BytesIO(merges_csv(steps)), keep_default_na=False)
@@ -94,7 +105,9 @@ def test_pair_chart_highlights_the_chosen_pair_in_winner_order() -> None:
     table = pair_table(step)
     spec = pair_count_spec(table)
     data = pd.DataFrame(spec["datasets"][PAIRS_DATA])
-    assert data.loc[data["status"] == "chosen", "pair"].tolist() == table.loc[table["chosen"], "pair"].tolist()
+    assert (
+        data.loc[data["status"] == "chosen", "pair"].tolist() == table.loc[table["chosen"], "pair"].tolist()
+    )
     assert list(data.sort_values("rank")["pair"]) == table["pair"].tolist()
     by_rank = {"field": "rank", "op": "min", "order": "ascending"}  # kept by Vega-Lite across the two layers
     assert all(layer["encoding"]["y"]["sort"] == by_rank for layer in spec["layer"])
@@ -108,7 +121,12 @@ def test_pair_chart_spec_without_its_data_is_the_same_at_every_step() -> None:
     # The browser then only swaps the data of the drawn chart instead of building a new view.
     steps = _steps("low low low low low lowest lowest newest newest newest", 4, pattern="none")
     specs = [pair_count_spec(pair_table(s)) for s in steps]
-    assert len({json.dumps({k: v for k, v in spec.items() if k != "datasets"}, sort_keys=True) for spec in specs}) == 1
+    assert (
+        len(
+            {json.dumps({k: v for k, v in spec.items() if k != "datasets"}, sort_keys=True) for spec in specs}
+        )
+        == 1
+    )
     assert len({json.dumps(spec["datasets"], sort_keys=True) for spec in specs}) == len(specs)
 
 
@@ -128,7 +146,11 @@ def test_charts_draw_on_a_canvas() -> None:
     # An SVG chart is hundreds of nodes the browser restyles and repaints at every step.
     table = pair_table(_tied_step())
     series = pd.DataFrame({"step": [0, 1], "tokens": [10, 8]})
-    for spec in (pair_count_spec(table), pair_count_spec(table, large=True), tokens_line_spec(series, current_step=1)):
+    for spec in (
+        pair_count_spec(table),
+        pair_count_spec(table, large=True),
+        tokens_line_spec(series, current_step=1),
+    ):
         assert spec["usermeta"] == {"embedOptions": {"renderer": "canvas"}}
 
 

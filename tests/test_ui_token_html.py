@@ -87,7 +87,9 @@ def test_special_tokens_are_shown_whole_and_escaped() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(text=st.text(alphabet="ab \n机器学习", min_size=1, max_size=60), pattern=st.sampled_from(["none", "gpt2"]))
+@given(
+    text=st.text(alphabet="ab \n机器学习", min_size=1, max_size=60), pattern=st.sampled_from(["none", "gpt2"])
+)
 def test_merged_positions_follow_every_engine_step(text: str, pattern: str) -> None:
     trainer = bpe_core.train_steps(text, vocab_size=280, pattern=pattern)
     before = trainer.initial_sequence

@@ -1,6 +1,6 @@
 """Benchmark (not a test): the whole compression curve vs a plain training run.
 
-    python3 ../shared/tools/make_bench_corpus.py bench/out/bench10.txt   # once, 10 MB (bench/out/ is git-ignored)
+    python3 ../shared/tools/make_bench_corpus.py bench/out/bench10.txt   # once, 10 MB (git-ignored)
     python bench/bench_curve.py bench/out/bench10.txt --vocab-size 8192
 
 Prints the time of ``bpe_core.train`` and of ``compression_curve`` (the same
@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bpe_core
-from bpe_core.compression_curve import compression_curve
-from bpe_core.data_split import split_fraction
+from bpe_core.analysis.compression_curve import compression_curve
+from bpe_core.analysis.data_split import split_fraction
 
 
 def main() -> None:
@@ -31,7 +31,8 @@ def main() -> None:
     args = parser.parse_args()
     text = args.corpus.read_text(encoding="utf-8")
     print(
-        f"corpus {args.corpus}: {len(text.encode()):,} bytes, vocab size {args.vocab_size}, pattern {args.pattern}"
+        f"corpus {args.corpus}: {len(text.encode()):,} bytes, vocab size {args.vocab_size}, pattern "
+        f"{args.pattern}"
     )
 
     t0 = time.perf_counter()
@@ -40,7 +41,8 @@ def main() -> None:
     print(f"plain bpe_core.train:                      {t_train:7.2f} s  ({len(tok.merges):,} merges)")
 
     t0 = time.perf_counter()
-    run = compression_curve(text, vocab_size=args.vocab_size, pattern=args.pattern, by_script=True)
+    options = bpe_core.TrainOptions(vocab_size=args.vocab_size, pattern=args.pattern)
+    run = compression_curve(text, options, by_script=True)
     t_curve = time.perf_counter() - t0
     print(
         f"compression_curve (train text, by script): {t_curve:7.2f} s  ratio {t_curve / t_train:.2f}x "
@@ -51,8 +53,7 @@ def main() -> None:
     t0 = time.perf_counter()
     run = compression_curve(
         split.train,
-        vocab_size=args.vocab_size,
-        pattern=args.pattern,
+        options,
         by_script=True,
         heldout={"held-out": split.heldout},
     )

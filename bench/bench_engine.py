@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bpe_core import Tokenizer, train, train_steps  # noqa: E402
-from bpe_core.pretokenizer import GPT2_PATTERN  # noqa: E402
+from bpe_core.pretokenizer.patterns import GPT2_PATTERN  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 EOT = "<|endoftext|>"

@@ -7,7 +7,7 @@
     echo '[72, 101]' | python -m bpe_core decode --tokenizer tok/         # prints the text
     python -m bpe_core convert tok/ --to tiktoken --out tok.tiktoken
 
-``train`` writes every format (see :mod:`bpe_core.files`) and reports progress
+``train`` writes every format (see :mod:`bpe_core.formats`) and reports progress
 on stderr.  ``--tokenizer`` and ``convert``'s source take a directory or one
 file; ``--pattern`` sets the split pattern of files that do not record it
 (default ``gpt2``) and ``--special-token T=ID`` gives a ``.tiktoken`` file its
@@ -32,10 +32,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from .files import FORMATS, load_tokenizer, save_tokenizer, write_format
+from .formats import FORMATS, load_tokenizer, save_tokenizer, write_format
 from .pretokenizer import PATTERNS
-from .tie_break import TIE_BREAKS
 from .tokenizer import Tokenizer
+from .training import TIE_BREAKS, Trainer, TrainOptions
 
 PROGRESS_EVERY_SECONDS = 1.0
 
@@ -208,14 +208,10 @@ def _read_ids(data: bytes) -> list[int]:
 
 
 def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
-    from . import MergeTrainer  # the package's trainer, without per-step records
-
     say = (lambda s: None) if args.quiet else (lambda s: (stderr.write(s), stderr.flush()))
     start = time.perf_counter()
     text = _read_text(args.input, stdin)
-    say(f"read {len(text):,} characters; pre-tokenizing...\n")
-    trainer = MergeTrainer(
-        text,
+    options = TrainOptions(
         vocab_size=args.vocab_size,
         pattern=args.pattern,
         special_tokens=args.special_token,
@@ -223,8 +219,9 @@ def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
         min_frequency=args.min_frequency,
         top_k=0,
         preview_chars=0,
-        records=False,
     )
+    say(f"read {len(text):,} characters; pre-tokenizing...\n")
+    trainer = Trainer(text, options, records=False)
     total = args.vocab_size - len(trainer.vocab)
     interactive = hasattr(stderr, "isatty") and stderr.isatty()
     last = time.perf_counter()

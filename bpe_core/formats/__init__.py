@@ -1,0 +1,70 @@
+"""File formats, the fourth stage: save and load tokenizers in every format the field uses.
+
+Formats (one module each):
+
+========== ============================================ =================
+name       files                                        module
+========== ============================================ =================
+gpt2       vocab.json, merges.txt, special_tokens_map   :mod:`.gpt2`
+hf-json    tokenizer.json (HF ``tokenizers``)           :mod:`.hf_json`
+tiktoken   tokenizer.tiktoken (rank file)               :mod:`.tiktoken`
+minbpe     tokenizer.model (karpathy/minbpe)            :mod:`.minbpe`
+vocab-txt  vocab.txt (human-readable, write only)       :mod:`.vocab_txt`
+========== ============================================ =================
+
+Around them: :mod:`.safe_io` (reading files safely), :mod:`.data` (what every
+file holds), :mod:`.detect` (which format a path holds), :mod:`.load` and
+:mod:`.save`.
+
+:func:`save_tokenizer` writes gpt2, hf-json, tiktoken and vocab-txt into a
+directory.  :func:`load_tokenizer` takes a directory (``tokenizer.json`` is
+preferred, as it records the split pattern; then ``vocab.json`` +
+``merges.txt``; then a single ``*.tiktoken`` or ``*.model``) or any one file:
+``vocab.json`` or ``merges.txt`` (its partner is found next to it, also as
+``gpt2_vocab.json`` / ``gpt2_merges.txt``), ``tokenizer.json``, ``*.tiktoken``,
+``*.model``.
+
+The split pattern: ``tokenizer.json`` and minbpe files record it; for
+``vocab.json`` + ``merges.txt`` and ``.tiktoken`` files, which do not, it is
+``pattern=`` or else :data:`DEFAULT_PATTERN` (``"gpt2"``, right for GPT-2's
+files; pass ``"cl100k"`` or ``"o200k"`` for those tiktoken files).  A
+``pattern=`` given always wins.  Ids are kept as the files say.
+
+Files above :data:`~.safe_io.MAX_FILE_BYTES` (128 MiB) are refused
+before reading; any bad content is a :class:`TokenizerFileError` naming the
+file, the line or key, and the problem.
+
+>>> import tempfile
+>>> from bpe_core import train
+>>> tok = train("the cat in the hat<|eot|>", vocab_size=262, special_tokens=["<|eot|>"])
+>>> with tempfile.TemporaryDirectory() as d:
+...     names = sorted(p.name for p in save_tokenizer(tok, d))
+...     back = load_tokenizer(d)
+...     from_tiktoken = load_tokenizer(f"{d}/tokenizer.tiktoken", special_tokens={"<|eot|>": 256})
+>>> names  # doctest: +NORMALIZE_WHITESPACE
+['merges.txt', 'special_tokens_map.json', 'tokenizer.json', 'tokenizer.tiktoken',
+ 'vocab.json', 'vocab.txt']
+>>> text = "the hat<|eot|>"
+>>> back.encode(text) == tok.encode(text) == from_tiktoken.encode(text)
+True
+"""
+
+from .data import TokenizerData
+from .detect import detect_format
+from .load import DEFAULT_PATTERN, load_tokenizer, read_tokenizer_data
+from .safe_io import MAX_FILE_BYTES, TokenizerFileError
+from .save import FORMATS, SAVE_FORMATS, save_tokenizer, write_format
+
+__all__ = [
+    "DEFAULT_PATTERN",
+    "FORMATS",
+    "MAX_FILE_BYTES",
+    "SAVE_FORMATS",
+    "TokenizerData",
+    "TokenizerFileError",
+    "detect_format",
+    "load_tokenizer",
+    "read_tokenizer_data",
+    "save_tokenizer",
+    "write_format",
+]

@@ -1,0 +1,119 @@
+"""Which format a directory or a file holds, and which files to read for it."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from .gpt2 import MERGES_TXT, VOCAB_JSON
+from .hf_json import TOKENIZER_JSON
+from .safe_io import MAX_FILE_BYTES, TokenizerFileError, parse_json, read_text
+from .vocab_txt import VOCAB_TXT
+
+
+def detect_format(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES) -> tuple[str, list[Path]]:
+    """``(format, files to read)`` for a directory or a file; an unknown one is a TokenizerFileError."""
+    p = Path(path)
+    if p.is_dir():
+        return _detect_in_directory(p)
+    if not p.exists():
+        raise TokenizerFileError(p, "", "does not exist; pass a tokenizer directory or file")
+    name = p.name.lower()
+    if name.endswith(".tiktoken"):
+        return "tiktoken", [p]
+    if name.endswith(".model"):
+        return "minbpe", [p]
+    if name.endswith("special_tokens_map.json"):
+        raise TokenizerFileError(
+            p, "", "only names the special tokens; load the directory, or vocab.json, instead"
+        )
+    if name == VOCAB_TXT:
+        raise TokenizerFileError(
+            p,
+            "",
+            "is MergeScope's human-readable listing, which cannot be loaded; load the directory instead",
+        )
+    if name.endswith(TOKENIZER_JSON):
+        return "hf-json", [p]
+    if name.endswith(".json"):
+        if _is_hf_json(p, max_bytes):
+            return "hf-json", [p]
+        return "gpt2", _gpt2_files(vocab=p)
+    if name.endswith(".txt"):
+        return "gpt2", _gpt2_files(merges=p)
+    head = _head(p).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"minbpe v1"):
+        return "minbpe", [p]
+    if head.startswith(b"{"):
+        return ("hf-json", [p]) if _is_hf_json(p, max_bytes) else ("gpt2", _gpt2_files(vocab=p))
+    if _TIKTOKEN_LINE.match(head):
+        return "tiktoken", [p]
+    raise TokenizerFileError(
+        p,
+        "",
+        "is not a tokenizer file MergeScope knows (tokenizer.json, vocab.json + merges.txt, *.tiktoken, "
+        "minbpe *.model)",
+    )
+
+
+_TIKTOKEN_LINE = re.compile(rb"[A-Za-z0-9+/]+=*[ \t]+[0-9]+\s")
+
+
+def _head(p: Path, n: int = 64) -> bytes:
+    try:
+        with open(p, "rb") as f:
+            return f.read(n)
+    except OSError as exc:
+        raise TokenizerFileError(p, "", f"cannot read it ({exc.strerror or exc})") from None
+
+
+def _is_hf_json(p: Path, max_bytes: int) -> bool:
+    data = parse_json(read_text(p, max_bytes=max_bytes), p)
+    return isinstance(data, dict) and isinstance(data.get("model"), dict)
+
+
+def _gpt2_files(*, vocab: Path | None = None, merges: Path | None = None) -> list[Path]:
+    if vocab is not None:
+        merges = vocab.with_name(_swap(vocab.name, "vocab", "merges", ".txt"))
+        if not merges.is_file():
+            raise TokenizerFileError(vocab, "", f"needs its merges file {merges.name} next to it")
+    else:
+        assert merges is not None
+        vocab = merges.with_name(_swap(merges.name, "merges", "vocab", ".json"))
+        if not vocab.is_file():
+            raise TokenizerFileError(merges, "", f"needs its vocab file {vocab.name} next to it")
+    files = [vocab, merges]
+    special_map = vocab.with_name(_swap(vocab.name, "vocab", "special_tokens_map", ".json"))
+    if special_map.is_file():
+        files.append(special_map)
+    return files
+
+
+def _swap(name: str, old: str, new: str, suffix: str) -> str:
+    stem = name.rsplit(".", 1)[0]
+    return (stem.replace(old, new) if old in stem else new) + suffix
+
+
+def _detect_in_directory(d: Path) -> tuple[str, list[Path]]:
+    if (d / TOKENIZER_JSON).is_file():
+        return "hf-json", [d / TOKENIZER_JSON]
+    if (d / VOCAB_JSON).is_file() and (d / MERGES_TXT).is_file():
+        return "gpt2", _gpt2_files(vocab=d / VOCAB_JSON)
+    pairs = sorted(
+        v for v in d.glob("*vocab*.json") if v.with_name(_swap(v.name, "vocab", "merges", ".txt")).is_file()
+    )
+    if len(pairs) == 1:
+        return "gpt2", _gpt2_files(vocab=pairs[0])
+    tiktoken_files = sorted(d.glob("*.tiktoken"))
+    models = sorted(d.glob("*.model"))
+    if not pairs and len(tiktoken_files) == 1 and not models:
+        return "tiktoken", tiktoken_files
+    if not pairs and len(models) == 1 and not tiktoken_files:
+        return "minbpe", models
+    found = [p.name for p in pairs + tiktoken_files + models]
+    if found:
+        raise TokenizerFileError(d, "", f"holds several tokenizers ({', '.join(found)}); pass one file")
+    raise TokenizerFileError(
+        d, "", "holds no tokenizer files (tokenizer.json, vocab.json + merges.txt, *.tiktoken or *.model)"
+    )

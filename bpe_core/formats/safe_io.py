@@ -1,0 +1,153 @@
+"""Reading tokenizer files safely: a size cap, strict UTF-8, strict JSON, clear errors.
+
+Every problem with a file's content is a :class:`TokenizerFileError` (a
+``ValueError``) that names the file, where in it (a line, a JSON key, a byte
+offset) and what is wrong, so a bad file never ends in a ``KeyError`` or
+``IndexError`` traceback.
+
+>>> err = TokenizerFileError("merges.txt", "line 3", "'Ġ' + 'x' uses 'x', which is not in vocab.json")
+>>> str(err)
+"merges.txt, line 3: 'Ġ' + 'x' uses 'x', which is not in vocab.json"
+>>> isinstance(err, ValueError), err.where
+(True, 'line 3')
+>>> parse_json('{"a": 1, "a": 2}', "vocab.json")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+bpe_core.formats.safe_io.TokenizerFileError: vocab.json, key 'a': the key appears twice; ...
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+MAX_FILE_BYTES = 128 * 1024 * 1024
+"""Largest tokenizer file read (128 MiB). The biggest real ones (a 256k-token
+``tokenizer.json``) are about 35 MB; a larger file is refused before it is read.
+Pass ``max_bytes=`` to the loaders to change it."""
+
+
+class TokenizerFileError(ValueError):
+    """A tokenizer file that cannot be read: ``path``, ``where`` (line/key, may be empty), ``problem``."""
+
+    def __init__(self, path: str | os.PathLike[str], where: str, problem: str) -> None:
+        self.path = str(path)
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{self.path}, {where}: {problem}" if where else f"{self.path}: {problem}")
+
+
+def read_bytes(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of ``path``; missing, unreadable, empty or larger than ``max_bytes`` is an error.
+
+    The size is checked before reading, and at most ``max_bytes + 1`` bytes are
+    ever read (so a file that grows, or a device, cannot exhaust memory).
+    """
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        raise TokenizerFileError(p, "", f"cannot open it ({exc.strerror or exc}); check the path") from None
+    if p.is_dir():
+        raise TokenizerFileError(p, "", "is a directory, expected a file")
+    if size > max_bytes:
+        raise TokenizerFileError(
+            p,
+            "",
+            f"is {_size(size)}, above the {_size(max_bytes)} limit for tokenizer files; "
+            "is it the right file? (pass max_bytes= to raise the limit)",
+        )
+    try:
+        with open(p, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as exc:
+        raise TokenizerFileError(p, "", f"cannot read it ({exc.strerror or exc})") from None
+    if len(data) > max_bytes:
+        raise TokenizerFileError(p, "", f"is larger than the {_size(max_bytes)} limit for tokenizer files")
+    if not data.strip():
+        raise TokenizerFileError(p, "", "is empty; expected tokenizer data")
+    return data
+
+
+def decode_utf8(data: bytes, path: str | os.PathLike[str]) -> str:
+    """``data`` as UTF-8 text; invalid bytes are an error naming the line and byte offset.
+
+    >>> decode_utf8(b"ok\\n\\xff", "merges.txt")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bpe_core.formats.safe_io.TokenizerFileError: merges.txt, line 2: byte 0xFF at offset 3 is not ...; ...
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise TokenizerFileError(
+            path,
+            f"line {line}",
+            f"byte 0x{data[exc.start]:02X} at offset {exc.start} is not valid UTF-8; save the file as UTF-8",
+        ) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of ``path`` (a leading BOM dropped), with the checks of :func:`read_bytes`."""
+    return decode_utf8(read_bytes(path, max_bytes=max_bytes), path)
+
+
+def parse_json(text: str, path: str | os.PathLike[str]) -> Any:
+    """Parse JSON strictly: a syntax error names line and column, a repeated key is an error."""
+
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise TokenizerFileError(
+                    path, f"key {key!r}", "the key appears twice; each key may appear once"
+                )
+            out[key] = value
+        return out
+
+    def no_constant(name: str) -> Any:
+        raise TokenizerFileError(path, "", f"{name} is not valid JSON")
+
+    try:
+        return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constant)
+    except json.JSONDecodeError as exc:
+        truncated = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
+        what = "the JSON ends too early (truncated file?)" if truncated else f"invalid JSON ({exc.msg})"
+        raise TokenizerFileError(path, f"line {exc.lineno}, column {exc.colno}", what) from None
+    except RecursionError:
+        raise TokenizerFileError(path, "", "the JSON is nested too deeply to be a tokenizer file") from None
+    except TokenizerFileError:
+        raise
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise TokenizerFileError(path, "", f"invalid JSON ({exc})") from None
+
+
+def expect_int(value: Any, path: str | os.PathLike[str], where: str, *, what: str = "an id") -> int:
+    """``value`` if it is a non-negative int below 2**31 (bools are not ints here)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TokenizerFileError(path, where, f"{what} must be a whole number, not {value!r}")
+    if not 0 <= value < 2**31:
+        raise TokenizerFileError(path, where, f"{what} {value} is out of range (0 to 2147483647)")
+    return value
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` as UTF-8 with ``\\n`` line ends, via a temporary file so a crash leaves no half file."""
+    p = Path(path)
+    tmp = p.with_name(p.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    os.replace(tmp, p)
+    return p
+
+
+def _size(n: int) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} bytes"

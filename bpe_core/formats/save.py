@@ -1,0 +1,98 @@
+"""Writing a tokenizer's files: every format's text is made first, then the files are written.
+
+:func:`save_tokenizer` writes :data:`SAVE_FORMATS` into a directory;
+:func:`write_format` writes one format where you say.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from .data import TokenizerLike
+from .gpt2 import (
+    MERGES_TXT,
+    SPECIAL_TOKENS_MAP_JSON,
+    VOCAB_JSON,
+    merges_txt,
+    special_tokens_map_json,
+    vocab_json,
+)
+from .hf_json import TOKENIZER_JSON, tokenizer_json
+from .minbpe import MINBPE_MODEL, minbpe_model
+from .safe_io import write_text
+from .tiktoken import TOKENIZER_TIKTOKEN, tiktoken_text
+from .vocab_txt import VOCAB_TXT, vocab_txt
+
+# format name -> the files it writes: (file name, text maker)
+_WRITERS: dict[str, list[tuple[str, Callable[[TokenizerLike], str]]]] = {
+    "gpt2": [
+        (VOCAB_JSON, vocab_json),
+        (MERGES_TXT, merges_txt),
+        (SPECIAL_TOKENS_MAP_JSON, special_tokens_map_json),
+    ],
+    "hf-json": [(TOKENIZER_JSON, tokenizer_json)],
+    "tiktoken": [(TOKENIZER_TIKTOKEN, tiktoken_text)],
+    "minbpe": [(MINBPE_MODEL, minbpe_model)],
+    "vocab-txt": [(VOCAB_TXT, vocab_txt)],
+}
+FORMATS: tuple[str, ...] = tuple(_WRITERS)
+SAVE_FORMATS: tuple[str, ...] = ("gpt2", "hf-json", "tiktoken", "vocab-txt")
+
+
+def save_tokenizer(
+    tok: TokenizerLike, directory: str | os.PathLike[str], *, formats: Iterable[str] = SAVE_FORMATS
+) -> list[Path]:
+    """Write ``tok`` into ``directory`` (created if needed) in each of ``formats``; returns the paths.
+
+    Every text is made before any file is written, so a tokenizer that one
+    format cannot hold (a ValueError saying why) leaves the directory as it was.
+    """
+    texts = _texts(tok, formats)
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    return [write_text(out / name, text) for name, text in texts]
+
+
+def write_format(
+    tok: TokenizerLike, fmt: str, out: str | os.PathLike[str], *, renumber: bool = False
+) -> list[Path]:
+    """Write one format: ``gpt2`` into the directory ``out``, the others to the file ``out``
+    (or their usual name inside ``out`` when it is a directory).  ``fmt="all"`` is :func:`save_tokenizer`.
+
+    ``renumber`` lets minbpe renumber ids to its layout (see :mod:`.minbpe`).
+    """
+    if fmt == "all":
+        return save_tokenizer(tok, out)
+    _check_formats([fmt])
+    path = Path(out)
+    if fmt == "gpt2":
+        return save_tokenizer(tok, path, formats=["gpt2"])
+    ((default_name, maker),) = _WRITERS[fmt]
+    text = minbpe_model(tok, renumber=renumber) if fmt == "minbpe" else maker(tok)
+    if path.is_dir():
+        path = path / default_name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return [write_text(path, text)]
+
+
+def _check_formats(formats: Iterable[str]) -> list[str]:
+    formats = list(formats)
+    for f in formats:
+        if f not in _WRITERS:
+            raise ValueError(f"unknown format {f!r}; choose from {', '.join(FORMATS)}")
+    return formats
+
+
+def _texts(tok: TokenizerLike, formats: Iterable[str]) -> list[tuple[str, str]]:
+    texts = []
+    for fmt in _check_formats(formats):
+        for name, maker in _WRITERS[fmt]:
+            try:
+                texts.append((name, maker(tok)))
+            except ValueError as exc:
+                raise ValueError(
+                    f"cannot write {name} ({fmt}): {exc}; leave {fmt!r} out of formats= to save the rest"
+                ) from None
+    return texts

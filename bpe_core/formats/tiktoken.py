@@ -1,0 +1,189 @@
+"""tiktoken's rank file (``*.tiktoken``): one ``BASE64TOKEN RANK`` per line.
+
+A rank is both the token's id and its merge priority: tiktoken joins, among
+adjacent parts, the pair whose concatenation has the lowest rank.  The file
+holds no merges, no special tokens and no split pattern:
+
+- merges are recovered: each multi-byte token, in rank order, is split by
+  running BPE on its bytes with only lower-ranked tokens; the two parts left
+  are its merge (:func:`merges_from_ranks`);
+- special tokens are passed by the caller (``special_tokens={"<|endoftext|>":
+  100257}``); their ids are the gaps in the ranks, which are allowed here;
+- the pattern is passed by the caller (default ``gpt2``; cl100k files need
+  ``cl100k``, o200k files ``o200k``).
+
+Writing requires what tiktoken assumes: merges in the order of the ids they
+make, one merge per token, every token a byte or a merge result.
+
+>>> vocab = {b: bytes([b]) for b in range(256)} | {256: b"ab", 257: b"abc"}
+>>> text = tiktoken_text(TokenizerData(vocab, [(97, 98), (256, 99)], {}, "gpt2"))
+>>> text.splitlines()[97], text.splitlines()[-1]
+('YQ== 97', 'YWJj 257')
+>>> read_tiktoken_text(text.encode(), "x.tiktoken").merges
+[(97, 98), (256, 99)]
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+from collections.abc import Mapping
+
+from .data import TokenizerData, TokenizerLike, merge_results
+from .safe_io import MAX_FILE_BYTES, TokenizerFileError, read_bytes
+
+TOKENIZER_TIKTOKEN = "tokenizer.tiktoken"
+
+
+# ----- reading -----
+def read_tiktoken(
+    path: str | os.PathLike[str],
+    *,
+    special_tokens: Mapping[str, int] | None = None,
+    max_bytes: int = MAX_FILE_BYTES,
+) -> TokenizerData:
+    """Read a ``.tiktoken`` rank file; ``pattern`` is None (the file does not say)."""
+    return read_tiktoken_text(read_bytes(path, max_bytes=max_bytes), path, special_tokens=special_tokens)
+
+
+def read_tiktoken_text(
+    data: bytes, path: str | os.PathLike[str], *, special_tokens: Mapping[str, int] | None = None
+) -> TokenizerData:
+    """Like :func:`read_tiktoken` from the file's bytes (``path`` labels errors)."""
+    ranks: dict[bytes, int] = {}
+    line_of_rank: dict[int, int] = {}
+    for n, line in enumerate(data.split(b"\n"), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        fields = line.split()
+        if len(fields) != 2:
+            raise TokenizerFileError(path, f"line {n}", f"{_show(line)} is not 'BASE64TOKEN RANK'")
+        b64, rank_text = fields
+        try:
+            token = base64.b64decode(b64, validate=True)
+        except (binascii.Error, ValueError):
+            raise TokenizerFileError(path, f"line {n}", f"{_show(b64)} is not base64") from None
+        if not token:
+            raise TokenizerFileError(path, f"line {n}", "the token is empty")
+        if not rank_text.isdigit() or len(rank_text) > 10 or int(rank_text) >= 2**31:
+            raise TokenizerFileError(
+                path, f"line {n}", f"rank {_show(rank_text)} is not a whole number from 0 to 2147483647"
+            )
+        rank = int(rank_text)
+        if token in ranks:
+            raise TokenizerFileError(
+                path,
+                f"line {n}",
+                f"token {token!r} already has rank {ranks[token]} (line {line_of_rank[ranks[token]]})",
+            )
+        if rank in line_of_rank:
+            raise TokenizerFileError(
+                path, f"line {n}", f"rank {rank} is already used on line {line_of_rank[rank]}"
+            )
+        ranks[token] = rank
+        line_of_rank[rank] = n
+    if not ranks:
+        raise TokenizerFileError(path, "", "has no tokens")
+    for b in range(256):
+        if bytes([b]) not in ranks:
+            raise TokenizerFileError(
+                path, "", f"has no rank for the single byte 0x{b:02X}; byte-level BPE needs all 256"
+            )
+    specials = dict(special_tokens or {})
+    for s, i in specials.items():
+        if not isinstance(s, str) or not s or isinstance(i, bool) or not isinstance(i, int) or i < 0:
+            raise ValueError(
+                f"special token {s!r}: {i!r} must be a non-empty string with a non-negative int id"
+            )
+        if i in line_of_rank:
+            raise TokenizerFileError(
+                path,
+                f"line {line_of_rank[i]}",
+                f"rank {i} is also the id given for special token {s!r}; pick a free id",
+            )
+    try:
+        pairs = merges_from_ranks(ranks)
+    except ValueError as exc:
+        token = exc.args[1]
+        raise TokenizerFileError(path, f"line {line_of_rank[ranks[token]]}", exc.args[0]) from None
+    vocab = {i: t for t, i in ranks.items()}
+    for s, i in specials.items():
+        vocab[i] = s.encode("utf-8")
+    return TokenizerData(vocab, [(ranks[a], ranks[b]) for a, b in pairs], specials, None)
+
+
+def merges_from_ranks(ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
+    """The merge that makes each multi-byte token, in rank order.
+
+    BPE with the lower-ranked tokens leaves two parts, which are its merge.
+    If it does not (a token tiktoken reaches only through a higher-ranked
+    part), the split whose parts have the lowest ranks is used.  A token no
+    split can make is a ``ValueError(message, token)``.
+
+    >>> merges_from_ranks({b"a": 0, b"b": 1, b"c": 2, b"bc": 3, b"abc": 4})
+    [(b'b', b'c'), (b'a', b'bc')]
+    """
+    out: list[tuple[bytes, bytes]] = []
+    for token, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
+        if len(token) < 2:
+            continue
+        parts = _bpe(token, ranks, rank)
+        if len(parts) != 2:
+            splits = [
+                (max(ranks[token[:k]], ranks[token[k:]]), k)
+                for k in range(1, len(token))
+                if token[:k] in ranks and token[k:] in ranks
+            ]
+            if not splits:
+                raise ValueError(
+                    f"token {token!r} (rank {rank}) cannot be made by joining two other tokens", token
+                )
+            k = min(splits)[1]
+            parts = [token[:k], token[k:]]
+        out.append((parts[0], parts[1]))
+    return out
+
+
+def _bpe(token: bytes, ranks: Mapping[bytes, int], max_rank: int) -> list[bytes]:
+    parts = [token[i : i + 1] for i in range(len(token))]
+    while len(parts) > 2:
+        best_rank, best = max_rank, -1
+        for i in range(len(parts) - 1):
+            r = ranks.get(parts[i] + parts[i + 1])
+            if r is not None and r < best_rank:
+                best_rank, best = r, i
+        if best < 0:
+            break
+        parts[best : best + 2] = [parts[best] + parts[best + 1]]
+    return parts
+
+
+def _show(raw: bytes) -> str:
+    return repr(raw[:60].decode("utf-8", errors="replace"))
+
+
+# ----- writing -----
+def tiktoken_text(tok: TokenizerLike) -> str:
+    """The rank file: every non-special token with its id as rank, in id order."""
+    special = set(tok.special_tokens.values())
+    results = merge_results(tok)
+    made = set(results)
+    for k in range(1, len(results)):
+        if results[k] <= results[k - 1]:
+            raise ValueError(
+                f"merge {k + 1} makes id {results[k]}, not above merge {k}'s id {results[k - 1]}; tiktoken "
+                "ranks are "
+                "merge priorities, so ids must grow with the merge order to write a .tiktoken file"
+            )
+    for i, token in tok.vocab.items():
+        if i not in special and len(token) > 1 and i not in made:
+            raise ValueError(
+                f"token {i} ({token!r}) is not made by any merge; tiktoken would still produce it, so it "
+                "cannot be written"
+            )
+    lines = [
+        f"{base64.b64encode(tok.vocab[i]).decode('ascii')} {i}" for i in sorted(tok.vocab) if i not in special
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,146 @@
+"""The pre-tokenizer: special tokens first, then a regex splits text into chunks.
+
+BPE never merges across a chunk boundary, so the pattern decides what a token
+can be (with ``gpt2`` no token spans two words; with ``none`` it can).  The
+patterns are in :mod:`bpe_core.pretokenizer.patterns`.  Text a custom regex
+does not match is kept as chunks of its own, so nothing is ever dropped.
+
+>>> PreTokenizer("gpt2").chunks("Hello world, it's 2024!")
+['Hello', ' world', ',', ' it', "'s", ' 2024', '!']
+>>> PreTokenizer("gpt4").chunks("in 2024!!\\n")
+['in', ' ', '202', '4', '!!\\n']
+>>> PreTokenizer("none", special_tokens=["<|eot|>"]).pieces("ab<|eot|>cd")
+[('ab', False), ('<|eot|>', True), ('cd', False)]
+>>> PreTokenizer(r"\\d+").chunks("ab12cd")
+['ab', '12', 'cd']
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+import regex
+
+from .parallel import PARALLEL_MIN_CHARS, count_parallel
+from .patterns import COVERING, ascii_form, pattern_name, resolve_pattern, safe_cut
+from .text import check_special_tokens
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# Mixed texts shorter than this are not worth cutting into ASCII and non-ASCII runs.
+MIXED_MIN_CHARS = 2000
+
+
+class PreTokenizer:
+    """Splits text into special tokens and chunks (see the module docstring)."""
+
+    def __init__(self, pattern: str = "gpt2", *, special_tokens: Sequence[str] = ()) -> None:
+        self.pattern = pattern
+        self.name = pattern_name(pattern)
+        self.source = resolve_pattern(pattern)
+        self.special_tokens = check_special_tokens(special_tokens)
+        self._regex = regex.compile(self.source) if self.source is not None else None
+        self._covering = self.source in COVERING
+        self._ascii_regex = ascii_form(self.source)
+        self._special_regex = (
+            regex.compile(
+                "("
+                + "|".join(regex.escape(s) for s in sorted(self.special_tokens, key=len, reverse=True))
+                + ")"
+            )
+            if self.special_tokens
+            else None
+        )
+
+    def pieces(self, text: str) -> list[tuple[str, bool]]:
+        """``text`` cut at special tokens: ``(piece, is_special)`` in order, no empty pieces."""
+        if self._special_regex is None:
+            return [(text, False)] if text else []
+        parts = self._special_regex.split(text)
+        # split with one group alternates: text, special, text, special, ...
+        return [(p, i % 2 == 1) for i, p in enumerate(parts) if p]
+
+    def split(self, text: str) -> list[str]:
+        """Chunks of one piece of ordinary text (no special tokens in it)."""
+        if self._regex is None:
+            return [text] if text else []
+        if self._covering:
+            fast = self._ascii_regex
+            if fast is not None:
+                if text.isascii():
+                    return fast.findall(text)
+                if len(text) >= MIXED_MIN_CHARS:
+                    return self._split_mixed(text, fast)
+            return self._regex.findall(text)
+        out: list[str] = []
+        pos = 0
+        for m in self._regex.finditer(text):
+            start, end = m.span()
+            if end == start:
+                continue
+            if start > pos:
+                out.append(text[pos:start])
+            out.append(text[start:end])
+            pos = end
+        if pos < len(text):
+            out.append(text[pos:])
+        return out
+
+    def _split_mixed(self, text: str, fast: re.Pattern[str]) -> list[str]:
+        """``split`` for a long text with some non-ASCII: ASCII runs of lines go to
+        the fast pattern, the lines around each non-ASCII character to the full
+        one.  Cuts are made only at safe newlines (see :func:`_safe_cut`), so the
+        chunks are exactly those of one ``findall`` over the whole text."""
+        slow = self._regex
+        out: list[str] = []
+        pos, n = 0, len(text)
+        while pos < n:
+            m = _NON_ASCII.search(text, pos)
+            if m is None:
+                out += fast.findall(text, pos)
+                break
+            start = m.start()
+            cut = text.rfind("\n", pos, start)
+            while cut >= pos and not safe_cut(text, cut):
+                cut = text.rfind("\n", pos, cut)
+            if cut >= pos:
+                out += fast.findall(text, pos, cut + 1)
+                pos = cut + 1
+            end = text.find("\n", start)
+            while end >= 0 and not safe_cut(text, end):
+                end = text.find("\n", end + 1)
+            end = n if end < 0 else end + 1
+            out += slow.findall(text, pos, end)
+            pos = end
+        return out
+
+    def chunks(self, text: str) -> list[str]:
+        """All ordinary chunks of ``text`` in order, special tokens left out."""
+        out: list[str] = []
+        for piece, special in self.pieces(text):
+            if not special:
+                out.extend(self.split(piece))
+        return out
+
+    def count_chunks(self, text: str, *, workers: int | None = None) -> tuple[Counter[str], Counter[str]]:
+        """``(chunk counts, special-token counts)``; chunk counts keep first-occurrence order.
+
+        Texts over ``PARALLEL_MIN_CHARS`` are split at safe points and counted
+        in ``workers`` processes (default: the CPU count, at most 2).
+        """
+        specials: Counter[str] = Counter()
+        pieces = self.pieces(text)
+        for piece, special in pieces:
+            if special:
+                specials[piece] += 1
+        if workers is None:
+            workers = min(2, os.cpu_count() or 1)
+        if workers > 1 and len(text) >= PARALLEL_MIN_CHARS and self._covering:
+            return count_parallel(self.split, [p for p, s in pieces if not s], workers), specials
+        counts: Counter[str] = Counter()
+        for piece, special in pieces:
+            if not special:
+                counts.update(self.split(piece))
+        return counts, specials

@@ -1,0 +1,12 @@
+"""Tokenizers, the second stage: text to ids and back.
+
+- :mod:`.bpe`: :class:`Tokenizer`, byte-level BPE (a vocabulary, ordered
+  merges, special tokens and a split pattern);
+- :mod:`.char_baseline`: :class:`CharTokenizer`, one id per character, the
+  baseline BPE is compared with.
+"""
+
+from .bpe import Tokenizer, TokenSpan
+from .char_baseline import CharTokenizer
+
+__all__ = ["CharTokenizer", "TokenSpan", "Tokenizer"]

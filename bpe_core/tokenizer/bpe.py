@@ -1,0 +1,264 @@
+"""The Tokenizer: encode text with learned merges, decode ids back to text.
+
+Pipeline (HF `tokenizers`' stage names): the *pre-tokenizer* cuts text at
+special tokens and splits the rest into chunks; the *model* turns each chunk's
+UTF-8 bytes into ids by applying merges, lowest rank first; the *decoder*
+joins the tokens' bytes and decodes UTF-8.
+
+>>> from bpe_core import train
+>>> tok = train("low low low lower lowest", vocab_size=259, pattern="gpt2")
+>>> [tok.vocab[i] for i in tok.encode("lowly")]
+[b'low', b'l', b'y']
+>>> tok.decode(tok.encode("naïve 自然")) == "naïve 自然"
+True
+>>> [(s.token, s.start, s.end) for s in tok.token_spans("é")]
+[(b'\\xc3', 0, 1), (b'\\xa9', 0, 1)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import chain, pairwise, repeat
+
+from ..pretokenizer import PreTokenizer, check_text
+from ..primitives import merge_pair
+
+_CACHE_LIMIT = 200_000
+_NO_RANK = 1 << 62  # above every merge rank
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSpan:
+    """One token over the input: its id, bytes, and where it sits.
+
+    ``start``/``end`` are character offsets into the text; a token that
+    starts or ends inside a multi-byte character covers that whole
+    character (so neighbouring tokens can share one).  ``byte_start`` and
+    ``byte_end`` are exact offsets into the text's UTF-8 bytes.
+    """
+
+    id: int
+    token: bytes
+    start: int
+    end: int
+    byte_start: int
+    byte_end: int
+
+
+class _ChunkCache(dict):
+    """chunk -> ids; a miss runs BPE on the chunk (so lookups can be a C-level ``map``)."""
+
+    def __init__(self, bpe) -> None:
+        super().__init__()
+        self._bpe = bpe
+
+    def __missing__(self, chunk: str) -> list[int]:
+        if len(self) >= _CACHE_LIMIT:
+            self.clear()
+        ids = self[chunk] = self._bpe(chunk.encode("utf-8"))
+        return ids
+
+
+class Tokenizer:
+    """A byte-level BPE tokenizer: a vocabulary, ordered merges, special tokens and a split pattern.
+
+    ``vocab`` maps id -> bytes and must hold all 256 single bytes.  Merge
+    ``i`` joins ``vocab[a] + vocab[b]`` into the token of that value, which must
+    be in ``vocab``; lower ``i`` means higher priority when encoding.
+    ``special_tokens`` maps each special string to its id (its vocab entry,
+    if any, must be its UTF-8 bytes).
+    """
+
+    def __init__(
+        self,
+        vocab: Mapping[int, bytes],
+        merges: Sequence[tuple[int, int]],
+        *,
+        special_tokens: Mapping[str, int] | None = None,
+        pattern: str = "gpt2",
+    ) -> None:
+        self.vocab: dict[int, bytes] = dict(vocab)
+        self.special_tokens: dict[str, int] = dict(special_tokens or {})
+        for s, i in self.special_tokens.items():
+            if i in self.vocab and self.vocab[i] != s.encode("utf-8"):
+                raise ValueError(
+                    f"special token {s!r} has id {i}, which the vocab already uses for {self.vocab[i]!r}; "
+                    "give it a free id"
+                )
+            self.vocab[i] = s.encode("utf-8")
+        special_ids = self._special_ids = frozenset(self.special_tokens.values())
+        self._id_of: dict[bytes, int] = {}
+        for i, token in self.vocab.items():
+            if i in special_ids:
+                continue
+            if token in self._id_of:
+                raise ValueError(
+                    f"token {token!r} appears twice in the vocab (ids {self._id_of[token]} and {i}); each "
+                    "token needs one id"
+                )
+            self._id_of[token] = i
+        missing = [b for b in range(256) if bytes([b]) not in self._id_of]
+        if missing:
+            raise ValueError(
+                f"the vocab lacks {len(missing)} of the 256 single bytes (first: 0x{missing[0]:02X}); "
+                "a byte-level BPE vocab must hold every byte so any text can be encoded"
+            )
+        self._byte_id = [self._id_of[bytes([b])] for b in range(256)]
+        self.merges: list[tuple[int, int]] = []
+        self.merge_ids: list[int] = []
+        self._rank: dict[tuple[int, int], int] = {}  # pair -> rank of its (first) merge
+        for rank, (a, b) in enumerate(merges):
+            if a not in self.vocab or b not in self.vocab:
+                raise ValueError(
+                    f"merge {rank + 1} ({a}, {b}) uses an id not in the vocab (vocab size {len(self.vocab)})"
+                )
+            new_id = self._id_of.get(self.vocab[a] + self.vocab[b])
+            if new_id is None:
+                raise ValueError(
+                    f"merge {rank + 1} makes {self.vocab[a] + self.vocab[b]!r}, which is not in the vocab; "
+                    "add it"
+                )
+            self.merges.append((a, b))
+            self.merge_ids.append(new_id)
+            self._rank.setdefault((a, b), rank)
+        self._rank_of_id = {new_id: rank for rank, new_id in enumerate(self.merge_ids)}
+        self.pattern = pattern
+        self.pretokenizer = PreTokenizer(pattern, special_tokens=list(self.special_tokens))
+        self._cache = _ChunkCache(self._bpe)
+        self._ordinary: Tokenizer | None = None  # built on first use by without_special_tokens
+
+    # ----- facts -----
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def __repr__(self) -> str:
+        return (
+            f"Tokenizer(vocab_size={self.vocab_size}, merges={len(self.merges)}, "
+            f"special_tokens={list(self.special_tokens)}, pattern={self.pretokenizer.name!r})"
+        )
+
+    def merge_step_of(self, token_id: int) -> int | None:
+        """The 1-based merge step that created ``token_id`` (None for bytes and special tokens)."""
+        rank = self._rank_of_id.get(token_id)
+        return None if rank is None else rank + 1
+
+    def id_of(self, token: bytes) -> int | None:
+        """The id of an ordinary (non-special) token, or None."""
+        return self._id_of.get(token)
+
+    # ----- model: bytes -> ids -----
+    def _bpe(self, data: bytes) -> list[int]:
+        """One chunk's ids: apply the lowest-rank merge present, everywhere, until none is.
+
+        The ranks of all adjacent pairs are looked up in one C-level ``map``
+        per round; most rounds merge one occurrence, done by slice assignment.
+
+        >>> tok = Tokenizer({i: bytes([i]) for i in range(256)} | {256: b"aa"}, [(97, 97)])
+        >>> tok._bpe(b"aaa"), tok._bpe(b"aaaa"), tok._bpe(b"bab")
+        ([256, 97], [256, 256], [98, 97, 98])
+        """
+        ids = list(map(self._byte_id.__getitem__, data))
+        get, new_ids = self._rank.get, self.merge_ids
+        while True:
+            n = len(ids)
+            if n < 2:
+                return ids
+            if n == 2:
+                r = get((ids[0], ids[1]))
+                return ids if r is None else [new_ids[r]]
+            ranks = list(map(get, pairwise(ids), repeat(_NO_RANK)))
+            best = min(ranks)
+            if best == _NO_RANK:
+                return ids
+            i = ranks.index(best)
+            if ranks.count(best) == 1:
+                ids[i : i + 2] = [new_ids[best]]
+            else:  # several, or overlapping (aaa): left to right, without overlap
+                ids = merge_pair(ids, (ids[i], ids[i + 1]), new_ids[best])
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids of ``text``; special tokens become their one id.
+
+        A lone surrogate (not valid Unicode) is a ValueError naming its place.
+        """
+        check_text(text)
+        out: list[int] = []
+        lookup = self._cache.__getitem__  # computes and stores a chunk on a miss
+        for piece, special in self.pretokenizer.pieces(text):
+            if special:
+                out.append(self.special_tokens[piece])
+            else:
+                out.extend(chain.from_iterable(map(lookup, self.pretokenizer.split(piece))))
+        return out
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Like :meth:`encode` but special-token strings are encoded as plain text."""
+        return self.without_special_tokens().encode(text)
+
+    def without_special_tokens(self) -> Tokenizer:
+        """This tokenizer minus its special tokens (built once, then reused with its chunk cache)."""
+        if not self.special_tokens:
+            return self
+        if self._ordinary is None:
+            ordinary = {i: t for i, t in self.vocab.items() if i not in self._special_ids}
+            self._ordinary = Tokenizer(ordinary, self.merges, pattern=self.pattern)
+        return self._ordinary
+
+    # ----- decoder: ids -> bytes -> text -----
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The exact bytes of ``ids``; an unknown id is a ValueError naming it."""
+        vocab = self.vocab
+        try:
+            return b"".join([vocab[i] for i in ids])
+        except (KeyError, TypeError):
+            for i in ids:
+                if isinstance(i, bool) or not isinstance(i, int) or i not in vocab:
+                    raise ValueError(
+                        f"token id {i!r} is not in the vocabulary (vocab size {len(vocab)}, "
+                        f"ids {min(vocab)}..{max(vocab)}); check the ids come from this tokenizer"
+                    ) from None
+            raise
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """Text of ``ids``: bytes joined, then UTF-8 with U+FFFD for invalid sequences."""
+        return self.decode_bytes(ids).decode("utf-8", errors="replace")
+
+    # ----- spans for highlighting -----
+    def token_spans(self, text: str) -> list[TokenSpan]:
+        """Each token of ``text`` with its character and byte offsets (see :class:`TokenSpan`)."""
+        ids = self.encode(text)
+        # byte offset -> character offset; a byte inside a character maps to that character
+        char_of_byte: list[int] = []
+        for ci, ch in enumerate(text):
+            char_of_byte.extend([ci] * len(ch.encode("utf-8")))
+        char_of_byte.append(len(text))
+        spans: list[TokenSpan] = []
+        pos = 0
+        for i in ids:
+            token = self.vocab[i]
+            end = pos + len(token)
+            spans.append(
+                TokenSpan(
+                    i,
+                    token,
+                    char_of_byte[pos],
+                    char_of_byte[end - 1] + 1 if end > pos else char_of_byte[pos],
+                    pos,
+                    end,
+                )
+            )
+            pos = end
+        return spans
+
+    # ----- derived tokenizers -----
+    def with_merges(self, k: int) -> Tokenizer:
+        """The same tokenizer cut to its first ``k`` merges (ids unchanged)."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= len(self.merges):
+            raise ValueError(
+                f"k must be a whole number from 0 to {len(self.merges)} (the number of merges), not {k!r}"
+            )
+        dropped = set(self.merge_ids[k:])
+        vocab = {i: t for i, t in self.vocab.items() if i not in dropped}
+        return Tokenizer(vocab, self.merges[:k], special_tokens=self.special_tokens, pattern=self.pattern)

@@ -1,0 +1,32 @@
+"""Training, the third stage: learn merges from a text, one :class:`MergeStep` at a time.
+
+Read in this order:
+
+- :mod:`.textbook`: the algorithm as a lesson states it (count, choose, merge, yield);
+- :mod:`.incremental`: the fast trainer, which yields exactly the same steps;
+- :mod:`.tie_rules`: who wins when pairs have equal counts;
+- :mod:`.records`: what each step says; :mod:`.options`: what a run is asked to do;
+- :mod:`.corpus` and :mod:`.preview`: the text as chunk counts, and the part a student watches;
+- :mod:`.trainer`: :class:`Trainer`, :func:`train_steps` and :func:`train`.
+"""
+
+from .options import MAX_VOCAB_SIZE, TrainOptions
+from .records import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VOCAB_SIZE, MergeStep, PairCount
+from .tie_rules import TIE_BREAK_HELP, TIE_BREAKS
+from .trainer import METHODS, Trainer, train, train_steps
+
+__all__ = [
+    "MAX_VOCAB_SIZE",
+    "METHODS",
+    "STOP_MIN_FREQUENCY",
+    "STOP_NO_PAIRS",
+    "STOP_VOCAB_SIZE",
+    "TIE_BREAKS",
+    "TIE_BREAK_HELP",
+    "MergeStep",
+    "PairCount",
+    "TrainOptions",
+    "Trainer",
+    "train",
+    "train_steps",
+]

@@ -1,0 +1,356 @@
+"""The fast trainer: the same steps as :mod:`.textbook`, with pair counts kept up to date.
+
+:func:`incremental_steps` yields exactly what :func:`~.textbook.textbook_steps`
+yields (tests check it under hypothesis, for every pattern and tie rule).  It
+gets there faster by never recounting: a merge changes only the pairs next to
+where the merged pair occurs, so only those counts are updated.
+
+The corpus is pre-tokenized once into distinct chunks with counts.  Their
+bytes are laid end to end in one array of token ids, with ``nxt``/``prv``
+links (-1 at a chunk's edge) and each position weighted by its chunk's count.
+For every adjacent pair we keep its weighted count, the positions where it
+was seen to start (append-only: an entry may be stale, so each is checked
+when the pair is merged), and a lazy max-heap of ``(-count, tie key, pair)``.
+
+A merge visits only the positions of the merged pair: it relinks the list
+at each occurrence, then updates the neighbouring pairs, grouped by
+neighbour token.  So a step costs in proportion to how often the pair
+occurs, not to the corpus size, and this holds for ``pattern="none"`` too,
+where the whole text is one long chunk.  Stale heap entries (pairs whose
+count fell) are fixed when they surface; new pairs too rare to win soon wait
+off the heap (see ``PairIndex._pop_valid``).  With step records on, the pair
+table's rows are kept out of the heap between steps (see ``PairIndex._top_rows``).
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from bisect import insort
+from collections import defaultdict, deque
+from collections.abc import Generator, Mapping
+from heapq import heappop, heappush
+from itertools import accumulate, chain, repeat
+
+from .corpus import Corpus
+from .options import TrainOptions
+from .preview import Preview
+from .records import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VOCAB_SIZE, MergeStep, PairCount
+from .tie_rules import TieRule
+
+_SHIFT = 21
+_MASK = (1 << _SHIFT) - 1
+_EDGE = -2  # the token after the last position, so tok[-1] says "no neighbour"
+
+
+def _byte_pair_codes(data: bytes) -> list[int]:
+    """``x | y << 8`` for each adjacent pair of bytes ``x, y``, made in C: read as
+    little-endian 16-bit numbers from the even and from the odd offsets.
+
+    >>> _byte_pair_codes(b"abc") == [ord("a") | ord("b") << 8, ord("b") | ord("c") << 8]
+    True
+    """
+    n = len(data)
+    codes = [0] * max(n - 1, 0)
+    codes[0::2] = _little_endian_u16(data[: n // 2 * 2])
+    codes[1::2] = _little_endian_u16(data[1 : 1 + (n - 1) // 2 * 2])
+    return codes
+
+
+def _little_endian_u16(data: bytes) -> list[int]:
+    numbers = array("H", data)
+    if sys.byteorder != "little":
+        numbers.byteswap()
+    return numbers.tolist()
+
+
+class PairIndex:
+    """Every adjacent pair of a corpus: its count, where it occurs, and a heap to find the best.
+
+    ``choose`` finds the winning pair (and the pair table), ``merge`` applies it.
+    ``records`` off (plain training) skips the table and the ties.
+    """
+
+    def __init__(self, chunk_counts: Mapping[str, int], rule: TieRule, *, top_k: int, records: bool) -> None:
+        self.rule, self.top_k, self.records = rule, top_k, records
+        # Everything here runs once per position, so it is built with whole-list
+        # operations in C: one code per adjacent pair of bytes (-1 across a chunk
+        # edge), each position filed under its code, then the codes of the pairs
+        # found turned into the packed keys the rest of the trainer uses.
+        encoded = [chunk.encode("utf-8") for chunk in chunk_counts]
+        lengths = [len(data) for data in encoded]
+        data = b"".join(encoded)
+        tok = list(data)
+        n = len(tok)
+        wt = list(chain.from_iterable(map(repeat, chunk_counts.values(), lengths)))
+        keys = _byte_pair_codes(data)
+        nxt = list(range(1, n + 1))
+        prv = list(range(-1, n - 1))
+        ends = list(accumulate(lengths))
+        for e in ends:  # cut the links at chunk edges
+            nxt[e - 1] = -1
+        for e in ends[:-1]:
+            prv[e] = -1
+            keys[e - 1] = -1
+        where: defaultdict[int, list[int]] = defaultdict(list)
+        deque(map(list.append, map(where.__getitem__, keys), range(n)), maxlen=0)  # where[k].append(i), in C
+        where.pop(-1, None)
+        self._where = where = {((c & 255) << _SHIFT) | (c >> 8): v for c, v in where.items()}
+        getw = wt.__getitem__
+        counts = {k: sum(map(getw, v)) for k, v in where.items()}
+        # One slot past the end, which a -1 link reads or writes: tok[-1] says "no
+        # neighbour", and nxt[-1]/prv[-1] take the writes for a missing one.
+        tok.append(_EDGE)
+        nxt.append(-1)
+        prv.append(-1)
+        self._tok, self._wt, self._nxt, self._prv = tok, wt, nxt, prv
+        self._counts = counts
+        pairs = list(counts)
+        self._heap = sorted(zip([-c for c in counts.values()], self.rule.packed_keys(pairs), pairs))
+        self._top: list = []  # the pair table's entries, kept out of the heap (see _top_rows)
+        # New pairs with a count below _floor wait in _low, off the heap (see _pop_valid).
+        self._low: list[int] = []
+        self._floor = -self._heap[0][0] // 2 if self._heap else 0
+
+    def _first_pos(self, k: int) -> int:
+        """Where pair ``k`` first occurs now (its position list may hold stale entries)."""
+        a, b, tok, nxt = k >> _SHIFT, k & _MASK, self._tok, self._nxt
+        return min(i for i in self._where[k] if tok[i] == a and tok[nxt[i]] == b)  # nxt -1 reads _EDGE
+
+    def _pop_valid(self):
+        """Pop the top heap entry whose count is current (fixing stale ones); None if empty.
+
+        A pair's count never grows after it is made (a new pair holds the newest
+        id, so no later merge makes more of it), and most new pairs are rare and
+        never win.  So new pairs counted below ``_floor`` wait in ``_low`` without
+        a heap entry or sort key; they join the heap only when its best count
+        falls below the floor, which then halves.  Every waiting pair counts less
+        than the floor, so it cannot beat or tie an entry popped above it.
+        """
+        heap, counts = self._heap, self._counts
+        while True:
+            if self._low and (not heap or -heap[0][0] < self._floor):
+                self._flush_low()
+            if not heap:
+                return None
+            negc, key, k = heappop(heap)
+            c = counts.get(k, 0)
+            if c == -negc:
+                return negc, key, k
+            if c > 0:
+                heappush(heap, (-c, key, k))
+
+    def _flush_low(self) -> None:
+        """Halve the floor below the heap's best and move the waiting pairs at or above it onto the heap."""
+        counts, heap = self._counts, self._heap
+        self._floor = floor = -heap[0][0] // 2 if heap else 0
+        get, least = counts.get, max(floor, 1)  # a count of 0 is a pair that is gone
+        up = [k for k in self._low if get(k, 0) >= least]
+        self._low = [k for k in self._low if 0 < get(k, 0) < floor]
+        for entry in zip([-counts[k] for k in up], self.rule.packed_keys(up), up):
+            heappush(heap, entry)
+
+    def choose(self):
+        """``((a, b), count, ties, table)`` for the winning pair, or None when no pair is left.
+
+        ``ties`` lists the pairs with the winning count, winner first; ``table``
+        the top ``top_k`` ``((a, b), count)`` rows, winner first (both empty when
+        ``records`` is off and the rule does not need them).
+        """
+        heap = self._heap
+        if not self.records and self.rule.static:
+            top = self._pop_valid()
+            if top is None:
+                return None
+            heappush(heap, top)
+            k = top[2]
+            return (k >> _SHIFT, k & _MASK), -top[0], (), ()
+        rows = self._top_rows()
+        if not rows:
+            return None
+        if not self.rule.static:  # first-seen: order equal counts by first occurrence
+            rows = sorted(rows, key=lambda e: (e[0], self.rule.key(0, 0, self._first_pos(e[2]))))
+        pairs = [((k >> _SHIFT, k & _MASK), -negc) for negc, _, k in rows]
+        winner, count = pairs[0]
+        ties = [p for p, c in pairs if c == count]
+        return winner, count, ties, pairs[: self.top_k] if self.records else ()
+
+    def _top_rows(self) -> list:
+        """The heap's best entries, in heap order: the top ``top_k``, every pair tied
+        with the best and, for first-seen, every pair tied with row ``top_k``.
+
+        They are kept out of the heap between steps (in ``self._top``) rather than
+        popped and pushed back each time: from one step to the next most of the
+        table stays, since only pairs next to the merged one change count.
+        Invariant: every heap entry sorts after every kept one.
+        """
+        heap, counts, top_k, static = self._heap, self._counts, self.top_k, self.rule.static
+        kept = []
+        for entry in self._top:  # drop pairs whose count fell (the merged pair, its neighbours)
+            c = counts.get(entry[2], 0)
+            if c == -entry[0]:
+                kept.append(entry)
+            elif c > 0:
+                heappush(heap, (-c, entry[1], entry[2]))
+        while True:  # pull in heap entries that sort before the last kept one or are needed
+            top = self._pop_valid()
+            if top is None:
+                break
+            n = len(kept)
+            if (
+                n
+                and n >= top_k
+                and top >= kept[-1]
+                and top[0] != kept[0][0]
+                and (static or top_k == 0 or top[0] != kept[top_k - 1][0])
+            ):
+                heappush(heap, top)
+                break
+            insort(kept, top)
+        # Keep only what is needed; the rest goes back to the heap.
+        need = min(top_k, len(kept)) or min(1, len(kept))
+        while need < len(kept) and (
+            kept[need][0] == kept[0][0] or (not static and top_k and kept[need][0] == kept[top_k - 1][0])
+        ):
+            need += 1
+        for entry in kept[need:]:
+            heappush(heap, entry)
+        del kept[need:]
+        self._top = kept
+        return kept
+
+    def merge(self, a: int, b: int, new_id: int) -> int:
+        """Merge every ``(a, b)`` in the corpus under ``new_id``; the number replaced (weighted)."""
+        tok, wt, nxt, prv = self._tok, self._wt, self._nxt, self._prv
+        counts, where = self._counts, self._where
+        merged = (a << _SHIFT) | b
+        positions = where.pop(merged)
+        if a == b:  # overlapping runs (aaa) must be merged left to right
+            positions.sort()
+        del counts[merged]
+        # Pass 1: relink the list at each occurrence.  This loop runs once per
+        # merged occurrence and dominates training time, so it does nothing else.
+        done: list[int] = []
+        for i in positions:
+            if tok[i] != a:
+                continue  # stale entry, or consumed by an earlier overlapping occurrence
+            j = nxt[i]
+            if tok[j] != b:  # j = -1 (chunk edge) reads the _EDGE slot
+                continue
+            q = nxt[j]
+            tok[i] = new_id
+            tok[j] = -1
+            nxt[i] = q
+            prv[q] = i  # q = -1 writes the spare slot
+            done.append(i)
+        if not done:
+            return 0
+        # Pass 2: the neighbours' pairs, grouped by neighbour token (tok[-1] is the
+        # _EDGE sentinel, which a missing neighbour's -1 index reads).  Left of an
+        # occurrence, (x, a) became (x, new); right of it, (b, y) became (new, y).
+        # Two adjacent occurrences meet as (new, new), which stood for (b, a):
+        # it is counted once, from the left.
+        getw = wt.__getitem__
+        at = tok.__getitem__
+        lefts: defaultdict[int, list[int]] = defaultdict(list)  # x -> positions p of (x, a)
+        before = list(map(prv.__getitem__, done))
+        deque(map(list.append, map(lefts.__getitem__, map(at, before)), before), maxlen=0)
+        rights: defaultdict[int, list[int]] = defaultdict(list)  # y -> positions i of (b, y)
+        deque(map(list.append, map(rights.__getitem__, map(at, map(nxt.__getitem__, done))), done), maxlen=0)
+        lefts.pop(_EDGE, None)  # no neighbour
+        rights.pop(_EDGE, None)
+        rights.pop(new_id, None)  # (new, new): counted from the left
+        # (old pair, new pair, positions) for each neighbour group.
+        changes = [
+            ((b << _SHIFT) | a if x == new_id else (x << _SHIFT) | a, (x << _SHIFT) | new_id, group)
+            for x, group in lefts.items()
+        ]
+        changes += [((b << _SHIFT) | y, (new_id << _SHIFT) | y, group) for y, group in rights.items()]
+        fresh: list[int] = []  # new pairs for the heap, and their negated counts
+        negw: list[int] = []
+        low, floor = self._low, self._floor
+        for old, k, group in changes:
+            w = sum(map(getw, group))
+            if old != merged:
+                c = counts[old] - w
+                if c:
+                    counts[old] = c
+                else:
+                    del counts[old]
+                    del where[old]
+            counts[k] = w
+            where[k] = group
+            if w < floor:
+                low.append(k)
+            else:
+                fresh.append(k)
+                negw.append(-w)
+        heap = self._heap
+        for entry in zip(negw, self.rule.packed_keys(fresh), fresh):
+            heappush(heap, entry)
+        return sum(map(getw, done))
+
+
+def incremental_steps(
+    corpus: Corpus, options: TrainOptions, preview: Preview, *, records: bool = True
+) -> Generator[MergeStep, None, str]:
+    """Yield one :class:`MergeStep` per merge, as :func:`~.textbook.textbook_steps` does; return why it
+    stopped.
+
+    With ``records`` off (plain training), steps carry no pair table, ties or sequence.
+    """
+    vocab = options.initial_vocab()
+    rule = TieRule(options.tie_break, list(vocab.values()))
+    index = PairIndex(corpus.chunk_counts, rule, top_k=options.top_k, records=records)
+    rows = _TableRows(vocab)
+    tokens = corpus.initial_tokens
+    while len(vocab) < options.vocab_size:
+        chosen = index.choose()
+        if chosen is None:
+            return STOP_NO_PAIRS
+        pair, count, ties, table = chosen
+        if count < options.min_frequency:
+            return STOP_MIN_FREQUENCY
+        left, right = vocab[pair[0]], vocab[pair[1]]
+        new_id = len(vocab)
+        rule.add_token(left + right)  # before the merge: new pairs need the new token's key
+        replaced = index.merge(pair[0], pair[1], new_id)
+        vocab[new_id] = left + right
+        yield MergeStep(
+            index=new_id - options.base_vocab + 1,
+            pair=pair,
+            left=left,
+            right=right,
+            new_id=new_id,
+            token=left + right,
+            count=count,
+            replaced=replaced,
+            top_pairs=rows.of(table) if records else (),
+            ties=tuple(ties) if records else (),
+            tie_break=options.tie_break,
+            tokens_before=tokens,
+            tokens_after=tokens - replaced,
+            sequence=preview.merge(pair, new_id) if records else (),
+        )
+        tokens -= replaced
+    return STOP_VOCAB_SIZE
+
+
+class _TableRows:
+    """The pair table as records.  From one step to the next most rows stay the same,
+    so a row whose pair and count did not change reuses last step's record."""
+
+    def __init__(self, vocab: Mapping[int, bytes]) -> None:
+        self._vocab = vocab
+        self._last: dict[tuple[tuple[int, int], int], PairCount] = {}
+
+    def of(self, table: list[tuple[tuple[int, int], int]]) -> tuple[PairCount, ...]:
+        last, vocab = self._last, self._vocab
+        rows: dict[tuple[tuple[int, int], int], PairCount] = {}
+        for pair, count in table:
+            row = last.get((pair, count))
+            rows[pair, count] = (
+                row if row is not None else PairCount(pair, vocab[pair[0]], vocab[pair[1]], count)
+            )
+        self._last = rows
+        return tuple(rows.values())

@@ -1,0 +1,108 @@
+"""What a training run is asked to do: one frozen record, checked once.
+
+Ids are laid out as 0..255 the raw bytes, then the special tokens, then one
+id per merge in order, so ``vocab_size = 256 + len(special_tokens) + merges``.
+
+>>> options = TrainOptions(vocab_size=300, special_tokens=["<|eot|>"])
+>>> options.special_tokens, options.base_vocab, options.max_merges
+(('<|eot|>',), 257, 43)
+>>> TrainOptions(vocab_size=100)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: vocab_size is 100, out of range 256..1000000; ... so ask for at least 256
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..pretokenizer import PreTokenizer, check_special_tokens, resolve_pattern
+from .tie_rules import check_tie_break
+
+MAX_VOCAB_SIZE = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class TrainOptions:
+    """The options of a training run (each a ValueError that says how to fix it when wrong).
+
+    - ``vocab_size``: 256 bytes + special tokens + merges; training stops there,
+      or earlier when no pair is left or the best count is below
+      ``min_frequency``.
+    - ``pattern``: pre-tokenization, ``"none"``, ``"whitespace"``, ``"gpt2"``,
+      ``"gpt4"`` (``"cl100k"``), ``"o200k"`` or a custom regex (see
+      :mod:`bpe_core.pretokenizer.patterns`).
+    - ``special_tokens``: strings cut out of the text before pre-tokenization,
+      never merged nor counted; ids 256, 257, ... in the order given.
+    - ``tie_break``: how equal counts are decided, one of
+      :data:`~bpe_core.training.tie_rules.TIE_BREAKS`.
+    - ``top_k``: rows of the pair-count table in each step; ``preview_chars``:
+      how much of the text the ``sequence`` of each step covers.
+    """
+
+    vocab_size: int
+    pattern: str = "gpt2"
+    special_tokens: tuple[str, ...] = ()
+    tie_break: str = "lexicographic"
+    min_frequency: int = 1
+    top_k: int = 20
+    preview_chars: int = 2000
+
+    def __post_init__(self) -> None:
+        resolve_pattern(self.pattern)
+        specials = tuple(check_special_tokens(self.special_tokens))
+        object.__setattr__(self, "special_tokens", specials)
+        smallest = 256 + len(specials)
+        _check_int(
+            "vocab_size",
+            self.vocab_size,
+            smallest,
+            MAX_VOCAB_SIZE,
+            f"it counts the 256 bytes + {len(specials)} special token(s) + the merges, "
+            f"so ask for at least {smallest}",
+        )
+        _check_int("min_frequency", self.min_frequency, 1, 2**62, "use 1 to merge any pair that occurs")
+        _check_int("top_k", self.top_k, 0, 10_000, "it is the number of rows in the pair table")
+        _check_int("preview_chars", self.preview_chars, 0, 10_000_000, "keep the preview short")
+        check_tie_break(self.tie_break)
+
+    @property
+    def base_vocab(self) -> int:
+        """The vocab size before any merge: the 256 bytes and the special tokens."""
+        return 256 + len(self.special_tokens)
+
+    @property
+    def max_merges(self) -> int:
+        """How many merges ``vocab_size`` leaves room for."""
+        return self.vocab_size - self.base_vocab
+
+    def special_ids(self) -> dict[str, int]:
+        """Each special token's id: 256, 257, ... in the order given."""
+        return {s: 256 + i for i, s in enumerate(self.special_tokens)}
+
+    def initial_vocab(self) -> dict[int, bytes]:
+        """id -> bytes before any merge: the 256 bytes, then the special tokens' UTF-8."""
+        vocab = {i: bytes([i]) for i in range(256)}
+        for s, i in self.special_ids().items():
+            vocab[i] = s.encode("utf-8")
+        return vocab
+
+    def pretokenizer(self) -> PreTokenizer:
+        return PreTokenizer(self.pattern, special_tokens=self.special_tokens)
+
+    def replace(self, **changes: object) -> TrainOptions:
+        """A copy with some options changed (checked again).
+
+        >>> TrainOptions(vocab_size=300).replace(vocab_size=400).vocab_size
+        400
+        """
+        return dataclasses.replace(self, **changes)
+
+
+def _check_int(name: str, value: object, low: int, high: int, hint: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} is {value}, out of range {low}..{high}; {hint}")
+    return value

@@ -1,0 +1,57 @@
+"""The records a training run yields: one :class:`MergeStep` per merge, and why it stopped."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+
+class PairCount(NamedTuple):
+    """One row of the pair-count table: a candidate pair and how often it occurs.
+
+    (A named tuple: thousands are made per second while stepping.)
+    """
+
+    pair: tuple[int, int]
+    left: bytes
+    right: bytes
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class MergeStep:
+    """What happened at one merge.
+
+    ``count`` is the number of adjacent positions holding the pair, summed over
+    the corpus (overlapping occurrences count: ``aaa`` has two ``(a, a)``);
+    it is the figure the choice was made on, as in CS336 and HF `tokenizers`.
+    ``replaced`` is how many occurrences were actually merged, scanning left to
+    right without overlap, so ``replaced <= count``; ``tokens_after ==
+    tokens_before - replaced``.
+    """
+
+    index: int  # 1-based merge number
+    pair: tuple[int, int]
+    left: bytes
+    right: bytes
+    new_id: int
+    token: bytes
+    count: int
+    replaced: int
+    top_pairs: tuple[PairCount, ...]  # the pair-count table before the choice, winner first
+    ties: tuple[tuple[int, int], ...]  # every pair that had the winning count (winner included)
+    tie_break: str  # the rule that chose among ``ties``
+    tokens_before: int  # token count of the whole corpus before this merge
+    tokens_after: int
+    sequence: tuple[int, ...] = field(repr=False)  # preview token ids after this merge
+
+    @property
+    def tied(self) -> bool:
+        """True when the rule had to choose between pairs of equal count."""
+        return len(self.ties) > 1
+
+
+# Why training stopped; ``Trainer.stop_reason`` holds one of these.
+STOP_VOCAB_SIZE = "reached the requested vocab size"
+STOP_NO_PAIRS = "no pair of adjacent tokens is left to merge"
+STOP_MIN_FREQUENCY = "the most frequent pair occurs fewer times than min_frequency"

@@ -1,0 +1,245 @@
+"""The command line: python -m bpe_core train | encode | decode | convert."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bpe_core import cli
+from bpe_core.formats import load_tokenizer
+from tests.engine.formats.support import CORPUS, EOT, SAMPLE
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(*argv: str, stdin: bytes = b"") -> tuple[int, bytes, str]:
+    out, err = io.BytesIO(), io.StringIO()
+    code = cli.main(list(argv), stdin=io.BytesIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def trained_dir(tmp_path: Path) -> Path:
+    (tmp_path / "corpus.txt").write_bytes(CORPUS.encode())
+    code, _, err = run(
+        "train",
+        str(tmp_path / "corpus.txt"),
+        "--vocab-size",
+        "400",
+        "--special-token",
+        EOT,
+        "--pattern",
+        "gpt4",
+        "--out",
+        str(tmp_path / "tok"),
+    )
+    assert code == 0, err
+    return tmp_path / "tok"
+
+
+def test_train_writes_every_file_and_a_summary(trained_dir: Path) -> None:
+    assert sorted(p.name for p in trained_dir.iterdir()) == [
+        "merges.txt",
+        "special_tokens_map.json",
+        "tokenizer.json",
+        "tokenizer.tiktoken",
+        "vocab.json",
+        "vocab.txt",
+    ]
+    tok = load_tokenizer(trained_dir)
+    assert len(tok.vocab) == 400 and tok.special_tokens == {EOT: 256} and tok.pattern == "gpt4"
+
+
+def test_train_options_reach_the_trainer(tmp_path: Path) -> None:
+    (tmp_path / "c.txt").write_text("low low low lower lowest newest newest <a> <b>", encoding="utf-8")
+    code, _, err = run(
+        "train",
+        str(tmp_path / "c.txt"),
+        "--vocab-size",
+        "300",
+        "--pattern",
+        "none",
+        "--tie-break",
+        "lowest-id",
+        "--min-frequency",
+        "3",
+        "--special-token",
+        "<a>",
+        "<b>",
+        "--out",
+        str(tmp_path / "t"),
+    )
+    assert code == 0, err
+    assert "the most frequent pair occurs fewer times than min_frequency" in err
+    tok = load_tokenizer(tmp_path / "t")
+    assert tok.special_tokens == {"<a>": 256, "<b>": 257} and tok.pattern == "none"
+    assert [tok.vocab[i] for i in range(258, 258 + len(tok.merges))][:2] == [b"lo", b"low"]
+
+
+def test_progress_lines_on_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "PROGRESS_EVERY_SECONDS", 0.0)
+    (tmp_path / "c.txt").write_text(CORPUS, encoding="utf-8")
+    code, out, err = run(
+        "train", str(tmp_path / "c.txt"), "--vocab-size", "300", "--out", str(tmp_path / "t")
+    )
+    assert code == 0 and out == b""
+    lines = err.splitlines()
+    assert lines[0].startswith("read ") and lines[1] == "merge 1/44 (2%), " + lines[1].split(", ")[1]
+    assert lines[-2].startswith("merge 44/44 (100%)") and lines[-1].startswith("trained 44 merges in ")
+    code, _, err = run(
+        "train", str(tmp_path / "c.txt"), "--vocab-size", "300", "--out", str(tmp_path / "t"), "--quiet"
+    )
+    assert code == 0 and err == ""
+
+
+def test_encode_text_and_file_then_decode(trained_dir: Path, tmp_path: Path) -> None:
+    tok = load_tokenizer(trained_dir)
+    code, out, err = run("encode", "--tokenizer", str(trained_dir), "--text", SAMPLE)
+    assert code == 0, err
+    assert json.loads(out) == tok.encode(SAMPLE)
+    (tmp_path / "in.txt").write_bytes(SAMPLE.encode())  # CRLF kept as is
+    code, out_file, _ = run(
+        "encode", "--tokenizer", str(trained_dir / "tokenizer.json"), "--input", str(tmp_path / "in.txt")
+    )
+    assert code == 0 and out_file == out
+    code, text, _ = run("decode", "--tokenizer", str(trained_dir), stdin=out)
+    assert code == 0 and text == SAMPLE.encode()
+    half_char = json.dumps(tok.encode("自")[:1]).encode()
+    assert run("decode", "--tokenizer", str(trained_dir), "--bytes", stdin=half_char)[1] == tok.decode_bytes(
+        tok.encode("自")[:1]
+    )
+
+
+def test_tiktoken_source_needs_its_special_tokens_and_pattern(trained_dir: Path) -> None:
+    rank_file = str(trained_dir / "tokenizer.tiktoken")
+    want = load_tokenizer(trained_dir).encode(SAMPLE)
+    code, out, err = run(
+        "encode",
+        "--tokenizer",
+        rank_file,
+        "--pattern",
+        "gpt4",
+        "--special-token",
+        f"{EOT}=256",
+        "--text",
+        SAMPLE,
+    )
+    assert code == 0, err
+    assert json.loads(out) == want
+    code, out, err = run(
+        "convert", rank_file, "--pattern", "gpt4", "--to", "hf-json", "--out", str(trained_dir / "x.json")
+    )
+    assert code == 1 and "no token has id 256" in err and "special_tokens" in err
+    assert run("encode", "--tokenizer", rank_file, "--special-token", "nope", "--text", "x")[0] == 2
+
+
+@pytest.mark.parametrize("fmt", ["gpt2", "hf-json", "tiktoken", "minbpe", "vocab-txt", "all"])
+def test_convert(trained_dir: Path, tmp_path: Path, fmt: str) -> None:
+    out = tmp_path / ("conv" if fmt in ("gpt2", "all") else f"conv.{fmt}")
+    extra = ["--renumber"] if fmt == "minbpe" else []
+    code, _, err = run("convert", str(trained_dir), "--to", fmt, "--out", str(out), *extra)
+    assert code == 0, err
+    assert err.startswith("wrote ")
+    if fmt == "vocab-txt":
+        assert out.read_text(encoding="utf-8") == (trained_dir / "vocab.txt").read_text(encoding="utf-8")
+        return
+    kwargs = {"pattern": "gpt4"} if fmt in ("gpt2", "tiktoken") else {}
+    if fmt == "tiktoken":
+        kwargs["special_tokens"] = {EOT: 256}
+    back = load_tokenizer(out.with_suffix(".tiktoken") if fmt == "tiktoken" else out, **kwargs)
+    original = load_tokenizer(trained_dir)
+    if fmt == "minbpe":  # renumbered: same tokens, other ids
+        assert [back.vocab[i] for i in back.encode(SAMPLE)] == [
+            original.vocab[i] for i in original.encode(SAMPLE)
+        ]
+    else:
+        assert back.encode(SAMPLE) == original.encode(SAMPLE)
+
+
+@pytest.mark.parametrize(
+    "argv, stdin, message",
+    [
+        (
+            ["encode", "--tokenizer", "/no/such/dir", "--text", "x"],
+            b"",
+            "error: /no/such/dir: does not exist",
+        ),
+        (["decode", "--tokenizer", "TOK"], b"[1, 2", "error: stdin must hold a JSON list of token ids"),
+        (
+            ["decode", "--tokenizer", "TOK"],
+            b"[1, true]",
+            "error: stdin must hold a JSON list of whole numbers",
+        ),
+        (["decode", "--tokenizer", "TOK"], b"[99999]", "error: token id 99999 is not in the vocabulary"),
+        (["encode", "--tokenizer", "TOK", "--text", "\udcff"], b"", "error: "),
+        (
+            ["encode", "--tokenizer", "TOK", "--input", "BAD"],
+            b"",
+            "BAD, line 2: byte 0xFF at offset 3 is not valid UTF-8",
+        ),
+        (["train", "BAD", "--vocab-size", "10", "--out", "X"], b"", "error: BAD, line 2"),
+        (["train", "-", "--vocab-size", "10", "--out", "X"], b"abc", "error: vocab_size is 10"),
+        (["convert", "TOK", "--to", "minbpe", "--out", "X"], b"", "renumber"),
+    ],
+)
+def test_errors_are_one_line(
+    trained_dir: Path, tmp_path: Path, argv: list[str], stdin: bytes, message: str
+) -> None:
+    (tmp_path / "bad.txt").write_bytes(b"ok\n\xff")
+    argv = [
+        a.replace("TOK", str(trained_dir))
+        .replace("BAD", str(tmp_path / "bad.txt"))
+        .replace("X", str(tmp_path / "x"))
+        for a in argv
+    ]
+    code, out, err = run(*argv, stdin=stdin)
+    assert code == 1 and out == b""
+    last = err.splitlines()[-1]  # train may have said "read ..." first
+    assert (
+        sum(ln.startswith("error: ") for ln in err.splitlines()) == 1
+        and last.startswith("error: ")
+        and message.replace("BAD", str(tmp_path / "bad.txt")) in last
+    ), err
+    assert "Traceback" not in err
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("train", "x.txt", "--out", "d")[0] == 2  # no --vocab-size
+    assert run("encode", "--tokenizer", "d")[0] == 2  # neither --text nor --input
+    assert run("convert", "d", "--to", "yaml", "--out", "x")[0] == 2
+    assert "--vocab-size" in capsys.readouterr().err
+
+
+def test_python_dash_m_end_to_end(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    (tmp_path / "c.txt").write_bytes(CORPUS.encode())
+
+    def sh(*argv: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-m", "bpe_core", *argv], input=stdin, capture_output=True, env=env, timeout=120
+        )
+
+    assert sh("--help").returncode == 0
+    done = sh(
+        "train",
+        str(tmp_path / "c.txt"),
+        "--vocab-size",
+        "330",
+        "--special-token",
+        EOT,
+        "--out",
+        str(tmp_path / "t"),
+    )
+    assert done.returncode == 0 and b"trained 73 merges" in done.stderr
+    ids = sh("encode", "--tokenizer", str(tmp_path / "t"), "--text", SAMPLE)
+    assert ids.returncode == 0 and ids.stdout.endswith(b"]\n")
+    text = sh("decode", "--tokenizer", str(tmp_path / "t"), stdin=ids.stdout)
+    assert text.returncode == 0 and text.stdout == SAMPLE.encode()
+    bad = sh("encode", "--tokenizer", str(tmp_path / "nope"), "--text", "x")
+    assert bad.returncode == 1 and bad.stderr.startswith(b"error: ") and b"Traceback" not in bad.stderr

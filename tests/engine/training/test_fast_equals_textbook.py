@@ -1,0 +1,124 @@
+"""Round trips on hostile text, and fast == textbook under every pattern and tie rule (hypothesis)."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bpe_core import PATTERNS, TIE_BREAKS, train, train_steps
+from bpe_core.primitives import merge_pair
+
+CORPUS = (
+    "Hello world! Hello, hello world. 自然语言处理是人工智能的一个分支。机器学习 机器学习\n"
+    "def f(x):\r\n\treturn x + 1  # 😀👩‍👩‍👧 café naïve 2024-11-30 <|endoftext|> aaaa\n"
+)
+HOSTILE = [
+    "",
+    " ",
+    "。",
+    "自然语言处理",
+    "hello world hello",
+    "a" * 1000,
+    "霰龘",
+    "<|endoftext|>",
+    "👩‍👩‍👧‍👦 family",
+    "line1\r\nline2\r\n",
+    "\ttab\t\tstop",
+    "  lead and trail  ",
+    "\x00\x01\x7f",
+    "e\u0301 combining",
+    "\U0010ffff",
+]
+
+
+@pytest.fixture(scope="module", params=["none", "whitespace", "gpt2", "gpt4"])
+def tokenizer(request):
+    return train(CORPUS * 3, vocab_size=400, pattern=request.param, special_tokens=["<|endoftext|>"])
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_texts_round_trip(tokenizer, text):
+    ids = tokenizer.encode(text)
+    assert tokenizer.decode(ids) == text
+    assert tokenizer.decode_bytes(ids) == text.encode("utf-8")
+
+
+def test_special_token_is_one_token(tokenizer):
+    assert tokenizer.encode("<|endoftext|>") == [tokenizer.special_tokens["<|endoftext|>"]]
+    assert len(tokenizer.encode_ordinary("<|endoftext|>")) > 1
+
+
+def test_lone_surrogate_is_a_clear_error(tokenizer):
+    with pytest.raises(ValueError, match="lone surrogate"):
+        tokenizer.encode("ok \udcff")
+
+
+def sequential_encode(tok, text):
+    """The textbook encoder: apply every merge, in order, to each chunk (the oracle)."""
+    out = []
+    for piece, special in tok.pretokenizer.pieces(text):
+        if special:
+            out.append(tok.special_tokens[piece])
+            continue
+        for chunk in tok.pretokenizer.split(piece):
+            ids = list(chunk.encode())
+            for (a, b), new_id in zip(tok.merges, tok.merge_ids):
+                ids = merge_pair(ids, (a, b), new_id)
+            out.extend(ids)
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=80))
+def test_random_text_round_trips_and_matches_the_textbook_encoder(tokenizer, text):
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        with pytest.raises(ValueError, match="lone surrogate"):
+            tokenizer.encode(text)
+        return
+    ids = tokenizer.encode(text)
+    assert tokenizer.decode(ids) == text
+    assert ids == sequential_encode(tokenizer, text)
+
+
+def test_training_text_encodes_to_the_trainers_token_count():
+    trainer = train_steps(CORPUS * 2, vocab_size=350, pattern="gpt2", special_tokens=["<|endoftext|>"])
+    trainer.run()
+    assert len(trainer.tokenizer().encode(CORPUS * 2)) == trainer.tokens
+
+
+small_text = st.text(alphabet=st.sampled_from(list("aab c\n机é😀")), max_size=40)
+
+
+def records(steps):
+    return [(s.pair, s.count, s.replaced, s.ties, s.top_pairs, s.sequence, s.tokens_after) for s in steps]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    text=small_text,
+    pattern=st.sampled_from([p for p in PATTERNS if p != "cl100k"] + [r"\w+"]),
+    tie_break=st.sampled_from(TIE_BREAKS),
+    top_k=st.sampled_from([0, 2, 20]),
+    special=st.booleans(),
+)
+def test_fast_trainer_equals_textbook_trainer(text, pattern, tie_break, top_k, special):
+    options = dict(
+        vocab_size=256 + 1 + 25,
+        pattern=pattern,
+        tie_break=tie_break,
+        top_k=top_k,
+        special_tokens=["c\n"] if special else [],
+    )
+    fast = train_steps(text, **options)
+    textbook = train_steps(text, **options, method="textbook")
+    assert records(fast) == records(textbook)
+    assert fast.stop_reason == textbook.stop_reason
+    assert fast.initial_sequence == textbook.initial_sequence
+
+
+def test_plain_train_gives_the_same_merges_as_the_step_generator():
+    for tie_break in TIE_BREAKS:
+        a = train(CORPUS, vocab_size=330, tie_break=tie_break)
+        b = train_steps(CORPUS, vocab_size=330, tie_break=tie_break).run().tokenizer()
+        assert a.merges == b.merges, tie_break

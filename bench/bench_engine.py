@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bpe_core import Tokenizer, train, train_steps  # noqa: E402
+from bpe_core import Tokenizer, load_tokenizer, train, train_steps  # noqa: E402
 from bpe_core.pretokenizer.patterns import GPT2_PATTERN  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
@@ -142,7 +142,7 @@ def main() -> None:
         encoders.append(
             (
                 "GPT-2 files",
-                Tokenizer.load(gpt2_dir / "gpt2_vocab.json", pattern="gpt2").without_special_tokens(),
+                load_tokenizer(gpt2_dir / "gpt2_vocab.json", pattern="gpt2").without_special_tokens(),
             )
         )
     for name, encoder in encoders:

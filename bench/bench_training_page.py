@@ -21,12 +21,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import bpe_core  # noqa: E402
-from mergescope_ui.charts import pair_count_spec, tokens_line_spec  # noqa: E402
-from mergescope_ui.corpora import load_index, load_text  # noqa: E402
-from mergescope_ui.html_tables import html_table  # noqa: E402
-from mergescope_ui.settings import PREVIEW_CHARS  # noqa: E402
-from mergescope_ui.tables import merges_csv, merges_table, pair_table, tokens_by_step  # noqa: E402
-from mergescope_ui.token_html import merged_positions, token_spans_html  # noqa: E402
+from mergescope_ui.shared.corpora import load_index, load_text  # noqa: E402
+from mergescope_ui.shared.html_tables import html_table  # noqa: E402
+from mergescope_ui.shared.settings import PREVIEW_CHARS  # noqa: E402
+from mergescope_ui.shared.token_html import merged_positions, token_spans_html  # noqa: E402
+from mergescope_ui.train.charts import pair_count_spec, tokens_line_spec  # noqa: E402
+from mergescope_ui.train.tables import merges_csv, merges_table, pair_table, tokens_by_step  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 MAKER = ROOT.parent / "shared" / "tools" / "make_bench_corpus.py"

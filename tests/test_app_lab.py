@@ -12,13 +12,12 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from bpe_core.metrics import LESSON_SIZES
-from mergescope_ui import lab_keys as lk
-from mergescope_ui.corpora import load_index
-from mergescope_ui.lab_compute import clear_caches
-from mergescope_ui.lab_page import find_id
+from mergescope_ui.lab import keys as lk
+from mergescope_ui.lab.compute import clear_caches
+from mergescope_ui.shared.corpora import find_id, load_index
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGE = "app_pages/vocab_lab.py"
+PAGE = "pages/lab.py"
 
 
 def corpus_id(name: str) -> str:

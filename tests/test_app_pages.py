@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 import re
@@ -11,11 +12,12 @@ import pytest
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
-from mergescope_ui import keys
-from mergescope_ui.nav import PAGES_DIR, page_files
+from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.train import keys
 
 ROOT = Path(__file__).resolve().parent.parent
-TRAIN = "app_pages/train.py"
+TRAIN = "pages/train.py"
+PAGE_FILES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
 
 
 def _app() -> AppTest:
@@ -32,20 +34,14 @@ def _train(**state) -> AppTest:
 
 
 def _run(at: AppTest):
-    return at.session_state[keys.RUN]
+    return at.session_state[shared_keys.RUN]
 
 
 def _charts(at: AppTest) -> list[dict]:
     return [json.loads(el.proto.spec) | {"_datasets": el.proto.datasets} for el in at.get("vega_lite_chart")]
 
 
-def test_there_is_no_legacy_pages_folder() -> None:
-    # A pages/ folder beside app.py makes Streamlit run /train without app.py (no navigation, no page config).
-    assert not (ROOT / "pages").exists()
-    assert PAGES_DIR.name == "app_pages"
-
-
-@pytest.mark.parametrize("page", [str(p.relative_to(ROOT)) for p in page_files()])
+@pytest.mark.parametrize("page", PAGE_FILES)
 def test_every_page_runs_without_exception(page: str) -> None:
     at = _app()
     assert not at.exception
@@ -166,7 +162,7 @@ def test_changing_a_setting_restarts_training_and_says_so() -> None:
     at.selectbox(key=keys.PATTERN).set_value("none").run()
     assert not at.exception
     new = _run(at)
-    assert new is not old and new.identity[1].pattern == "none"
+    assert new is not old and new.identity.settings.pattern == "none"
     assert new.position == 3, "replayed to the same step so the two can be compared"
     notice = " ".join(i.value for i in at.info)
     assert "Training restarted" in notice and "gpt2 → none" in notice
@@ -222,7 +218,7 @@ def test_merges_so_far_table_and_csv_download_cover_every_merge() -> None:
 def test_presenter_mode_injects_large_font_css() -> None:
     at = _app()
     assert not any("html{font-size:22px" in h.value for h in at.html)
-    at.toggle(key=keys.PRESENTER).set_value(True).run()
+    at.toggle(key=shared_keys.PRESENTER).set_value(True).run()
     assert any("html{font-size:22px" in h.value for h in at.html)
 
 
@@ -264,7 +260,7 @@ def _span_text(markup: str) -> str:
     "pattern", ["gpt2", "none"]
 )  # none: the whole story is one chunk, longer than the preview
 def test_sequences_show_the_first_characters_and_the_whole_preview_on_demand(pattern: str) -> None:
-    from mergescope_ui.train_page import WINDOW_CHARS
+    from mergescope_ui.train.window import WINDOW_CHARS
 
     at = _train(**{keys.SOURCE: "lighthouse_story", keys.PATTERN: pattern})
     at.number_input(key=keys.JUMP_TO).set_value(30).run()
@@ -315,8 +311,23 @@ def test_link_parameters_pick_the_text_and_say_when_unknown() -> None:
     assert bad.selectbox(key=keys.SOURCE).value == "low_lowest_newest"
 
 
-def test_every_page_has_a_proper_title_in_the_navigation():
-    from mergescope_ui.nav import KNOWN_PAGES
+def _navigation() -> list[dict[str, object]]:
+    """The keyword arguments of each ``st.Page(...)`` in app.py, with the file as ``page``."""
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    pages = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "Page":
+            args = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords}
+            pages.append({"page": ast.literal_eval(node.args[0]), **args})
+    return pages
 
-    known = {p.file for p in KNOWN_PAGES}
-    assert {p.name for p in page_files()} <= known, "list each page in KNOWN_PAGES with a title and icon"
+
+def test_every_page_has_a_proper_title_in_the_navigation():
+    pages = _navigation()
+    assert sorted(p["page"] for p in pages) == PAGE_FILES, "list each file of pages/ once in app.py"
+    for p in pages:
+        assert p.get("title") and p.get("icon") and p.get("url_path"), (
+            f"give {p['page']} a title, icon and URL"
+        )
+    assert [p["url_path"] for p in pages] == ["home", "train", "tokenize", "vocab-lab"]
+    assert [p["title"] for p in pages] == ["Welcome", "Train", "Tokenize", "Vocab-size lab"]

@@ -15,13 +15,14 @@ from streamlit.testing.v1 import AppTest
 import bpe_core
 from bpe_core import CharTokenizer, Tokenizer, train
 from bpe_core import readable as screen_label
-from mergescope_ui import keys
-from mergescope_ui.corpora import find_corpus, load_index, load_text
-from mergescope_ui.playground_page import K_COMPARE, K_FOLLOW, K_KIND, K_PAGE, K_STEP, K_TEXT, K_VOCAB
-from mergescope_ui.stepper import TrainingRun
+from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
+from mergescope_ui.shared.settings import TrainSettings
+from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
+from mergescope_ui.tokenize import keys
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGE = str(ROOT / "app_pages" / "playground.py")
+PAGE = str(ROOT / "pages" / "tokenize.py")
 EVIL = '<script>alert("x")</script> </span> & "quotes" \'single\' 机器 👋🏽'
 
 
@@ -96,7 +97,7 @@ def main_spans(at: AppTest) -> Spans:
 
 
 def test_quick_train_default_matches_the_engine():
-    at = app(**{K_TEXT: "The keeper lit the lamp at dusk."}).run()
+    at = app(**{keys.TEXT: "The keeper lit the lamp at dusk."}).run()
     assert not at.exception
     tok = quick(cid("lighthouse"), 500)
     want = tok.encode("The keeper lit the lamp at dusk.")
@@ -109,52 +110,62 @@ def test_quick_train_default_matches_the_engine():
 def test_quick_train_settings_change_the_tokenizer():
     text = "机器学习是人工智能的一个分支。"
     at = app(
-        **{K_TEXT: text, K_KIND: "quick", "pg_corpus": cid("machine"), K_VOCAB: 700, "pg_pattern": "none"}
+        **{
+            keys.TEXT: text,
+            keys.KIND: "quick",
+            keys.CORPUS: cid("machine"),
+            keys.VOCAB: 700,
+            keys.PATTERN: "none",
+        }
     ).run()
     assert not at.exception
     assert tokens_metric(at) == len(quick(cid("machine"), 700, "none").encode(text))
-    at.number_input(key=K_VOCAB).set_value(300).run()
+    at.number_input(key=keys.VOCAB).set_value(300).run()
     assert tokens_metric(at) == len(quick(cid("machine"), 300, "none").encode(text))
 
 
 def test_char_baseline_shows_unknown_character_as_a_result():
     text = "lamp 机"
-    at = app(**{K_TEXT: text, K_KIND: "char", "pg_corpus": cid("lighthouse")}).run()
+    at = app(**{keys.TEXT: text, keys.KIND: "char", keys.CORPUS: cid("lighthouse")}).run()
     assert not at.exception
     with pytest.raises(ValueError) as info:
         CharTokenizer(corpus(cid("lighthouse"))).encode(text)
     assert any(str(info.value) in e.value for e in at.error)
     assert tokens_metric(at) is None
-    at.text_area(key=K_TEXT).set_value("the lamp").run()
+    at.text_area(key=keys.TEXT).set_value("the lamp").run()
     assert not at.exception and tokens_metric(at) == len("the lamp")
 
 
 def test_raw_bytes_has_one_token_per_byte():
     text = "naïve 👋🏽"
-    at = app(**{K_TEXT: text, K_KIND: "bytes"}).run()
+    at = app(**{keys.TEXT: text, keys.KIND: "bytes"}).run()
     assert not at.exception and tokens_metric(at) == len(text.encode())
 
 
 def test_session_run_current_step_and_any_step_k():
     text = corpus(cid("lighthouse"))
-    run = TrainingRun(bpe_core.train_steps(text, vocab_size=256 + 60, pattern="gpt2"), identity="t")
+    settings = TrainSettings(merges=60, pattern="gpt2")
+    run = TrainingRun(
+        bpe_core.train_steps(text, vocab_size=settings.vocab_size, pattern="gpt2"),
+        identity=RunIdentity.of(text, settings),
+    )
     run.jump(12)
     sample = "the lighthouse keeper and the sea"
-    at = app(**{keys.RUN: run, K_TEXT: sample}).run()
+    at = app(**{shared_keys.RUN: run, keys.TEXT: sample}).run()
     assert not at.exception
     full = run.trainer.tokenizer()
-    assert at.radio(key=K_KIND).value == "session"
+    assert at.radio(key=keys.KIND).value == "session"
     assert tokens_metric(at) == len(full.with_merges(12).encode(sample))
     assert any("after 12 merges" in h.value for h in at.subheader)
-    at.toggle(key=K_FOLLOW).set_value(False).run()
-    at.slider(key=K_STEP).set_value(3).run()
+    at.toggle(key=keys.FOLLOW).set_value(False).run()
+    at.slider(key=keys.STEP).set_value(3).run()
     assert not at.exception
     assert tokens_metric(at) == len(full.with_merges(3).encode(sample))
     assert tokens_metric(at) != len(full.with_merges(12).encode(sample))  # the step matters for this text
 
 
 def test_session_path_without_a_run_explains_and_keeps_working():
-    at = app(**{K_KIND: "session"}).run()
+    at = app(**{keys.KIND: "session"}).run()
     assert not at.exception
     assert any("Train page" in i.value for i in at.info)
 
@@ -168,9 +179,9 @@ def test_upload_good_files_then_a_malformed_one_then_keep_working():
     tok = quick(cid("word_counter"), 400)
     files = _saved_files(tok)
     text = "def count(self, words):\n    return len(words)\n"
-    at = app(**{K_TEXT: text, K_KIND: "upload"}).run()
+    at = app(**{keys.TEXT: text, keys.KIND: "upload"}).run()
     assert not at.exception
-    at.file_uploader(key="pg_files").set_value(
+    at.file_uploader(key=keys.FILES).set_value(
         [
             ("vocab.json", files["vocab.json"], "application/json"),
             ("merges.txt", files["merges.txt"], "text/plain"),
@@ -179,7 +190,7 @@ def test_upload_good_files_then_a_malformed_one_then_keep_working():
     assert not at.exception and at.success
     assert tokens_metric(at) == len(tok.encode(text))
     # a malformed file: the loader's message is shown, no traceback
-    at.file_uploader(key="pg_files").set_value(
+    at.file_uploader(key=keys.FILES).set_value(
         ("tokenizer.json", b'{"model": {"type": "BPE", "vocab": ', "application/json")
     ).run()
     assert not at.exception
@@ -193,7 +204,7 @@ def test_upload_good_files_then_a_malformed_one_then_keep_working():
     ]
     assert not any("/tmp" in e.value for e in at.error)
     # the page keeps working: another tokenizer still tokenizes
-    at.radio(key=K_KIND).set_value("bytes").run()
+    at.radio(key=keys.KIND).set_value("bytes").run()
     assert not at.exception and tokens_metric(at) == len(text.encode())
 
 
@@ -208,7 +219,7 @@ def test_compare_table_has_one_row_per_tokenizer_with_engine_counts():
         "bytes:gpt2",
         f"char:{cid('lighthouse')}",
     ]
-    at = app(**{K_TEXT: text, K_COMPARE: chosen}).run()
+    at = app(**{keys.TEXT: text, keys.COMPARE: chosen}).run()
     assert not at.exception
     table = next(d.value for d in at.dataframe if "tokenizer" in d.value.columns)
     assert len(table) == len(chosen)
@@ -240,11 +251,11 @@ def test_query_params_restore_the_view():
     at.query_params["cmp"] = f"bytes:gpt2,char:{cid('mixed')}"
     at.run()
     assert not at.exception
-    assert at.text_area(key=K_TEXT).value == text
-    assert at.radio(key=K_KIND).value == "quick"
-    assert at.number_input(key=K_VOCAB).value == 350
-    assert at.selectbox(key="pg_pattern").value == "none"
-    assert at.multiselect(key=K_COMPARE).value == ["bytes:gpt2", f"char:{cid('mixed')}"]
+    assert at.text_area(key=keys.TEXT).value == text
+    assert at.radio(key=keys.KIND).value == "quick"
+    assert at.number_input(key=keys.VOCAB).value == 350
+    assert at.selectbox(key=keys.PATTERN).value == "none"
+    assert at.multiselect(key=keys.COMPARE).value == ["bytes:gpt2", f"char:{cid('mixed')}"]
     assert tokens_metric(at) == len(quick(cid("machine"), 350, "none").encode(text))
     # and the page writes its state back into the URL
     assert at.query_params["tok"] == f"quick:{cid('machine')}:350:none"
@@ -264,7 +275,7 @@ def test_bad_query_params_are_reported_not_raised():
 
 
 def test_html_is_escaped_and_spans_show_every_token():
-    at = app(**{K_TEXT: EVIL, K_KIND: "bytes"}).run()
+    at = app(**{keys.TEXT: EVIL, keys.KIND: "bytes"}).run()
     assert not at.exception
     tok = Tokenizer({b: bytes([b]) for b in range(256)}, [])
     ids = tok.encode(EVIL)
@@ -280,7 +291,7 @@ def test_html_is_escaped_and_spans_show_every_token():
 
 
 def test_html_escaped_with_a_trained_tokenizer_too():
-    at = app(**{K_TEXT: EVIL}).run()
+    at = app(**{keys.TEXT: EVIL}).run()
     tok = quick(cid("lighthouse"), 500)
     spans = main_spans(at)
     assert not spans.bad
@@ -289,21 +300,21 @@ def test_html_escaped_with_a_trained_tokenizer_too():
 
 def test_large_input_pages_tokens_and_counts_cover_everything():
     text = "abcdefghij" * 620  # 6,200 bytes: 6,200 raw-byte tokens
-    at = app(**{K_TEXT: text, K_KIND: "bytes"}).run()
+    at = app(**{keys.TEXT: text, keys.KIND: "bytes"}).run()
     assert not at.exception
     assert tokens_metric(at) == 6200
     assert any("showing tokens 1–5,000 of 6,200" in i.value for i in at.info)
     assert len(main_spans(at).texts) == 5000
-    at.number_input(key=K_PAGE).set_value(2).run()
+    at.number_input(key=keys.PAGE).set_value(2).run()
     assert not at.exception
     assert len(main_spans(at).texts) == 1200 and tokens_metric(at) == 6200
 
 
 def test_token_details_agree_with_the_engine():
     text = "the lighthouse keeper"
-    at = app(**{K_TEXT: text}).run()
+    at = app(**{keys.TEXT: text}).run()
     tok = quick(cid("lighthouse"), 500)
-    token_id = at.selectbox(key="pg_detail").value
+    token_id = at.selectbox(key=keys.DETAIL).value
     assert token_id in tok.encode(text)
     facts = next(d.value for d in at.dataframe if "field" in d.value.columns).set_index("field")["value"]
     assert facts["id"] == str(token_id)
@@ -317,13 +328,13 @@ def test_token_details_agree_with_the_engine():
 def test_session_path_through_the_real_train_page():
     """Train 5 merges on the Train page, then the playground follows that run."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
-    at.switch_page("app_pages/train.py").run()
+    at.switch_page("pages/train.py").run()
     for _ in range(5):
         at.button(key="next").click().run()
-    run = at.session_state[keys.RUN]
+    run = at.session_state[shared_keys.RUN]
     assert run.position == 5
-    at.switch_page("app_pages/playground.py").run()
+    at.switch_page("pages/tokenize.py").run()
     assert not at.exception
     assert any("after 5 merges" in h.value for h in at.subheader)
-    text = at.text_area(key=K_TEXT).value
+    text = at.text_area(key=keys.TEXT).value
     assert tokens_metric(at) == len(run.trainer.tokenizer().with_merges(5).encode(text))

@@ -19,8 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
-from mergescope_ui.corpora import load_index
+from mergescope_ui.shared.corpora import load_index
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
@@ -160,8 +159,8 @@ def _screenshot(pg, name: str) -> Path:
 
 
 def test_paste_tokens_counts_tooltip_no_js_errors(server, page):
-    page.goto(f"{server}/playground?tok=quick:{cid('lighthouse')}:400:gpt2")
-    _settle(page, text="Playground")
+    page.goto(f"{server}/tokenize?tok=quick:{cid('lighthouse')}:400:gpt2")
+    _settle(page, text="Tokenize: paste text")
     box = page.get_by_role("textbox", name="Text to tokenize")
     box.fill(TEXT)
     box.press("Control+Enter")
@@ -195,10 +194,10 @@ def test_paste_tokens_counts_tooltip_no_js_errors(server, page):
 
 def test_compare_and_details_render(server, page):
     page.goto(
-        f"{server}/playground?t=%E6%9C%BA%E5%99%A8%E5%AD%A6%E4%B9%A0+the+lighthouse"
+        f"{server}/tokenize?t=%E6%9C%BA%E5%99%A8%E5%AD%A6%E4%B9%A0+the+lighthouse"
         f"&tok=quick:{cid('machine')}:600:gpt2&cmp=quick:{cid('machine')}:600:gpt2,bytes:gpt2,char:{cid('lighthouse')}"
     )
-    _settle(page, text="Playground")
+    _settle(page, text="Tokenize: paste text")
     page.get_by_role("tab", name="⚖️ Compare").click()
     page.get_by_text("characters of").first.wait_for(timeout=30_000)
     _screenshot(page, "playground_compare.png")
@@ -209,8 +208,8 @@ def test_compare_and_details_render(server, page):
 
 
 def test_presenter_mode_example_button(server, page):
-    page.goto(f"{server}/playground?presenter=true")
-    _settle(page, text="Playground")
+    page.goto(f"{server}/tokenize?presenter=true")
+    _settle(page, text="Tokenize: paste text")
     page.get_by_role("button", name="Emoji & ZWJ").click()
     page.wait_for_function(
         "() => document.querySelector('textarea').value.startsWith('Family')", timeout=30_000

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from mergescope_ui.blocks import BLOCK_CSS, Figure, caption_html, figures_html, heading_html, status_html
-from mergescope_ui.theme import page_css
+from mergescope_ui.shared.blocks import (
+    BLOCK_CSS,
+    Figure,
+    caption_html,
+    figures_html,
+    heading_html,
+    status_html,
+)
+from mergescope_ui.shared.theme import page_css
 
 NASTY = "<img src=x onerror=alert(1)> & \"q\" 'r'"
 

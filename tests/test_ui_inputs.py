@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bpe_core import readable as label
-from mergescope_ui.corpora import CORPORA_DIR, find_corpus, load_index, load_text
-from mergescope_ui.settings import TrainSettings, changes, parse_special_tokens
-from mergescope_ui.upload import MEGABYTE, decode_upload
+from mergescope_ui.shared.corpora import CORPORA_DIR, find_corpus, load_index, load_text
+from mergescope_ui.shared.settings import TrainSettings, changes, parse_special_tokens
+from mergescope_ui.shared.upload import MEGABYTE, decode_upload
 
 
 def test_every_corpus_is_small_utf8_with_a_one_line_description() -> None:
@@ -103,16 +103,16 @@ def test_screen_labels_avoid_glyphs_fonts_lack(token: bytes, shown: str) -> None
 
 
 MY_MODULES = [
-    "cards",
-    "charts",
-    "corpora",
-    "html_tables",
-    "quiz",
-    "settings",
-    "stepper",
-    "tables",
-    "token_html",
-    "upload",
+    "train.cards",
+    "train.charts",
+    "shared.corpora",
+    "shared.html_tables",
+    "train.quiz",
+    "shared.settings",
+    "shared.training_run",
+    "train.tables",
+    "shared.token_html",
+    "shared.upload",
 ]
 
 

@@ -14,20 +14,15 @@ from hypothesis import strategies as st
 
 from bpe_core import CharTokenizer, train
 from bpe_core import readable as screen_label
-from mergescope_ui import (
-    playground_core,
-    playground_details,
-    playground_files,
-    playground_ribbon,
-    playground_share,
-    playground_specs,
-)
-from mergescope_ui.playground_core import compare_table, page_of, tokenize
-from mergescope_ui.playground_details import children_map, descendant_count, genealogy, leaves, token_detail
-from mergescope_ui.playground_files import load_uploaded, safe_name, tokenizer_bundle
-from mergescope_ui.playground_ribbon import byte_ribbon_html, char_cells, ribbon_lines
-from mergescope_ui.playground_share import MAX_SHARED_CHARS, ShareState, from_query, to_query
-from mergescope_ui.playground_specs import QUICK, TokenizerSpec
+from mergescope_ui.shared import tokenizer_files
+from mergescope_ui.shared.tokenizer_files import load_uploaded, safe_name
+from mergescope_ui.tokenize import details, file_bundle, results, ribbon, share, specs
+from mergescope_ui.tokenize.details import children_map, descendant_count, genealogy, leaves, token_detail
+from mergescope_ui.tokenize.file_bundle import tokenizer_bundle
+from mergescope_ui.tokenize.results import compare_table, page_of, tokenize
+from mergescope_ui.tokenize.ribbon import byte_ribbon_html, char_cells, ribbon_lines
+from mergescope_ui.tokenize.share import MAX_SHARED_CHARS, ShareState, from_query, to_query
+from mergescope_ui.tokenize.specs import QUICK, TokenizerSpec
 
 CORPUS = (
     "The keeper lit the lamp. 机器学习是人工智能的一个分支。 naïve café 👨‍👩‍👧 "
@@ -39,14 +34,7 @@ TEXTS = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=6
 
 @pytest.mark.parametrize(
     "module",
-    [
-        playground_core,
-        playground_details,
-        playground_files,
-        playground_ribbon,
-        playground_share,
-        playground_specs,
-    ],
+    [results, details, tokenizer_files, file_bundle, ribbon, share, specs],
 )
 def test_doctests(module):
     result = doctest.testmod(module)

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 import bpe_core
-from mergescope_ui.quiz import choices, grade
-from mergescope_ui.stepper import TrainingRun
+from mergescope_ui.shared.settings import TrainSettings
+from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
+from mergescope_ui.train.quiz import choices, grade
 
 
 class CountingTrainer:
@@ -32,8 +33,9 @@ class CountingTrainer:
 def _run(
     text: str = "low low low low low lowest lowest newest newest newest", merges: int = 50
 ) -> TrainingRun:
-    trainer = CountingTrainer(bpe_core.train_steps(text, vocab_size=256 + merges, pattern="none"))
-    return TrainingRun(trainer=trainer, identity="test")
+    settings = TrainSettings(merges=merges, pattern="none")
+    trainer = CountingTrainer(bpe_core.train_steps(text, vocab_size=settings.vocab_size, pattern="none"))
+    return TrainingRun(trainer=trainer, identity=RunIdentity.of(text, settings))
 
 
 def test_next_three_back_one_lands_on_step_two_without_pulling() -> None:

@@ -11,8 +11,14 @@ import pandas as pd
 import pytest
 
 import bpe_core
-from mergescope_ui.charts import PAIRS_DATA, STATUS_COLORS, TOKENS_DATA, pair_count_spec, tokens_line_spec
-from mergescope_ui.tables import (
+from mergescope_ui.train.charts import (
+    PAIRS_DATA,
+    STATUS_COLORS,
+    TOKENS_DATA,
+    pair_count_spec,
+    tokens_line_spec,
+)
+from mergescope_ui.train.tables import (
     crosses_word_boundary,
     longest_tokens,
     merges_csv,

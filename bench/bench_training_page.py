@@ -18,7 +18,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 import bpe_core  # noqa: E402
 from mergescope_ui.shared.corpora import load_index, load_text  # noqa: E402
@@ -91,7 +90,7 @@ def bench_engine(text: str, steps: int) -> None:
 
 
 def bench_browser(path: Path, clicks: int) -> None:
-    from browser_support import chromium_page, missing_browser, open_app, streamlit_server, wait_idle
+    from tests.browser.support import chromium_page, missing_browser, open_app, streamlit_server, wait_idle
 
     reason = missing_browser()
     if reason:
@@ -138,7 +137,7 @@ def bench_floor(clicks: int) -> None:
     """The same click-to-text timing on a one-button app: this machine's floor for any Next."""
     import tempfile
 
-    from browser_support import chromium_page, missing_browser, streamlit_server, wait_idle
+    from tests.browser.support import chromium_page, missing_browser, streamlit_server, wait_idle
 
     if missing_browser():
         return

@@ -16,7 +16,7 @@ from mergescope_ui.lab import keys as lk
 from mergescope_ui.lab.compute import clear_caches
 from mergescope_ui.shared.corpora import find_id, load_index
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 PAGE = "pages/lab.py"
 
 

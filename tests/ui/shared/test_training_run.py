@@ -1,4 +1,4 @@
-"""Stepping a trainer across reruns without retraining, and grading quiz guesses."""
+"""Stepping a trainer across reruns without retraining (the run the Train page keeps, the Tokenize page reads)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 import bpe_core
 from mergescope_ui.shared.settings import TrainSettings
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
-from mergescope_ui.train.quiz import choices, grade
 
 
 class CountingTrainer:
@@ -84,18 +83,3 @@ def test_peek_does_not_move() -> None:
     assert upcoming is not None and upcoming.index == 1 and run.position == 0
     run.forward()
     assert run.current is upcoming
-
-
-def test_quiz_choices_hide_the_order_and_grade_each_outcome() -> None:
-    steps = list(bpe_core.train_steps("the cat in the hat", vocab_size=266, pattern="none"))
-    tied = next(s for s in steps if s.tied)
-    options = choices(tied)
-    assert options == sorted(options)
-    table_answer = grade(options[0], tied).answer
-    assert grade(table_answer, tied).outcome == "right"
-    other_tied = [o for o in options if o != table_answer and grade(o, tied).outcome == "tied"]
-    assert other_tied, "a tied step offers another pair with the same count"
-    assert "tie rule" in grade(other_tied[0], tied).message
-    single = next(s for s in steps if not s.tied and len(s.top_pairs) > 1 and s.top_pairs[1].count < s.count)
-    loser = next(o for o in choices(single) if grade(o, single).outcome != "right")
-    assert grade(loser, single).outcome == "wrong"

@@ -1,8 +1,7 @@
-"""Every page under AppTest, and the training page's behaviour end to end (no browser)."""
+"""The Train page's behaviour end to end under AppTest (no browser)."""
 
 from __future__ import annotations
 
-import ast
 import html
 import json
 import re
@@ -15,9 +14,8 @@ from streamlit.testing.v1 import AppTest
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.train import keys
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 TRAIN = "pages/train.py"
-PAGE_FILES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
 
 
 def _app() -> AppTest:
@@ -39,22 +37,6 @@ def _run(at: AppTest):
 
 def _charts(at: AppTest) -> list[dict]:
     return [json.loads(el.proto.spec) | {"_datasets": el.proto.datasets} for el in at.get("vega_lite_chart")]
-
-
-@pytest.mark.parametrize("page", PAGE_FILES)
-def test_every_page_runs_without_exception(page: str) -> None:
-    at = _app()
-    assert not at.exception
-    at.switch_page(page).run()
-    assert not at.exception, at.exception
-
-
-def test_landing_page_explains_and_links_to_training() -> None:
-    at = _app()
-    assert at.title[0].value.endswith("MergeScope")
-    text = " ".join(m.value for m in at.markdown)
-    assert "most frequent pair" in text and "Presenter mode" in text
-    assert len(at.html) >= 1
 
 
 def test_next_three_back_one_is_step_two_without_retraining() -> None:
@@ -215,13 +197,6 @@ def test_merges_so_far_table_and_csv_download_cover_every_merge() -> None:
     assert any(el.proto.label.startswith("⬇ Merges as CSV") for el in at.get("download_button"))
 
 
-def test_presenter_mode_injects_large_font_css() -> None:
-    at = _app()
-    assert not any("html{font-size:22px" in h.value for h in at.html)
-    at.toggle(key=shared_keys.PRESENTER).set_value(True).run()
-    assert any("html{font-size:22px" in h.value for h in at.html)
-
-
 def test_special_tokens_are_cut_out_and_shown_whole() -> None:
     text = "hello world<|eot|>hello there<|eot|>hello world"
     at = _train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: text, keys.SPECIAL_TOKENS: "<|eot|>\n"})
@@ -309,25 +284,3 @@ def test_link_parameters_pick_the_text_and_say_when_unknown() -> None:
     bad.switch_page(TRAIN).run()
     assert any("not a built-in corpus" in w.value for w in bad.warning)
     assert bad.selectbox(key=keys.SOURCE).value == "low_lowest_newest"
-
-
-def _navigation() -> list[dict[str, object]]:
-    """The keyword arguments of each ``st.Page(...)`` in app.py, with the file as ``page``."""
-    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
-    pages = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "Page":
-            args = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords}
-            pages.append({"page": ast.literal_eval(node.args[0]), **args})
-    return pages
-
-
-def test_every_page_has_a_proper_title_in_the_navigation():
-    pages = _navigation()
-    assert sorted(p["page"] for p in pages) == PAGE_FILES, "list each file of pages/ once in app.py"
-    for p in pages:
-        assert p.get("title") and p.get("icon") and p.get("url_path"), (
-            f"give {p['page']} a title, icon and URL"
-        )
-    assert [p["url_path"] for p in pages] == ["home", "train", "tokenize", "vocab-lab"]
-    assert [p["title"] for p in pages] == ["Welcome", "Train", "Tokenize", "Vocab-size lab"]

@@ -1,10 +1,9 @@
-"""Pure parts of the playground: records, specs, URL state, ribbon, genealogy, files (no Streamlit)."""
+"""Pure parts of the Tokenize page: records, specs, URL state, ribbon, genealogy, file bundle (no Streamlit)."""
 
 from __future__ import annotations
 
 import doctest
 import io
-import tempfile
 import zipfile
 from html.parser import HTMLParser
 
@@ -14,8 +13,7 @@ from hypothesis import strategies as st
 
 from bpe_core import CharTokenizer, train
 from bpe_core import readable as screen_label
-from mergescope_ui.shared import tokenizer_files
-from mergescope_ui.shared.tokenizer_files import load_uploaded, safe_name
+from mergescope_ui.shared.tokenizer_files import load_uploaded
 from mergescope_ui.tokenize import details, file_bundle, results, ribbon, share, specs
 from mergescope_ui.tokenize.details import children_map, descendant_count, genealogy, leaves, token_detail
 from mergescope_ui.tokenize.file_bundle import tokenizer_bundle
@@ -34,7 +32,7 @@ TEXTS = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=6
 
 @pytest.mark.parametrize(
     "module",
-    [results, details, tokenizer_files, file_bundle, ribbon, share, specs],
+    [results, details, file_bundle, ribbon, share, specs],
 )
 def test_doctests(module):
     result = doctest.testmod(module)
@@ -321,28 +319,3 @@ def test_bundle_zip_holds_every_format_and_each_loads_back():
     assert load_uploaded([("t.tiktoken", files["tokenizer.tiktoken"])], pattern="gpt2").encode(
         ordinary
     ) == TOK.encode(ordinary)
-
-
-@pytest.mark.parametrize(
-    "files, words",
-    [
-        ([("vocab.json", b"{")], ["vocab.json", "JSON"]),
-        ([("tokenizer.json", b'{"model": 3}')], ["tokenizer.json"]),
-        ([("x.tiktoken", b"not base64 !!\n")], ["x.tiktoken"]),
-        ([("a.json", b"{}"), ("a.json", b"{}")], ["share a name"]),
-        ([], ["no file uploaded"]),
-    ],
-)
-def test_upload_errors_name_the_file_not_the_temp_dir(files, words):
-    with pytest.raises(ValueError) as info:
-        load_uploaded(files)
-    message = str(info.value)
-    assert all(w in message for w in words), message
-    assert tempfile.gettempdir() not in message and "mergescope-load" not in message
-
-
-def test_safe_name_refuses_paths_out():
-    assert safe_name("../../x/merges.txt") == "merges.txt"
-    for bad in ["..", "../", ".hidden", ""]:
-        with pytest.raises(ValueError, match="not a usable file name"):
-            safe_name(bad)

@@ -1,4 +1,4 @@
-"""The playground page, headless (streamlit AppTest): every picker path, uploads, compare, links, escaping.
+"""The Tokenize page, headless (streamlit AppTest): every picker path, uploads, compare, links, escaping.
 
 Expected numbers come from the engine called directly, never from the page.
 """
@@ -21,7 +21,7 @@ from mergescope_ui.shared.settings import TrainSettings
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.tokenize import keys
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "pages" / "tokenize.py")
 EVIL = '<script>alert("x")</script> </span> & "quotes" \'single\' 机器 👋🏽'
 
@@ -326,7 +326,7 @@ def test_token_details_agree_with_the_engine():
 
 
 def test_session_path_through_the_real_train_page():
-    """Train 5 merges on the Train page, then the playground follows that run."""
+    """Train 5 merges on the Train page, then the Tokenize page follows that run."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     at.switch_page("pages/train.py").run()
     for _ in range(5):

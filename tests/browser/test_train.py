@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import (
+
+from tests.browser.support import (
     chromium_page,
     full_screenshot,
     missing_browser,

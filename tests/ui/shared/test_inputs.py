@@ -1,4 +1,4 @@
-"""Corpora, uploads, settings and labels: the inputs of the training page."""
+"""Corpora, uploads, settings and labels: the inputs the pages share."""
 
 from __future__ import annotations
 
@@ -103,14 +103,10 @@ def test_screen_labels_avoid_glyphs_fonts_lack(token: bytes, shown: str) -> None
 
 
 MY_MODULES = [
-    "train.cards",
-    "train.charts",
     "shared.corpora",
     "shared.html_tables",
-    "train.quiz",
     "shared.settings",
     "shared.training_run",
-    "train.tables",
     "shared.token_html",
     "shared.upload",
 ]

@@ -10,7 +10,8 @@ gets its own server and its own browser profile.
 from __future__ import annotations
 
 import pytest
-from browser_support import chromium_page, missing_browser, streamlit_server, wait_idle
+
+from tests.browser.support import chromium_page, missing_browser, streamlit_server, wait_idle
 
 REASON = missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")

@@ -1,4 +1,4 @@
-"""Vocab-size lab: compression, OOV and round-trip rates against vocab size (the sections: mergescope_ui.lab)."""
+"""Vocab-size lab: compression, OOV and round-trip rates against vocab size (sections: mergescope_ui.lab)."""
 
 from mergescope_ui import lab
 from mergescope_ui.shared.entry import run_through_app

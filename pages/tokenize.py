@@ -1,4 +1,4 @@
-"""Tokenize: paste text, pick a tokenizer, see its tokens, bytes and details (the sections: mergescope_ui.tokenize)."""
+"""Tokenize: paste text, pick a tokenizer, see its tokens and bytes (sections: mergescope_ui.tokenize)."""
 
 from mergescope_ui import tokenize
 from mergescope_ui.shared.entry import run_through_app

@@ -11,7 +11,8 @@ immutable, so sharing them between sessions is safe.
 >>> s = LabSettings(vocab_size=300, sizes=(1024,))
 >>> s.table_sizes
 (300, 512, 1024, 4096, 32768)
->>> r = compute_lab("low lower lowest " * 5, {"held-out": "lowest low"}, LabSettings(vocab_size=270, samples=500))
+>>> settings = LabSettings(vocab_size=270, samples=500)
+>>> r = compute_lab("low lower lowest " * 5, {"held-out": "lowest low"}, settings)
 >>> r.run.merges, [row.requested_vocab for row in r.rows][:2]
 (7, [270, 270])
 """
@@ -173,7 +174,8 @@ def reference_rows(
 
     >>> from bpe_core import train
     >>> tok = train("abab abab", vocab_size=259)
-    >>> [(r.tokenizer, r.vocab_size, r.compression.tokens, r.round_trip_rate) for r in reference_rows(tok, "mine", {"t": "abab"}, samples=50)]
+    >>> rows = reference_rows(tok, "mine", {"t": "abab"}, samples=50)
+    >>> [(r.tokenizer, r.vocab_size, r.compression.tokens, r.round_trip_rate) for r in rows]
     [('mine', 259, 1, 1.0)]
     """
     rows = []
@@ -213,8 +215,8 @@ def cached_reference_rows(
     samples: int = DEFAULT_SAMPLES,
     progress: Progress | None = None,
 ) -> tuple[SizeRow, ...]:
-    """:func:`reference_rows` cached by ``tokenizer_key`` (e.g. a digest of its files), the texts and ``samples``;
-    ``load`` makes the tokenizer only on a miss."""
+    """:func:`reference_rows` cached by ``tokenizer_key`` (e.g. a digest of its files), the texts and
+    ``samples``; ``load`` makes the tokenizer only on a miss."""
     key = ("reference", tokenizer_key, name, tuple((n, digest(t)) for n, t in texts.items()), samples)
     found = _REFERENCES.get(key)
     if found is not None:

@@ -43,7 +43,7 @@ def header() -> DeltaGenerator:
 
 
 def sidebar(messages: DeltaGenerator) -> LabInputs | None:
-    """The sidebar's four sections; None (after saying why in ``messages``) until there is text to train on."""
+    """The sidebar's four sections; None (after saying why in ``messages``) until there is text to train."""
     with st.sidebar:
         st.header("Training text")
         picked = training_text(messages)

@@ -31,8 +31,9 @@ def reference_upload() -> list[tuple[str, bytes]]:
         key=keys.REF_UPLOAD,
         on_change=_remember_reference,
         type=list(UPLOAD_TYPES),
-        help=f"tokenizer.json, a .tiktoken or .model file, or vocab.json + merges.txt (up to {MAX_UPLOAD_FILES} "
-        "files of one tokenizer): it shows as a point at its own vocab size and as rows of the table.",
+        help="tokenizer.json, a .tiktoken or .model file, or vocab.json + merges.txt "
+        f"(up to {MAX_UPLOAD_FILES} files of one tokenizer): it shows as a point at its own vocab size "
+        "and as rows of the table.",
     )
     return list(st.session_state.get(keys.REF_FILES, []))
 

@@ -1,4 +1,4 @@
-"""The lab's training run: computed once per texts + settings (a progress bar, then cached), and its headline."""
+"""The lab's training run: once per texts + settings (a progress bar, then cached), and its headline."""
 
 from __future__ import annotations
 

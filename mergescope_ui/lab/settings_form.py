@@ -1,4 +1,4 @@
-"""The lab's Settings section (sidebar): largest vocab, pre-tokenization, tie rule, specials, sizes, samples."""
+"""The lab's Settings (sidebar): largest vocab, pre-tokenization, tie rule, specials, sizes, samples."""
 
 from __future__ import annotations
 

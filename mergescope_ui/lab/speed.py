@@ -1,4 +1,4 @@
-"""The lab's speed lesson: the textbook trainer against the fast one, timed on the start of the training text."""
+"""The lab's speed lesson: the textbook trainer against the fast one, timed on the training text's start."""
 
 from __future__ import annotations
 
@@ -85,7 +85,8 @@ def speed_lesson(train: str, settings: LabSettings) -> None:
         )
     )
     st.write(
-        f"A GPT-2-sized run ({GPT2_MERGES:,} merges on {GPT2_BYTES / 1e9:.0f} GB of text), scaled from these timings: "
+        f"A GPT-2-sized run ({GPT2_MERGES:,} merges on {GPT2_BYTES / 1e9:.0f} GB of text), "
+        "scaled from these timings: "
         f"naive ≈ **{human_duration(est.naive_seconds)}**, fast ≈ **{human_duration(est.fast_seconds)}**."
     )
     st.caption(

@@ -30,7 +30,7 @@ MAX_GAIN_BARS = 500
 def plot_points(
     run: CompressionCurve, *, max_points: int = MAX_POINTS, marks: Sequence[int] = LESSON_SIZES
 ) -> list[int]:
-    """Merge counts ``k`` to plot: all when few, else about ``max_points`` spread evenly on a log scale of vocab size.
+    """Merge counts ``k`` to plot: all when few, else about ``max_points`` spread on a log scale of vocab.
 
     >>> from bpe_core.compression_curve import compression_curve
     >>> run = compression_curve("ab " * 50, vocab_size=300)
@@ -50,7 +50,10 @@ def plot_points(
 
 
 def compression_frame(run: CompressionCurve, ks: Sequence[int]) -> pd.DataFrame:
-    """Long table ``text, merges, vocab_size, tokens, bytes_per_token, chars_per_token`` for every curve at ``ks``."""
+    """Every curve at ``ks``, as a long table.
+
+    Columns ``text, merges, vocab_size, tokens, bytes_per_token, chars_per_token``.
+    """
     rows = []
     for curve in (run.train, *run.heldout):
         for k in ks:
@@ -76,7 +79,8 @@ def gain_frame(run: CompressionCurve, *, max_bars: int = MAX_GAIN_BARS) -> pd.Da
     Columns ``first_step, last_step, gain`` (the bin's mean) and ``max_gain``.
 
     >>> from bpe_core.compression_curve import compression_curve
-    >>> gain_frame(compression_curve("aaabdaaabac", vocab_size=259, pattern="none", tie_break="lowest-id"))["gain"].tolist()
+    >>> run = compression_curve("aaabdaaabac", vocab_size=259, pattern="none", tie_break="lowest-id")
+    >>> gain_frame(run)["gain"].tolist()
     [2.0, 2.0, 2.0]
     """
     gains = run.gains
@@ -231,7 +235,10 @@ def human_duration(seconds: float) -> str:
 
 
 def reference_frame(rows: Sequence[SizeRow]) -> pd.DataFrame:
-    """Loaded tokenizers as chart points: ``tokenizer, text, vocab_size, tokens, bytes_per_token, chars_per_token``."""
+    """Loaded tokenizers as chart points.
+
+    Columns ``tokenizer, text, vocab_size, tokens, bytes_per_token, chars_per_token``.
+    """
     return pd.DataFrame(
         [
             {

@@ -21,7 +21,7 @@ HELDOUT_NAME = "held-out"
 
 
 def training_text(messages: DeltaGenerator) -> tuple[str, list[str]] | None:
-    """The training text (built-in corpora + pasted + uploaded, joined by blank lines) and its parts' names."""
+    """The training text (built-in corpora + pasted + uploaded, joined by blank lines), its parts' names."""
     corpora = corpus_index()
     titles = {c.id: c.title for c in corpora}
     default = list(dict.fromkeys(default_id(list(titles), c) for c in DEFAULT_CORPORA))

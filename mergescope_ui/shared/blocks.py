@@ -9,8 +9,14 @@ scales them).  Every text is ``html.escape``-d.
 
 >>> heading_html("After <merge> 2")
 '<h3 class="ms-h3">After &lt;merge&gt; 2</h3>'
->>> figures_html([Figure("Vocab size", "257", delta="1")])
-'<div class="ms-figures"><div class="ms-figure"><div class="ms-label">Vocab size</div><div class="ms-value">257</div><div class="ms-delta ms-good">↑ 1</div></div></div>'
+>>> print(figures_html([Figure("Vocab size", "257", delta="1")]).replace("><", ">\\n<"))
+<div class="ms-figures">
+<div class="ms-figure">
+<div class="ms-label">Vocab size</div>
+<div class="ms-value">257</div>
+<div class="ms-delta ms-good">↑ 1</div>
+</div>
+</div>
 """
 
 from __future__ import annotations
@@ -33,8 +39,8 @@ BLOCK_CSS = """
 :is(.ms-tokens,.ms-table-wrap,.ms-card)+:is(.ms-h3,.ms-caption){margin-top:1rem;}
 .ms-figures{display:grid;grid-template-columns:repeat(4,minmax(0,1fr));gap:1rem;}
 .ms-figure .ms-label{font-size:.875rem;line-height:1.6;}
-.ms-figure .ms-value{font-size:2.25rem;padding-bottom:.25rem;font-variant-numeric:tabular-nums;white-space:nowrap;
-  overflow:hidden;text-overflow:ellipsis;}
+.ms-figure .ms-value{font-size:2.25rem;padding-bottom:.25rem;font-variant-numeric:tabular-nums;
+  white-space:nowrap;overflow:hidden;text-overflow:ellipsis;}
 .ms-figure .ms-delta{display:inline-block;font-size:.875rem;padding:2px 6px 2px 4px;border-radius:9999px;}
 .ms-figure .ms-good{color:rgb(12,90,68);background:rgb(241,251,246);}
 .ms-figure .ms-bad{color:rgb(158,31,31);background:rgb(255,240,240);}

@@ -87,7 +87,7 @@ def find_id(ids: Sequence[str], wanted: str) -> str | None:
 
 
 def default_id(ids: Sequence[str], wanted: str) -> str:
-    """The one rule for a page's default built-in text: ``wanted`` (up to ``-`` vs ``_``), else the first listed.
+    """The one rule for a page's default built-in text: ``wanted`` (up to ``-`` vs ``_``), else the first.
 
     Each page names the text it starts with (the Train page the classroom
     string, the Tokenize page the English story, the lab its training and

@@ -5,8 +5,22 @@ or ``st.table`` (markdown per cell), which matters when it changes at every
 step.  Every cell and header is ``html.escape``-d.
 
 >>> import pandas as pd
->>> html_table(pd.DataFrame({"pair": ["<a> + b"], "count": [3]}), row_classes=["ms-chosen"])
-'<table class="ms-table"><thead><tr><th>pair</th><th>count</th></tr></thead><tbody><tr class="ms-chosen"><td>&lt;a&gt; + b</td><td class="ms-num">3</td></tr></tbody></table>'
+>>> table = html_table(pd.DataFrame({"pair": ["<a> + b"], "count": [3]}), row_classes=["ms-chosen"])
+>>> print(table.replace("><", ">\\n<"))
+<table class="ms-table">
+<thead>
+<tr>
+<th>pair</th>
+<th>count</th>
+</tr>
+</thead>
+<tbody>
+<tr class="ms-chosen">
+<td>&lt;a&gt; + b</td>
+<td class="ms-num">3</td>
+</tr>
+</tbody>
+</table>
 """
 
 from __future__ import annotations
@@ -22,10 +36,10 @@ TABLE_CSS = """
 .ms-table-wrap{max-height:var(--ms-table-height,17rem);overflow:auto;border:1px solid rgba(128,128,128,.3);
   border-radius:.5rem;contain:layout paint;}
 table.ms-table{border-collapse:collapse;width:100%;font-size:.92rem;}
-table.ms-table th{position:sticky;top:0;background:#f1f3f5;text-align:left;font-weight:600;padding:.25rem .6rem;
-  border-bottom:1px solid #dee2e6;}
-table.ms-table td{padding:.2rem .6rem;border-bottom:1px solid #f1f3f5;font-family:ui-monospace,"DejaVu Sans Mono",
-  "Noto Sans Mono","Noto Sans CJK SC",monospace;white-space:pre;}
+table.ms-table th{position:sticky;top:0;background:#f1f3f5;text-align:left;font-weight:600;
+  padding:.25rem .6rem;border-bottom:1px solid #dee2e6;}
+table.ms-table td{padding:.2rem .6rem;border-bottom:1px solid #f1f3f5;
+  font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;white-space:pre;}
 table.ms-table td.ms-num{text-align:right;font-variant-numeric:tabular-nums;}
 table.ms-table tr.ms-chosen td{background:#ffe8cc;font-weight:700;}
 table.ms-table tr.ms-tied td{background:#fff3bf;}

@@ -12,7 +12,7 @@ from typing import Final
 PRESENTER: Final = (
     "presenter"  # toggle in app.py's sidebar (and ?presenter=true): large fonts for a projector
 )
-RUN: Final = "run"  # plain: the Train page's TrainingRun; the Tokenize page reads it (mergescope_ui.shared.training_run)
+RUN: Final = "run"  # plain: the Train page's TrainingRun (shared.training_run); the Tokenize page reads it
 URL_SEEDED: Final = (
     "_url_seeded"  # plain: widget keys already set from the URL (mergescope_ui.shared.url_state)
 )

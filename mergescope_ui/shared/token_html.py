@@ -31,10 +31,11 @@ TOKEN_CSS = """
 .ms-tokens .ms-t{padding:.1em .12em;margin:0 1px;border-radius:.25em;border:1px solid rgba(0,0,0,.18);
   white-space:pre;color:#111;}
 .ms-tokens .ms-byte{background:#e8e8e8;}
-.ms-tokens .ms-c0{background:#ffd8a8}.ms-tokens .ms-c1{background:#b2f2bb}.ms-tokens .ms-c2{background:#a5d8ff}
-.ms-tokens .ms-c3{background:#ffc9c9}.ms-tokens .ms-c4{background:#d0bfff}.ms-tokens .ms-c5{background:#ffec99}
-.ms-tokens .ms-c6{background:#96f2d7}.ms-tokens .ms-c7{background:#fcc2d7}.ms-tokens .ms-c8{background:#c5f6fa}
-.ms-tokens .ms-c9{background:#d8f5a2}
+.ms-tokens .ms-c0{background:#ffd8a8}.ms-tokens .ms-c1{background:#b2f2bb}
+.ms-tokens .ms-c2{background:#a5d8ff}.ms-tokens .ms-c3{background:#ffc9c9}
+.ms-tokens .ms-c4{background:#d0bfff}.ms-tokens .ms-c5{background:#ffec99}
+.ms-tokens .ms-c6{background:#96f2d7}.ms-tokens .ms-c7{background:#fcc2d7}
+.ms-tokens .ms-c8{background:#c5f6fa}.ms-tokens .ms-c9{background:#d8f5a2}
 .ms-tokens .ms-partial{border-style:dashed;font-size:.8em;color:#5c3c00;}
 .ms-tokens .ms-special{background:#343a40;color:#fff;}
 .ms-tokens .ms-new{outline:3px solid #e8590c;outline-offset:1px;font-weight:700;}
@@ -87,10 +88,8 @@ def token_span(token_id: int, token: bytes, *, emphasize: bool = False, special:
     classes = token_class(token_id, token, special=special) + (" ms-new" if emphasize else "")
     label = token.decode("utf-8") if special else screen_label(token)
     breaks = "<br>" * min(2, token.count(b"\n")) if not special else ""
-    return (
-        f'<span class="{classes}" title="{html.escape(token_title(token_id, token, special=special), quote=True)}">'
-        f"{html.escape(label, quote=True)}</span>{breaks}"
-    )
+    title = html.escape(token_title(token_id, token, special=special), quote=True)
+    return f'<span class="{classes}" title="{title}">{html.escape(label, quote=True)}</span>{breaks}'
 
 
 def token_spans_html(

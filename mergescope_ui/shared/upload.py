@@ -2,10 +2,14 @@
 
 >>> decode_upload("café".encode()).text
 'café'
->>> decode_upload(b"caf\\xff ok")
-Traceback (most recent call last):
-...
-ValueError: the file is not valid UTF-8: byte 0xFF at offset 3 (after 'caf') cannot start a character here (it reads as Windows-1252 / Latin-1 text); save it as UTF-8, or tick "decode anyway" to replace bad bytes with �
+>>> import textwrap
+>>> try:
+...     decode_upload(b"caf\\xff ok")
+... except ValueError as exc:
+...     print(textwrap.fill(str(exc), width=100))
+the file is not valid UTF-8: byte 0xFF at offset 3 (after 'caf') cannot start a character here (it
+reads as Windows-1252 / Latin-1 text); save it as UTF-8, or tick "decode anyway" to replace bad
+bytes with �
 >>> decode_upload(b"caf\\xe9 ok", lossy=True).replaced
 1
 """

@@ -138,7 +138,8 @@ def resolve(spec: TokenizerSpec) -> Picked:
             notes = ()
             if trained.tokenizer.vocab_size < spec.vocab_size:
                 notes = (
-                    f"training stopped at vocab {trained.tokenizer.vocab_size} ({merges} merges): {trained.stop_reason}",
+                    f"training stopped at vocab {trained.tokenizer.vocab_size} ({merges} merges): "
+                    f"{trained.stop_reason}",
                 )
             return Picked(spec, label, trained.tokenizer, spec.key(), trained.counts, notes)
         if spec.kind == CHAR:
@@ -167,7 +168,8 @@ def _resolve_session(spec: TokenizerSpec) -> Picked:
             spec.label(),
             None,
             spec.key(),
-            error="nothing trained on the Train page in this session yet: train there first, or pick another tokenizer",
+            error="nothing trained on the Train page in this session yet: "
+            "train there first, or pick another tokenizer",
         )
     notes: list[str] = []
     step = run.position if spec.step is None else spec.step

@@ -145,9 +145,13 @@ def compare_table(results: Sequence[Tokenized]) -> pd.DataFrame:
     """One row per tokenizer, in the order given (failed ones keep their row, with the error as note).
 
     >>> from bpe_core import CharTokenizer
-    >>> t = compare_table([tokenize(CharTokenizer("ab"), "abba", label="ab"), tokenize(CharTokenizer("a"), "ab", label="a")])
-    >>> t[["tokenizer", "tokens", "chars/token"]].to_dict("records")
-    [{'tokenizer': 'ab', 'tokens': 4, 'chars/token': 1.0}, {'tokenizer': 'a', 'tokens': None, 'chars/token': nan}]
+    >>> t = compare_table(
+    ...     [tokenize(CharTokenizer("ab"), "abba", label="ab"), tokenize(CharTokenizer("a"), "ab", label="a")]
+    ... )
+    >>> for row in t[["tokenizer", "tokens", "chars/token"]].to_dict("records"):
+    ...     print(row)
+    {'tokenizer': 'ab', 'tokens': 4, 'chars/token': 1.0}
+    {'tokenizer': 'a', 'tokens': None, 'chars/token': nan}
     """
     rows = []
     for r in results:

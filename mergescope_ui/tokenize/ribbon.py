@@ -43,10 +43,11 @@ RIBBON_CSS = """
 .ms-ribbon .ms-rt{grid-row:3;text-align:center;white-space:pre;overflow:hidden;text-overflow:ellipsis;
   padding:.15em .1em;border-radius:.25em;border:1px solid rgba(0,0,0,.18);color:#111;}
 .ms-ribbon .ms-byte{background:#e8e8e8;}
-.ms-ribbon .ms-c0{background:#ffd8a8}.ms-ribbon .ms-c1{background:#b2f2bb}.ms-ribbon .ms-c2{background:#a5d8ff}
-.ms-ribbon .ms-c3{background:#ffc9c9}.ms-ribbon .ms-c4{background:#d0bfff}.ms-ribbon .ms-c5{background:#ffec99}
-.ms-ribbon .ms-c6{background:#96f2d7}.ms-ribbon .ms-c7{background:#fcc2d7}.ms-ribbon .ms-c8{background:#c5f6fa}
-.ms-ribbon .ms-c9{background:#d8f5a2}
+.ms-ribbon .ms-c0{background:#ffd8a8}.ms-ribbon .ms-c1{background:#b2f2bb}
+.ms-ribbon .ms-c2{background:#a5d8ff}.ms-ribbon .ms-c3{background:#ffc9c9}
+.ms-ribbon .ms-c4{background:#d0bfff}.ms-ribbon .ms-c5{background:#ffec99}
+.ms-ribbon .ms-c6{background:#96f2d7}.ms-ribbon .ms-c7{background:#fcc2d7}
+.ms-ribbon .ms-c8{background:#c5f6fa}.ms-ribbon .ms-c9{background:#d8f5a2}
 .ms-ribbon .ms-partial{border:2px dashed #e03131;font-size:.68em;align-self:center;}
 .ms-ribbon .ms-small{font-size:.7em;align-self:center;}
 .ms-ribbon .ms-special{background:#343a40;color:#fff;}
@@ -57,7 +58,10 @@ RIBBON_CSS = """
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One cell of a ribbon line: columns ``first``..``first + width - 1`` (1-based), a label, classes, a title."""
+    """One cell of a ribbon line: grid columns ``first`` to ``first + width - 1`` (1-based) and its look.
+
+    ``label`` is the text shown, ``classes`` its CSS classes, ``title`` its tooltip.
+    """
 
     first: int
     width: int

@@ -1,13 +1,18 @@
 """The Tokenize page's state in the URL: text (up to a length), tokenizer, compare list, page (pure).
 
->>> state = ShareState(text="hi <b>", spec="quick:aaabdaaabac:260:none", compare=("char:aaabdaaabac",), page=2)
+>>> state = ShareState(
+...     text="hi <b>", spec="quick:aaabdaaabac:260:none", compare=("char:aaabdaaabac",), page=2
+... )
 >>> params = to_query(state)
 >>> params["t"], params["tok"], params["cmp"], params["page"]
 ('hi <b>', 'quick:aaabdaaabac:260:none', 'char:aaabdaaabac', '2')
 >>> from_query(params) == (state, [])
 True
->>> from_query({"tok": "nope", "page": "x"})[1]
-["ignored tok='nope': unknown tokenizer kind 'nope' in 'nope'; use one of ['session', 'quick', 'upload', 'char', 'bytes']", "ignored page='x': not a page number"]
+>>> for note in from_query({"tok": "nope", "page": "x"})[1]:
+...     print(*note.split("; "), sep=";\\n")
+ignored tok='nope': unknown tokenizer kind 'nope' in 'nope';
+use one of ['session', 'quick', 'upload', 'char', 'bytes']
+ignored page='x': not a page number
 """
 
 from __future__ import annotations

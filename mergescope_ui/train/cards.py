@@ -22,7 +22,8 @@ CARD_CSS = """
 .ms-card{border:2px solid #e8590c;border-radius:.8rem;padding:.8rem 1.1rem;background:rgba(232,89,12,.05);
   font-size:var(--ms-card-size,1.05rem);}
 .ms-card h4{margin:0 0 .4rem 0;font-size:1.1em;font-weight:700;color:#d9480f;}
-.ms-card .ms-tokens{border:none;max-height:none;padding:.2rem 0;font-size:1.9em;overflow:visible;contain:none;}
+.ms-card .ms-tokens{border:none;max-height:none;padding:.2rem 0;font-size:1.9em;overflow:visible;
+  contain:none;}
 .ms-card .ms-op{font-size:.8em;color:#495057;padding:0 .3em;}
 .ms-card p{margin:.25rem 0;}
 .ms-card .ms-note{color:#495057;font-size:.92em;}

@@ -11,7 +11,9 @@ the browser's time per Next for the pair chart).  The charts draw on a canvas
 painting them, took the browser about twice as long at every step.
 
 >>> import pandas as pd
->>> df = pd.DataFrame({"rank": [1, 2], "pair": ["a + a", "a + b"], "count": [4, 2], "status": ["chosen", "other"]})
+>>> df = pd.DataFrame(
+...     {"rank": [1, 2], "pair": ["a + a", "a + b"], "count": [4, 2], "status": ["chosen", "other"]}
+... )
 >>> spec = pair_count_spec(df)
 >>> spec["layer"][0]["mark"]["type"], [row["legend"] for row in spec["datasets"][PAIRS_DATA]]
 ('bar', ['chosen pair', 'other pairs'])
@@ -97,7 +99,7 @@ def pair_count_rows(table: pd.DataFrame, *, max_rows: int = 20) -> list[dict[str
 
 
 def tokens_line_chart(*, large: bool = False) -> alt.LayerChart:
-    """Corpus tokens after each step, a dot on the row with ``current`` true; rows from :data:`TOKENS_DATA`."""
+    """Corpus tokens after each step, a dot where ``current`` is true; rows from :data:`TOKENS_DATA`."""
     label_size, title_size = _font_sizes(large)
     axis = alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1, format=",d")
     base = alt.Chart(alt.NamedData(TOKENS_DATA))
@@ -136,7 +138,10 @@ def pair_count_spec(table: pd.DataFrame, *, large: bool = False, max_rows: int =
 
 
 def tokens_line_spec(series: pd.DataFrame, *, current_step: int, large: bool = False) -> dict[str, Any]:
-    """The tokens-by-step chart as a Vega-Lite dict; ``series`` from :func:`mergescope_ui.train.tables.tokens_by_step`."""
+    """The tokens-by-step chart as a Vega-Lite dict.
+
+    ``series`` comes from :func:`mergescope_ui.train.tables.tokens_by_step`.
+    """
     missing = {"step", "tokens"} - set(series.columns)
     if missing:
         raise ValueError(f"series lacks columns {sorted(missing)}; build it with tables.tokens_by_step")

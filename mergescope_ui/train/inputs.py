@@ -31,7 +31,7 @@ def header() -> DeltaGenerator:
 
 
 def sidebar(messages: DeltaGenerator) -> Inputs | None:
-    """The sidebar's three sections; None (after saying why in ``messages``) until there is text and valid settings."""
+    """The sidebar's three sections; None (after saying why in ``messages``) until text and settings work."""
     with st.sidebar:
         st.header("Text")
         source = choose_source(messages)

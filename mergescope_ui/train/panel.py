@@ -40,7 +40,7 @@ def _panel(*, armed: bool, large: bool, window_bytes: int) -> None:
         if playing and not acted and not run.forward():
             st.session_state[keys.PLAYING] = False
             st.rerun(scope="app")
-        run.peek()  # prefetch the next merge: Next is then instant, and the end is known before Next is pressed
+        run.peek()  # prefetch the next merge: Next is then instant, and the end is known before it is pressed
         pending = st.session_state.pop(keys.JUMP_PENDING, None)
         if pending is not None:
             controls(run, playing=playing)

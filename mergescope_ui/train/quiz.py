@@ -43,7 +43,10 @@ def grade(guess: str, step: MergeStep) -> QuizResult:
     if guess == answer:
         outcome, message = "right", f"Right! {answer} occurs {step.count} times, more than any other pair"
         if step.tied:
-            message = f"Right! {answer} ties at {step.count} with {len(step.ties) - 1} other pair(s); the {step.tie_break} rule picks it"
+            message = (
+                f"Right! {answer} ties at {step.count} with {len(step.ties) - 1} other pair(s); "
+                f"the {step.tie_break} rule picks it"
+            )
     elif guess in counts and counts[guess] == step.count:
         outcome = "tied"
         message = (

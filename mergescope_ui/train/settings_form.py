@@ -1,4 +1,4 @@
-"""The Training section of the Train page's sidebar: merges, pre-tokenization, tie rule, specials, min frequency.
+"""The Training section of the Train page's sidebar: merges, pre-tokenization, tie rule, specials, minimum.
 
 ``?merges=``, ``?pattern=``, ``?tie_break=`` and ``?min_frequency=`` set them from a link.
 """

@@ -195,7 +195,10 @@ def _merges_so_far(run: TrainingRun, *, large: bool) -> Callable[[], None]:
         )
         # Both tables side by side in one HTML block (a CSS grid, see blocks.BLOCK_CSS): one element to
         # redraw at every Next where st.columns made five.
-        both = f'<hr class="ms-rule"><div class="ms-split"><div>{recent_html}</div><div>{longest_html}</div></div>'
+        both = (
+            f'<hr class="ms-rule"><div class="ms-split"><div>{recent_html}</div>'
+            f"<div>{longest_html}</div></div>"
+        )
 
     def show() -> None:
         if show_all:
@@ -211,8 +214,8 @@ def _merges_so_far(run: TrainingRun, *, large: bool) -> Callable[[], None]:
                     "crosses_words": st.column_config.CheckboxColumn(
                         "crosses words",
                         help=(
-                            "The token runs past the end of a word (like 'e␣'): a word-splitting pre-tokenizer "
-                            "prevents it"
+                            "The token runs past the end of a word (like 'e␣'): a word-splitting "
+                            "pre-tokenizer prevents it"
                         ),
                     )
                 },

@@ -1,4 +1,4 @@
-"""What the Train page's step view covers and how Play runs: the line about the text, speed, jump, "show all"."""
+"""What the Train page's step view covers and how Play runs: the text's line, speed, jump, "show all"."""
 
 from __future__ import annotations
 
@@ -62,7 +62,8 @@ def view_options(run: TrainingRun, inputs: Inputs) -> StepWindow:
     )
     shown = len(preview) if whole else min(len(preview), WINDOW_CHARS)
     head.caption(
-        f"**{inputs.source.name}** · {trainer.corpus_bytes:,} bytes · {trainer.initial_tokens:,} tokens before any merge"
+        f"**{inputs.source.name}** · {trainer.corpus_bytes:,} bytes · "
+        f"{trainer.initial_tokens:,} tokens before any merge"
         f" · the sequences below show the first {shown:,} characters"
         + (" (the whole text)" if shown >= len(inputs.source.text) else f" of {len(inputs.source.text):,}")
     )

@@ -140,7 +140,8 @@ def full_screenshot(page, name: str) -> Path:
     """Grow the viewport to the main area's scroll height, then save ``artifacts/<name>.png``."""
     ARTIFACTS.mkdir(exist_ok=True)
     height = page.evaluate(
-        "() => { const m = document.querySelector('[data-testid=\"stMain\"]'); return m ? m.scrollHeight : 1000; }"
+        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+        " return m ? m.scrollHeight : 1000; }"
     )
     size = page.viewport_size
     page.set_viewport_size(

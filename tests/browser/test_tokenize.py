@@ -78,7 +78,8 @@ def test_paste_tokens_counts_tooltip_no_js_errors(server, page):
     box.fill(TEXT)
     box.press("Control+Enter")
     page.wait_for_function(
-        "t => [...document.querySelectorAll('.ms-tokens .ms-t')].map(s => s.textContent).join('').includes(t)",
+        "t => [...document.querySelectorAll('.ms-tokens .ms-t')]"
+        ".map(s => s.textContent).join('').includes(t)",
         arg="script",
         timeout=60_000,
     )

@@ -1,4 +1,4 @@
-"""Stepping a trainer across reruns without retraining (the run the Train page keeps, the Tokenize page reads)."""
+"""Stepping a trainer across reruns without retraining (the Train page keeps the run, Tokenize reads it)."""
 
 from __future__ import annotations
 

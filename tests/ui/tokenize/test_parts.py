@@ -1,4 +1,4 @@
-"""Pure parts of the Tokenize page: records, specs, URL state, ribbon, genealogy, file bundle (no Streamlit)."""
+"""Pure parts of the Tokenize page: records, specs, URL state, ribbon, genealogy, file bundle."""
 
 from __future__ import annotations
 

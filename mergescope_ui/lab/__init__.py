@@ -2,13 +2,13 @@
 
 ``pages/lab.py`` calls these sections in order:
 
-- :func:`header`: the title, the question, a container for messages;
-- :func:`sidebar`: the training text and held-out text (``texts``), the settings
-  (``settings_form``), tokenizer files to compare (``reference``);
-- :func:`training`: one training run to the largest vocab, with a progress bar and
-  cached per texts + settings (``compute``), and the headline figures;
-- :func:`tabs`: the curves, per-script curves, the table of sizes (``tables``, ``charts``)
-  and the speed lesson (``speed``).
+- :func:`header` and :func:`sidebar` (``inputs``): the title, then the training and
+  held-out texts (``texts``), the settings (``settings_form``) and tokenizer files
+  to compare (``reference``);
+- :func:`training` (``run``): one training run to the largest vocab, with a progress
+  bar and cached per texts + settings (``compute``), and the headline figures;
+- :func:`tabs` (``tab_views``): the curves and per-script curves (``tables`` builds the
+  frames, ``charts`` draws them), the table of sizes, and the speed lesson (``speed``).
 
 Its session keys are in ``keys``.
 """

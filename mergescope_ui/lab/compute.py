@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bpe_core import Tokenizer
 from bpe_core.compression_curve import CompressionCurve, compression_curve
@@ -70,8 +70,6 @@ class LabResult:
     run: CompressionCurve
     rows: tuple[SizeRow, ...]
     seconds: float
-    train_chars: int
-    heldout_names: tuple[str, ...] = field(default=())
 
 
 def parse_sizes(text: str, *, smallest: int = 257, largest: int = MAX_VOCAB) -> tuple[int, ...]:
@@ -136,8 +134,6 @@ def compute_lab(
         run=run,
         rows=tuple(rows),
         seconds=time.perf_counter() - start,
-        train_chars=len(train_text),
-        heldout_names=tuple(heldout),
     )
 
 

@@ -2,15 +2,18 @@
 
 ``pages/tokenize.py`` calls these sections in order:
 
-- :func:`header`: the title, and the link's state applied once a session (``link``, ``share``);
-- :func:`text_input`: example buttons and the text box;
-- :func:`picker`: which tokenizer (``specs``), resolved to one (``resolve``, with the per-session memos);
-- :func:`token_view`: the counts and the coloured spans, a page at a time (``results``);
-- :func:`tabs`: token ids, byte ribbon (``ribbon``), token details (``details``, ``details_tab``),
-  compare (``compare_tab``), files (``file_bundle``) and the share link;
+- :func:`header` (``intro``): the title, and the link's state applied once a session
+  (``link`` reads and writes the URL, ``share`` is its pure side);
+- :func:`text_input` (``text_box``): example buttons and the text box;
+- :func:`picker` (``tokenizer_picker``): which tokenizer (``specs``), resolved to one
+  (``resolve``: quick-trained and cached, the Train page's run, uploaded files);
+- :func:`token_view` (``main_view``): the counts and the coloured spans, a page at a time
+  (``results`` holds the records);
+- :func:`tabs` (``tab_views``): token ids, byte ribbon (``ribbon``), token details
+  (``details_tab`` on ``details``), compare (``compare_tab``), files (``file_bundle``), share;
 - :func:`write_link`: the link alone, when there is nothing to show.
 
-Its session keys are in ``keys``.  The Train page's run comes from the shared key ``RUN``.
+Its session keys are in ``keys``; the Train page's run comes through the shared key ``RUN``.
 """
 
 from .intro import header

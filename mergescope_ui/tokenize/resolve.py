@@ -46,10 +46,6 @@ class Picked:
     notes: tuple[str, ...] = ()
     error: str | None = None
 
-    @property
-    def ok(self) -> bool:
-        return self.tokenizer is not None
-
 
 @dataclass(frozen=True, slots=True)
 class QuickTrained:

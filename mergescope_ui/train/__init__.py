@@ -2,14 +2,16 @@
 
 ``pages/train.py`` calls these sections in order:
 
-- :func:`header`: the title and a container for messages;
-- :func:`sidebar`: the text (``text_source``), the settings (``settings_form``), the quiz toggle;
-- :func:`training`: the session's run for them (``run``), kept across reruns;
-- :func:`view_options`: the line about the text, play speed, jump to step, "show all";
-- :func:`step_panel`: the fragment that reruns alone: buttons (``controls``), the step line,
-  the quiz, and the step itself (``step_view``, built from ``cards``, ``charts`` and ``tables``).
+- :func:`header` and :func:`sidebar` (``inputs``): the title, then the text
+  (``text_source``), the training settings (``settings_form``) and the quiz toggle;
+- :func:`training` (``run``): the session's run for them, kept across reruns;
+- :func:`view_options` (``window``): the line about the text, play speed, jump to step, "show all";
+- :func:`step_panel` (``panel``): the fragment that reruns alone: the buttons (``controls``),
+  the step line, the quiz (``quiz``) and the step itself (``step_view``, built from
+  ``cards``, ``charts`` and ``tables``).
 
-Its session keys are in ``keys``; ``PAGE_CSS`` goes into the page-wide CSS (``app.py``).
+Its session keys are in ``keys``; :data:`PAGE_CSS` (the merge card's) goes into the
+page-wide CSS that ``app.py`` sends once per run.
 """
 
 from .cards import CARD_CSS as PAGE_CSS

@@ -51,7 +51,7 @@ def on_jump() -> None:
 def controls(run: TrainingRun, *, playing: bool) -> None:
     """The row of step buttons: Back, Next, Play/Pause, Reset (keys ← → P)."""
     # One horizontal container, not st.columns: five blocks fewer for the browser to redraw at every Next.
-    # The buttons' size comes from theme.BASE_CSS (.st-key-<key>), in rem so presenter mode scales it.
+    # The buttons' size comes from shared.theme.BASE_CSS (.st-key-<key>), in rem so presenter mode scales it.
     row = st.container(horizontal=True, gap="medium", vertical_alignment="bottom")
     row.button(
         "◀ Back",

@@ -193,7 +193,7 @@ def _merges_so_far(run: TrainingRun, *, large: bool) -> Callable[[], None]:
             )
             + html_table(recent, wrap=True)
         )
-        # Both tables side by side in one HTML block (a CSS grid, see blocks.BLOCK_CSS): one element to
+        # Both tables side by side in one HTML block (a CSS grid, see shared.blocks.BLOCK_CSS): one element to
         # redraw at every Next where st.columns made five.
         both = (
             f'<hr class="ms-rule"><div class="ms-split"><div>{recent_html}</div>'

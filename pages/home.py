@@ -6,7 +6,7 @@ from mergescope_ui.shared.cache import corpus_index
 from mergescope_ui.shared.entry import run_through_app
 from mergescope_ui.shared.token_html import token_spans_html
 
-run_through_app()
+run_through_app()  # on a fresh server's first request for this URL: start over from app.py
 
 # "low lowest" after two merges (lo, low): a tiny taste of the colored spans.
 _DEMO_VOCAB = {

@@ -3,7 +3,7 @@
 from mergescope_ui import lab
 from mergescope_ui.shared.entry import run_through_app
 
-run_through_app()
+run_through_app()  # on a fresh server's first request for this URL: start over from app.py
 
 messages = lab.header()  # the title, the question it answers, the place for every message
 inputs = lab.sidebar(messages)  # texts, held-out text, settings, tokenizer files (None: not ready yet)

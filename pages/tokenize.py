@@ -3,7 +3,7 @@
 from mergescope_ui import tokenize
 from mergescope_ui.shared.entry import run_through_app
 
-run_through_app()
+run_through_app()  # on a fresh server's first request for this URL: start over from app.py
 
 tokenize.header()  # the title, and what a shared link asked for
 text = tokenize.text_input()  # example buttons and the text box

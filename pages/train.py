@@ -3,7 +3,7 @@
 from mergescope_ui import train
 from mergescope_ui.shared.entry import run_through_app
 
-run_through_app()
+run_through_app()  # on a fresh server's first request for this URL: start over from app.py
 
 messages = train.header()  # the title, and the place under it for every message
 inputs = train.sidebar(messages)  # the text, the training settings, the quiz toggle (None: not ready yet)

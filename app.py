@@ -1,18 +1,26 @@
-"""MergeScope: watch a byte-level BPE tokenizer learn, merge by merge.
+"""MergeScope: watch a byte-level BPE tokenizer learn, merge by merge, on any text.
 
 Run from the repo root: ``streamlit run app.py`` (``.streamlit/config.toml`` is read from there).
-This entry script sets up the page, the shared sidebar and the navigation;
-the pages live in ``app_pages/`` (not ``pages/``, see mergescope_ui/nav.py) and their logic in ``mergescope_ui``.
+This entry script sets up the page, lists the pages for ``st.navigation``, and
+draws what every page shares: the presenter toggle and the page-wide CSS.  Each
+page file in ``pages/`` calls its sections from ``mergescope_ui.<page>``.
 """
 
 import streamlit as st
 
-from mergescope_ui import keys
-from mergescope_ui.nav import pages
-from mergescope_ui.theme import page_css
+from mergescope_ui import train
+from mergescope_ui.shared import keys
+from mergescope_ui.shared.theme import page_css
 
 st.set_page_config(page_title="MergeScope", page_icon="🔬", layout="wide")
-navigation = st.navigation(pages())
+navigation = st.navigation(
+    [
+        st.Page("pages/home.py", title="Welcome", icon="🏠", url_path="home", default=True),
+        st.Page("pages/train.py", title="Train", icon="🔬", url_path="train"),
+        st.Page("pages/tokenize.py", title="Tokenize", icon="🔤", url_path="tokenize"),
+        st.Page("pages/lab.py", title="Vocab-size lab", icon="🧪", url_path="vocab-lab"),
+    ]
+)
 with st.sidebar:
     st.toggle(
         "📽 Presenter mode (large text)",
@@ -21,5 +29,5 @@ with st.sidebar:
         bind="query-params",
         help="Bigger text, tokens and charts for a projector.",
     )
-st.html(page_css(presenter=bool(st.session_state.get(keys.PRESENTER, False))))
+st.html(page_css(presenter=bool(st.session_state.get(keys.PRESENTER, False)), pages=train.PAGE_CSS))
 navigation.run()

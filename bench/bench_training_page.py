@@ -18,15 +18,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 import bpe_core  # noqa: E402
-from mergescope_ui.charts import pair_count_spec, tokens_line_spec  # noqa: E402
-from mergescope_ui.corpora import load_index, load_text  # noqa: E402
-from mergescope_ui.html_tables import html_table  # noqa: E402
-from mergescope_ui.settings import PREVIEW_CHARS  # noqa: E402
-from mergescope_ui.tables import merges_csv, merges_table, pair_table, tokens_by_step  # noqa: E402
-from mergescope_ui.token_html import merged_positions, token_spans_html  # noqa: E402
+from mergescope_ui.shared.corpora import load_index, load_text  # noqa: E402
+from mergescope_ui.shared.html_tables import html_table  # noqa: E402
+from mergescope_ui.shared.settings import PREVIEW_CHARS  # noqa: E402
+from mergescope_ui.shared.token_html import merged_positions, token_spans_html  # noqa: E402
+from mergescope_ui.train.charts import pair_count_spec, tokens_line_spec  # noqa: E402
+from mergescope_ui.train.tables import merges_csv, merges_table, pair_table, tokens_by_step  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 MAKER = ROOT.parent / "shared" / "tools" / "make_bench_corpus.py"
@@ -91,7 +90,7 @@ def bench_engine(text: str, steps: int) -> None:
 
 
 def bench_browser(path: Path, clicks: int) -> None:
-    from browser_support import chromium_page, missing_browser, open_app, streamlit_server, wait_idle
+    from tests.browser.support import chromium_page, missing_browser, open_app, streamlit_server, wait_idle
 
     reason = missing_browser()
     if reason:
@@ -103,9 +102,8 @@ def bench_browser(path: Path, clicks: int) -> None:
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
         page.get_by_text("Step 0: the text as raw bytes").wait_for(timeout=120_000)
         wait_idle(page, timeout=120_000)
-        print(
-            f"browser: upload + pre-tokenize + first merge prefetched: {(time.perf_counter() - t0) * 1000:.0f} ms"
-        )
+        upload_ms = (time.perf_counter() - t0) * 1000
+        print(f"browser: upload + pre-tokenize + first merge prefetched: {upload_ms:.0f} ms")
         times = []
         for k in range(1, clicks + 1):
             t0 = time.perf_counter()
@@ -138,7 +136,7 @@ def bench_floor(clicks: int) -> None:
     """The same click-to-text timing on a one-button app: this machine's floor for any Next."""
     import tempfile
 
-    from browser_support import chromium_page, missing_browser, streamlit_server, wait_idle
+    from tests.browser.support import chromium_page, missing_browser, streamlit_server, wait_idle
 
     if missing_browser():
         return

@@ -1,8 +1,14 @@
-"""MergeScope's UI layer: what the Streamlit pages share.
+"""MergeScope's UI: one subpackage per page, and ``shared`` for what the pages share.
 
-Imports go one way: ``app_pages/`` -> ``mergescope_ui`` -> ``bpe_core``.  The
-modules that build HTML, tables and charts are pure (no Streamlit calls) and
-have their own unit tests; the ones that talk to Streamlit are ``keys``
-(session-state names), ``engine`` (cached calls), ``sources`` (corpus picker,
-paste, upload), ``theme`` and ``train_page``.
+- ``train/``: the Train page (step through training, merge by merge).
+- ``tokenize/``: the Tokenize page (paste text, pick a tokenizer, see its tokens).
+- ``lab/``: the Vocab-size lab (compression, OOV and round-trip rates against vocab size).
+- ``shared/``: HTML blocks, theme, token spans, tables, corpora, uploads, the
+  training run record, cached engine calls, URL state and the shared session keys.
+
+The page files in ``pages/`` call their package's sections in order; ``app.py``
+lists the pages for ``st.navigation``.  Imports go one way:
+``pages/`` -> ``mergescope_ui.<page>`` -> ``mergescope_ui.shared`` -> ``bpe_core``;
+a page package never imports another one (``tests/ui/test_import_direction.py``
+checks it).  Each page package keeps its session-state keys in its ``keys.py``.
 """

@@ -1,0 +1,163 @@
+"""The lab's altair charts, drawn from the frames of :mod:`mergescope_ui.lab.tables` (pure; no Streamlit).
+
+>>> import pandas as pd
+>>> data = pd.DataFrame({"text": ["train"], "merges": [0], "vocab_size": [256], "tokens": [9],
+...                      "bytes_per_token": [1.0], "chars_per_token": [1.0]})
+>>> [layer["mark"]["type"] for layer in compression_chart(data).to_dict()["layer"]]
+['rule', 'line']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import altair as alt
+import pandas as pd
+
+from bpe_core.metrics import LESSON_SIZES
+
+TEXT_COLORS = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9", "#f59f00"]
+
+METRIC_TITLES = {"bytes_per_token": "bytes per token", "chars_per_token": "characters per token"}
+
+
+def _axis_sizes(large: bool) -> tuple[int, int]:
+    return (18, 20) if large else (12, 13)
+
+
+def compression_chart(
+    data: pd.DataFrame,
+    *,
+    metric: str = "bytes_per_token",
+    large: bool = False,
+    marks: Sequence[int] = LESSON_SIZES,
+    points: pd.DataFrame | None = None,
+) -> alt.LayerChart:
+    """``metric`` vs vocab size (log scale), one line per text, grey rules at the lessons' sizes.
+
+    ``points`` (see :func:`reference_frame`) adds loaded tokenizers as
+    points at their own vocab size, colored by text, shaped by tokenizer.
+    """
+    if metric not in METRIC_TITLES:
+        raise ValueError(f"metric must be one of {list(METRIC_TITLES)}, not {metric!r}")
+    label, title = _axis_sizes(large)
+    texts = list(dict.fromkeys(data["text"]))
+    x = alt.X(
+        "vocab_size:Q",
+        title="vocab size (log scale)",
+        scale=alt.Scale(type="log", base=2),
+        axis=alt.Axis(labelFontSize=label, titleFontSize=title),
+    )
+    lines = (
+        alt.Chart(data)
+        .mark_line(strokeWidth=3 if large else 2)
+        .encode(
+            x=x,
+            y=alt.Y(
+                f"{metric}:Q",
+                title=METRIC_TITLES[metric],
+                scale=alt.Scale(zero=False),
+                axis=alt.Axis(labelFontSize=label, titleFontSize=title),
+            ),
+            color=alt.Color(
+                "text:N",
+                title=None,
+                scale=alt.Scale(domain=texts, range=TEXT_COLORS[: len(texts)] or TEXT_COLORS),
+                legend=alt.Legend(orient="bottom", labelFontSize=label),
+            ),
+            tooltip=[
+                "text:N",
+                "vocab_size:Q",
+                "merges:Q",
+                "tokens:Q",
+                alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric]),
+            ],
+        )
+    )
+    top = data["vocab_size"].max() if len(data) else 0
+    rules = pd.DataFrame({"vocab_size": [m for m in marks if m <= top]})
+    marks_layer = alt.Chart(rules).mark_rule(color="#adb5bd", strokeDash=[4, 4]).encode(x="vocab_size:Q")
+    layers = [marks_layer, lines]
+    if points is not None and len(points):
+        layers.append(
+            alt.Chart(points)
+            .mark_point(size=160 if large else 90, filled=True)
+            .encode(
+                x="vocab_size:Q",
+                y=f"{metric}:Q",
+                color=alt.Color("text:N"),
+                shape=alt.Shape(
+                    "tokenizer:N", title=None, legend=alt.Legend(orient="bottom", labelFontSize=label)
+                ),
+                tooltip=[
+                    "tokenizer:N",
+                    "text:N",
+                    "vocab_size:Q",
+                    "tokens:Q",
+                    alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric]),
+                ],
+            )
+        )
+    return alt.layer(*layers).properties(height=360 if large else 300)
+
+
+def gain_chart(data: pd.DataFrame, *, large: bool = False) -> alt.Chart:
+    """Tokens saved per merge vs merge step (log y): the first merges save the most."""
+    label, title = _axis_sizes(large)
+    binned = bool(len(data)) and bool((data["last_step"] > data["first_step"]).any())
+    y_title = "tokens saved (bin mean)" if binned else "tokens saved"
+    return (
+        alt.Chart(data)
+        .mark_area(line={"color": "#e8590c"}, color="#ffd8a8", interpolate="step-after")
+        .encode(
+            x=alt.X(
+                "first_step:Q", title="merge step", axis=alt.Axis(labelFontSize=label, titleFontSize=title)
+            ),
+            y=alt.Y(
+                "gain:Q",
+                title=y_title,
+                scale=alt.Scale(type="symlog"),
+                axis=alt.Axis(labelFontSize=label, titleFontSize=title),
+            ),
+            tooltip=[
+                alt.Tooltip("first_step:Q", title="from step"),
+                alt.Tooltip("last_step:Q", title="to step"),
+                alt.Tooltip("gain:Q", format=",.1f", title="mean tokens saved"),
+                alt.Tooltip("max_gain:Q", title="most saved"),
+            ],
+        )
+        .properties(height=260 if large else 220)
+    )
+
+
+def script_chart(data: pd.DataFrame, *, metric: str = "chars_per_token", large: bool = False) -> alt.Chart:
+    """``metric`` vs vocab size per script category of one text."""
+    if metric not in METRIC_TITLES:
+        raise ValueError(f"metric must be one of {list(METRIC_TITLES)}, not {metric!r}")
+    label, title = _axis_sizes(large)
+    return (
+        alt.Chart(data)
+        .mark_line(strokeWidth=3 if large else 2)
+        .encode(
+            x=alt.X(
+                "vocab_size:Q",
+                title="vocab size (log scale)",
+                scale=alt.Scale(type="log", base=2),
+                axis=alt.Axis(labelFontSize=label, titleFontSize=title),
+            ),
+            y=alt.Y(
+                f"{metric}:Q",
+                title=METRIC_TITLES[metric],
+                axis=alt.Axis(labelFontSize=label, titleFontSize=title),
+            ),
+            color=alt.Color("script:N", title=None, legend=alt.Legend(orient="bottom", labelFontSize=label)),
+            tooltip=[
+                "script:N",
+                "vocab_size:Q",
+                "tokens:Q",
+                "chars:Q",
+                alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric]),
+            ],
+        )
+        .properties(height=300 if large else 260)
+    )

@@ -1,0 +1,228 @@
+"""The lab's computation and its caches (pure Python; no Streamlit).
+
+One request = the texts + :class:`LabSettings`.  The result holds the
+training run with its curves and the table of sizes.  Results are cached per
+server process, keyed by digests of the texts and the settings, in a
+:class:`~mergescope_ui.shared.progress_cache.ProgressCache`: the computation
+reports progress into a bar made outside it (why that rules out
+``st.cache_*``: see :mod:`mergescope_ui.shared.cache`).  Results are
+immutable, so sharing them between sessions is safe.
+
+>>> s = LabSettings(vocab_size=300, sizes=(1024,))
+>>> s.table_sizes
+(300, 512, 1024, 4096, 32768)
+>>> settings = LabSettings(vocab_size=270, samples=500)
+>>> r = compute_lab("low lower lowest " * 5, {"held-out": "lowest low"}, settings)
+>>> r.run.merges, [row.requested_vocab for row in r.rows][:2]
+(7, [270, 270])
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from bpe_core import Tokenizer
+from bpe_core.compression_curve import CompressionCurve, compression_curve
+from bpe_core.metrics import (
+    DEFAULT_SAMPLES,
+    LESSON_SIZES,
+    Compression,
+    SizeRow,
+    oov_rate,
+    round_trip,
+    sample_chars,
+    size_table,
+)
+from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.progress_cache import ProgressCache
+
+MAX_VOCAB = 32_768
+CACHE_ENTRIES = 4  # a 32K-vocab result with per-script curves holds some tens of MB
+
+Progress = Callable[[float, str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class LabSettings:
+    """What the lab trains and measures with (besides the texts)."""
+
+    vocab_size: int = 4096
+    pattern: str = "gpt2"
+    special_tokens: tuple[str, ...] = ()
+    tie_break: str = "lexicographic"
+    sizes: tuple[int, ...] = ()  # the user's own sizes for the table
+    samples: int = DEFAULT_SAMPLES  # random characters per round-trip check
+    by_script: bool = True
+    min_frequency: int = 1
+
+    @property
+    def table_sizes(self) -> tuple[int, ...]:
+        """The lessons' sizes, the user's, and the largest vocab, sorted, each once."""
+        return tuple(sorted({*LESSON_SIZES, *self.sizes, self.vocab_size}))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LabResult:
+    """A training run with its curves, the table of sizes, and how long it took."""
+
+    run: CompressionCurve
+    rows: tuple[SizeRow, ...]
+    seconds: float
+
+
+def parse_sizes(text: str, *, smallest: int = 257, largest: int = MAX_VOCAB) -> tuple[int, ...]:
+    """Vocab sizes typed as a list (``"1000, 8k 16384"``); each must be within ``smallest..largest``.
+
+    >>> parse_sizes("1000, 8k 16384")
+    (1000, 8192, 16384)
+    >>> parse_sizes("")
+    ()
+    """
+    out: list[int] = []
+    for part in text.replace(",", " ").replace(";", " ").split():
+        word = part.strip().lower()
+        try:
+            value = int(word[:-1]) * 1024 if word.endswith("k") else int(word)
+        except ValueError:
+            raise ValueError(
+                f"{part!r} is not a vocab size; type whole numbers like 1000 or 8k, separated by commas"
+            ) from None
+        if not smallest <= value <= largest:
+            raise ValueError(
+                f"vocab size {value} is out of range {smallest}..{largest}; the smallest holds the "
+                "256 bytes and the special tokens plus one merge"
+            )
+        if value not in out:
+            out.append(value)
+    return tuple(out)
+
+
+def compute_lab(
+    train_text: str,
+    heldout: Mapping[str, str],
+    settings: LabSettings,
+    *,
+    progress: Progress | None = None,
+) -> LabResult:
+    """Train once to ``settings.vocab_size``, build every curve and the table of sizes."""
+    if not train_text.strip():
+        raise ValueError("the training text is empty; choose a corpus, paste text or upload a file")
+    start = time.perf_counter()
+    curve_progress = (lambda f, m: progress(0.9 * f, m)) if progress is not None else None
+    run = compression_curve(
+        train_text,
+        vocab_size=settings.vocab_size,
+        heldout=dict(heldout),
+        pattern=settings.pattern,
+        special_tokens=settings.special_tokens,
+        tie_break=settings.tie_break,
+        min_frequency=settings.min_frequency,
+        by_script=settings.by_script,
+        progress=curve_progress,
+    )
+    if progress is not None:
+        progress(0.92, "table: compression, OOV and round-trip rates")
+    texts = {run.train.name: train_text, **heldout}
+    rows = size_table(
+        run, [s for s in settings.table_sizes if s >= run.base_vocab], texts, samples=settings.samples
+    )
+    if progress is not None:
+        progress(1.0, "done")
+    return LabResult(
+        run=run,
+        rows=tuple(rows),
+        seconds=time.perf_counter() - start,
+    )
+
+
+CACHE: ProgressCache[LabResult] = ProgressCache(entries=CACHE_ENTRIES)
+
+
+def cached_lab(
+    train_text: str,
+    heldout: Mapping[str, str],
+    settings: LabSettings,
+    *,
+    progress: Progress | None = None,
+    cache: ProgressCache[LabResult] = CACHE,
+) -> tuple[LabResult, bool]:
+    """:func:`compute_lab` through ``cache``; returns ``(result, was_cached)``."""
+    key = (digest(train_text), tuple(sorted((n, digest(t)) for n, t in heldout.items())), settings)
+    found = cache.get(key)
+    if found is not None:
+        return found, True
+    result = compute_lab(train_text, heldout, settings, progress=progress)
+    cache.put(key, result)
+    return result, False
+
+
+def reference_rows(
+    tokenizer: Tokenizer,
+    name: str,
+    texts: Mapping[str, str],
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    progress: Progress | None = None,
+) -> tuple[SizeRow, ...]:
+    """A loaded tokenizer (e.g. GPT-2's files) measured on each text at its own vocab size.
+
+    >>> from bpe_core import train
+    >>> tok = train("abab abab", vocab_size=259)
+    >>> rows = reference_rows(tok, "mine", {"t": "abab"}, samples=50)
+    >>> [(r.tokenizer, r.vocab_size, r.compression.tokens, r.round_trip_rate) for r in rows]
+    [('mine', 259, 1, 1.0)]
+    """
+    rows = []
+    for n, (text_name, text) in enumerate(texts.items()):
+        if progress is not None:
+            progress(n / max(1, len(texts)), f"{name}: encoding the {text_name} text")
+        tokens = len(tokenizer.encode(text))
+        trip = round_trip(tokenizer, text, drawn=sample_chars(text, samples=samples)).rate if text else 1.0
+        rows.append(
+            SizeRow(
+                tokenizer=name,
+                requested_vocab=tokenizer.vocab_size,
+                vocab_size=tokenizer.vocab_size,
+                merges=len(tokenizer.merges),
+                text=text_name,
+                compression=Compression(
+                    tokens=tokens, bytes=len(text.encode("utf-8")), chars=len(text), words=len(text.split())
+                ),
+                oov_rate=oov_rate(tokenizer, text),
+                round_trip_rate=trip,
+            )
+        )
+    if progress is not None:
+        progress(1.0, "done")
+    return tuple(rows)
+
+
+_REFERENCES: ProgressCache[tuple[SizeRow, ...]] = ProgressCache(entries=CACHE_ENTRIES)
+
+
+def cached_reference_rows(
+    tokenizer_key: str,
+    load: Callable[[], Tokenizer],
+    name: str,
+    texts: Mapping[str, str],
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    progress: Progress | None = None,
+) -> tuple[SizeRow, ...]:
+    """:func:`reference_rows` cached by ``tokenizer_key`` (e.g. a digest of its files), the texts and
+    ``samples``; ``load`` makes the tokenizer only on a miss."""
+    key = ("reference", tokenizer_key, name, tuple((n, digest(t)) for n, t in texts.items()), samples)
+    found = _REFERENCES.get(key)
+    if found is not None:
+        return found
+    rows = reference_rows(load(), name, texts, samples=samples, progress=progress)
+    _REFERENCES.put(key, rows)
+    return rows
+
+
+def clear_caches() -> None:
+    """Forget every cached result (tests use it for isolation)."""
+    CACHE.clear()
+    _REFERENCES.clear()

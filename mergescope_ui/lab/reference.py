@@ -1,0 +1,63 @@
+"""A tokenizer from files to compare with the lab's run (e.g. GPT-2's), measured at its own vocab size."""
+
+from __future__ import annotations
+
+import itertools
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from bpe_core.metrics import SizeRow
+from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES, load_uploaded
+
+from . import keys
+from .compute import cached_reference_rows
+
+
+def _remember_reference() -> None:
+    files = st.session_state.get(keys.REF_UPLOAD) or []
+    if files:
+        st.session_state[keys.REF_FILES] = [(f.name, f.getvalue()) for f in files]
+    else:
+        st.session_state.pop(keys.REF_FILES, None)
+
+
+def reference_upload() -> list[tuple[str, bytes]]:
+    """An optional tokenizer from files (e.g. GPT-2's vocab.json + merges.txt) to compare at its own size."""
+    st.file_uploader(
+        "Tokenizer files (optional)",
+        accept_multiple_files=True,
+        key=keys.REF_UPLOAD,
+        on_change=_remember_reference,
+        type=list(UPLOAD_TYPES),
+        help="tokenizer.json, a .tiktoken or .model file, or vocab.json + merges.txt "
+        f"(up to {MAX_UPLOAD_FILES} files of one tokenizer): it shows as a point at its own vocab size "
+        "and as rows of the table.",
+    )
+    return list(st.session_state.get(keys.REF_FILES, []))
+
+
+def reference_rows(
+    files: list[tuple[str, bytes]], texts: dict[str, str], samples: int, messages: DeltaGenerator
+) -> tuple[SizeRow, ...]:
+    """The uploaded tokenizer measured on each text (with a progress bar, cached); () without files."""
+    if not files:
+        return ()
+    name = " + ".join(n for n, _ in files)
+    key = digest(*itertools.chain.from_iterable(files))  # name, bytes, name, bytes, ...
+    bar = st.progress(0.0, text=f"Measuring {name}…")
+    try:
+        return cached_reference_rows(
+            key,
+            lambda: load_uploaded(files),
+            name,
+            texts,
+            samples=samples,
+            progress=lambda f, m: bar.progress(min(1.0, max(0.0, f)), text=m),
+        )
+    except ValueError as exc:
+        messages.error(f"Cannot use the tokenizer files {name}: {exc}.")
+        return ()
+    finally:
+        bar.empty()

@@ -1,0 +1,95 @@
+"""The lab's training run: once per texts + settings (a progress bar, then cached), and its headline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from bpe_core.metrics import SizeRow
+
+from .compute import LabResult, LabSettings, cached_lab
+from .inputs import LabInputs
+from .reference import reference_rows
+from .texts import HELDOUT_NAME
+
+
+@dataclass(frozen=True, slots=True)
+class LabRun:
+    """The run's result, whether it came from the cache, and the uploaded tokenizer's rows."""
+
+    result: LabResult
+    cached: bool
+    references: tuple[SizeRow, ...]
+
+
+def training(inputs: LabInputs, messages: DeltaGenerator) -> LabRun | None:
+    """Train (or take from the cache), show the headline figures, measure the uploaded tokenizer files."""
+    st.caption(f"Training text: {', '.join(inputs.names)}; held-out: {inputs.heldout_how}.")
+    try:
+        result, cached = _compute(inputs.train, inputs.heldout, inputs.settings)
+    except ValueError as exc:
+        messages.error(f"Cannot compute the curves: {exc}.")
+        return None
+    _headline(result, cached)
+    texts = {result.run.train.name: inputs.train, **inputs.heldout}
+    references = reference_rows(list(inputs.ref_files), texts, inputs.settings.samples, messages)
+    return LabRun(result=result, cached=cached, references=references)
+
+
+def _compute(train: str, heldout: dict[str, str], settings: LabSettings) -> tuple[LabResult, bool]:
+    bar = st.progress(0.0, text="Training…")
+    try:
+        return cached_lab(
+            train, heldout, settings, progress=lambda f, m: bar.progress(min(1.0, max(0.0, f)), text=m)
+        )
+    finally:
+        bar.empty()
+
+
+def _headline(result: LabResult, cached: bool) -> None:
+    run = result.run
+    K = run.merges
+    held = run.heldout[0] if run.heldout else None
+    st.caption(
+        f"Trained on {run.train.chars:,} characters ({run.train.bytes:,} bytes) to vocab size "
+        f"{run.vocab_size(K):,} ({K:,} merges; {run.stop_reason}) in {result.seconds:.2f} s"
+        + (" · from the cache" if cached else "")
+    )
+    if run.vocab_size(K) < run.requested_vocab:
+        st.info(
+            f"Training stopped at {run.vocab_size(K):,} of the {run.requested_vocab:,} asked for: "
+            f"{run.stop_reason}. Bigger sizes in the table show this final tokenizer."
+        )
+    cols = st.columns(4)
+    cols[0].metric(
+        "Train bytes/token",
+        f"{run.train.bytes_per_token(K):.2f}",
+        help=f"At vocab size {run.vocab_size(K):,}; 1.00 before any merge.",
+    )
+    if held is not None:
+        train_bpt = run.train.bytes_per_token(K)
+        gap = held.bytes_per_token(K) / train_bpt - 1 if train_bpt else 0.0
+        cols[1].metric(
+            "Held-out bytes/token",
+            f"{held.bytes_per_token(K):.2f}",
+            delta=f"{100 * gap:+.1f}% vs train",
+            delta_color="off",
+            help="The gap to the training text is over-fitting: merges that fit only the training text.",
+        )
+    bpe = [r for r in result.rows if r.tokenizer == "byte-level BPE" and r.text == HELDOUT_NAME]
+    chars = [r for r in result.rows if r.tokenizer == "character baseline" and r.text == HELDOUT_NAME]
+    if bpe:
+        cols[2].metric(
+            "OOV rate, byte-level BPE (held-out)",
+            f"{100 * bpe[-1].oov_rate:.2f}%",
+            help="Every text is made of bytes, and all 256 are in the vocab: nothing is out of vocabulary.",
+        )
+    if chars:
+        cols[3].metric(
+            "OOV rate, character baseline (held-out)",
+            f"{100 * chars[0].oov_rate:.2f}%",
+            help=f"A vocab of the {chars[0].vocab_size:,} distinct characters of the training text: "
+            "any other character cannot be encoded.",
+        )

@@ -1,0 +1,93 @@
+"""The lab's Settings (sidebar): largest vocab, pre-tokenization, tie rule, specials, sizes, samples."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from bpe_core import TIE_BREAK_HELP, TIE_BREAKS
+from bpe_core.metrics import DEFAULT_SAMPLES, LESSON_SIZES
+from mergescope_ui.shared.settings import parse_special_tokens
+
+from . import keys
+from .compute import MAX_VOCAB, LabSettings, parse_sizes
+
+DEFAULT_VOCAB = 4096
+DEFAULT_SIZES = "1024"
+PATTERN_LABELS = {
+    "gpt2": "GPT-2: words keep a leading space",
+    "gpt4": "GPT-4 (cl100k): + digits in 3s",
+    "o200k": "GPT-4o (o200k)",
+    "whitespace": "whitespace: runs of space / non-space",
+    "none": "none: no split (tokens may span words)",
+}
+
+
+def lab_settings(messages: DeltaGenerator) -> LabSettings | None:
+    """The training and measuring settings (in the sidebar); None after an error in ``messages``."""
+    vocab = st.number_input(
+        "Largest vocab size",
+        min_value=257,
+        max_value=MAX_VOCAB,
+        value=DEFAULT_VOCAB,
+        step=256,
+        key=keys.VOCAB,
+        persist_state="session",
+        help="One training run to this size gives every smaller tokenizer: merges are a prefix order.",
+    )
+    pattern = st.selectbox(
+        "Pre-tokenization",
+        list(PATTERN_LABELS),
+        format_func=PATTERN_LABELS.__getitem__,
+        key=keys.PATTERN,
+        persist_state="session",
+    )
+    tie = st.selectbox(
+        "Tie rule",
+        list(TIE_BREAKS),
+        key=keys.TIE_BREAK,
+        persist_state="session",
+        help="\n".join(f"- **{k}**: {v}" for k, v in TIE_BREAK_HELP.items()),
+    )
+    specials_text = st.text_area(
+        "Special tokens (one a line, optional)",
+        key=keys.SPECIAL_TOKENS,
+        height=68,
+        persist_state="session",
+        placeholder="<|endoftext|>",
+    )
+    sizes_text = st.text_input(
+        "Your vocab sizes for the table",
+        value=DEFAULT_SIZES,
+        key=keys.SIZES,
+        persist_state="session",
+        help=f"Besides {', '.join(map(str, LESSON_SIZES))} and the largest size; e.g. 1000, 8k.",
+    )
+    samples = st.number_input(
+        "Round-trip sample (characters)",
+        min_value=1000,
+        max_value=DEFAULT_SAMPLES,
+        value=DEFAULT_SAMPLES,
+        step=1000,
+        key=keys.SAMPLES,
+        persist_state="session",
+    )
+    try:
+        specials = parse_special_tokens(specials_text)
+        sizes = parse_sizes(sizes_text, smallest=257 + len(specials))
+        if vocab < 257 + len(specials):
+            raise ValueError(
+                f"the largest vocab size must be at least {257 + len(specials)}: 256 bytes + "
+                f"{len(specials)} special token(s) + one merge"
+            )
+    except ValueError as exc:
+        messages.error(f"Check the settings: {exc}.")
+        return None
+    return LabSettings(
+        vocab_size=int(vocab),
+        pattern=pattern,
+        special_tokens=specials,
+        tie_break=tie,
+        sizes=sizes,
+        samples=int(samples),
+    )

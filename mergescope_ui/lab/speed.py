@@ -1,0 +1,95 @@
+"""The lab's speed lesson: the textbook trainer against the fast one, timed on the training text's start."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from bpe_core.speed_lesson import GPT2_BYTES, GPT2_MERGES, SpeedLesson, time_trainers
+from mergescope_ui.shared.digest import digest
+
+from . import keys
+from .compute import LabSettings
+from .tables import human_duration
+
+
+@dataclass(frozen=True, slots=True)
+class TimedLesson:
+    """A speed lesson and what it timed (sample digest, merges, pattern, specials, tie rule)."""
+
+    identity: tuple[object, ...]
+    lesson: SpeedLesson
+
+
+def speed_lesson(train: str, settings: LabSettings) -> None:
+    """Time both trainers on a button press; the result stays until the sample or settings change."""
+    st.subheader("Why the fast trainer matters")
+    st.write(
+        "The textbook trainer recounts every pair of the whole text at every merge; the fast one only "
+        "visits the places where the merged pair occurs. Time both on the start of your training text:"
+    )
+    c1, c2 = st.columns(2)
+    merges = c1.number_input(
+        "Merges",
+        min_value=10,
+        max_value=500,
+        value=100,
+        step=10,
+        key=keys.SPEED_MERGES,
+        persist_state="session",
+    )
+    size = c2.number_input(
+        "Characters of the training text",
+        min_value=500,
+        max_value=20_000,
+        value=4000,
+        step=500,
+        key=keys.SPEED_CHARS,
+        persist_state="session",
+    )
+    sample = train[: int(size)]
+    identity = (digest(sample), int(merges), settings.pattern, settings.special_tokens, settings.tie_break)
+    if st.button("⏱ Time both trainers", key=keys.SPEED_RUN):
+        with st.spinner("Timing the naive trainer, then the fast one…"):
+            try:
+                lesson = time_trainers(
+                    sample,
+                    merges=int(merges),
+                    pattern=settings.pattern,
+                    special_tokens=settings.special_tokens,
+                    tie_break=settings.tie_break,
+                )
+            except ValueError as exc:
+                st.error(f"Cannot time the trainers: {exc}.")
+                return
+        st.session_state[keys.SPEED_RESULT] = TimedLesson(identity, lesson)
+    stored: TimedLesson | None = st.session_state.get(keys.SPEED_RESULT)
+    if stored is None or stored.identity != identity:
+        return
+    lesson = stored.lesson
+    cols = st.columns(3)
+    cols[0].metric("Naive trainer", human_duration(lesson.naive_seconds))
+    cols[1].metric("Fast trainer", human_duration(lesson.fast_seconds))
+    cols[2].metric("Speed-up", f"{lesson.speedup:,.1f}×")
+    if lesson.merges == 0:
+        st.info("No merge was possible on this text; choose a longer text.")
+        return
+    est = lesson.extrapolate()
+    st.write(
+        f"Both learned {lesson.merges:,} merges on {lesson.text_bytes:,} bytes"
+        + (
+            " and the **same merges** in the same order."
+            if lesson.same_merges
+            else ", but different merges (a bug: please report it)."
+        )
+    )
+    st.write(
+        f"A GPT-2-sized run ({GPT2_MERGES:,} merges on {GPT2_BYTES / 1e9:.0f} GB of text), "
+        "scaled from these timings: "
+        f"naive ≈ **{human_duration(est.naive_seconds)}**, fast ≈ **{human_duration(est.fast_seconds)}**."
+    )
+    st.caption(
+        "The naive time grows with text size × merges; the fast one with the text size (a merge can only "
+        "remove tokens that exist). Rough orders of magnitude in pure Python on this machine, not forecasts."
+    )

@@ -1,0 +1,255 @@
+"""The lab's tables (pure: results in, DataFrames out; no Streamlit); the charts draw them (``lab.charts``).
+
+Curves can have 32,768 points per text; every chart row goes to the browser,
+so the curves are sampled at a few hundred vocab sizes (always including the
+lessons' sizes and both ends), and the per-merge gains are averaged in bins.
+
+>>> from bpe_core.compression_curve import compression_curve
+>>> run = compression_curve("low lower lowest " * 5, vocab_size=270, heldout={"held-out": "lowest low"})
+>>> df = compression_frame(run, plot_points(run))
+>>> sorted(df["text"].unique()), int(df["vocab_size"].min()), int(df["vocab_size"].max())
+(['held-out', 'train'], 256, 263)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+
+from bpe_core.compression_curve import CompressionCurve, TextCurve
+from bpe_core.metrics import LESSON_SIZES, SizeRow
+from bpe_core.scripts import SPACE_PUNCT, SPECIAL
+
+NOT_SCRIPTS = frozenset({SPACE_PUNCT, SPECIAL})
+MAX_POINTS = 400
+MAX_GAIN_BARS = 500
+
+
+def plot_points(
+    run: CompressionCurve, *, max_points: int = MAX_POINTS, marks: Sequence[int] = LESSON_SIZES
+) -> list[int]:
+    """Merge counts ``k`` to plot: all when few, else about ``max_points`` spread on a log scale of vocab.
+
+    >>> from bpe_core.compression_curve import compression_curve
+    >>> run = compression_curve("ab " * 50, vocab_size=300)
+    >>> plot_points(run)
+    [0, 1, 2]
+    """
+    K = run.merges
+    if max_points >= K + 1:
+        return list(range(K + 1))
+    base = run.base_vocab
+    low, high = math.log(base), math.log(base + K)
+    ks = {0, K}
+    for i in range(max_points):
+        ks.add(min(K, round(math.exp(low + (high - low) * i / (max_points - 1))) - base))
+    ks.update(m - base for m in marks if 0 <= m - base <= K)
+    return sorted(k for k in ks if 0 <= k <= K)
+
+
+def compression_frame(run: CompressionCurve, ks: Sequence[int]) -> pd.DataFrame:
+    """Every curve at ``ks``, as a long table.
+
+    Columns ``text, merges, vocab_size, tokens, bytes_per_token, chars_per_token``.
+    """
+    rows = []
+    for curve in (run.train, *run.heldout):
+        for k in ks:
+            t = curve.at(k)
+            rows.append(
+                {
+                    "text": curve.name,
+                    "merges": k,
+                    "vocab_size": run.vocab_size(k),
+                    "tokens": t,
+                    "bytes_per_token": curve.bytes / t if t else 0.0,
+                    "chars_per_token": curve.chars / t if t else 0.0,
+                }
+            )
+    return pd.DataFrame(
+        rows, columns=["text", "merges", "vocab_size", "tokens", "bytes_per_token", "chars_per_token"]
+    )
+
+
+def gain_frame(run: CompressionCurve, *, max_bars: int = MAX_GAIN_BARS) -> pd.DataFrame:
+    """Tokens saved by each merge on the training text: one row per merge, or per bin of merges when many.
+
+    Columns ``first_step, last_step, gain`` (the bin's mean) and ``max_gain``.
+
+    >>> from bpe_core.compression_curve import compression_curve
+    >>> run = compression_curve("aaabdaaabac", vocab_size=259, pattern="none", tie_break="lowest-id")
+    >>> gain_frame(run)["gain"].tolist()
+    [2.0, 2.0, 2.0]
+    """
+    gains = run.gains
+    if not gains:
+        return pd.DataFrame(columns=["first_step", "last_step", "gain", "max_gain"])
+    width = max(1, math.ceil(len(gains) / max_bars))
+    rows = []
+    for start in range(0, len(gains), width):
+        part = gains[start : start + width]
+        rows.append(
+            {
+                "first_step": start + 1,
+                "last_step": start + len(part),
+                "gain": sum(part) / len(part),
+                "max_gain": max(part),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def script_frame(
+    curve: TextCurve, run: CompressionCurve, ks: Sequence[int], *, min_share: float = 0.005
+) -> pd.DataFrame:
+    """Per-script ``bytes_per_token`` and ``chars_per_token`` of one text at ``ks``.
+
+    Scripts with under ``min_share`` of the text's characters are left out
+    (a handful of characters make a noisy line), and so are the categories
+    that are not scripts (``space & punctuation``, ``special tokens``; the
+    summary table keeps them).
+    """
+    rows = []
+    for cat, tokens in curve.script_tokens.items():
+        chars = curve.script_chars.get(cat, 0)
+        nbytes = curve.script_bytes.get(cat, 0)
+        if cat in NOT_SCRIPTS or (curve.chars and chars / curve.chars < min_share):
+            continue
+        for k in ks:
+            t = tokens[min(k, len(tokens) - 1)]
+            rows.append(
+                {
+                    "script": cat,
+                    "merges": k,
+                    "vocab_size": run.vocab_size(k),
+                    "tokens": t,
+                    "chars": chars,
+                    "bytes_per_token": nbytes / t if t else 0.0,
+                    "chars_per_token": chars / t if t else 0.0,
+                }
+            )
+    return pd.DataFrame(
+        rows,
+        columns=["script", "merges", "vocab_size", "tokens", "chars", "bytes_per_token", "chars_per_token"],
+    )
+
+
+def script_summary(curve: TextCurve, k: int) -> pd.DataFrame:
+    """One row per category after ``k`` merges: characters, bytes, tokens, bytes/token, chars/token."""
+    rows = []
+    for cat, tokens in curve.script_tokens.items():
+        t = tokens[min(k, len(tokens) - 1)]
+        chars, nbytes = curve.script_chars.get(cat, 0), curve.script_bytes.get(cat, 0)
+        rows.append(
+            {
+                "script": cat,
+                "characters": chars,
+                "bytes": nbytes,
+                "tokens": t,
+                "bytes/token": round(nbytes / t, 3) if t else 0.0,
+                "chars/token": round(chars / t, 3) if t else 0.0,
+            }
+        )
+    return pd.DataFrame(rows).sort_values("characters", ascending=False, kind="stable").reset_index(drop=True)
+
+
+SIZE_COLUMNS = [
+    "tokenizer",
+    "vocab size asked",
+    "vocab size",
+    "merges",
+    "text",
+    "tokens",
+    "bytes/token",
+    "chars/token",
+    "tokens/word",
+    "OOV rate %",
+    "round-trip %",
+]
+
+
+def size_frame(rows: Sequence[SizeRow]) -> pd.DataFrame:
+    """The table of sizes as a DataFrame (rates in percent)."""
+    return pd.DataFrame(
+        [
+            {
+                "tokenizer": r.tokenizer,
+                "vocab size asked": r.requested_vocab,
+                "vocab size": r.vocab_size,
+                "merges": r.merges,
+                "text": r.text,
+                "tokens": r.compression.tokens,
+                "bytes/token": round(r.compression.bytes_per_token, 3),
+                "chars/token": round(r.compression.chars_per_token, 3),
+                "tokens/word": round(r.compression.tokens_per_word, 3),
+                "OOV rate %": round(100 * r.oov_rate, 3),
+                "round-trip %": round(100 * r.round_trip_rate, 3),
+            }
+            for r in rows
+        ],
+        columns=SIZE_COLUMNS,
+    )
+
+
+def size_csv(rows: Sequence[SizeRow]) -> bytes:
+    """The table of sizes as UTF-8 CSV with unrounded figures."""
+    table = pd.DataFrame(
+        [
+            {
+                "tokenizer": r.tokenizer,
+                "vocab_size_asked": r.requested_vocab,
+                "vocab_size": r.vocab_size,
+                "merges": r.merges,
+                "text": r.text,
+                "tokens": r.compression.tokens,
+                "bytes": r.compression.bytes,
+                "chars": r.compression.chars,
+                "words": r.compression.words,
+                "bytes_per_token": r.compression.bytes_per_token,
+                "chars_per_token": r.compression.chars_per_token,
+                "tokens_per_word": r.compression.tokens_per_word,
+                "oov_rate": r.oov_rate,
+                "round_trip_rate": r.round_trip_rate,
+            }
+            for r in rows
+        ]
+    )
+    return table.to_csv(index=False).encode("utf-8")
+
+
+def human_duration(seconds: float) -> str:
+    """A duration in the largest fitting unit.
+
+    >>> human_duration(0.0123), human_duration(95), human_duration(3 * 86400), human_duration(4e9)
+    ('12 ms', '1.6 min', '3.0 days', '127 years')
+    """
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            value = seconds / size
+            return f"{value:,.0f} {unit}" if value >= 100 else f"{value:.1f} {unit}"
+    return f"{seconds:.1f} s"
+
+
+def reference_frame(rows: Sequence[SizeRow]) -> pd.DataFrame:
+    """Loaded tokenizers as chart points.
+
+    Columns ``tokenizer, text, vocab_size, tokens, bytes_per_token, chars_per_token``.
+    """
+    return pd.DataFrame(
+        [
+            {
+                "tokenizer": r.tokenizer,
+                "text": r.text,
+                "vocab_size": r.vocab_size,
+                "tokens": r.compression.tokens,
+                "bytes_per_token": r.compression.bytes_per_token,
+                "chars_per_token": r.compression.chars_per_token,
+            }
+            for r in rows
+        ],
+        columns=["tokenizer", "text", "vocab_size", "tokens", "bytes_per_token", "chars_per_token"],
+    )

@@ -1,0 +1,152 @@
+"""The lab's texts (sidebar): the training text from corpora, paste and upload, and the held-out text."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from bpe_core.data_split import split_documents, split_fraction
+from mergescope_ui.shared.cache import corpus_index, corpus_text
+from mergescope_ui.shared.corpora import default_id
+from mergescope_ui.shared.upload import DEFAULT_MAX_BYTES, MEGABYTE
+from mergescope_ui.shared.upload_widgets import MAX_PASTE_CHARS, decode_remembered_upload, remember_upload
+
+from . import keys
+
+# The texts the lab starts with (see mergescope_ui.shared.corpora.default_id).
+DEFAULT_CORPORA = ("lighthouse_story", "mixed_scripts")
+DEFAULT_HELDOUT = "machine_learning_zh"
+DELIMITERS = {"\n\n": "blank lines (paragraphs)", "\n": "lines", "<|endoftext|>": "<|endoftext|>"}
+HELDOUT_NAME = "held-out"
+
+
+def training_text(messages: DeltaGenerator) -> tuple[str, list[str]] | None:
+    """The training text (built-in corpora + pasted + uploaded, joined by blank lines), its parts' names."""
+    corpora = corpus_index()
+    titles = {c.id: c.title for c in corpora}
+    default = list(dict.fromkeys(default_id(list(titles), c) for c in DEFAULT_CORPORA))
+    chosen = st.multiselect(
+        "Built-in corpora",
+        list(titles),
+        default=default,
+        format_func=titles.__getitem__,
+        key=keys.CORPORA,
+        persist_state="session",
+        help="Each chosen text becomes one document of the training text.",
+    )
+    pasted = st.text_area(
+        "Your own text (optional)",
+        key=keys.PASTED,
+        height=100,
+        max_chars=MAX_PASTE_CHARS,
+        persist_state="session",
+        placeholder="Paste text to add to the training text",
+    )
+    st.file_uploader(
+        f"Or upload a UTF-8 .txt file (up to {DEFAULT_MAX_BYTES // MEGABYTE} MB)",
+        type=["txt"],
+        key=keys.UPLOAD,
+        on_change=remember_upload,
+        args=(keys.UPLOAD, keys.UPLOAD_RAW, keys.UPLOAD_NAME),
+        max_upload_size=DEFAULT_MAX_BYTES // MEGABYTE,
+    )
+    parts: list[str] = [corpus_text(c) for c in chosen]
+    names: list[str] = [titles[c] for c in chosen]
+    if pasted.strip():
+        parts.append(pasted)
+        names.append("pasted text")
+    raw = st.session_state.get(keys.UPLOAD_RAW)
+    if raw is not None:
+        name = st.session_state.get(keys.UPLOAD_NAME, "upload")
+        text = decode_remembered_upload(raw, name, lossy_key=keys.UPLOAD_LOSSY, messages=messages)
+        if text is None:
+            return None
+        if text.strip():
+            parts.append(text)
+            names.append(name)
+    if not parts:
+        messages.info("Choose a built-in corpus, paste text or upload a file in the sidebar to start.")
+        return None
+    return "\n\n".join(parts), names
+
+
+def heldout_text(train: str, messages: DeltaGenerator) -> tuple[str, dict[str, str], str] | None:
+    """``(training text, {name: held-out text}, description)``: a split of ``train`` or a separate text."""
+    mode = st.radio(
+        "Held-out text",
+        [keys.SPLIT, keys.SEPARATE],
+        key=keys.HELDOUT_MODE,
+        persist_state="session",
+        format_func={
+            keys.SPLIT: "Split off part of the training text",
+            keys.SEPARATE: "A separate text",
+        }.__getitem__,
+        help="Text the tokenizer does not train on: its compression shows how well the merges generalize.",
+    )
+    if mode == keys.SEPARATE:
+        corpora = corpus_index()
+        titles = {c.id: c.title for c in corpora}
+        titles[keys.PASTE] = "✍️ Paste a held-out text"
+        heldout = default_id([c.id for c in corpora], DEFAULT_HELDOUT)
+        choice = st.selectbox(
+            "Held-out source",
+            list(titles),
+            format_func=titles.__getitem__,
+            key=keys.HELDOUT_SOURCE,
+            index=list(titles).index(heldout),
+            persist_state="session",
+        )
+        if choice == keys.PASTE:
+            text = st.text_area(
+                "Held-out text",
+                key=keys.HELDOUT_PASTED,
+                height=100,
+                max_chars=MAX_PASTE_CHARS,
+                persist_state="session",
+            )
+            if not text.strip():
+                messages.info("Paste a held-out text in the sidebar (or split the training text).")
+                return None
+            return train, {HELDOUT_NAME: text}, "a pasted text"
+        return train, {HELDOUT_NAME: corpus_text(choice)}, f"the built-in text “{titles[choice]}”"
+    by = st.radio(
+        "Split by",
+        [keys.DOCUMENTS, keys.FRACTION],
+        key=keys.SPLIT_BY,
+        persist_state="session",
+        horizontal=True,
+        format_func={keys.DOCUMENTS: "documents", keys.FRACTION: "the end of the text"}.__getitem__,
+    )
+    share = st.slider(
+        "Held-out share (%)",
+        min_value=5,
+        max_value=50,
+        value=20,
+        step=5,
+        key=keys.HELDOUT_SHARE,
+        persist_state="session",
+    )
+    try:
+        if by == keys.DOCUMENTS:
+            delimiter = st.selectbox(
+                "Documents are separated by",
+                list(DELIMITERS),
+                format_func=DELIMITERS.__getitem__,
+                key=keys.DELIMITER,
+                persist_state="session",
+            )
+            seed = st.number_input(
+                "Seed (which documents are held out)",
+                min_value=0,
+                max_value=10**6,
+                value=0,
+                key=keys.SPLIT_SEED,
+                persist_state="session",
+            )
+            split = split_documents(train, delimiter=delimiter, heldout_fraction=share / 100, seed=int(seed))
+        else:
+            split = split_fraction(train, heldout_fraction=share / 100)
+    except ValueError as exc:
+        messages.error(f"Cannot split the training text: {exc}.")
+        return None
+    return split.train, {HELDOUT_NAME: split.heldout}, split.method

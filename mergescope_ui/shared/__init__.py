@@ -1,0 +1,15 @@
+"""What the pages share: nothing here imports a page package.
+
+- ``keys``: the session-state keys more than one page uses (presenter mode, the Train page's run).
+- ``cache``: how engine calls are cached (the one rule), and the cached calls the pages share.
+- ``progress_cache``: the LRU for calls that report progress (why it exists: see ``cache``).
+- ``digest``: the one fingerprint of texts and uploaded bytes.
+- ``corpora``: the built-in texts and the rule for a page's default text.
+- ``upload`` (decoding uploaded bytes) and ``upload_widgets`` (keeping and decoding an upload in a page).
+- ``tokenizer_files``: loading a tokenizer from uploaded files.
+- ``settings``: the training settings record and special tokens typed one a line.
+- ``training_run``: a trainer and the records pulled from it, stepped across reruns.
+- ``token_html``, ``blocks``, ``html_tables``, ``theme``: escaped HTML and the page-wide CSS.
+- ``url_state``: selectboxes whose value is an id in the URL.
+- ``entry``: every page file calls :func:`~mergescope_ui.shared.entry.run_through_app` first.
+"""

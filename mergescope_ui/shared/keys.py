@@ -1,0 +1,18 @@
+"""The ``st.session_state`` keys more than one page uses, declared once.
+
+Each page keeps its own keys in its package's ``keys`` module
+(:mod:`mergescope_ui.train.keys`, :mod:`mergescope_ui.tokenize.keys`,
+:mod:`mergescope_ui.lab.keys`).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+PRESENTER: Final = (
+    "presenter"  # toggle in app.py's sidebar (and ?presenter=true): large fonts for a projector
+)
+RUN: Final = "run"  # plain: the Train page's TrainingRun (shared.training_run); the Tokenize page reads it
+URL_SEEDED: Final = (
+    "_url_seeded"  # plain: widget keys already set from the URL (mergescope_ui.shared.url_state)
+)

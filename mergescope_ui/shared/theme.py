@@ -1,0 +1,52 @@
+"""Page-wide CSS: a few base touches, and the presenter (projector) mode.
+
+Only constant CSS goes through here (no user text), rendered with ``st.html``.
+"""
+
+from __future__ import annotations
+
+from .blocks import BLOCK_CSS
+from .html_tables import TABLE_CSS
+from .token_html import TOKEN_CSS
+
+BASE_CSS = """
+<style>
+/* Big, obvious step controls. */
+[data-testid="stMain"] .stButton button{min-height:2.6rem;}
+/* The training page's step buttons (one horizontal row): Next the widest. */
+:is(.st-key-back,.st-key-play,.st-key-reset) button{min-width:6rem;}
+.st-key-next button{min-width:8rem;}
+[data-testid="stMetricValue"]{font-variant-numeric:tabular-nums;}
+</style>
+"""
+
+# Presenter mode: readable from the back of a room.  Streamlit sizes text in
+# rem, so raising the root font size scales nearly everything at once.
+PRESENTER_CSS = """
+<style>
+html{font-size:22px;}
+:root{--ms-token-size:1.5rem;--ms-token-height:32rem;--ms-card-size:1.25rem;}
+[data-testid="stMain"] .stButton button{min-height:3.2rem;font-size:1.15rem;}
+[data-testid="stMetricValue"],[data-testid="stMetricValue"] *{font-size:2.4rem !important;line-height:1.2;}
+[data-testid="stMetricLabel"],[data-testid="stMetricLabel"] *{font-size:1.05rem !important;}
+.ms-figure .ms-value{font-size:2.4rem;line-height:1.2;}
+.ms-figure .ms-label{font-size:1.05rem;}
+.ms-caption,.ms-status{font-size:1.1rem;}
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] p{font-size:1.1rem;}
+[data-testid="stDataFrame"]{font-size:1.1rem;}
+:root{--ms-table-height:24rem;}
+table.ms-table{font-size:1.05rem;}
+</style>
+"""
+
+
+def page_css(*, presenter: bool, pages: str = "") -> str:
+    """The CSS for the current mode, token spans, tables and blocks included (one ``st.html`` call).
+
+    ``pages`` is CSS the pages' own blocks need (the Train page's merge card:
+    ``mergescope_ui.train.PAGE_CSS``).  Sent once per run from ``app.py`` and
+    unchanged between reruns, so the browser does not restyle the page at
+    every step the way a ``<style>`` inside each redrawn block would.
+    """
+    mode = PRESENTER_CSS if presenter else ""
+    return BASE_CSS + TOKEN_CSS + pages + TABLE_CSS + BLOCK_CSS + mode

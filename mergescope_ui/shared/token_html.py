@@ -1,0 +1,182 @@
+"""Colored token spans as one HTML string, for ``st.html``.
+
+Every label is ``html.escape``-d (quotes too); whitespace shows as ␣ ↵ ⇥, and
+bytes that are not a whole UTF-8 character show as ``<E4><BD>`` (from
+``bpe_core.readable``), never as mojibake.  Learned tokens (id >= 256) get a
+color by id, so the same token has the same color everywhere; raw single
+bytes stay grey; emphasized positions get a thick outline.
+
+>>> html = token_spans_html([104, 105], {104: b"h", 105: b"<"})
+>>> "&lt;" in html and "<script" not in html
+True
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
+
+from bpe_core import readable as screen_label
+
+PALETTE_SIZE = 10
+
+# One namespaced style block; st.html keeps <style> and applies it page-wide.
+TOKEN_CSS = """
+<style>
+.ms-tokens{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
+  font-size:var(--ms-token-size,1.05rem);line-height:2.1;max-height:var(--ms-token-height,26rem);
+  overflow-y:auto;padding:.4rem .5rem;border:1px solid rgba(128,128,128,.35);border-radius:.5rem;
+  word-break:break-all;contain:layout paint;}
+.ms-tokens .ms-t{padding:.1em .12em;margin:0 1px;border-radius:.25em;border:1px solid rgba(0,0,0,.18);
+  white-space:pre;color:#111;}
+.ms-tokens .ms-byte{background:#e8e8e8;}
+.ms-tokens .ms-c0{background:#ffd8a8}.ms-tokens .ms-c1{background:#b2f2bb}
+.ms-tokens .ms-c2{background:#a5d8ff}.ms-tokens .ms-c3{background:#ffc9c9}
+.ms-tokens .ms-c4{background:#d0bfff}.ms-tokens .ms-c5{background:#ffec99}
+.ms-tokens .ms-c6{background:#96f2d7}.ms-tokens .ms-c7{background:#fcc2d7}
+.ms-tokens .ms-c8{background:#c5f6fa}.ms-tokens .ms-c9{background:#d8f5a2}
+.ms-tokens .ms-partial{border-style:dashed;font-size:.8em;color:#5c3c00;}
+.ms-tokens .ms-special{background:#343a40;color:#fff;}
+.ms-tokens .ms-new{outline:3px solid #e8590c;outline-offset:1px;font-weight:700;}
+.ms-tokens .ms-more{color:#868e96;font-style:italic;white-space:normal;}
+.ms-tokens .ms-empty{color:#868e96;font-style:italic;}
+</style>
+"""
+
+
+def token_class(token_id: int, token: bytes, *, special: bool = False) -> str:
+    """CSS classes of one token span.
+
+    >>> token_class(104, b"h"), token_class(300, b"ab"), token_class(301, b"\\xe4\\xbd")
+    ('ms-t ms-byte', 'ms-t ms-c0', 'ms-t ms-c1 ms-partial')
+    """
+    if special:
+        return "ms-t ms-special"
+    classes = ["ms-t", "ms-byte" if token_id < 256 and len(token) == 1 else f"ms-c{token_id % PALETTE_SIZE}"]
+    if not is_whole_utf8(token):
+        classes.append("ms-partial")
+    return " ".join(classes)
+
+
+def is_whole_utf8(token: bytes) -> bool:
+    """True when ``token`` decodes as UTF-8 on its own (no split character)."""
+    try:
+        token.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def token_title(token_id: int, token: bytes, *, special: bool = False) -> str:
+    """The tooltip text: id, byte count, the bytes in hex.
+
+    >>> token_title(261, b"lo")
+    'id 261 · 2 bytes: 6C 6F · "lo"'
+    """
+    kind = " · special token" if special else ""
+    plural = "byte" if len(token) == 1 else "bytes"
+    return f'id {token_id} · {len(token)} {plural}: {token.hex(" ").upper()} · "{screen_label(token)}"{kind}'
+
+
+@lru_cache(maxsize=65_536)
+def token_span(token_id: int, token: bytes, *, emphasize: bool = False, special: bool = False) -> str:
+    """One ``<span>``: escaped readable label, escaped tooltip, classes.
+
+    Cached: a page redraws the same few thousand tokens at every step.
+    """
+    classes = token_class(token_id, token, special=special) + (" ms-new" if emphasize else "")
+    label = token.decode("utf-8") if special else screen_label(token)
+    breaks = "<br>" * min(2, token.count(b"\n")) if not special else ""
+    title = html.escape(token_title(token_id, token, special=special), quote=True)
+    return f'<span class="{classes}" title="{title}">{html.escape(label, quote=True)}</span>{breaks}'
+
+
+def token_spans_html(
+    ids: Sequence[int],
+    vocab: Mapping[int, bytes],
+    *,
+    emphasize: Collection[int] = (),
+    special_ids: Collection[int] = (),
+    max_tokens: int = 5000,
+    css: bool = True,
+) -> str:
+    """A ``<div class="ms-tokens">`` with one span per id (the first ``max_tokens``).
+
+    ``emphasize`` holds positions (indexes into ``ids``) to outline.  An id
+    missing from ``vocab`` is a ValueError.  ``css=False`` leaves out the
+    style block: a page that redraws spans often should put :data:`TOKEN_CSS`
+    on the page once (a new ``<style>`` makes the browser restyle the whole page).
+    """
+    if max_tokens < 1:
+        raise ValueError(f"max_tokens must be at least 1, not {max_tokens}")
+    emphasize = set(emphasize)
+    special_ids = set(special_ids)
+    parts: list[str] = [TOKEN_CSS if css else "", '<div class="ms-tokens">']
+    shown = ids[:max_tokens]
+    for pos, token_id in enumerate(shown):
+        try:
+            token = vocab[token_id]
+        except KeyError:
+            raise ValueError(
+                f"token id {token_id} at position {pos} is not in the vocab; pass the trainer's vocab"
+            ) from None
+        parts.append(token_span(token_id, token, emphasize=pos in emphasize, special=token_id in special_ids))
+    if not ids:
+        parts.append('<span class="ms-empty">(empty text)</span>')
+    if len(ids) > len(shown):
+        parts.append(f'<span class="ms-more"> … {len(ids) - len(shown):,} more tokens not shown</span>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def window_length(ids: Sequence[int], vocab: Mapping[int, bytes], limit_bytes: int) -> int:
+    """How many of ``ids`` (from the start) it takes to cover the first ``limit_bytes`` bytes.
+
+    The token that crosses the limit is kept whole; fewer bytes than the
+    limit means all of ``ids``.  A page shows ``ids[:n]`` of a long preview
+    this way, so the before and after sequences cover the same text.
+
+    >>> window_length([104, 300, 33], {104: b"h", 300: b"ey", 33: b"!"}, 2)
+    2
+    """
+    total = 0
+    for n, token_id in enumerate(ids):
+        if total >= limit_bytes:
+            return n
+        total += len(vocab[token_id])
+    return len(ids)
+
+
+def merged_positions(
+    before: Sequence[int], after: Sequence[int], *, pair: tuple[int, int], new_id: int
+) -> tuple[list[int], list[int]]:
+    """Where a merge happened: positions in ``before`` (both halves) and in ``after``.
+
+    Walks both sequences together, so it is exact even where the pair
+    appears but was not merged (across a pre-tokenization boundary).  A
+    ``before``/``after`` pair that is not one merge of ``pair`` is a ValueError.
+
+    >>> merged_positions([1, 1, 1, 2], [9, 1, 2], pair=(1, 1), new_id=9)
+    ([0, 1], [0])
+    """
+    old: list[int] = []
+    new: list[int] = []
+    i = j = 0
+    while j < len(after):
+        if after[j] == new_id and i + 1 < len(before) and (before[i], before[i + 1]) == pair:
+            old.extend((i, i + 1))
+            new.append(j)
+            i += 2
+        elif i < len(before) and before[i] == after[j]:
+            i += 1
+        else:
+            raise ValueError(
+                f"after[{j}] = {after[j]} does not follow from before[{i}:]; pass the sequences of one merge"
+            )
+        j += 1
+    if i != len(before):
+        raise ValueError(
+            f"before has {len(before) - i} extra ids at the end; pass the sequences of one merge"
+        )
+    return old, new

@@ -1,0 +1,82 @@
+"""A tokenizer from files a user uploaded (pure; no Streamlit).
+
+The files are written into a fresh temporary directory under their base names
+and read with ``Tokenizer.load``; the loader's error comes back as a
+ValueError naming the uploaded file (not the temporary path).  The Tokenize
+page loads a tokenizer to use, the lab one to compare.
+
+>>> import tempfile
+>>> from bpe_core import train
+>>> tok = train("the cat in the hat", vocab_size=262, pattern="gpt2")
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     saved = {p.name: p.read_bytes() for p in tok.save(tmp)}
+>>> back = load_uploaded([("tokenizer.json", saved["tokenizer.json"])])
+>>> back.encode("the hat") == tok.encode("the hat")
+True
+>>> load_uploaded([("vocab.json", b"{")])
+Traceback (most recent call last):
+...
+ValueError: vocab.json, line 1, column 2: the JSON ends too early (truncated file?)
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from bpe_core import Tokenizer
+
+MAX_UPLOAD_FILES = 4
+UPLOAD_TYPES = ("json", "txt", "tiktoken", "model")
+
+
+def safe_name(name: str) -> str:
+    """The base name of an uploaded file, refusing names that are not a plain file name.
+
+    >>> safe_name("../../etc/vocab.json"), safe_name("C:\\\\x\\\\merges.txt")
+    ('vocab.json', 'merges.txt')
+    """
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    if not base or base in {".", ".."} or base.startswith(".") or "\x00" in base:
+        raise ValueError(f"{name!r} is not a usable file name; rename the file and upload it again")
+    return base
+
+
+def load_uploaded(files: Sequence[tuple[str, bytes]], *, pattern: str | None = None) -> Tokenizer:
+    """A tokenizer from uploaded ``(name, bytes)`` files.
+
+    One file is loaded on its own (tokenizer.json, .tiktoken, .model; a
+    vocab.json needs its merges.txt uploaded with it); several are loaded as a
+    directory.  ``pattern`` overrides the split pattern (None: as the files say).
+    """
+    if not files:
+        raise ValueError(
+            "no file uploaded; upload tokenizer.json, a .tiktoken or .model file, or vocab.json + merges.txt"
+        )
+    if len(files) > MAX_UPLOAD_FILES:
+        raise ValueError(
+            f"{len(files)} files uploaded; upload at most {MAX_UPLOAD_FILES} files of one tokenizer"
+        )
+    names = [safe_name(name) for name, _ in files]
+    if len(set(names)) != len(names):
+        raise ValueError(f"two uploaded files share a name ({sorted(names)}); upload each file once")
+    with tempfile.TemporaryDirectory(prefix="mergescope-load-") as tmp:
+        for name, (_, data) in zip(names, files):
+            (Path(tmp) / name).write_bytes(data)
+        target = Path(tmp) / names[0] if len(names) == 1 else Path(tmp)
+        try:
+            return Tokenizer.load(target, pattern=pattern)
+        except ValueError as exc:
+            raise ValueError(_without_dir(str(exc), tmp)) from None
+        except OSError as exc:
+            raise ValueError(
+                f"cannot load the files here ({type(exc).__name__}: {_without_dir(str(exc), tmp)})"
+            ) from None
+
+
+def _without_dir(message: str, directory: str) -> str:
+    """``message`` with the temporary directory left out of file paths."""
+    for prefix in (directory + "/", directory):
+        message = message.replace(prefix, "")
+    return message or "the files could not be read"

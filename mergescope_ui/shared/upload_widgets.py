@@ -1,0 +1,53 @@
+"""An uploaded text file in a page: kept across page switches, decoded with a "decode anyway" box.
+
+The Train page's text and the lab's training text both use these (Streamlit side;
+the decoding itself is :mod:`mergescope_ui.shared.upload`).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from .cache import decoded_upload
+from .upload import DEFAULT_MAX_BYTES
+
+MAX_PASTE_CHARS = 2_000_000  # the text areas' limit for pasted text
+
+
+def remember_upload(widget_key: str, raw_key: str, name_key: str) -> None:
+    """on_change of an uploader: keep the file's bytes and name in plain keys
+    (widget values die on a page switch).  Pass the three keys as ``args``."""
+    file = st.session_state.get(widget_key)
+    if file is None:
+        st.session_state.pop(raw_key, None)
+        st.session_state.pop(name_key, None)
+    else:
+        st.session_state[raw_key] = file.getvalue()
+        st.session_state[name_key] = file.name
+
+
+def decode_remembered_upload(
+    raw: bytes, name: str, *, lossy_key: str, messages: DeltaGenerator
+) -> str | None:
+    """Decode an upload's bytes, with a "decode anyway" checkbox (key ``lossy_key``).
+
+    Returns the text, or None after writing why into ``messages`` (not UTF-8
+    and not decoded anyway, too large); a lossy decode is reported as a warning.
+    """
+    lossy = st.checkbox(
+        "Decode anyway (replace bad bytes with �)",
+        key=lossy_key,
+        persist_state="session",
+        help="For files that are not valid UTF-8: each invalid byte sequence becomes U+FFFD.",
+    )
+    try:
+        decoded = decoded_upload(raw, lossy=lossy, max_bytes=DEFAULT_MAX_BYTES)
+    except ValueError as exc:
+        messages.error(f"Cannot use {name}: {exc}.")
+        return None
+    if decoded.lossy:
+        messages.warning(
+            f"{name} is not valid UTF-8: {decoded.replaced:,} invalid byte sequence(s) were replaced by �."
+        )
+    return decoded.text

@@ -1,0 +1,42 @@
+"""Query parameters for selectboxes whose options are shown through ``format_func``.
+
+Streamlit's ``bind="query-params"`` writes and reads a selectbox's *label*
+(``format_func(option)``), so an id-valued selectbox would put its long title in
+the URL and ignore ``?corpus=<id>``.  These two helpers keep the id in the URL:
+seed the widget's key from the URL once per session, then mirror the choice back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import streamlit as st
+
+from .keys import URL_SEEDED
+
+
+def seed_from_url(key: str, param: str, valid: Collection[str]) -> str | None:
+    """Before the widget is created: on the session's first run, set ``key`` from ``?param=`` if valid.
+
+    Returns the URL's value when it is not one of ``valid`` (for a message), else None.
+    """
+    seeded: set[str] = st.session_state.setdefault(URL_SEEDED, set())
+    if key in seeded:
+        return None
+    seeded.add(key)
+    value = st.query_params.get(param)
+    if value is None:
+        return None
+    if value in valid:
+        st.session_state[key] = value
+        return None
+    return value
+
+
+def mirror_to_url(param: str, value: str, *, default: str) -> None:
+    """Show ``value`` as ``?param=`` (removed when it is the default), so the URL can be shared."""
+    if value == default:
+        if param in st.query_params:
+            del st.query_params[param]
+    elif st.query_params.get(param) != value:
+        st.query_params[param] = value

@@ -1,0 +1,26 @@
+"""The Tokenize page: paste text, pick a tokenizer, see its tokens, bytes and details.
+
+``pages/tokenize.py`` calls these sections in order:
+
+- :func:`header` (``intro``): the title, and the link's state applied once a session
+  (``link`` reads and writes the URL, ``share`` is its pure side);
+- :func:`text_input` (``text_box``): example buttons and the text box;
+- :func:`picker` (``tokenizer_picker``): which tokenizer (``specs``), resolved to one
+  (``resolve``: quick-trained and cached, the Train page's run, uploaded files);
+- :func:`token_view` (``main_view``): the counts and the coloured spans, a page at a time
+  (``results`` holds the records);
+- :func:`tabs` (``tab_views``): token ids, byte ribbon (``ribbon``), token details
+  (``details_tab`` on ``details``), compare (``compare_tab``), files (``file_bundle``), share;
+- :func:`write_link`: the link alone, when there is nothing to show.
+
+Its session keys are in ``keys``; the Train page's run comes through the shared key ``RUN``.
+"""
+
+from .intro import header
+from .link import write_link
+from .main_view import token_view
+from .tab_views import tabs
+from .text_box import text_input
+from .tokenizer_picker import picker
+
+__all__ = ["header", "picker", "tabs", "text_input", "token_view", "write_link"]

@@ -1,0 +1,173 @@
+"""Token details: bytes, readable form, id, the merge that made it, its genealogy (pure).
+
+The genealogy goes down (the tree of merges to single bytes) and up (later
+tokens built from this one).  HTML reuses :func:`mergescope_ui.shared.token_html.token_span`
+for every token, so every label is escaped the same way.
+
+>>> from bpe_core import train
+>>> tok = train("low low low lower lowest", vocab_size=260, pattern="gpt2")
+>>> low = tok.id_of(b" low")
+>>> tree = genealogy(tok, low)
+>>> leaves(tree)
+[b' ', b'l', b'o', b'w']
+>>> d = token_detail(tok, tok.id_of(b"ow"))
+>>> d.step, d.readable, [tok.vocab[i] for i in d.children], d.descendants
+(1, 'ow', [b'low'], 3)
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bpe_core import Tokenizer
+from bpe_core import readable as screen_label
+from mergescope_ui.shared.token_html import TOKEN_CSS, token_span
+
+MAX_LISTED = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Genealogy:
+    """A token and the two tokens merged to make it (None for a byte or a special token)."""
+
+    id: int
+    token: bytes
+    step: int | None
+    parts: tuple[Genealogy, Genealogy] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TokenDetail:
+    """Everything the details panel shows about one token."""
+
+    id: int
+    token: bytes
+    readable: str
+    hex: str
+    step: int | None  # 1-based merge step that created it; None for bytes and special tokens
+    special: bool
+    count: int | None  # the pair's count when it was merged, if the trainer recorded it
+    children: tuple[int, ...]  # ids made by merges that use this token directly
+    descendants: int  # all later tokens built from it (children, their children, ...)
+
+
+def genealogy(tok: Tokenizer, token_id: int) -> Genealogy:
+    """The tree of merges under ``token_id`` (depth at most the token's length in bytes)."""
+    step = tok.merge_step_of(token_id)
+    if step is None:
+        return Genealogy(token_id, tok.vocab[token_id], None)
+    a, b = tok.merges[step - 1]
+    return Genealogy(token_id, tok.vocab[token_id], step, (genealogy(tok, a), genealogy(tok, b)))
+
+
+def leaves(node: Genealogy) -> list[bytes]:
+    """The bytes at the bottom of ``node``'s tree, left to right."""
+    if node.parts is None:
+        return [node.token]
+    return leaves(node.parts[0]) + leaves(node.parts[1])
+
+
+def children_map(tok: Tokenizer) -> dict[int, list[int]]:
+    """id -> ids of the tokens whose merge uses it (in merge order, each once)."""
+    out: dict[int, list[int]] = {}
+    for (a, b), made in zip(tok.merges, tok.merge_ids):
+        for part in (a, b) if a != b else (a,):
+            out.setdefault(part, []).append(made)
+    return out
+
+
+def descendant_count(children: Mapping[int, Sequence[int]], token_id: int) -> int:
+    """How many tokens are built, directly or not, from ``token_id``."""
+    seen: set[int] = set()
+    stack = list(children.get(token_id, ()))
+    while stack:
+        i = stack.pop()
+        if i not in seen:
+            seen.add(i)
+            stack.extend(children.get(i, ()))
+    return len(seen)
+
+
+def token_detail(tok: Tokenizer, token_id: int, *, counts: Sequence[int] | None = None) -> TokenDetail:
+    """Details of ``token_id``; ``counts[k]`` is the pair count at merge ``k + 1``, when known."""
+    if token_id not in tok.vocab:
+        raise ValueError(f"token id {token_id} is not in this tokenizer's vocab (size {tok.vocab_size})")
+    token = tok.vocab[token_id]
+    step = tok.merge_step_of(token_id)
+    kids = children_map(tok)
+    count = counts[step - 1] if step is not None and counts is not None and step <= len(counts) else None
+    special = token_id in set(tok.special_tokens.values())
+    return TokenDetail(
+        id=token_id,
+        token=token,
+        readable=token.decode("utf-8") if special else screen_label(token),
+        hex=token.hex(" ").upper(),
+        step=step,
+        special=special,
+        count=count,
+        children=tuple(kids.get(token_id, ())),
+        descendants=descendant_count(kids, token_id),
+    )
+
+
+DETAIL_CSS = """
+<style>
+.ms-tree{font-size:var(--ms-token-size,1.05rem);}
+.ms-tree ul{list-style:none;margin:0;padding-left:1.6em;border-left:2px solid rgba(128,128,128,.35);}
+.ms-tree > ul{border-left:none;padding-left:0;}
+.ms-tree li{margin:.25em 0;}
+.ms-tree .ms-tokens{display:inline;border:none;padding:0;max-height:none;overflow:visible;}
+.ms-tree .ms-step{color:#495057;font-size:.85em;margin-left:.4em;}
+</style>
+"""
+
+
+def _span(token_id: int, token: bytes) -> str:
+    return f'<span class="ms-tokens">{token_span(token_id, token)}</span>'
+
+
+def genealogy_html(node: Genealogy, *, css: bool = True) -> str:
+    """The tree as nested lists: each token with "merge k" and its two parts below it."""
+
+    def walk(n: Genealogy) -> str:
+        note = (
+            f'<span class="ms-step">merge {n.step}</span>' if n.step else '<span class="ms-step">byte</span>'
+        )
+        inner = f"<ul>{walk(n.parts[0])}{walk(n.parts[1])}</ul>" if n.parts else ""
+        return f"<li>{_span(n.id, n.token)}{note}{inner}</li>"
+
+    return (TOKEN_CSS + DETAIL_CSS if css else "") + f'<div class="ms-tree"><ul>{walk(node)}</ul></div>'
+
+
+def later_tokens_html(tok: Tokenizer, ids: Sequence[int], *, limit: int = MAX_LISTED) -> str:
+    """The tokens in ``ids`` (the first ``limit``) as spans on one line, with a count of the rest."""
+    spans = "".join(token_span(i, tok.vocab[i]) for i in ids[:limit])
+    more = f'<span class="ms-more"> … and {len(ids) - limit:,} more</span>' if len(ids) > limit else ""
+    if not ids:
+        spans = '<span class="ms-empty">none: no later merge uses this token</span>'
+    return f'<div class="ms-tokens" style="max-height:none">{spans}{more}</div>'
+
+
+def first_positions(ids: Sequence[int], *, start: int = 0) -> dict[int, int]:
+    """Each distinct id -> its first position in ``ids`` (offset by ``start``), in order of appearance.
+
+    >>> first_positions([5, 7, 5, 9], start=10)
+    {5: 10, 7: 11, 9: 13}
+    """
+    out: dict[int, int] = {}
+    for pos, i in enumerate(ids, start=start):
+        out.setdefault(i, pos)
+    return out
+
+
+def describe(detail: TokenDetail) -> str:
+    """One escaped HTML line summarizing ``detail`` (for a caption)."""
+    made = (
+        "a special token"
+        if detail.special
+        else (f"made by merge {detail.step}" if detail.step else "a single byte (in every byte-level vocab)")
+    )
+    count = f" · the pair occurred {detail.count:,} times then" if detail.count is not None else ""
+    return html.escape(f"id {detail.id} · {len(detail.token)} bytes · {made}{count}", quote=True)

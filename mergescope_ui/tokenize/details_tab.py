@@ -1,0 +1,92 @@
+"""The Token details tab: one token's bytes, the merge that made it, its genealogy and later tokens."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bpe_core import Tokenizer
+from bpe_core import readable as screen_label
+from mergescope_ui.shared.token_html import TOKEN_CSS, token_span
+
+from . import keys
+from .details import (
+    DETAIL_CSS,
+    describe,
+    first_positions,
+    genealogy,
+    genealogy_html,
+    later_tokens_html,
+    token_detail,
+)
+from .resolve import Picked
+from .results import Page, Tokenized
+
+MAX_DETAIL_CHOICES = 3000
+
+
+def details_tab(picked: Picked, result: Tokenized, page: Page) -> None:
+    """Pick a token of this page (the longest to start with) and see its story."""
+    tok = picked.tokenizer
+    if not isinstance(tok, Tokenizer):
+        st.info("The character baseline has no merges: each token is one character of its corpus.")
+        return
+    firsts = first_positions(result.ids[page.start : page.stop], start=page.start)
+    options = list(firsts)[:MAX_DETAIL_CHOICES]
+    if not options:
+        st.info("No tokens to inspect.")
+        return
+    if st.session_state.get(keys.DETAIL) not in options:
+        longest = max(options, key=lambda i: (len(result.vocab[i]), -firsts[i]))
+        st.session_state[keys.DETAIL] = longest
+    token_id = st.selectbox(
+        "Token (hover a token above for its id; pick it here for its story)",
+        options,
+        key=keys.DETAIL,
+        format_func=lambda i: (
+            f"{tok.vocab[i].decode('utf-8', 'replace') if i in result.special_ids else _label(tok, i)}"
+            f"  · id {i} · first at token {firsts[i] + 1:,}"
+        ),
+    )
+    detail = token_detail(tok, token_id, counts=picked.counts)
+    left, right = st.columns([1, 1.3], gap="large")
+    with left:
+        st.html(
+            TOKEN_CSS
+            + '<div class="ms-tokens" style="font-size:2.2em;border:none;max-height:none">'
+            + token_span(detail.id, detail.token, special=detail.special)
+            + "</div>"
+            + f'<p style="font-size:1.1em">{describe(detail)}</p>'
+        )
+        st.dataframe(
+            {
+                "field": [
+                    "id",
+                    "readable",
+                    "bytes (hex)",
+                    "length",
+                    "merge step",
+                    "pair count then",
+                    "later tokens built on it",
+                ],
+                "value": [
+                    str(detail.id),
+                    detail.readable,
+                    detail.hex,
+                    f"{len(detail.token)} bytes",
+                    "—" if detail.step is None else str(detail.step),
+                    "—" if detail.count is None else f"{detail.count:,}",
+                    f"{detail.descendants:,}",
+                ],
+            },
+            hide_index=True,
+            width="stretch",
+        )
+    with right:
+        st.markdown("**Genealogy: how it was built, down to bytes**")
+        st.html(genealogy_html(genealogy(tok, token_id)))
+        st.markdown(f"**Later tokens made directly from it** ({len(detail.children):,})")
+        st.html(TOKEN_CSS + DETAIL_CSS + later_tokens_html(tok, list(detail.children)))
+
+
+def _label(tok: Tokenizer, token_id: int) -> str:
+    return screen_label(tok.vocab[token_id])

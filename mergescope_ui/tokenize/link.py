@@ -1,0 +1,60 @@
+"""The Tokenize page's view in the URL: read once a session into the widgets, written back at every run.
+
+The pure side (which parameters, how a bad one is reported) is :mod:`mergescope_ui.tokenize.share`.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from . import keys
+from .resolve import corpus_titles
+from .share import PARAM_NAMES, ShareState, from_query, to_query
+from .specs import BYTES, CHAR, QUICK, SESSION, TokenizerSpec
+
+
+def apply_link() -> None:
+    """Once a session: fill the widgets from the URL (before they are drawn)."""
+    if st.session_state.get(keys.URL_READ):
+        return
+    st.session_state[keys.URL_READ] = True
+    params = {name: st.query_params.get_all(name) for name in PARAM_NAMES if name in st.query_params}
+    if not params:
+        return
+    state, notes = from_query(params)
+    st.session_state[keys.URL_NOTES] = notes
+    if state.text is not None:
+        st.session_state[keys.TEXT] = state.text
+    if state.spec is not None:
+        _set_picker(TokenizerSpec.parse(state.spec))
+    if state.compare:
+        st.session_state[keys.COMPARE] = list(state.compare)
+    st.session_state[keys.PAGE] = state.page
+
+
+def _set_picker(spec: TokenizerSpec) -> None:
+    st.session_state[keys.KIND] = spec.kind
+    if spec.kind in (QUICK, CHAR) and spec.corpus in corpus_titles():
+        st.session_state[keys.CORPUS] = spec.corpus
+    if spec.kind == QUICK:
+        st.session_state[keys.VOCAB] = spec.vocab_size
+    if spec.kind in (QUICK, BYTES):
+        st.session_state[keys.PATTERN] = spec.pattern
+    if spec.kind == SESSION:
+        st.session_state[keys.FOLLOW] = spec.step is None
+        if spec.step is not None:
+            st.session_state[keys.STEP] = spec.step
+
+
+def write_link(text: str, spec: TokenizerSpec, *, page: int) -> ShareState:
+    """Put this view into the URL (only this page's parameters; others' bound ones are left alone)."""
+    compare = tuple(st.session_state.get(keys.COMPARE) or ())
+    state = ShareState(text=text, spec=spec.key(), compare=compare, page=page)
+    wanted = to_query(state)
+    for name in PARAM_NAMES:
+        if name in wanted:
+            if st.query_params.get(name) != wanted[name]:
+                st.query_params[name] = wanted[name]
+        elif name in st.query_params:
+            del st.query_params[name]
+    return state

@@ -1,0 +1,87 @@
+"""The Tokenize page's main view: the counts and the text as coloured token spans, a page at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from bpe_core import CharTokenizer
+from mergescope_ui.shared.token_html import token_spans_html
+
+from . import keys
+from .resolve import Picked, tokenized
+from .results import PAGE_SIZE, Page, Tokenized, page_of
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the main view shows: the tokenization of the text and the page of it on screen."""
+
+    result: Tokenized
+    page: Page
+
+
+def token_view(picked: Picked, text: str) -> Shown | None:
+    """The tokenizer's name, the counts and the spans (or why it cannot encode the text); None without one."""
+    result = tokenized(picked, text)
+    if result is None:
+        return None
+    st.subheader(result.label)
+    _counts(result)
+    if result.error:
+        st.error(f"This tokenizer cannot encode the text: {result.error}")
+        unknown = picked.tokenizer.unknown(text) if isinstance(picked.tokenizer, CharTokenizer) else []
+        if unknown:
+            distinct = sorted({c for _, c in unknown})
+            st.caption(
+                f"{len(unknown):,} characters ({len(distinct):,} distinct) are not in its vocabulary: "
+                + " ".join(f"U+{ord(c):04X}" for c in distinct[:30])
+            )
+        return Shown(result, page_of(0, page=1))
+    page = _page_choice(result)
+    st.html(spans_html(result, page))
+    return Shown(result, page)
+
+
+def _fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+def _counts(result: Tokenized) -> None:
+    c = result.counts
+    cols = st.columns(5)
+    cols[0].metric("Characters", f"{c.characters:,}")
+    cols[1].metric("Bytes (UTF-8)", f"{c.bytes:,}")
+    cols[2].metric("Tokens", "—" if c.tokens is None else f"{c.tokens:,}")
+    cols[3].metric("Bytes / token", _fmt(c.bytes_per_token))
+    cols[4].metric("Chars / token", _fmt(c.chars_per_token))
+
+
+def _page_choice(result: Tokenized) -> Page:
+    total = len(result.ids)
+    pages = max(1, -(-total // PAGE_SIZE))
+    if pages == 1:
+        return page_of(total, page=1)
+    if st.session_state.get(keys.PAGE, 1) > pages:
+        st.session_state[keys.PAGE] = pages
+    left, right = st.columns([1, 4])
+    number = left.number_input(
+        f"Page (of {pages})", min_value=1, max_value=pages, value=1, step=1, key=keys.PAGE
+    )
+    page = page_of(total, page=int(number))
+    right.info(
+        f"Long text: showing tokens {page.start + 1:,}–{page.stop:,} of {total:,} ({PAGE_SIZE:,} a page). "
+        "The counts above cover the whole text."
+    )
+    return page
+
+
+def spans_html(result: Tokenized, page: Page, *, max_tokens: int = PAGE_SIZE) -> str:
+    """The tokens of ``page`` as coloured spans (the first ``max_tokens``)."""
+    return token_spans_html(
+        result.ids[page.start : page.stop],
+        result.vocab,
+        special_ids=result.special_ids,
+        max_tokens=max_tokens,
+    )

@@ -1,0 +1,221 @@
+"""The byte ribbon: characters, their UTF-8 bytes and the tokens, aligned column by column (pure).
+
+One grid column per byte.  Row 1 holds the characters (a character spans
+its bytes), row 2 the bytes in hex, row 3 the tokens (colored as in
+:mod:`mergescope_ui.shared.token_html`, same tooltip).  A character cut by a token
+boundary gets the ``ms-split`` class (a red mark), so a token that ends
+inside a character is plain to see.  Lines break only where a token and a
+character both end.  Every label is escaped.
+
+>>> from bpe_core import Tokenizer
+>>> tok = Tokenizer({b: bytes([b]) for b in range(256)}, [])
+>>> ids = tok.encode("é<")
+>>> html = byte_ribbon_html("é<".encode(), ids, tok.vocab, css=False)
+>>> html.count("ms-split"), "&lt;" in html, "C3" in html and "A9" in html
+(1, True, True)
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from bpe_core import readable as screen_label
+from mergescope_ui.shared.token_html import is_whole_utf8, token_class, token_title
+
+MAX_RIBBON_BYTES = 400
+LINE_BYTES = 24
+
+RIBBON_CSS = """
+<style>
+.ms-ribbon{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
+  font-size:var(--ms-token-size,1.05rem);}
+.ms-ribbon{overflow-x:auto;}
+.ms-ribbon .ms-rl{display:grid;gap:2px;margin:0 0 .9rem 0;justify-content:start;}
+.ms-ribbon .ms-rc{grid-row:1;text-align:center;padding:.15em .1em;border:1px solid rgba(0,0,0,.25);
+  border-radius:.25em;background:#fff;white-space:pre;font-size:1.15em;}
+.ms-ribbon .ms-rc.ms-split{background:repeating-linear-gradient(45deg,#fff,#fff 6px,#ffe3e3 6px,#ffe3e3 12px);
+  border:2px solid #e03131;}
+.ms-ribbon .ms-rb{grid-row:2;text-align:center;font-size:.8em;color:#495057;padding:.1em 0;
+  border-bottom:1px dotted rgba(0,0,0,.3);}
+.ms-ribbon .ms-rt{grid-row:3;text-align:center;white-space:pre;overflow:hidden;text-overflow:ellipsis;
+  padding:.15em .1em;border-radius:.25em;border:1px solid rgba(0,0,0,.18);color:#111;}
+.ms-ribbon .ms-byte{background:#e8e8e8;}
+.ms-ribbon .ms-c0{background:#ffd8a8}.ms-ribbon .ms-c1{background:#b2f2bb}
+.ms-ribbon .ms-c2{background:#a5d8ff}.ms-ribbon .ms-c3{background:#ffc9c9}
+.ms-ribbon .ms-c4{background:#d0bfff}.ms-ribbon .ms-c5{background:#ffec99}
+.ms-ribbon .ms-c6{background:#96f2d7}.ms-ribbon .ms-c7{background:#fcc2d7}
+.ms-ribbon .ms-c8{background:#c5f6fa}.ms-ribbon .ms-c9{background:#d8f5a2}
+.ms-ribbon .ms-partial{border:2px dashed #e03131;font-size:.68em;align-self:center;}
+.ms-ribbon .ms-small{font-size:.7em;align-self:center;}
+.ms-ribbon .ms-special{background:#343a40;color:#fff;}
+.ms-ribbon .ms-more{color:#868e96;font-style:italic;}
+</style>
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell of a ribbon line: grid columns ``first`` to ``first + width - 1`` (1-based) and its look.
+
+    ``label`` is the text shown, ``classes`` its CSS classes, ``title`` its tooltip.
+    """
+
+    first: int
+    width: int
+    label: str
+    classes: str
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RibbonLine:
+    """One line of the ribbon: its byte count and its character, byte and token cells."""
+
+    n_bytes: int
+    chars: tuple[Cell, ...]
+    bytes: tuple[Cell, ...]
+    tokens: tuple[Cell, ...]
+
+
+def char_cells(data: bytes) -> list[tuple[int, int]]:
+    """``(start, end)`` byte ranges of the characters in ``data``.
+
+    Leading continuation bytes (a character begun before ``data``) form one
+    range of their own.
+
+    >>> char_cells("aé机".encode())
+    [(0, 1), (1, 3), (3, 6)]
+    >>> char_cells("é".encode()[1:] + b"x")
+    [(0, 1), (1, 2)]
+    """
+    out: list[tuple[int, int]] = []
+    start = 0
+    for i in range(1, len(data) + 1):
+        if i == len(data) or data[i] & 0xC0 != 0x80:
+            out.append((start, i))
+            start = i
+    return out
+
+
+def ribbon_lines(
+    data: bytes,
+    tokens: Sequence[tuple[int, bytes]],
+    *,
+    special_ids: Collection[int] = (),
+    line_bytes: int = LINE_BYTES,
+) -> list[RibbonLine]:
+    """Lay ``tokens`` (id, bytes; together exactly ``data``) out in lines of about ``line_bytes`` bytes."""
+    if b"".join(t for _, t in tokens) != data:
+        raise ValueError("the tokens' bytes do not add up to the text's bytes; pass the ids of this text")
+    chars = char_cells(data)
+    char_ends = {end for _, end in chars}
+    token_ends = set()
+    pos = 0
+    for _, t in tokens:
+        pos += len(t)
+        token_ends.add(pos)
+    # Break where a token and a character both end, as late as keeps the line within
+    # line_bytes (a line is longer only when no such place exists inside it).
+    breaks: list[int] = [0]
+    last_ok = 0
+    for pos in sorted(token_ends & char_ends):
+        if pos - breaks[-1] > line_bytes and last_ok > breaks[-1]:
+            breaks.append(last_ok)
+        last_ok = pos
+    if breaks[-1] < len(data) or not data:
+        breaks.append(len(data))
+    lines: list[RibbonLine] = []
+    token_iter = iter(tokens)
+    tok_pos = 0
+    pending = next(token_iter, None)
+    char_i = 0
+    for lo, hi in itertools.pairwise(breaks):
+        c_cells: list[Cell] = []
+        while char_i < len(chars) and chars[char_i][1] <= hi:
+            s, e = chars[char_i]
+            piece = data[s:e]
+            split = any(b in token_ends for b in range(s + 1, e))
+            whole = is_whole_utf8(piece) and len(piece.decode()) == 1
+            label = screen_label(piece) if piece[0] & 0xC0 != 0x80 else "…"
+            classes = "ms-rc ms-split" if split else "ms-rc"
+            if (
+                whole and label.startswith("<") and len(label) > 1
+            ):  # an invisible character (ZWJ, control): name it
+                label, classes = f"U+{ord(piece.decode()):04X}", classes + " ms-small"
+            title = f"U+{ord(piece.decode()):04X} · {e - s} bytes" if whole else ""
+            c_cells.append(
+                Cell(
+                    s - lo + 1, e - s, label, classes, title + (" · cut by a token boundary" if split else "")
+                )
+            )
+            char_i += 1
+        b_cells = tuple(Cell(i - lo + 1, 1, f"{data[i]:02X}", "ms-rb") for i in range(lo, hi))
+        t_cells: list[Cell] = []
+        while pending is not None and tok_pos + len(pending[1]) <= hi:
+            token_id, token = pending
+            special = token_id in special_ids
+            classes = token_class(token_id, token, special=special).replace("ms-t", "ms-rt", 1)
+            label = token.decode("utf-8") if special else screen_label(token)
+            t_cells.append(
+                Cell(
+                    tok_pos - lo + 1,
+                    len(token),
+                    label,
+                    classes,
+                    token_title(token_id, token, special=special),
+                )
+            )
+            tok_pos += len(token)
+            pending = next(token_iter, None)
+        lines.append(RibbonLine(hi - lo, tuple(c_cells), b_cells, tuple(t_cells)))
+    return lines
+
+
+def _cell_html(cell: Cell) -> str:
+    title = f' title="{html.escape(cell.title, quote=True)}"' if cell.title else ""
+    return (
+        f'<div class="{cell.classes}" style="grid-column:{cell.first} / span {cell.width}"{title}>'
+        f"{html.escape(cell.label, quote=True)}</div>"
+    )
+
+
+def byte_ribbon_html(
+    data: bytes,
+    ids: Sequence[int],
+    vocab: Mapping[int, bytes],
+    *,
+    special_ids: Collection[int] = (),
+    max_bytes: int = MAX_RIBBON_BYTES,
+    line_bytes: int = LINE_BYTES,
+    css: bool = True,
+) -> str:
+    """The ribbon for the first whole tokens of ``ids`` up to about ``max_bytes`` bytes.
+
+    ``data`` is the UTF-8 the ids start at (it must begin with their bytes;
+    for a later page, the text's bytes from that page's first token); a
+    notice follows when tokens were left out.
+    """
+    tokens: list[tuple[int, bytes]] = []
+    size = 0
+    for token_id in ids:
+        token = vocab[token_id]
+        if tokens and size + len(token) > max_bytes:
+            break
+        tokens.append((token_id, token))
+        size += len(token)
+    lines = ribbon_lines(data[:size], tokens, special_ids=special_ids, line_bytes=line_bytes)
+    parts = [RIBBON_CSS if css else "", '<div class="ms-ribbon">']
+    for line in lines:
+        parts.append(
+            f'<div class="ms-rl" style="grid-template-columns:repeat({line.n_bytes},minmax(2.2em,auto))">'
+        )
+        parts.extend(_cell_html(c) for c in (*line.chars, *line.bytes, *line.tokens))
+        parts.append("</div>")
+    left = len(ids) - len(tokens)
+    if left > 0:
+        parts.append(f'<div class="ms-more">… {left:,} more tokens not in the ribbon</div>')
+    parts.append("</div>")
+    return "".join(parts)

@@ -1,0 +1,99 @@
+"""The Tokenize page's state in the URL: text (up to a length), tokenizer, compare list, page (pure).
+
+>>> state = ShareState(
+...     text="hi <b>", spec="quick:aaabdaaabac:260:none", compare=("char:aaabdaaabac",), page=2
+... )
+>>> params = to_query(state)
+>>> params["t"], params["tok"], params["cmp"], params["page"]
+('hi <b>', 'quick:aaabdaaabac:260:none', 'char:aaabdaaabac', '2')
+>>> from_query(params) == (state, [])
+True
+>>> for note in from_query({"tok": "nope", "page": "x"})[1]:
+...     print(*note.split("; "), sep=";\\n")
+ignored tok='nope': unknown tokenizer kind 'nope' in 'nope';
+use one of ['session', 'quick', 'upload', 'char', 'bytes']
+ignored page='x': not a page number
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .specs import TokenizerSpec
+
+MAX_SHARED_CHARS = 2000
+MAX_COMPARE = 4
+TEXT, TOKENIZER, COMPARE, PAGE = "t", "tok", "cmp", "page"
+PARAM_NAMES = (TEXT, TOKENIZER, COMPARE, PAGE)
+
+
+@dataclass(frozen=True, slots=True)
+class ShareState:
+    """What a link reopens; ``None`` / empty means "not in the link"."""
+
+    text: str | None = None
+    spec: str | None = None
+    compare: tuple[str, ...] = ()
+    page: int = 1
+
+
+def text_fits(text: str, *, limit: int = MAX_SHARED_CHARS) -> bool:
+    """True when ``text`` is short enough to travel in a link."""
+    return len(text) <= limit
+
+
+def to_query(state: ShareState, *, limit: int = MAX_SHARED_CHARS) -> dict[str, str]:
+    """Query parameters for ``state`` (text left out when longer than ``limit``)."""
+    out: dict[str, str] = {}
+    if state.text and text_fits(state.text, limit=limit):
+        out[TEXT] = state.text
+    if state.spec:
+        out[TOKENIZER] = state.spec
+    if state.compare:
+        out[COMPARE] = ",".join(state.compare)
+    if state.page > 1:
+        out[PAGE] = str(state.page)
+    return out
+
+
+def _one(value: str | list[str] | None) -> str | None:
+    if isinstance(value, list):
+        return value[-1] if value else None
+    return value
+
+
+def from_query(
+    params: Mapping[str, str | list[str]], *, limit: int = MAX_SHARED_CHARS
+) -> tuple[ShareState, list[str]]:
+    """The state a link asks for, and a note for each part that was ignored (never raises)."""
+    notes: list[str] = []
+    text = _one(params.get(TEXT))
+    if text is not None and not text_fits(text, limit=limit):
+        notes.append(f"ignored t: the text is {len(text):,} characters, over the {limit:,} a link may carry")
+        text = None
+    spec = _one(params.get(TOKENIZER))
+    if spec is not None:
+        try:
+            spec = TokenizerSpec.parse(spec).key()
+        except ValueError as exc:
+            notes.append(f"ignored {TOKENIZER}={spec!r}: {exc}")
+            spec = None
+    compare: list[str] = []
+    raw_cmp = _one(params.get(COMPARE))
+    for item in (raw_cmp or "").split(",") if raw_cmp else []:
+        try:
+            key = TokenizerSpec.parse(item).key()
+        except ValueError as exc:
+            notes.append(f"ignored {COMPARE} entry {item!r}: {exc}")
+            continue
+        if key not in compare and len(compare) < MAX_COMPARE:
+            compare.append(key)
+    page = 1
+    raw_page = _one(params.get(PAGE))
+    if raw_page is not None:
+        if raw_page.isdigit() and len(raw_page) < 8 and int(raw_page) >= 1:
+            page = int(raw_page)
+        else:
+            notes.append(f"ignored {PAGE}={raw_page!r}: not a page number")
+    return ShareState(text=text, spec=spec, compare=tuple(compare), page=page), notes

@@ -1,0 +1,130 @@
+"""The Tokenize page's tabs: token ids, byte ribbon, token details, compare, files, share.
+
+User text only reaches the page escaped, through ``st.html``, ``st.code`` or tables.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from bpe_core import Tokenizer
+from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.cache import remember
+
+from . import keys
+from .compare_tab import compare_tab
+from .details_tab import details_tab
+from .file_bundle import tokenizer_bundle
+from .link import write_link
+from .main_view import Shown
+from .resolve import Picked
+from .results import Page, Tokenized, byte_start_of
+from .ribbon import byte_ribbon_html
+from .share import MAX_SHARED_CHARS, ShareState, text_fits, to_query
+from .specs import SESSION, UPLOAD
+
+RIBBON_LINE_BYTES = 24  # bytes a ribbon line holds before it may break (fits a 1400 px window)
+RIBBON_LINE_BYTES_LARGE = 10  # in presenter mode (fits a 1400 px window at the large font)
+TAB_NAMES = ["🔢 Token ids", "🧬 Byte ribbon", "🔎 Token details", "⚖️ Compare", "💾 Files", "🔗 Share"]
+
+
+def tabs(text: str, picked: Picked, shown: Shown) -> None:
+    """The six tabs (the first three only when the text could be encoded); writes the link."""
+    result, page = shown.result, shown.page
+    ids, ribbon, details, compare, files, share = st.tabs(TAB_NAMES)
+    if not result.error:
+        with ids:
+            _ids_tab(result, page)
+        with ribbon:
+            _ribbon_tab(text, result, page)
+        with details:
+            details_tab(picked, result, page)
+    with compare:
+        compare_tab(text, picked)
+    with files:
+        _files_tab(picked)
+    state = write_link(text, picked.spec, page=page.number)
+    with share:
+        _share_tab(state, text)
+
+
+def _ids_tab(result: Tokenized, page: Page) -> None:
+    ids = result.ids[page.start : page.stop]
+    st.caption(f"Token ids {page.start + 1:,}–{page.stop:,} (copy with the button at the top right)")
+    st.code(", ".join(map(str, ids)) or "(none)", language=None, wrap_lines=True)
+    st.download_button(
+        "Download all ids (.txt)",
+        data=" ".join(map(str, result.ids)),
+        file_name="token_ids.txt",
+        mime="text/plain",
+        key=keys.DOWNLOAD_IDS,
+        on_click="ignore",
+    )
+
+
+def _ribbon_tab(text: str, result: Tokenized, page: Page) -> None:
+    st.caption(
+        "Each column is one byte. Top: the characters; middle: their UTF-8 bytes; bottom: the tokens. "
+        "A red striped character is cut by a token boundary: a token ends inside it."
+    )
+    data = text.encode("utf-8", errors="surrogatepass")[byte_start_of(result, page.start) :]
+    large = bool(st.session_state.get(shared_keys.PRESENTER, False))
+    st.html(
+        byte_ribbon_html(
+            data,
+            result.ids[page.start : page.stop],
+            result.vocab,
+            special_ids=result.special_ids,
+            line_bytes=RIBBON_LINE_BYTES_LARGE if large else RIBBON_LINE_BYTES,
+        )
+    )
+
+
+def _files_tab(picked: Picked) -> None:
+    tok = picked.tokenizer
+    if not isinstance(tok, Tokenizer):
+        st.info("The character baseline has no file format; pick a BPE tokenizer to download its files.")
+        return
+    memo = st.session_state.setdefault(keys.BUNDLE_MEMO, {})
+    try:
+        bundle = remember(memo, picked.identity, lambda: tokenizer_bundle(tok), size=1)
+    except ValueError as exc:
+        st.error(f"Could not write this tokenizer's files: {exc}")
+        return
+    st.caption(
+        f"{picked.label}: {len(bundle.files)} files, every format MergeScope writes. "
+        "Load them back here (Load tokenizer files), with the CLI, HF tokenizers or tiktoken."
+    )
+    st.dataframe(
+        {"file": sorted(bundle.files), "bytes": [len(bundle.files[n]) for n in sorted(bundle.files)]},
+        hide_index=True,
+    )
+    for note in bundle.notes:
+        st.caption(note)
+    st.download_button(
+        "⬇ Download all formats (.zip)",
+        data=bundle.zip_bytes(),
+        file_name="mergescope_tokenizer.zip",
+        mime="application/zip",
+        key=keys.DOWNLOAD_ZIP,
+        type="primary",
+        on_click="ignore",
+    )
+
+
+def _share_tab(state: ShareState, text: str) -> None:
+    query = urlencode(to_query(state))
+    st.caption("The address bar now holds this view: copy it to share. The query part:")
+    st.code("?" + query if query else "(nothing to share yet)", language=None, wrap_lines=True)
+    if not text_fits(text):
+        st.warning(
+            f"The text is {len(text):,} characters, over the {MAX_SHARED_CHARS:,} a link carries; "
+            "the link keeps the tokenizer and the compare list only."
+        )
+    if state.spec and state.spec.startswith((SESSION, UPLOAD)):
+        st.caption(
+            "This tokenizer lives in your session (trained or uploaded here); whoever opens the link "
+            "needs to train or upload it too."
+        )

@@ -1,0 +1,164 @@
+"""The Tokenize page's tokenizer picker: which kind, its settings, and the tokenizer they name.
+
+The widgets describe a :class:`~mergescope_ui.tokenize.specs.TokenizerSpec`;
+:func:`~mergescope_ui.tokenize.resolve.resolve` turns it into a tokenizer.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from bpe_core import PATTERNS
+from mergescope_ui.shared.corpora import default_id
+from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES
+
+from . import keys
+from .resolve import Picked, corpus_titles, load_upload, resolve, training_run
+from .specs import (
+    BYTES,
+    CHAR,
+    KIND_LABELS,
+    KINDS,
+    MAX_QUICK_VOCAB,
+    MIN_VOCAB,
+    QUICK,
+    SESSION,
+    UPLOAD,
+    TokenizerSpec,
+)
+
+DEFAULT_CORPUS = "lighthouse_story"  # the English story (see mergescope_ui.shared.corpora.default_id)
+DEFAULT_VOCAB = 500
+AS_RECORDED = "__as_recorded__"
+PATTERN_NAMES = [p for p in PATTERNS if p != "cl100k"]  # cl100k is gpt4's other name
+
+
+def default_corpus(titles: dict[str, str]) -> str:
+    """The built-in text the page starts with."""
+    return default_id(list(titles), DEFAULT_CORPUS)
+
+
+def picker() -> Picked:
+    """The picker in a bordered box, resolved; shows the tokenizer's notes and why there is none."""
+    with st.container(border=True):
+        spec = _picker()
+    picked = resolve(spec)
+    for note in picked.notes:
+        st.caption(note)
+    if picked.error:
+        (st.info if spec.kind in (SESSION, UPLOAD) else st.error)(f"{picked.label}: {picked.error}")
+    return picked
+
+
+def _picker() -> TokenizerSpec:
+    """The tokenizer picker; returns the spec the widgets describe."""
+    titles = corpus_titles()
+    run = training_run()
+    st.session_state.setdefault(keys.KIND, SESSION if run is not None else QUICK)
+    kind = st.radio(
+        "Tokenizer",
+        list(KINDS),
+        format_func=KIND_LABELS.__getitem__,
+        key=keys.KIND,
+        horizontal=True,
+        persist_state="session",
+    )
+    cols = st.columns(3)
+    if kind == SESSION:
+        if run is None:
+            st.info(
+                "Nothing trained on the **Train** page in this session yet. Train there, then come back; "
+                "or quick-train here."
+            )
+            return TokenizerSpec(kind=SESSION)
+        follow = cols[0].toggle(
+            "Follow the Train page's current step", value=True, key=keys.FOLLOW, persist_state="session"
+        )
+        if follow:
+            cols[1].metric("Merges", f"{run.position:,}", help="The Train page's current step.")
+            return TokenizerSpec(kind=SESSION)
+        if st.session_state.get(keys.STEP, 0) > run.pulled:
+            st.session_state[keys.STEP] = run.pulled
+        step = cols[1].slider(
+            "After k merges",
+            min_value=0,
+            max_value=max(1, run.pulled),
+            value=min(run.position, run.pulled),
+            key=keys.STEP,
+            disabled=run.pulled == 0,
+            help="Any step the Train page has reached: how did this text tokenize after k merges?",
+        )
+        return TokenizerSpec(kind=SESSION, step=int(step))
+    if kind == UPLOAD:
+        return _upload_widgets(cols)
+    if kind in (QUICK, CHAR):
+        st.session_state.setdefault(keys.CORPUS, default_corpus(titles))
+        corpus = cols[0].selectbox(
+            "Built-in text",
+            list(titles),
+            format_func=titles.__getitem__,
+            key=keys.CORPUS,
+            persist_state="session",
+        )
+        if kind == CHAR:
+            cols[1].caption(
+                "One token per distinct character of that text; characters it lacks are an error."
+            )
+            return TokenizerSpec(kind=CHAR, corpus=corpus)
+        vocab = cols[1].number_input(
+            "Vocab size",
+            min_value=MIN_VOCAB,
+            max_value=MAX_QUICK_VOCAB,
+            value=DEFAULT_VOCAB,
+            step=50,
+            key=keys.VOCAB,
+            persist_state="session",
+            help="256 bytes + merges; small texts may stop earlier (no pair left).",
+        )
+        pattern = _pattern_select(cols[2])
+        return TokenizerSpec(kind=QUICK, corpus=corpus, vocab_size=int(vocab), pattern=pattern)
+    return TokenizerSpec(kind=BYTES, pattern=_pattern_select(cols[0]))
+
+
+def _pattern_select(col: DeltaGenerator) -> str:
+    st.session_state.setdefault(keys.PATTERN, "gpt2")
+    return col.selectbox(
+        "Pre-tokenization",
+        PATTERN_NAMES,
+        key=keys.PATTERN,
+        persist_state="session",
+        help="How text is cut into chunks before merging; no token crosses a chunk.",
+    )
+
+
+def _upload_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
+    files = cols[0].file_uploader(
+        "Tokenizer files",
+        type=list(UPLOAD_TYPES),
+        accept_multiple_files=True,
+        key=keys.FILES,
+        help=f"tokenizer.json (HF), a .tiktoken or minbpe .model file, or vocab.json + merges.txt together "
+        f"(up to {MAX_UPLOAD_FILES} files of one tokenizer).",
+    )
+    choices = [AS_RECORDED, *PATTERN_NAMES]
+    pattern = cols[1].selectbox(
+        "Split pattern",
+        choices,
+        key=keys.LOAD_PATTERN,
+        persist_state="session",
+        format_func=lambda p: "as the files say (else gpt2)" if p == AS_RECORDED else p,
+        help="vocab.json + merges.txt and .tiktoken files do not record one; cl100k_base needs gpt4.",
+    )
+    chosen = None if pattern == AS_RECORDED else pattern
+    if files:
+        loaded = load_upload([(f.name, f.getvalue()) for f in files], pattern=chosen)
+        if loaded.error:
+            st.error(f"Could not load {', '.join(loaded.names)}: {loaded.error}")
+        else:
+            tok = loaded.tokenizer
+            st.success(
+                f"Loaded {', '.join(loaded.names)}: vocab {tok.vocab_size:,}, {len(tok.merges):,} merges, "
+                f"{len(tok.special_tokens)} special tokens, pattern {tok.pretokenizer.name}."
+            )
+    return TokenizerSpec(kind=UPLOAD)

@@ -1,0 +1,50 @@
+"""The top of the Train page and its sidebar: the text, the training settings, the quiz toggle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from mergescope_ui.shared.settings import TrainSettings
+
+from . import keys
+from .settings_form import settings_widgets
+from .text_source import SourceText, choose_source
+
+TITLE = "🔬 Train: watch BPE learn, merge by merge"
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """What the sidebar gives the page: the text to train on and the settings to train with."""
+
+    source: SourceText
+    settings: TrainSettings
+
+
+def header() -> DeltaGenerator:
+    """The page title, and the container under it where every section writes its messages."""
+    st.title(TITLE)
+    return st.container()
+
+
+def sidebar(messages: DeltaGenerator) -> Inputs | None:
+    """The sidebar's three sections; None (after saying why in ``messages``) until text and settings work."""
+    with st.sidebar:
+        st.header("Text")
+        source = choose_source(messages)
+        st.header("Training")
+        settings = settings_widgets(messages)
+        st.header("Classroom")
+        st.toggle(
+            "Quiz: guess the next merge",
+            key=keys.QUIZ,
+            persist_state="session",
+            bind="query-params",
+            help="Before Next reveals it, pick the pair you think will merge.",
+        )
+    if source is None or settings is None:
+        return None
+    return Inputs(source=source, settings=settings)

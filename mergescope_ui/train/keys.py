@@ -1,0 +1,56 @@
+"""Every ``st.session_state`` key of the Train page, declared once.
+
+Widget keys keep their value across page switches with
+``persist_state="session"``; plain keys (no widget) live for the session.
+Several widget keys are also the names of their URL parameters
+(``bind="query-params"``: ``merges``, ``tie_break``, ``min_frequency``,
+``quiz``; ``corpus`` and ``pattern`` through :mod:`mergescope_ui.shared.url_state`),
+so they keep their short names.  The run itself is a shared key
+(:data:`mergescope_ui.shared.keys.RUN`): the Tokenize page reads it.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# --- the text (mergescope_ui.train.text_source) -----------------------------------
+SOURCE: Final = "source"  # selectbox: a built-in corpus id, PASTE or UPLOADED
+PASTED_TEXT: Final = "pasted_text"  # text_area
+UPLOAD: Final = "upload"  # file_uploader (its value is lost on a page switch)
+UPLOAD_RAW: Final = "upload_raw"  # plain: bytes of the last uploaded file
+UPLOAD_NAME: Final = "upload_name"  # plain: its file name
+UPLOAD_LOSSY: Final = "upload_lossy"  # checkbox: decode invalid UTF-8 with U+FFFD
+
+# --- training settings (mergescope_ui.train.settings_form) -------------------------
+MERGES: Final = "merges"  # number_input: merges to learn
+PATTERN: Final = "pattern"  # selectbox: a name from bpe_core.PATTERNS or CUSTOM
+CUSTOM_REGEX: Final = "custom_regex"  # text_input shown for CUSTOM
+TIE_BREAK: Final = "tie_break"  # selectbox: one of bpe_core.TIE_BREAKS
+SPECIAL_TOKENS: Final = "special_tokens"  # text_area: one special token a line
+MIN_FREQUENCY: Final = "min_frequency"  # number_input
+
+# --- the run and its controls (plain keys unless said) ------------------------------
+RUN_NOTICE: Final = "run_notice"  # plain: a sentence saying training restarted and why
+PLAYING: Final = "playing"  # plain bool
+ACTED: Final = "_acted_this_run"  # plain: a button callback ran, so Play does not also step
+PLAY_SPEED: Final = "play_speed"  # selectbox: seconds per step
+JUMP_TO: Final = "jump_to"  # number_input: target step
+JUMP_PENDING: Final = "jump_pending"  # plain: a step to pull up to on the next run
+WHOLE_PREVIEW: Final = "whole_preview"  # toggle: the engine's whole preview, not the first WINDOW_CHARS
+ALL_MERGES: Final = "all_merges"  # toggle: every merge in a sortable table (off: the latest few, lighter)
+BACK: Final = "back"  # button (also styled by its st-key-back class, see mergescope_ui.shared.theme)
+NEXT: Final = "next"  # button
+PLAY: Final = "play"  # button
+RESET: Final = "reset"  # button
+DOWNLOAD_MERGES: Final = "download_merges"  # download_button: the merges as CSV
+
+# --- quiz ------------------------------------------------------------------------------
+QUIZ: Final = "quiz"  # toggle
+QUIZ_GUESS: Final = "quiz_guess"  # radio: the guessed pair label (None until chosen)
+QUIZ_LOG: Final = "quiz_log"  # plain: dict step index -> mergescope_ui.train.quiz.QuizResult
+
+# Special values of SOURCE.
+PASTE: Final = "__paste__"
+UPLOADED: Final = "__upload__"
+# Special value of PATTERN.
+CUSTOM: Final = "custom"

@@ -1,0 +1,66 @@
+"""The session's training run for the sidebar's text and settings, kept across reruns.
+
+The run lives in ``session_state`` (:data:`mergescope_ui.shared.keys.RUN`),
+never in a cache (see :mod:`mergescope_ui.shared.cache`).  A new text or new
+settings start a new run, replayed to the same step when only the settings
+changed, and the page says what changed.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+import bpe_core
+from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.settings import changes
+from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
+
+from . import keys
+from .inputs import Inputs
+
+
+def training(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
+    """The run for ``inputs`` (None after an error in ``messages``); says so when it restarted."""
+    run = ensure_run(inputs, messages)
+    if run is None:
+        return None
+    notice = st.session_state.pop(keys.RUN_NOTICE, None)
+    if notice:
+        messages.info(notice, icon="🔄")
+    return run
+
+
+def ensure_run(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
+    """The session's run for this text and these settings, restarting (and saying so) on a change."""
+    source, settings = inputs.source, inputs.settings
+    identity = RunIdentity.of(source.text, settings)
+    old: TrainingRun | None = st.session_state.get(shared_keys.RUN)
+    if old is not None and old.identity == identity:
+        return old
+    same_text = old is not None and old.identity.text_digest == identity.text_digest
+    try:
+        with st.spinner("Pre-tokenizing and counting pairs…"):
+            trainer = bpe_core.train_steps(
+                source.text, **settings.engine_kwargs()
+            )  # bad settings: ValueError
+            run = TrainingRun(trainer=trainer, identity=identity)
+            target = old.position if same_text and old is not None else 0
+            if target:
+                bar = messages.progress(0.0, text=f"Retraining up to step {target}…")
+                run.jump(target, progress=lambda done, total: bar.progress(min(1.0, done / max(total, 1))))
+                bar.empty()
+    except ValueError as exc:
+        messages.error(f"Cannot train with these settings: {exc}.")
+        st.session_state.pop(shared_keys.RUN, None)
+        return None
+    if old is not None:
+        what = changes(old.identity.settings, settings) if same_text else ["the text changed"]
+        where = f" and replayed to step {run.position} so you can compare" if run.position else ""
+        st.session_state[keys.RUN_NOTICE] = (
+            f"Training restarted ({'; '.join(what) or 'new text'}): every merge was recomputed{where}."
+        )
+    st.session_state[shared_keys.RUN] = run
+    st.session_state[keys.PLAYING] = False
+    st.session_state[keys.QUIZ_LOG] = {}
+    return run

@@ -1,0 +1,120 @@
+"""The Training section of the Train page's sidebar: merges, pre-tokenization, tie rule, specials, minimum.
+
+``?merges=``, ``?pattern=``, ``?tie_break=`` and ``?min_frequency=`` set them from a link.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from bpe_core import PATTERNS, TIE_BREAK_HELP, TIE_BREAKS
+from mergescope_ui.shared.settings import MAX_MERGES, TrainSettings, parse_special_tokens
+from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
+
+from . import keys
+
+DEFAULT_MERGES = 100
+DEFAULT_PATTERN = "gpt2"
+PATTERN_LABELS = {
+    "none": "none: no split (tokens may span words)",
+    "whitespace": "whitespace: runs of space / non-space",
+    "gpt2": "GPT-2: words keep a leading space",
+    "gpt4": "GPT-4 (cl100k): + digits in 3s",
+    "o200k": "GPT-4o (o200k)",
+    keys.CUSTOM: "custom regex…",
+}
+DEFAULT_CUSTOM_REGEX = r"\w+|\s+|[^\w\s]+"
+
+
+def settings_widgets(messages: DeltaGenerator) -> TrainSettings | None:
+    """The training settings (call inside ``st.sidebar``); None after an error in ``messages``."""
+    specials_text = st.session_state.get(keys.SPECIAL_TOKENS, "")
+    merges = st.number_input(
+        "Merges to learn",
+        min_value=1,
+        max_value=MAX_MERGES,
+        value=DEFAULT_MERGES,
+        step=10,
+        key=keys.MERGES,
+        persist_state="session",
+        bind="query-params",
+        help="Training stops here, or earlier when no pair is left.",
+    )
+    unknown = seed_from_url(keys.PATTERN, "pattern", PATTERN_LABELS)
+    if unknown is not None:
+        messages.warning(
+            f"The link asks for pre-tokenization {unknown!r}, which is unknown; using {DEFAULT_PATTERN}."
+        )
+    pattern_name = st.selectbox(
+        "Pre-tokenization",
+        list(PATTERN_LABELS),
+        index=list(PATTERN_LABELS).index(DEFAULT_PATTERN),
+        format_func=PATTERN_LABELS.__getitem__,
+        key=keys.PATTERN,
+        persist_state="session",
+        help="How the text is cut into chunks before counting pairs; BPE never merges across chunks.",
+    )
+    mirror_to_url("pattern", pattern_name, default=DEFAULT_PATTERN)
+    if pattern_name == keys.CUSTOM:
+        pattern = st.text_input(
+            "Custom regex (Python `regex` syntax)",
+            value=DEFAULT_CUSTOM_REGEX,
+            key=keys.CUSTOM_REGEX,
+            persist_state="session",
+        )
+        if not pattern:
+            messages.error("The custom regex is empty: type a pattern, or choose a named pre-tokenization.")
+            return None
+    else:
+        pattern = pattern_name
+        source = PATTERNS[pattern_name]
+        st.code(
+            source if source is not None else "(no split: the whole text is one chunk)",
+            language="text",
+            wrap_lines=True,
+        )
+    tie_break = st.selectbox(
+        "Tie rule",
+        list(TIE_BREAKS),
+        key=keys.TIE_BREAK,
+        persist_state="session",
+        bind="query-params",
+        help="Which pair wins when several have the same count.",
+    )
+    st.caption(TIE_BREAK_HELP[tie_break])
+    st.text_area(
+        "Special tokens (one a line)",
+        key=keys.SPECIAL_TOKENS,
+        height=80,
+        persist_state="session",
+        placeholder="<|endoftext|>",
+        help="Cut out of the text before counting; never merged.",
+    )
+    min_frequency = st.number_input(
+        "Minimum pair frequency",
+        min_value=1,
+        value=1,
+        step=1,
+        key=keys.MIN_FREQUENCY,
+        persist_state="session",
+        bind="query-params",
+        help="Stop when the most frequent pair occurs fewer times than this.",
+    )
+    try:
+        specials = parse_special_tokens(st.session_state.get(keys.SPECIAL_TOKENS, specials_text))
+    except ValueError as exc:
+        messages.error(f"Special tokens: {exc}.")
+        return None
+    settings = TrainSettings(
+        merges=int(merges),
+        pattern=pattern,
+        special_tokens=specials,
+        tie_break=tie_break,
+        min_frequency=int(min_frequency),
+    )
+    st.caption(
+        f"Vocab size at the end: 256 bytes + {len(specials)} special + {settings.merges:,} merges "
+        f"= **{settings.vocab_size:,}**"
+    )
+    return settings

@@ -1,0 +1,168 @@
+"""Shared by the browser tests and the benchmark: start the app, drive chromium.
+
+The server runs from the repo root (so ``.streamlit/config.toml`` applies) on a
+free port and is stopped by its own PID.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+
+
+def missing_browser() -> str | None:
+    """Why browser tests cannot run here, or None when they can."""
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is missing (apt-get install -y chromium; .ci/run does this)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -r requirements-dev.txt)"
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def streamlit_server(*, app: str = "app.py", cwd: Path = ROOT, timeout: float = 30.0) -> Iterator[str]:
+    """Run ``streamlit run app.py`` from the repo root (or ``app`` in ``cwd``); yields its base URL."""
+    port = free_port()
+    log = tempfile.NamedTemporaryFile(prefix="mergescope-server-", suffix=".log", delete=False)  # noqa: SIM115 (open for the server's life)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            app,
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=cwd,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(
+                    f"streamlit exited with {proc.returncode}; log: {Path(log.name).read_text()[-2000:]}"
+                )
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not answer /_stcore/health within {timeout} s")
+            time.sleep(0.2)
+        yield url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # the server's own process group (start_new_session)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        log.close()
+
+
+@contextmanager
+def chromium_page(*, width: int = 1600, height: int = 1000) -> Iterator[object]:
+    """A fresh headless chromium page (persistent context in a temp dir)."""
+    from playwright.sync_api import sync_playwright
+
+    profile = tempfile.mkdtemp(prefix="mergescope-chromium-")
+    try:
+        with sync_playwright() as p:
+            context = p.chromium.launch_persistent_context(
+                profile,
+                executable_path=CHROMIUM,
+                headless=True,
+                args=CHROMIUM_ARGS,
+                viewport={"width": width, "height": height},
+            )
+            try:
+                yield context.pages[0] if context.pages else context.new_page()
+            finally:
+                context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def wait_idle(page, *, timeout: float = 30_000) -> None:
+    """Wait until the script has finished and no skeleton is left."""
+    page.wait_for_selector(IDLE, timeout=timeout)
+    page.wait_for_selector('[data-testid="stSkeleton"]', state="detached", timeout=timeout)
+
+
+def full_screenshot(page, name: str) -> Path:
+    """Grow the viewport to the main area's scroll height, then save ``artifacts/<name>.png``."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    height = page.evaluate(
+        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+        " return m ? m.scrollHeight : 1000; }"
+    )
+    size = page.viewport_size
+    page.set_viewport_size(
+        {"width": size["width"], "height": max(size["height"], min(int(height) + 40, 12000))}
+    )
+    page.wait_for_timeout(400)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(size)
+    return path
+
+
+def open_app(page, url: str, *, heading: str, timeout: float = 30_000) -> None:
+    """Load ``url`` and wait until its page ``heading`` shows and the script is idle."""
+    page.goto(url)
+    page.get_by_role("heading", name=heading).first.wait_for(timeout=timeout)
+    wait_idle(page, timeout=timeout)
+
+
+def click_and_wait(page, button: str, expect: str, *, timeout: float = 30_000) -> None:
+    """Click the button labelled ``button``, then wait for ``expect`` to show and the script to idle."""
+    page.get_by_role("button", name=button).click()
+    page.get_by_text(expect).first.wait_for(timeout=timeout)
+    wait_idle(page, timeout=timeout)

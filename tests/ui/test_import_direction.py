@@ -1,0 +1,107 @@
+"""Imports go one way: pages/ -> mergescope_ui.<page> -> mergescope_ui.shared -> bpe_core.
+
+Read from the source (no import runs): a page package never imports another
+one, ``shared`` imports no page package, a page file uses its own package
+only, and the engine imports neither the UI nor Streamlit.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+UI = ROOT / "mergescope_ui"
+PAGE_PACKAGES = sorted(p.name for p in UI.iterdir() if (p / "__init__.py").is_file() and p.name != "shared")
+
+
+def imported_modules(source: str, module: str, *, is_package: bool = False) -> set[str]:
+    """Every module ``source`` (the text of ``module``) imports, relative imports made absolute.
+
+    ``from a import b`` counts ``a`` and ``a.b`` (``b`` may be a module).
+
+    >>> names = imported_modules("from . import keys\\nfrom ..shared import cache", "mergescope_ui.train.run")
+    >>> sorted(names)
+    ['mergescope_ui.shared', 'mergescope_ui.shared.cache', 'mergescope_ui.train', 'mergescope_ui.train.keys']
+    """
+    package = module if is_package else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1])
+                name = f"{base}.{node.module}" if node.module else base
+            else:
+                name = node.module or ""
+            found.add(name)
+            found.update(f"{name}.{alias.name}" for alias in node.names)
+    return found
+
+
+def page_packages_in(names: set[str]) -> set[str]:
+    """The page packages among imported module names."""
+    return {
+        n.split(".")[1] for n in names if n.startswith("mergescope_ui.") and n.split(".")[1] in PAGE_PACKAGES
+    }
+
+
+def _modules(folder: Path, prefix: str) -> list[tuple[str, Path, bool]]:
+    out = []
+    for path in sorted(folder.rglob("*.py")):
+        rel = path.relative_to(folder).with_suffix("").parts
+        is_package = rel[-1] == "__init__"
+        name = ".".join((prefix, *rel[:-1])) if is_package else ".".join((prefix, *rel))
+        out.append((name, path, is_package))
+    return out
+
+
+def _imports(path: Path, module: str, is_package: bool) -> set[str]:
+    return imported_modules(path.read_text(encoding="utf-8"), module, is_package=is_package)
+
+
+def test_there_are_page_packages_and_shared() -> None:
+    assert PAGE_PACKAGES == ["lab", "tokenize", "train"]
+    assert (UI / "shared" / "__init__.py").is_file()
+
+
+UI_MODULES = _modules(UI, "mergescope_ui")
+
+
+@pytest.mark.parametrize(("module", "path", "is_package"), UI_MODULES, ids=[m for m, _, _ in UI_MODULES])
+def test_ui_modules_import_down_only(module: str, path: Path, is_package: bool) -> None:
+    names = _imports(path, module, is_package)
+    assert not {n for n in names if n.split(".")[0] in {"app", "pages"}}, f"{module} imports a page file"
+    parts = module.split(".")
+    own = parts[1] if len(parts) > 1 and parts[1] in PAGE_PACKAGES else None
+    others = page_packages_in(names) - {own}
+    if len(parts) > 1 and parts[1] == "shared":
+        assert not others, (
+            f"{module} (shared) imports the page package(s) {sorted(others)}; move it to shared"
+        )
+    elif own is not None:
+        assert not others, f"{module} imports the page package(s) {sorted(others)}; share it through shared"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "pages").glob("*.py")), ids=lambda p: p.name)
+def test_page_files_use_their_own_package_only(path: Path) -> None:
+    names = _imports(path, f"pages.{path.stem}", False)
+    assert page_packages_in(names) <= {path.stem}, f"pages/{path.name} imports another page's package"
+    assert not {n for n in names if n == "bpe_core" or n.startswith("bpe_core.")}, "pages reach the engine"
+
+
+def test_the_engine_imports_neither_the_ui_nor_streamlit() -> None:
+    for module, path, is_package in _modules(ROOT / "bpe_core", "bpe_core"):
+        roots = {n.split(".")[0] for n in _imports(path, module, is_package)}
+        assert not roots & {"mergescope_ui", "streamlit", "app", "pages"}, module
+
+
+def test_a_page_package_importing_another_is_caught() -> None:
+    names = imported_modules("from mergescope_ui.train.keys import RUN", "mergescope_ui.tokenize.picker")
+    assert page_packages_in(names) - {"tokenize"} == {"train"}
+    relative = imported_modules("from ..lab import keys", "mergescope_ui.shared.cache")
+    assert page_packages_in(relative) == {"lab"}

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from bpe_core.metrics import LESSON_SIZES
+from bpe_core.analysis.metrics import LESSON_SIZES
 
 TEXT_COLORS = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9", "#f59f00"]
 

@@ -8,10 +8,10 @@ reports progress into a bar made outside it (why that rules out
 ``st.cache_*``: see :mod:`mergescope_ui.shared.cache`).  Results are
 immutable, so sharing them between sessions is safe.
 
->>> s = LabSettings(vocab_size=300, sizes=(1024,))
+>>> s = LabSettings(TrainOptions(vocab_size=300), sizes=(1024,))
 >>> s.table_sizes
 (300, 512, 1024, 4096, 32768)
->>> settings = LabSettings(vocab_size=270, samples=500)
+>>> settings = LabSettings(TrainOptions(vocab_size=270), samples=500)
 >>> r = compute_lab("low lower lowest " * 5, {"held-out": "lowest low"}, settings)
 >>> r.run.merges, [row.requested_vocab for row in r.rows][:2]
 (7, [270, 270])
@@ -23,9 +23,9 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from bpe_core import Tokenizer
-from bpe_core.compression_curve import CompressionCurve, compression_curve
-from bpe_core.metrics import (
+from bpe_core import Tokenizer, TrainOptions
+from bpe_core.analysis.compression_curve import CompressionCurve, compression_curve
+from bpe_core.analysis.metrics import (
     DEFAULT_SAMPLES,
     LESSON_SIZES,
     Compression,
@@ -46,21 +46,17 @@ Progress = Callable[[float, str], None]
 
 @dataclass(frozen=True, slots=True)
 class LabSettings:
-    """What the lab trains and measures with (besides the texts)."""
+    """What the lab trains with (``options``: its ``vocab_size`` is the largest) and measures with."""
 
-    vocab_size: int = 4096
-    pattern: str = "gpt2"
-    special_tokens: tuple[str, ...] = ()
-    tie_break: str = "lexicographic"
+    options: TrainOptions
     sizes: tuple[int, ...] = ()  # the user's own sizes for the table
     samples: int = DEFAULT_SAMPLES  # random characters per round-trip check
     by_script: bool = True
-    min_frequency: int = 1
 
     @property
     def table_sizes(self) -> tuple[int, ...]:
         """The lessons' sizes, the user's, and the largest vocab, sorted, each once."""
-        return tuple(sorted({*LESSON_SIZES, *self.sizes, self.vocab_size}))
+        return tuple(sorted({*LESSON_SIZES, *self.sizes, self.options.vocab_size}))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -106,19 +102,15 @@ def compute_lab(
     *,
     progress: Progress | None = None,
 ) -> LabResult:
-    """Train once to ``settings.vocab_size``, build every curve and the table of sizes."""
+    """Train once to ``settings.options.vocab_size``, build every curve and the table of sizes."""
     if not train_text.strip():
         raise ValueError("the training text is empty; choose a corpus, paste text or upload a file")
     start = time.perf_counter()
     curve_progress = (lambda f, m: progress(0.9 * f, m)) if progress is not None else None
     run = compression_curve(
         train_text,
-        vocab_size=settings.vocab_size,
+        settings.options,
         heldout=dict(heldout),
-        pattern=settings.pattern,
-        special_tokens=settings.special_tokens,
-        tie_break=settings.tie_break,
-        min_frequency=settings.min_frequency,
         by_script=settings.by_script,
         progress=curve_progress,
     )

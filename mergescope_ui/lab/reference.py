@@ -7,7 +7,7 @@ import itertools
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core.metrics import SizeRow
+from bpe_core.analysis.metrics import SizeRow
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES, load_uploaded
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core.metrics import SizeRow
+from bpe_core.analysis.metrics import SizeRow
 
 from .compute import LabResult, LabSettings, cached_lab
 from .inputs import LabInputs

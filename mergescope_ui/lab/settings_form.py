@@ -5,8 +5,9 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core import TIE_BREAK_HELP, TIE_BREAKS
-from bpe_core.metrics import DEFAULT_SAMPLES, LESSON_SIZES
+from bpe_core import TrainOptions
+from bpe_core.analysis.metrics import DEFAULT_SAMPLES, LESSON_SIZES
+from bpe_core.training import TIE_BREAK_HELP, TIE_BREAKS
 from mergescope_ui.shared.settings import parse_special_tokens
 
 from . import keys
@@ -80,14 +81,15 @@ def lab_settings(messages: DeltaGenerator) -> LabSettings | None:
                 f"the largest vocab size must be at least {257 + len(specials)}: 256 bytes + "
                 f"{len(specials)} special token(s) + one merge"
             )
+        options = TrainOptions(
+            vocab_size=int(vocab),
+            pattern=pattern,
+            special_tokens=specials,
+            tie_break=tie,
+            top_k=0,
+            preview_chars=0,
+        )
     except ValueError as exc:
         messages.error(f"Check the settings: {exc}.")
         return None
-    return LabSettings(
-        vocab_size=int(vocab),
-        pattern=pattern,
-        special_tokens=specials,
-        tie_break=tie,
-        sizes=sizes,
-        samples=int(samples),
-    )
+    return LabSettings(options, sizes=sizes, samples=int(samples))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from bpe_core.speed_lesson import GPT2_BYTES, GPT2_MERGES, SpeedLesson, time_trainers
+from bpe_core.analysis.speed_lesson import GPT2_BYTES, GPT2_MERGES, SpeedLesson, time_trainers
 from mergescope_ui.shared.digest import digest
 
 from . import keys
@@ -16,7 +16,7 @@ from .tables import human_duration
 
 @dataclass(frozen=True, slots=True)
 class TimedLesson:
-    """A speed lesson and what it timed (sample digest, merges, pattern, specials, tie rule)."""
+    """A speed lesson and what it timed (the sample's digest and the options)."""
 
     identity: tuple[object, ...]
     lesson: SpeedLesson
@@ -49,17 +49,12 @@ def speed_lesson(train: str, settings: LabSettings) -> None:
         persist_state="session",
     )
     sample = train[: int(size)]
-    identity = (digest(sample), int(merges), settings.pattern, settings.special_tokens, settings.tie_break)
+    options = settings.options.replace(vocab_size=settings.options.base_vocab + int(merges))
+    identity = (digest(sample), options)
     if st.button("⏱ Time both trainers", key=keys.SPEED_RUN):
-        with st.spinner("Timing the naive trainer, then the fast one…"):
+        with st.spinner("Timing the textbook trainer, then the fast one…"):
             try:
-                lesson = time_trainers(
-                    sample,
-                    merges=int(merges),
-                    pattern=settings.pattern,
-                    special_tokens=settings.special_tokens,
-                    tie_break=settings.tie_break,
-                )
+                lesson = time_trainers(sample, options)
             except ValueError as exc:
                 st.error(f"Cannot time the trainers: {exc}.")
                 return
@@ -69,7 +64,7 @@ def speed_lesson(train: str, settings: LabSettings) -> None:
         return
     lesson = stored.lesson
     cols = st.columns(3)
-    cols[0].metric("Naive trainer", human_duration(lesson.naive_seconds))
+    cols[0].metric("Textbook trainer", human_duration(lesson.textbook_seconds))
     cols[1].metric("Fast trainer", human_duration(lesson.fast_seconds))
     cols[2].metric("Speed-up", f"{lesson.speedup:,.1f}×")
     if lesson.merges == 0:
@@ -87,9 +82,10 @@ def speed_lesson(train: str, settings: LabSettings) -> None:
     st.write(
         f"A GPT-2-sized run ({GPT2_MERGES:,} merges on {GPT2_BYTES / 1e9:.0f} GB of text), "
         "scaled from these timings: "
-        f"naive ≈ **{human_duration(est.naive_seconds)}**, fast ≈ **{human_duration(est.fast_seconds)}**."
+        f"textbook ≈ **{human_duration(est.textbook_seconds)}**, "
+        f"fast ≈ **{human_duration(est.fast_seconds)}**."
     )
     st.caption(
-        "The naive time grows with text size × merges; the fast one with the text size (a merge can only "
+        "The textbook time grows with text size × merges; the fast one with the text size (a merge can only "
         "remove tokens that exist). Rough orders of magnitude in pure Python on this machine, not forecasts."
     )

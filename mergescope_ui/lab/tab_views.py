@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe_core.metrics import SizeRow
+from bpe_core.analysis.metrics import SizeRow
 from mergescope_ui.shared import keys as shared_keys
 
 from . import keys

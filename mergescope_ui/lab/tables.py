@@ -4,8 +4,10 @@ Curves can have 32,768 points per text; every chart row goes to the browser,
 so the curves are sampled at a few hundred vocab sizes (always including the
 lessons' sizes and both ends), and the per-merge gains are averaged in bins.
 
->>> from bpe_core.compression_curve import compression_curve
->>> run = compression_curve("low lower lowest " * 5, vocab_size=270, heldout={"held-out": "lowest low"})
+>>> from bpe_core.analysis.compression_curve import compression_curve
+>>> from bpe_core import TrainOptions
+>>> options = TrainOptions(vocab_size=270)
+>>> run = compression_curve("low lower lowest " * 5, options, heldout={"held-out": "lowest low"})
 >>> df = compression_frame(run, plot_points(run))
 >>> sorted(df["text"].unique()), int(df["vocab_size"].min()), int(df["vocab_size"].max())
 (['held-out', 'train'], 256, 263)
@@ -18,9 +20,9 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from bpe_core.compression_curve import CompressionCurve, TextCurve
-from bpe_core.metrics import LESSON_SIZES, SizeRow
-from bpe_core.scripts import SPACE_PUNCT, SPECIAL
+from bpe_core.analysis.compression_curve import CompressionCurve, TextCurve
+from bpe_core.analysis.metrics import LESSON_SIZES, SizeRow
+from bpe_core.analysis.scripts import SPACE_PUNCT, SPECIAL
 
 NOT_SCRIPTS = frozenset({SPACE_PUNCT, SPECIAL})
 MAX_POINTS = 400
@@ -32,8 +34,9 @@ def plot_points(
 ) -> list[int]:
     """Merge counts ``k`` to plot: all when few, else about ``max_points`` spread on a log scale of vocab.
 
-    >>> from bpe_core.compression_curve import compression_curve
-    >>> run = compression_curve("ab " * 50, vocab_size=300)
+    >>> from bpe_core import TrainOptions
+    >>> from bpe_core.analysis.compression_curve import compression_curve
+    >>> run = compression_curve("ab " * 50, TrainOptions(vocab_size=300))
     >>> plot_points(run)
     [0, 1, 2]
     """
@@ -78,8 +81,10 @@ def gain_frame(run: CompressionCurve, *, max_bars: int = MAX_GAIN_BARS) -> pd.Da
 
     Columns ``first_step, last_step, gain`` (the bin's mean) and ``max_gain``.
 
-    >>> from bpe_core.compression_curve import compression_curve
-    >>> run = compression_curve("aaabdaaabac", vocab_size=259, pattern="none", tie_break="lowest-id")
+    >>> from bpe_core.analysis.compression_curve import compression_curve
+    >>> from bpe_core import TrainOptions
+    >>> options = TrainOptions(vocab_size=259, pattern="none", tie_break="lowest-id")
+    >>> run = compression_curve("aaabdaaabac", options)
     >>> gain_frame(run)["gain"].tolist()
     [2.0, 2.0, 2.0]
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core.data_split import split_documents, split_fraction
+from bpe_core.analysis.data_split import split_documents, split_fraction
 from mergescope_ui.shared.cache import corpus_index, corpus_text
 from mergescope_ui.shared.corpora import default_id
 from mergescope_ui.shared.upload import DEFAULT_MAX_BYTES, MEGABYTE

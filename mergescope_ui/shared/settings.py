@@ -1,53 +1,22 @@
-"""The Train page's settings as one frozen record (its run carries them), and what changed between two.
+"""The training settings the pages share: the engine's one options record, its defaults here, what changed.
 
-Special tokens are typed one a line on the Train page and in the lab: :func:`parse_special_tokens`.
+The pages train with :class:`bpe_core.TrainOptions` (a run carries it); special
+tokens are typed one a line on the Train page and in the lab: :func:`parse_special_tokens`.
 
->>> s = TrainSettings(merges=10, pattern="gpt2", special_tokens=("<|eot|>",))
->>> s.vocab_size
-267
->>> changes(s, TrainSettings(merges=10, pattern="none", special_tokens=("<|eot|>",)))
+>>> s = TrainOptions(vocab_size=267, pattern="gpt2", special_tokens=("<|eot|>",))
+>>> s.max_merges
+10
+>>> changes(s, s.replace(pattern="none"))
 ['pre-tokenization gpt2 → none']
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from bpe_core import PATTERNS
+from bpe_core import PATTERNS, TrainOptions
 
 MAX_MERGES = 20_000
 PREVIEW_CHARS = 600  # characters of the text shown as tokens: a screenful, cheap to redraw at every step
 TOP_K = 20
-
-
-@dataclass(frozen=True, slots=True)
-class TrainSettings:
-    """What the Train page passes to ``bpe_core.train_steps`` (besides the text)."""
-
-    merges: int
-    pattern: str = "gpt2"  # a name in bpe_core.PATTERNS or a regex
-    special_tokens: tuple[str, ...] = ()
-    tie_break: str = "lexicographic"
-    min_frequency: int = 1
-    top_k: int = TOP_K
-    preview_chars: int = PREVIEW_CHARS
-
-    @property
-    def vocab_size(self) -> int:
-        """256 bytes + the special tokens + the merges."""
-        return 256 + len(self.special_tokens) + self.merges
-
-    def engine_kwargs(self) -> dict[str, object]:
-        """Keyword arguments for ``bpe_core.train_steps``."""
-        return {
-            "vocab_size": self.vocab_size,
-            "pattern": self.pattern,
-            "special_tokens": self.special_tokens,
-            "tie_break": self.tie_break,
-            "min_frequency": self.min_frequency,
-            "top_k": self.top_k,
-            "preview_chars": self.preview_chars,
-        }
 
 
 def parse_special_tokens(text: str) -> tuple[str, ...]:
@@ -74,11 +43,11 @@ def pattern_label(pattern: str) -> str:
     return f"custom /{pattern}/"
 
 
-def changes(old: TrainSettings, new: TrainSettings) -> list[str]:
+def changes(old: TrainOptions, new: TrainOptions) -> list[str]:
     """Human-readable differences from ``old`` to ``new`` (empty when equal)."""
     out: list[str] = []
-    if old.merges != new.merges:
-        out.append(f"merges {old.merges} → {new.merges}")
+    if old.max_merges != new.max_merges:
+        out.append(f"merges {old.max_merges} → {new.max_merges}")
     if old.pattern != new.pattern:
         out.append(f"pre-tokenization {pattern_label(old.pattern)} → {pattern_label(new.pattern)}")
     if old.special_tokens != new.special_tokens:

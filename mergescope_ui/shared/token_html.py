@@ -2,7 +2,7 @@
 
 Every label is ``html.escape``-d (quotes too); whitespace shows as ␣ ↵ ⇥, and
 bytes that are not a whole UTF-8 character show as ``<E4><BD>`` (from
-``bpe_core.readable``), never as mojibake.  Learned tokens (id >= 256) get a
+``bpe_core.byte_level.readable``), never as mojibake.  Learned tokens (id >= 256) get a
 color by id, so the same token has the same color everywhere; raw single
 bytes stay grey; emphasized positions get a thick outline.
 
@@ -17,7 +17,7 @@ import html
 from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 
-from bpe_core import readable as screen_label
+from bpe_core.byte_level import readable as screen_label
 
 PALETTE_SIZE = 10
 

@@ -1,15 +1,15 @@
 """A tokenizer from files a user uploaded (pure; no Streamlit).
 
 The files are written into a fresh temporary directory under their base names
-and read with ``Tokenizer.load``; the loader's error comes back as a
+and read with ``bpe_core.load_tokenizer``; the loader's error comes back as a
 ValueError naming the uploaded file (not the temporary path).  The Tokenize
 page loads a tokenizer to use, the lab one to compare.
 
 >>> import tempfile
->>> from bpe_core import train
+>>> from bpe_core import save_tokenizer, train
 >>> tok = train("the cat in the hat", vocab_size=262, pattern="gpt2")
 >>> with tempfile.TemporaryDirectory() as tmp:
-...     saved = {p.name: p.read_bytes() for p in tok.save(tmp)}
+...     saved = {p.name: p.read_bytes() for p in save_tokenizer(tok, tmp)}
 >>> back = load_uploaded([("tokenizer.json", saved["tokenizer.json"])])
 >>> back.encode("the hat") == tok.encode("the hat")
 True
@@ -25,7 +25,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from bpe_core import Tokenizer
+from bpe_core import Tokenizer, load_tokenizer
 
 MAX_UPLOAD_FILES = 4
 UPLOAD_TYPES = ("json", "txt", "tiktoken", "model")
@@ -66,7 +66,7 @@ def load_uploaded(files: Sequence[tuple[str, bytes]], *, pattern: str | None = N
             (Path(tmp) / name).write_bytes(data)
         target = Path(tmp) / names[0] if len(names) == 1 else Path(tmp)
         try:
-            return Tokenizer.load(target, pattern=pattern)
+            return load_tokenizer(target, pattern=pattern)
         except ValueError as exc:
             raise ValueError(_without_dir(str(exc), tmp)) from None
         except OSError as exc:

@@ -6,9 +6,9 @@ Back and Reset only move the position; jumping pulls up to the target.  The
 Train page keeps its run in ``session_state`` (:data:`mergescope_ui.shared.keys.RUN`);
 the Tokenize page reads it there.
 
->>> from bpe_core import train_steps
->>> text, settings = "aaabdaaabac", TrainSettings(merges=44, pattern="none")
->>> run = TrainingRun(train_steps(text, **settings.engine_kwargs()), identity=RunIdentity.of(text, settings))
+>>> from bpe_core import TrainOptions, Trainer
+>>> text, settings = "aaabdaaabac", TrainOptions(vocab_size=300, pattern="none")
+>>> run = TrainingRun(Trainer(text, settings), identity=RunIdentity.of(text, settings))
 >>> run.forward(), run.forward(), run.back(), run.position, run.pulled
 (True, True, True, 1, 2)
 >>> run.jump(99), run.position, run.finished, run.stop_reason
@@ -20,10 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bpe_core import MergeStep, MergeTrainer
+from bpe_core import MergeStep, Trainer, TrainOptions
 
 from .digest import digest
-from .settings import TrainSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +34,10 @@ class RunIdentity:
     """
 
     text_digest: str
-    settings: TrainSettings
+    settings: TrainOptions
 
     @classmethod
-    def of(cls, text: str, settings: TrainSettings) -> RunIdentity:
+    def of(cls, text: str, settings: TrainOptions) -> RunIdentity:
         return cls(text_digest=digest(text), settings=settings)
 
 
@@ -51,7 +50,7 @@ class TrainingRun:
     trainer was built from.
     """
 
-    trainer: MergeTrainer
+    trainer: Trainer
     identity: RunIdentity
     records: list[MergeStep] = field(default_factory=list)
     position: int = 0

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bpe_core import Tokenizer
-from bpe_core import readable as screen_label
+from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.token_html import TOKEN_CSS, token_span
 
 MAX_LISTED = 40

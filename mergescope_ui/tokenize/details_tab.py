@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core import Tokenizer
-from bpe_core import readable as screen_label
+from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.token_html import TOKEN_CSS, token_span
 
 from . import keys

@@ -23,8 +23,8 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bpe_core import Tokenizer
-from bpe_core.files import write_format
+from bpe_core import Tokenizer, save_tokenizer
+from bpe_core.formats import write_format
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +46,10 @@ class FileBundle:
 
 
 def tokenizer_bundle(tok: Tokenizer) -> FileBundle:
-    """Every file ``tok.save`` writes, plus ``tokenizer.model`` (minbpe) when its ids fit minbpe."""
+    """Every file ``save_tokenizer`` writes, plus ``tokenizer.model`` (minbpe) when its ids fit minbpe."""
     notes: list[str] = []
     with tempfile.TemporaryDirectory(prefix="mergescope-save-") as tmp:
-        paths = tok.save(tmp)
+        paths = save_tokenizer(tok, tmp)
         try:
             paths += write_format(tok, "minbpe", Path(tmp) / "tokenizer.model")
         except ValueError as exc:

@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from bpe_core import readable as screen_label
+from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.token_html import is_whole_utf8, token_class, token_title
 
 MAX_RIBBON_BYTES = 400

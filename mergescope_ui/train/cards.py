@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import html
 
-from bpe_core import TIE_BREAK_HELP, MergeStep
-from bpe_core import readable as label
+from bpe_core import MergeStep
+from bpe_core.byte_level import readable as label
+from bpe_core.training import TIE_BREAK_HELP
 from mergescope_ui.shared.token_html import TOKEN_CSS, token_span
 
 from .tables import crosses_word_boundary, pair_label

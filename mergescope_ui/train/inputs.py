@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from mergescope_ui.shared.settings import TrainSettings
+from bpe_core import TrainOptions
 
 from . import keys
 from .settings_form import settings_widgets
@@ -21,7 +21,7 @@ class Inputs:
     """What the sidebar gives the page: the text to train on and the settings to train with."""
 
     source: SourceText
-    settings: TrainSettings
+    settings: TrainOptions
 
 
 def header() -> DeltaGenerator:

@@ -84,7 +84,7 @@ def _status(run: TrainingRun) -> str:
             icon="👉",
         )
     else:
-        return status_html(f"Step {run.position:,}", f"of up to {settings.merges:,} merges")
+        return status_html(f"Step {run.position:,}", f"of up to {settings.max_merges:,} merges")
     return ""
 
 

@@ -41,9 +41,7 @@ def ensure_run(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
     same_text = old is not None and old.identity.text_digest == identity.text_digest
     try:
         with st.spinner("Pre-tokenizing and counting pairs…"):
-            trainer = bpe_core.train_steps(
-                source.text, **settings.engine_kwargs()
-            )  # bad settings: ValueError
+            trainer = bpe_core.Trainer(source.text, settings)  # a bad text: ValueError
             run = TrainingRun(trainer=trainer, identity=identity)
             target = old.position if same_text and old is not None else 0
             if target:

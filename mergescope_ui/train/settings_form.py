@@ -8,8 +8,9 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core import PATTERNS, TIE_BREAK_HELP, TIE_BREAKS
-from mergescope_ui.shared.settings import MAX_MERGES, TrainSettings, parse_special_tokens
+from bpe_core import PATTERNS, TrainOptions
+from bpe_core.training import TIE_BREAK_HELP, TIE_BREAKS
+from mergescope_ui.shared.settings import MAX_MERGES, PREVIEW_CHARS, TOP_K, parse_special_tokens
 from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
 
 from . import keys
@@ -27,7 +28,7 @@ PATTERN_LABELS = {
 DEFAULT_CUSTOM_REGEX = r"\w+|\s+|[^\w\s]+"
 
 
-def settings_widgets(messages: DeltaGenerator) -> TrainSettings | None:
+def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
     """The training settings (call inside ``st.sidebar``); None after an error in ``messages``."""
     specials_text = st.session_state.get(keys.SPECIAL_TOKENS, "")
     merges = st.number_input(
@@ -106,15 +107,21 @@ def settings_widgets(messages: DeltaGenerator) -> TrainSettings | None:
     except ValueError as exc:
         messages.error(f"Special tokens: {exc}.")
         return None
-    settings = TrainSettings(
-        merges=int(merges),
-        pattern=pattern,
-        special_tokens=specials,
-        tie_break=tie_break,
-        min_frequency=int(min_frequency),
-    )
+    try:
+        settings = TrainOptions(
+            vocab_size=256 + len(specials) + int(merges),
+            pattern=pattern,
+            special_tokens=specials,
+            tie_break=tie_break,
+            min_frequency=int(min_frequency),
+            top_k=TOP_K,
+            preview_chars=PREVIEW_CHARS,
+        )
+    except ValueError as exc:
+        messages.error(f"Cannot train with these settings: {exc}.")
+        return None
     st.caption(
-        f"Vocab size at the end: 256 bytes + {len(specials)} special + {settings.merges:,} merges "
+        f"Vocab size at the end: 256 bytes + {len(specials)} special + {settings.max_merges:,} merges "
         f"= **{settings.vocab_size:,}**"
     )
     return settings

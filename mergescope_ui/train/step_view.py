@@ -49,7 +49,7 @@ def step_view(run: TrainingRun, *, large: bool, window_bytes: int) -> Callable[[
                 "Corpus tokens", f"{tokens_now:,}", delta=f"{-step.replaced:,}" if step else None, good=True
             ),
             Figure("Bytes per token", f"{trainer.corpus_bytes / max(tokens_now, 1):.3f}"),
-            Figure("Merges", f"{run.position:,} / {settings.merges:,}"),
+            Figure("Merges", f"{run.position:,} / {settings.max_merges:,}"),
         ]
     )
     left_parts: list[tuple[str, object]] = []  # ("html", markup) or ("chart", spec), in page order

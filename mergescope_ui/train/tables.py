@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from bpe_core import MergeStep
-from bpe_core import readable as label
+from bpe_core.byte_level import readable as label
 
 # A non-space byte followed by a whitespace byte: the token runs past the end of a word.
 _CROSSES = re.compile(rb"[^\s][\s]")
@@ -38,7 +38,7 @@ MERGE_COLUMNS = [
 
 
 def pair_label(left: bytes, right: bytes) -> str:
-    """A pair as people read it: the readable labels (``bpe_core.readable``) joined by ` + `.
+    """A pair as people read it: the readable labels (``bpe_core.byte_level.readable``) joined by ` + `.
 
     >>> pair_label(b" ", b"t"), pair_label(b"\\xe6", b"\\x9c")
     ('␣ + t', '<E6> + <9C>')

@@ -46,7 +46,7 @@ def view_options(run: TrainingRun, inputs: Inputs) -> StepWindow:
     jump_col.number_input(
         "Jump to step",
         min_value=0,
-        max_value=inputs.settings.merges,
+        max_value=inputs.settings.max_merges,
         value=0,
         step=1,
         key=keys.JUMP_TO,

@@ -6,10 +6,11 @@ or inside a function), not from what happens to be loaded.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
+
+from tests.import_graph import find_cycle, import_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,66 +27,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 FACADE = "bpe_core"  # the package's __init__: exports from every layer, imported by none of them
 
 
-def module_name(path: Path, root: Path) -> str:
-    parts = list(path.relative_to(root).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def import_graph(root: Path, package: str) -> dict[str, set[str]]:
-    """module -> the modules of ``package`` it imports, anywhere in its source."""
-    modules = {module_name(p, root): p for p in (root / package).rglob("*.py")}
-    graph: dict[str, set[str]] = {}
-    for name, path in modules.items():
-        is_package = path.name == "__init__.py"
-        here = name.split(".") if is_package else name.split(".")[:-1]
-        targets: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = here[: len(here) - node.level + 1] if node.level else []
-                source = ".".join(base + ([node.module] if node.module else []))
-                # "from x import y": y is a submodule, or a name defined in x
-                found = [
-                    f"{source}.{a.name}" if f"{source}.{a.name}" in modules else source for a in node.names
-                ]
-            else:
-                continue
-            targets.update(t for t in found if t in modules)
-        targets.discard(name)
-        graph[name] = targets
-    return graph
-
-
 def layer_of(module: str) -> int | None:
     for level, prefixes in enumerate(LAYERS):
         if any(module == p or module.startswith(p + ".") for p in prefixes):
             return level
-    return None
-
-
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One import cycle as a list of modules (first == last), or None."""
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    path: list[str] = []
-
-    def visit(node: str) -> list[str] | None:
-        state[node] = 1
-        path.append(node)
-        for nxt in sorted(graph.get(node, ())):
-            if state.get(nxt) == 1:
-                return path[path.index(nxt) :] + [nxt]
-            if nxt not in state and (cycle := visit(nxt)) is not None:
-                return cycle
-        path.pop()
-        state[node] = 2
-        return None
-
-    for node in sorted(graph):
-        if node not in state and (cycle := visit(node)) is not None:
-            return cycle
     return None
 
 

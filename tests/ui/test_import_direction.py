@@ -7,40 +7,15 @@ only, and the engine imports neither the UI nor Streamlit.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
 
+from tests.import_graph import imports_of, module_files
+
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "mergescope_ui"
 PAGE_PACKAGES = sorted(p.name for p in UI.iterdir() if (p / "__init__.py").is_file() and p.name != "shared")
-
-
-def imported_modules(source: str, module: str, *, is_package: bool = False) -> set[str]:
-    """Every module ``source`` (the text of ``module``) imports, relative imports made absolute.
-
-    ``from a import b`` counts ``a`` and ``a.b`` (``b`` may be a module).
-
-    >>> names = imported_modules("from . import keys\\nfrom ..shared import cache", "mergescope_ui.train.run")
-    >>> sorted(names)
-    ['mergescope_ui.shared', 'mergescope_ui.shared.cache', 'mergescope_ui.train', 'mergescope_ui.train.keys']
-    """
-    package = module if is_package else module.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = package.split(".")
-                base = ".".join(parts[: len(parts) - node.level + 1])
-                name = f"{base}.{node.module}" if node.module else base
-            else:
-                name = node.module or ""
-            found.add(name)
-            found.update(f"{name}.{alias.name}" for alias in node.names)
-    return found
 
 
 def page_packages_in(names: set[str]) -> set[str]:
@@ -51,17 +26,13 @@ def page_packages_in(names: set[str]) -> set[str]:
 
 
 def _modules(folder: Path, prefix: str) -> list[tuple[str, Path, bool]]:
-    out = []
-    for path in sorted(folder.rglob("*.py")):
-        rel = path.relative_to(folder).with_suffix("").parts
-        is_package = rel[-1] == "__init__"
-        name = ".".join((prefix, *rel[:-1])) if is_package else ".".join((prefix, *rel))
-        out.append((name, path, is_package))
-    return out
+    return [
+        (name, path, path.name == "__init__.py") for name, path in module_files(folder.parent, prefix).items()
+    ]
 
 
 def _imports(path: Path, module: str, is_package: bool) -> set[str]:
-    return imported_modules(path.read_text(encoding="utf-8"), module, is_package=is_package)
+    return imports_of(path.read_text(encoding="utf-8"), module, is_package=is_package)
 
 
 def test_there_are_page_packages_and_shared() -> None:
@@ -101,7 +72,7 @@ def test_the_engine_imports_neither_the_ui_nor_streamlit() -> None:
 
 
 def test_a_page_package_importing_another_is_caught() -> None:
-    names = imported_modules("from mergescope_ui.train.keys import RUN", "mergescope_ui.tokenize.picker")
+    names = imports_of("from mergescope_ui.train.keys import RUN", "mergescope_ui.tokenize.picker")
     assert page_packages_in(names) - {"tokenize"} == {"train"}
-    relative = imported_modules("from ..lab import keys", "mergescope_ui.shared.cache")
+    relative = imports_of("from ..lab import keys", "mergescope_ui.shared.cache")
     assert page_packages_in(relative) == {"lab"}

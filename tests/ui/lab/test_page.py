@@ -11,7 +11,7 @@ import pytest
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
-from bpe_core.metrics import LESSON_SIZES
+from bpe_core.analysis.metrics import LESSON_SIZES
 from mergescope_ui.lab import keys as lk
 from mergescope_ui.lab.compute import clear_caches
 from mergescope_ui.shared.corpora import find_id, load_index
@@ -160,7 +160,7 @@ def test_cached_second_run_and_speed_lesson() -> None:
     at.button(key=lk.SPEED_RUN).click().run()
     assert not at.exception and not at.error
     labels = [m.label for m in at.metric]
-    assert "Naive trainer" in labels and "Fast trainer" in labels
+    assert "Textbook trainer" in labels and "Fast trainer" in labels
     assert any("same merges" in m.value for m in at.markdown)
     assert any("GPT-2-sized run" in m.value for m in at.markdown)
 
@@ -179,7 +179,7 @@ def test_tokenizer_from_files_is_a_point_and_rows(tmp_path: Path) -> None:
     theirs = bpe_core.train(
         "a small reference tokenizer trained on other text " * 30, vocab_size=300, pattern="gpt2"
     )
-    theirs.save(tmp_path)
+    bpe_core.save_tokenizer(theirs, tmp_path)
     at = open_lab()
     at.file_uploader(key=lk.REF_UPLOAD).set_value(
         [("tokenizer.json", (tmp_path / "tokenizer.json").read_bytes(), "application/json")]

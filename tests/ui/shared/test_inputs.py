@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bpe_core import readable as label
+from bpe_core import TrainOptions
+from bpe_core.byte_level import readable as label
 from mergescope_ui.shared.corpora import CORPORA_DIR, find_corpus, load_index, load_text
-from mergescope_ui.shared.settings import TrainSettings, changes, parse_special_tokens
+from mergescope_ui.shared.settings import changes, parse_special_tokens
 from mergescope_ui.shared.upload import MEGABYTE, decode_upload
 
 
@@ -80,13 +81,13 @@ def test_bom_dropped_and_size_cap_explained() -> None:
 
 
 def test_settings_vocab_size_changes_and_special_tokens() -> None:
-    base = TrainSettings(merges=50)
-    assert base.vocab_size == 306
-    assert base.engine_kwargs()["vocab_size"] == 306
-    with_specials = TrainSettings(merges=50, special_tokens=parse_special_tokens("<a>\n\n  <b>  \n"))
-    assert with_specials.special_tokens == ("<a>", "<b>") and with_specials.vocab_size == 308
+    base = TrainOptions(vocab_size=306)
+    assert base.max_merges == 50
+    with_specials = TrainOptions(vocab_size=308, special_tokens=parse_special_tokens("<a>\n\n  <b>  \n"))
+    assert with_specials.special_tokens == ("<a>", "<b>") and with_specials.max_merges == 50
     assert changes(base, base) == []
-    assert changes(base, TrainSettings(merges=50, tie_break="hf", min_frequency=2)) == [
+    assert changes(base, base.replace(vocab_size=316)) == ["merges 50 → 60"]
+    assert changes(base, base.replace(tie_break="hf", min_frequency=2)) == [
         "tie rule lexicographic → hf",
         "minimum frequency 1 → 2",
     ]

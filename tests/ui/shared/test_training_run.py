@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 
 import bpe_core
-from mergescope_ui.shared.settings import TrainSettings
+from bpe_core.training import STOP_NO_PAIRS
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 
 
 class CountingTrainer:
     """Wraps a real trainer and counts next() calls, to prove Back never pulls."""
 
-    def __init__(self, trainer: bpe_core.MergeTrainer) -> None:
+    def __init__(self, trainer: bpe_core.Trainer) -> None:
         self.inner = trainer
         self.pulls = 0
 
@@ -32,8 +32,8 @@ class CountingTrainer:
 def _run(
     text: str = "low low low low low lowest lowest newest newest newest", merges: int = 50
 ) -> TrainingRun:
-    settings = TrainSettings(merges=merges, pattern="none")
-    trainer = CountingTrainer(bpe_core.train_steps(text, vocab_size=settings.vocab_size, pattern="none"))
+    settings = bpe_core.TrainOptions(vocab_size=256 + merges, pattern="none")
+    trainer = CountingTrainer(bpe_core.Trainer(text, settings))
     return TrainingRun(trainer=trainer, identity=RunIdentity.of(text, settings))
 
 
@@ -65,7 +65,7 @@ def test_finishing_early_says_why_and_next_stops() -> None:
     run = _run("aaabdaaabac", merges=50)
     reached = run.jump(50)
     assert run.finished and run.at_end and reached == run.pulled < 50
-    assert run.stop_reason == bpe_core.STOP_NO_PAIRS
+    assert run.stop_reason == STOP_NO_PAIRS
     assert not run.forward() and run.position == reached
     run.reset()
     assert run.position == 0 and run.sequence() == tuple(run.trainer.initial_sequence)
@@ -73,7 +73,7 @@ def test_finishing_early_says_why_and_next_stops() -> None:
 
 def test_one_character_corpus_has_nothing_to_merge() -> None:
     run = _run("x")
-    assert run.peek() is None and run.at_end and run.stop_reason == bpe_core.STOP_NO_PAIRS
+    assert run.peek() is None and run.at_end and run.stop_reason == STOP_NO_PAIRS
     assert run.sequence() == (ord("x"),)
 
 

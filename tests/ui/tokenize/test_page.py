@@ -14,10 +14,9 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from bpe_core import CharTokenizer, Tokenizer, train
-from bpe_core import readable as screen_label
+from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
-from mergescope_ui.shared.settings import TrainSettings
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.tokenize import keys
 
@@ -144,9 +143,9 @@ def test_raw_bytes_has_one_token_per_byte():
 
 def test_session_run_current_step_and_any_step_k():
     text = corpus(cid("lighthouse"))
-    settings = TrainSettings(merges=60, pattern="gpt2")
+    settings = bpe_core.TrainOptions(vocab_size=316, pattern="gpt2")
     run = TrainingRun(
-        bpe_core.train_steps(text, vocab_size=settings.vocab_size, pattern="gpt2"),
+        bpe_core.Trainer(text, settings),
         identity=RunIdentity.of(text, settings),
     )
     run.jump(12)
@@ -172,7 +171,7 @@ def test_session_path_without_a_run_explains_and_keeps_working():
 
 def _saved_files(tok: Tokenizer) -> dict[str, bytes]:
     with tempfile.TemporaryDirectory() as d:
-        return {p.name: p.read_bytes() for p in tok.save(d)}
+        return {p.name: p.read_bytes() for p in bpe_core.save_tokenizer(tok, d)}
 
 
 def test_upload_good_files_then_a_malformed_one_then_keep_working():
@@ -197,7 +196,7 @@ def test_upload_good_files_then_a_malformed_one_then_keep_working():
     with tempfile.TemporaryDirectory() as d:
         (Path(d) / "tokenizer.json").write_bytes(b'{"model": {"type": "BPE", "vocab": ')
         with pytest.raises(ValueError) as info:
-            Tokenizer.load(Path(d) / "tokenizer.json")
+            bpe_core.load_tokenizer(Path(d) / "tokenizer.json")
     problem = str(info.value).split(", ", 1)[1]
     assert any("tokenizer.json" in e.value and problem in e.value for e in at.error), [
         e.value for e in at.error

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import CharTokenizer, train
-from bpe_core import readable as screen_label
+from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.tokenizer_files import load_uploaded
 from mergescope_ui.tokenize import details, file_bundle, results, ribbon, share, specs
 from mergescope_ui.tokenize.details import children_map, descendant_count, genealogy, leaves, token_detail

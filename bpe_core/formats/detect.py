@@ -111,9 +111,23 @@ def _detect_in_directory(d: Path) -> tuple[str, list[Path]]:
         return "tiktoken", tiktoken_files
     if not pairs and len(models) == 1 and not tiktoken_files:
         return "minbpe", models
+    if not (pairs or tiktoken_files or models) and (odd_pair := _one_json_one_txt(d)) is not None:
+        return "gpt2", odd_pair
     found = [p.name for p in pairs + tiktoken_files + models]
     if found:
         raise TokenizerFileError(d, "", f"holds several tokenizers ({', '.join(found)}); pass one file")
     raise TokenizerFileError(
         d, "", "holds no tokenizer files (tokenizer.json, vocab.json + merges.txt, *.tiktoken or *.model)"
     )
+
+
+def _one_json_one_txt(d: Path) -> list[Path] | None:
+    """A vocab and a merges file named otherwise (``gpt2_vocab.json`` + ``reference-merges.txt``):
+    the directory's one ``.json`` and one ``.txt``, read as a pair (a mismatch is named on reading)."""
+    not_vocab = {TOKENIZER_JSON, "tokenizer_config.json", "config.json"}
+    jsons = [p for p in d.glob("*.json") if p.name not in not_vocab and "special_tokens_map" not in p.name]
+    txts = [p for p in d.glob("*.txt") if p.name != VOCAB_TXT]
+    if len(jsons) != 1 or len(txts) != 1:
+        return None
+    special_map = [p for p in d.glob("*special_tokens_map*.json")]
+    return [jsons[0], txts[0], *special_map[:1]]

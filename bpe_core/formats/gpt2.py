@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -194,13 +194,15 @@ def build_byte_level(
     ``vocab`` maps token strings to ids (ids already checked distinct);
     ``named_specials`` are the tokens the file declares special (their ids).
     """
+    merges = merges if isinstance(merges, Sequence) else list(merges)
     merge_pairs: list[tuple[int, int]] = []
     seen_merge: dict[tuple[str, str], str] = {}
     made: set[str] = set()
     used: set[str] = set()
-    for m in merges:
+    for k, m in enumerate(merges):
         for part in (m.left, m.right):
             if part not in vocab:
+                _raise_if_mismatched(vocab, merges, k, part, vocab_path=vocab_path, merges_path=merges_path)
                 raise TokenizerFileError(
                     merges_path,
                     m.where,
@@ -215,6 +217,7 @@ def build_byte_level(
                 )
         merged = m.left + m.right
         if merged not in vocab:
+            _raise_if_mismatched(vocab, merges, k, merged, vocab_path=vocab_path, merges_path=merges_path)
             raise TokenizerFileError(
                 merges_path,
                 m.where,
@@ -273,6 +276,42 @@ def build_byte_level(
         )
     specials = dict(sorted(specials.items(), key=lambda kv: kv[1]))
     return TokenizerData(out_vocab, merge_pairs, specials, None)
+
+
+def _raise_if_mismatched(
+    vocab: Mapping[str, int],
+    merges: Sequence[MergeLine],
+    k: int,
+    missing: str,
+    *,
+    vocab_path: str | os.PathLike[str],
+    merges_path: str | os.PathLike[str],
+) -> None:
+    """Raise the "these two files do not belong together" error when the vocab and the merges are two
+    files and more than one merge needs a token the vocab lacks (one bad line reads as a damaged file).
+
+    ``k`` is the 0-based index of the first such merge, ``missing`` the token it needs.
+    """
+    if Path(vocab_path) == Path(merges_path):
+        return
+    bad = sum(
+        1
+        for m in merges[k:]
+        if m.left not in vocab or m.right not in vocab or (m.left + m.right) not in vocab
+    )
+    if bad < 2:
+        return
+    v, mt = Path(vocab_path).name, Path(merges_path).name
+    m = merges[k]
+    need = "makes" if missing == m.left + m.right else "uses"
+    raise TokenizerFileError(
+        merges_path,
+        m.where,
+        f"{v} ({len(vocab):,} tokens) and {mt} ({len(merges):,} merges) come from different tokenizers: "
+        f"merge {k + 1} ({m.left!r} + {m.right!r}) {need} {missing!r}, which {v} does not have "
+        f"({bad:,} of the {len(merges):,} merges need tokens it lacks); load the vocab and merges files "
+        "of one tokenizer",
+    )
 
 
 # ----- writing -----

@@ -76,7 +76,11 @@ def load_uploaded(files: Sequence[tuple[str, bytes]], *, pattern: str | None = N
 
 
 def _without_dir(message: str, directory: str) -> str:
-    """``message`` with the temporary directory left out of file paths."""
-    for prefix in (directory + "/", directory):
-        message = message.replace(prefix, "")
+    """``message`` with the temporary directory left out of file paths (the directory itself is
+    "the uploaded files").
+
+    >>> _without_dir("/tmp/x/merges.txt, line 3: bad; /tmp/x: holds no tokenizer files", "/tmp/x")
+    'merges.txt, line 3: bad; the uploaded files: holds no tokenizer files'
+    """
+    message = message.replace(directory + "/", "").replace(directory, "the uploaded files")
     return message or "the files could not be read"

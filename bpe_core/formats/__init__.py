@@ -14,7 +14,9 @@ vocab-txt  vocab.txt (human-readable, write only)       :mod:`.vocab_txt`
 
 Around them: :mod:`.safe_io` (reading files safely), :mod:`.data` (what every
 file holds), :mod:`.detect` (which format a path holds), :mod:`.load` and
-:mod:`.save`.
+:mod:`.save`.  :mod:`.local_caches` finds the tokenizers already on the machine
+(tiktoken's cache, named through :mod:`.tiktoken_registry`, and the Hugging Face
+hub cache).
 
 :func:`save_tokenizer` writes gpt2, hf-json, tiktoken and vocab-txt into a
 directory.  :func:`load_tokenizer` takes a directory (``tokenizer.json`` is

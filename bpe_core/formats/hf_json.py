@@ -114,6 +114,31 @@ def read_hf_json_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
     return out
 
 
+def layout_pattern(data: dict[str, Any], path: str | os.PathLike[str]) -> str:
+    """Check everything of a parsed ``tokenizer.json`` but the model's vocab and merges, as
+    :func:`read_hf_json_text` does, and return its split pattern.
+
+    For telling, without reading a large vocab, whether a file is byte-level BPE: pass the top
+    level with ``model`` holding only its small keys (``type``, ``byte_fallback``...).
+
+    >>> layout_pattern({"model": {"type": "WordPiece"}}, "bert/tokenizer.json")
+    Traceback (most recent call last):
+    ...
+    bpe_core.formats.safe_io.TokenizerFileError: bert/tokenizer.json, key 'model.type': is 'WordPiece'; \
+only byte-level BPE models can be read
+    """
+    model = data.get("model")
+    if not isinstance(model, dict):
+        raise TokenizerFileError(
+            path, "key 'model'", "is missing or not an object; is this an HF tokenizer.json?"
+        )
+    _check_model(model, path)
+    _check_normalizer(data.get("normalizer"), path)
+    pattern = _pattern_of(data.get("pre_tokenizer"), path, "pre_tokenizer")
+    _check_decoder(data.get("decoder"), path)
+    return pattern
+
+
 def _where(key: str) -> str:
     return f"key {key!r}"
 

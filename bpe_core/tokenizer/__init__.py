@@ -3,7 +3,8 @@
 - :mod:`.bpe`: :class:`Tokenizer`, byte-level BPE (a vocabulary, ordered
   merges, special tokens and a split pattern);
 - :mod:`.char_baseline`: :class:`CharTokenizer`, one id per character, the
-  baseline BPE is compared with.
+  baseline BPE is compared with;
+- :mod:`.merge_order`: the same merges applied in another order (the merge-order lesson).
 """
 
 from .bpe import Tokenizer, TokenSpan

@@ -6,12 +6,21 @@ Read in this order:
 - :mod:`.incremental`: the fast trainer, which yields exactly the same steps;
 - :mod:`.tie_rules`: who wins when pairs have equal counts;
 - :mod:`.records`: what each step says; :mod:`.options`: what a run is asked to do;
+- :mod:`.overrides`: blocked and forced pairs ("What if?"); :mod:`.state`: where a run starts,
+  and how a branch rewinds to an earlier step;
 - :mod:`.corpus` and :mod:`.preview`: the text as chunk counts, and the part a student watches;
 - :mod:`.trainer`: :class:`Trainer`, :func:`train_steps` and :func:`train`.
 """
 
 from .options import MAX_VOCAB_SIZE, TrainOptions
-from .records import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VOCAB_SIZE, MergeStep, PairCount
+from .records import (
+    STOP_MIN_FREQUENCY,
+    STOP_NO_PAIRS,
+    STOP_ONLY_BLOCKED,
+    STOP_VOCAB_SIZE,
+    MergeStep,
+    PairCount,
+)
 from .tie_rules import TIE_BREAK_HELP, TIE_BREAKS
 from .trainer import METHODS, Trainer, train, train_steps
 
@@ -20,6 +29,7 @@ __all__ = [
     "METHODS",
     "STOP_MIN_FREQUENCY",
     "STOP_NO_PAIRS",
+    "STOP_ONLY_BLOCKED",
     "STOP_VOCAB_SIZE",
     "TIE_BREAKS",
     "TIE_BREAK_HELP",

@@ -17,25 +17,37 @@ at each occurrence, then updates the neighbouring pairs, grouped by
 neighbour token.  So a step costs in proportion to how often the pair
 occurs, not to the corpus size, and this holds for ``pattern="none"`` too,
 where the whole text is one long chunk.  Stale heap entries (pairs whose
-count fell) are fixed when they surface; new pairs too rare to win soon wait
-off the heap (see ``PairIndex._pop_valid``).  With step records on, the pair
+count fell) are fixed when they surface; pairs too rare to win soon (most of
+them) wait off the heap (see ``PairIndex._pop_valid``).  With step records on, the pair
 table's rows are kept out of the heap between steps (see ``PairIndex._top_rows``).
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 from array import array
 from bisect import insort
 from collections import defaultdict, deque
-from collections.abc import Generator, Mapping
-from heapq import heappop, heappush
+from collections.abc import Generator, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from heapq import heapify, heappop, heappush
 from itertools import accumulate, chain, repeat
+from operator import lshift, or_
 
 from .corpus import Corpus
 from .options import TrainOptions
+from .overrides import pair_not_found, stopping
 from .preview import Preview
-from .records import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VOCAB_SIZE, MergeStep, PairCount
+from .records import (
+    STOP_MIN_FREQUENCY,
+    STOP_NO_PAIRS,
+    STOP_ONLY_BLOCKED,
+    STOP_VOCAB_SIZE,
+    MergeStep,
+    PairCount,
+)
+from .state import RunState
 from .tie_rules import TieRule
 
 _SHIFT = 21
@@ -57,6 +69,19 @@ def _byte_pair_codes(data: bytes) -> list[int]:
     return codes
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while many lists are made (none of them forms a cycle):
+    without it, each few hundred new lists start a collection that walks the whole heap."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _little_endian_u16(data: bytes) -> list[int]:
     numbers = array("H", data)
     if sys.byteorder != "little":
@@ -71,33 +96,57 @@ class PairIndex:
     ``records`` off (plain training) skips the table and the ties.
     """
 
-    def __init__(self, chunk_counts: Mapping[str, int], rule: TieRule, *, top_k: int, records: bool) -> None:
+    def __init__(
+        self,
+        chunk_counts: Mapping[str, int],
+        rule: TieRule,
+        *,
+        top_k: int,
+        records: bool,
+        block: Iterable[tuple[int, int]] = (),
+        start: list[list[int]] | None = None,
+    ) -> None:
+        """The index of ``chunk_counts``' pairs, from their bytes or, given ``start``, from each
+        chunk's ids there (a branch); pairs in ``block`` are counted but never chosen."""
         self.rule, self.top_k, self.records = rule, top_k, records
         # Everything here runs once per position, so it is built with whole-list
-        # operations in C: one code per adjacent pair of bytes (-1 across a chunk
-        # edge), each position filed under its code, then the codes of the pairs
-        # found turned into the packed keys the rest of the trainer uses.
-        encoded = [chunk.encode("utf-8") for chunk in chunk_counts]
-        lengths = [len(data) for data in encoded]
-        data = b"".join(encoded)
-        tok = list(data)
+        # operations in C: one key per adjacent pair (-1 across a chunk edge),
+        # each position filed under its key.
+        weights = chunk_counts.values()
+        if start is None:
+            encoded = [chunk.encode("utf-8") for chunk in chunk_counts]
+            lengths = [len(data) for data in encoded]
+            data = b"".join(encoded)
+            tok = list(data)
+            keys = _byte_pair_codes(data)  # byte codes x | y << 8, made packed below, once per pair found
+        else:
+            lengths = list(map(len, start))
+            tok = list(chain.from_iterable(start))
+            keys = list(map(or_, map(lshift, tok, repeat(_SHIFT)), tok[1:]))
         n = len(tok)
-        wt = list(chain.from_iterable(map(repeat, chunk_counts.values(), lengths)))
-        keys = _byte_pair_codes(data)
+        wt = list(chain.from_iterable(map(repeat, weights, lengths)))
         nxt = list(range(1, n + 1))
         prv = list(range(-1, n - 1))
-        ends = list(accumulate(lengths))
+        self._ends = ends = list(accumulate(lengths))
         for e in ends:  # cut the links at chunk edges
             nxt[e - 1] = -1
         for e in ends[:-1]:
             prv[e] = -1
             keys[e - 1] = -1
-        where: defaultdict[int, list[int]] = defaultdict(list)
-        deque(map(list.append, map(where.__getitem__, keys), range(n)), maxlen=0)  # where[k].append(i), in C
-        where.pop(-1, None)
-        self._where = where = {((c & 255) << _SHIFT) | (c >> 8): v for c, v in where.items()}
-        getw = wt.__getitem__
-        counts = {k: sum(map(getw, v)) for k, v in where.items()}
+        with _gc_paused():  # one list per pair: up to 100,000s of new objects, each a reason to collect
+            where: defaultdict[int, list[int]] = defaultdict(list)
+            deque(map(list.append, map(where.__getitem__, keys), range(n)), maxlen=0)  # where[k].append(i)
+            where.pop(-1, None)
+            self._where = where = (
+                {((c & 255) << _SHIFT) | (c >> 8): v for c, v in where.items()}
+                if start is None
+                else dict(where)
+            )
+        if all(w == 1 for w in weights):  # one long chunk (pattern none), or chunks that occur once
+            counts = {k: len(v) for k, v in where.items()}
+        else:
+            getw = wt.__getitem__
+            counts = {k: sum(map(getw, v)) for k, v in where.items()}
         # One slot past the end, which a -1 link reads or writes: tok[-1] says "no
         # neighbour", and nxt[-1]/prv[-1] take the writes for a missing one.
         tok.append(_EDGE)
@@ -105,12 +154,34 @@ class PairIndex:
         prv.append(-1)
         self._tok, self._wt, self._nxt, self._prv = tok, wt, nxt, prv
         self._counts = counts
-        pairs = list(counts)
-        self._heap = sorted(zip([-c for c in counts.values()], self.rule.packed_keys(pairs), pairs))
+        self._blocked = frozenset((a << _SHIFT) | b for a, b in block)
+        # The heap holds the pairs with at least half the best count; the rest, most of them,
+        # wait in _low without a sort key, as new pairs below _floor do (see _pop_valid).
+        pairs = [k for k in counts if k not in self._blocked] if self._blocked else list(counts)
+        self._floor = floor = max(map(counts.__getitem__, pairs), default=0) // 2
+        self._low: list[int] = [k for k in pairs if counts[k] < floor]
+        pairs = [k for k in pairs if counts[k] >= floor]
+        self._heap = list(zip([-counts[k] for k in pairs], self.rule.packed_keys(pairs), pairs))
+        heapify(self._heap)
         self._top: list = []  # the pair table's entries, kept out of the heap (see _top_rows)
-        # New pairs with a count below _floor wait in _low, off the heap (see _pop_valid).
-        self._low: list[int] = []
-        self._floor = -self._heap[0][0] // 2 if self._heap else 0
+
+    def chunk_ids(self) -> list[list[int]]:
+        """Each chunk's token ids now, in the corpus's order (merged-away positions hold -1)."""
+        tok, gone = self._tok, (-1).__ne__
+        return [list(filter(gone, tok[s:e])) for s, e in zip(chain((0,), self._ends), self._ends)]
+
+    def counts(self) -> dict[tuple[int, int], int]:
+        """Every pair that occurs now and is not blocked, with its count (for messages: unpacks them all)."""
+        return {(k >> _SHIFT, k & _MASK): c for k, c in self._counts.items() if k not in self._blocked}
+
+    def count(self, pair: tuple[int, int]) -> int:
+        """How often ``pair`` occurs now (0 if not at all)."""
+        return self._counts.get((pair[0] << _SHIFT) | pair[1], 0)
+
+    @property
+    def only_blocked_left(self) -> bool:
+        """True when pairs still occur but every one is blocked."""
+        return bool(self._counts) and all(k in self._blocked for k in self._counts)
 
     def _first_pos(self, k: int) -> int:
         """Where pair ``k`` first occurs now (its position list may hold stale entries)."""
@@ -268,7 +339,7 @@ class PairIndex:
         changes += [((b << _SHIFT) | y, (new_id << _SHIFT) | y, group) for y, group in rights.items()]
         fresh: list[int] = []  # new pairs for the heap, and their negated counts
         negw: list[int] = []
-        low, floor = self._low, self._floor
+        low, floor, blocked = self._low, self._floor, self._blocked
         for old, k, group in changes:
             w = sum(map(getw, group))
             if old != merged:
@@ -280,6 +351,8 @@ class PairIndex:
                     del where[old]
             counts[k] = w
             where[k] = group
+            if blocked and k in blocked:
+                continue  # counted (its neighbours' merges update it) but never a candidate
             if w < floor:
                 low.append(k)
             else:
@@ -292,32 +365,60 @@ class PairIndex:
 
 
 def incremental_steps(
-    corpus: Corpus, options: TrainOptions, preview: Preview, *, records: bool = True
+    corpus: Corpus,
+    options: TrainOptions,
+    preview: Preview,
+    *,
+    records: bool = True,
+    state: RunState | None = None,
 ) -> Generator[MergeStep, None, str]:
     """Yield one :class:`MergeStep` per merge, as :func:`~.textbook.textbook_steps` does; return why it
     stopped.
 
     With ``records`` off (plain training), steps carry no pair table, ties or sequence.
+    ``state`` is where to start (default: the corpus's bytes); its ``read`` is set
+    to give each chunk's ids as training goes.
     """
-    vocab = options.initial_vocab()
-    rule = TieRule(options.tie_break, list(vocab.values()))
-    index = PairIndex(corpus.chunk_counts, rule, top_k=options.top_k, records=records)
+    if state is None:
+        state = RunState(None, options.initial_vocab(), corpus.initial_tokens)
+    vocab = dict(state.vocab)
+    rule = TieRule(options.tie_break, [vocab[i] for i in range(options.base_vocab)])
+    for i in range(options.base_vocab, len(vocab)):
+        rule.add_token(vocab[i])
+    index = PairIndex(
+        corpus.chunk_counts,
+        rule,
+        top_k=options.top_k,
+        records=records,
+        block=options.block,
+        start=state.chunks,
+    )
+    state.read = index.chunk_ids
     rows = _TableRows(vocab)
-    tokens = corpus.initial_tokens
+    tokens = state.tokens
     while len(vocab) < options.vocab_size:
-        chosen = index.choose()
+        step = len(vocab) - options.base_vocab + 1
+        chosen = index.choose()  # the rule's choice among the pairs not blocked
         if chosen is None:
-            return STOP_NO_PAIRS
-        pair, count, ties, table = chosen
+            return stopping(
+                options, step - 1, STOP_ONLY_BLOCKED if index.only_blocked_left else STOP_NO_PAIRS
+            )
+        rule_pair, count, ties, table = chosen
         if count < options.min_frequency:
-            return STOP_MIN_FREQUENCY
+            return stopping(options, step - 1, STOP_MIN_FREQUENCY)
+        forced = options.forced_pair(step)
+        pair = forced or rule_pair
+        if forced is not None:
+            count = index.count(forced)
+            if not count:
+                raise pair_not_found(step, forced, index.counts(), vocab)
         left, right = vocab[pair[0]], vocab[pair[1]]
         new_id = len(vocab)
         rule.add_token(left + right)  # before the merge: new pairs need the new token's key
         replaced = index.merge(pair[0], pair[1], new_id)
         vocab[new_id] = left + right
         yield MergeStep(
-            index=new_id - options.base_vocab + 1,
+            index=step,
             pair=pair,
             left=left,
             right=right,
@@ -331,6 +432,8 @@ def incremental_steps(
             tokens_before=tokens,
             tokens_after=tokens - replaced,
             sequence=preview.merge(pair, new_id) if records else (),
+            forced=forced is not None,
+            rule_pair=rule_pair,
         )
         tokens -= replaced
     return STOP_VOCAB_SIZE

@@ -65,6 +65,11 @@ class Preview:
                 break
         return cls(text[:covered], taken)
 
+    @property
+    def chunks(self) -> list[list[int]]:
+        """The preview's chunks as id lists, as merged so far."""
+        return self._chunks
+
     def merge(self, pair: Pair, new_id: int) -> tuple[int, ...]:
         """Apply one merge, touching only the chunks that hold both ids; the sequence after it."""
         a, b = pair

@@ -28,6 +28,11 @@ class MergeStep:
     ``replaced`` is how many occurrences were actually merged, scanning left to
     right without overlap, so ``replaced <= count``; ``tokens_after ==
     tokens_before - replaced``.
+
+    ``rule_pair`` is the pair the tie rule chose; it is ``pair`` unless the step
+    was ``forced`` (``TrainOptions.force``), where ``pair`` and ``count`` are the
+    forced pair's and ``top_pairs`` and ``ties`` stay the rule's view (its
+    choice first).  Blocked pairs (``TrainOptions.block``) appear in neither.
     """
 
     index: int  # 1-based merge number
@@ -44,6 +49,8 @@ class MergeStep:
     tokens_before: int  # token count of the whole corpus before this merge
     tokens_after: int
     sequence: tuple[int, ...] = field(repr=False)  # preview token ids after this merge
+    forced: bool = False  # True when TrainOptions.force chose this step's pair
+    rule_pair: tuple[int, int] | None = None  # the rule's choice (``pair`` unless forced)
 
     @property
     def tied(self) -> bool:
@@ -55,3 +62,4 @@ class MergeStep:
 STOP_VOCAB_SIZE = "reached the requested vocab size"
 STOP_NO_PAIRS = "no pair of adjacent tokens is left to merge"
 STOP_MIN_FREQUENCY = "the most frequent pair occurs fewer times than min_frequency"
+STOP_ONLY_BLOCKED = "every pair of adjacent tokens left is blocked"

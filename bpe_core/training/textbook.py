@@ -6,6 +6,8 @@ chunks, each weighted by how often it occurs), picks the most frequent pair
 (equal counts are decided by the tie rule, see :mod:`.tie_rules`), gives it the
 next id and merges it in every chunk.  So a step costs the whole corpus; the
 fast trainer (:mod:`.incremental`) yields exactly the same steps, faster.
+Blocked pairs are never candidates, and a forced step merges the pair it
+names instead of the rule's choice (see :mod:`.overrides`).
 
 >>> from bpe_core.pretokenizer import PreTokenizer
 >>> options = TrainOptions(vocab_size=259, pattern="none", tie_break="lowest-id")
@@ -22,34 +24,64 @@ from collections.abc import Generator
 from ..primitives import Pair, count_pairs, merge_pair
 from .corpus import Corpus
 from .options import TrainOptions
+from .overrides import pair_not_found, stopping
 from .preview import Preview
-from .records import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VOCAB_SIZE, MergeStep, PairCount
+from .records import (
+    STOP_MIN_FREQUENCY,
+    STOP_NO_PAIRS,
+    STOP_ONLY_BLOCKED,
+    STOP_VOCAB_SIZE,
+    MergeStep,
+    PairCount,
+)
+from .state import RunState
 from .tie_rules import TieRule
 
 
 def textbook_steps(
-    corpus: Corpus, options: TrainOptions, preview: Preview
+    corpus: Corpus, options: TrainOptions, preview: Preview, *, state: RunState | None = None
 ) -> Generator[MergeStep, None, str]:
-    """Yield one :class:`MergeStep` per merge; the generator's return value says why it stopped."""
-    words = [(list(chunk.encode("utf-8")), n) for chunk, n in corpus.chunk_counts.items()]
-    vocab = options.initial_vocab()
-    rule = TieRule(options.tie_break, list(vocab.values()))
-    tokens = corpus.initial_tokens
+    """Yield one :class:`MergeStep` per merge; the generator's return value says why it stopped.
+
+    ``state`` is where to start (default: the corpus's bytes, no merge yet); its
+    ``read`` is set to give each chunk's ids as training goes.
+    """
+    if state is None:
+        state = RunState(None, options.initial_vocab(), corpus.initial_tokens)
+    chunks = (
+        state.chunks if state.chunks is not None else [list(c.encode("utf-8")) for c in corpus.chunk_counts]
+    )
+    words = list(zip(chunks, corpus.chunk_counts.values()))
+    state.read = lambda: [ids for ids, _ in words]
+    vocab = dict(state.vocab)
+    rule = TieRule(options.tie_break, [vocab[i] for i in range(options.base_vocab)])
+    for i in range(options.base_vocab, len(vocab)):
+        rule.add_token(vocab[i])
+    blocked = set(options.block)
+    tokens = state.tokens
     while len(vocab) < options.vocab_size:
+        step = len(vocab) - options.base_vocab + 1
         # 1. Count every adjacent pair, each chunk weighted by how often it occurs.
         counts: dict[Pair, int] = {}
         for ids, n in words:
             count_pairs(ids, counts, n)
-        if not counts:
-            return STOP_NO_PAIRS
         # 2. Choose the highest count; among equal counts, the tie rule's smallest key.
         #    (``counts`` lists the pairs in the order first seen: the first-seen rule's key.)
+        #    Blocked pairs are not candidates.
         seen = {p: i for i, p in enumerate(counts)}
-        ranked = sorted(counts, key=lambda p: (-counts[p], rule.key(p[0], p[1], seen[p])))
-        pair = ranked[0]
+        candidates = [p for p in counts if p not in blocked]
+        if not candidates:
+            return stopping(options, step - 1, STOP_ONLY_BLOCKED if counts else STOP_NO_PAIRS)
+        ranked = sorted(candidates, key=lambda p: (-counts[p], rule.key(p[0], p[1], seen[p])))
+        rule_pair = ranked[0]
+        if counts[rule_pair] < options.min_frequency:
+            return stopping(options, step - 1, STOP_MIN_FREQUENCY)
+        #    A forced step merges the pair it names instead, if that pair occurs.
+        forced = options.forced_pair(step)
+        pair = forced or rule_pair
+        if pair not in counts:
+            raise pair_not_found(step, pair, {p: counts[p] for p in candidates}, vocab)
         count = counts[pair]
-        if count < options.min_frequency:
-            return STOP_MIN_FREQUENCY
         # 3. Give it the next id and merge it in every chunk.
         left, right = vocab[pair[0]], vocab[pair[1]]
         new_id = len(vocab)
@@ -62,7 +94,7 @@ def textbook_steps(
             words[n] = (merged, weight)
         # 4. Say what happened.
         yield MergeStep(
-            index=new_id - options.base_vocab + 1,
+            index=step,
             pair=pair,
             left=left,
             right=right,
@@ -73,11 +105,13 @@ def textbook_steps(
             top_pairs=tuple(
                 PairCount(p, vocab[p[0]], vocab[p[1]], counts[p]) for p in ranked[: options.top_k]
             ),
-            ties=tuple(p for p in ranked if counts[p] == count),
+            ties=tuple(p for p in ranked if counts[p] == counts[rule_pair]),
             tie_break=options.tie_break,
             tokens_before=tokens,
             tokens_after=tokens - replaced,
             sequence=preview.merge(pair, new_id),
+            forced=forced is not None,
+            rule_pair=rule_pair,
         )
         tokens -= replaced
     return STOP_VOCAB_SIZE

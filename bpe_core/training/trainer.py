@@ -9,7 +9,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from operator import mul
 from typing import Literal
 
 from ..pretokenizer import PreTokenizer
@@ -19,6 +20,7 @@ from .incremental import incremental_steps
 from .options import TrainOptions
 from .preview import Preview
 from .records import MergeStep
+from .state import RunState, rewind
 from .textbook import textbook_steps
 
 Method = Literal["fast", "textbook"]
@@ -52,21 +54,40 @@ class Trainer(Iterator[MergeStep]):
             raise ValueError(
                 "the textbook trainer always keeps its records; use method='fast' for plain training"
             )
-        self.options = options
+        pretokenizer = options.pretokenizer()
+        corpus = Corpus.count(text, pretokenizer, workers=workers)
+        preview = Preview.of(
+            text, pretokenizer, special_tokens=options.special_ids(), preview_chars=options.preview_chars
+        )
+        state = RunState(None, options.initial_vocab(), corpus.initial_tokens)
+        self._begin(options, corpus, preview, state, merges=[], method=method, records=records)
+        self.initial_sequence: tuple[int, ...] = preview.initial  # the preview before any merge
+
+    def _begin(
+        self,
+        options: TrainOptions,
+        corpus: Corpus,
+        preview: Preview,
+        state: RunState,
+        *,
+        merges: list[tuple[int, int]],
+        method: Method,
+        records: bool,
+    ) -> None:
+        """Set up a run from ``state`` (after ``merges``); the trainer's generator starts there."""
+        self.options, self.method, self.records = options, method, records
         self.pretokenizer: PreTokenizer = options.pretokenizer()
         self.special_tokens: dict[str, int] = options.special_ids()
-        self.corpus = Corpus.count(text, self.pretokenizer, workers=workers)
-        self.preview = Preview.of(
-            text, self.pretokenizer, special_tokens=self.special_tokens, preview_chars=options.preview_chars
-        )
-        self.vocab: dict[int, bytes] = options.initial_vocab()
-        self.merges: list[tuple[int, int]] = []
-        self.tokens = self.corpus.initial_tokens
+        self.corpus, self.preview, self._state = corpus, preview, state
+        self.vocab: dict[int, bytes] = dict(state.vocab)
+        self.merges: list[tuple[int, int]] = list(merges)
+        self.first_step = len(merges) + 1  # the index of the first step this trainer yields
+        self.tokens = state.tokens
         self.stop_reason: str | None = None
         if method == "textbook":
-            self._steps = textbook_steps(self.corpus, options, self.preview)
+            self._steps = textbook_steps(corpus, options, preview, state=state)
         else:
-            self._steps = incremental_steps(self.corpus, options, self.preview, records=records)
+            self._steps = incremental_steps(corpus, options, preview, records=records, state=state)
 
     def __iter__(self) -> Trainer:
         return self
@@ -93,6 +114,75 @@ class Trainer(Iterator[MergeStep]):
         for _ in self:
             pass
         return self
+
+    def branch(
+        self,
+        at: int,
+        *,
+        block: Iterable[tuple[int, int]] = (),
+        force: Mapping[int, tuple[int, int]] | None = None,
+    ) -> Trainer:
+        """A new run that shares this one's first ``at - 1`` merges and goes its own way from step ``at``.
+
+        ``block`` adds pairs never merged; ``force`` maps steps from ``at`` on to the
+        pair merged there (:class:`TrainOptions`).  Nothing is pre-tokenized or
+        counted again: the corpus is shared and the chunks are rewound to step
+        ``at - 1`` (:func:`.state.rewind`).  The branch yields steps ``at``, ``at + 1``, ...;
+        its ``merges`` and ``vocab`` start with this run's first ``at - 1``.
+
+        >>> real = train_steps("low low low lower", vocab_size=262, pattern="none", tie_break="lowest-id")
+        >>> [s.token for s in real]
+        [b'lo', b'low', b' low', b' low low', b'er', b'low low low']
+        >>> what_if = real.branch(3, force={3: (257, 32)})  # merge b'low' + b' ' at step 3
+        >>> [(s.index, s.token, s.forced) for s in what_if][:3]
+        [(3, b'low ', True), (4, b'low low ', False), (5, b'er', False)]
+        >>> [s.token for s in real.branch(2, block=[(256, 119)])]  # never b'lo' + b'w'
+        [b' lo', b'w lo', b'w low lo', b'er', b'wer']
+        """
+        done = len(self.merges)
+        if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= done + 1:
+            raise ValueError(
+                f"a branch starts at a step from 1 to {done + 1} (the steps made so far, or the next), "
+                f"not {at!r}"
+            )
+        force = dict(force or {})
+        early = sorted(step for step in force if isinstance(step, int) and step < at)
+        if early:
+            raise ValueError(
+                f"step {early[0]} is before the branch point {at}: the branch shares steps 1 to {at - 1} "
+                f"with this run; branch at step {early[0]} to change it"
+            )
+        made = {pair: n + 1 for n, pair in enumerate(self.merges[: at - 1])}
+        for pair in block:
+            if tuple(pair) in made:
+                raise ValueError(
+                    f"pair {tuple(pair)} was merged at step {made[tuple(pair)]}, before the branch point "
+                    f"{at}; branch at step {made[tuple(pair)]} to block it"
+                )
+        options = self.options.replace(
+            block=self.options.block + tuple(block),
+            force=[(step, pair) for step, pair in self.options.force if step < at] + list(force.items()),
+        )
+        base, kept = options.base_vocab, self.merges[: at - 1]
+        chunks = rewind(self._state.chunk_ids(), self.merges, base=base, steps=at - 1)
+        weights = self.corpus.chunk_counts.values()
+        tokens = sum(map(mul, map(len, chunks), weights)) + sum(self.corpus.special_counts.values())
+        vocab = {i: t for i, t in self.vocab.items() if i < base + at - 1}
+        preview = Preview(
+            self.preview.text, rewind(self.preview.chunks, self.merges, base=base, steps=at - 1)
+        )
+        child = Trainer.__new__(Trainer)
+        child._begin(
+            options,
+            self.corpus,
+            preview,
+            RunState(chunks, vocab, tokens),
+            merges=kept,
+            method=self.method,
+            records=self.records,
+        )
+        child.initial_sequence = self.initial_sequence
+        return child
 
     def tokenizer(self) -> Tokenizer:
         """A :class:`~bpe_core.tokenizer.Tokenizer` with the merges made so far."""
@@ -128,10 +218,6 @@ class Trainer(Iterator[MergeStep]):
     def preview_text(self) -> str:
         return self.preview.text
 
-    @property
-    def initial_sequence(self) -> tuple[int, ...]:
-        return self.preview.initial
-
 
 def train_steps(
     text: str,
@@ -143,6 +229,8 @@ def train_steps(
     min_frequency: int = 1,
     top_k: int = 20,
     preview_chars: int = 2000,
+    block: Iterable[tuple[int, int]] = (),
+    force: Mapping[int, tuple[int, int]] | None = None,
     method: Method = "fast",
     workers: int | None = None,
 ) -> Trainer:
@@ -160,6 +248,8 @@ def train_steps(
         min_frequency=min_frequency,
         top_k=top_k,
         preview_chars=preview_chars,
+        block=tuple(block),
+        force=force or (),
     )
     return Trainer(text, options, method=method, workers=workers)
 
@@ -172,6 +262,8 @@ def train(
     special_tokens: Iterable[str] = (),
     tie_break: str = "lexicographic",
     min_frequency: int = 1,
+    block: Iterable[tuple[int, int]] = (),
+    force: Mapping[int, tuple[int, int]] | None = None,
     workers: int | None = None,
 ) -> Tokenizer:
     """Train and return the :class:`~bpe_core.tokenizer.Tokenizer` (the merges of :func:`train_steps`,
@@ -184,6 +276,8 @@ def train(
         min_frequency=min_frequency,
         top_k=0,
         preview_chars=0,
+        block=tuple(block),
+        force=force or (),
     )
     return Trainer(text, options, records=False, workers=workers).run().tokenizer()
 

@@ -3,7 +3,8 @@
 - :mod:`.text`: checks on the input text and the special tokens;
 - :mod:`.patterns`: the named split patterns and their fast ASCII forms;
 - :mod:`.pretokenizer`: :class:`PreTokenizer`, which applies them;
-- :mod:`.parallel`: counting the chunks of a long text in several processes.
+- :mod:`.parallel`: counting the chunks of a long text in several processes;
+- :mod:`.cuts`: where a stream of text can be cut without changing its chunks.
 """
 
 from .patterns import PATTERNS, pattern_name, resolve_pattern

@@ -17,12 +17,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, pairwise, repeat
 
 from ..pretokenizer import PreTokenizer, check_text
 from ..primitives import merge_pair
+from .byte_merges import check_vocab, merge_ids
+from .streaming import encode_pieces
 
 _CACHE_LIMIT = 200_000
 _NO_RANK = 1 << 62  # above every merge rank
@@ -206,6 +208,15 @@ class Tokenizer:
             self._ordinary = Tokenizer(ordinary, self.merges, pattern=self.pattern)
         return self._ordinary
 
+    def encode_iterable(self, iterable: Iterable[str]) -> Iterator[int]:
+        """The ids of ``encode("".join(iterable))``, yielded lazily: memory holds a buffer of
+        about 64K characters plus the longest stretch without a safe cut, not the input.
+
+        Pass a file opened as text, a list of lines, any iterable of strings; see
+        :mod:`.streaming` and :mod:`bpe_core.pretokenizer.cuts`.
+        """
+        return encode_pieces(iterable, self.pretokenizer, self.encode)
+
     # ----- decoder: ids -> bytes -> text -----
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         """The exact bytes of ``ids``; an unknown id is a ValueError naming it."""
@@ -251,6 +262,54 @@ class Tokenizer:
             )
             pos = end
         return spans
+
+    # ----- the shapes other libraries use: bytes -> bytes -----
+    @classmethod
+    def from_merges(
+        cls,
+        vocab: Mapping[int, bytes],
+        merges: Iterable[tuple[bytes, bytes]],
+        special_tokens: Iterable[str] = (),
+        *,
+        pattern: str = "gpt2",
+    ) -> Tokenizer:
+        """A tokenizer from ``vocab: dict[int, bytes]`` (ids 0..n-1) and ``merges: list[tuple[bytes,
+        bytes]]`` in merge order, as the CS336 assignment and other libraries give them.
+
+        A special token whose bytes are in ``vocab`` keeps that id; one that is
+        not gets the next free id.  A merge whose parts or result are not in the
+        vocab, two ids with the same bytes, or ids with gaps are ValueErrors
+        that say which.  :meth:`vocab_bytes` and :meth:`merges_bytes` give them back.
+
+        >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ab"}
+        >>> tok = Tokenizer.from_merges(vocab, [(b"a", b"b")], ["<|eot|>"])
+        >>> tok.encode("abc<|eot|>"), tok.merges_bytes()
+        ([256, 99, 257], [(b'a', b'b')])
+        """
+        if isinstance(special_tokens, str):
+            raise ValueError(
+                "special_tokens must be a list of strings, e.g. ['<|endoftext|>'], not one string"
+            )
+        id_of = check_vocab(vocab)
+        pairs = merge_ids(vocab, merges)
+        specials: dict[str, int] = {}
+        next_id = len(vocab)
+        for token in special_tokens:
+            if not isinstance(token, str):
+                raise ValueError(f"special token {token!r} must be a str")
+            known = id_of.get(token.encode("utf-8"))
+            specials[token] = next_id if known is None else known
+            next_id += known is None
+        return cls(vocab, pairs, special_tokens=specials, pattern=pattern)
+
+    def vocab_bytes(self) -> dict[int, bytes]:
+        """``id -> bytes`` for every token, special tokens included (a copy)."""
+        return dict(self.vocab)
+
+    def merges_bytes(self) -> list[tuple[bytes, bytes]]:
+        """The merges in order as the byte strings of the two tokens each one joins."""
+        vocab = self.vocab
+        return [(vocab[a], vocab[b]) for a, b in self.merges]
 
     # ----- derived tokenizers -----
     def with_merges(self, k: int) -> Tokenizer:

@@ -1,0 +1,69 @@
+r"""Encoding a stream of text pieces, with memory bounded by a buffer and the longest uncuttable stretch.
+
+The pieces are gathered into a buffer; once it holds ``buffer_chars``
+characters, it is encoded up to its last safe cut (see
+:mod:`bpe_core.pretokenizer.cuts`) and the rest waits for more.  So the ids are
+exactly those of encoding the joined text, however it was cut into pieces:
+lines of a file, blocks of a socket, a special token split in two.
+
+>>> from bpe_core import train
+>>> tok = train("Tom sat.\n\n\nThen he ran.<|eot|>", vocab_size=270, special_tokens=["<|eot|>"])
+>>> lines = ["Tom sat.\n", "\n", "\n", "Then he ran.<|e", "ot|>"]
+>>> list(tok.encode_iterable(lines)) == tok.encode("".join(lines))
+True
+>>> [tok.decode([i]) for i in tok.encode("\n\n\nThen")]  # what encoding line by line would miss
+['\n\n', '\n', 'Then']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+from ..pretokenizer import PreTokenizer
+from ..pretokenizer.cuts import SafeCuts
+
+BUFFER_CHARS = 1 << 16
+
+
+def encode_pieces(
+    pieces: Iterable[str],
+    pretokenizer: PreTokenizer,
+    encode: Callable[[str], list[int]],
+    *,
+    buffer_chars: int = BUFFER_CHARS,
+) -> Iterator[int]:
+    """The ids of ``encode("".join(pieces))``, yielded as the pieces come (see the module docstring)."""
+    cuts = SafeCuts(pretokenizer)
+    parts: list[str] = []
+    held = 0  # characters in parts
+    wanted = buffer_chars  # grows while the buffer has no safe cut, so each character is searched O(1) times
+    offset = 0  # characters encoded so far, for error messages
+    for number, piece in enumerate(pieces, 1):
+        if not isinstance(piece, str):
+            raise ValueError(
+                f"piece {number} is a {type(piece).__name__}, not a str; open files in text mode "
+                "(encoding='utf-8') or decode bytes first"
+            )
+        parts.append(piece)
+        held += len(piece)
+        if held < wanted:
+            continue
+        text = "".join(parts)
+        cut = cuts.last(text)
+        if cut <= 0:
+            parts, wanted = [text], 2 * held
+            continue
+        yield from _encode_at(encode, text[:cut], offset)
+        offset += cut
+        parts, held, wanted = [text[cut:]], len(text) - cut, buffer_chars
+    if held:
+        yield from _encode_at(encode, "".join(parts), offset)
+
+
+def _encode_at(encode: Callable[[str], list[int]], text: str, offset: int) -> list[int]:
+    try:
+        return encode(text)
+    except ValueError as exc:
+        if not offset:
+            raise
+        raise ValueError(f"in the text from character {offset:,} on: {exc}") from None

@@ -324,10 +324,14 @@ def load_local(found: FoundTokenizer) -> LocalLoad:
     if enc.chat_tokens:
         chat = ", ".join(f"{s} {i}" for s, i in enc.chat_tokens.items())
         notes.append(f"Added the chat models' ChatML tokens (as tiktokenizer does): {chat}.")
-    changed = [p.name for p, want in zip(found.files, enc.sha256) if _sha256(p) != want]
+    changed = [
+        url.rsplit("/", 1)[-1]
+        for p, url, want in zip(found.files, enc.files, enc.sha256)
+        if _sha256(p) != want
+    ]
     if changed:
         notes.append(
-            f"{', '.join(changed)} differs from the file OpenAI publishes for {enc.name} (sha256); "
+            f"The cached {' and '.join(changed)} is not the file OpenAI publishes (its sha256 differs); "
             "tiktoken itself would download it again."
         )
     return LocalLoad(tok, tuple(notes))

@@ -4,13 +4,16 @@
 
 - :func:`header` (``intro``): the title, and the link's state applied once a session
   (``link`` reads and writes the URL, ``share`` is its pure side);
-- :func:`text_input` (``text_box``): example buttons and the text box;
+- :func:`text_input` (``text_box``): example buttons and the text box, which reports while you
+  type (``live_text``, a components v2 element);
 - :func:`picker` (``tokenizer_picker``): which tokenizer (``specs``), resolved to one
-  (``resolve``: quick-trained and cached, the Train page's run, uploaded files);
-- :func:`token_view` (``main_view``): the counts and the coloured spans, a page at a time
-  (``results`` holds the records);
+  (``resolve``: quick-trained and cached, the Train page's run, tiktoken's and the Hugging Face
+  caches on this machine, uploaded files);
+- :func:`token_view` (``main_view``): the counts and the coloured spans, a page at a time, each
+  token clickable (``clickable_tokens``; ``results`` holds the records);
 - :func:`tabs` (``tab_views``): token ids, byte ribbon (``ribbon``), token details
-  (``details_tab`` on ``details``), compare (``compare_tab``), files (``file_bundle``), share;
+  (``details_tab`` on ``details``), compare (``compare_tab``), chat (``chat_tab`` on ``chat``),
+  files (``file_bundle``), share;
 - :func:`write_link`: the link alone, when there is nothing to show.
 
 Its session keys are in ``keys``; the Train page's run comes through the shared key ``RUN``.

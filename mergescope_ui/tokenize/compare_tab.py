@@ -1,4 +1,8 @@
-"""The Compare tab: two to four tokenizers on the same text, as a table, a bar chart and spans."""
+"""The Compare tab: two to four tokenizers on the same text, as a table, a bar chart and spans.
+
+It starts with the tokenizer in use and a baseline (:func:`default_compare`) and follows the
+tokenizer in use until the list is edited; it offers every tokenizer used this session.
+"""
 
 from __future__ import annotations
 
@@ -7,47 +11,63 @@ import pandas as pd
 import streamlit as st
 
 from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.safe_text import md_escape
 
 from . import keys
 from .main_view import spans_html
-from .resolve import Picked, corpus_titles, resolve, tokenized, training_run
+from .resolve import Picked, corpus_titles, local_tokenizers, resolve, tokenized, training_run
 from .results import Counts, Tokenized, compare_table, page_of, text_counts
 from .share import MAX_COMPARE
-from .specs import BYTES, CHAR, QUICK, SESSION, UPLOAD, TokenizerSpec
+from .specs import BYTES, CHAR, QUICK, SESSION, TEXT_CHARS, UPLOAD, TokenizerSpec
 from .tokenizer_picker import DEFAULT_VOCAB, default_corpus
 
 COMPARE_SPAN_TOKENS = 600
 
 
+def default_compare(current: TokenizerSpec) -> list[str]:
+    """The tokenizer in use and one baseline that always works: raw bytes (where BPE starts from), or,
+    when raw bytes is the one in use, the characters of the text itself.
+
+    >>> default_compare(TokenizerSpec.parse("tiktoken:o200k_base"))
+    ['tiktoken:o200k_base', 'bytes:gpt2']
+    >>> default_compare(TokenizerSpec.parse("bytes:none"))
+    ['bytes:none', 'textchars']
+    """
+    other = TokenizerSpec(kind=TEXT_CHARS) if current.kind == BYTES else TokenizerSpec(kind=BYTES)
+    return [current.key(), other.key()]
+
+
+def _edited() -> None:
+    st.session_state[keys.COMPARE_EDITED] = True
+
+
 def compare_tab(text: str, picked: Picked) -> None:
-    """The tokenizers to compare (this one, a raw-bytes and a character baseline to start with)."""
+    """The tokenizers to compare: the one in use and a baseline, until the list is edited."""
     current = picked.spec
     titles = corpus_titles()
+    if not st.session_state.get(keys.COMPARE_EDITED):
+        st.session_state[keys.COMPARE] = default_compare(current)
     options = _compare_options(current, titles)
-    chosen = st.session_state.get(keys.COMPARE)
-    if chosen is None:
-        chosen = [current.key(), TokenizerSpec(kind=BYTES, pattern="gpt2").key()]
-        corpus = current.corpus if current.corpus in titles else default_corpus(titles)
-        chosen.append(TokenizerSpec(kind=CHAR, corpus=corpus).key())
-        st.session_state[keys.COMPARE] = chosen
     for key in st.session_state[keys.COMPARE]:
         if key not in options:
             options.append(key)
-    labels = {k: TokenizerSpec.parse(k).label(titles=titles) for k in options}
+    labels = {k: _label(k, titles) for k in options}
     picked_keys = st.multiselect(
         f"Tokenizers to compare (2 to {MAX_COMPARE})",
         options,
         key=keys.COMPARE,
         max_selections=MAX_COMPARE,
         format_func=labels.__getitem__,
+        on_change=_edited,
         persist_state="session",
+        help="Every tokenizer used on this page in this session is offered, and those on this machine.",
     )
     if len(picked_keys) < 2:
         st.info("Pick at least two tokenizers to compare.")
         return
     rows: list[Tokenized] = []
     for key in picked_keys:
-        p = picked if key == current.key() else resolve(TokenizerSpec.parse(key))
+        p = picked if key == current.key() else resolve(TokenizerSpec.parse(key), text=text)
         r = tokenized(p, text)
         if r is None:
             r = Tokenized(p.label, (), {}, _no_counts(text), 0, error=p.error or "not available")
@@ -69,9 +89,9 @@ def compare_tab(text: str, picked: Picked) -> None:
     cols = st.columns(2)
     for n, r in enumerate(rows):
         with cols[n % 2]:
-            st.markdown(f"**{r.label}**")
+            st.markdown(f"**{md_escape(r.label)}**")
             if r.error:
-                st.error(r.error)
+                st.error(md_escape(r.error))
             else:
                 st.html(spans_html(r, page_of(len(r.ids), page=1), max_tokens=COMPARE_SPAN_TOKENS))
 
@@ -97,19 +117,30 @@ def _no_counts(text: str) -> Counts:
     return text_counts(text, None)
 
 
+def _label(key: str, titles: dict[str, str]) -> str:
+    spec = TokenizerSpec.parse(key)
+    if spec.kind == UPLOAD:
+        loaded = st.session_state.get(keys.UPLOADS, {}).get(spec.name)
+        return f"uploaded {', '.join(loaded.names)}" if loaded is not None else "uploaded files"
+    return spec.label(titles=titles)
+
+
 def _compare_options(current: TokenizerSpec, titles: dict[str, str]) -> list[str]:
-    opts: list[str] = [current.key()]
+    """The one in use, every one used this session, those on this machine and the uploads, then
+    quick-trained sizes, the baselines and the other built-in texts."""
+    opts: list[str] = [current.key(), *st.session_state.get(keys.USED, [])]
     if training_run() is not None:
         opts.append(TokenizerSpec(kind=SESSION).key())
-    if st.session_state.get(keys.UPLOADED) is not None:
-        opts.append(TokenizerSpec(kind=UPLOAD).key())
+    opts.extend(f.key for f in local_tokenizers().found)
+    opts.extend(TokenizerSpec(kind=UPLOAD, name=d).key() for d in st.session_state.get(keys.UPLOADS, {}))
     vocab = current.vocab_size if current.kind == QUICK else DEFAULT_VOCAB
     pattern = current.pattern if current.kind in (QUICK, BYTES) else "gpt2"
     focus = current.corpus if current.corpus in titles else default_corpus(titles)
     for size in sorted({300, vocab, 1000, 2000}):
         opts.append(TokenizerSpec(kind=QUICK, corpus=focus, vocab_size=size, pattern=pattern).key())
+    opts.append(TokenizerSpec(kind=BYTES, pattern="gpt2").key())
+    opts.append(TokenizerSpec(kind=TEXT_CHARS).key())
     for corpus in titles:
         opts.append(TokenizerSpec(kind=QUICK, corpus=corpus, vocab_size=vocab, pattern=pattern).key())
-    opts.append(TokenizerSpec(kind=BYTES, pattern="gpt2").key())
     opts.extend(TokenizerSpec(kind=CHAR, corpus=c).key() for c in titles)
     return list(dict.fromkeys(opts))

@@ -18,14 +18,15 @@ from .details import (
     later_tokens_html,
     token_detail,
 )
+from .main_view import PickedToken, Shown, picked_position
 from .resolve import Picked
-from .results import Page, Tokenized
 
 MAX_DETAIL_CHOICES = 3000
 
 
-def details_tab(picked: Picked, result: Tokenized, page: Page) -> None:
-    """Pick a token of this page (the longest to start with) and see its story."""
+def details_tab(picked: Picked, shown: Shown) -> None:
+    """The token clicked above (else the page's longest) and its story; a selectbox picks another."""
+    result, page = shown.result, shown.page
     tok = picked.tokenizer
     if not isinstance(tok, Tokenizer):
         st.info("The character baseline has no merges: each token is one character of its corpus.")
@@ -35,16 +36,27 @@ def details_tab(picked: Picked, result: Tokenized, page: Page) -> None:
     if not options:
         st.info("No tokens to inspect.")
         return
+    clicked = picked_position(shown)
+    mark: PickedToken | None = st.session_state.get(keys.PICKED)
+    if clicked is not None and mark is not None and (mark.fresh or st.session_state.get(keys.DETAIL) is None):
+        mark.fresh = False
+        token = result.ids[clicked]
+        if token not in options:
+            options.append(token)
+        st.session_state[keys.DETAIL] = token
     if st.session_state.get(keys.DETAIL) not in options:
         longest = max(options, key=lambda i: (len(result.vocab[i]), -firsts[i]))
         st.session_state[keys.DETAIL] = longest
+    where = {**firsts, **({result.ids[clicked]: clicked} if clicked is not None else {})}
     token_id = st.selectbox(
-        "Token (hover a token above for its id; pick it here for its story)",
+        "Token (click one in the text above, or pick it here)",
         options,
         key=keys.DETAIL,
+        on_change=_follow_choice,
+        args=(shown, where),
         format_func=lambda i: (
             f"{tok.vocab[i].decode('utf-8', 'replace') if i in result.special_ids else _label(tok, i)}"
-            f"  · id {i} · first at token {firsts[i] + 1:,}"
+            f"  · id {i} · at token {where.get(i, 0) + 1:,}"
         ),
     )
     detail = token_detail(tok, token_id, counts=picked.counts)
@@ -86,6 +98,13 @@ def details_tab(picked: Picked, result: Tokenized, page: Page) -> None:
         st.html(genealogy_html(genealogy(tok, token_id)))
         st.markdown(f"**Later tokens made directly from it** ({len(detail.children):,})")
         st.html(TOKEN_CSS + DETAIL_CSS + later_tokens_html(tok, list(detail.children)))
+
+
+def _follow_choice(shown: Shown, where: dict[int, int]) -> None:
+    """The selectbox picked a token: outline it in the text (its first place on this page)."""
+    token_id = st.session_state.get(keys.DETAIL)
+    if token_id in where:
+        st.session_state[keys.PICKED] = PickedToken(shown.signature, where[token_id], fresh=False)
 
 
 def _label(tok: Tokenizer, token_id: int) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from mergescope_ui.shared.safe_text import md_escape
+
 from . import keys
 from .link import apply_link
 
@@ -11,12 +13,18 @@ TITLE = "🔤 Tokenize: paste text, see tokens"
 
 
 def header() -> None:
-    """The title and intro; applies the link once a session and warns about what it could not use."""
+    """The title and intro; applies the link once a session and warns about what it could not use.
+
+    The link's notes sit in a container drawn at every run, so what follows (the text box) keeps its
+    place on the page when they are gone.
+    """
     st.title(TITLE)
     st.caption(
-        "Pick a tokenizer (trained here or on the Train page, loaded from files, or a baseline) and "
-        "see exactly how your text splits, byte by byte. Hover a token for its id and bytes."
+        "Pick a tokenizer (trained here or on the Train page, one on this machine, loaded from files, or "
+        "a baseline) and see exactly how your text splits, byte by byte. Hover a token for its id and "
+        "bytes; click it for its story."
     )
     apply_link()
+    notes = st.container()
     for note in st.session_state.pop(keys.URL_NOTES, []):
-        st.warning(f"From the link: {note}")
+        notes.warning(f"From the link: {md_escape(note)}")

@@ -11,11 +11,14 @@ from __future__ import annotations
 from typing import Final
 
 # --- the text ------------------------------------------------------------------------
-TEXT: Final = "tokenize_text"  # text_area
+TEXT: Final = "tokenize_text"  # plain: the text being tokenized (what the box last reported)
+TEXT_REV: Final = "tokenize_text_rev"  # plain: bumped when the page sets the text (example, link)
+TEXT_BOX: Final = "tokenize_text_box"  # components v2 text box (mergescope_ui.tokenize.live_text)
 EXAMPLE: Final = "tokenize_ex_"  # + an example's name: its button
 
 # --- the picker ------------------------------------------------------------------------
-KIND: Final = "tokenize_kind"  # radio: a kind from mergescope_ui.tokenize.specs.KINDS
+KIND: Final = "tokenize_kind"  # radio: a choice of mergescope_ui.tokenize.tokenizer_picker.CHOICES
+LOCAL: Final = "tokenize_local"  # selectbox: a tokenizer found on this machine (its spec key)
 CORPUS: Final = "tokenize_corpus"  # selectbox: a built-in corpus id (quick-train, character baseline)
 VOCAB: Final = "tokenize_vocab"  # number_input: quick-train vocab size
 PATTERN: Final = "tokenize_pattern"  # selectbox: pre-tokenization (quick-train, raw bytes)
@@ -23,11 +26,22 @@ FOLLOW: Final = "tokenize_follow"  # toggle: follow the Train page's current ste
 STEP: Final = "tokenize_step"  # slider: the Train page's run after k merges
 FILES: Final = "tokenize_files"  # file_uploader: tokenizer files
 LOAD_PATTERN: Final = "tokenize_load_pattern"  # selectbox: split pattern for loaded files
+RESCAN: Final = "tokenize_rescan"  # button: look in the caches again
 
 # --- the views -----------------------------------------------------------------------------
+SPANS: Final = "tokenize_spans"  # components v2 token spans: a click reports the token's position
+PICKED: Final = "tokenize_picked"  # plain: (position, id) of the token whose details are shown
+TABS: Final = "tokenize_tabs"  # st.tabs (lazy): the open tab's label
 PAGE: Final = "tokenize_page"  # number_input: page of tokens
-DETAIL: Final = "tokenize_detail"  # selectbox: the token whose details are shown
+DETAIL: Final = "tokenize_detail"  # selectbox: the token whose details are shown (an id)
 COMPARE: Final = "tokenize_compare"  # multiselect: tokenizer spec keys to compare
+COMPARE_EDITED: Final = "tokenize_compare_edited"  # plain: the user (or a link) chose the compare list
+CHAT: Final = "tokenize_chat"  # plain: the chat's message numbers, in order
+CHAT_ROLE: Final = "tokenize_chat_role_"  # + message number: selectbox of its role
+CHAT_TEXT: Final = "tokenize_chat_text_"  # + message number: plain, its text
+CHAT_BOX: Final = "tokenize_chat_box_"  # + message number: its live text box
+CHAT_ADD: Final = "tokenize_chat_add"  # button
+CHAT_DROP: Final = "tokenize_chat_drop_"  # + message number: button
 DOWNLOAD_IDS: Final = "tokenize_dl_ids"  # download_button: all ids as text
 DOWNLOAD_ZIP: Final = "tokenize_dl_zip"  # download_button: every file format in a zip
 
@@ -36,7 +50,9 @@ URL_READ: Final = "tokenize_url_read"  # the link's state was applied once this 
 URL_NOTES: Final = "tokenize_url_notes"  # what the link asked for that could not be used
 
 # --- memos (plain keys; see mergescope_ui.shared.cache) ------------------------------------------
-UPLOADED: Final = "tokenize_uploaded"  # LoadedUpload: the last files uploaded and what loading them gave
+UPLOADS: Final = "tokenize_uploads"  # dict: digest -> LoadedUpload, the files uploaded this session
+LAST_UPLOAD: Final = "tokenize_last_upload"  # the digest of the files uploaded last
+USED: Final = "tokenize_used"  # list: spec keys of every tokenizer used this session (for Compare)
 SESSION_MEMO: Final = "tokenize_session_memo"  # SessionMemo: the Train page's tokenizer, cut by step
 RESULT_MEMO: Final = "tokenize_result_memo"  # dict: (tokenizer identity, text digest) -> Tokenized
 BUNDLE_MEMO: Final = "tokenize_bundle_memo"  # dict: tokenizer identity -> FileBundle (the last one)

@@ -11,6 +11,8 @@ from . import keys
 from .resolve import corpus_titles
 from .share import PARAM_NAMES, ShareState, from_query, to_query
 from .specs import BYTES, CHAR, QUICK, SESSION, TokenizerSpec
+from .text_box import set_text
+from .tokenizer_picker import choice_of
 
 
 def apply_link() -> None:
@@ -24,16 +26,19 @@ def apply_link() -> None:
     state, notes = from_query(params)
     st.session_state[keys.URL_NOTES] = notes
     if state.text is not None:
-        st.session_state[keys.TEXT] = state.text
+        set_text(state.text)
     if state.spec is not None:
         _set_picker(TokenizerSpec.parse(state.spec))
     if state.compare:
         st.session_state[keys.COMPARE] = list(state.compare)
+        st.session_state[keys.COMPARE_EDITED] = True
     st.session_state[keys.PAGE] = state.page
 
 
 def _set_picker(spec: TokenizerSpec) -> None:
-    st.session_state[keys.KIND] = spec.kind
+    st.session_state[keys.KIND] = choice_of(spec)
+    if spec.local:
+        st.session_state[keys.LOCAL] = spec.key()
     if spec.kind in (QUICK, CHAR) and spec.corpus in corpus_titles():
         st.session_state[keys.CORPUS] = spec.corpus
     if spec.kind == QUICK:

@@ -1,4 +1,7 @@
-"""The Tokenize page's main view: the counts and the text as coloured token spans, a page at a time."""
+"""The Tokenize page's main view: the counts and the text as coloured token spans, a page at a time.
+
+A click on a token opens the Token details tab on it (:func:`pick_token`).
+"""
 
 from __future__ import annotations
 
@@ -7,19 +10,52 @@ from dataclasses import dataclass
 import streamlit as st
 
 from bpe_core import CharTokenizer
+from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.token_html import token_spans_html
 
 from . import keys
+from .clickable_tokens import clickable_spans_html, clickable_tokens
 from .resolve import Picked, tokenized
 from .results import PAGE_SIZE, Page, Tokenized, page_of
+
+DETAILS_TAB = "🔎 Details"
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """What the main view shows: the tokenization of the text and the page of it on screen."""
+    """What the main view shows: the tokenization of the text, the page of it on screen, and a name
+    for the pair (tokenizer, text) that a picked position refers to."""
 
     result: Tokenized
     page: Page
+    signature: str = ""
+
+
+@dataclass(slots=True)
+class PickedToken:
+    """The token whose details are shown: its position in the text's tokens, for ``signature``.
+
+    ``fresh`` until the details tab has shown it once (then its selectbox may move on).
+    """
+
+    signature: str
+    position: int
+    fresh: bool = True
+
+
+def pick_token(signature: str, position: int) -> None:
+    """A click on the token at ``position``: remember it and open the details tab."""
+    st.session_state[keys.PICKED] = PickedToken(signature, position)
+    st.session_state[keys.TABS] = DETAILS_TAB
+
+
+def picked_position(shown: Shown) -> int | None:
+    """The picked token's position, if it belongs to what is shown now."""
+    picked: PickedToken | None = st.session_state.get(keys.PICKED)
+    if picked is None or picked.signature != shown.signature or picked.position >= len(shown.result.ids):
+        return None
+    return picked.position
 
 
 def token_view(picked: Picked, text: str) -> Shown | None:
@@ -28,9 +64,10 @@ def token_view(picked: Picked, text: str) -> Shown | None:
     if result is None:
         return None
     st.subheader(result.label)
-    _counts(result)
+    counts_row(result)
+    signature = f"{picked.identity}|{digest(text)}"
     if result.error:
-        st.error(f"This tokenizer cannot encode the text: {result.error}")
+        st.error(f"This tokenizer cannot encode the text: {md_escape(result.error)}")
         unknown = picked.tokenizer.unknown(text) if isinstance(picked.tokenizer, CharTokenizer) else []
         if unknown:
             distinct = sorted({c for _, c in unknown})
@@ -38,17 +75,32 @@ def token_view(picked: Picked, text: str) -> Shown | None:
                 f"{len(unknown):,} characters ({len(distinct):,} distinct) are not in its vocabulary: "
                 + " ".join(f"U+{ord(c):04X}" for c in distinct[:30])
             )
-        return Shown(result, page_of(0, page=1))
+        return Shown(result, page_of(0, page=1), signature)
     page = _page_choice(result)
-    st.html(spans_html(result, page))
-    return Shown(result, page)
+    shown = Shown(result, page, signature)
+    clickable_tokens(
+        clickable_spans_html(
+            result.ids[page.start : page.stop],
+            result.vocab,
+            start=page.start,
+            special_ids=result.special_ids,
+        ),
+        key=keys.SPANS,
+        signature=f"{signature}|{page.number}",
+        page=page.number,
+        picked=picked_position(shown),
+        on_pick=lambda position: pick_token(signature, position),
+    )
+    st.caption("Click a token for its story: the merge that made it, its genealogy, its bytes.")
+    return shown
 
 
 def _fmt(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
-def _counts(result: Tokenized) -> None:
+def counts_row(result: Tokenized) -> None:
+    """Characters, bytes, tokens and the two ratios, as a row of metrics."""
     c = result.counts
     cols = st.columns(5)
     cols[0].metric("Characters", f"{c.characters:,}")
@@ -78,10 +130,11 @@ def _page_choice(result: Tokenized) -> Page:
 
 
 def spans_html(result: Tokenized, page: Page, *, max_tokens: int = PAGE_SIZE) -> str:
-    """The tokens of ``page`` as coloured spans (the first ``max_tokens``)."""
+    """The tokens of ``page`` as coloured spans (the first ``max_tokens``; not clickable)."""
     return token_spans_html(
         result.ids[page.start : page.stop],
         result.vocab,
         special_ids=result.special_ids,
         max_tokens=max_tokens,
+        css=False,
     )

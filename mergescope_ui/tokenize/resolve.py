@@ -4,8 +4,12 @@
   (the shared key ``RUN``) and cuts its tokenizer to step k with ``Tokenizer.with_merges``;
 - QUICK trains on a built-in corpus, cached per server with ``st.cache_resource``
   (the tokenizer is never changed after training; see :mod:`mergescope_ui.shared.cache`);
-- UPLOAD uses what :func:`load_upload` stored for this session;
-- CHAR builds ``bpe_core.CharTokenizer`` from a built-in corpus;
+- TIKTOKEN and HF load a tokenizer found on this machine
+  (:mod:`bpe_core.formats.local_caches`), once per server for every session;
+- UPLOAD uses what :func:`load_upload` stored for this session (every upload
+  of the session, by digest; a bare ``upload`` is the last one);
+- CHAR builds ``bpe_core.CharTokenizer`` from a built-in corpus, TEXT_CHARS
+  from the text being tokenized (so it never meets an unknown character);
 - BYTES is a tokenizer without merges.
 
 Every failure is a :class:`Picked` with ``error`` set, never an exception.
@@ -21,6 +25,7 @@ import streamlit as st
 
 import bpe_core
 from bpe_core import CharTokenizer, Tokenizer
+from bpe_core.formats.local_caches import LocalLoad, LocalTokenizers, find_local_tokenizers, load_local
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.cache import corpus_index, corpus_text, remember
 from mergescope_ui.shared.digest import digest
@@ -29,9 +34,12 @@ from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
 from .results import AnyTokenizer, Tokenized, tokenize
-from .specs import BYTES, CHAR, QUICK, SESSION, TokenizerSpec
+from .specs import BYTES, CHAR, QUICK, SESSION, TEXT_CHARS, UPLOAD, TokenizerSpec
 
 MEMO_SIZE = 8  # entries of each per-session memo
+MAX_UPLOADS = 4  # uploads kept per session (each one is offered in Compare)
+MAX_USED = 12  # tokenizers remembered per session for Compare
+LOCAL_SCAN_SECONDS = 60  # how long a look into the caches holds (a new download shows after this)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +106,21 @@ def bytes_only(pattern: str) -> Tokenizer:
     return Tokenizer({b: bytes([b]) for b in range(256)}, [], pattern=pattern)
 
 
+@st.cache_resource(show_spinner=False, ttl=LOCAL_SCAN_SECONDS)
+def local_tokenizers() -> LocalTokenizers:
+    """The tokenizers in tiktoken's cache and the Hugging Face hub cache (looked up once a minute)."""
+    return find_local_tokenizers()
+
+
+@st.cache_resource(show_spinner="Loading the tokenizer (once for this server)…", max_entries=4)
+def _local_load(key: str, stamp: tuple[tuple[str, int, int], ...]) -> LocalLoad:
+    """One found tokenizer, loaded once per server (``stamp``: its files' sizes and times)."""
+    found = local_tokenizers().get(key)
+    if found is None or found.stamp() != stamp:
+        raise ValueError("its files changed while loading; look again")
+    return load_local(found)
+
+
 def corpus_titles() -> dict[str, str]:
     return {c.id: c.title for c in corpus_index()}
 
@@ -121,8 +144,11 @@ def training_run() -> TrainingRun | None:
     return run if isinstance(run, TrainingRun) else None
 
 
-def resolve(spec: TokenizerSpec) -> Picked:
-    """The tokenizer ``spec`` names, or a Picked whose ``error`` says why there is none."""
+def resolve(spec: TokenizerSpec, *, text: str = "") -> Picked:
+    """The tokenizer ``spec`` names, or a Picked whose ``error`` says why there is none.
+
+    ``text`` is the text being tokenized: the TEXT_CHARS baseline is built from it.
+    """
     titles = corpus_titles()
     label = spec.label(titles=titles)
     try:
@@ -140,20 +166,66 @@ def resolve(spec: TokenizerSpec) -> Picked:
             return Picked(spec, label, trained.tokenizer, spec.key(), trained.counts, notes)
         if spec.kind == CHAR:
             return Picked(spec, label, char_baseline(spec.corpus), spec.key())
+        if spec.kind == TEXT_CHARS:
+            key = f"{TEXT_CHARS}:{digest(text)}"
+            return Picked(spec, label, CharTokenizer(text) if text else CharTokenizer(" "), key)
         if spec.kind == BYTES:
             return Picked(spec, label, bytes_only(spec.pattern), spec.key())
-        loaded: LoadedUpload | None = st.session_state.get(keys.UPLOADED)
-        if loaded is None:
-            return Picked(
-                spec, label, None, spec.key(), error="no tokenizer files loaded yet: upload them above"
-            )
-        if loaded.tokenizer is None:
-            return Picked(spec, label, None, spec.key(), error=f"{', '.join(loaded.names)}: {loaded.error}")
-        return Picked(
-            spec, f"uploaded {', '.join(loaded.names)}", loaded.tokenizer, f"upload:{loaded.digest}"
-        )
+        if spec.local:
+            return _resolve_local(spec, label)
+        return _resolve_upload(spec, label)
     except ValueError as exc:
         return Picked(spec, label, None, spec.key(), error=str(exc))
+
+
+def _resolve_local(spec: TokenizerSpec, label: str) -> Picked:
+    found = local_tokenizers().get(spec.key())
+    if found is None:
+        where = "tiktoken's cache" if spec.kind == "tiktoken" else "the Hugging Face hub cache"
+        return Picked(
+            spec,
+            label,
+            None,
+            spec.key(),
+            error=f"{spec.name} is not in {where} on this machine; pick one it has, or load its files",
+        )
+    try:
+        loaded = _local_load(found.key, found.stamp())
+    except OSError as exc:
+        return Picked(spec, label, None, spec.key(), error=f"cannot read its files ({exc.strerror or exc})")
+    return Picked(spec, found.label, loaded.tokenizer, f"{found.key}:{found.stamp()}", notes=loaded.notes)
+
+
+def _resolve_upload(spec: TokenizerSpec, label: str) -> Picked:
+    uploads: dict[str, LoadedUpload] = st.session_state.get(keys.UPLOADS, {})
+    wanted = spec.name or st.session_state.get(keys.LAST_UPLOAD, "")
+    loaded = uploads.get(wanted)
+    if loaded is None:
+        problem = (
+            "no tokenizer files loaded yet: upload them above"
+            if not spec.name
+            else "these files were uploaded in another session: upload them here too"
+        )
+        return Picked(spec, label, None, spec.key(), error=problem)
+    names = ", ".join(loaded.names)
+    if loaded.tokenizer is None:
+        return Picked(spec, f"uploaded {names}", None, spec.key(), error=f"{names}: {loaded.error}")
+    return Picked(spec, f"uploaded {names}", loaded.tokenizer, f"upload:{loaded.digest}")
+
+
+def remember_used(picked: Picked) -> None:
+    """Keep ``picked`` among the tokenizers used this session (Compare offers them all)."""
+    if picked.tokenizer is None:
+        return
+    spec = picked.spec
+    if spec.kind == UPLOAD and not spec.name:
+        spec = TokenizerSpec(kind=UPLOAD, name=picked.identity.removeprefix("upload:"))
+    used: list[str] = st.session_state.setdefault(keys.USED, [])
+    key = spec.key()
+    if key in used:
+        used.remove(key)
+    used.insert(0, key)
+    del used[MAX_USED:]
 
 
 def _resolve_session(spec: TokenizerSpec) -> Picked:
@@ -181,18 +253,18 @@ def _resolve_session(spec: TokenizerSpec) -> Picked:
 
 
 def load_upload(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> LoadedUpload:
-    """Load ``files`` unless they are the ones loaded last; the result is kept in the session."""
+    """Load ``files`` unless they were loaded already this session; each upload is kept (by digest)."""
     key = digest(repr(pattern), *itertools.chain.from_iterable(files))  # the pattern, then name, bytes, ...
-    loaded: LoadedUpload | None = st.session_state.get(keys.UPLOADED)
-    if loaded is not None and loaded.digest == key:
-        return loaded
+    uploads: dict[str, LoadedUpload] = st.session_state.setdefault(keys.UPLOADS, {})
+    st.session_state[keys.LAST_UPLOAD] = key
+    if key in uploads:
+        return uploads[key]
     names = tuple(name for name, _ in files)
     try:
         loaded = LoadedUpload(key, names, pattern, tokenizer=load_uploaded(files, pattern=pattern))
     except ValueError as exc:
         loaded = LoadedUpload(key, names, pattern, error=str(exc))
-    st.session_state[keys.UPLOADED] = loaded
-    return loaded
+    return remember(uploads, key, lambda: loaded, size=MAX_UPLOADS)
 
 
 def tokenized(picked: Picked, text: str) -> Tokenized | None:

@@ -11,7 +11,7 @@ True
 >>> for note in from_query({"tok": "nope", "page": "x"})[1]:
 ...     print(*note.split("; "), sep=";\\n")
 ignored tok='nope': unknown tokenizer kind 'nope' in 'nope';
-use one of ['session', 'quick', 'upload', 'char', 'bytes']
+use one of ['session', 'tiktoken', 'hf', 'quick', 'upload', 'char', 'textchars', 'bytes']
 ignored page='x': not a page number
 """
 

@@ -1,4 +1,4 @@
-"""The Tokenize page's tabs: token ids, byte ribbon, token details, compare, files, share.
+"""The Tokenize page's tabs: token ids, byte ribbon, token details, compare, chat, files, share.
 
 User text only reaches the page escaped, through ``st.html``, ``st.code`` or tables.
 """
@@ -14,11 +14,12 @@ from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.cache import remember
 
 from . import keys
+from .chat_tab import chat_tab
 from .compare_tab import compare_tab
 from .details_tab import details_tab
 from .file_bundle import tokenizer_bundle
 from .link import write_link
-from .main_view import Shown
+from .main_view import DETAILS_TAB, Shown
 from .resolve import Picked
 from .results import Page, Tokenized, byte_start_of
 from .ribbon import byte_ribbon_html
@@ -27,27 +28,43 @@ from .specs import SESSION, UPLOAD
 
 RIBBON_LINE_BYTES = 24  # bytes a ribbon line holds before it may break (fits a 1400 px window)
 RIBBON_LINE_BYTES_LARGE = 10  # in presenter mode (fits a 1400 px window at the large font)
-TAB_NAMES = ["🔢 Token ids", "🧬 Byte ribbon", "🔎 Token details", "⚖️ Compare", "💾 Files", "🔗 Share"]
+TAB_NAMES = ["🔢 Token ids", "🧬 Byte ribbon", DETAILS_TAB, "⚖️ Compare", "💬 Chat", "💾 Files", "🔗 Share"]
+# Presenter mode: the tab row wraps onto a second line instead of scrolling labels out of sight.
+TABS_CSS = """
+<style>
+.st-key-tokenize_tabs [role="tablist"]{flex-wrap:wrap;row-gap:.25rem;}
+.st-key-tokenize_tabs [role="tablist"] [role="tab"]{flex:0 0 auto;}
+</style>
+"""
 
 
 def tabs(text: str, picked: Picked, shown: Shown) -> None:
-    """The six tabs (the first three only when the text could be encoded); writes the link."""
+    """The seven tabs, each drawn only while open (the first three need the text encoded); the link."""
     result, page = shown.result, shown.page
-    ids, ribbon, details, compare, files, share = st.tabs(TAB_NAMES)
-    if not result.error:
+    st.html(TABS_CSS)
+    ids, ribbon, details, compare, chat, files, share = st.tabs(TAB_NAMES, key=keys.TABS, on_change="rerun")
+    if ids.open and not result.error:
         with ids:
             _ids_tab(result, page)
+    if ribbon.open and not result.error:
         with ribbon:
             _ribbon_tab(text, result, page)
+    if details.open and not result.error:
         with details:
-            details_tab(picked, result, page)
-    with compare:
-        compare_tab(text, picked)
-    with files:
-        _files_tab(picked)
+            details_tab(picked, shown)
+    if compare.open:
+        with compare:
+            compare_tab(text, picked)
+    if chat.open:
+        with chat:
+            chat_tab(picked)
+    if files.open:
+        with files:
+            _files_tab(picked)
     state = write_link(text, picked.spec, page=page.number)
-    with share:
-        _share_tab(state, text)
+    if share.open:
+        with share:
+            _share_tab(state, text)
 
 
 def _ids_tab(result: Tokenized, page: Page) -> None:

@@ -1,12 +1,13 @@
-"""The Tokenize page's text: example buttons and the text box."""
+"""The Tokenize page's text: example buttons and the box whose tokens follow your typing."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from . import keys
+from .live_text import MAX_CHARS, live_text_box
 
-MAX_TEXT_CHARS = 2_000_000
+MAX_TEXT_CHARS = MAX_CHARS
 EXAMPLES: dict[str, str] = {
     "English": "The lighthouse keeper climbed the stairs, lit the lamp, and watched the ships come home.",
     "Chinese": "机器学习是人工智能的一个分支。我们用数据训练模型。",
@@ -18,8 +19,10 @@ EXAMPLES: dict[str, str] = {
 }
 
 
-def _use_example(name: str) -> None:
-    st.session_state[keys.TEXT] = EXAMPLES[name]
+def set_text(text: str) -> None:
+    """The page sets the text (an example, a link): the box shows it, the tokens follow."""
+    st.session_state[keys.TEXT] = text[:MAX_TEXT_CHARS]
+    st.session_state[keys.TEXT_REV] = st.session_state.get(keys.TEXT_REV, 0) + 1
     st.session_state[keys.PAGE] = 1
 
 
@@ -28,14 +31,13 @@ def text_input() -> str:
     with st.container(horizontal=True, vertical_alignment="center"):
         st.caption("Try an example:")
         for name in EXAMPLES:
-            st.button(name, key=f"{keys.EXAMPLE}{name}", on_click=_use_example, args=(name,))
+            st.button(name, key=f"{keys.EXAMPLE}{name}", on_click=set_text, args=(EXAMPLES[name],))
     st.session_state.setdefault(keys.TEXT, EXAMPLES["English"])
-    text = st.text_area(
-        "Text to tokenize",
-        key=keys.TEXT,
-        height=130,
-        max_chars=MAX_TEXT_CHARS,
-        persist_state="session",
-        help="Anything: several languages, code, emoji. Ctrl+Enter applies it.",
+    live_text_box(
+        "Text to tokenize (the tokens follow as you type)",
+        key=keys.TEXT_BOX,
+        state_key=keys.TEXT,
+        revision=st.session_state.get(keys.TEXT_REV, 0),
+        placeholder="Type or paste anything: several languages, code, emoji",
     )
-    return text or ""
+    return st.session_state.get(keys.TEXT) or ""

@@ -2,6 +2,8 @@
 
 The widgets describe a :class:`~mergescope_ui.tokenize.specs.TokenizerSpec`;
 :func:`~mergescope_ui.tokenize.resolve.resolve` turns it into a tokenizer.
+"Tokenizers on this machine" lists what :mod:`bpe_core.formats.local_caches`
+finds in tiktoken's cache and the Hugging Face hub cache.
 """
 
 from __future__ import annotations
@@ -10,20 +12,29 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import PATTERNS
+from bpe_core.formats.local_caches import LocalTokenizers
 from mergescope_ui.shared.corpora import default_id
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES
 
 from . import keys
-from .resolve import Picked, corpus_titles, load_upload, resolve, training_run
+from .resolve import (
+    Picked,
+    corpus_titles,
+    load_upload,
+    local_tokenizers,
+    remember_used,
+    resolve,
+    training_run,
+)
 from .specs import (
     BYTES,
     CHAR,
-    KIND_LABELS,
-    KINDS,
     MAX_QUICK_VOCAB,
     MIN_VOCAB,
     QUICK,
     SESSION,
+    TIKTOKEN,
     UPLOAD,
     TokenizerSpec,
 )
@@ -32,6 +43,21 @@ DEFAULT_CORPUS = "lighthouse_story"  # the English story (see mergescope_ui.shar
 DEFAULT_VOCAB = 500
 AS_RECORDED = "__as_recorded__"
 PATTERN_NAMES = [p for p in PATTERNS if p != "cl100k"]  # cl100k is gpt4's other name
+LOCAL = "local"  # the choice "on this machine": a TIKTOKEN or HF spec
+CHOICES = {
+    SESSION: "Trained on the Train page",
+    LOCAL: "On this machine (tiktoken, Hugging Face)",
+    QUICK: "Quick-train on a built-in text",
+    UPLOAD: "Load tokenizer files",
+    CHAR: "Character baseline",
+    BYTES: "Raw bytes (no merges)",
+}
+HOW_TO_GET = (
+    "No tiktoken or Hugging Face tokenizer is cached on this machine yet: "
+    "`python -c \"import tiktoken; tiktoken.get_encoding('o200k_base')\"` or "
+    "`huggingface-cli download openai-community/gpt2 tokenizer.json` puts one where this page looks "
+    "(then press Look again), or load the files with **Load tokenizer files**."
+)
 
 
 def default_corpus(titles: dict[str, str]) -> str:
@@ -39,15 +65,24 @@ def default_corpus(titles: dict[str, str]) -> str:
     return default_id(list(titles), DEFAULT_CORPUS)
 
 
+def choice_of(spec: TokenizerSpec) -> str:
+    """The picker's choice that shows ``spec`` (tiktoken and HF tokenizers are "on this machine")."""
+    return LOCAL if spec.local else spec.kind
+
+
 def picker() -> Picked:
     """The picker in a bordered box, resolved; shows the tokenizer's notes and why there is none."""
     with st.container(border=True):
         spec = _picker()
     picked = resolve(spec)
+    remember_used(picked)
     for note in picked.notes:
-        st.caption(note)
-    if picked.error:
-        (st.info if spec.kind in (SESSION, UPLOAD) else st.error)(f"{picked.label}: {picked.error}")
+        st.caption(md_escape(note))
+    nothing_local = spec.local and not local_tokenizers().found  # the picker said how to get some
+    if picked.error and not nothing_local:
+        message = f"{md_escape(picked.label)}: {md_escape(picked.error)}"
+        quiet = spec.kind in (SESSION, UPLOAD) or (spec.local and not local_tokenizers().get(spec.key()))
+        (st.info if quiet else st.error)(message)
     return picked
 
 
@@ -58,38 +93,17 @@ def _picker() -> TokenizerSpec:
     st.session_state.setdefault(keys.KIND, SESSION if run is not None else QUICK)
     kind = st.radio(
         "Tokenizer",
-        list(KINDS),
-        format_func=KIND_LABELS.__getitem__,
+        list(CHOICES),
+        format_func=CHOICES.__getitem__,
         key=keys.KIND,
         horizontal=True,
         persist_state="session",
     )
     cols = st.columns(3)
     if kind == SESSION:
-        if run is None:
-            st.info(
-                "Nothing trained on the **Train** page in this session yet. Train there, then come back; "
-                "or quick-train here."
-            )
-            return TokenizerSpec(kind=SESSION)
-        follow = cols[0].toggle(
-            "Follow the Train page's current step", value=True, key=keys.FOLLOW, persist_state="session"
-        )
-        if follow:
-            cols[1].metric("Merges", f"{run.position:,}", help="The Train page's current step.")
-            return TokenizerSpec(kind=SESSION)
-        if st.session_state.get(keys.STEP, 0) > run.pulled:
-            st.session_state[keys.STEP] = run.pulled
-        step = cols[1].slider(
-            "After k merges",
-            min_value=0,
-            max_value=max(1, run.pulled),
-            value=min(run.position, run.pulled),
-            key=keys.STEP,
-            disabled=run.pulled == 0,
-            help="Any step the Train page has reached: how did this text tokenize after k merges?",
-        )
-        return TokenizerSpec(kind=SESSION, step=int(step))
+        return _session_widgets(cols, run)
+    if kind == LOCAL:
+        return _local_widgets(cols)
     if kind == UPLOAD:
         return _upload_widgets(cols)
     if kind in (QUICK, CHAR):
@@ -119,6 +133,76 @@ def _picker() -> TokenizerSpec:
         pattern = _pattern_select(cols[2])
         return TokenizerSpec(kind=QUICK, corpus=corpus, vocab_size=int(vocab), pattern=pattern)
     return TokenizerSpec(kind=BYTES, pattern=_pattern_select(cols[0]))
+
+
+def _session_widgets(cols: list[DeltaGenerator], run) -> TokenizerSpec:
+    if run is None:
+        st.info(
+            "Nothing trained on the **Train** page in this session yet. Train there, then come back; "
+            "or quick-train here."
+        )
+        return TokenizerSpec(kind=SESSION)
+    follow = cols[0].toggle(
+        "Follow the Train page's current step", value=True, key=keys.FOLLOW, persist_state="session"
+    )
+    if follow:
+        cols[1].metric("Merges", f"{run.position:,}", help="The Train page's current step.")
+        return TokenizerSpec(kind=SESSION)
+    if st.session_state.get(keys.STEP, 0) > run.pulled:
+        st.session_state[keys.STEP] = run.pulled
+    step = cols[1].slider(
+        "After k merges",
+        min_value=0,
+        max_value=max(1, run.pulled),
+        value=min(run.position, run.pulled),
+        key=keys.STEP,
+        disabled=run.pulled == 0,
+        help="Any step the Train page has reached: how did this text tokenize after k merges?",
+    )
+    return TokenizerSpec(kind=SESSION, step=int(step))
+
+
+def _rescan() -> None:
+    local_tokenizers.clear()
+
+
+def _local_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
+    local = local_tokenizers()
+    wanted = st.session_state.get(keys.LOCAL)
+    options = [f.key for f in local.found]
+    if wanted and wanted not in options:
+        options.append(wanted)  # asked for by a link, not on this machine: resolve says so
+    if not options:
+        st.info(HOW_TO_GET)
+        _searched(local)
+        st.button("Look again", key=keys.RESCAN, on_click=_rescan)
+        return TokenizerSpec(kind=TIKTOKEN, name="o200k_base")
+    labels = {f.key: f.label for f in local.found}
+    preferred = next((k for k in ("tiktoken:o200k_base", "tiktoken:cl100k_base") if k in options), options[0])
+    st.session_state.setdefault(keys.LOCAL, preferred)
+    choice = cols[0].selectbox(
+        "Tokenizer",
+        options,
+        format_func=lambda k: labels.get(k, f"{k} (not on this machine)"),
+        key=keys.LOCAL,
+        persist_state="session",
+        help="Found in tiktoken's cache and the Hugging Face hub cache; loaded on first use, "
+        "then shared by every session.",
+    )
+    cols[1].button("Look again", key=keys.RESCAN, on_click=_rescan, help="Look in the caches again.")
+    if local.unusable:
+        with st.expander(f"{len(local.unusable)} more on this machine that cannot be loaded here"):
+            st.markdown(
+                "\n".join(
+                    f"- **{md_escape(u.name)}** ({md_escape(u.source)}): {md_escape(u.reason)}"
+                    for u in local.unusable
+                )
+            )
+    return TokenizerSpec.parse(choice)
+
+
+def _searched(local: LocalTokenizers) -> None:
+    st.caption("Looked in: " + md_escape(", ".join(str(p) for p in local.searched)))
 
 
 def _pattern_select(col: DeltaGenerator) -> str:
@@ -151,14 +235,16 @@ def _upload_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
         help="vocab.json + merges.txt and .tiktoken files do not record one; cl100k_base needs gpt4.",
     )
     chosen = None if pattern == AS_RECORDED else pattern
-    if files:
-        loaded = load_upload([(f.name, f.getvalue()) for f in files], pattern=chosen)
-        if loaded.error:
-            st.error(f"Could not load {', '.join(loaded.names)}: {loaded.error}")
-        else:
-            tok = loaded.tokenizer
-            st.success(
-                f"Loaded {', '.join(loaded.names)}: vocab {tok.vocab_size:,}, {len(tok.merges):,} merges, "
-                f"{len(tok.special_tokens)} special tokens, pattern {tok.pretokenizer.name}."
-            )
-    return TokenizerSpec(kind=UPLOAD)
+    if not files:
+        return TokenizerSpec(kind=UPLOAD)
+    loaded = load_upload([(f.name, f.getvalue()) for f in files], pattern=chosen)
+    names = md_escape(", ".join(loaded.names))
+    if loaded.error:
+        st.error(f"Could not load {names}: {md_escape(loaded.error)}")
+    else:
+        tok = loaded.tokenizer
+        st.success(
+            f"Loaded {names}: vocab {tok.vocab_size:,}, {len(tok.merges):,} merges, "
+            f"{len(tok.special_tokens)} special tokens, pattern {md_escape(tok.pretokenizer.name)}."
+        )
+    return TokenizerSpec(kind=UPLOAD, name=loaded.digest)

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -53,8 +53,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(*, app: str = "app.py", cwd: Path = ROOT, timeout: float = 30.0) -> Iterator[str]:
-    """Run ``streamlit run app.py`` from the repo root (or ``app`` in ``cwd``); yields its base URL."""
+def streamlit_server(
+    *, app: str = "app.py", cwd: Path = ROOT, timeout: float = 30.0, env: Mapping[str, str] | None = None
+) -> Iterator[str]:
+    """Run ``streamlit run app.py`` from the repo root (or ``app`` in ``cwd``); yields its base URL.
+
+    ``env`` adds to (or overrides) the server's environment, e.g. where it finds tokenizer caches.
+    """
     port = free_port()
     log = tempfile.NamedTemporaryFile(prefix="mergescope-server-", suffix=".log", delete=False)  # noqa: SIM115 (open for the server's life)
     proc = subprocess.Popen(
@@ -74,6 +79,7 @@ def streamlit_server(*, app: str = "app.py", cwd: Path = ROOT, timeout: float = 
             "none",
         ],
         cwd=cwd,
+        env={**os.environ, **(env or {})},
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,

@@ -122,7 +122,7 @@ def test_fake_tiktoken_cache_lists_and_loads_every_encoding(tmp_path: Path, save
         for text in TEXTS:
             assert loaded.tokenizer.encode(text) == same.encode(text), (found.name, text[:40])
         if found.name != "gpt2":  # our files are not OpenAI's: the page says so
-            assert any("differs from the file OpenAI publishes" in n for n in loaded.notes)
+            assert any("is not the file OpenAI publishes" in n for n in loaded.notes)
 
 
 def test_loaded_encoding_gives_tiktokens_ids(tmp_path: Path, saved: Path) -> None:

@@ -1,10 +1,15 @@
-"""The Tokenize page, headless (streamlit AppTest): every picker path, uploads, compare, links, escaping.
+"""The Tokenize page, headless (streamlit AppTest): every picker path, uploads, compare, chat, links,
+escaping.
 
-Expected numbers come from the engine called directly, never from the page.
+Expected numbers come from the engine called directly, never from the page.  The text box and the
+token spans are components v2 elements: a test sets the text the box would report
+(``session_state[keys.TEXT]``) and reads the spans from the data sent to the browser; typing and
+clicking in a real browser are in ``tests/browser/test_tokenize.py``.
 """
 
 from __future__ import annotations
 
+import json
 import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
@@ -15,10 +20,18 @@ from streamlit.testing.v1 import AppTest
 import bpe_core
 from bpe_core import CharTokenizer, Tokenizer, train
 from bpe_core.byte_level import readable as screen_label
+from bpe_core.formats.tiktoken_registry import ENCODINGS
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
+from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.tokenize import keys
+from mergescope_ui.tokenize.chat import default_messages, render_chat
+from mergescope_ui.tokenize.main_view import DETAILS_TAB, PickedToken
+from mergescope_ui.tokenize.resolve import local_tokenizers
+from tests.ui.tokenize.fake_caches import HF_MODEL, WORDPIECE_MODEL, build_fake_caches, no_caches
+from tests.ui.tokenize.fake_caches import trained as cached_tokenizer
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "pages" / "tokenize.py")
@@ -38,6 +51,9 @@ def quick(corpus_id: str, vocab: int, pattern: str = "gpt2") -> Tokenizer:
     return train(corpus(corpus_id), vocab_size=vocab, pattern=pattern)
 
 
+COMPARE_TAB, CHAT_TAB = "⚖️ Compare", "💬 Chat"
+
+
 def app(**state) -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=60)
     for k, v in state.items():
@@ -45,12 +61,45 @@ def app(**state) -> AppTest:
     return at
 
 
+def type_text(at: AppTest, text: str) -> AppTest:
+    """What the text box does when the user types: report the text, and the page reruns."""
+    at.session_state[keys.TEXT] = text
+    return at.run()
+
+
+def component_data(at: AppTest, name: str) -> list[dict]:
+    """The data sent to the browser by each components v2 element called ``name``."""
+    return [json.loads(el.proto.json) for el in at.get("bidi_component") if el.proto.component_name == name]
+
+
+@pytest.fixture()
+def no_local(tmp_path, monkeypatch):
+    """No tiktoken or Hugging Face cache on this machine."""
+    for k, v in no_caches(tmp_path).items():
+        monkeypatch.setenv(k, v)
+    local_tokenizers.clear()
+    yield
+    local_tokenizers.clear()
+
+
+@pytest.fixture()
+def fake_local(tmp_path, monkeypatch):
+    """tiktoken and hub caches holding the project's own trained files under the real names."""
+    for k, v in build_fake_caches(tmp_path).items():
+        monkeypatch.setenv(k, v)
+    local_tokenizers.clear()
+    yield
+    local_tokenizers.clear()
+
+
 def metric(at: AppTest, name: str) -> str:
     return next(m.value for m in at.metric if m.label == name)
 
 
-def tokens_metric(at: AppTest) -> int | None:
-    value = metric(at, "Tokens")
+def tokens_metric(at: AppTest, *, last: bool = False) -> int | None:
+    """The main view's token count (``last``: the one of the open tab, e.g. the chat's)."""
+    values = [m.value for m in at.metric if m.label == "Tokens"]
+    value = values[-1] if last else values[0]
     return None if value == "—" else int(value.replace(",", ""))
 
 
@@ -82,14 +131,21 @@ class Spans(HTMLParser):
             self._in = False
 
 
+def spans_of(html: str) -> Spans:
+    parser = Spans()
+    parser.feed(html)
+    return parser
+
+
+def main_html(at: AppTest) -> str:
+    """The main token view's HTML, as sent to the clickable-tokens element."""
+    (data,) = component_data(at, "mergescope_clickable_tokens")
+    return data["html"]
+
+
 def main_spans(at: AppTest) -> Spans:
-    """The first HTML element with token spans: the main token view."""
-    for el in at.html:
-        if 'class="ms-tokens"' in el.value and "ms-t " in el.value:
-            parser = Spans()
-            parser.feed(el.value)
-            return parser
-    raise AssertionError("no token spans on the page")
+    """The spans of the main token view."""
+    return spans_of(main_html(at))
 
 
 # --- each picker path ---------------------------------------------------------------------
@@ -129,9 +185,9 @@ def test_char_baseline_shows_unknown_character_as_a_result():
     assert not at.exception
     with pytest.raises(ValueError) as info:
         CharTokenizer(corpus(cid("lighthouse"))).encode(text)
-    assert any(str(info.value) in e.value for e in at.error)
+    assert any(md_escape(str(info.value)) in e.value for e in at.error)
     assert tokens_metric(at) is None
-    at.text_area(key=keys.TEXT).set_value("the lamp").run()
+    type_text(at, "the lamp")
     assert not at.exception and tokens_metric(at) == len("the lamp")
 
 
@@ -163,7 +219,7 @@ def test_session_run_current_step_and_any_step_k():
     assert tokens_metric(at) != len(full.with_merges(12).encode(sample))  # the step matters for this text
 
 
-def test_session_path_without_a_run_explains_and_keeps_working():
+def test_session_path_without_a_run_explains_and_keeps_working(no_local):
     at = app(**{keys.KIND: "session"}).run()
     assert not at.exception
     assert any("Train page" in i.value for i in at.info)
@@ -197,8 +253,8 @@ def test_upload_good_files_then_a_malformed_one_then_keep_working():
         (Path(d) / "tokenizer.json").write_bytes(b'{"model": {"type": "BPE", "vocab": ')
         with pytest.raises(ValueError) as info:
             bpe_core.load_tokenizer(Path(d) / "tokenizer.json")
-    problem = str(info.value).split(", ", 1)[1]
-    assert any("tokenizer.json" in e.value and problem in e.value for e in at.error), [
+    problem = md_escape(str(info.value).split(", ", 1)[1])
+    assert any(md_escape("tokenizer.json") in e.value and problem in e.value for e in at.error), [
         e.value for e in at.error
     ]
     assert not any("/tmp" in e.value for e in at.error)
@@ -218,7 +274,9 @@ def test_compare_table_has_one_row_per_tokenizer_with_engine_counts():
         "bytes:gpt2",
         f"char:{cid('lighthouse')}",
     ]
-    at = app(**{keys.TEXT: text, keys.COMPARE: chosen}).run()
+    at = app(
+        **{keys.TEXT: text, keys.COMPARE: chosen, keys.COMPARE_EDITED: True, keys.TABS: COMPARE_TAB}
+    ).run()
     assert not at.exception
     table = next(d.value for d in at.dataframe if "tokenizer" in d.value.columns)
     assert len(table) == len(chosen)
@@ -250,11 +308,13 @@ def test_query_params_restore_the_view():
     at.query_params["cmp"] = f"bytes:gpt2,char:{cid('mixed')}"
     at.run()
     assert not at.exception
-    assert at.text_area(key=keys.TEXT).value == text
+    assert at.session_state[keys.TEXT] == text
+    (box,) = component_data(at, "mergescope_live_text")
+    assert box["text"] == text and box["rev"] == 1  # the box shows the link's text
     assert at.radio(key=keys.KIND).value == "quick"
     assert at.number_input(key=keys.VOCAB).value == 350
     assert at.selectbox(key=keys.PATTERN).value == "none"
-    assert at.multiselect(key=keys.COMPARE).value == ["bytes:gpt2", f"char:{cid('mixed')}"]
+    assert at.session_state[keys.COMPARE] == ["bytes:gpt2", f"char:{cid('mixed')}"]
     assert tokens_metric(at) == len(quick(cid("machine"), 350, "none").encode(text))
     # and the page writes its state back into the URL
     assert at.query_params["tok"] == f"quick:{cid('machine')}:350:none"
@@ -278,14 +338,14 @@ def test_html_is_escaped_and_spans_show_every_token():
     assert not at.exception
     tok = Tokenizer({b: bytes([b]) for b in range(256)}, [])
     ids = tok.encode(EVIL)
-    for el in at.html:
-        assert "<script" not in el.value.lower() and "javascript:" not in el.value
+    for html in [main_html(at), *(el.value for el in at.html)]:
+        assert "<script" not in html.lower() and "javascript:" not in html
     spans = main_spans(at)
     assert not spans.bad
     assert spans.texts == [screen_label(tok.vocab[i]) for i in ids]
     assert "&lt;script&gt;" not in "".join(spans.texts)  # escaped once, not twice
     assert all(t.startswith("id ") for t in spans.titles)
-    raw = next(el.value for el in at.html if 'class="ms-tokens"' in el.value)
+    raw = main_html(at)
     assert "&lt;" in raw and "&amp;" in raw and "&quot;" in raw and "&#x27;" in raw
 
 
@@ -311,7 +371,7 @@ def test_large_input_pages_tokens_and_counts_cover_everything():
 
 def test_token_details_agree_with_the_engine():
     text = "the lighthouse keeper"
-    at = app(**{keys.TEXT: text}).run()
+    at = app(**{keys.TEXT: text, keys.TABS: DETAILS_TAB}).run()
     tok = quick(cid("lighthouse"), 500)
     token_id = at.selectbox(key=keys.DETAIL).value
     assert token_id in tok.encode(text)
@@ -335,5 +395,189 @@ def test_session_path_through_the_real_train_page():
     at.switch_page("pages/tokenize.py").run()
     assert not at.exception
     assert any("after 5 merges" in h.value for h in at.subheader)
-    text = at.text_area(key=keys.TEXT).value
+    text = at.session_state[keys.TEXT]
     assert tokens_metric(at) == len(run.trainer.tokenizer().with_merges(5).encode(text))
+
+
+def test_a_clicked_token_opens_its_details():
+    """What a click does (the browser reports the position): the details tab shows that token."""
+    text = "the lighthouse keeper lit the lamp"
+    tok = quick(cid("lighthouse"), 500)
+    ids = tok.encode(text)
+    at = app(**{keys.TEXT: text}).run()
+    position = len(ids) - 2
+    signature = f"quick:{cid('lighthouse')}:500:gpt2|{digest(text)}"
+    at.session_state[keys.PICKED] = PickedToken(signature, position)  # what pick_token stores
+    at.session_state[keys.TABS] = DETAILS_TAB
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key=keys.DETAIL).value == ids[position]
+    (spans,) = component_data(at, "mergescope_clickable_tokens")
+    assert spans["picked"] == position  # outlined in the text
+    facts = next(d.value for d in at.dataframe if "field" in d.value.columns).set_index("field")["value"]
+    assert facts["id"] == str(ids[position])
+    assert facts["bytes (hex)"] == tok.vocab[ids[position]].hex(" ").upper()
+    # the clicked position is each span's data-i
+    assert spans_of(spans["html"]).texts[position] == screen_label(tok.vocab[ids[position]])
+    assert f'data-i="{position}"' in spans["html"]
+
+
+# --- compare's defaults ----------------------------------------------------------------------
+
+
+def test_compare_starts_with_the_tokenizer_in_use_and_raw_bytes():
+    text = "Hello! 你好 world"
+    at = app(**{keys.TEXT: text, keys.TABS: COMPARE_TAB}).run()
+    assert not at.exception
+    current = f"quick:{cid('lighthouse')}:500:gpt2"
+    assert at.multiselect(key=keys.COMPARE).value == [current, "bytes:gpt2"]
+    table = next(d.value for d in at.dataframe if "tokenizer" in d.value.columns)
+    assert table["note"].tolist() == ["", ""]  # both encode '!' and '你'
+    assert table["tokens"].tolist() == [len(quick(cid("lighthouse"), 500).encode(text)), len(text.encode())]
+    # the list follows the tokenizer in use until the user edits it
+    at.radio(key=keys.KIND).set_value("bytes").run()
+    assert at.multiselect(key=keys.COMPARE).value == ["bytes:gpt2", "textchars"]
+    table = next(d.value for d in at.dataframe if "tokenizer" in d.value.columns)
+    assert table["tokens"].tolist() == [len(text.encode()), len(text)]  # the text's own characters
+    at.multiselect(key=keys.COMPARE).set_value(["bytes:gpt2", f"char:{cid('mixed')}"]).run()
+    at.radio(key=keys.KIND).set_value("quick").run()
+    assert at.multiselect(key=keys.COMPARE).value == ["bytes:gpt2", f"char:{cid('mixed')}"]
+
+
+def test_compare_offers_every_tokenizer_used_this_session(fake_local):
+    text = "the keeper"
+    at = app(**{keys.TEXT: text}).run()
+    at.number_input(key=keys.VOCAB).set_value(300).run()
+    at.number_input(key=keys.VOCAB).set_value(500).run()
+    at.radio(key=keys.KIND).set_value("local").run()
+    at.selectbox(key=keys.LOCAL).set_value("tiktoken:cl100k_base").run()
+    files = _saved_files(quick(cid("word_counter"), 400))
+    at.radio(key=keys.KIND).set_value("upload").run()
+    at.file_uploader(key=keys.FILES).set_value(
+        [("tokenizer.json", files["tokenizer.json"], "application/json")]
+    )
+    at.run()
+    at.session_state[keys.TABS] = COMPARE_TAB
+    at.run()
+    assert not at.exception
+    offered = at.multiselect(key=keys.COMPARE).options  # as labels
+    story = dict((c.id, c.title) for c in load_index())[cid("lighthouse")]
+    for label in (
+        f"{story} · vocab 300 · gpt2",  # used before the vocab size changed
+        f"{story} · vocab 500 · gpt2",
+        "cl100k_base (tiktoken)",
+        "uploaded tokenizer.json",  # the upload in use now
+    ):
+        assert label in offered, (label, offered)
+
+
+# --- tokenizers on this machine ------------------------------------------------------------------
+
+
+def test_the_picker_lists_the_fake_caches_and_tokenizes_hello_world(fake_local):
+    at = app(**{keys.TEXT: "Hello world", keys.KIND: "local"}).run()
+    assert not at.exception
+    box = at.selectbox(key=keys.LOCAL)
+    assert set(box.options) >= {
+        "cl100k_base (tiktoken cache)",
+        "o200k_base (tiktoken cache)",
+        "r50k_base (tiktoken cache)",
+        f"{HF_MODEL} (Hugging Face cache)",
+    }
+    assert box.value == "tiktoken:o200k_base"  # the newest OpenAI encoding first
+    mine = cached_tokenizer()
+    for key in ("tiktoken:cl100k_base", "tiktoken:r50k_base", f"hf:{HF_MODEL}"):
+        box = at.selectbox(key=keys.LOCAL).set_value(key)
+        at.run()
+        assert not at.exception
+        assert tokens_metric(at) == len(mine.encode("Hello world"))
+        titles = main_spans(at).titles
+        assert [t.split(" ·")[0] for t in titles] == [f"id {i}" for i in mine.encode("Hello world")]
+    # the WordPiece model is named, with the reason it cannot load
+    text = " ".join(m.value for m in at.markdown)
+    assert WORDPIECE_MODEL.replace("/", "/") in text.replace("\\", "") and "WordPiece" in text
+
+
+def test_tiktoken_tokenizers_keep_their_pattern_and_special_tokens(fake_local):
+    at = app(**{keys.TEXT: "x<|endoftext|>y", keys.KIND: "local", keys.LOCAL: "tiktoken:cl100k_base"}).run()
+    assert not at.exception
+    assert 100257 in [int(t.split(" ")[1]) for t in main_spans(at).titles]  # one special token
+    assert any("pattern gpt4" in c.value for c in at.caption)
+
+
+def test_without_caches_the_picker_says_how_to_get_them(no_local):
+    at = app(**{keys.KIND: "local"}).run()
+    assert not at.exception
+    (info,) = [i.value for i in at.info if "tiktoken" in i.value]
+    assert "get_encoding" in info and "huggingface-cli download" in info and "Load tokenizer files" in info
+    assert not at.error
+
+
+def test_a_link_to_a_tokenizer_this_machine_lacks_says_so(no_local):
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["tok"] = "tiktoken:cl100k_base"
+    at.run()
+    assert not at.exception
+    assert at.radio(key=keys.KIND).value == "local"
+
+
+# --- the chat view ---------------------------------------------------------------------------------
+
+
+def test_chat_view_with_cl100k_uses_chatml_tokens(fake_local):
+    at = app(**{keys.KIND: "local", keys.LOCAL: "tiktoken:cl100k_base", keys.TABS: CHAT_TAB}).run()
+    assert not at.exception
+    enc = ENCODINGS["cl100k_base"]
+    specials = {**enc.special_tokens, **enc.chat_tokens}
+    mine = Tokenizer(
+        cached_tokenizer().vocab, cached_tokenizer().merges, special_tokens=specials, pattern="gpt4"
+    )
+    chat = render_chat(default_messages(), specials)
+    want = mine.encode(chat.text)
+    assert chat.form == "ChatML" and want.count(enc.chat_tokens["<|im_start|>"]) == 4
+    assert tokens_metric(at, last=True) == len(want)
+    html = next(h.value for h in at.html if "ms-special" in h.value)
+    spans = spans_of(html)
+    assert spans.texts.count("<|im_start|>") == 4 and spans.texts.count("<|im_sep|>") == 4
+    assert any("ChatML" in m.value for m in at.markdown)
+    # a message edited in its box changes the count
+    at.session_state[f"{keys.CHAT_TEXT}1"] = "Tell me about tokenizers and byte pair encoding, please."
+    at.run()
+    edited = [m for m in default_messages()]
+    edited[1].content = "Tell me about tokenizers and byte pair encoding, please."
+    assert tokens_metric(at, last=True) == len(mine.encode(render_chat(edited, specials).text))
+
+
+def test_chat_view_with_a_tokenizer_trained_here_uses_its_own_special_tokens():
+    text = corpus(cid("lighthouse"))
+    settings = bpe_core.TrainOptions(vocab_size=300, pattern="gpt2", special_tokens=("<|endoftext|>",))
+    run = TrainingRun(bpe_core.Trainer(text, settings), identity=RunIdentity.of(text, settings))
+    run.jump(20)
+    at = app(**{shared_keys.RUN: run, keys.TABS: CHAT_TAB}).run()
+    assert not at.exception
+    chat = render_chat(default_messages(), ["<|endoftext|>"])
+    tok = run.trainer.tokenizer().with_merges(20)
+    assert tokens_metric(at, last=True) == len(tok.encode(chat.text))
+    assert (
+        spans_of(next(h.value for h in at.html if "ms-special" in h.value)).texts.count("<|endoftext|>") == 3
+    )
+
+
+# --- files that do not belong together ----------------------------------------------------------
+
+
+def test_a_vocab_and_merges_of_two_tokenizers_name_both_files():
+    english = _saved_files(quick(cid("lighthouse"), 400))
+    code = _saved_files(quick(cid("word_counter"), 400))
+    at = app(**{keys.KIND: "upload"}).run()
+    at.file_uploader(key=keys.FILES).set_value(
+        [
+            ("gpt2_vocab.json", english["vocab.json"], "application/json"),
+            ("reference-merges.txt", code["merges.txt"], "text/plain"),
+        ]
+    ).run()
+    assert not at.exception
+    (error,) = [e.value for e in at.error]
+    assert "gpt2\\_vocab\\.json \\(" in error and "reference\\-merges\\.txt \\(" in error, error
+    assert "come from different tokenizers" in error and "does not have" in error
+    assert ": :" not in error and "/tmp" not in error

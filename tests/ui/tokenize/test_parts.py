@@ -13,8 +13,21 @@ from hypothesis import strategies as st
 
 from bpe_core import CharTokenizer, train
 from bpe_core.byte_level import readable as screen_label
+from bpe_core.formats.tiktoken_registry import ENCODINGS
 from mergescope_ui.shared.tokenizer_files import load_uploaded
-from mergescope_ui.tokenize import details, file_bundle, results, ribbon, share, specs
+from mergescope_ui.tokenize import (
+    chat,
+    clickable_tokens,
+    compare_tab,
+    details,
+    file_bundle,
+    results,
+    ribbon,
+    share,
+    specs,
+)
+from mergescope_ui.tokenize.chat import ChatMessage, render_chat
+from mergescope_ui.tokenize.clickable_tokens import clickable_spans_html
 from mergescope_ui.tokenize.details import children_map, descendant_count, genealogy, leaves, token_detail
 from mergescope_ui.tokenize.file_bundle import tokenizer_bundle
 from mergescope_ui.tokenize.results import compare_table, page_of, tokenize
@@ -32,7 +45,7 @@ TEXTS = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=6
 
 @pytest.mark.parametrize(
     "module",
-    [results, details, file_bundle, ribbon, share, specs],
+    [results, details, file_bundle, ribbon, share, specs, chat, clickable_tokens, compare_tab],
 )
 def test_doctests(module):
     result = doctest.testmod(module)
@@ -101,6 +114,16 @@ SPECS = st.one_of(
     st.builds(TokenizerSpec, kind=st.just("char"), corpus=st.sampled_from(["mixed-scripts"])),
     st.builds(TokenizerSpec, kind=st.just("bytes"), pattern=st.sampled_from(["none", "gpt2"])),
     st.just(TokenizerSpec(kind="upload")),
+    st.builds(
+        TokenizerSpec, kind=st.just("upload"), name=st.text("0123456789abcdef", min_size=16, max_size=16)
+    ),
+    st.builds(TokenizerSpec, kind=st.just("tiktoken"), name=st.sampled_from(sorted(ENCODINGS))),
+    st.builds(
+        TokenizerSpec,
+        kind=st.just("hf"),
+        name=st.sampled_from(["openai-community/gpt2", "Qwen/Qwen2.5-0.5B", "gpt2", "a_b/c.d-e"]),
+    ),
+    st.just(TokenizerSpec(kind="textchars")),
 )
 
 
@@ -122,6 +145,10 @@ def test_spec_round_trips(spec):
         "char:",
         "teleport:1",
         "quick:x:255:gpt2",
+        "tiktoken:cl200k_base",
+        "hf:../../etc/passwd",
+        "hf:",
+        "upload:nothex",
     ],
 )
 def test_bad_specs_say_what_is_wrong(bad):
@@ -319,3 +346,94 @@ def test_bundle_zip_holds_every_format_and_each_loads_back():
     assert load_uploaded([("t.tiktoken", files["tokenizer.tiktoken"])], pattern="gpt2").encode(
         ordinary
     ) == TOK.encode(ordinary)
+
+
+# --- clickable spans -----------------------------------------------------------------------
+
+
+class _Numbered(HTMLParser):
+    """(data-i, text) of every token span, and any tag or attribute that should never appear."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.spans: list[list] = []
+        self.bad: list[str] = []
+        self._depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag in {"script", "iframe", "img", "a"} or any(k.startswith("on") for k in a):
+            self.bad.append(tag)
+        if tag == "span" and "data-i" in a:
+            self.spans.append([int(a["data-i"]), ""])
+            self._depth = 1
+
+    def handle_data(self, data):
+        if self._depth:
+            self.spans[-1][1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "span":
+            self._depth = 0
+
+
+@given(TEXTS, st.integers(0, 50_000))
+@settings(max_examples=60, deadline=None)
+def test_clickable_spans_number_every_token_and_escape_it(text, start):
+    text = text + '<img src=x onerror=alert(1)> "q" &amp;'
+    ids = TOK.encode(text)
+    parser = _Numbered()
+    parser.feed(clickable_spans_html(ids, TOK.vocab, start=start, special_ids=TOK.special_tokens.values()))
+    assert not parser.bad
+    assert [i for i, _ in parser.spans] == list(range(start, start + len(ids)))
+    assert [t for _, t in parser.spans] == [
+        TOK.vocab[i].decode() if i in TOK.special_tokens.values() else screen_label(TOK.vocab[i]) for i in ids
+    ]
+
+
+# --- the chat ------------------------------------------------------------------------------
+
+MESSAGES = [
+    ChatMessage("system", "Be brief."),
+    ChatMessage("user", "Hi <|im_end|>?"),
+    ChatMessage("assistant", "Hello."),
+]
+
+
+@pytest.mark.parametrize(
+    ("specials", "form", "starts"),
+    [
+        (
+            ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|im_sep|>"],
+            "ChatML",
+            "<|im_start|>system<|im_sep|>Be",
+        ),
+        (["<|im_start|>", "<|im_end|>"], "ChatML", "<|im_start|>system\nBe"),
+        (
+            ["<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>"],
+            "Llama 3",
+            "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nBe",
+        ),
+        (["<|system|>", "<|user|>", "<|assistant|>", "<|end|>"], "role tokens", "<|system|>\nBe"),
+        (["<|pad|>", "<|endoftext|>"], "its own special token", "system: Be brief.<|endoftext|>"),
+        ([], "plain text", "system: Be brief.\n"),
+    ],
+)
+def test_each_chat_form(specials, form, starts):
+    rendered = render_chat(MESSAGES, specials)
+    assert rendered.form == form and rendered.text.startswith(starts)
+    for m in MESSAGES:
+        assert m.content in rendered.text
+    assert rendered.text.rstrip("\n").endswith(
+        ("assistant<|im_sep|>", "assistant", "assistant<|end_header_id|>", "<|assistant|>", "assistant:")
+    )
+
+
+def test_chatml_tokens_are_one_token_each_with_a_tokenizer_that_has_them():
+    tok = train(CORPUS, vocab_size=300, special_tokens=["<|im_start|>", "<|im_end|>", "<|im_sep|>"])
+    rendered = render_chat(MESSAGES, tok.special_tokens)
+    ids = tok.encode(rendered.text)
+    start, end = tok.special_tokens["<|im_start|>"], tok.special_tokens["<|im_end|>"]
+    assert ids.count(start) == len(MESSAGES) + 1  # and the assistant's turn to come
+    assert ids.count(end) == len(MESSAGES) + 1  # one typed inside a message counts too
+    assert tok.decode(ids) == rendered.text

@@ -1,0 +1,150 @@
+"""A text box that reports its text while you type (a Streamlit components v2 element, no iframe).
+
+Streamlit's ``st.text_area`` sends its value only on Ctrl+Enter or when it
+loses focus, so tokens would lag behind the text.  This box sends it a short
+moment after the last key (:data:`DEBOUNCE_MS`), for texts up to
+:data:`LIVE_BYTES`; past that (a re-tokenization per pause would feel slow)
+it says, right under the box, that the tokens update on Ctrl+Enter (or when
+you click elsewhere).
+
+No keystroke is lost: the box in the browser holds the text; Python sends a
+text back only when the page itself changes it (an example button, a link),
+and marks that with a new ``revision``.  The box takes Python's text only
+for a revision it has not seen, so a rerun that answers an older keystroke
+never overwrites what was typed since.  A text typed but not yet sent
+survives the box being drawn again.
+
+The text arrives in ``session_state[state_key]`` through ``on_change``
+(:func:`live_text_box`); nothing user-typed is ever rendered as HTML here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+DEBOUNCE_MS = 300
+LIVE_BYTES = 100_000  # "about 100 KB": up to here the tokens follow every pause in typing
+MAX_CHARS = 2_000_000
+
+_JS = r"""
+export default function (component) {
+  const { data, parentElement, setStateValue } = component;
+  let root = parentElement.querySelector(".ms-box");
+  if (!root) {
+    root = document.createElement("div");
+    root.className = "ms-box";
+    root.innerHTML = '<label class="ms-box-label"></label>' +
+      '<textarea class="ms-box-area" spellcheck="false" autocomplete="off"></textarea>' +
+      '<div class="ms-box-note" aria-live="polite"></div>';
+    parentElement.appendChild(root);
+  }
+  const label = root.querySelector("label");
+  const box = root.querySelector("textarea");
+  const note = root.querySelector(".ms-box-note");
+  box.id = "ms-box-" + data.name;
+  label.htmlFor = box.id;
+  label.textContent = data.label;
+  box.maxLength = data.max_chars;
+  box.placeholder = data.placeholder || "";
+  box.style.minHeight = data.height + "px";
+  // What was typed and not yet sent, kept across redraws of the box (per box, per revision).
+  const typed = (window.__msTypedText = window.__msTypedText || {});
+  if (box.dataset.rev !== String(data.rev)) {
+    const mine = typed[data.name];
+    const keep = mine && mine.rev === data.rev;
+    box.value = keep ? mine.value : data.text;
+    box.dataset.rev = String(data.rev);
+    root.sent = keep ? null : data.text;
+  }
+  const kb = (n) => (n / 1000).toLocaleString("en-US", { maximumFractionDigits: 0 });
+  const size = (v) => (v.length > data.live_bytes ? v.length : new TextEncoder().encode(v).length);
+  const send = () => {
+    clearTimeout(root.timer);
+    root.timer = null;
+    if (box.value !== root.sent) {
+      root.sent = box.value;
+      delete typed[data.name];
+      setStateValue("text", box.value);
+    }
+  };
+  const live = () => {
+    const n = size(box.value);
+    const ok = n <= data.live_bytes;
+    root.classList.toggle("ms-box-manual", !ok);
+    note.textContent = ok ? "" :
+      `This text is ${kb(n)} KB, over ${kb(data.live_bytes)} KB: the tokens update when you press ` +
+      "Ctrl+Enter (or click outside the box).";
+    return ok;
+  };
+  box.oninput = () => {
+    typed[data.name] = { rev: data.rev, value: box.value };
+    clearTimeout(root.timer);
+    if (live()) root.timer = setTimeout(send, data.debounce_ms);
+  };
+  box.onkeydown = (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); send(); }
+  };
+  box.onblur = send;
+  live();
+  if (root.sent === null) send();  // a text typed before the box was drawn again
+  return () => { if (root.timer) send(); };
+}
+"""
+
+_CSS = """
+.ms-box{display:flex;flex-direction:column;gap:.25rem;font-family:var(--st-font);}
+.ms-box-label{font-size:.875rem;color:var(--st-text-color);}
+.ms-box-area{width:100%;box-sizing:border-box;resize:vertical;padding:.6rem .75rem;font:inherit;
+  font-size:1rem;line-height:1.5;color:var(--st-text-color);background:var(--st-secondary-background-color);
+  border:1px solid transparent;border-radius:var(--st-base-radius,.5rem);outline:none;}
+.ms-box-area:focus{border-color:var(--st-primary-color);}
+.ms-box-note{font-size:.875rem;min-height:0;color:var(--st-text-color);opacity:.75;}
+.ms-box-manual .ms-box-area{border-color:rgba(232,89,12,.6);}
+.ms-box-manual .ms-box-note{opacity:1;}
+"""
+
+_BOX = st.components.v2.component("mergescope_live_text", js=_JS, css=_CSS, isolate_styles=False)
+
+
+def live_text_box(
+    label: str,
+    *,
+    key: str,
+    state_key: str,
+    revision: int,
+    height: int = 130,
+    placeholder: str = "",
+    on_change: Callable[[], None] | None = None,
+) -> None:
+    """Draw the box; what the user types lands in ``session_state[state_key]`` (then ``on_change``).
+
+    ``revision`` changes whenever the page itself sets ``session_state[state_key]``
+    (the box then shows that text); ``label`` and ``placeholder`` are the page's own words.
+    """
+    text = st.session_state.get(state_key, "")
+
+    def copy() -> None:
+        reported = (st.session_state.get(key) or {}).get("text")
+        if isinstance(reported, str):
+            st.session_state[state_key] = reported[:MAX_CHARS]
+            if on_change is not None:
+                on_change()
+
+    _BOX(
+        key=key,
+        data={
+            "name": key,
+            "label": label,
+            "text": text,
+            "rev": revision,
+            "height": height,
+            "placeholder": placeholder,
+            "live_bytes": LIVE_BYTES,
+            "max_chars": MAX_CHARS,
+            "debounce_ms": DEBOUNCE_MS,
+        },
+        default={"text": text},
+        on_text_change=copy,
+    )

@@ -3,16 +3,18 @@
 ::
 
     python -m bpe_core train corpus.txt --vocab-size 1000 --special-token '<|endoftext|>' --out tok/
+    python -m bpe_core train 'data/*.txt' --vocab-size 32000 --dask local --out tok/   # or tcp://HOST:PORT
     python -m bpe_core encode --tokenizer tok/ --text 'Hello world'      # prints [15496, 995]-style ids
     echo '[72, 101]' | python -m bpe_core decode --tokenizer tok/         # prints the text
     python -m bpe_core convert tok/ --to tiktoken --out tok.tiktoken
 
-``train`` writes every format (see :mod:`bpe_core.formats`) and reports progress
-on stderr.  ``--tokenizer`` and ``convert``'s source take a directory or one
-file; ``--pattern`` sets the split pattern of files that do not record it
-(default ``gpt2``) and ``--special-token T=ID`` gives a ``.tiktoken`` file its
-special tokens.  Errors are one line on stderr and exit status 1 (2 for bad
-usage); nothing here is printed by :mod:`bpe_core` itself.
+``train`` reads its files in blocks (memory holds the pre-token counts, not the
+text), writes every format (see :mod:`bpe_core.formats`) and reports progress
+on stderr: bytes read, pre-tokens counted, merges done.  ``--tokenizer`` and
+``convert``'s source take a directory or one file; ``--pattern`` sets the split
+pattern of files that do not record it (default ``gpt2``) and ``--special-token
+T=ID`` gives a ``.tiktoken`` file its special tokens.  Errors are one line on
+stderr and exit status 1 (2 for bad usage); nothing here is printed by :mod:`bpe_core` itself.
 
 >>> import io
 >>> out, err = io.BytesIO(), io.StringIO()
@@ -36,6 +38,8 @@ from .formats import FORMATS, load_tokenizer, save_tokenizer, write_format
 from .pretokenizer import PATTERNS
 from .tokenizer import Tokenizer
 from .training import TIE_BREAKS, Trainer, TrainOptions
+from .training.corpus_dask import count_files_dask
+from .training.corpus_files import Progress, count_files
 
 PROGRESS_EVERY_SECONDS = 1.0
 
@@ -48,8 +52,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     pattern_help = f"split pattern: {', '.join(PATTERNS)} or a regex"
 
-    train = sub.add_parser("train", help="train a tokenizer on a UTF-8 text file and write all its files")
-    train.add_argument("input", metavar="INPUT", help="UTF-8 text file to train on ('-' for stdin)")
+    train = sub.add_parser(
+        "train", help="train a tokenizer on UTF-8 text files (read in blocks) and write all its files"
+    )
+    train.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="UTF-8 text files to train on, as one text: paths, globs ('data/*.txt') or - for stdin",
+    )
     train.add_argument(
         "--vocab-size", type=int, required=True, metavar="N", help="256 bytes + special tokens + merges"
     )
@@ -73,6 +84,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--min-frequency", type=int, default=1, metavar="F", help="stop when the best pair occurs fewer times"
     )
     train.add_argument("--out", required=True, metavar="DIR", help="directory for the tokenizer files")
+    train.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes that count the pre-tokens (default: one per CPU past 32 MB of files, else 1)",
+    )
+    train.add_argument(
+        "--dask",
+        default=None,
+        metavar="SCHEDULER",
+        help="count the pre-tokens on Dask: 'local' starts a cluster here, tcp://HOST:PORT uses a running "
+        "scheduler (pip install -r requirements-dask.txt)",
+    )
     train.add_argument("--quiet", action="store_true", help="no progress or summary on stderr")
 
     def tokenizer_options(p: argparse.ArgumentParser, *, flag: bool) -> None:
@@ -210,7 +235,6 @@ def _read_ids(data: bytes) -> list[int]:
 def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
     say = (lambda s: None) if args.quiet else (lambda s: (stderr.write(s), stderr.flush()))
     start = time.perf_counter()
-    text = _read_text(args.input, stdin)
     options = TrainOptions(
         vocab_size=args.vocab_size,
         pattern=args.pattern,
@@ -220,23 +244,30 @@ def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
         top_k=0,
         preview_chars=0,
     )
-    say(f"read {len(text):,} characters; pre-tokenizing...\n")
-    trainer = Trainer(text, options, records=False)
-    total = args.vocab_size - len(trainer.vocab)
     interactive = hasattr(stderr, "isatty") and stderr.isatty()
-    last = time.perf_counter()
-    shown = False
+    show = _Throttled(say, interactive, start)
+    pretokenizer = options.pretokenizer()
+
+    def counting(p: Progress) -> None:
+        total = p.total_bytes
+        of = f" of {_size(total)} ({100 * p.bytes_read // max(total, 1)}%)" if total is not None else ""
+        show(f"read {_size(p.bytes_read)}{of}, {p.pretokens:,} pre-tokens counted")
+
+    if args.dask is not None:
+        corpus = count_files_dask(args.files, pretokenizer, scheduler=args.dask, progress=counting)
+    else:
+        corpus = count_files(args.files, pretokenizer, workers=args.workers, progress=counting, stdin=stdin)
+    show.end()
+    pretokens = sum(corpus.chunk_counts.values()) + sum(corpus.special_counts.values())
+    say(
+        f"read {corpus.bytes:,} bytes: {pretokens:,} pre-tokens, {len(corpus.chunk_counts):,} distinct, "
+        f"in {time.perf_counter() - start:.1f} s; merging...\n"
+    )
+    trainer = Trainer(corpus, options, records=False)
+    total = args.vocab_size - len(trainer.vocab)
     for step in trainer:
-        now = time.perf_counter()
-        if now - last >= PROGRESS_EVERY_SECONDS:
-            last = now
-            shown = True
-            line = (
-                f"merge {step.index:,}/{total:,} ({100 * step.index // max(total, 1)}%), {now - start:.1f} s"
-            )
-            say("\r" + line if interactive else line + "\n")
-    if shown and interactive:
-        say("\n")
+        show(f"merge {step.index:,}/{total:,} ({100 * step.index // max(total, 1)}%)")
+    show.end()
     tok = trainer.tokenizer()
     paths = save_tokenizer(tok, args.out)
     say(
@@ -244,3 +275,37 @@ def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
         f"vocab size {len(tok.vocab):,}; wrote {len(paths)} files to {args.out}\n"
     )
     return 0
+
+
+def _size(n: int) -> str:
+    """A byte count for a progress line.
+
+    >>> _size(999), _size(12_345), _size(3_400_000), _size(1_073_741_824)
+    ('999 B', '12.3 KB', '3.4 MB', '1.07 GB')
+    """
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.{2 if unit == 'GB' else 1}f} {unit}"
+    return f"{n} B"
+
+
+class _Throttled:
+    """A progress line at most every PROGRESS_EVERY_SECONDS, with the time so far; one line
+    rewritten in place on a terminal, one line each otherwise."""
+
+    def __init__(self, say, interactive: bool, start: float) -> None:
+        self.say, self.interactive, self.start = say, interactive, start
+        self.last = time.perf_counter()
+        self.shown = False
+
+    def __call__(self, line: str) -> None:
+        now = time.perf_counter()
+        if now - self.last >= PROGRESS_EVERY_SECONDS:
+            self.last, self.shown = now, True
+            line = f"{line}, {now - self.start:.1f} s"
+            self.say("\r" + line + "\x1b[K" if self.interactive else line + "\n")
+
+    def end(self) -> None:
+        if self.shown and self.interactive:
+            self.say("\n")
+        self.shown = False

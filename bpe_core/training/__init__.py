@@ -9,6 +9,8 @@ Read in this order:
 - :mod:`.overrides`: blocked and forced pairs ("What if?"); :mod:`.state`: where a run starts,
   and how a branch rewinds to an earlier step;
 - :mod:`.corpus` and :mod:`.preview`: the text as chunk counts, and the part a student watches;
+- :mod:`.corpus_files` and :mod:`.corpus_dask`: the chunk counts of files, read in blocks, in
+  processes or on a Dask cluster;
 - :mod:`.trainer`: :class:`Trainer`, :func:`train_steps` and :func:`train`.
 """
 

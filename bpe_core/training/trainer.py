@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from operator import mul
 from typing import Literal
@@ -16,6 +17,8 @@ from typing import Literal
 from ..pretokenizer import PreTokenizer
 from ..tokenizer import Tokenizer
 from .corpus import Corpus
+from .corpus_dask import count_files_dask
+from .corpus_files import ProgressFn, count_files
 from .incremental import incremental_steps
 from .options import TrainOptions
 from .preview import Preview
@@ -37,11 +40,13 @@ class Trainer(Iterator[MergeStep]):
     ``"textbook"`` (:mod:`.textbook`), which yield the same steps.  With
     ``records`` off the steps carry no pair table, ties or sequence (plain
     training).  ``workers`` processes pre-tokenize texts of 4M+ characters.
+    ``text`` may also be a :class:`Corpus` counted already (from files, see
+    :mod:`.corpus_files`); its preview is then empty.
     """
 
     def __init__(
         self,
-        text: str,
+        text: str | Corpus,
         options: TrainOptions,
         *,
         method: Method = "fast",
@@ -55,7 +60,10 @@ class Trainer(Iterator[MergeStep]):
                 "the textbook trainer always keeps its records; use method='fast' for plain training"
             )
         pretokenizer = options.pretokenizer()
-        corpus = Corpus.count(text, pretokenizer, workers=workers)
+        if isinstance(text, Corpus):
+            corpus, text = text, ""
+        else:
+            corpus = Corpus.count(text, pretokenizer, workers=workers)
         preview = Preview.of(
             text, pretokenizer, special_tokens=options.special_ids(), preview_chars=options.preview_chars
         )
@@ -255,8 +263,9 @@ def train_steps(
 
 
 def train(
-    text: str,
+    text: str | None = None,
     *,
+    files: Iterable[str | os.PathLike[str]] | None = None,
     vocab_size: int,
     pattern: str = "gpt2",
     special_tokens: Iterable[str] = (),
@@ -265,9 +274,23 @@ def train(
     block: Iterable[tuple[int, int]] = (),
     force: Mapping[int, tuple[int, int]] | None = None,
     workers: int | None = None,
+    dask: str | None = None,
+    progress: ProgressFn | None = None,
 ) -> Tokenizer:
     """Train and return the :class:`~bpe_core.tokenizer.Tokenizer` (the merges of :func:`train_steps`,
-    without its step records)."""
+    without its step records).
+
+    Give the ``text``, or ``files``: paths, globs or ``-`` for stdin, read in
+    blocks so that memory holds the chunk counts and not the text; the merges
+    are those of the concatenated text (:mod:`.corpus_files`).  ``workers``
+    processes count the files (default: one per CPU past 32 MB), or ``dask``
+    (``"local"`` or ``"tcp://HOST:PORT"``) counts them on a Dask cluster
+    (:mod:`.corpus_dask`); ``progress`` is called as blocks are counted.
+    """
+    if (text is None) == (files is None):
+        raise ValueError("give train() either a text or files=[...] (paths, globs or '-'), not both")
+    if dask is not None and files is None:
+        raise ValueError("dask= counts files: pass files=[...] instead of a text")
     options = TrainOptions(
         vocab_size=vocab_size,
         pattern=pattern,
@@ -279,6 +302,13 @@ def train(
         block=tuple(block),
         force=force or (),
     )
+    if files is not None:
+        pretokenizer = options.pretokenizer()
+        if dask is not None:
+            corpus = count_files_dask(files, pretokenizer, scheduler=dask, progress=progress)
+        else:
+            corpus = count_files(files, pretokenizer, workers=workers, progress=progress)
+        return Trainer(corpus, options, records=False).run().tokenizer()
     return Trainer(text, options, records=False, workers=workers).run().tokenizer()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,8 @@ import pytest
 
 from bpe_core import cli
 from bpe_core.formats import load_tokenizer
+from bpe_core.pretokenizer import PreTokenizer
+from bpe_core.training.corpus import Corpus
 from tests.engine.formats.support import CORPUS, EOT, SAMPLE
 
 REPO = Path(__file__).resolve().parent.parent
@@ -90,7 +93,14 @@ def test_progress_lines_on_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     )
     assert code == 0 and out == b""
     lines = err.splitlines()
-    assert lines[0].startswith("read ") and lines[1] == "merge 1/44 (2%), " + lines[1].split(", ")[1]
+    size = len(CORPUS.encode())
+    assert re.fullmatch(
+        r"read \d+\.\d KB of \d+\.\d KB \(100%\), [\d,]+ pre-tokens counted, \d+\.\d s", lines[0]
+    )
+    corpus = Corpus.count(CORPUS, PreTokenizer("gpt2"))
+    pretokens, distinct = sum(corpus.chunk_counts.values()), len(corpus.chunk_counts)
+    assert lines[1].startswith(f"read {size:,} bytes: {pretokens:,} pre-tokens, {distinct:,} distinct, in ")
+    assert lines[2] == "merge 1/44 (2%), " + lines[2].split(", ")[1]
     assert lines[-2].startswith("merge 44/44 (100%)") and lines[-1].startswith("trained 44 merges in ")
     code, _, err = run(
         "train", str(tmp_path / "c.txt"), "--vocab-size", "300", "--out", str(tmp_path / "t"), "--quiet"
@@ -183,7 +193,11 @@ def test_convert(trained_dir: Path, tmp_path: Path, fmt: str) -> None:
             b"",
             "BAD, line 2: byte 0xFF at offset 3 is not valid UTF-8",
         ),
-        (["train", "BAD", "--vocab-size", "10", "--out", "X"], b"", "error: BAD, line 2"),
+        (
+            ["train", "BAD", "--vocab-size", "300", "--out", "X"],
+            b"",
+            "error: BAD, line 2: byte 0xFF at offset 3",
+        ),
         (["train", "-", "--vocab-size", "10", "--out", "X"], b"abc", "error: vocab_size is 10"),
         (["convert", "TOK", "--to", "minbpe", "--out", "X"], b"", "renumber"),
     ],

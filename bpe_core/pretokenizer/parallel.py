@@ -3,11 +3,27 @@
 The text is cut only at safe points (a lone newline, see
 :func:`~bpe_core.pretokenizer.patterns.safe_cut`), so every process sees whole
 chunks and the summed counts equal one count over the whole text.  Batches
-are dealt out in text order, so the counts keep first-occurrence order.
+are dealt out in text order and their counts added back in that order, so the
+counts keep first-occurrence order.
+
+The workers are fresh Python processes started with :mod:`subprocess`, never
+forked: a process forked from a threaded program (a Streamlit server, a web
+server, a notebook with background threads) inherits the locks other threads
+held at that moment and the parent's signal handlers, and can hang for good.
+Nor do they go through ``multiprocessing``'s ``spawn``, which runs the main
+script again in every worker (a script that trains at top level, without an
+``if __name__ == "__main__":`` guard, would then start workers forever).  Each
+worker reads its batch (pickled) on stdin and writes its counts on stdout.
+They live for one call: every worker is waited for before the call returns,
+and killed if anything goes wrong (an error in a worker, Ctrl+C), so no
+process outlives the call.
 """
 
 from __future__ import annotations
 
+import pickle
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable
 
@@ -44,50 +60,99 @@ def split_at_newlines(text: str, parts: int) -> list[str]:
     return out
 
 
-_WORKER_SPLIT: Callable[[str], list[str]] | None = None
+def batches(texts: list[str], workers: int) -> list[list[str]]:
+    """``texts`` cut at safe newlines into ``workers`` batches of about equal size, in text order.
 
-
-def _count_batch(texts: list[str]) -> Counter[str]:
-    """Count the chunks of ``texts`` with the split function the parent set before forking."""
-    split = _WORKER_SPLIT
-    if split is None:
-        raise RuntimeError("_count_batch runs only in a worker forked by count_parallel")
-    counts: Counter[str] = Counter()
-    for t in texts:
-        counts.update(split(t))
-    return counts
-
-
-def count_parallel(split: Callable[[str], list[str]], texts: list[str], workers: int) -> Counter[str]:
-    """The summed chunk counts of ``texts`` under ``split``, counted in ``workers`` processes."""
-    import multiprocessing
-
-    global _WORKER_SPLIT
-    # Balance by size: cut long texts at safe newlines, then deal them out in order
-    # so that concatenating the batches keeps the text order (first-seen order).
+    >>> batches(["ab\\ncd\\nef\\ngh\\n", "ij"], 2)
+    [['ab\\n', 'cd\\n', 'ef\\n'], ['gh\\n', 'ij']]
+    """
     total = sum(len(t) for t in texts)
     target = max(1, total // (workers * 4))
     pieces: list[str] = []
     for t in texts:
         pieces.extend(split_at_newlines(t, max(1, len(t) // target)) if len(t) > target else [t])
-    batches: list[list[str]] = [[] for _ in range(workers)]
+    out: list[list[str]] = [[] for _ in range(workers)]
     size, b = 0, 0
     for p in pieces:
         if size >= total * (b + 1) / workers and b < workers - 1:
             b += 1
-        batches[b].append(p)
+        out[b].append(p)
         size += len(p)
-    try:
-        ctx = multiprocessing.get_context("fork")
-    except ValueError:  # no fork on this platform: count here
-        return Counter(chunk for batch in batches for t in batch for chunk in split(t))
-    _WORKER_SPLIT = split
-    try:
-        with ctx.Pool(workers) as pool:
-            results = pool.map(_count_batch, batches)
-    finally:
-        _WORKER_SPLIT = None
+    return [batch for batch in out if batch]
+
+
+# A worker learns the parent's import path first (a pickled list needs no import), then imports bpe_core.
+_WORKER = (
+    "import pickle, sys; sys.path[:0] = pickle.load(sys.stdin.buffer); "
+    "from bpe_core.pretokenizer.parallel import run_worker; run_worker()"
+)
+
+
+def count_parallel(split: Callable[[str], list[str]], texts: list[str], workers: int) -> Counter[str]:
+    """The summed chunk counts of ``texts`` under ``split``, counted in ``workers`` worker processes.
+
+    ``split`` is sent to each worker, so it must pickle: a function defined at
+    module level, or a :class:`~bpe_core.pretokenizer.PreTokenizer`'s ``split``.
+    An error in a worker is raised here (a ValueError stays a ValueError).
+    """
+    procs: list[subprocess.Popen[bytes]] = []
     counts: Counter[str] = Counter()
-    for r in results:
-        counts.update(r)
+    try:
+        for batch in batches(texts, workers):
+            proc = subprocess.Popen(
+                [sys.executable, "-c", _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+            )
+            procs.append(proc)
+            _send(proc, sys.path, (split, batch))
+        for proc in procs:  # in text order, so the counts keep first-occurrence order
+            counts.update(_receive(proc))
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            for pipe in (proc.stdin, proc.stdout):
+                if pipe is not None:
+                    pipe.close()
     return counts
+
+
+def _send(proc: subprocess.Popen[bytes], *objects: object) -> None:
+    pipe = proc.stdin
+    if pipe is None:
+        raise RuntimeError("a worker process was started without a pipe to its stdin")
+    try:
+        for obj in objects:
+            pickle.dump(obj, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+        pipe.close()
+    except BrokenPipeError:
+        raise RuntimeError(f"pre-tokenizer worker {proc.pid} stopped early; count with workers=1") from None
+
+
+def _receive(proc: subprocess.Popen[bytes]) -> Counter[str]:
+    pipe = proc.stdout
+    if pipe is None:
+        raise RuntimeError("a worker process was started without a pipe from its stdout")
+    try:
+        ok, result = pickle.loads(pipe.read())
+    except (EOFError, pickle.UnpicklingError):
+        raise RuntimeError(
+            f"pre-tokenizer worker {proc.pid} stopped early (exit status {proc.wait()}); count with workers=1"
+        ) from None
+    if not ok:
+        raise result
+    return result
+
+
+def run_worker() -> None:
+    """A worker's main: ``(split, texts)`` pickled on stdin, ``(ok, counts or the error)`` on stdout."""
+    split, texts = pickle.load(sys.stdin.buffer)
+    try:
+        counts: Counter[str] = Counter()
+        for t in texts:
+            counts.update(split(t))
+        reply: tuple[bool, object] = (True, counts)
+    except Exception as exc:  # sent back to the parent, which raises it
+        reply = (False, exc)
+    sys.stdout.buffer.write(pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL))
+    sys.stdout.buffer.flush()

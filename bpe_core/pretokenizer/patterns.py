@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-import regex
+from .safe_regex import compile_pattern, excerpt
 
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
 GPT4_PATTERN = (
@@ -91,20 +91,21 @@ def pattern_name(pattern: str) -> str:
 def resolve_pattern(pattern: str) -> str | None:
     """The regex source for a named or custom pattern (None for ``"none"``).
 
-    A custom regex that does not compile is a ValueError saying why.
+    A custom regex that does not compile, or that is too long or unrolls too
+    far to compile safely (see :mod:`.safe_regex`), is a ValueError saying why.
     """
     if not isinstance(pattern, str):
-        raise ValueError(f"pattern must be a string (one of {sorted(PATTERNS)} or a regex), not {pattern!r}")
+        raise ValueError(
+            f"pattern must be a string (one of {sorted(PATTERNS)} or a regex), not {excerpt(pattern)}"
+        )
     if pattern in PATTERNS:
         return PATTERNS[pattern]
     if pattern == "":
         raise ValueError(f"pattern is empty: use 'none' for no split, or one of {sorted(PATTERNS)}")
     try:
-        regex.compile(pattern)
-    except regex.error as exc:
-        raise ValueError(
-            f"pattern {pattern!r} is not a valid regex ({exc}); fix it or use one of {sorted(PATTERNS)}"
-        ) from None
+        compile_pattern(pattern)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; fix it or use one of {sorted(PATTERNS)}") from None
     return pattern
 
 

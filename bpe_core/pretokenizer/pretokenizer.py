@@ -3,7 +3,9 @@
 BPE never merges across a chunk boundary, so the pattern decides what a token
 can be (with ``gpt2`` no token spans two words; with ``none`` it can).  The
 patterns are in :mod:`bpe_core.pretokenizer.patterns`.  Text a custom regex
-does not match is kept as chunks of its own, so nothing is ever dropped.
+does not match is kept as chunks of its own, so nothing is ever dropped.  A
+custom regex runs under a time limit (:mod:`bpe_core.pretokenizer.safe_regex`):
+one that backtracks for ever is a ValueError after about a second.
 
 >>> PreTokenizer("gpt2").chunks("Hello world, it's 2024!")
 ['Hello', ' world', ',', ' it', "'s", ' 2024', '!']
@@ -13,6 +15,10 @@ does not match is kept as chunks of its own, so nothing is ever dropped.
 [('ab', False), ('<|eot|>', True), ('cd', False)]
 >>> PreTokenizer(r"\\d+").chunks("ab12cd")
 ['ab', '12', 'cd']
+>>> PreTokenizer(r"(a|a)+$").chunks("a" * 34 + "!")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+bpe_core.pretokenizer.safe_regex.PatternTimeout: the split pattern '(a|a)+$' was stopped after 1.0 s on 35 ...
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ import regex
 
 from .parallel import PARALLEL_MIN_CHARS, count_parallel
 from .patterns import COVERING, ascii_form, pattern_name, resolve_pattern, safe_cut
+from .safe_regex import PatternTimeout, compile_pattern, current_limit, time_limit
+from .specials import special_token_regex
 from .text import check_special_tokens
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
@@ -41,18 +49,18 @@ class PreTokenizer:
         self.name = pattern_name(pattern)
         self.source = resolve_pattern(pattern)
         self.special_tokens = check_special_tokens(special_tokens)
-        self._regex = regex.compile(self.source) if self.source is not None else None
+        # The named patterns never backtrack far; every other one runs under a time limit.
+        self._limited = self.source is not None and self.name == "custom"
+        self._regex = (
+            None
+            if self.source is None
+            else compile_pattern(self.source)
+            if self._limited
+            else regex.compile(self.source)
+        )
         self._covering = self.source in COVERING
         self._ascii_regex = ascii_form(self.source)
-        self._special_regex = (
-            regex.compile(
-                "("
-                + "|".join(regex.escape(s) for s in sorted(self.special_tokens, key=len, reverse=True))
-                + ")"
-            )
-            if self.special_tokens
-            else None
-        )
+        self._special_regex = special_token_regex(self.special_tokens)
 
     def pieces(self, text: str) -> list[tuple[str, bool]]:
         """``text`` cut at special tokens: ``(piece, is_special)`` in order, no empty pieces."""
@@ -63,9 +71,19 @@ class PreTokenizer:
         return [(p, i % 2 == 1) for i, p in enumerate(parts) if p]
 
     def split(self, text: str) -> list[str]:
-        """Chunks of one piece of ordinary text (no special tokens in it)."""
+        """Chunks of one piece of ordinary text (no special tokens in it).
+
+        A custom pattern gets the time limit that the running operation set
+        (:func:`~.safe_regex.time_limit`), else one of its own for ``text``.
+        """
         if self._regex is None:
             return [text] if text else []
+        if self._limited:
+            limit = current_limit(len(text))
+            try:
+                return self._matches_and_gaps(text, timeout=limit.timeout())
+            except TimeoutError:
+                raise PatternTimeout(self.pattern, limit) from None
         if self._covering:
             fast = self._ascii_regex
             if fast is not None:
@@ -74,9 +92,14 @@ class PreTokenizer:
                 if len(text) >= MIXED_MIN_CHARS:
                     return self._split_mixed(text, fast)
             return self._regex.findall(text)
+        return self._matches_and_gaps(text, timeout=None)
+
+    def _matches_and_gaps(self, text: str, *, timeout: float | None) -> list[str]:
+        """The pattern's matches, and the text between them as chunks too (for patterns not known to
+        cover every character)."""
         out: list[str] = []
         pos = 0
-        for m in self._regex.finditer(text):
+        for m in self._regex.finditer(text, timeout=timeout):
             start, end = m.span()
             if end == start:
                 continue
@@ -119,17 +142,24 @@ class PreTokenizer:
     def chunks(self, text: str) -> list[str]:
         """All ordinary chunks of ``text`` in order, special tokens left out."""
         out: list[str] = []
-        for piece, special in self.pieces(text):
-            if not special:
-                out.extend(self.split(piece))
+        with time_limit(len(text)):
+            for piece, special in self.pieces(text):
+                if not special:
+                    out.extend(self.split(piece))
         return out
 
     def count_chunks(self, text: str, *, workers: int | None = None) -> tuple[Counter[str], Counter[str]]:
         """``(chunk counts, special-token counts)``; chunk counts keep first-occurrence order.
 
         Texts over ``PARALLEL_MIN_CHARS`` are split at safe points and counted
-        in ``workers`` processes (default: the CPU count, at most 2).
+        in ``workers`` processes (default: the CPU count, at most 2; 1 counts
+        here, with no other process).
         """
+        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+            raise ValueError(
+                f"workers must be a whole number of processes (1 counts in this process), or None for "
+                f"the CPU count; not {workers!r}"
+            )
         specials: Counter[str] = Counter()
         pieces = self.pieces(text)
         for piece, special in pieces:
@@ -140,7 +170,8 @@ class PreTokenizer:
         if workers > 1 and len(text) >= PARALLEL_MIN_CHARS and self._covering:
             return count_parallel(self.split, [p for p, s in pieces if not s], workers), specials
         counts: Counter[str] = Counter()
-        for piece, special in pieces:
-            if not special:
-                counts.update(self.split(piece))
+        with time_limit(len(text)):
+            for piece, special in pieces:
+                if not special:
+                    counts.update(self.split(piece))
         return counts, specials

@@ -10,6 +10,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+MAX_SPECIAL_TOKENS = 10_000
+"""The most special tokens a tokenizer may have (real ones have up to about a thousand)."""
+MAX_SPECIAL_TOKEN_CHARS = 1000
+"""The longest special token (real ones are under 40 characters)."""
+EXCERPT_CHARS = 60
+"""How much of a bad input a message quotes."""
+
+
+def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
+    """``repr`` of ``value`` for a message, about ``limit`` characters long: a longer string or bytes is
+    cut, and its length said.
+
+    >>> excerpt("abc"), excerpt("x" * 100, 5), excerpt(b"\\xff" * 9, 10), excerpt(list(range(50)), 10)
+    ("'abc'", "'xxxxx'... (100 characters)", "b'\\\\xff\\\\xff'... (9 bytes)", '[0, 1, 2, ...')
+    """
+    if isinstance(value, str | bytes):
+        n = min(len(value), limit)
+        while n > 1 and len(repr(value[:n])) > limit + 3:  # escapes (\x01) make the repr longer
+            n = n * 2 // 3
+        unit = "characters" if isinstance(value, str) else "bytes"
+        return repr(value) if n == len(value) else f"{value[:n]!r}... ({len(value):,} {unit})"
+    shown = repr(value)
+    return shown if len(shown) <= limit else shown[:limit] + "..."
+
 
 def check_text(text: str) -> bytes:
     """The UTF-8 bytes of ``text``; a lone surrogate is a ValueError naming where it is."""
@@ -28,14 +52,26 @@ def check_text(text: str) -> bytes:
 
 
 def check_special_tokens(special_tokens: Iterable[str]) -> list[str]:
-    """Validate special tokens: non-empty, distinct strings. Returns them as a list."""
+    """Check special tokens: distinct non-empty strings, not too many nor too long; returns them as a list."""
     if isinstance(special_tokens, str):
         raise ValueError("special_tokens must be a list of strings, e.g. ['<|endoftext|>'], not one string")
     out: list[str] = []
+    seen: set[str] = set()
     for tok in special_tokens:
         if not isinstance(tok, str) or tok == "":
-            raise ValueError(f"special token {tok!r} must be a non-empty string")
-        if tok in out:
-            raise ValueError(f"special token {tok!r} is listed twice; list each once")
+            raise ValueError(f"special token {excerpt(tok)} must be a non-empty string")
+        if tok in seen:
+            raise ValueError(f"special token {excerpt(tok)} is listed twice; list each once")
+        if len(tok) > MAX_SPECIAL_TOKEN_CHARS:
+            raise ValueError(
+                f"special token {excerpt(tok)} is longer than {MAX_SPECIAL_TOKEN_CHARS:,} characters; "
+                "a special token is a short marker such as <|endoftext|>"
+            )
+        seen.add(tok)
         out.append(tok)
+        if len(out) > MAX_SPECIAL_TOKENS:
+            raise ValueError(
+                f"more than {MAX_SPECIAL_TOKENS:,} special tokens; a tokenizer has a few (real ones up to "
+                "about a thousand), so check where they come from"
+            )
     return out

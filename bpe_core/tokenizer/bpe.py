@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, pairwise, repeat
 
-from ..pretokenizer import PreTokenizer, check_text
+from ..pretokenizer import PreTokenizer, check_text, excerpt, time_limit
 from ..primitives import merge_pair
 from .byte_merges import check_vocab, merge_ids
 from .streaming import encode_pieces
@@ -85,7 +85,8 @@ class Tokenizer:
         for s, i in self.special_tokens.items():
             if i in self.vocab and self.vocab[i] != s.encode("utf-8"):
                 raise ValueError(
-                    f"special token {s!r} has id {i}, which the vocab already uses for {self.vocab[i]!r}; "
+                    f"special token {excerpt(s)} has id {i}, which the vocab already uses for "
+                    f"{excerpt(self.vocab[i])}; "
                     "give it a free id"
                 )
             self.vocab[i] = s.encode("utf-8")
@@ -96,7 +97,8 @@ class Tokenizer:
                 continue
             if token in self._id_of:
                 raise ValueError(
-                    f"token {token!r} appears twice in the vocab (ids {self._id_of[token]} and {i}); each "
+                    f"token {excerpt(token)} appears twice in the vocab (ids {self._id_of[token]} and "
+                    f"{i}); each "
                     "token needs one id"
                 )
             self._id_of[token] = i
@@ -118,7 +120,8 @@ class Tokenizer:
             new_id = self._id_of.get(self.vocab[a] + self.vocab[b])
             if new_id is None:
                 raise ValueError(
-                    f"merge {rank + 1} makes {self.vocab[a] + self.vocab[b]!r}, which is not in the vocab; "
+                    f"merge {rank + 1} makes {excerpt(self.vocab[a] + self.vocab[b])}, which is not in "
+                    "the vocab; "
                     "add it"
                 )
             self.merges.append((a, b))
@@ -183,16 +186,18 @@ class Tokenizer:
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text``; special tokens become their one id.
 
-        A lone surrogate (not valid Unicode) is a ValueError naming its place.
+        A lone surrogate (not valid Unicode) is a ValueError naming its place; a
+        custom split pattern that runs past its time limit is one too.
         """
         check_text(text)
         out: list[int] = []
         lookup = self._cache.__getitem__  # computes and stores a chunk on a miss
-        for piece, special in self.pretokenizer.pieces(text):
-            if special:
-                out.append(self.special_tokens[piece])
-            else:
-                out.extend(chain.from_iterable(map(lookup, self.pretokenizer.split(piece))))
+        with time_limit(len(text)):  # one limit for a custom pattern over all the pieces
+            for piece, special in self.pretokenizer.pieces(text):
+                if special:
+                    out.append(self.special_tokens[piece])
+                else:
+                    out.extend(chain.from_iterable(map(lookup, self.pretokenizer.split(piece))))
         return out
 
     def encode_ordinary(self, text: str) -> list[int]:
@@ -227,7 +232,7 @@ class Tokenizer:
             for i in ids:
                 if isinstance(i, bool) or not isinstance(i, int) or i not in vocab:
                     raise ValueError(
-                        f"token id {i!r} is not in the vocabulary (vocab size {len(vocab)}, "
+                        f"token id {excerpt(i)} is not in the vocabulary (vocab size {len(vocab)}, "
                         f"ids {min(vocab)}..{max(vocab)}); check the ids come from this tokenizer"
                     ) from None
             raise
@@ -316,7 +321,8 @@ class Tokenizer:
         """The same tokenizer cut to its first ``k`` merges (ids unchanged)."""
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= len(self.merges):
             raise ValueError(
-                f"k must be a whole number from 0 to {len(self.merges)} (the number of merges), not {k!r}"
+                f"k must be a whole number from 0 to {len(self.merges)} (the number of merges), not "
+                f"{excerpt(k)}"
             )
         dropped = set(self.merge_ids[k:])
         vocab = {i: t for i, t in self.vocab.items() if i not in dropped}

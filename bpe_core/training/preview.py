@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import chain
 
-from ..pretokenizer import PreTokenizer
+from ..pretokenizer import PreTokenizer, time_limit
 from ..primitives import Pair, merge_pair
 
 
@@ -51,18 +51,19 @@ class Preview:
         )
         taken: list[list[int]] = []
         covered = 0
-        for part, special in parts:
-            if covered >= preview_chars:
-                break
-            cut = covered + len(part) >= len(window) and len(window) < len(text)
-            if cut:  # this chunk may go on past the window: keep only its start
-                if special:
+        with time_limit(len(window)):  # one limit for a custom pattern over all the pieces
+            for part, special in parts:
+                if covered >= preview_chars:
                     break
-                part = part[: preview_chars - covered]
-            taken.append([special_tokens[part]] if special else list(part.encode("utf-8")))
-            covered += len(part)
-            if cut:
-                break
+                cut = covered + len(part) >= len(window) and len(window) < len(text)
+                if cut:  # this chunk may go on past the window: keep only its start
+                    if special:
+                        break
+                    part = part[: preview_chars - covered]
+                taken.append([special_tokens[part]] if special else list(part.encode("utf-8")))
+                covered += len(part)
+                if cut:
+                    break
         return cls(text[:covered], taken)
 
     @property

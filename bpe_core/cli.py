@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _special_token(value: str) -> tuple[str, int]:
     token, sep, number = value.rpartition("=")
-    if not sep or not token or not number.isdigit():
+    if not sep or not token or not (number.isascii() and number.isdigit()):
         raise argparse.ArgumentTypeError(f"{value!r} is not T=ID, e.g. '<|endoftext|>=100257'")
     return token, int(number)
 
@@ -227,6 +227,8 @@ def _read_ids(data: bytes) -> list[int]:
         ids = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         raise ValueError("stdin must hold a JSON list of token ids, e.g. [72, 101]") from None
+    except RecursionError:  # [[[[...]]]] nested too deeply for the JSON parser
+        raise ValueError("stdin must hold a flat JSON list of token ids, e.g. [72, 101]") from None
     if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
         raise ValueError("stdin must hold a JSON list of whole numbers, e.g. [72, 101]")
     return ids

@@ -8,12 +8,16 @@ from pathlib import Path
 
 from .gpt2 import MERGES_TXT, VOCAB_JSON
 from .hf_json import TOKENIZER_JSON
-from .safe_io import MAX_FILE_BYTES, TokenizerFileError, parse_json, read_text
+from .safe_io import MAX_FILE_BYTES, TokenizerFileError, check_regular_file, parse_json, read_text
 from .vocab_txt import VOCAB_TXT
 
 
 def detect_format(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES) -> tuple[str, list[Path]]:
     """``(format, files to read)`` for a directory or a file; an unknown one is a TokenizerFileError."""
+    if not isinstance(path, str | os.PathLike):
+        raise ValueError(
+            f"the tokenizer path must be a directory or a file name (str or Path), not {type(path).__name__}"
+        )
     p = Path(path)
     if p.is_dir():
         return _detect_in_directory(p)
@@ -61,6 +65,7 @@ _TIKTOKEN_LINE = re.compile(rb"[A-Za-z0-9+/]+=*[ \t]+[0-9]+\s")
 
 
 def _head(p: Path, n: int = 64) -> bytes:
+    check_regular_file(p)
     try:
         with open(p, "rb") as f:
             return f.read(n)

@@ -37,6 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from ..byte_level import BYTE_TO_UNICODE, from_unicode_string, to_unicode_string
+from ..pretokenizer import excerpt
+from ..pretokenizer.text import MAX_SPECIAL_TOKENS
 from .data import TokenizerData, TokenizerLike, first_missing_id, merge_results
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError, expect_int, parse_json, read_text
 
@@ -127,12 +129,12 @@ def check_vocab_ids(data: Mapping[str, Any], path: str | os.PathLike[str], where
     """Check ``{token: id}``: ids are whole numbers in range and no id is used twice."""
     owner: dict[int, str] = {}
     for key, value in data.items():
-        i = expect_int(value, path, f"{where} {key!r}")
+        i = expect_int(value, path, f"{where} {excerpt(key)}")
         if i in owner:
             raise TokenizerFileError(
                 path,
-                f"{where} {key!r}",
-                f"id {i} is already used by {owner[i]!r}; each id may name one token",
+                f"{where} {excerpt(key)}",
+                f"id {i} is already used by {excerpt(owner[i])}; each id may name one token",
             )
         owner[i] = key
     return dict(data)
@@ -148,7 +150,9 @@ def parse_merges_txt(text: str, path: str | os.PathLike[str]) -> list[MergeLine]
         parts = line.split(" ")
         if len(parts) != 2 or not parts[0] or not parts[1]:
             raise TokenizerFileError(
-                path, f"line {n}", f"{line[:80]!r} is not a merge: expected two tokens separated by one space"
+                path,
+                f"line {n}",
+                f"{excerpt(line)} is not a merge: expected two tokens separated by one space",
             )
         out.append(MergeLine(parts[0], parts[1], f"line {n}"))
     return out
@@ -174,9 +178,9 @@ def parse_special_tokens_map(text: str, path: str | os.PathLike[str]) -> list[st
     for key, value in data.items():
         if isinstance(value, list):
             for k, item in enumerate(value):
-                add(item, f"key {key!r}[{k}]")
+                add(item, f"key {excerpt(key)}[{k}]")
         elif value is not None:
-            add(value, f"key {key!r}")
+            add(value, f"key {excerpt(key)}")
     return out
 
 
@@ -206,13 +210,15 @@ def build_byte_level(
                 raise TokenizerFileError(
                     merges_path,
                     m.where,
-                    f"merge {m.left!r} + {m.right!r}: {part!r} is not in the vocab; add it or drop the merge",
+                    f"merge {excerpt(m.left)} + {excerpt(m.right)}: {excerpt(part)} is not in the vocab; "
+                    "add it or drop the merge",
                 )
             if part in named_specials:
                 raise TokenizerFileError(
                     merges_path,
                     m.where,
-                    f"merge {m.left!r} + {m.right!r} uses the special token {part!r}; special tokens are "
+                    f"merge {excerpt(m.left)} + {excerpt(m.right)} uses the special token "
+                    f"{excerpt(part)}; special tokens are "
                     "never merged",
                 )
         merged = m.left + m.right
@@ -221,14 +227,16 @@ def build_byte_level(
             raise TokenizerFileError(
                 merges_path,
                 m.where,
-                f"merge {m.left!r} + {m.right!r} makes {merged!r}, which is not in the vocab; add it or "
+                f"merge {excerpt(m.left)} + {excerpt(m.right)} makes {excerpt(merged)}, which is not in "
+                "the vocab; add it or "
                 "drop the merge",
             )
         if merged in named_specials:
             raise TokenizerFileError(
                 merges_path,
                 m.where,
-                f"merge {m.left!r} + {m.right!r} makes the special token {merged!r}; a special token cannot "
+                f"merge {excerpt(m.left)} + {excerpt(m.right)} makes the special token {excerpt(merged)}; "
+                "a special token cannot "
                 "be a merge result",
             )
         key = (m.left, m.right)
@@ -236,7 +244,8 @@ def build_byte_level(
             raise TokenizerFileError(
                 merges_path,
                 m.where,
-                f"merge {m.left!r} + {m.right!r} repeats {seen_merge[key]}; list each merge once",
+                f"merge {excerpt(m.left)} + {excerpt(m.right)} repeats {seen_merge[key]}; list each merge "
+                "once",
             )
         seen_merge[key] = m.where
         made.add(merged)
@@ -257,7 +266,17 @@ def build_byte_level(
         try:
             out_vocab[i] = from_unicode_string(key)
         except ValueError as exc:
-            raise TokenizerFileError(vocab_path, f"{vocab_where} {key!r}", f"{exc}") from None
+            raise TokenizerFileError(vocab_path, f"{vocab_where} {excerpt(key)}", f"{exc}") from None
+    unreachable = len(specials) - len(named_specials)
+    if len(specials) > MAX_SPECIAL_TOKENS:
+        example = next(s for s in specials if s not in named_specials)
+        raise TokenizerFileError(
+            vocab_path,
+            "",
+            f"has {unreachable:,} tokens that no merge makes or uses (such as {excerpt(example)}); they can "
+            f"only be special tokens, and a tokenizer may have at most {MAX_SPECIAL_TOKENS:,}: do the "
+            "merges belong to this vocab?",
+        )
     for b, char in BYTE_TO_UNICODE.items():
         if char not in vocab or char in named_specials:
             raise TokenizerFileError(
@@ -324,7 +343,8 @@ def token_strings(tok: TokenizerLike) -> dict[int, str]:
         s = special_of[i] if i in special_of else to_unicode_string(tok.vocab[i])
         if s in seen:
             raise ValueError(
-                f"ids {seen[s]} and {i} would both be written as {s!r} in a vocab file; rename the special "
+                f"ids {seen[s]} and {i} would both be written as {excerpt(s)} in a vocab file; rename the "
+                "special "
                 "token"
             )
         seen[s] = i

@@ -34,7 +34,7 @@ from typing import Any
 import regex
 
 from ..byte_level import to_unicode_string
-from ..pretokenizer import PATTERNS, pattern_name, resolve_pattern
+from ..pretokenizer import PATTERNS, excerpt, pattern_name, resolve_pattern
 from .data import TokenizerData, TokenizerLike, merge_results
 from .gpt2 import MergeLine, build_byte_level, check_vocab_ids, check_writable, token_strings
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError, expect_int, parse_json, read_text
@@ -140,14 +140,14 @@ only byte-level BPE models can be read
 
 
 def _where(key: str) -> str:
-    return f"key {key!r}"
+    return f"key {excerpt(key)}"
 
 
 def _check_model(model: dict[str, Any], path: str | os.PathLike[str]) -> None:
     kind = model.get("type", "BPE")
     if kind != "BPE":
         raise TokenizerFileError(
-            path, _where("model.type"), f"is {kind!r}; only byte-level BPE models can be read"
+            path, _where("model.type"), f"is {excerpt(kind)}; only byte-level BPE models can be read"
         )
     for key, allowed in (
         ("dropout", (None, 0, 0.0)),
@@ -160,7 +160,7 @@ def _check_model(model: dict[str, Any], path: str | os.PathLike[str]) -> None:
             raise TokenizerFileError(
                 path,
                 _where(f"model.{key}"),
-                f"is {value!r}; byte-level BPE as MergeScope encodes it needs {allowed[0]!r}",
+                f"is {excerpt(value)}; byte-level BPE as MergeScope encodes it needs {allowed[0]!r}",
             )
     if model.get("ignore_merges") not in (None, False):
         raise TokenizerFileError(
@@ -185,7 +185,7 @@ def _check_normalizer(normalizer: Any, path: str | os.PathLike[str]) -> None:
     raise TokenizerFileError(
         path,
         _where("normalizer"),
-        f"is {kind!r}; MergeScope does not normalize text, so only null can be read",
+        f"is {excerpt(kind)}; MergeScope does not normalize text, so only null can be read",
     )
 
 
@@ -201,7 +201,7 @@ def _check_bytelevel(step: dict[str, Any], path: str | os.PathLike[str], where: 
     use_regex = step.get("use_regex", True)
     if not isinstance(use_regex, bool):
         raise TokenizerFileError(
-            path, _where(f"{where}.use_regex"), f"must be true or false, not {use_regex!r}"
+            path, _where(f"{where}.use_regex"), f"must be true or false, not {excerpt(use_regex)}"
         )
     return use_regex
 
@@ -239,7 +239,7 @@ def _pattern_of(pre: Any, path: str | os.PathLike[str], where: str) -> str:
     raise TokenizerFileError(
         path,
         _where(where),
-        f"is {kind!r} with a shape MergeScope cannot reproduce; expected ByteLevel, "
+        f"is {excerpt(kind)} with a shape MergeScope cannot reproduce; expected ByteLevel, "
         "or a Sequence of Split (behavior Isolated) then ByteLevel(use_regex=false)",
     )
 
@@ -258,7 +258,8 @@ def _split_regex(split: dict[str, Any], path: str | os.PathLike[str], where: str
         raise TokenizerFileError(
             path,
             _where(f"{where}.behavior"),
-            f"is {split.get('behavior')!r} (invert {split.get('invert')!r}); only Isolated without invert "
+            f"is {excerpt(split.get('behavior'))} (invert {excerpt(split.get('invert'))}); only Isolated "
+            "without invert "
             "cuts text as MergeScope does",
         )
     try:
@@ -273,7 +274,9 @@ def _check_decoder(decoder: Any, path: str | os.PathLike[str]) -> None:
         return
     kind = decoder.get("type") if isinstance(decoder, dict) else decoder
     raise TokenizerFileError(
-        path, _where("decoder"), f"is {kind!r}; a byte-level BPE file has a ByteLevel decoder (or null)"
+        path,
+        _where("decoder"),
+        f"is {excerpt(kind)}; a byte-level BPE file has a ByteLevel decoder (or null)",
     )
 
 
@@ -290,9 +293,11 @@ def _merge_lines(merges: Any, path: str | os.PathLike[str]) -> list[MergeLine]:
         elif isinstance(m, list) and all(isinstance(p, str) for p in m):
             parts = m
         else:
-            raise TokenizerFileError(path, where, f'{m!r} is not a merge: expected "a b" or ["a", "b"]')
+            raise TokenizerFileError(
+                path, where, f'{excerpt(m)} is not a merge: expected "a b" or ["a", "b"]'
+            )
         if len(parts) != 2 or not parts[0] or not parts[1]:
-            raise TokenizerFileError(path, where, f"{m!r} is not a merge: expected two tokens")
+            raise TokenizerFileError(path, where, f"{excerpt(m)} is not a merge: expected two tokens")
         out.append(MergeLine(parts[0], parts[1], where))
     return out
 
@@ -318,21 +323,24 @@ def _added_tokens(added: Any, vocab: dict[str, int], path: str | os.PathLike[str
                 raise TokenizerFileError(
                     path,
                     _where(f"{where}.{flag}"),
-                    f"is true for {content!r}; MergeScope matches special tokens exactly, so ids could "
+                    f"is true for {excerpt(content)}; MergeScope matches special tokens exactly, so ids "
+                    "could "
                     "differ (set it to false)",
                 )
         if content in named:
-            raise TokenizerFileError(path, _where(f"{where}.content"), f"{content!r} is added twice")
+            raise TokenizerFileError(path, _where(f"{where}.content"), f"{excerpt(content)} is added twice")
         if content in vocab and vocab[content] != i:
             raise TokenizerFileError(
                 path,
                 _where(f"{where}.id"),
-                f"{content!r} has id {i} here but {vocab[content]} in model.vocab",
+                f"{excerpt(content)} has id {i} here but {vocab[content]} in model.vocab",
             )
         if content not in vocab:
             if i in owner:
                 raise TokenizerFileError(
-                    path, _where(f"{where}.id"), f"id {i} of {content!r} is already used by {owner[i]!r}"
+                    path,
+                    _where(f"{where}.id"),
+                    f"id {i} of {excerpt(content)} is already used by {excerpt(owner[i])}",
                 )
             vocab[content] = i
             owner[i] = content

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import os
 
-from ..pretokenizer import pattern_name, resolve_pattern
+from ..pretokenizer import excerpt, pattern_name, resolve_pattern
 from .data import TokenizerData, TokenizerLike, merge_results, ordinary_ids
-from .safe_io import MAX_FILE_BYTES, TokenizerFileError, read_text
+from .safe_io import MAX_FILE_BYTES, TokenizerFileError, read_text, whole_number
 
 MINBPE_HEADER = "minbpe v1"
 MINBPE_MODEL = "tokenizer.model"
@@ -51,7 +51,7 @@ def read_minbpe_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
         raise TokenizerFileError(
             path,
             "line 1",
-            f"expected {MINBPE_HEADER!r}, found {lines[0][:40]!r}; is this a minbpe .model file?"
+            f"expected {MINBPE_HEADER!r}, found {excerpt(lines[0])}; is this a minbpe .model file?"
             if lines
             else "is empty",
         )
@@ -68,10 +68,7 @@ def read_minbpe_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
         except ValueError as exc:
             raise TokenizerFileError(path, "line 2", str(exc)) from None
     pattern = "none" if not source else (pattern_name(source) if pattern_name(source) != "custom" else source)
-    count_text = lines[2].strip()
-    if not count_text.isdigit() or len(count_text) > 9:
-        raise TokenizerFileError(path, "line 3", f"{count_text[:40]!r} is not the number of special tokens")
-    n_special = int(count_text)
+    n_special = whole_number(lines[2].strip(), path, "line 3", what="the number of special tokens", digits=9)
     if len(lines) < 3 + n_special:
         raise TokenizerFileError(
             path,
@@ -84,13 +81,13 @@ def read_minbpe_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
     special_line: dict[int, int] = {}
     for n in range(4, 4 + n_special):
         fields = lines[n - 1].split()
-        if len(fields) != 2 or not fields[1].isdigit() or len(fields[1]) > 10:
+        if len(fields) != 2:
             raise TokenizerFileError(
-                path, f"line {n}", f"{lines[n - 1][:60]!r} is not '<special token> <id>'"
+                path, f"line {n}", f"{excerpt(lines[n - 1])} is not '<special token> <id>'"
             )
-        s, i = fields[0], int(fields[1])
+        s, i = fields[0], whole_number(fields[1], path, f"line {n}", what="the id")
         if s in specials:
-            raise TokenizerFileError(path, f"line {n}", f"special token {s!r} is listed twice")
+            raise TokenizerFileError(path, f"line {n}", f"special token {excerpt(s)} is listed twice")
         if i in special_line or i < 256 or i >= 2**31:
             why = (
                 f"already used on line {special_line[i]}"
@@ -99,7 +96,7 @@ def read_minbpe_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
                 if i < 256
                 else "out of range"
             )
-            raise TokenizerFileError(path, f"line {n}", f"id {i} of {s!r} is {why}")
+            raise TokenizerFileError(path, f"line {n}", f"id {i} of {excerpt(s)} is {why}")
         specials[s] = i
         special_line[i] = n
 
@@ -109,9 +106,11 @@ def read_minbpe_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
         fields = lines[n - 1].split()
         if not fields:
             continue
-        if len(fields) != 2 or not all(f.isdigit() and len(f) <= 10 for f in fields):
-            raise TokenizerFileError(path, f"line {n}", f"{lines[n - 1][:60]!r} is not a merge '<id1> <id2>'")
-        a, b = int(fields[0]), int(fields[1])
+        if len(fields) != 2:
+            raise TokenizerFileError(
+                path, f"line {n}", f"{excerpt(lines[n - 1])} is not a merge '<id1> <id2>'"
+            )
+        a, b = (whole_number(f, path, f"line {n}", what="the merge's id") for f in fields)
         new_id = 256 + len(merges)
         for part in (a, b):
             if part not in vocab:
@@ -133,7 +132,8 @@ def read_minbpe_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
             raise TokenizerFileError(
                 path,
                 f"line {n}",
-                f"merge {a} {b} makes {token!r} again (line {made_at.get(token)}); each token is made once",
+                f"merge {a} {b} makes {excerpt(token)} again (line {made_at.get(token)}); each token is "
+                "made once",
             )
         made_at[token] = n
         vocab[new_id] = token
@@ -153,7 +153,9 @@ def minbpe_model(tok: TokenizerLike, *, renumber: bool = False) -> str:
         )
     for s in tok.special_tokens:
         if len(s.split()) != 1 or s != s.strip():
-            raise ValueError(f"special token {s!r} contains whitespace, which a minbpe .model cannot hold")
+            raise ValueError(
+                f"special token {excerpt(s)} contains whitespace, which a minbpe .model cannot hold"
+            )
     results = merge_results(tok)
     if len(results) != len(set(results)):
         raise ValueError("a token is made by two merges, which a minbpe .model cannot hold")
@@ -161,7 +163,9 @@ def minbpe_model(tok: TokenizerLike, *, renumber: bool = False) -> str:
     made = set(results)
     for t, i in by_bytes.items():
         if len(t) > 1 and i not in made:
-            raise ValueError(f"token {i} ({t!r}) is not made by any merge, which a minbpe .model cannot hold")
+            raise ValueError(
+                f"token {i} ({excerpt(t)}) is not made by any merge, which a minbpe .model cannot hold"
+            )
     layout_ok = (
         all(by_bytes.get(bytes([b])) == b for b in range(256))
         and results == list(range(256, 256 + len(results)))

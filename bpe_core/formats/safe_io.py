@@ -20,8 +20,11 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
+
+from ..pretokenizer import excerpt
 
 MAX_FILE_BYTES = 128 * 1024 * 1024
 """Largest tokenizer file read (128 MiB). The biggest real ones (a 256k-token
@@ -46,12 +49,7 @@ def read_bytes(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES)
     ever read (so a file that grows, or a device, cannot exhaust memory).
     """
     p = Path(path)
-    try:
-        size = p.stat().st_size
-    except OSError as exc:
-        raise TokenizerFileError(p, "", f"cannot open it ({exc.strerror or exc}); check the path") from None
-    if p.is_dir():
-        raise TokenizerFileError(p, "", "is a directory, expected a file")
+    size = check_regular_file(p)
     if size > max_bytes:
         raise TokenizerFileError(
             p,
@@ -69,6 +67,49 @@ def read_bytes(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES)
     if not data.strip():
         raise TokenizerFileError(p, "", "is empty; expected tokenizer data")
     return data
+
+
+def check_regular_file(path: str | os.PathLike[str]) -> int:
+    """The size of ``path`` if it is a regular file; anything else is a TokenizerFileError.
+
+    A pipe or a device would block the reader or never end (a FIFO named
+    ``x.tiktoken``, ``/dev/zero``), so only regular files are read.
+    """
+    p = Path(path)
+    try:
+        info = p.stat()
+    except OSError as exc:
+        raise TokenizerFileError(p, "", f"cannot open it ({exc.strerror or exc}); check the path") from None
+    except ValueError as exc:  # e.g. a NUL character in the path
+        raise TokenizerFileError(p, "", f"is not a usable path ({exc})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise TokenizerFileError(p, "", "is a directory, expected a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise TokenizerFileError(
+            p, "", "is not a regular file (a pipe, a device or a socket); save the tokenizer to a file first"
+        )
+    return info.st_size
+
+
+def whole_number(text: str, path: str | os.PathLike[str], where: str, *, what: str, digits: int = 10) -> int:
+    """``text`` as a whole number written in ASCII digits (at most ``digits`` of them).
+
+    ``int()`` also reads Arabic-Indic and fullwidth digits, and ``str.isdigit``
+    says yes to ``²``, which ``int()`` then refuses; a tokenizer file writes its
+    numbers in ASCII, so anything else is a TokenizerFileError naming the place.
+
+    >>> whole_number("42", "m.model", "line 3", what="the count")
+    42
+    >>> whole_number("٣", "m.model", "line 3", what="the count")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bpe_core.formats.safe_io.TokenizerFileError: m.model, line 3: the count '٣' is not a whole number ...
+    """
+    if not (text.isascii() and text.isdigit()) or len(text) > digits:
+        raise TokenizerFileError(
+            path, where, f"{what} {excerpt(text)} is not a whole number in ASCII digits (0-9)"
+        )
+    return int(text)
 
 
 def decode_utf8(data: bytes, path: str | os.PathLike[str]) -> str:
@@ -104,7 +145,7 @@ def parse_json(text: str, path: str | os.PathLike[str]) -> Any:
         for key, value in pairs:
             if key in out:
                 raise TokenizerFileError(
-                    path, f"key {key!r}", "the key appears twice; each key may appear once"
+                    path, f"key {excerpt(key)}", "the key appears twice; each key may appear once"
                 )
             out[key] = value
         return out
@@ -129,7 +170,7 @@ def parse_json(text: str, path: str | os.PathLike[str]) -> Any:
 def expect_int(value: Any, path: str | os.PathLike[str], where: str, *, what: str = "an id") -> int:
     """``value`` if it is a non-negative int below 2**31 (bools are not ints here)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TokenizerFileError(path, where, f"{what} must be a whole number, not {value!r}")
+        raise TokenizerFileError(path, where, f"{what} must be a whole number, not {excerpt(value)}")
     if not 0 <= value < 2**31:
         raise TokenizerFileError(path, where, f"{what} {value} is out of range (0 to 2147483647)")
     return value

@@ -12,6 +12,8 @@ holds no merges, no special tokens and no split pattern:
 - the pattern is passed by the caller (default ``gpt2``; cl100k files need
   ``cl100k``, o200k files ``o200k``).
 
+A token longer than :data:`MAX_TOKEN_BYTES` is refused when read.
+
 Writing requires what tiktoken assumes: merges in the order of the ids they
 make, one merge per token, every token a byte or a merge result.
 
@@ -29,11 +31,17 @@ import base64
 import binascii
 import os
 from collections.abc import Mapping
+from itertools import pairwise
 
+from ..pretokenizer import excerpt
 from .data import TokenizerData, TokenizerLike, merge_results
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError, read_bytes
 
 TOKENIZER_TIKTOKEN = "tokenizer.tiktoken"
+MAX_TOKEN_BYTES = 256
+"""The longest token read from a rank file (real ones are at most 128 bytes).  Recovering a token's
+merge runs BPE on it, which costs up to its length squared, so this keeps loading linear in the
+file's size (about a second per MB at worst)."""
 
 
 # ----- reading -----
@@ -67,6 +75,13 @@ def read_tiktoken_text(
             raise TokenizerFileError(path, f"line {n}", f"{_show(b64)} is not base64") from None
         if not token:
             raise TokenizerFileError(path, f"line {n}", "the token is empty")
+        if len(token) > MAX_TOKEN_BYTES:
+            raise TokenizerFileError(
+                path,
+                f"line {n}",
+                f"the token {excerpt(token)} is longer than {MAX_TOKEN_BYTES} bytes, the most MergeScope "
+                "reads from a .tiktoken file (real ones are at most 128)",
+            )
         if not rank_text.isdigit() or len(rank_text) > 10 or int(rank_text) >= 2**31:
             raise TokenizerFileError(
                 path, f"line {n}", f"rank {_show(rank_text)} is not a whole number from 0 to 2147483647"
@@ -76,7 +91,7 @@ def read_tiktoken_text(
             raise TokenizerFileError(
                 path,
                 f"line {n}",
-                f"token {token!r} already has rank {ranks[token]} (line {line_of_rank[ranks[token]]})",
+                f"token {excerpt(token)} already has rank {ranks[token]} (line {line_of_rank[ranks[token]]})",
             )
         if rank in line_of_rank:
             raise TokenizerFileError(
@@ -95,13 +110,14 @@ def read_tiktoken_text(
     for s, i in specials.items():
         if not isinstance(s, str) or not s or isinstance(i, bool) or not isinstance(i, int) or i < 0:
             raise ValueError(
-                f"special token {s!r}: {i!r} must be a non-empty string with a non-negative int id"
+                f"special token {excerpt(s)}: {excerpt(i)} must be a non-empty string with a non-negative "
+                "int id"
             )
         if i in line_of_rank:
             raise TokenizerFileError(
                 path,
                 f"line {line_of_rank[i]}",
-                f"rank {i} is also the id given for special token {s!r}; pick a free id",
+                f"rank {i} is also the id given for special token {excerpt(s)}; pick a free id",
             )
     try:
         pairs = merges_from_ranks(ranks)
@@ -120,25 +136,29 @@ def merges_from_ranks(ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
     BPE with the lower-ranked tokens leaves two parts, which are its merge.
     If it does not (a token tiktoken reaches only through a higher-ranked
     part), the split whose parts have the lowest ranks is used.  A token no
-    split can make is a ``ValueError(message, token)``.
+    split can make is a ``ValueError(message, token)``.  Only splits whose
+    parts are no longer than the longest token are tried, so a long token that
+    nothing can make is refused at once.
 
     >>> merges_from_ranks({b"a": 0, b"b": 1, b"c": 2, b"bc": 3, b"abc": 4})
     [(b'b', b'c'), (b'a', b'bc')]
     """
+    longest = max((len(t) for t in ranks), default=0)
     out: list[tuple[bytes, bytes]] = []
     for token, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
-        if len(token) < 2:
+        n = len(token)
+        if n < 2:
             continue
         parts = _bpe(token, ranks, rank)
         if len(parts) != 2:
             splits = [
                 (max(ranks[token[:k]], ranks[token[k:]]), k)
-                for k in range(1, len(token))
+                for k in range(max(1, n - longest), min(n - 1, longest) + 1)
                 if token[:k] in ranks and token[k:] in ranks
             ]
             if not splits:
                 raise ValueError(
-                    f"token {token!r} (rank {rank}) cannot be made by joining two other tokens", token
+                    f"token {excerpt(token)} (rank {rank}) cannot be made by joining two other tokens", token
                 )
             k = min(splits)[1]
             parts = [token[:k], token[k:]]
@@ -146,22 +166,43 @@ def merges_from_ranks(ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
     return out
 
 
+_NO_RANK = 1 << 62
+
+
 def _bpe(token: bytes, ranks: Mapping[bytes, int], max_rank: int) -> list[bytes]:
+    """``token`` after tiktoken's BPE with the tokens ranked below ``max_rank``: join the adjacent
+    pair of lowest rank (the leftmost of equals) until none is left.
+
+    Each join recomputes only the two pairs beside it, so a token of ``n`` bytes
+    costs ``n`` joins, each a C-level scan of at most ``n`` ranks.
+
+    >>> _bpe(b"aaab", {b"a": 0, b"b": 1, b"aa": 2, b"ab": 3, b"aab": 4}, 4)
+    [b'aa', b'ab']
+    """
     parts = [token[i : i + 1] for i in range(len(token))]
+
+    def rank_of(left: bytes, right: bytes) -> int:
+        r = ranks.get(left + right)
+        return r if r is not None and r < max_rank else _NO_RANK
+
+    pair_ranks = [rank_of(a, b) for a, b in pairwise(parts)]
     while len(parts) > 2:
-        best_rank, best = max_rank, -1
-        for i in range(len(parts) - 1):
-            r = ranks.get(parts[i] + parts[i + 1])
-            if r is not None and r < best_rank:
-                best_rank, best = r, i
-        if best < 0:
+        best = min(pair_ranks)
+        if best == _NO_RANK:
             break
-        parts[best : best + 2] = [parts[best] + parts[best + 1]]
+        i = pair_ranks.index(best)
+        parts[i : i + 2] = [parts[i] + parts[i + 1]]
+        del pair_ranks[i]
+        if i > 0:
+            pair_ranks[i - 1] = rank_of(parts[i - 1], parts[i])
+        if i < len(parts) - 1:
+            pair_ranks[i] = rank_of(parts[i], parts[i + 1])
     return parts
 
 
 def _show(raw: bytes) -> str:
-    return repr(raw[:60].decode("utf-8", errors="replace"))
+    """A short excerpt of a line's bytes, as text."""
+    return excerpt(raw[:1000].decode("utf-8", errors="replace"))
 
 
 # ----- writing -----
@@ -180,7 +221,8 @@ def tiktoken_text(tok: TokenizerLike) -> str:
     for i, token in tok.vocab.items():
         if i not in special and len(token) > 1 and i not in made:
             raise ValueError(
-                f"token {i} ({token!r}) is not made by any merge; tiktoken would still produce it, so it "
+                f"token {i} ({excerpt(token)}) is not made by any merge; tiktoken would still produce it, "
+                "so it "
                 "cannot be written"
             )
     lines = [

@@ -223,7 +223,16 @@ def test_errors_are_one_line(
     assert "Traceback" not in err
 
 
+def test_decode_of_deeply_nested_lists_is_one_error_line(trained_dir: Path) -> None:
+    code, out, err = run("decode", "--tokenizer", str(trained_dir), stdin=b"[" * 100_000 + b"]" * 100_000)
+    assert (code, out) == (1, b"")
+    assert err == "error: stdin must hold a flat JSON list of token ids, e.g. [72, 101]\n"
+
+
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("encode", "--tokenizer", "d", "--text", "x", "--special-token", "<|x|>=10²")[0] == 2
+    assert run("encode", "--tokenizer", "d", "--text", "x", "--special-token", "<|x|>=١٠٠")[0] == 2
+    assert "is not T=ID" in capsys.readouterr().err
     assert run("train", "x.txt", "--out", "d")[0] == 2  # no --vocab-size
     assert run("encode", "--tokenizer", "d")[0] == 2  # neither --text nor --input
     assert run("convert", "d", "--to", "yaml", "--out", "x")[0] == 2

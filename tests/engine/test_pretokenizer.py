@@ -63,3 +63,33 @@ def test_long_mixed_text_takes_the_cutter_and_keeps_every_chunk():
 
 def test_custom_patterns_keep_the_regex_module():
     assert PreTokenizer(r"\p{L}+|\s+").split("héllo wörld") == ["héllo", " ", "wörld"]
+
+
+# ----- special tokens: one trie regex, the same cuts as the longest-first alternation -----
+SPECIAL_ALPHABET = "ab<|>\n.é"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    tokens=st.lists(
+        st.text(alphabet=SPECIAL_ALPHABET, min_size=1, max_size=6), min_size=1, max_size=8, unique=True
+    ),
+    text=st.text(alphabet=SPECIAL_ALPHABET + "xyz", max_size=60),
+)
+def test_special_tokens_are_cut_as_the_longest_first_alternation_cuts(tokens, text):
+    alternation = regex.compile(
+        "(" + "|".join(regex.escape(s) for s in sorted(tokens, key=len, reverse=True)) + ")"
+    )
+    expected = [(p, i % 2 == 1) for i, p in enumerate(alternation.split(text)) if p]
+    assert PreTokenizer("none", special_tokens=tokens).pieces(text) == expected
+
+
+def test_special_tokens_nested_past_the_trie_depth_still_cut_longest_first():
+    tokens = ["a" * k for k in range(1, 200)]  # each a prefix of the next: 199 levels deep
+    pre = PreTokenizer("none", special_tokens=tokens)
+    assert pre.pieces("a" * 450 + "b") == [
+        ("a" * 199, True),
+        ("a" * 199, True),
+        ("a" * 52, True),
+        ("b", False),
+    ]

@@ -66,14 +66,71 @@ def from_unicode_string(text: str) -> bytes:
 # show as empty boxes there.
 WHITESPACE_MARKERS = {" ": "␣", "\t": "⇥", "\n": "↵", "\r": "↤"}
 
+# Whole characters that draw nothing or look like a plain space get a named marker such as ⟨ZWJ⟩,
+# so a lesson can point at them; the <XX> notation stays for bytes that are not a whole character.
+# The C0 control characters' names, in code order.
+# fmt: off
+_C0 = (
+    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
+    "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
+)
+# fmt: on
+INVISIBLE_NAMES = {chr(i): name for i, name in enumerate(_C0)} | {
+    "\x7f": "DEL",
+    "\x85": "NEL",
+    "\xa0": "NBSP",
+    "\xad": "SHY",
+    "\u061c": "ALM",
+    "\u180e": "MVS",
+    "\u200b": "ZWSP",
+    "\u200c": "ZWNJ",
+    "\u200d": "ZWJ",
+    "\u200e": "LRM",
+    "\u200f": "RLM",
+    "\u2028": "LSEP",
+    "\u2029": "PSEP",
+    "\u202f": "NNBSP",
+    "\u2060": "WJ",
+    "\u3000": "IDSP",
+    "\ufeff": "BOM",
+}
+
+
+def invisible_name(char: str) -> str | None:
+    """The short name of a whole character that shows nothing (or only a space), else None.
+
+    >>> invisible_name("\\u200d"), invisible_name("\\ufe0f"), invisible_name("\\U000e0067"), invisible_name("a")
+    ('ZWJ', 'VS16', 'TAG g', None)
+    >>> invisible_name("\\u2009"), invisible_name(" ")
+    ('U+2009', None)
+    """
+    cp = ord(char)
+    # Variation selectors and the grapheme joiner are combining marks, which count as printable.
+    if 0xFE00 <= cp <= 0xFE0F:
+        return f"VS{cp - 0xFE00 + 1}"
+    if 0xE0100 <= cp <= 0xE01EF:
+        return f"VS{cp - 0xE0100 + 17}"
+    if cp == 0x034F:
+        return "CGJ"
+    if char.isprintable():
+        return None
+    name = INVISIBLE_NAMES.get(char)
+    if name is not None:
+        return name
+    if 0xE0020 <= cp <= 0xE007E:  # the tags of flag sequences such as England's
+        return f"TAG {chr(cp - 0xE0000)}"
+    return f"U+{cp:04X}"
+
 
 def readable(token: bytes, *, mark_whitespace: bool = True) -> str:
     """A label for ``token`` that never hides a byte.
 
     Whole UTF-8 characters are shown as text; bytes that are not part of a
     complete character (a token that ends or starts inside one) are shown as
-    ``<XX>``; control characters as ``<XX>`` too.  With ``mark_whitespace``
-    space, tab, newline and carriage return become visible markers.
+    ``<XX>``.  A whole character that shows nothing (a joiner, a variation
+    selector, a control character, an unusual space) is shown by its name in
+    ``⟨ ⟩`` (see :func:`invisible_name`).  With ``mark_whitespace`` space,
+    tab, newline and carriage return become visible markers.
 
     >>> readable("机".encode()[:2])
     '<E6><9C>'
@@ -81,6 +138,8 @@ def readable(token: bytes, *, mark_whitespace: bool = True) -> str:
     '<BA>器'
     >>> readable(b"a b", mark_whitespace=False)
     'a b'
+    >>> readable("👩\\u200d💻 ❤\\ufe0f\\x00".encode()), readable("\\u200d".encode()[:2])
+    ('👩⟨ZWJ⟩💻␣❤⟨VS16⟩⟨NUL⟩', '<E2><80>')
     """
     out: list[str] = []
     i, n = 0, len(token)
@@ -98,12 +157,11 @@ def readable(token: bytes, *, mark_whitespace: bool = True) -> str:
             out.append(f"<{b:02X}>")
             i += 1
             continue
-        if mark_whitespace and char in WHITESPACE_MARKERS:
-            out.append(WHITESPACE_MARKERS[char])
-        elif char.isprintable() or char in " \t\n\r":
-            out.append(char)
+        if char in WHITESPACE_MARKERS:
+            out.append(WHITESPACE_MARKERS[char] if mark_whitespace else char)
         else:
-            out.append("".join(f"<{x:02X}>" for x in piece))
+            name = invisible_name(char)
+            out.append(char if name is None else f"⟨{name}⟩")
         i += width
     return "".join(out)
 

@@ -142,7 +142,7 @@ def ribbon_lines(
             label = screen_label(piece) if piece[0] & 0xC0 != 0x80 else "…"
             classes = "ms-rc ms-split" if split else "ms-rc"
             if (
-                whole and label.startswith("<") and len(label) > 1
+                whole and label.startswith(("<", "⟨")) and len(label) > 1
             ):  # an invisible character (ZWJ, control): name it
                 label, classes = f"U+{ord(piece.decode()):04X}", classes + " ms-small"
             title = f"U+{ord(piece.decode()):04X} · {e - s} bytes" if whole else ""

@@ -12,7 +12,15 @@ from mergescope_ui import train
 from mergescope_ui.shared import keys
 from mergescope_ui.shared.theme import page_css
 
-st.set_page_config(page_title="MergeScope", page_icon="🔬", layout="wide")
+# Presenter mode (?presenter=true, or the toggle below) starts with the sidebar folded away: the page gets
+# the whole projector width; the » button at the top left brings the sidebar back.
+presenter = bool(st.session_state.get(keys.PRESENTER, st.query_params.get("presenter") == "true"))
+st.set_page_config(
+    page_title="MergeScope",
+    page_icon="🔬",
+    layout="wide",
+    initial_sidebar_state="collapsed" if presenter else "auto",
+)
 navigation = st.navigation(
     [
         st.Page("pages/home.py", title="Welcome", icon="🏠", url_path="home", default=True),

@@ -99,8 +99,8 @@ INVISIBLE_NAMES = {chr(i): name for i, name in enumerate(_C0)} | {
 def invisible_name(char: str) -> str | None:
     """The short name of a whole character that shows nothing (or only a space), else None.
 
-    >>> invisible_name("\\u200d"), invisible_name("\\ufe0f"), invisible_name("\\U000e0067"), invisible_name("a")
-    ('ZWJ', 'VS16', 'TAG g', None)
+    >>> [invisible_name(c) for c in ("\\u200d", "\\ufe0f", "\\U000e0067", "a")]
+    ['ZWJ', 'VS16', 'TAG g', None]
     >>> invisible_name("\\u2009"), invisible_name(" ")
     ('U+2009', None)
     """

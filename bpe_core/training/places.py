@@ -102,6 +102,9 @@ class Place:
     ``left`` and ``right`` hold the tokens just before and after it (about
     ``context_bytes`` of text each, whole tokens); ``text_start`` / ``text_end``
     say that nothing of the text comes before ``left`` / after ``right``.
+    ``chunk`` is the place's chunk (counted from the start of the text) and
+    ``at`` the token's index in it, so a page can tell that two places are
+    near each other (their contexts overlap).
     """
 
     index: int
@@ -110,6 +113,8 @@ class Place:
     right: tuple[int, ...]
     text_start: bool
     text_end: bool
+    chunk: int = 0
+    at: int = 0
 
 
 class TextReplay:
@@ -265,7 +270,9 @@ class TextReplay:
     def _place(self, index: int, q: int, offset: int, token_id: int, budget: int) -> Place:
         left, text_start = self._gather(self._walk(q, offset, -1), budget)
         right, text_end = self._gather(self._walk(q, offset + 3, +1), budget)
-        return Place(index, tuple(reversed(left)), token_id, tuple(right), text_start, text_end)
+        return Place(
+            index, tuple(reversed(left)), token_id, tuple(right), text_start, text_end, q, offset // 3
+        )
 
     def _gather(self, walk: Iterator[int], budget: int) -> tuple[list[int], bool]:
         """Tokens from ``walk`` until they cover ``budget`` bytes (at most ``_CONTEXT_TOKENS``); and whether

@@ -26,10 +26,12 @@ step.  Every cell and header is ``html.escape``-d.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from numbers import Number
 
 import pandas as pd
+
+from .token_html import clip_label
 
 TABLE_CSS = """
 <style>
@@ -39,7 +41,8 @@ table.ms-table{border-collapse:collapse;width:100%;font-size:.92rem;}
 table.ms-table th{position:sticky;top:0;background:#f1f3f5;text-align:left;font-weight:600;
   padding:.25rem .6rem;border-bottom:1px solid #dee2e6;}
 table.ms-table td{padding:.2rem .6rem;border-bottom:1px solid #f1f3f5;
-  font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;white-space:pre;}
+  font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
+  white-space:pre-wrap;overflow-wrap:anywhere;}
 table.ms-table td.ms-num{text-align:right;font-variant-numeric:tabular-nums;}
 table.ms-table tr.ms-chosen td{background:#ffe8cc;font-weight:700;}
 table.ms-table tr.ms-tied td{background:#fff3bf;}
@@ -53,17 +56,44 @@ def _cell(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def html_table(table: pd.DataFrame, *, row_classes: Sequence[str] | None = None, wrap: bool = False) -> str:
+def _td(value: object, clip: int | None) -> str:
+    if isinstance(value, Number) and not isinstance(value, bool):
+        return f'<td class="ms-num">{_cell(value)}</td>'
+    text = str(value)
+    if clip and not isinstance(value, bool):
+        short = clip_label(text, clip)
+        if short != text:
+            title = html.escape(f"{text} ({len(text)} characters)", quote=True)
+            return f'<td title="{title}">{html.escape(short, quote=True)}</td>'
+    return f"<td>{_cell(value)}</td>"
+
+
+def html_table(
+    table: pd.DataFrame,
+    *,
+    row_classes: Sequence[str] | None = None,
+    wrap: bool = False,
+    clip: Mapping[str, int] | None = None,
+) -> str:
     """``table`` as ``<table class="ms-table">``; ``row_classes`` gives one CSS class per row.
 
     Booleans show as 🚩 / empty (for flags); numbers are right-aligned.
-    ``wrap`` puts the table in a scrolling box.
+    ``wrap`` puts the table in a scrolling box.  ``clip`` maps a column to the
+    columns of text its cells may take: longer ones are shortened in the middle
+    (:func:`~mergescope_ui.shared.token_html.clip_label`), the whole text in their tooltip, so
+    one long token cannot push the other columns out of sight.
+
+    >>> cells = html_table(pd.DataFrame({"token": ["low␣" * 9]}), clip={"token": 8})
+    >>> "low␣…ow␣" in cells and 'title="low␣low␣' in cells
+    True
     """
     if row_classes is not None and len(row_classes) != len(table):
         raise ValueError(
             f"row_classes has {len(row_classes)} entries for {len(table)} rows; give one per row"
         )
     head = "".join(f"<th>{html.escape(str(c), quote=True)}</th>" for c in table.columns)
+    columns = list(table.columns)
+    limits = {c: (clip or {}).get(c) for c in columns}
     rows = []
     for n, record in enumerate(table.itertuples(index=False)):
         cls = (
@@ -71,12 +101,7 @@ def html_table(table: pd.DataFrame, *, row_classes: Sequence[str] | None = None,
             if row_classes is not None and row_classes[n]
             else ""
         )
-        cells = "".join(
-            f'<td class="ms-num">{_cell(v)}</td>'
-            if isinstance(v, Number) and not isinstance(v, bool)
-            else f"<td>{_cell(v)}</td>"
-            for v in record
-        )
+        cells = "".join(_td(v, limits[c]) for c, v in zip(columns, record))
         rows.append(f"<tr{cls}>{cells}</tr>")
     markup = f'<table class="ms-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return f'<div class="ms-table-wrap">{markup}</div>' if wrap else markup

@@ -25,6 +25,9 @@ BASE_CSS = """
 PRESENTER_CSS = """
 <style>
 html{font-size:22px;}
+/* One screen on a projector: less room above the page, a one-line title. */
+[data-testid="stMainBlockContainer"]{padding:3.2rem 1.6rem 3rem 1.6rem;}
+[data-testid="stMain"] h1{font-size:1.9rem;padding:.1rem 0 .45rem 0;}
 :root{--ms-token-size:1.5rem;--ms-token-height:32rem;--ms-card-size:1.25rem;}
 [data-testid="stMain"] .stButton button{min-height:3.2rem;font-size:1.15rem;}
 [data-testid="stMetricValue"],[data-testid="stMetricValue"] *{font-size:2.4rem !important;line-height:1.2;}

@@ -14,8 +14,11 @@ True
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
+
+import regex
 
 from bpe_core.byte_level import readable as screen_label
 
@@ -68,25 +71,90 @@ def is_whole_utf8(token: bytes) -> bool:
     return True
 
 
+TITLE_HEX_BYTES = 32  # a tooltip spells out at most this many bytes in hex
+
+
 def token_title(token_id: int, token: bytes, *, special: bool = False) -> str:
-    """The tooltip text: id, byte count, the bytes in hex.
+    """The tooltip text: id, byte count, the bytes in hex (the first 32), the whole readable text.
 
     >>> token_title(261, b"lo")
     'id 261 · 2 bytes: 6C 6F · "lo"'
+    >>> long = token_title(300, b"ab" * 20)
+    >>> long.count("62"), long.endswith(' … · "' + "ab" * 20 + '"')
+    (16, True)
     """
     kind = " · special token" if special else ""
     plural = "byte" if len(token) == 1 else "bytes"
-    return f'id {token_id} · {len(token)} {plural}: {token.hex(" ").upper()} · "{screen_label(token)}"{kind}'
+    hexes = token[:TITLE_HEX_BYTES].hex(" ").upper() + (" …" if len(token) > TITLE_HEX_BYTES else "")
+    return f'id {token_id} · {len(token)} {plural}: {hexes} · "{screen_label(token)}"{kind}'
+
+
+# The units a label is cut between: a byte shown as <XX>, a named marker ⟨ZWJ⟩, or one grapheme.
+_UNITS = regex.compile(r"<[0-9A-F]{2}>|⟨[^⟩]*⟩|\X")
+
+
+def _width(unit: str) -> int:
+    """Columns a unit takes in a monospace font: wide (CJK, emoji) characters take two."""
+    if unit.startswith(("<", "⟨")) and len(unit) > 1:
+        return len(unit)
+    return 2 if any(unicodedata.east_asian_width(c) in "WF" for c in unit) else 1
+
+
+def label_width(label: str) -> int:
+    """Columns ``label`` takes in a monospace font (wide characters count two).
+
+    >>> label_width("low"), label_width("机器"), label_width("<E6>")
+    (3, 4, 4)
+    """
+    return sum(map(_width, _UNITS.findall(label)))
+
+
+def clip_label(label: str, width: int) -> str:
+    """``label`` shortened in the middle with … to at most ``width`` columns (wide characters count two).
+
+    Bytes shown as ``<XX>``, markers like ``⟨ZWJ⟩`` and emoji are never cut in two.
+
+    >>> clip_label("low␣low␣low␣low␣lower␣", 12), clip_label("low", 12)
+    ('low␣lo…ower␣', 'low')
+    >>> clip_label("机器学习很有趣", 9)
+    '机器…有趣'
+    """
+    units = _UNITS.findall(label)
+    widths = [_width(u) for u in units]
+    if sum(widths) <= width:
+        return label
+    room = max(width - 1, 2)  # the … takes one column
+    head: list[str] = []
+    tail: list[str] = []
+    used, i, j = 0, 0, len(units) - 1
+    while i <= j:
+        side = head if len(head) <= len(tail) else tail
+        k = i if side is head else j
+        if used + widths[k] > room:
+            break
+        side.append(units[k])
+        used += widths[k]
+        if side is head:
+            i += 1
+        else:
+            j -= 1
+    return "".join(head) + "…" + "".join(reversed(tail))
 
 
 @lru_cache(maxsize=65_536)
-def token_span(token_id: int, token: bytes, *, emphasize: bool = False, special: bool = False) -> str:
+def token_span(
+    token_id: int, token: bytes, *, emphasize: bool = False, special: bool = False, clip: int = 0
+) -> str:
     """One ``<span>``: escaped readable label, escaped tooltip, classes.
 
+    ``clip`` (columns, 0 for never) shortens a long label in the middle (see
+    :func:`clip_label`); the tooltip always has the whole text and its length.
     Cached: a page redraws the same few thousand tokens at every step.
     """
     classes = token_class(token_id, token, special=special) + (" ms-new" if emphasize else "")
     label = token.decode("utf-8") if special else screen_label(token)
+    if clip:
+        label = clip_label(label, clip)
     breaks = "<br>" * min(2, token.count(b"\n")) if not special else ""
     title = html.escape(token_title(token_id, token, special=special), quote=True)
     return f'<span class="{classes}" title="{title}">{html.escape(label, quote=True)}</span>{breaks}'

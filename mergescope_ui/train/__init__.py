@@ -3,21 +3,23 @@
 ``pages/train.py`` calls these sections in order:
 
 - :func:`header` and :func:`sidebar` (``inputs``): the title, then the text
-  (``text_source``), the training settings (``settings_form``) and the quiz toggle;
+  (``text_source``), the training settings (``settings_form``) and the classroom options;
 - :func:`training` (``run``): the session's run for them, kept across reruns;
-- :func:`view_options` (``window``): the line about the text, play speed, jump to step, "show all";
-- :func:`step_panel` (``panel``): the fragment that reruns alone: the buttons (``controls``),
-  the step line, the quiz (``quiz``) and the step itself (``step_view``, built from
-  ``cards``, ``charts`` and ``tables``).
+- :func:`step_panel` (``panel``): the fragment that reruns alone: the quiz (``quiz``), the
+  stage (``stage``: a components v2 component that steps in the browser through the steps
+  ``stage_data`` builds from ``cards``, ``pair_bars`` and the engine's text replay), and the
+  sections below it (``details``, built from ``tables`` and ``charts``).
 
-Its session keys are in ``keys``; :data:`PAGE_CSS` (the merge card's) goes into the
-page-wide CSS that ``app.py`` sends once per run.
+Its session keys are in ``keys``; :data:`PAGE_CSS` (the card's and the pair chart's) goes into
+the page-wide CSS that ``app.py`` sends once per run.
 """
 
-from .cards import CARD_CSS as PAGE_CSS
+from .cards import CARD_CSS
 from .inputs import header, sidebar
+from .pair_bars import BARS_CSS
 from .panel import step_panel
 from .run import training
-from .window import view_options
 
-__all__ = ["PAGE_CSS", "header", "sidebar", "step_panel", "training", "view_options"]
+PAGE_CSS = CARD_CSS + BARS_CSS
+
+__all__ = ["PAGE_CSS", "header", "sidebar", "step_panel", "training"]

@@ -1,9 +1,12 @@
-"""The card that explains the chosen merge, as HTML (pure; for ``st.html``).
+"""The card that explains the chosen merge, as HTML (pure; for the stage).
+
+A long token is shortened in the middle in the big "left + right → new" line,
+and written out whole (wrapping) with its length in the card's details.
 
 >>> from bpe_core import train_steps
 >>> step = next(train_steps("aaabdaaabac", vocab_size=300, pattern="none"))
 >>> card = merge_card_html(step)
->>> "Merge 1" in card and "<b>4</b> adjacent" in card and "<b>2</b> replaced" in card
+>>> "Merge 1" in card and "<b>4</b> counted" in card and "<b>2</b> replaced" in card
 True
 """
 
@@ -14,21 +17,39 @@ import html
 from bpe_core import MergeStep
 from bpe_core.byte_level import readable as label
 from bpe_core.training import TIE_BREAK_HELP
-from mergescope_ui.shared.token_html import TOKEN_CSS, token_span
+from mergescope_ui.shared.token_html import TITLE_HEX_BYTES, clip_label, label_width, token_span
 
-from .tables import crosses_word_boundary, pair_label
+from .tables import crosses_word_boundary
+
+CARD_COLUMNS = 12  # columns each token of the big line may take before it is shortened
+TIE_COLUMNS = 8  # columns each token of a tied pair's name may take
+SHORT_BYTES = 8  # a token this long or shorter has its bytes on the card's line; longer, in its details
+# What each tie rule does, short enough for the card (the whole sentence is in the rule's tooltip).
+RULE_GIST = {
+    "lexicographic": "the greatest byte strings win",
+    "lowest-id": "the smallest ids win",
+    "first-seen": "the pair seen first wins",
+    "hf": "HF tokenizers' order",
+}
 
 CARD_CSS = """
 <style>
-.ms-card{border:2px solid #e8590c;border-radius:.8rem;padding:.8rem 1.1rem;background:rgba(232,89,12,.05);
-  font-size:var(--ms-card-size,1.05rem);}
-.ms-card h4{margin:0 0 .4rem 0;font-size:1.1em;font-weight:700;color:#d9480f;}
-.ms-card .ms-tokens{border:none;max-height:none;padding:.2rem 0;font-size:1.9em;overflow:visible;
-  contain:none;}
-.ms-card .ms-op{font-size:.8em;color:#495057;padding:0 .3em;}
-.ms-card p{margin:.25rem 0;}
+.ms-card{border:2px solid #e8590c;border-radius:.8rem;padding:.55rem .9rem;background:rgba(232,89,12,.05);
+  font-size:var(--ms-card-size,1rem);min-width:0;overflow-wrap:anywhere;}
+.ms-card h4{margin:0 0 .15rem 0;font-size:1.1em;font-weight:700;color:#d9480f;padding:0;line-height:1.3;}
+.ms-card .ms-tokens{border:none;max-height:none;padding:.1rem 0;font-size:1.7em;overflow:visible;
+  contain:none;line-height:1.6;word-break:normal;display:flex;flex-wrap:wrap;align-items:center;}
+.ms-card .ms-tokens.ms-long{font-size:1.3em;}
+.ms-card .ms-tokens.ms-longer{font-size:1.05em;}
+.ms-card .ms-fl,.ms-card .ms-fr,.ms-card .ms-fn{display:inline-block;max-width:100%;}
+.ms-card details,.ms-card details summary{display:inline;cursor:pointer;}
+.ms-card details summary{text-decoration:underline dotted;}
+.ms-card details[open] summary{margin-right:.3em;}
+.ms-card .ms-op{font-size:.8em;color:#495057;padding:0 .25em;}
+.ms-card p{margin:.15rem 0;line-height:1.4;}
 .ms-card .ms-note{color:#495057;font-size:.92em;}
-.ms-card code{font-size:.95em;}
+.ms-card code{font-size:.92em;overflow-wrap:anywhere;white-space:pre-wrap;padding:0 .1em;}
+.ms-card code.ms-hex{white-space:normal;}
 </style>
 """
 
@@ -37,28 +58,41 @@ def _code(text: str) -> str:
     return f"<code>{html.escape(text, quote=True)}</code>"
 
 
-def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset(), css: bool = True) -> str:
-    """The chosen pair → new token, its id and bytes, count vs replaced, and the tie rule's say.
+def _times(n: int) -> str:
+    return f"{n:,} time{'s' if n != 1 else ''}"
 
-    With ``css=False`` the style blocks are left out (the page already has
-    them once, see :func:`mergescope_ui.shared.theme.page_css`).
-    """
+
+def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset()) -> str:
+    """The chosen pair → new token, its id, bytes and whole text, count vs replaced, the tie rule's say."""
     left_id, right_id = step.pair
+    cut = " …" if len(step.token) > TITLE_HEX_BYTES else ""
+    hexes = html.escape(step.token[:TITLE_HEX_BYTES].hex(" ").upper() + cut)
+    plural = "byte" if len(step.token) == 1 else "bytes"
+    labels = [label(step.left), label(step.right), label(step.token)]
+    columns = sum(label_width(clip_label(t, CARD_COLUMNS)) for t in labels)
+    size = "" if columns <= 14 else " ms-long" if columns <= 26 else " ms-longer"
+    if label_width(labels[2]) > CARD_COLUMNS or len(step.token) > SHORT_BYTES:
+        # Shortened in the big line, or many bytes: the whole of it, folded into the card's details.
+        about = (
+            f"<details><summary>the whole token</summary>{_code(labels[2])} "
+            f'<code class="ms-hex">{hexes}</code></details>'
+        )
+    else:
+        about = f'<code class="ms-hex">{hexes}</code>'
     pieces = [
-        CARD_CSS + TOKEN_CSS if css else "",
         '<div class="ms-card">',
         f"<h4>Merge {step.index}</h4>",
-        '<div class="ms-tokens">',
-        token_span(left_id, step.left, special=left_id in special_ids),
-        '<span class="ms-op">+</span>',
-        token_span(right_id, step.right, special=right_id in special_ids),
-        '<span class="ms-op">→</span>',
-        token_span(step.new_id, step.token, emphasize=True),
-        "</div>",
-        f"<p>New token id <b>{step.new_id}</b> · {len(step.token)} bytes {_code(step.token.hex(' ').upper())}"
-        f" · readable {_code(label(step.token))}</p>",
-        f"<p><b>{step.count:,}</b> adjacent occurrences counted · <b>{step.replaced:,}</b> replaced · "
-        f"corpus tokens {step.tokens_before:,} → {step.tokens_after:,}</p>",
+        f'<div class="ms-tokens{size}">',
+        '<span class="ms-fl">',
+        token_span(left_id, step.left, special=left_id in special_ids, clip=CARD_COLUMNS),
+        '</span><span class="ms-op">+</span><span class="ms-fr">',
+        token_span(right_id, step.right, special=right_id in special_ids, clip=CARD_COLUMNS),
+        '</span><span class="ms-op">→</span><span class="ms-fn">',
+        token_span(step.new_id, step.token, emphasize=True, clip=CARD_COLUMNS),
+        "</span></div>",
+        f"<p>New token id <b>{step.new_id}</b> · {len(step.token)} {plural} · {about}</p>",
+        f"<p><b>{step.count:,}</b> counted · <b>{step.replaced:,}</b> replaced · "
+        f"tokens {step.tokens_before:,} → {step.tokens_after:,}</p>",
     ]
     if step.replaced < step.count:
         example = f" (in {_code(label(step.left * 3))} it occurs twice)" if step.left == step.right else ""
@@ -68,23 +102,32 @@ def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset(
         )
     if step.tied:
         others = [pc for pc in step.top_pairs if pc.pair in set(step.ties) and pc.pair != step.pair]
-        names = ", ".join(_code(pair_label(pc.left, pc.right)) for pc in others[:6])
-        more = (
-            f" and {len(step.ties) - 1 - len(others[:6])} more"
-            if len(step.ties) - 1 > len(others[:6])
-            else ""
+        names = ", ".join(
+            _code(f"{clip_label(label(pc.left), TIE_COLUMNS)} + {clip_label(label(pc.right), TIE_COLUMNS)}")
+            for pc in others[:2]
         )
-        rule = TIE_BREAK_HELP.get(step.tie_break, "")
+        rest = len(step.ties) - 1 - len(others[:2])
+        more = f" and {rest} more" if rest > 0 else ""
+        rule = html.escape(TIE_BREAK_HELP.get(step.tie_break, ""), quote=True)
+        gist = html.escape(RULE_GIST.get(step.tie_break, "its own order"))
         pieces.append(
-            f"<p>⚖️ <b>Tie</b>: {len(step.ties)} pairs occur {step.count:,} times (also {names}{more}). "
-            f"The <b>{html.escape(step.tie_break)}</b> rule chose: {html.escape(rule)}.</p>"
+            f"<p>⚖️ <b>Tie</b>: {len(step.ties)} pairs occur {_times(step.count)} (also {names}{more}); "
+            f'the <b title="{rule}">{html.escape(step.tie_break)}</b> rule chose this one: {gist}.</p>'
         )
     else:
-        pieces.append('<p class="ms-note">No tie: this pair is the single most frequent one.</p>')
+        pieces.append('<p class="ms-note">No tie: the single most frequent pair.</p>')
     if crosses_word_boundary(step.token):
-        pieces.append(
-            f"<p>🚩 {_code(label(step.token))} runs past the end of a word; a word-splitting "
-            "pre-tokenizer (gpt2, gpt4) would prevent this token.</p>"
-        )
+        pieces.append("<p>🚩 It crosses a word boundary (gpt2 or gpt4 pre-tokenization prevents that).</p>")
     pieces.append("</div>")
     return "".join(pieces)
+
+
+def intro_card_html(*, special_ids: frozenset[int] = frozenset()) -> str:
+    """Step 0's card: what BPE is about to do."""
+    specials = " Special tokens stay one token each and are never merged." if special_ids else ""
+    return (
+        '<div class="ms-card"><h4>No merge yet</h4>'
+        "<p>Every token is one byte. BPE counts how often each pair of adjacent tokens occurs, "
+        f"merges the most frequent pair into a new token, and repeats.{specials}</p>"
+        '<p class="ms-note">Press <b>Next ▶</b> (or the → key) for the first merge.</p></div>'
+    )

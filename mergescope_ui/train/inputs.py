@@ -8,12 +8,15 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import TrainOptions
+from mergescope_ui.shared import keys as shared_keys
 
 from . import keys
 from .settings_form import settings_widgets
 from .text_source import SourceText, choose_source
 
 TITLE = "🔬 Train: watch BPE learn, merge by merge"
+SHORT_TITLE = "🔬 Train: watch BPE learn"  # presenter mode: one line on a 1280 px projector
+SPEEDS = {2.0: "slow (2 s)", 1.0: "1 s", 0.5: "fast (0.5 s)", 0.2: "very fast (0.2 s)"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +29,7 @@ class Inputs:
 
 def header() -> DeltaGenerator:
     """The page title, and the container under it where every section writes its messages."""
-    st.title(TITLE)
+    st.title(SHORT_TITLE if st.session_state.get(shared_keys.PRESENTER) else TITLE)
     return st.container()
 
 
@@ -44,6 +47,22 @@ def sidebar(messages: DeltaGenerator) -> Inputs | None:
             persist_state="session",
             bind="query-params",
             help="Before Next reveals it, pick the pair you think will merge.",
+        )
+        st.selectbox(
+            "Play speed (per step)",
+            list(SPEEDS),
+            index=1,
+            format_func=SPEEDS.__getitem__,
+            key=keys.PLAY_SPEED,
+            persist_state="session",
+        )
+        st.toggle(
+            "Animate each merge",
+            value=True,
+            key=keys.ANIMATE,
+            persist_state="session",
+            help="The two tokens slide into one. Off, or when the system asks for reduced motion: "
+            "no movement.",
         )
     if source is None or settings is None:
         return None

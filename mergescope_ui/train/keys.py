@@ -29,19 +29,16 @@ TIE_BREAK: Final = "tie_break"  # selectbox: one of bpe_core.TIE_BREAKS
 SPECIAL_TOKENS: Final = "special_tokens"  # text_area: one special token a line
 MIN_FREQUENCY: Final = "min_frequency"  # number_input
 
-# --- the run and its controls (plain keys unless said) ------------------------------
+# --- the run and the stage (plain keys unless said) ----------------------------------
 RUN_NOTICE: Final = "run_notice"  # plain: a sentence saying training restarted and why
-PLAYING: Final = "playing"  # plain bool
-ACTED: Final = "_acted_this_run"  # plain: a button callback ran, so Play does not also step
-PLAY_SPEED: Final = "play_speed"  # selectbox: seconds per step
-JUMP_TO: Final = "jump_to"  # number_input: target step
+STAGE: Final = "train_stage"  # the stage component (mergescope_ui.train.stage): its state is the step shown
+STAGE_VIEWS: Final = "train_stage_views"  # plain: the run's StageViews (mergescope_ui.train.stage_data)
+STAGE_SERIAL: Final = "train_stage_serial"  # plain int: bumped when the server moves the stage itself
+STAGE_NOTICE: Final = "train_stage_notice"  # plain: a sentence for the stage's status line, shown once
 JUMP_PENDING: Final = "jump_pending"  # plain: a step to pull up to on the next run
-WHOLE_PREVIEW: Final = "whole_preview"  # toggle: the engine's whole preview, not the first WINDOW_CHARS
+PLAY_SPEED: Final = "play_speed"  # selectbox: seconds per step
+ANIMATE: Final = "animate"  # toggle: the two tokens slide into one at each merge
 ALL_MERGES: Final = "all_merges"  # toggle: every merge in a sortable table (off: the latest few, lighter)
-BACK: Final = "back"  # button (also styled by its st-key-back class, see mergescope_ui.shared.theme)
-NEXT: Final = "next"  # button
-PLAY: Final = "play"  # button
-RESET: Final = "reset"  # button
 DOWNLOAD_MERGES: Final = "download_merges"  # download_button: the merges as CSV
 
 # --- quiz ------------------------------------------------------------------------------

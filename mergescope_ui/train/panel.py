@@ -1,8 +1,9 @@
-"""The part of the Train page that reruns alone: the step buttons, the step line, the quiz and the step view.
+"""The part of the Train page that reruns alone: the stage, the quiz and the sections below it.
 
-It is one ``st.fragment``, so Next/Back/Jump rerun only this part; Play
-arms the fragment's timer (``run_every``) and Pause disarms it, each with a
-full rerun.
+It is one ``st.fragment``: when the stage reports a new step (or asks to
+jump, or the quiz's Next), only this part reruns.  Each run trains ahead so
+the stage always has the next steps in hand, then draws its sections in
+order; a new section (such as "What if?") is one more call in :func:`_panel`.
 """
 
 from __future__ import annotations
@@ -10,95 +11,87 @@ from __future__ import annotations
 import streamlit as st
 
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.blocks import status_html
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.training_run import TrainingRun
 
-from . import keys
-from .controls import controls
-from .quiz import QuizResult, choices
-from .step_view import step_view
-from .window import StepWindow
+from . import details, keys
+from .inputs import Inputs
+from .quiz import QuizResult, choices, score_line
+from .stage import move_stage, stage
+from .stage_data import AHEAD, StageOptions, StageViews
 
 
-def step_panel(run: TrainingRun, window: StepWindow) -> None:
-    """Run the panel as a fragment, on Play's timer while playing."""
-    st.fragment(_panel, run_every=window.speed if window.playing else None)(
-        armed=window.playing, large=window.large, window_bytes=window.window_bytes
-    )
+def step_panel(run: TrainingRun, inputs: Inputs) -> None:
+    """Run the panel as a fragment."""
+    st.fragment(_panel)(inputs=inputs)
 
 
-def _panel(*, armed: bool, large: bool, window_bytes: int) -> None:
-    """Controls and the current step; reruns alone on Next/Back/Jump and on Play's timer."""
+def _panel(*, inputs: Inputs) -> None:
     run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
     if run is None:
         return
-    acted = st.session_state.pop(keys.ACTED, False)
-    playing = bool(st.session_state.get(keys.PLAYING, False))
-    if playing != armed:  # Play/Pause was pressed: re-arm the timer with a full rerun
-        st.rerun(scope="app")
+    options = StageOptions(
+        large=bool(st.session_state.get(shared_keys.PRESENTER, False)),
+        quiz=bool(st.session_state.get(keys.QUIZ)),
+        animate=bool(st.session_state.get(keys.ANIMATE, True)),
+        speed=float(st.session_state.get(keys.PLAY_SPEED, 1.0)),
+    )
     try:
-        if playing and not acted and not run.forward():
-            st.session_state[keys.PLAYING] = False
-            st.rerun(scope="app")
-        run.peek()  # prefetch the next merge: Next is then instant, and the end is known before it is pressed
-        pending = st.session_state.pop(keys.JUMP_PENDING, None)
-        if pending is not None:
-            controls(run, playing=playing)
-            bar = st.progress(0.0, text=f"Training up to step {pending}…")
-            run.jump(
-                pending,
-                progress=lambda done, total: bar.progress(
-                    min(1.0, done / max(total, 1)), text=f"Training… {done:,} of {total:,}"
-                ),
-            )
-            bar.empty()
-        if run.at_end and playing:
-            st.session_state[keys.PLAYING] = False
-            st.rerun(scope="app")
-        show_step = step_view(run, large=large, window_bytes=window_bytes)  # builds; sends nothing yet
-        if pending is None:
-            controls(run, playing=playing)
-        status = _status(run)
-        if status and st.session_state.get(keys.QUIZ):
-            st.html(status)  # above the quiz
-            status = ""
-        _quiz(run)
-        show_step(status)
+        _train_ahead(run, quiz=options.quiz)
+        views = _views(run, inputs)
+        if options.quiz:
+            _quiz(run)
+        stage(run, views, options)
     except ValueError as exc:
-        st.error(f"The engine stopped with an error: {exc}.")
+        st.error(f"The engine stopped with an error: {md_escape(exc)}.")
+        return
+    details.text_line(inputs, run)
+    details.step_tables(run, large=options.large)
+    details.merges_so_far(run, large=options.large)
 
 
-def _status(run: TrainingRun) -> str:
-    """The step line: shown here at the start and the end, else returned as HTML to lead the figures."""
-    settings = run.identity.settings
-    if run.at_end:
-        st.success(
-            f"Training finished after {run.pulled:,} merge{'s' if run.pulled != 1 else ''}: "
-            f"{run.stop_reason}.",
-            icon="🏁",
+def _views(run: TrainingRun, inputs: Inputs) -> StageViews:
+    """The stage's views of this run (made afresh for a new run)."""
+    views: StageViews | None = st.session_state.get(keys.STAGE_VIEWS)
+    if views is None or views.run is not run:
+        views = StageViews(run, inputs.source.text)
+        st.session_state[keys.STAGE_VIEWS] = views
+    return views
+
+
+def _train_ahead(run: TrainingRun, *, quiz: bool) -> None:
+    """Pull the steps the stage will need: a pending jump (with progress), then a few past the one shown."""
+    pending = st.session_state.pop(keys.JUMP_PENDING, None)
+    if pending is not None:
+        bar = st.progress(0.0, text=f"Training up to step {pending:,}…")
+        reached = run.jump(
+            pending,
+            progress=lambda done, total: bar.progress(
+                min(1.0, done / max(total, 1)), text=f"Training… {done:,} of {total:,}"
+            ),
         )
-    elif run.position == 0:
-        st.info(
-            "Step 0: the text as raw bytes, one token per byte. Press **Next ▶** (or the → key) "
-            "to make the first merge.",
-            icon="👉",
+        bar.empty()
+        stop = run.stop_reason
+        move_stage(
+            f"Training stopped at step {reached:,}: {stop}. Showing step {reached:,}."
+            if reached < pending and stop
+            else ""
         )
-    else:
-        return status_html(f"Step {run.position:,}", f"of up to {settings.max_merges:,} merges")
-    return ""
+    want = run.position + (1 if quiz else AHEAD)
+    while run.pulled < want and run.pull():
+        pass
 
 
 def _quiz(run: TrainingRun) -> None:
-    if not st.session_state.get(keys.QUIZ):
-        return
+    """The guess for the next merge (above the stage), the verdict on the last one, and the score."""
     log: dict[int, QuizResult] = st.session_state.setdefault(keys.QUIZ_LOG, {})
     result = log.get(run.position)
     if result is not None:
         show = {"right": st.success, "tied": st.warning, "wrong": st.error}[result.outcome]
-        show(result.message + ".", icon={"right": "🎉", "tied": "⚖️", "wrong": "🤔"}[result.outcome])
+        icon = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}[result.outcome]
+        show(md_escape(result.message) + ".", icon=icon)
     if log:
-        right = sum(r.outcome == "right" for r in log.values())
-        st.caption(f"Quiz score: {right} right out of {len(log)} guesses")
+        st.caption(f"Quiz score: {score_line(list(log.values()))}")
     upcoming = run.peek()
     if upcoming is None:
         return
@@ -108,4 +101,5 @@ def _quiz(run: TrainingRun) -> None:
         index=None,
         horizontal=True,
         key=keys.QUIZ_GUESS,
+        format_func=md_escape,
     )

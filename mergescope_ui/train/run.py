@@ -18,6 +18,7 @@ from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 
 from . import keys
 from .inputs import Inputs
+from .stage import move_stage
 
 
 def training(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
@@ -59,6 +60,6 @@ def ensure_run(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
             f"Training restarted ({'; '.join(what) or 'new text'}): every merge was recomputed{where}."
         )
     st.session_state[shared_keys.RUN] = run
-    st.session_state[keys.PLAYING] = False
     st.session_state[keys.QUIZ_LOG] = {}
+    move_stage()  # the stage shows the new run's position
     return run

@@ -43,6 +43,13 @@ def _check_places(replay: TextReplay, full: list[int], token: int, budget: int) 
         assert not right or sum(size[i + 1 : i + len(right)]) < budget
         assert place.text_start or budget <= sum(size[i - len(left) : i])
         assert place.text_end or budget <= sum(size[i + 1 : i + 1 + len(right)])
+    # the places' positions, in tokens from the start of the text, come in order
+    starts = [0]
+    for q in range(len(replay._order)):
+        starts.append(
+            starts[-1] + len(replay._split()[0][q if replay._in_text_order else replay._order[q]]) // 3
+        )
+    assert [starts[p.chunk] + p.at for p in places] == at
     later = replay.places(token, start=1, limit=2, context_bytes=budget)
     assert later == places[1:3]
 

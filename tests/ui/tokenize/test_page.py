@@ -32,6 +32,7 @@ from mergescope_ui.tokenize.main_view import DETAILS_TAB, PickedToken
 from mergescope_ui.tokenize.resolve import local_tokenizers
 from tests.ui.tokenize.fake_caches import HF_MODEL, WORDPIECE_MODEL, build_fake_caches, no_caches
 from tests.ui.tokenize.fake_caches import trained as cached_tokenizer
+from tests.ui.train.stage_driver import step_through
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "pages" / "tokenize.py")
@@ -388,8 +389,7 @@ def test_session_path_through_the_real_train_page():
     """Train 5 merges on the Train page, then the Tokenize page follows that run."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     at.switch_page("pages/train.py").run()
-    for _ in range(5):
-        at.button(key="next").click().run()
+    step_through(at, 1, 2, 3, 4, 5)  # Next five times in the Train page's stage
     run = at.session_state[shared_keys.RUN]
     assert run.position == 5
     at.switch_page("pages/tokenize.py").run()

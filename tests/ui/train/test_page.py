@@ -1,18 +1,20 @@
-"""The Train page's behaviour end to end under AppTest (no browser)."""
+"""The Train page's behaviour end to end under AppTest (no browser: the stage's events are sent by hand)."""
 
 from __future__ import annotations
 
 import html
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.train import keys
+from mergescope_ui.train.stage_data import AHEAD, BEHIND
+from tests.ui.train.stage_driver import send, stage_data, step_through, view
 
 ROOT = Path(__file__).resolve().parents[3]
 TRAIN = "pages/train.py"
@@ -35,90 +37,96 @@ def _run(at: AppTest):
     return at.session_state[shared_keys.RUN]
 
 
-def _charts(at: AppTest) -> list[dict]:
-    return [json.loads(el.proto.spec) | {"_datasets": el.proto.datasets} for el in at.get("vega_lite_chart")]
+def _labels(at: AppTest) -> dict[int, str]:
+    """Token id -> its label as shown (unescaped)."""
+    return {int(i): html.unescape(entry[0]) for i, entry in stage_data(at)["tokens"].items()}
 
 
 def test_next_three_back_one_is_step_two_without_retraining() -> None:
     at = _train()
     run = _run(at)
-    for _ in range(3):
-        at.button(key="next").click().run()
-    pulled = run.pulled
-    assert run.position == 3 and pulled in (3, 4)  # 4 when the page prefetched the next merge
-    records = list(run.records)
-    at.button(key="back").click().run()
-    assert not at.exception
+    assert run.pulled >= AHEAD, "the stage gets the next steps ahead of time"
+    step_through(at, 1, 2, 3)
+    assert run.position == 3
+    records, pulled = list(run.records), run.pulled
+    send(at, position=2)
     same = _run(at)
-    assert same is run and same.position == 2 and same.pulled == pulled
-    assert same.records[:pulled] == records and all(a is b for a, b in zip(same.records, records))
-    assert any('<h3 class="ms-h3">After merge 2</h3>' in h.value for h in at.html)
+    assert same is run and same.position == 2 and same.pulled >= pulled
+    assert all(a is b for a, b in zip(same.records, records))
+    data = stage_data(at)
+    assert data["position"] == 2 and "Merge 2" in data["views"]["2"]["card"]
+    assert {str(k) for k in range(0, 2 + AHEAD + 1)} <= set(data["views"]), "steps around the current one"
 
 
-def test_jump_to_a_step_pulls_up_to_it() -> None:
+def test_jump_pulls_up_to_the_step_and_moves_the_stage() -> None:
     at = _train(**{keys.SOURCE: "lighthouse_story"})
-    at.number_input(key=keys.JUMP_TO).set_value(40).run()
-    assert not at.exception
+    serial = stage_data(at)["serial"]
+    send(at, jump=40)
     run = _run(at)
-    assert run.position == 40 and run.pulled in (40, 41)
-    assert any("Merge 40" in h.value for h in at.html)
+    data = stage_data(at)
+    assert run.position == 40 and data["position"] == 40 and data["serial"] == serial + 1
+    assert "Merge 40" in view(at)["card"]
 
 
-def test_play_ticks_one_step_per_run_and_pause_stops() -> None:
-    at = _train()
-    at.button(key="play").click().run()
-    assert at.session_state[keys.PLAYING]
-    start = _run(at).position
-    at.run()
-    at.run()
-    assert _run(at).position == start + 2
-    at.button(key="play").click().run()
-    assert not at.session_state[keys.PLAYING]
-    stopped = _run(at).position
-    at.run()
-    assert _run(at).position == stopped
-
-
-def test_play_stops_by_itself_when_training_finishes() -> None:
-    at = _train(**{keys.SOURCE: "aaabdaaabac"})
-    at.button(key="play").click().run()
-    for _ in range(12):
-        at.run()
+def test_a_jump_past_the_end_says_where_training_stopped() -> None:
+    at = _train(**{keys.SOURCE: "aaabdaaabac", keys.PATTERN: "none"})
+    send(at, jump=50)
     run = _run(at)
-    assert run.at_end and not at.session_state[keys.PLAYING]
-    assert any("Training finished" in s.value for s in at.success)
-
-
-def test_pair_chart_data_flags_the_chosen_pair() -> None:
-    at = _train()
-    at.button(key="next").click().run()
-    step = _run(at).current
-    pair_chart = next(
-        c for c in _charts(at) if any(layer["mark"]["type"] == "bar" for layer in c.get("layer", []))
+    data = stage_data(at)
+    assert run.finished and run.position == run.pulled < 50
+    assert data["position"] == run.pulled and data["finished"] and data["last"] == run.pulled
+    assert data["notice"] == (
+        f"Training stopped at step {run.pulled}: {run.stop_reason}. Showing step {run.pulled}."
     )
-    frames = [convert_arrow_bytes_to_pandas_df(d.data.data) for d in pair_chart["_datasets"]]
-    data = next(f for f in frames if "status" in f.columns)
-    chosen = data[data["status"] == "chosen"]
-    assert len(chosen) == 1
-    assert (int(chosen["left_id"].iloc[0]), int(chosen["right_id"].iloc[0])) == step.pair
-    table = next(h.value for h in at.html if "ms-table" in h.value and "left_id" in h.value)
-    chosen_rows = re.findall(r'<tr class="ms-chosen">(.*?)</tr>', table)
-    assert len(chosen_rows) == 1
-    cells = re.findall(r"<td[^>]*>(.*?)</td>", chosen_rows[0])
-    assert cells[2] == str(step.count) and cells[4:] == [str(step.pair[0]), str(step.pair[1])]
 
 
-def test_pasted_markup_is_escaped_in_the_token_html() -> None:
-    nasty = "<script>alert('x')</script> </span> & \"quoted\" 'single'"
-    at = _train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: nasty, keys.PATTERN: "none"})
-    at.button(key="next").click().run()
-    assert not at.exception
-    sequences = [h.value for h in at.html if "ms-tokens" in h.value and "ms-card" not in h.value]
-    assert len(sequences) == 2, "before and after"
-    for markup in sequences:
-        body = markup.split("</style>")[-1]
-        assert "<script" not in body and "</span> &" not in body
-        assert "&lt;" in body and "&amp;" in body and ("&quot;" in body or "&#x27;" in body)
+def test_a_step_past_the_ones_made_is_trained_and_odd_reports_are_ignored() -> None:
+    at = _train(**{keys.SOURCE: "lighthouse_story"})
+    far = _run(at).pulled + 5
+    send(at, position=far)
+    assert _run(at).position == far
+    for bad in (-3, "7", None, 1e12):
+        send(at, position=bad)
+        assert _run(at).position == far, bad
+
+
+def test_the_pair_chart_marks_the_chosen_and_tied_pairs() -> None:
+    at = _train(**{keys.SOURCE: "low_lower_newest_widest", keys.PATTERN: "none"})
+    send(at, jump=4)  # merge 4 of the classic string ties o + w with l + o
+    step = _run(at).current
+    bars = view(at)["pairs"]
+    rows = re.findall(r'<div class="ms-bar ms-(\w+)" title="([^"]*)">', bars)
+    assert len(rows) == min(8, len(step.top_pairs))
+    assert [s for s, _ in rows].count("chosen") == 1 and rows[0][0] == "chosen"
+    tied = [html.unescape(t) for s, t in rows if s == "tied"]
+    assert step.tied and len(tied) == len(step.ties) - 1
+    assert "◀ merged" in bars and "tie" in bars
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.attrs: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.attrs.update(name for name, _ in attrs)
+
+
+def test_pasted_markup_reaches_the_stage_only_as_escaped_text() -> None:
+    nasty = "<img src=x onerror=alert(1)><script>alert('x')</script> </span> & \"q\" 'single' "
+    at = _train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: nasty * 3, keys.PATTERN: "none"})
+    send(at, jump=12)
+    data = stage_data(at)
+    parser = _Tags()
+    for v in data["views"].values():
+        parser.feed(v["card"] + v["pairs"])
+    for label, _, title, *_ in data["tokens"].values():
+        parser.feed(f'<span title="{title}">{label}</span>')
+    assert parser.tags <= {"div", "span", "h4", "p", "b", "code", "details", "summary"}, parser.tags
+    assert parser.attrs <= {"class", "title", "style"}, parser.attrs
+    assert "<" in "".join(_labels(at).values())  # the text's markup is there, as text
 
 
 def test_invalid_utf8_upload_says_which_byte_and_lossy_decode_says_how_much() -> None:
@@ -138,14 +146,14 @@ def test_invalid_utf8_upload_says_which_byte_and_lossy_decode_says_how_much() ->
 
 def test_changing_a_setting_restarts_training_and_says_so() -> None:
     at = _train()
-    for _ in range(3):
-        at.button(key="next").click().run()
-    old = _run(at)
+    step_through(at, 1, 2, 3)
+    old, serial = _run(at), stage_data(at)["serial"]
     at.selectbox(key=keys.PATTERN).set_value("none").run()
     assert not at.exception
     new = _run(at)
     assert new is not old and new.identity.settings.pattern == "none"
     assert new.position == 3, "replayed to the same step so the two can be compared"
+    assert stage_data(at)["serial"] > serial and stage_data(at)["position"] == 3
     notice = " ".join(i.value for i in at.info)
     assert "Training restarted" in notice and "gpt2 → none" in notice
 
@@ -158,29 +166,44 @@ def test_bad_custom_regex_is_an_error_message_not_a_traceback() -> None:
 
 def test_one_character_corpus_finishes_at_once() -> None:
     at = _train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: "x"})
-    assert not at.exception
-    assert any("no pair of adjacent tokens is left" in s.value for s in at.success)
-    assert at.button(key="next").disabled
+    data = stage_data(at)
+    assert (
+        data["finished"]
+        and data["last"] == 0
+        and data["stop"] == "no pair of adjacent tokens is left to merge"
+    )
 
 
 def test_quiz_grades_the_guess_when_next_reveals_the_merge() -> None:
     at = _train(**{keys.QUIZ: True, keys.SOURCE: "aaabdaaabac", keys.PATTERN: "none"})
     upcoming = _run(at).peek()
+    assert stage_data(at)["hi"] == 0, "no step after the one shown is sent while guessing"
+    assert view(at, 0)["pairs"] == "", "step 0's counts would give the answer away"
     radio = at.radio(key=keys.QUIZ_GUESS)
-    answer = next(o for o in radio.options if o.startswith("a + a"))
-    radio.set_value(answer).run()
-    at.button(key="next").click().run()
-    assert not at.exception
+    assert "a \\+ a" in radio.options  # shown Markdown-escaped: a pair label is corpus text
+    radio.set_value("a + a").run()
+    send(at, next=0)
     assert _run(at).current is upcoming
-    assert any(s.value.startswith("Right!") for s in at.success)
-    assert any("1 right out of 1" in c.value for c in at.caption)
+    assert any(s.value.startswith("Right\\!") for s in at.success)  # Markdown-escaped: it names corpus text
+    assert any("1 of 1 right" in c.value for c in at.caption)
+
+
+def test_quiz_a_tied_guess_is_not_simply_wrong() -> None:
+    at = _train(**{keys.QUIZ: True, keys.SOURCE: "low_lower_newest_widest", keys.PATTERN: "none"})
+    send(at, next=0)
+    send(at, next=1)
+    send(at, next=2)  # merge 4 ties o + w (chosen) with l + o
+    at.radio(key=keys.QUIZ_GUESS).set_value("l + o").run()
+    send(at, next=3)
+    warning = " ".join(w.value for w in at.warning)
+    assert "Tied" in warning and "as often as o \\+ w" in warning and "rule chose o \\+ w" in warning
+    assert any("0 of 1 right, 1 tied with the winner" in c.value for c in at.caption)
 
 
 def test_merges_so_far_table_and_csv_download_cover_every_merge() -> None:
     at = _train(**{keys.SOURCE: "low_lower_newest_widest"})
-    at.number_input(key=keys.JUMP_TO).set_value(5).run()
+    send(at, jump=5)
     steps = _run(at).records[:5]
-    # by default: the latest merges, newest first, as a light HTML table
     recent = next(
         h.value
         for h in at.html
@@ -197,75 +220,75 @@ def test_merges_so_far_table_and_csv_download_cover_every_merge() -> None:
     assert any(el.proto.label.startswith("⬇ Merges as CSV") for el in at.get("download_button"))
 
 
+def test_long_tokens_are_shortened_in_tables_with_the_whole_text_in_the_tooltip() -> None:
+    at = _train(**{keys.SOURCE: "low_lower_newest_widest", keys.PATTERN: "none"})
+    send(at, jump=28)  # the classic string's last merge makes its whole text one token
+    longest = next(h.value for h in at.html if "Longest tokens so far" in h.value)
+    whole = html.escape(_run(at).current.token.decode().replace(" ", "\N{OPEN BOX}"), quote=True)
+    assert f'title="{whole} (' in longest and "…" in longest
+
+
 def test_special_tokens_are_cut_out_and_shown_whole() -> None:
     text = "hello world<|eot|>hello there<|eot|>hello world"
     at = _train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: text, keys.SPECIAL_TOKENS: "<|eot|>\n"})
     run = _run(at)
     assert run.trainer.special_tokens == {"<|eot|>": 256}
     assert any("256 bytes + 1 special" in c.value for c in at.caption)
-    at.button(key="next").click().run()
-    after = next(h.value for h in at.html if "ms-tokens" in h.value and "ms-card" not in h.value)
-    assert after.count("ms-special") == 2 and "&lt;|eot|&gt;" in after
-    assert _run(at).current.new_id == 257
+    send(at, position=1)
+    tokens = stage_data(at)["tokens"]
+    assert tokens["256"][0] == "&lt;|eot|&gt;" and "ms-special" in tokens["256"][1]
+    assert view(at)["head"].count(256) == 2 and run.current.new_id == 257
 
 
-def test_a_few_megabyte_upload_keeps_the_preview_small() -> None:
+def test_invisible_characters_are_named_in_the_sequences() -> None:
+    at = _train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: "👩\u200d💻 ok\u00a0ok", keys.PATTERN: "none"})
+    labels = "".join(_labels(at).values())
+    assert "⟨ZWJ⟩" not in labels  # at step 0 every token is one byte: a ZWJ is three bytes, not whole
+    assert "<E2>" in labels
+    send(at, jump=6)
+    assert "⟨ZWJ⟩" in "".join(_labels(at).values()) or "⟨NBSP⟩" in "".join(_labels(at).values())
+
+
+def _big_upload() -> bytes:
     story = (ROOT / "corpora" / "lighthouse_story.txt").read_text(encoding="utf-8")
-    raw = "".join(f"Chapter {n}\n{story}" for n in range(600)).encode()
-    assert len(raw) > 2_000_000
+    tail = (ROOT / "corpora" / "machine_learning_zh.txt").read_text(encoding="utf-8")
+    return ("".join(f"Chapter {n}\n{story}" for n in range(260)) + tail).encode()
+
+
+def test_a_large_upload_shows_each_new_token_where_it_stands_late_in_training() -> None:
+    raw = _big_upload()
+    assert len(raw) > 1_000_000
     at = _train(**{keys.SOURCE: keys.UPLOADED})
     at.file_uploader(key=keys.UPLOAD).set_value(("big.txt", raw, "text/plain")).run()
     assert not at.exception
-    for _ in range(3):
-        at.button(key="next").click().run()
+    send(at, jump=100)
     run = _run(at)
-    assert run.trainer.corpus_bytes == len(raw) and run.position == 3
-    assert len(run.trainer.preview_text) <= 1000
-    sequences = [h.value for h in at.html if "ms-tokens" in h.value and "ms-card" not in h.value]
-    assert all(s.count('<span class="ms-t') <= 1000 for s in sequences)
+    assert run.trainer.corpus_bytes == len(raw) and run.position == 100
+    for k in range(100 - BEHIND, 101):
+        step, places = run.records[k - 1], view(at, k)["places"]
+        assert places["total"] == step.replaced > 0
+        assert places["items"] and all(p["token"] == step.new_id for p in places["items"])
+    # the text from its start is still there
+    assert view(at)["head"] and len(json.dumps(stage_data(at))) < 400_000
 
 
-def _span_text(markup: str) -> str:
-    """The text of a token box's spans, markers turned back into the whitespace they stand for."""
-    labels = re.findall(r'<span class="ms-t[^"]*" title="[^"]*">([^<]*)</span>', markup)
-    return html.unescape("".join(labels)).replace("\N{OPEN BOX}", " ").replace("↵", "\n").replace("⇥", "\t")
+def test_more_places_are_sent_when_the_stage_asks_for_them() -> None:
+    at = _train(**{keys.SOURCE: "lighthouse_story", keys.PATTERN: "none"})
+    send(at, position=1)
+    total = view(at)["places"]["total"]
+    assert total > 12
+    send(at, places={"step": 1, "start": 9})
+    places = view(at)["places"]
+    assert places["start"] == 9 and len(places["items"]) == 6
+    send(at, places={"step": 1, "start": "x"})  # not a number: ignored
+    assert view(at)["places"]["start"] == 9
 
 
-@pytest.mark.parametrize(
-    "pattern", ["gpt2", "none"]
-)  # none: the whole story is one chunk, longer than the preview
-def test_sequences_show_the_first_characters_and_the_whole_preview_on_demand(pattern: str) -> None:
-    from mergescope_ui.train.window import WINDOW_CHARS
-
-    at = _train(**{keys.SOURCE: "lighthouse_story", keys.PATTERN: pattern})
-    at.number_input(key=keys.JUMP_TO).set_value(30).run()
-    run = _run(at)
-    preview = run.trainer.preview_text
-    assert len(preview) >= 2 * WINDOW_CHARS
-
-    def boxes() -> list[str]:
-        after = next(h.value for h in at.html if '<h3 class="ms-h3">After merge 30</h3>' in h.value)
-        before = next(h.value for h in at.html if '<h3 class="ms-h3">Before merge 30</h3>' in h.value)
-        return [_span_text(after), _span_text(before)]
-
-    # By default both boxes cover the same first WINDOW_CHARS characters (ending on a whole token), no more.
-    for text in boxes():
-        assert text.startswith(preview[:WINDOW_CHARS]) and len(text) < WINDOW_CHARS + 40
-    assert any(f"the first {WINDOW_CHARS} characters" in c.value for c in at.caption)
-    at.toggle(key=keys.WHOLE_PREVIEW).set_value(True).run()
-    assert not at.exception
-    assert boxes() == [preview, preview]
-    assert _run(at) is run and run.position == 30  # showing more never retrains
-
-
-def test_step_zero_shows_current_counts_without_naming_a_winner_and_quiz_hides_them() -> None:
+def test_step_zero_shows_the_counts_without_naming_a_winner() -> None:
     at = _train(**{keys.SOURCE: "cat_in_the_hat"})
-    (chart,) = _charts(at)
-    frames = [convert_arrow_bytes_to_pandas_df(d.data.data) for d in chart["_datasets"]]
-    data = next(f for f in frames if "status" in f.columns)
-    assert set(data["status"]) == {"other"} and int(data["count"].max()) == _run(at).peek().count
-    quiz = _train(**{keys.SOURCE: "cat_in_the_hat", keys.QUIZ: True})
-    assert _charts(quiz) == []
+    bars = view(at, 0)["pairs"]
+    assert "Pair counts now" in bars and "ms-chosen" not in bars and "ms-tied" not in bars
+    assert f">{_run(at).peek().count:,}</span>" in bars
 
 
 def test_link_parameters_pick_the_text_and_say_when_unknown() -> None:
@@ -284,3 +307,12 @@ def test_link_parameters_pick_the_text_and_say_when_unknown() -> None:
     bad.switch_page(TRAIN).run()
     assert any("not a built-in corpus" in w.value for w in bad.warning)
     assert bad.selectbox(key=keys.SOURCE).value == "low_lowest_newest"
+
+
+@pytest.mark.parametrize("presenter", [False, True])
+def test_presenter_mode_has_a_one_line_title_and_large_stage(presenter: bool) -> None:
+    at = _train(**{shared_keys.PRESENTER: presenter})
+    assert at.title[0].value == (
+        "🔬 Train: watch BPE learn" if presenter else "🔬 Train: watch BPE learn, merge by merge"
+    )
+    assert stage_data(at)["large"] is presenter

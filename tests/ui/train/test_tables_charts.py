@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
+import re
 from pathlib import Path
 
 import altair as alt
@@ -11,13 +13,8 @@ import pandas as pd
 import pytest
 
 import bpe_core
-from mergescope_ui.train.charts import (
-    PAIRS_DATA,
-    STATUS_COLORS,
-    TOKENS_DATA,
-    pair_count_spec,
-    tokens_line_spec,
-)
+from mergescope_ui.train.charts import TOKENS_DATA, tokens_line_spec
+from mergescope_ui.train.pair_bars import pair_bars_html
 from mergescope_ui.train.tables import (
     crosses_word_boundary,
     longest_tokens,
@@ -106,69 +103,35 @@ def test_tokens_by_step_starts_at_the_raw_bytes() -> None:
     assert list(series["tokens"].iloc[1:]) == [s.tokens_after for s in steps]
 
 
-def test_pair_chart_highlights_the_chosen_pair_in_winner_order() -> None:
+def test_pair_bars_mark_the_chosen_and_tied_pairs_in_winner_order() -> None:
     step = _tied_step()
     table = pair_table(step)
-    spec = pair_count_spec(table)
-    data = pd.DataFrame(spec["datasets"][PAIRS_DATA])
-    assert (
-        data.loc[data["status"] == "chosen", "pair"].tolist() == table.loc[table["chosen"], "pair"].tolist()
-    )
-    assert list(data.sort_values("rank")["pair"]) == table["pair"].tolist()
-    by_rank = {"field": "rank", "op": "min", "order": "ascending"}  # kept by Vega-Lite across the two layers
-    assert all(layer["encoding"]["y"]["sort"] == by_rank for layer in spec["layer"])
-    assert spec["layer"][0]["encoding"]["color"]["scale"]["range"] == STATUS_COLORS
-    marks = dict(zip(data["pair"], data["label"]))
-    assert marks[table.loc[table["chosen"], "pair"].iloc[0]] == f"{step.count} ← merged"
-    assert all(marks[p] == f"{step.count} tie" for p in table.loc[table["tied"], "pair"])
+    bars = pair_bars_html(step)
+    statuses = re.findall(r'<div class="ms-bar ms-(\w+)"', bars)
+    assert statuses == list(table["status"].head(8))
+    widths = [float(w) for w in re.findall(r'style="width:([0-9.]+)%"', bars)]
+    assert widths[0] == 100.0 and widths == sorted(widths, reverse=True)
+    assert f">{step.count} ◀ merged</span>" in bars
+    assert bars.count(f">{step.count} tie</span>") == len(step.ties) - 1
+    quiet = pair_bars_html(step, name_winner=False)
+    assert "ms-chosen" not in quiet and "merged" not in quiet and "Pair counts now" in quiet
 
 
-def test_pair_chart_spec_without_its_data_is_the_same_at_every_step() -> None:
-    # The browser then only swaps the data of the drawn chart instead of building a new view.
-    steps = _steps("low low low low low lowest lowest newest newest newest", 4, pattern="none")
-    specs = [pair_count_spec(pair_table(s)) for s in steps]
-    assert (
-        len(
-            {json.dumps({k: v for k, v in spec.items() if k != "datasets"}, sort_keys=True) for spec in specs}
-        )
-        == 1
-    )
-    assert len({json.dumps(spec["datasets"], sort_keys=True) for spec in specs}) == len(specs)
+def test_pair_bars_shorten_long_tokens_and_escape_them() -> None:
+    steps = _steps("<b>low low low low lower</b> " * 6, 40, pattern="none")
+    longest = max(steps, key=lambda s: len(s.token))
+    bars = pair_bars_html(longest)
+    assert "<b>" not in bars and "&lt;b" in bars
+    labels = re.findall(r'<span class="ms-bar-l">([^<]*)</span>', bars)
+    assert labels and all(len(html.unescape(label)) <= 2 * 7 + 3 for label in labels)
 
 
-def test_specs_are_valid_vega_lite_and_do_not_share_data() -> None:
-    table = pair_table(_tied_step())
-    first = pair_count_spec(table)
-    second = pair_count_spec(table.head(2))
-    assert len(first["datasets"][PAIRS_DATA]) == len(table) and len(second["datasets"][PAIRS_DATA]) == 2
-    alt.LayerChart.from_dict(first)  # raises if the template plus data is not a valid layer chart
+def test_tokens_chart_spec_marks_the_current_step_and_draws_on_a_canvas() -> None:
     series = pd.DataFrame({"step": [0, 1, 2], "tokens": [10, 8, 7]})
     line = tokens_line_spec(series, current_step=1)
     assert [r["current"] for r in line["datasets"][TOKENS_DATA]] == [False, True, False]
-    alt.LayerChart.from_dict(line)
-
-
-def test_charts_draw_on_a_canvas() -> None:
-    # An SVG chart is hundreds of nodes the browser restyles and repaints at every step.
-    table = pair_table(_tied_step())
-    series = pd.DataFrame({"step": [0, 1], "tokens": [10, 8]})
-    for spec in (
-        pair_count_spec(table),
-        pair_count_spec(table, large=True),
-        tokens_line_spec(series, current_step=1),
-    ):
-        assert spec["usermeta"] == {"embedOptions": {"renderer": "canvas"}}
-
-
-def test_charts_reject_tables_without_their_columns() -> None:
-    with pytest.raises(ValueError, match="pair_table"):
-        pair_count_spec(pd.DataFrame({"pair": ["a"]}))
+    alt.LayerChart.from_dict(line)  # raises if the template plus data is not a valid layer chart
+    assert line["usermeta"] == {"embedOptions": {"renderer": "canvas"}}
     with pytest.raises(ValueError, match="tokens_by_step"):
         tokens_line_spec(pd.DataFrame({"x": [1]}), current_step=0)
-
-
-def test_presenter_charts_use_larger_fonts() -> None:
-    table = pair_table(_tied_step())
-    small = pair_count_spec(table)["layer"][0]["encoding"]["y"]["axis"]["labelFontSize"]
-    large = pair_count_spec(table, large=True)["layer"][0]["encoding"]["y"]["axis"]["labelFontSize"]
-    assert large > small
+    assert json.dumps(tokens_line_spec(series, current_step=2, large=True))  # presenter size builds too

@@ -1,0 +1,133 @@
+"""Below the stage: what does not fit on one screen, redrawn when the stage reports a new step.
+
+Each section is one function that builds its part first and then sends it
+in one burst (elements that trickle in while the script still works each set
+off a redraw of the page):
+
+- :func:`text_line`: which text, how long, how many tokens before any merge;
+- :func:`step_tables`: the whole pair table of the step and the corpus tokens by step;
+- :func:`merges_so_far`: the latest merges, the longest tokens, every merge on demand, the CSV.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from mergescope_ui.shared.blocks import caption_html, heading_html
+from mergescope_ui.shared.html_tables import html_table
+from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.training_run import TrainingRun
+
+from . import keys
+from .charts import tokens_line_spec
+from .inputs import Inputs
+from .tables import (
+    crosses_word_boundary,
+    longest_tokens,
+    merges_csv,
+    merges_table,
+    pair_table,
+    tokens_by_step,
+)
+
+RECENT_MERGES = 12
+TABLE_CLIP = 14  # columns a token may take in the tables before it is shortened (whole in its tooltip)
+TOKEN_COLUMNS = {"pair": 2 * TABLE_CLIP, "left": TABLE_CLIP, "right": TABLE_CLIP, "token": TABLE_CLIP}
+
+
+def text_line(inputs: Inputs, run: TrainingRun) -> None:
+    """One caption about the text being trained on."""
+    trainer = run.trainer
+    st.caption(
+        f"**{md_escape(inputs.source.name)}** · {trainer.corpus_bytes:,} bytes · "
+        f"{trainer.initial_tokens:,} tokens before any merge · the stage above finds each new token "
+        "anywhere in the text"
+    )
+
+
+def step_tables(run: TrainingRun, *, large: bool) -> None:
+    """The step's whole pair table (beside the stage's top pairs) and the tokens-by-step chart."""
+    step = run.current
+    if step is None:
+        return
+    table = pair_table(step)
+    markup = heading_html(f"All {len(table)} pairs counted before merge {step.index}") + html_table(
+        table[["rank", "pair", "count", "status", "left_id", "right_id"]],
+        row_classes=[f"ms-{s}" for s in table["status"]],
+        wrap=True,
+        clip=TOKEN_COLUMNS,
+    )
+    series = tokens_by_step(run.trainer.initial_tokens, run.records[: run.position])
+    spec = tokens_line_spec(series, current_step=run.position, large=large)
+    st.html('<hr class="ms-rule">')
+    left, right = st.columns([1.4, 1], gap="large")
+    left.html(markup)
+    right.html(heading_html("Corpus tokens by step"))
+    right.vega_lite_chart(spec, width="stretch")
+
+
+def merges_so_far(run: TrainingRun, *, large: bool) -> None:
+    """The merges so far: the latest few and the longest tokens as light tables, or every merge."""
+    steps = run.records[: run.position]
+    if not steps:
+        return
+    longest = longest_tokens(steps, n=10).rename(columns={"crosses_words": "🚩"})
+    crossing = sum(crosses_word_boundary(s.token) for s in steps)
+    note = (
+        f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization GPT-2 to prevent them."
+        if crossing
+        else "No token crosses a word boundary so far."
+    )
+    longest_html = (
+        heading_html("Longest tokens so far")
+        + html_table(longest, wrap=True, clip=TOKEN_COLUMNS)
+        + caption_html(note)
+    )
+    heading = heading_html(f"Merges so far ({len(steps):,})")
+    show_all = bool(st.session_state.get(keys.ALL_MERGES))
+    if show_all:
+        st.html('<hr class="ms-rule">' + heading)
+        row = 46 if large else 35
+        table = merges_table(steps)
+        st.dataframe(
+            table,
+            hide_index=True,
+            height=min(row * (len(table) + 1) + 3, 9 * row),
+            width="stretch",
+            row_height=row,
+            column_config={
+                "crosses_words": st.column_config.CheckboxColumn(
+                    "crosses words",
+                    help="The token runs past the end of a word (like 'e␣'): a word-splitting "
+                    "pre-tokenizer prevents it",
+                )
+            },
+        )
+    else:
+        recent = merges_table(steps[: -RECENT_MERGES - 1 : -1]).rename(columns={"crosses_words": "🚩"})
+        recent_html = (
+            heading
+            + caption_html(
+                f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}."
+            )
+            + html_table(recent, wrap=True, clip=TOKEN_COLUMNS)
+        )
+        # Both tables side by side in one HTML block (a CSS grid, see shared.blocks.BLOCK_CSS).
+        split = f'<div class="ms-split"><div>{recent_html}</div><div>{longest_html}</div></div>'
+        st.html('<hr class="ms-rule">' + split)
+    st.toggle(
+        "Show every merge (sortable table)",
+        key=keys.ALL_MERGES,
+        help="Off: the latest merges as a light table, quicker to redraw at every step.",
+    )
+    # A callable: the CSV is built when the button is clicked, not at every step.
+    st.download_button(
+        "⬇ Merges as CSV",
+        lambda: merges_csv(steps),
+        file_name=f"merges_{len(steps)}.csv",
+        mime="text/csv",
+        key=keys.DOWNLOAD_MERGES,
+        on_click="ignore",
+    )
+    if show_all:
+        st.html(longest_html)

@@ -1,0 +1,80 @@
+"""The compact pair-count chart of the stage: the top pairs as HTML bars, chosen and tied ones marked (pure).
+
+One row per pair: its label (long tokens shortened in the middle, the whole
+pair in the tooltip), a bar as long as its count relative to the winner's,
+and the count with "← merged" or "tie".  Every label is ``html.escape``-d.
+
+>>> from bpe_core import train_steps
+>>> step = next(train_steps("low low lower", vocab_size=300, pattern="none", tie_break="lowest-id"))
+>>> bars = pair_bars_html(step, rows=3)
+>>> bars.count('class="ms-bar '), "ms-chosen" in bars, "◀ merged" in bars
+(3, True, True)
+"""
+
+from __future__ import annotations
+
+import html
+
+from bpe_core import MergeStep
+from bpe_core.byte_level import readable
+from mergescope_ui.shared.token_html import clip_label
+
+from .tables import pair_table
+
+PAIR_ROWS = 8  # pairs in the stage's chart; the full table below has them all
+LABEL_COLUMNS = 7  # columns each half of a pair label may take
+MARKS = {"chosen": "◀ merged", "tied": "tie", "other": ""}
+
+BARS_CSS = """
+<style>
+.ms-bars{font-size:.95rem;}
+.ms-bars .ms-bars-h{font-weight:600;margin:.1rem 0 .3rem 0;}
+.ms-bar{display:grid;grid-template-columns:minmax(0,max-content) minmax(1.5rem,1fr) minmax(0,max-content);
+  gap:.4em;align-items:center;line-height:1.5;}
+.ms-bar .ms-bar-l{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
+  white-space:pre;overflow:hidden;text-overflow:ellipsis;text-align:right;min-width:0;}
+.ms-bar .ms-bar-t{height:.9em;background:rgba(128,128,128,.12);border-radius:.2em;overflow:hidden;}
+.ms-bar .ms-bar-f{display:block;height:100%;background:#74c0fc;border-radius:.2em;}
+.ms-bar.ms-chosen .ms-bar-f{background:#e8590c;}
+.ms-bar.ms-tied .ms-bar-f{background:#f59f00;}
+.ms-bar.ms-chosen{font-weight:700;}
+.ms-bar .ms-bar-n{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;
+  font-variant-numeric:tabular-nums;}
+.ms-bars .ms-bars-k{font-size:.85em;opacity:.75;margin-top:.2rem;}
+</style>
+"""
+
+
+def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool = True) -> str:
+    """The top ``rows`` pairs of ``step``'s table (counted before its merge) as bars.
+
+    With ``name_winner`` off (step 0, or the quiz before a guess) no pair is
+    marked as chosen or tied: the chart only shows the counts.
+    """
+    table = pair_table(step)
+    shown = table.head(rows)
+    top = max(int(shown["count"].max()), 1) if len(shown) else 1
+    out = ['<div class="ms-bars">']
+    title = f"Pair counts before merge {step.index}" if name_winner else "Pair counts now"
+    out.append(f'<div class="ms-bars-h">{html.escape(title)}</div>')
+    for row in shown.itertuples(index=False):
+        status = row.status if name_winner else "other"
+        left, right = step.top_pairs[row.rank - 1].left, step.top_pairs[row.rank - 1].right
+        label = f"{clip_label(readable(left), LABEL_COLUMNS)} + {clip_label(readable(right), LABEL_COLUMNS)}"
+        full = f"{row.pair} · {int(row.count):,} adjacent occurrences"
+        width = 100 * int(row.count) / top
+        mark = MARKS[status]
+        out.append(
+            f'<div class="ms-bar ms-{status}" title="{html.escape(full, quote=True)}">'
+            f'<span class="ms-bar-l">{html.escape(label)}</span>'
+            f'<span class="ms-bar-t"><span class="ms-bar-f" style="width:{width:.1f}%"></span></span>'
+            f'<span class="ms-bar-n">{int(row.count):,}{" " + mark if mark else ""}</span></div>'
+        )
+    key = f"The top {len(shown)} of {len(table)} pairs (all of them below the stage)."
+    if len(table) <= len(shown):
+        key = f"All {len(table)} pairs."
+    if name_winner and step.tied:
+        key += f" Amber: tied at {step.count:,}, not chosen by the {step.tie_break} rule."
+    out.append(f'<div class="ms-bars-k">{html.escape(key)}</div>')
+    out.append("</div>")
+    return "".join(out)

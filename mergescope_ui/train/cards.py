@@ -45,10 +45,15 @@ CARD_CSS = """
 .ms-card details,.ms-card details summary{display:inline;cursor:pointer;}
 .ms-card details summary{text-decoration:underline dotted;}
 .ms-card details[open] summary{margin-right:.3em;}
+/* The merges so far beside the longest tokens only where the merges' ten columns have room. */
+.ms-split-room{container-type:inline-size;}
+@container (max-width: 64rem){.ms-split-room .ms-wide-split{grid-template-columns:minmax(0,1fr);gap:0;}}
 .ms-card .ms-op{font-size:.8em;color:#495057;padding:0 .25em;}
 .ms-card p{margin:.15rem 0;line-height:1.4;}
 .ms-card .ms-note{color:#495057;font-size:.92em;}
-.ms-card code{font-size:.92em;overflow-wrap:anywhere;white-space:pre-wrap;padding:0 .1em;}
+.ms-card code{font-size:.92em;overflow-wrap:anywhere;white-space:break-spaces;padding:0 .1em;}
+.ms-card code.ms-pairname{display:inline-block;max-width:100%;white-space:nowrap;overflow:hidden;
+  text-overflow:ellipsis;vertical-align:bottom;}
 .ms-card code.ms-hex{white-space:normal;}
 </style>
 """
@@ -103,7 +108,9 @@ def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset(
     if step.tied:
         others = [pc for pc in step.top_pairs if pc.pair in set(step.ties) and pc.pair != step.pair]
         names = ", ".join(
-            _code(f"{clip_label(label(pc.left), TIE_COLUMNS)} + {clip_label(label(pc.right), TIE_COLUMNS)}")
+            '<code class="ms-pairname">'
+            + html.escape(" + ".join(clip_label(label(t), TIE_COLUMNS) for t in (pc.left, pc.right)))
+            + "</code>"
             for pc in others[:2]
         )
         rest = len(step.ties) - 1 - len(others[:2])

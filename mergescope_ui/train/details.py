@@ -33,6 +33,13 @@ from .tables import (
 RECENT_MERGES = 12
 TABLE_CLIP = 14  # columns a token may take in the tables before it is shortened (whole in its tooltip)
 TOKEN_COLUMNS = {"pair": 2 * TABLE_CLIP, "left": TABLE_CLIP, "right": TABLE_CLIP, "token": TABLE_CLIP}
+# Headers as words, so they can wrap in a narrow column (presenter mode) instead of pushing columns out.
+HEADERS = {
+    "left_id": "left id",
+    "right_id": "right id",
+    "tokens_after": "tokens after",
+    "crosses_words": "🚩",
+}
 
 
 def text_line(inputs: Inputs, run: TrainingRun) -> None:
@@ -52,7 +59,7 @@ def step_tables(run: TrainingRun, *, large: bool) -> None:
         return
     table = pair_table(step)
     markup = heading_html(f"All {len(table)} pairs counted before merge {step.index}") + html_table(
-        table[["rank", "pair", "count", "status", "left_id", "right_id"]],
+        table[["rank", "pair", "count", "status", "left_id", "right_id"]].rename(columns=HEADERS),
         row_classes=[f"ms-{s}" for s in table["status"]],
         wrap=True,
         clip=TOKEN_COLUMNS,
@@ -71,7 +78,7 @@ def merges_so_far(run: TrainingRun, *, large: bool) -> None:
     steps = run.records[: run.position]
     if not steps:
         return
-    longest = longest_tokens(steps, n=10).rename(columns={"crosses_words": "🚩"})
+    longest = longest_tokens(steps, n=10).rename(columns=HEADERS)
     crossing = sum(crosses_word_boundary(s.token) for s in steps)
     note = (
         f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization GPT-2 to prevent them."
@@ -104,7 +111,7 @@ def merges_so_far(run: TrainingRun, *, large: bool) -> None:
             },
         )
     else:
-        recent = merges_table(steps[: -RECENT_MERGES - 1 : -1]).rename(columns={"crosses_words": "🚩"})
+        recent = merges_table(steps[: -RECENT_MERGES - 1 : -1]).rename(columns=HEADERS)
         recent_html = (
             heading
             + caption_html(
@@ -113,8 +120,9 @@ def merges_so_far(run: TrainingRun, *, large: bool) -> None:
             + html_table(recent, wrap=True, clip=TOKEN_COLUMNS)
         )
         # Both tables side by side in one HTML block (a CSS grid, see shared.blocks.BLOCK_CSS).
-        split = f'<div class="ms-split"><div>{recent_html}</div><div>{longest_html}</div></div>'
-        st.html('<hr class="ms-rule">' + split)
+        # Side by side on a wide screen, one above the other where the merges' ten columns need the room.
+        split = f'<div class="ms-split ms-wide-split"><div>{recent_html}</div><div>{longest_html}</div></div>'
+        st.html(f'<hr class="ms-rule"><div class="ms-split-room">{split}</div>')
     st.toggle(
         "Show every merge (sortable table)",
         key=keys.ALL_MERGES,

@@ -9,6 +9,7 @@ order; a new section (such as "What if?") is one more call in :func:`_panel`.
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.safe_text import md_escape
@@ -36,8 +37,11 @@ def _panel(*, inputs: Inputs) -> None:
         animate=bool(st.session_state.get(keys.ANIMATE, True)),
         speed=float(st.session_state.get(keys.PLAY_SPEED, 1.0)),
     )
+    # Always the same elements in the same order: an element that comes and goes before the stage
+    # would shift it, and the browser would mount it afresh (losing the step it shows).
+    slot = st.empty()  # a long jump's progress bar
     try:
-        _train_ahead(run, quiz=options.quiz)
+        _train_ahead(run, quiz=options.quiz, slot=slot)
         views = _views(run, inputs)
         if options.quiz:
             _quiz(run)
@@ -59,11 +63,12 @@ def _views(run: TrainingRun, inputs: Inputs) -> StageViews:
     return views
 
 
-def _train_ahead(run: TrainingRun, *, quiz: bool) -> None:
-    """Pull the steps the stage will need: a pending jump (with progress), then a few past the one shown."""
+def _train_ahead(run: TrainingRun, *, quiz: bool, slot: DeltaGenerator) -> None:
+    """Pull the steps the stage will need: a pending jump (its progress in ``slot``), then a few past
+    the one shown."""
     pending = st.session_state.pop(keys.JUMP_PENDING, None)
     if pending is not None:
-        bar = st.progress(0.0, text=f"Training up to step {pending:,}…")
+        bar = slot.progress(0.0, text=f"Training up to step {pending:,}…")
         reached = run.jump(
             pending,
             progress=lambda done, total: bar.progress(

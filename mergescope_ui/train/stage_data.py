@@ -171,7 +171,8 @@ class StageViews:
     # ----- token labels -----
     def labels(self, ids: Iterable[int]) -> dict[str, list[Any]]:
         """id -> [escaped label, classes, escaped tooltip, newlines in it, columns] for the stage's spans."""
-        vocab = self.replay.vocab
+        # Every token made so far: the replay's vocab holds only those up to the step it is at.
+        vocab = self.run.trainer.vocab
         out: dict[str, list[Any]] = {}
         for i in ids:
             entry = self._labels.get(i)

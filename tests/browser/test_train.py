@@ -1,19 +1,24 @@
-"""The training page in a real browser (Debian chromium via playwright).
+"""The Train page in a real browser (Debian chromium via playwright).
 
 Starts ``streamlit run app.py`` from the repo root on a free port; skipped with
 the reason when chromium or playwright is missing.  Screenshots go to
-``artifacts/`` (git-ignored).
+``artifacts/`` (git-ignored).  The stage (a components v2 component) steps in
+the browser, so most checks here are of what only a browser shows: layout,
+keys, the animation, the places of a merge in a large upload.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from tests.browser.layout import STAGE_BOXES, STICKING_OUT, outside_viewport
 from tests.browser.support import (
+    ROOT,
     chromium_page,
     full_screenshot,
     missing_browser,
@@ -25,6 +30,7 @@ from tests.browser.support import (
 REASON = missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 HEADING = "Train: watch BPE learn"
+CLASSIC = "corpus=low_lower_newest_widest&pattern=none"  # the classroom string, merges across words
 # Streamlit first probes /<page>/_stcore/... before the root; those two 404s are expected.
 EXPECTED_404 = re.compile(r"/(train|home)/_stcore/(health|host-config)$")
 
@@ -35,9 +41,10 @@ def server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture()
-def page(server: str):
-    with chromium_page() as page:
+@contextmanager
+def _browser(*, width: int = 1600, height: int = 1000) -> Iterator[object]:
+    """A page that collects JavaScript errors, failed requests and console errors, and fails on any."""
+    with chromium_page(width=width, height=height) as page:
         problems: list[str] = []
         page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
         page.on(
@@ -56,51 +63,89 @@ def page(server: str):
                 and problems.append(f"console: {m.text}")
             ),
         )
-        page.problems = problems
         yield page
         assert not problems, problems
 
 
+@pytest.fixture()
+def page():
+    with _browser() as pg:
+        yield pg
+
+
+def _open(page, server: str, query: str) -> None:
+    open_app(page, f"{server}/train?{query}", heading=HEADING)
+    page.locator(".ms-stage .ms-card").wait_for()
+
+
+def _card(page, step: int):
+    return page.locator(".ms-stage .ms-card h4").filter(has_text=re.compile(rf"^Merge {step}$"))
+
+
 def _next(page, step: int) -> None:
     page.get_by_role("button", name="Next ▶").click()
-    page.get_by_text(f"Merge {step}", exact=True).wait_for()
-    wait_idle(page)
+    _card(page, step).wait_for()
+
+
+def _jump(page, step: int, *, shows: int | None = None) -> None:
+    box = page.locator(".ms-stage .ms-jump-in")
+    box.fill(str(step))
+    box.press("Enter")
+    _card(page, step if shows is None else shows).wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+
+
+def _stepline(page) -> str:
+    return page.locator(".ms-stage .ms-stepline").inner_text()
 
 
 def test_step_through_the_classroom_string(server: str, page) -> None:
-    open_app(page, f"{server}/train?corpus=low_lowest_newest&pattern=none", heading=HEADING)
-    assert page.get_by_text("Step 0: the text as raw bytes").is_visible()
-    raw = page.locator(".ms-tokens .ms-t")
-    assert raw.count() == len("low low low low low lowest lowest newest newest newest")
+    _open(page, server, CLASSIC)
+    assert _stepline(page) == "Step 0: the text as raw bytes"
+    raw = page.locator(".ms-stage .ms-after .ms-t")
+    text = (ROOT / "corpora" / "low_lower_newest_widest.txt").read_bytes()
+    assert raw.count() == len(text), "the text as raw bytes: one token each"
     for step in (1, 2, 3):
         _next(page, step)
     page.get_by_role("button", name="◀ Back").click()
-    page.get_by_text("Merge 2", exact=True).wait_for()
-    wait_idle(page)
-    card = page.locator(".ms-card")
-    assert "New token id 257" in card.inner_text()
-    after = page.locator(".ms-tokens").nth(1)
-    spans = after.locator(".ms-t")
-    titles = [spans.nth(i).get_attribute("title") for i in range(spans.count())]
-    assert all((t.startswith("id ") and "bytes" in t) or "byte:" in t for t in titles)
+    _card(page, 2).wait_for()
+    assert "New token id 257" in page.locator(".ms-stage .ms-card").inner_text()
+    assert _stepline(page) == "Step 2 of up to 100 merges"
+    after = page.locator(".ms-stage .ms-after")
+    titles = after.locator(".ms-t").evaluate_all("spans => spans.map(s => s.title)")
+    assert titles and all(re.match(r"id \d+ · \d+ bytes?: ", t) for t in titles)
     assert after.locator(".ms-new").count() >= 1
-    charts = page.locator('[data-testid="stVegaLiteChart"]')
-    assert charts.count() >= 2
-    for i in range(charts.count()):  # drawn on a canvas (see mergescope_ui.charts.CANVAS), not as SVG nodes
-        canvas = charts.nth(i).locator("canvas")
-        canvas.wait_for()
-        assert canvas.evaluate("c => c.width > 0 && c.height > 0")
+    fused = page.locator(".ms-stage .ms-before .ms-fuse")
+    assert fused.count() >= 1 and fused.first.locator(".ms-t").count() == 2  # the pair about to fuse, boxed
+    assert "places 1–3 of" in page.locator(".ms-stage .ms-pager-t").inner_text()
+    wait_idle(page)
     page.mouse.move(0, 0)
     full_screenshot(page, "train_classroom_step2")
 
 
-def test_arrow_key_steps_forward(server: str, page) -> None:
-    open_app(page, f"{server}/train?corpus=aaabdaaabac", heading=HEADING)
+def test_arrow_keys_step_and_jump_to_step_follows(server: str, page) -> None:
+    _open(page, server, "corpus=aaabdaaabac")
     page.locator("h1").first.click()
     page.keyboard.press("ArrowRight")
-    page.get_by_text("Merge 1", exact=True).wait_for()
-    wait_idle(page)
-    assert "aa" in page.locator(".ms-card").inner_text()
+    _card(page, 1).wait_for()
+    page.keyboard.press("ArrowRight")
+    _card(page, 2).wait_for()
+    assert page.locator(".ms-stage .ms-jump-in").input_value() == "2"
+    page.keyboard.press("ArrowLeft")
+    _card(page, 1).wait_for()
+    assert page.locator(".ms-stage .ms-jump-in").input_value() == "1"
+    assert "aa" in page.locator(".ms-stage .ms-card").inner_text()
+
+
+def test_jump_past_the_end_says_where_training_stopped(server: str, page) -> None:
+    _open(page, server, "corpus=aaabdaaabac&pattern=none")
+    _jump(page, 50, shows=7)
+    status = page.locator(".ms-stage .ms-status").inner_text()
+    assert status.startswith("Training stopped at step 7: no pair of adjacent tokens is left to merge")
+    assert page.locator(".ms-stage .ms-jump-in").input_value() == "7"
+    assert page.get_by_role("button", name="Next ▶").is_disabled()
+    page.keyboard.press("ArrowLeft")  # the box gave the keys back
+    _card(page, 6).wait_for()
 
 
 def test_pasted_markup_stays_text(server: str, page) -> None:
@@ -111,22 +156,35 @@ def test_pasted_markup_stays_text(server: str, page) -> None:
     page.get_by_text("Step 0: the text as raw bytes").wait_for()
     wait_idle(page)
     _next(page, 1)
-    tokens = page.locator(".ms-tokens")
-    assert tokens.locator("img, script").count() == 0
-    assert "<img" in tokens.nth(1).inner_text().replace("\N{OPEN BOX}", " ")
+    stage = page.locator(".ms-stage")
+    assert stage.locator("img, script").count() == 0
+    assert "<img" in stage.locator(".ms-after").inner_text().replace("\N{OPEN BOX}", " ")
     assert page.evaluate("() => window.__pwned === undefined")
 
 
-def test_presenter_mode_on_chinese_after_a_jump(server: str, page) -> None:
-    open_app(page, f"{server}/train?corpus=machine_learning_zh&presenter=true&merges=300", heading=HEADING)
-    jump = page.locator('input[aria-label="Jump to step"]')
-    jump.fill("40")
-    jump.press("Enter")
-    page.get_by_text("Merge 40", exact=True).wait_for(timeout=60_000)
+def test_the_merge_moves_unless_motion_is_unwanted(server: str, page) -> None:
+    _open(page, server, CLASSIC)
+    _next(page, 1)
+    new = page.locator(".ms-stage .ms-card .ms-fn")
+    assert page.locator(".ms-stage.ms-animate").count() == 1
+    assert new.evaluate("e => getComputedStyle(e).animationName") == "ms-land"
+    page.emulate_media(reduced_motion="reduce")
+    _next(page, 2)
+    assert new.evaluate("e => getComputedStyle(e).animationName") == "none"
+    page.emulate_media(reduced_motion="no-preference")
+    page.locator("[data-testid=stSidebar]").get_by_text("Animate each merge").click()  # off
     wait_idle(page)
+    _next(page, 3)
+    assert page.locator(".ms-stage.ms-animate").count() == 0
+
+
+def test_presenter_mode_on_chinese_after_a_jump(server: str, page) -> None:
+    _open(page, server, "corpus=machine_learning_zh&presenter=true&merges=300")
+    _jump(page, 40)
     size = page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)")
     assert size >= 20
-    merges = page.locator("table.ms-table", has_text="tokens_after").last  # the latest merges, newest first
+    assert not page.locator('[data-testid="stSidebar"]').is_visible(), "presenter mode folds the sidebar"
+    merges = page.locator("table.ms-table", has_text="tokens after").last  # the latest merges, newest first
     merges.wait_for()
     assert merges.locator("tbody tr").first.locator("td").first.inner_text().strip() == "40"
     page.mouse.move(0, 0)
@@ -134,33 +192,48 @@ def test_presenter_mode_on_chinese_after_a_jump(server: str, page) -> None:
 
 
 def test_play_steps_on_its_own_then_pause_stops(server: str, page) -> None:
-    open_app(page, f"{server}/train?corpus=lighthouse_story", heading=HEADING)
+    _open(page, server, "corpus=lighthouse_story")
     page.get_by_role("button", name="Play").click()
-    page.locator(".ms-card h4", has_text="Merge 3").wait_for(timeout=20_000)  # about 1 s per step
+    _card(page, 3).wait_for(timeout=20_000)  # about 1 s per step
     page.get_by_role("button", name="Pause").click()
     page.get_by_role("button", name="Play").wait_for()
-    wait_idle(page)
-    shown = page.locator(".ms-card h4").inner_text()
+    shown = page.locator(".ms-stage .ms-card h4").inner_text()
     page.wait_for_timeout(2500)
-    assert page.locator(".ms-card h4").inner_text() == shown, "paused: no more steps"
+    assert page.locator(".ms-stage .ms-card h4").inner_text() == shown, "paused: no more steps"
+
+
+def test_places_page_on_and_come_from_the_server_past_the_first_ones(server: str, page) -> None:
+    _open(page, server, "corpus=lighthouse_story&pattern=none")
+    _next(page, 1)
+    pager = page.locator(".ms-stage .ms-pager-t")
+    total = int(pager.inner_text().rsplit(" of ", 1)[1].replace(",", ""))
+    assert total > 12
+    for first in (4, 7, 10):  # the stage has 6 at first; the rest it asks for
+        page.get_by_role("button", name="Next places").click()
+        page.get_by_text(f"places {first}–{first + 2} of {total:,}").wait_for()
+    numbers = page.locator(".ms-stage .ms-after .ms-num").all_inner_texts()
+    assert numbers and numbers[0].startswith("10")
+    assert page.locator(".ms-stage .ms-after .ms-new").count() >= 1
 
 
 def test_quiz_round_in_the_browser(server: str, page) -> None:
-    open_app(page, f"{server}/train?corpus=aaabdaaabac&pattern=none&quiz=true", heading=HEADING)
+    _open(page, server, "corpus=aaabdaaabac&pattern=none&quiz=true")
     page.get_by_text("Your guess for merge 1").wait_for()
     page.get_by_role("radiogroup").get_by_text("a + a", exact=True).click()
     wait_idle(page)
     _next(page, 1)
     page.get_by_text("Right!").wait_for()
-    assert page.get_by_text("1 right out of 1").is_visible()
+    assert page.get_by_text("Quiz score: 1 of 1 right").is_visible()
     page.mouse.move(0, 0)
     full_screenshot(page, "train_quiz_step1")
 
 
 def test_merges_csv_download_has_every_merge_so_far(server: str, page) -> None:
-    open_app(page, f"{server}/train?corpus=low_lowest_newest&pattern=none", heading=HEADING)
+    _open(page, server, "corpus=low_lowest_newest&pattern=none")
     for step in (1, 2, 3):
         _next(page, step)
+    wait_idle(page)
+    page.get_by_text("Merges so far (3)").wait_for()
     with page.expect_download() as info:
         page.get_by_role("button", name="⬇ Merges as CSV").click()
     download = info.value
@@ -168,3 +241,87 @@ def test_merges_csv_download_has_every_merge_so_far(server: str, page) -> None:
     lines = Path(download.path()).read_text(encoding="utf-8").splitlines()
     assert len(lines) == 4 and lines[0].startswith("step,")
     assert [line.split(",")[0] for line in lines[1:]] == ["1", "2", "3"]
+
+
+# ----- one screen, and nothing sticking out ---------------------------------------------------------
+
+
+def _settled(page) -> None:
+    """The script idle and the merge's animation over (boxes are measured, not moving)."""
+    wait_idle(page)
+    page.wait_for_function("() => document.getAnimations().length === 0")
+
+
+def _one_screen(page, name: str) -> None:
+    _settled(page)
+    page.mouse.move(0, 0)
+    boxes = page.evaluate(STAGE_BOXES)
+    page.screenshot(path=str(_shot(name)))
+    assert outside_viewport(boxes) == [], name
+    assert boxes["fused"] is not None and boxes["fresh"] is not None, "the merge marked before and after"
+    assert page.evaluate(STICKING_OUT) == [], name
+
+
+def _shot(name: str) -> Path:
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    return ROOT / "artifacts" / f"{name}.png"
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "presenter"), [(1280, 720, True), (1920, 1080, False), (1920, 1080, True)]
+)
+def test_the_step_fits_on_one_screen(server: str, width: int, height: int, presenter: bool) -> None:
+    mode = "&presenter=true" if presenter else ""
+    name = f"train_one_screen_{width}x{height}{'_presenter' if presenter else ''}"
+    with _browser(width=width, height=height) as page:
+        _open(page, server, CLASSIC + mode)  # the teacher's run: the classic string, Next four times
+        for step in (1, 2, 3, 4):
+            _next(page, step)
+        _one_screen(page, f"{name}_classic_step4")
+        _jump(page, 100, shows=28)  # it finishes at 28 with the whole text one token
+        page.keyboard.press("ArrowLeft")  # the last merge has one place; step 27 has a long token too
+        _card(page, 27).wait_for()
+        _one_screen(page, f"{name}_classic_step27")
+        _open(page, server, "corpus=machine_learning_zh" + mode)
+        _jump(page, 100)
+        _one_screen(page, f"{name}_zh_step100")
+
+
+def test_no_element_wider_than_its_column_at_any_step_of_the_classic_string(server: str) -> None:
+    with _browser(width=1280, height=900) as page:
+        page.emulate_media(reduced_motion="reduce")  # no boxes in mid-slide
+        for width in (1280, 1440, 1920):
+            for presenter in (False, True):
+                page.set_viewport_size({"width": width, "height": 900})
+                _open(page, server, CLASSIC + ("&presenter=true" if presenter else ""))
+                step, where = 0, f"{width} px, presenter {'on' if presenter else 'off'}"
+                while page.get_by_role("button", name="Next ▶").is_enabled():
+                    step += 1
+                    _next(page, step)
+                    if step % 7 == 0:  # now and then the whole page, once the tables below are redrawn
+                        wait_idle(page)
+                    assert page.evaluate(STICKING_OUT) == [], f"step {step} at {where}"
+                wait_idle(page)
+                assert step == 28 and page.evaluate(STICKING_OUT) == [], f"the last step at {where}"
+
+
+def test_a_large_upload_shows_the_new_token_in_context_at_a_late_step(server: str, tmp_path: Path) -> None:
+    story = (ROOT / "corpora" / "lighthouse_story.txt").read_text(encoding="utf-8")
+    mixed = (ROOT / "corpora" / "mixed_scripts.txt").read_text(encoding="utf-8")
+    upload = tmp_path / "big.txt"
+    upload.write_text("".join(f"Chapter {n}\n{story}" for n in range(400)) + mixed * 20, encoding="utf-8")
+    assert upload.stat().st_size > 1_000_000
+    with _browser(width=1280, height=720) as page:
+        open_app(page, f"{server}/train?corpus=__upload__&presenter=true", heading=HEADING)
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(upload))
+        page.get_by_text("Step 0: the text as raw bytes").wait_for(timeout=120_000)
+        wait_idle(page, timeout=120_000)
+        _jump(page, 100)
+        for step in (100, 99):
+            new = page.locator(".ms-stage .ms-card .ms-fn .ms-t").get_attribute("title")
+            fresh = page.locator(".ms-stage .ms-after .ms-new")
+            assert fresh.count() >= 1 and fresh.first.get_attribute("title") == new, step
+            if step == 100:
+                page.keyboard.press("ArrowLeft")
+                _card(page, 99).wait_for()
+        _one_screen(page, "train_upload_1mb_step99_1280x720_presenter")

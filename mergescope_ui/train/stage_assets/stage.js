@@ -133,13 +133,10 @@ function mount(root) {
   jump.addEventListener("keydown", (e) => {
     if (e.key === "Enter") {
       e.preventDefault();
-      jump.blur(); // the arrow keys step again
-      jumpTo(s, jump.value);
+      jump.blur(); // jumps (the change event), and the arrow keys step again
     }
   });
-  jump.addEventListener("change", () => {
-    if (jump.value !== String(s.pos)) jumpTo(s, jump.value);
-  });
+  jump.addEventListener("change", () => jumpTo(s, jump.value));
   s.onKey = (e) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;
@@ -249,18 +246,14 @@ function jumpTo(s, value) {
     k = d.maxMerges;
   } else s.notice = "";
   stopPlay(s);
-  if (d.views[k]) {
-    const keep = s.notice;
-    go(s, k, { user: true });
-    s.notice = keep;
-    render(s, false);
-  } else {
-    const keep = s.notice;
+  const notice = s.notice;
+  if (d.views[k]) go(s, k, { user: true });
+  else {
     s.pos = k;
-    s.notice = keep || `Training up to step ${k.toLocaleString("en-US")}…`;
-    render(s, false);
     s.setTrigger("jump", k);
   }
+  s.notice = notice || (d.views[k] ? "" : `Training up to step ${k.toLocaleString("en-US")}…`);
+  render(s, false);
 }
 
 function render(s, animate) {
@@ -275,7 +268,7 @@ function render(s, animate) {
   play.disabled = d.quiz || (end && !s.playing);
   play.textContent = s.playing ? "⏸ Pause" : "▶ Play";
   q(".ms-stepline").textContent =
-    k === 0 ? "Step 0: the raw bytes" : `Step ${k.toLocaleString("en-US")} of up to ${d.maxMerges.toLocaleString("en-US")} merges`;
+    k === 0 ? "Step 0: the text as raw bytes" : `Step ${k.toLocaleString("en-US")} of up to ${d.maxMerges.toLocaleString("en-US")} merges`;
   const jump = q(".ms-jump-in");
   jump.max = String(d.maxMerges);
   if (document.activeElement !== jump) jump.value = String(k);

@@ -39,7 +39,7 @@ HEADING = "Train: watch BPE learn"
 # In the page: click Next, then wait until the card says "Merge k" and one more frame is drawn.
 TIME_NEXT = """async (k) => {
   const next = [...document.querySelectorAll('button')].find((b) => b.textContent.trim().startsWith('Next'));
-  const shown = () => [...document.querySelectorAll('.ms-card h4')]
+  const shown = () => [...document.querySelectorAll('.ms-card:not(.ms-wait) h4')]
     .some((h) => h.textContent.trim() === 'Merge ' + k);
   const t0 = performance.now();
   await new Promise((resolve) => {

@@ -79,7 +79,8 @@ def _open(page, server: str, query: str) -> None:
 
 
 def _card(page, step: int):
-    return page.locator(".ms-stage .ms-card h4").filter(has_text=re.compile(rf"^Merge {step}$"))
+    """The merge card of ``step`` once it is drawn (not the stand-in shown while the server trains)."""
+    return page.locator(".ms-stage .ms-card:not(.ms-wait) h4").filter(has_text=re.compile(rf"^Merge {step}$"))
 
 
 def _next(page, step: int) -> None:
@@ -257,7 +258,7 @@ def _one_screen(page, name: str) -> None:
     page.mouse.move(0, 0)
     boxes = page.evaluate(STAGE_BOXES)
     page.screenshot(path=str(_shot(name)))
-    assert outside_viewport(boxes) == [], name
+    assert outside_viewport(boxes) == [], (name, boxes, page.locator(".ms-stage").inner_text()[:400])
     assert boxes["fused"] is not None and boxes["fresh"] is not None, "the merge marked before and after"
     assert page.evaluate(STICKING_OUT) == [], name
 

@@ -281,6 +281,7 @@ function render(s, animate) {
   const key = [s.serial, k, s.tab, s.page[k] || 0, view ? view.places && view.places.start : "none", view ? 1 : 0].join("|");
   if (key === s.shown && !animate) return;
   s.shown = key;
+  s.root.classList.toggle("ms-waiting", !view);
   if (!view) {
     q(".ms-cardcol").innerHTML = `<div class="ms-card ms-wait"><h4>Merge ${k}</h4><p>Training…</p></div>`;
     return;

@@ -10,6 +10,7 @@ import streamlit as st
 
 from mergescope_ui import train
 from mergescope_ui.shared import keys
+from mergescope_ui.shared.no_such_page import no_such_page, unknown_path
 from mergescope_ui.shared.theme import page_css
 
 # Presenter mode (?presenter=true, or the toggle below) starts with the sidebar folded away: the page gets
@@ -21,14 +22,14 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="collapsed" if presenter else "auto",
 )
-navigation = st.navigation(
-    [
-        st.Page("pages/home.py", title="Welcome", icon="🏠", url_path="home", default=True),
-        st.Page("pages/train.py", title="Train", icon="🔬", url_path="train"),
-        st.Page("pages/tokenize.py", title="Tokenize", icon="🔤", url_path="tokenize"),
-        st.Page("pages/lab.py", title="Vocab-size lab", icon="🧪", url_path="vocab-lab"),
-    ]
-)
+PAGES = [
+    st.Page("pages/home.py", title="Welcome", icon="🏠", url_path="home", default=True),
+    st.Page("pages/train.py", title="Train", icon="🔬", url_path="train"),
+    st.Page("pages/tokenize.py", title="Tokenize", icon="🔤", url_path="tokenize"),
+    st.Page("pages/lab.py", title="Vocab-size lab", icon="🧪", url_path="vocab-lab"),
+]
+missing = unknown_path(PAGES)  # a URL that names no page (asked before the navigation resolves it)
+navigation = st.navigation(PAGES)
 with st.sidebar:
     st.toggle(
         "📽 Presenter mode (large text)",
@@ -38,4 +39,7 @@ with st.sidebar:
         help="Bigger text, tokens and charts for a projector.",
     )
 st.html(page_css(presenter=bool(st.session_state.get(keys.PRESENTER, False)), pages=train.PAGE_CSS))
-navigation.run()
+if missing is None:
+    navigation.run()
+else:  # say so, with a link to each page, instead of showing the Welcome page
+    no_such_page(missing, PAGES)

@@ -26,7 +26,7 @@ PAGES = [
     st.Page("pages/home.py", title="Welcome", icon="🏠", url_path="home", default=True),
     st.Page("pages/train.py", title="Train", icon="🔬", url_path="train"),
     st.Page("pages/tokenize.py", title="Tokenize", icon="🔤", url_path="tokenize"),
-    st.Page("pages/lab.py", title="Vocab-size lab", icon="🧪", url_path="vocab-lab"),
+    st.Page("pages/vocab-lab.py", title="Vocab-size lab", icon="🧪", url_path="vocab-lab"),
 ]
 missing = unknown_path(PAGES)  # a URL that names no page (asked before the navigation resolves it)
 navigation = st.navigation(PAGES)

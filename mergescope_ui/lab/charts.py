@@ -3,8 +3,9 @@
 >>> import pandas as pd
 >>> data = pd.DataFrame({"text": ["train"], "merges": [0], "vocab_size": [256], "tokens": [9],
 ...                      "bytes_per_token": [1.0], "chars_per_token": [1.0]})
->>> [layer["mark"]["type"] for layer in compression_chart(data).to_dict()["layer"]]
-['rule', 'line']
+>>> spec = compression_chart(data).to_dict()
+>>> spec["layer"][0]["mark"]["type"], [layer["mark"]["type"] for layer in spec["layer"][1]["layer"]]
+('rule', ['line', 'line'])
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import pandas as pd
 from bpe_core.analysis.metrics import LESSON_SIZES
 
 TEXT_COLORS = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9", "#f59f00"]
+DASHES = [[1, 0], [7, 4], [2, 3], [10, 3, 2, 3], [4, 2]]  # train solid, the others dashed
+SCRIPT_HEIGHT, SCRIPT_HEIGHT_LARGE = 420, 560
 
 METRIC_TITLES = {"bytes_per_token": "bytes per token", "chars_per_token": "characters per token"}
 
@@ -48,32 +51,34 @@ def compression_chart(
         scale=alt.Scale(type="log", base=2),
         axis=alt.Axis(labelFontSize=label, titleFontSize=title),
     )
-    lines = (
-        alt.Chart(data)
-        .mark_line(strokeWidth=3 if large else 2)
-        .encode(
-            x=x,
-            y=alt.Y(
-                f"{metric}:Q",
-                title=METRIC_TITLES[metric],
-                scale=alt.Scale(zero=False),
-                axis=alt.Axis(labelFontSize=label, titleFontSize=title),
-            ),
-            color=alt.Color(
-                "text:N",
-                title=None,
-                scale=alt.Scale(domain=texts, range=TEXT_COLORS[: len(texts)] or TEXT_COLORS),
-                legend=alt.Legend(orient="bottom", labelFontSize=label),
-            ),
-            tooltip=[
-                "text:N",
-                "vocab_size:Q",
-                "merges:Q",
-                "tokens:Q",
-                alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric]),
-            ],
-        )
+    # The first text (train) underneath and thicker, the others dashed on top: coinciding lines both show.
+    width = 3 if large else 2
+    base = alt.Chart(data).encode(
+        x=x,
+        y=alt.Y(
+            f"{metric}:Q",
+            title=METRIC_TITLES[metric],
+            scale=alt.Scale(zero=False),
+            axis=alt.Axis(labelFontSize=label, titleFontSize=title),
+        ),
+        color=alt.Color(
+            "text:N",
+            title=None,
+            scale=alt.Scale(domain=texts, range=TEXT_COLORS[: len(texts)] or TEXT_COLORS),
+            legend=alt.Legend(orient="bottom", labelFontSize=label),
+        ),
+        tooltip=[
+            "text:N",
+            "vocab_size:Q",
+            "merges:Q",
+            "tokens:Q",
+            alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric]),
+        ],
     )
+    first = texts[0] if texts else ""
+    under = base.transform_filter(alt.datum.text == first).mark_line(strokeWidth=width * 2.5, opacity=0.55)
+    over = base.transform_filter(alt.datum.text != first).mark_line(strokeWidth=width, strokeDash=DASHES[1])
+    lines = alt.layer(under, over)
     top = data["vocab_size"].max() if len(data) else 0
     rules = pd.DataFrame({"vocab_size": [m for m in marks if m <= top]})
     marks_layer = alt.Chart(rules).mark_rule(color="#adb5bd", strokeDash=[4, 4]).encode(x="vocab_size:Q")
@@ -131,10 +136,11 @@ def gain_chart(data: pd.DataFrame, *, large: bool = False) -> alt.Chart:
 
 
 def script_chart(data: pd.DataFrame, *, metric: str = "chars_per_token", large: bool = False) -> alt.Chart:
-    """``metric`` vs vocab size per script category of one text."""
+    """``metric`` vs vocab size per script category: colour = script, dash = text (train solid)."""
     if metric not in METRIC_TITLES:
         raise ValueError(f"metric must be one of {list(METRIC_TITLES)}, not {metric!r}")
     label, title = _axis_sizes(large)
+    texts = list(dict.fromkeys(data["text"])) if "text" in data else ["train"]
     return (
         alt.Chart(data)
         .mark_line(strokeWidth=3 if large else 2)
@@ -151,7 +157,15 @@ def script_chart(data: pd.DataFrame, *, metric: str = "chars_per_token", large: 
                 axis=alt.Axis(labelFontSize=label, titleFontSize=title),
             ),
             color=alt.Color("script:N", title=None, legend=alt.Legend(orient="bottom", labelFontSize=label)),
+            strokeDash=alt.StrokeDash(
+                "text:N",
+                title=None,
+                scale=alt.Scale(domain=texts, range=DASHES[: len(texts)]),
+                legend=alt.Legend(orient="bottom", labelFontSize=label, symbolStrokeWidth=3),
+            ),
+            detail="text:N",
             tooltip=[
+                "text:N",
                 "script:N",
                 "vocab_size:Q",
                 "tokens:Q",
@@ -159,5 +173,5 @@ def script_chart(data: pd.DataFrame, *, metric: str = "chars_per_token", large: 
                 alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric]),
             ],
         )
-        .properties(height=300 if large else 260)
+        .properties(height=SCRIPT_HEIGHT_LARGE if large else SCRIPT_HEIGHT)
     )

@@ -132,6 +132,21 @@ def compute_lab(
 CACHE: ProgressCache[LabResult] = ProgressCache(entries=CACHE_ENTRIES)
 
 
+def _key(train_text: str, heldout: Mapping[str, str], settings: LabSettings) -> tuple[object, ...]:
+    return (digest(train_text), tuple(sorted((n, digest(t)) for n, t in heldout.items())), settings)
+
+
+def is_cached(
+    train_text: str,
+    heldout: Mapping[str, str],
+    settings: LabSettings,
+    *,
+    cache: ProgressCache[LabResult] = CACHE,
+) -> bool:
+    """True when :func:`cached_lab` would answer from ``cache`` (no computing, no progress)."""
+    return cache.get(_key(train_text, heldout, settings)) is not None
+
+
 def cached_lab(
     train_text: str,
     heldout: Mapping[str, str],
@@ -141,7 +156,7 @@ def cached_lab(
     cache: ProgressCache[LabResult] = CACHE,
 ) -> tuple[LabResult, bool]:
     """:func:`compute_lab` through ``cache``; returns ``(result, was_cached)``."""
-    key = (digest(train_text), tuple(sorted((n, digest(t)) for n, t in heldout.items())), settings)
+    key = _key(train_text, heldout, settings)
     found = cache.get(key)
     if found is not None:
         return found, True

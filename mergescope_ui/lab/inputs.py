@@ -8,6 +8,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from .compute import LabSettings
+from .link import apply_link, write_link
 from .reference import reference_upload
 from .settings_form import lab_settings
 from .texts import heldout_text, training_text
@@ -44,6 +45,7 @@ def header() -> DeltaGenerator:
 
 def sidebar(messages: DeltaGenerator) -> LabInputs | None:
     """The sidebar's four sections; None (after saying why in ``messages``) until there is text to train."""
+    apply_link(messages)
     with st.sidebar:
         st.header("Training text")
         picked = training_text(messages)
@@ -55,6 +57,7 @@ def sidebar(messages: DeltaGenerator) -> LabInputs | None:
         settings = lab_settings(messages)
         st.header("Compare")
         ref_files = reference_upload()
+    write_link()
     if picked is None or split is None or settings is None:
         return None
     train, heldout, how = split

@@ -42,7 +42,11 @@ SCRIPT_METRIC: Final = "lab_script_metric"  # radio
 SPEED_MERGES: Final = "lab_speed_merges"  # number_input
 SPEED_CHARS: Final = "lab_speed_chars"  # number_input: how much of the training text
 SPEED_RUN: Final = "lab_speed_run"  # button
+SPEED_ASKED: Final = "lab_speed_asked"  # plain: the button was pressed (set by its callback)
 SPEED_RESULT: Final = "lab_speed_result"  # plain: mergescope_ui.lab.speed.TimedLesson
+
+# --- the link (plain keys) ---------------------------------------------------------
+URL_READ: Final = "lab_url_read"  # the link's settings were applied once this session
 
 # Values of HELDOUT_MODE / SPLIT_BY / HELDOUT_SOURCE.
 SPLIT: Final = "split"

@@ -9,6 +9,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core.analysis.metrics import SizeRow
 from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES, load_uploaded
 
 from . import keys
@@ -39,25 +40,29 @@ def reference_upload() -> list[tuple[str, bytes]]:
 
 
 def reference_rows(
-    files: list[tuple[str, bytes]], texts: dict[str, str], samples: int, messages: DeltaGenerator
+    files: list[tuple[str, bytes]],
+    texts: dict[str, str],
+    samples: int,
+    messages: DeltaGenerator,
+    slot: DeltaGenerator,
 ) -> tuple[SizeRow, ...]:
-    """The uploaded tokenizer measured on each text (with a progress bar, cached); () without files."""
+    """The uploaded tokenizer measured on each text (cached; on a miss a progress bar fills ``slot``,
+    the place of the results); () without files."""
     if not files:
         return ()
     name = " + ".join(n for n, _ in files)
     key = digest(*itertools.chain.from_iterable(files))  # name, bytes, name, bytes, ...
-    bar = st.progress(0.0, text=f"Measuring {name}…")
+    bars: list[DeltaGenerator] = []
+
+    def progress(fraction: float, message: str) -> None:
+        if not bars:
+            bars.append(slot.progress(0.0, text=f"Measuring {md_escape(name)}…"))
+        bars[0].progress(min(1.0, max(0.0, fraction)), text=md_escape(message))
+
     try:
         return cached_reference_rows(
-            key,
-            lambda: load_uploaded(files),
-            name,
-            texts,
-            samples=samples,
-            progress=lambda f, m: bar.progress(min(1.0, max(0.0, f)), text=m),
+            key, lambda: load_uploaded(files), name, texts, samples=samples, progress=progress
         )
     except ValueError as exc:
-        messages.error(f"Cannot use the tokenizer files {name}: {exc}.")
+        messages.error(f"Cannot use the tokenizer files {md_escape(name)}: {md_escape(exc)}.")
         return ()
-    finally:
-        bar.empty()

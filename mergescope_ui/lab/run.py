@@ -1,4 +1,8 @@
-"""The lab's training run: once per texts + settings (a progress bar, then cached), and its headline."""
+"""The lab's training run: once per texts + settings (a progress bar, then cached), and its headline.
+
+The results sit in one slot (``st.empty``): while a new run computes, its progress bar takes the
+place of the previous results, so nothing on screen belongs to other settings than the sidebar's.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,9 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core.analysis.metrics import SizeRow
+from mergescope_ui.shared.safe_text import md_escape
 
-from .compute import LabResult, LabSettings, cached_lab
+from .compute import LabResult, LabSettings, cached_lab, is_cached
 from .inputs import LabInputs
 from .reference import reference_rows
 from .texts import HELDOUT_NAME
@@ -17,35 +22,44 @@ from .texts import HELDOUT_NAME
 
 @dataclass(frozen=True, slots=True)
 class LabRun:
-    """The run's result, whether it came from the cache, and the uploaded tokenizer's rows."""
+    """The run's result, whether it came from the cache, the uploaded tokenizer's rows, and the
+    container the results are drawn in (the slot the progress bar held)."""
 
     result: LabResult
     cached: bool
     references: tuple[SizeRow, ...]
+    area: DeltaGenerator
 
 
 def training(inputs: LabInputs, messages: DeltaGenerator) -> LabRun | None:
     """Train (or take from the cache), show the headline figures, measure the uploaded tokenizer files."""
-    st.caption(f"Training text: {', '.join(inputs.names)}; held-out: {inputs.heldout_how}.")
+    names = md_escape(", ".join(inputs.names))
+    st.caption(f"Training text: {names}; held-out: {md_escape(inputs.heldout_how)}.")
+    slot = st.empty()  # the results; while new ones compute, the progress bar instead
     try:
-        result, cached = _compute(inputs.train, inputs.heldout, inputs.settings)
+        result, cached = _compute(inputs.train, inputs.heldout, inputs.settings, slot)
     except ValueError as exc:
-        messages.error(f"Cannot compute the curves: {exc}.")
+        slot.empty()
+        messages.error(f"Cannot compute the curves: {md_escape(exc)}.")
         return None
-    _headline(result, cached)
     texts = {result.run.train.name: inputs.train, **inputs.heldout}
-    references = reference_rows(list(inputs.ref_files), texts, inputs.settings.samples, messages)
-    return LabRun(result=result, cached=cached, references=references)
+    references = reference_rows(list(inputs.ref_files), texts, inputs.settings.samples, messages, slot)
+    area = slot.container()
+    with area:
+        _headline(result, cached)
+    return LabRun(result=result, cached=cached, references=references, area=area)
 
 
-def _compute(train: str, heldout: dict[str, str], settings: LabSettings) -> tuple[LabResult, bool]:
-    bar = st.progress(0.0, text="Training…")
-    try:
-        return cached_lab(
-            train, heldout, settings, progress=lambda f, m: bar.progress(min(1.0, max(0.0, f)), text=m)
-        )
-    finally:
-        bar.empty()
+def _compute(
+    train: str, heldout: dict[str, str], settings: LabSettings, slot: DeltaGenerator
+) -> tuple[LabResult, bool]:
+    """The run from the cache, or computed with a progress bar in ``slot`` (over the old results)."""
+    if is_cached(train, heldout, settings):
+        return cached_lab(train, heldout, settings)
+    bar = slot.progress(0.0, text="Training…")
+    return cached_lab(
+        train, heldout, settings, progress=lambda f, m: bar.progress(min(1.0, max(0.0, f)), text=m)
+    )
 
 
 def _headline(result: LabResult, cached: bool) -> None:

@@ -8,12 +8,14 @@ from streamlit.delta_generator import DeltaGenerator
 from bpe_core import TrainOptions
 from bpe_core.analysis.metrics import DEFAULT_SAMPLES, LESSON_SIZES
 from bpe_core.training import TIE_BREAK_HELP, TIE_BREAKS
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.settings import parse_special_tokens
 
 from . import keys
 from .compute import MAX_VOCAB, LabSettings, parse_sizes
 
 DEFAULT_VOCAB = 4096
+DEFAULT_PATTERN = "gpt2"
 DEFAULT_SIZES = "1024"
 PATTERN_LABELS = {
     "gpt2": "GPT-2: words keep a leading space",
@@ -26,16 +28,17 @@ PATTERN_LABELS = {
 
 def lab_settings(messages: DeltaGenerator) -> LabSettings | None:
     """The training and measuring settings (in the sidebar); None after an error in ``messages``."""
+    st.session_state.setdefault(keys.VOCAB, DEFAULT_VOCAB)
     vocab = st.number_input(
         "Largest vocab size",
         min_value=257,
         max_value=MAX_VOCAB,
-        value=DEFAULT_VOCAB,
         step=256,
         key=keys.VOCAB,
         persist_state="session",
         help="One training run to this size gives every smaller tokenizer: merges are a prefix order.",
     )
+    st.session_state.setdefault(keys.PATTERN, DEFAULT_PATTERN)
     pattern = st.selectbox(
         "Pre-tokenization",
         list(PATTERN_LABELS),
@@ -90,6 +93,6 @@ def lab_settings(messages: DeltaGenerator) -> LabSettings | None:
             preview_chars=0,
         )
     except ValueError as exc:
-        messages.error(f"Check the settings: {exc}.")
+        messages.error(f"Check the settings: {md_escape(exc)}.")
         return None
     return LabSettings(options, sizes=sizes, samples=int(samples))

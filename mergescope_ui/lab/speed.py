@@ -22,6 +22,10 @@ class TimedLesson:
     lesson: SpeedLesson
 
 
+def _ask() -> None:
+    st.session_state[keys.SPEED_ASKED] = True
+
+
 def speed_lesson(train: str, settings: LabSettings) -> None:
     """Time both trainers on a button press; the result stays until the sample or settings change."""
     st.subheader("Why the fast trainer matters")
@@ -51,7 +55,10 @@ def speed_lesson(train: str, settings: LabSettings) -> None:
     sample = train[: int(size)]
     options = settings.options.replace(vocab_size=settings.options.base_vocab + int(merges))
     identity = (digest(sample), options)
-    if st.button("⏱ Time both trainers", key=keys.SPEED_RUN):
+    st.button("⏱ Time both trainers", key=keys.SPEED_RUN, on_click=_ask)
+    if st.session_state.pop(
+        keys.SPEED_ASKED, False
+    ):  # a callback's flag survives a rerun, a click's value not
         with st.spinner("Timing the textbook trainer, then the fast one…"):
             try:
                 lesson = time_trainers(sample, options)

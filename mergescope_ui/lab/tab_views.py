@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from bpe_core.analysis.metrics import SizeRow
 from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.safe_text import md_escape
 
 from . import keys
 from .charts import compression_chart, gain_chart, script_chart
@@ -14,6 +16,7 @@ from .inputs import LabInputs
 from .run import LabRun
 from .speed import speed_lesson
 from .tables import (
+    coinciding,
     compression_frame,
     gain_frame,
     plot_points,
@@ -25,10 +28,16 @@ from .tables import (
 )
 
 TAB_NAMES = ["📉 Curves", "🌐 Per script", "📋 Table of sizes", "⏱ Speed lesson"]
+BOTH = "__both__"  # the per-script chart shows every text
 
 
 def tabs(inputs: LabInputs, run: LabRun) -> None:
-    """The four tabs, charts in presenter sizes when presenter mode is on."""
+    """The four tabs (under the run's headline), charts in presenter sizes when presenter mode is on."""
+    with run.area:
+        _tabs(inputs, run)
+
+
+def _tabs(inputs: LabInputs, run: LabRun) -> None:
     large = bool(st.session_state.get(shared_keys.PRESENTER, False))
     curves_tab, scripts_tab, table_tab, speed_tab = st.tabs(TAB_NAMES)
     with curves_tab:
@@ -57,13 +66,19 @@ def _curves(result: LabResult, references: tuple[SizeRow, ...], large: bool) -> 
         persist_state="session",
     )
     points = reference_frame(references) if references else None
-    st.altair_chart(
-        compression_chart(compression_frame(run, ks), metric=metric, large=large, points=points),
-        width="stretch",
-    )
+    frame = compression_frame(run, ks)
+    st.altair_chart(compression_chart(frame, metric=metric, large=large, points=points), width="stretch")
+    same = coinciding(frame, metric=metric)
     st.caption(
-        "Higher is better compression. Where the held-out line falls below the training line, the "
-        "later merges fit the training text more than text in general. Dashed lines: 512, 4096, 32768."
+        "Higher is better compression. The training text is the wide line, the held-out text the dashed "
+        "one over it: where it falls below, the later merges fit the training text more than text in "
+        "general. Grey rules: 512, 4096, 32768."
+        + (
+            f" Here the {md_escape(', '.join(same))} line lies on the training line (within 1%): both are "
+            "drawn, one over the other."
+            if same
+            else ""
+        )
     )
     st.subheader("What each merge saves")
     st.altair_chart(gain_chart(gain_frame(run), large=large), width="stretch")
@@ -79,11 +94,14 @@ def _scripts(result: LabResult, large: bool) -> None:
     curves = {c.name: c for c in (run.train, *run.heldout)}
     st.subheader("Per script")
     c1, c2 = st.columns(2)
-    # Default: the text that mixes the most scripts (where the fairness lesson shows).
-    richest = max(
-        range(len(curves)), key=lambda i: (len(script_frame(list(curves.values())[i], run, [0])), i)
+    st.session_state.setdefault(keys.SCRIPT_TEXT, BOTH)
+    name = c1.selectbox(
+        "Text",
+        [BOTH, *curves],
+        key=keys.SCRIPT_TEXT,
+        persist_state="session",
+        format_func=lambda n: "train and held-out (dashed)" if n == BOTH else n,
     )
-    name = c1.selectbox("Text", list(curves), key=keys.SCRIPT_TEXT, persist_state="session", index=richest)
     metric = c2.radio(
         "Measure",
         ["chars_per_token", "bytes_per_token"],
@@ -95,20 +113,26 @@ def _scripts(result: LabResult, large: bool) -> None:
         }.__getitem__,
         persist_state="session",
     )
-    curve = curves[name]
-    data = script_frame(curve, run, plot_points(run))
+    shown = list(curves.values()) if name == BOTH else [curves[name]]
+    ks = plot_points(run)
+    data = pd.concat([script_frame(c, run, ks) for c in shown], ignore_index=True)
     if data["script"].nunique() < 2:
         st.info(
-            f"The {name} text is (nearly) all one script; mix scripts to compare them "
-            "(e.g. English training text with the Chinese corpus as held-out)."
+            f"The {md_escape(name if name != BOTH else 'training and held-out')} text is (nearly) all one "
+            "script; mix scripts to compare them (e.g. English training text with the Chinese corpus as "
+            "held-out)."
         )
     st.altair_chart(script_chart(data, metric=metric, large=large), width="stretch")
     st.caption(
-        "Each token counts for the script of its first character; spaces and punctuation count for the "
-        "script next to them. A tokenizer trained mostly on one language gives other scripts fewer "
-        "characters per token: the same sentence costs them more tokens."
+        "Colour: the script; solid: the training text, dashed: the held-out text. Each token counts for "
+        "the script of its first character; spaces and punctuation count for the script next to them. "
+        "A tokenizer trained mostly on one language gives other scripts fewer characters per token: the "
+        "same sentence costs them more tokens."
     )
-    st.dataframe(script_summary(curve, run.merges), hide_index=True, width="stretch")
+    for curve in shown:
+        if len(shown) > 1:
+            st.markdown(f"**{md_escape(curve.name)} text** after all {run.merges:,} merges")
+        st.dataframe(script_summary(curve, run.merges), hide_index=True, width="stretch")
 
 
 def _table(result: LabResult, references: tuple[SizeRow, ...]) -> None:

@@ -126,6 +126,7 @@ def script_frame(
             t = tokens[min(k, len(tokens) - 1)]
             rows.append(
                 {
+                    "text": curve.name,
                     "script": cat,
                     "merges": k,
                     "vocab_size": run.vocab_size(k),
@@ -137,8 +138,38 @@ def script_frame(
             )
     return pd.DataFrame(
         rows,
-        columns=["script", "merges", "vocab_size", "tokens", "chars", "bytes_per_token", "chars_per_token"],
+        columns=[
+            "text",
+            "script",
+            "merges",
+            "vocab_size",
+            "tokens",
+            "chars",
+            "bytes_per_token",
+            "chars_per_token",
+        ],
     )
+
+
+def coinciding(data: pd.DataFrame, *, metric: str, tolerance: float = 0.01) -> list[str]:
+    """The texts whose curve lies on the training text's (within ``tolerance``, relative) everywhere.
+
+    >>> frame = pd.DataFrame({"text": ["train", "train", "held-out", "held-out"],
+    ...                       "vocab_size": [256, 300, 256, 300], "m": [1.0, 2.0, 1.0, 2.01]})
+    >>> coinciding(frame, metric="m"), coinciding(frame, metric="m", tolerance=0.001)
+    (['held-out'], [])
+    """
+    texts = list(dict.fromkeys(data["text"]))
+    if len(texts) < 2:
+        return []
+    train = data[data["text"] == texts[0]].set_index("vocab_size")[metric]
+    out = []
+    for name in texts[1:]:
+        other = data[data["text"] == name].set_index("vocab_size")[metric]
+        both = train.index.intersection(other.index)
+        if len(both) and ((other[both] - train[both]).abs() <= tolerance * train[both].abs()).all():
+            out.append(name)
+    return out
 
 
 def script_summary(curve: TextCurve, k: int) -> pd.DataFrame:

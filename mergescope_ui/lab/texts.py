@@ -8,10 +8,12 @@ from streamlit.delta_generator import DeltaGenerator
 from bpe_core.analysis.data_split import split_documents, split_fraction
 from mergescope_ui.shared.cache import corpus_index, corpus_text
 from mergescope_ui.shared.corpora import default_id
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.upload import DEFAULT_MAX_BYTES, MEGABYTE
 from mergescope_ui.shared.upload_widgets import MAX_PASTE_CHARS, decode_remembered_upload, remember_upload
 
 from . import keys
+from .share import DEFAULT_SHARE, SHARES
 
 # The texts the lab starts with (see mergescope_ui.shared.corpora.default_id).
 DEFAULT_CORPORA = ("lighthouse_story", "mixed_scripts")
@@ -20,15 +22,19 @@ DELIMITERS = {"\n\n": "blank lines (paragraphs)", "\n": "lines", "<|endoftext|>"
 HELDOUT_NAME = "held-out"
 
 
+def default_corpora(ids: list[str]) -> list[str]:
+    """The built-in texts the lab trains on to start with."""
+    return list(dict.fromkeys(default_id(ids, c) for c in DEFAULT_CORPORA))
+
+
 def training_text(messages: DeltaGenerator) -> tuple[str, list[str]] | None:
     """The training text (built-in corpora + pasted + uploaded, joined by blank lines), its parts' names."""
     corpora = corpus_index()
     titles = {c.id: c.title for c in corpora}
-    default = list(dict.fromkeys(default_id(list(titles), c) for c in DEFAULT_CORPORA))
+    st.session_state.setdefault(keys.CORPORA, default_corpora(list(titles)))
     chosen = st.multiselect(
         "Built-in corpora",
         list(titles),
-        default=default,
         format_func=titles.__getitem__,
         key=keys.CORPORA,
         persist_state="session",
@@ -87,13 +93,12 @@ def heldout_text(train: str, messages: DeltaGenerator) -> tuple[str, dict[str, s
         corpora = corpus_index()
         titles = {c.id: c.title for c in corpora}
         titles[keys.PASTE] = "✍️ Paste a held-out text"
-        heldout = default_id([c.id for c in corpora], DEFAULT_HELDOUT)
+        st.session_state.setdefault(keys.HELDOUT_SOURCE, default_id([c.id for c in corpora], DEFAULT_HELDOUT))
         choice = st.selectbox(
             "Held-out source",
             list(titles),
             format_func=titles.__getitem__,
             key=keys.HELDOUT_SOURCE,
-            index=list(titles).index(heldout),
             persist_state="session",
         )
         if choice == keys.PASTE:
@@ -117,12 +122,12 @@ def heldout_text(train: str, messages: DeltaGenerator) -> tuple[str, dict[str, s
         horizontal=True,
         format_func={keys.DOCUMENTS: "documents", keys.FRACTION: "the end of the text"}.__getitem__,
     )
+    st.session_state.setdefault(keys.HELDOUT_SHARE, DEFAULT_SHARE)
     share = st.slider(
         "Held-out share (%)",
-        min_value=5,
-        max_value=50,
-        value=20,
-        step=5,
+        min_value=min(SHARES),
+        max_value=max(SHARES),
+        step=SHARES.step,
         key=keys.HELDOUT_SHARE,
         persist_state="session",
     )
@@ -147,6 +152,6 @@ def heldout_text(train: str, messages: DeltaGenerator) -> tuple[str, dict[str, s
         else:
             split = split_fraction(train, heldout_fraction=share / 100)
     except ValueError as exc:
-        messages.error(f"Cannot split the training text: {exc}.")
+        messages.error(f"Cannot split the training text: {md_escape(exc)}.")
         return None
     return split.train, {HELDOUT_NAME: split.heldout}, split.method

@@ -15,9 +15,10 @@ from bpe_core.analysis.metrics import LESSON_SIZES
 from mergescope_ui.lab import keys as lk
 from mergescope_ui.lab.compute import clear_caches
 from mergescope_ui.shared.corpora import find_id, load_index
+from mergescope_ui.shared.safe_text import md_escape
 
 ROOT = Path(__file__).resolve().parents[3]
-PAGE = "pages/lab.py"
+PAGE = "pages/vocab-lab.py"
 
 
 def corpus_id(name: str) -> str:
@@ -45,7 +46,11 @@ def chart_frames(at: AppTest) -> list[pd.DataFrame]:
 
 
 def compression_data(at: AppTest) -> pd.DataFrame:
-    found = [f for f in chart_frames(at) if {"text", "merges", "tokens", "bytes_per_token"} <= set(f.columns)]
+    found = [
+        f
+        for f in chart_frames(at)
+        if {"text", "merges", "tokens", "bytes_per_token"} <= set(f.columns) and "script" not in f.columns
+    ]
     assert len(found) == 1, [list(f.columns) for f in chart_frames(at)]
     return found[0]
 
@@ -193,4 +198,79 @@ def test_tokenizer_from_files_is_a_point_and_rows(tmp_path: Path) -> None:
     at.file_uploader(key=lk.REF_UPLOAD).set_value(
         [("tokenizer.json", b"{not json", "application/json")]
     ).run()
-    assert not at.exception and any("tokenizer.json" in e.value for e in at.error)
+    assert not at.exception and any(md_escape("tokenizer.json") in e.value for e in at.error)
+
+
+# --- the link, the per-script chart, coinciding lines ------------------------------------------
+
+
+def open_lab_link(**params: str) -> AppTest:
+    clear_caches()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def chart_specs(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("vega_lite_chart")]
+
+
+def test_a_link_sets_corpus_pattern_vocab_and_heldout_split() -> None:
+    zh, story = corpus_id("machine_learning_zh"), corpus_id("lighthouse_story")
+    at = open_lab_link(corpus=f"{story},{zh}", pattern="whitespace", vocab="2000", heldout="end:30")
+    assert at.multiselect(key=lk.CORPORA).value == [story, zh]
+    assert at.selectbox(key=lk.PATTERN).value == "whitespace"
+    assert at.number_input(key=lk.VOCAB).value == 2000
+    assert at.radio(key=lk.SPLIT_BY).value == lk.FRACTION and at.slider(key=lk.HELDOUT_SHARE).value == 30
+    assert not at.warning
+    check_page(at, {*LESSON_SIZES, 1024, 2000})
+    # and the page writes its settings back (defaults stay out)
+    assert at.query_params["corpus"] == f"{story},{zh}" and at.query_params["vocab"] == "2000"
+    assert at.query_params["heldout"] == "end:30" and at.query_params["pattern"] == "whitespace"
+    at.selectbox(key=lk.PATTERN).set_value("gpt2").run()
+    assert "pattern" not in at.query_params
+
+
+def test_a_link_to_a_separate_heldout_text_and_bad_values() -> None:
+    zh = corpus_id("machine_learning_zh")
+    at = open_lab_link(heldout=f"text:{zh}", vocab="9", pattern="<b>x</b>", corpus="nope")
+    assert at.radio(key=lk.HELDOUT_MODE).value == lk.SEPARATE
+    assert at.selectbox(key=lk.HELDOUT_SOURCE).value == zh
+    notes = " ".join(w.value for w in at.warning)
+    assert "ignored vocab" in notes and "ignored pattern" in notes and "ignored corpus" in notes
+    assert "<b>" not in notes  # shown escaped, as typed
+    assert at.number_input(key=lk.VOCAB).value == 4096
+
+
+def test_per_script_chart_shows_train_and_heldout_and_is_tall() -> None:
+    at = open_lab()
+    at.radio(key=lk.HELDOUT_MODE).set_value(lk.SEPARATE).run()
+    at.selectbox(key=lk.HELDOUT_SOURCE).set_value(corpus_id("machine_learning_zh")).run()
+    scripts = script_data(at)
+    assert set(scripts["text"]) == {"train", "held-out"}
+    assert "Han" in set(scripts[scripts["text"] == "held-out"]["script"])
+    spec = next(s for s in chart_specs(at) if "strokeDash" in s.get("encoding", {}))
+    assert spec["encoding"]["strokeDash"]["field"] == "text" and spec["height"] >= 420
+    at.selectbox(key=lk.SCRIPT_TEXT).set_value("train").run()
+    assert set(script_data(at)["text"]) == {"train"}
+
+
+def test_coinciding_train_and_heldout_lines_both_show_and_are_named() -> None:
+    story = corpus_id("lighthouse_story")
+    at = open_lab()
+    at.multiselect(key=lk.CORPORA).set_value([story]).run()
+    at.radio(key=lk.HELDOUT_MODE).set_value(lk.SEPARATE).run()
+    at.selectbox(key=lk.HELDOUT_SOURCE).set_value(story).run()  # held-out = the training text
+    assert not at.exception
+    data = compression_data(at)
+    train = data[data["text"] == "train"]["tokens"].tolist()
+    assert train == data[data["text"] == "held-out"]["tokens"].tolist()  # the very same curve
+    assert any("lies on the training line" in c.value for c in at.caption)
+    spec = next(s for s in chart_specs(at) if "layer" in s and any("layer" in x for x in s["layer"]))
+    lines = next(x for x in spec["layer"] if "layer" in x)["layer"]
+    widths = [x["mark"]["strokeWidth"] for x in lines]
+    assert widths[0] > widths[1] and lines[1]["mark"]["strokeDash"]  # wide under, dashed over

@@ -1,0 +1,76 @@
+"""The lab's settings in the URL: read once a session into the widgets, written back at every run.
+
+The pure side (which parameters, their forms, what a bad one says) is :mod:`mergescope_ui.lab.share`.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from mergescope_ui.shared.cache import corpus_index
+from mergescope_ui.shared.safe_text import md_escape
+
+from . import keys
+from .settings_form import DEFAULT_PATTERN, DEFAULT_VOCAB, PATTERN_LABELS
+from .share import DEFAULT_SHARE, END, PARAM_NAMES, SPLIT, TEXT, HeldOut, LabLink, from_query, to_query
+from .texts import default_corpora
+
+
+def apply_link(messages: DeltaGenerator) -> None:
+    """Once a session, before the sidebar's widgets: set them from the link, say what was ignored."""
+    if st.session_state.get(keys.URL_READ):
+        return
+    st.session_state[keys.URL_READ] = True
+    params = {name: st.query_params.get_all(name) for name in PARAM_NAMES if name in st.query_params}
+    if not params:
+        return
+    link, notes = from_query(params, corpus_ids=[c.id for c in corpus_index()], patterns=list(PATTERN_LABELS))
+    for note in notes:
+        messages.warning(f"From the link: {md_escape(note)}")
+    if link.corpora is not None:
+        st.session_state[keys.CORPORA] = list(link.corpora)
+    if link.pattern is not None:
+        st.session_state[keys.PATTERN] = link.pattern
+    if link.vocab is not None:
+        st.session_state[keys.VOCAB] = link.vocab
+    held = link.heldout
+    if held is not None:
+        st.session_state[keys.HELDOUT_MODE] = keys.SEPARATE if held.how == TEXT else keys.SPLIT
+        if held.how == TEXT:
+            st.session_state[keys.HELDOUT_SOURCE] = held.text
+        else:
+            st.session_state[keys.SPLIT_BY] = keys.FRACTION if held.how == END else keys.DOCUMENTS
+            st.session_state[keys.HELDOUT_SHARE] = held.share
+
+
+def _heldout_now() -> HeldOut | None:
+    state = st.session_state
+    if state.get(keys.HELDOUT_MODE, keys.SPLIT) == keys.SEPARATE:
+        source = state.get(keys.HELDOUT_SOURCE)
+        return HeldOut(TEXT, text=source) if source and source != keys.PASTE else None
+    how = END if state.get(keys.SPLIT_BY) == keys.FRACTION else SPLIT
+    return HeldOut(how, share=int(state.get(keys.HELDOUT_SHARE, DEFAULT_SHARE)))
+
+
+def write_link() -> None:
+    """Put the sidebar's corpora, pattern, largest vocab and held-out split into the URL (defaults
+    stay out; other pages' parameters are left alone)."""
+    state = st.session_state
+    ids = [c.id for c in corpus_index()]
+    now = LabLink(
+        corpora=tuple(state.get(keys.CORPORA, ())),
+        pattern=state.get(keys.PATTERN),
+        vocab=int(state[keys.VOCAB]) if state.get(keys.VOCAB) is not None else None,
+        heldout=_heldout_now(),
+    )
+    defaults = LabLink(
+        tuple(default_corpora(ids)), DEFAULT_PATTERN, DEFAULT_VOCAB, HeldOut(SPLIT, DEFAULT_SHARE)
+    )
+    wanted = to_query(now, defaults=defaults)
+    for name in PARAM_NAMES:
+        if name in wanted:
+            if st.query_params.get(name) != wanted[name]:
+                st.query_params[name] = wanted[name]
+        elif name in st.query_params:
+            del st.query_params[name]

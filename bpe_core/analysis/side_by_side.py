@@ -118,8 +118,15 @@ def compare_vocabs(left: Tokenizer, right: Tokenizer) -> VocabComparison:
     >>> v.shared, v.only_left, v.only_right
     (1, (b'lo',), (b'ow',))
     """
-    made_left = [left.vocab[i] for i in left.merge_ids]
-    made_right = [right.vocab[i] for i in right.merge_ids]
+    return compare_made([left.vocab[i] for i in left.merge_ids], [right.vocab[i] for i in right.merge_ids])
+
+
+def compare_made(made_left: Sequence[bytes], made_right: Sequence[bytes]) -> VocabComparison:
+    """:func:`compare_vocabs` from the tokens each side made, in merge order (a trainer's step tokens).
+
+    >>> compare_made([b"lo", b"low"], [b"ow", b"low"]).only_right
+    (b'ow',)
+    """
     in_left, in_right = set(made_left), set(made_right)
     return VocabComparison(
         shared=len(in_left & in_right),

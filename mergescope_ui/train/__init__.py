@@ -8,10 +8,11 @@
 - :func:`step_panel` (``panel``): the fragment that reruns alone: the quiz (``quiz``), the
   stage (``stage``: a components v2 component that steps in the browser through the steps
   ``stage_data`` builds from ``cards``, ``pair_bars`` and the engine's text replay), and the
-  sections below it (``details``, built from ``tables`` and ``charts``).
+  sections below it (``details``, built from ``tables`` and ``charts``, and ``whatif``: one
+  choice changed, and the merge-order lesson).
 
-Its session keys are in ``keys``; :data:`PAGE_CSS` (the card's and the pair chart's) goes into
-the page-wide CSS that ``app.py`` sends once per run.
+Its session keys are in ``keys``; :data:`PAGE_CSS` (the card's, the pair chart's and the
+what-if's) goes into the page-wide CSS that ``app.py`` sends once per run.
 """
 
 from .cards import CARD_CSS
@@ -19,7 +20,8 @@ from .inputs import header, sidebar
 from .pair_bars import BARS_CSS
 from .panel import step_panel
 from .run import training
+from .whatif import WHATIF_CSS
 
-PAGE_CSS = CARD_CSS + BARS_CSS
+PAGE_CSS = CARD_CSS + BARS_CSS + WHATIF_CSS
 
 __all__ = ["PAGE_CSS", "header", "sidebar", "step_panel", "training"]

@@ -15,7 +15,7 @@ from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.training_run import TrainingRun
 
-from . import details, keys
+from . import details, keys, whatif
 from .inputs import Inputs
 from .quiz import QuizResult, choices, score_line
 from .stage import move_stage, stage
@@ -50,8 +50,10 @@ def _panel(*, inputs: Inputs) -> None:
         st.error(f"The engine stopped with an error: {md_escape(exc)}.")
         return
     details.text_line(inputs, run)
+    whatif.what_if(run, moved=move_stage)  # what if one choice had gone the other way (#14)
     details.step_tables(run, large=options.large)
     details.merges_so_far(run, large=options.large)
+    whatif.merge_order(run)
 
 
 def _views(run: TrainingRun, inputs: Inputs) -> StageViews:

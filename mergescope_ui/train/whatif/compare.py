@@ -1,0 +1,221 @@
+"""The real history and a what-if side by side, as tables and HTML (pure; no Streamlit).
+
+- :func:`merge_rows`: the merges of each from the branch point, step by step,
+  where they agree (the same token) and where they part (``⇄ k`` marks a
+  token the other side makes too, at merge ``k``);
+- :func:`sequences_html`: the same text under each, the places cut
+  differently outlined on both sides;
+- :func:`summary`: vocabulary overlap, the tokens only one side has, and
+  compression on the training and a held-out text.
+
+>>> from bpe_core import train_steps
+>>> text = "low low low low low lower lower newest newest newest newest newest newest widest widest widest"
+>>> options = dict(vocab_size=262, pattern="whitespace", tie_break="lowest-id")
+>>> real, alt = list(train_steps(text, **options)), list(train_steps(text, **options, block=[(108, 111)]))
+>>> rows, classes = merge_rows(real, alt, start=3, end=5)
+>>> rows.values.tolist(), classes
+([[3, 'lo', 'ow', '≠'], [4, 'low', 'low', '='], [5, 'ew', 'ew', '=']], ['ms-part', 'ms-same', 'ms-same'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from bpe_core import MergeStep, Tokenizer
+from bpe_core.analysis.metrics import Compression
+from bpe_core.analysis.side_by_side import VocabComparison, align, compare_made, compare_vocabs, compression
+from bpe_core.byte_level import readable as label
+from mergescope_ui.shared.token_html import token_spans_html, window_length
+
+MERGE_COLUMNS = ["merge", "real history", "what if", ""]
+
+
+def merge_rows(
+    real: Sequence[MergeStep], alt: Sequence[MergeStep], *, start: int, end: int
+) -> tuple[pd.DataFrame, list[str]]:
+    """Merges ``start..end`` of both histories (records from step 1), and a CSS class per row.
+
+    A row is ``=`` where both made the same token, ``≠`` where they part; a
+    token the other side also made by ``end`` carries ``⇄ k`` (its step there).
+    A side that stopped before a step shows ``—``.
+    """
+    made_real = {s.token: s.index for s in real[:end]}
+    made_alt = {s.token: s.index for s in alt[:end]}
+    rows, classes = [], []
+    for k in range(start, end + 1):
+        r = real[k - 1].token if k <= len(real) else None
+        a = alt[k - 1].token if k <= len(alt) else None
+        same = r is not None and r == a
+        rows.append(
+            [
+                k,
+                _cell(r, None if same else made_alt.get(r)),
+                _cell(a, None if same else made_real.get(a)),
+                "=" if same else "≠",
+            ]
+        )
+        classes.append("ms-same" if same else "ms-part")
+    return pd.DataFrame(rows, columns=MERGE_COLUMNS), classes
+
+
+def _cell(token: bytes | None, elsewhere: int | None) -> str:
+    if token is None:
+        return "—"
+    return label(token) + (f"  ⇄ {elsewhere}" if elsewhere is not None else "")
+
+
+@dataclass(frozen=True, slots=True)
+class SequencePair:
+    """The same text under both histories: each side's HTML and token count, the places cut differently."""
+
+    real_html: str
+    alt_html: str
+    real_tokens: int
+    alt_tokens: int
+    differing: int
+
+
+def sequences_html(
+    real_ids: Sequence[int],
+    real_vocab: Mapping[int, bytes],
+    alt_ids: Sequence[int],
+    alt_vocab: Mapping[int, bytes],
+    *,
+    window_bytes: int,
+    special_ids: Collection[int] = (),
+) -> SequencePair:
+    """Both sequences as token spans (the first ``window_bytes`` bytes), the tokens where the two cut
+    the text differently outlined; ``differing`` counts those places over the whole sequences.
+
+    >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ab", 257: b"bc"}
+    >>> pair = sequences_html([256, 99], vocab, [97, 257], vocab, window_bytes=10)
+    >>> pair.differing, pair.real_html.count("ms-new"), pair.alt_html.count("ms-new")
+    (1, 2, 2)
+    """
+    real_tokens = [real_vocab[i] for i in real_ids]
+    alt_tokens = [alt_vocab[i] for i in alt_ids]
+    real_marks: list[int] = []
+    alt_marks: list[int] = []
+    differing = 0
+    i = j = 0
+    for stretch in align(real_tokens, alt_tokens):
+        if not stretch.same:
+            differing += 1
+            real_marks.extend(range(i, i + len(stretch.left)))
+            alt_marks.extend(range(j, j + len(stretch.right)))
+        i += len(stretch.left)
+        j += len(stretch.right)
+    shown_real = max(1, window_length(real_ids, real_vocab, window_bytes))
+    shown_alt = max(1, window_length(alt_ids, alt_vocab, window_bytes))
+    return SequencePair(
+        real_html=token_spans_html(
+            real_ids,
+            real_vocab,
+            emphasize=real_marks,
+            special_ids=special_ids,
+            css=False,
+            max_tokens=shown_real,
+        ),
+        alt_html=token_spans_html(
+            alt_ids, alt_vocab, emphasize=alt_marks, special_ids=special_ids, css=False, max_tokens=shown_alt
+        ),
+        real_tokens=len(real_ids),
+        alt_tokens=len(alt_ids),
+        differing=differing,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Both sides compared: their merges, vocabularies, and compression per text (name -> real, what-if)."""
+
+    merges: tuple[int, int]
+    vocab: VocabComparison
+    compression: dict[str, tuple[Compression, Compression]]
+
+
+def step_summary(
+    real: Sequence[MergeStep], alt: Sequence[MergeStep], *, corpus_bytes: int, initial_tokens: int
+) -> Summary:
+    """The summary after each side's ``real``/``alt`` steps, from the step records alone (no encoding:
+    each step says the training text's token count), cheap enough for every step.
+
+    >>> from bpe_core import train_steps
+    >>> options = dict(vocab_size=258, pattern="none", tie_break="lowest-id")
+    >>> a = list(train_steps("low lower", **options))
+    >>> b = list(train_steps("low lower", **options, block=[(108, 111)]))
+    >>> s = step_summary(a, b, corpus_bytes=9, initial_tokens=9)
+    >>> s.vocab.only_left, s.vocab.only_right, [c.tokens for c in s.compression["training"]]
+    ((b'lo',), (b'ow',), [5, 5])
+    """
+    real_tokens, alt_tokens = (steps[-1].tokens_after if steps else initial_tokens for steps in (real, alt))
+    return Summary(
+        merges=(len(real), len(alt)),
+        vocab=compare_made([s.token for s in real], [s.token for s in alt]),
+        compression={
+            "training": (
+                Compression(tokens=real_tokens, bytes=corpus_bytes, chars=0, words=0),
+                Compression(tokens=alt_tokens, bytes=corpus_bytes, chars=0, words=0),
+            )
+        },
+    )
+
+
+def summary(
+    real: Tokenizer,
+    alt: Tokenizer,
+    texts: Mapping[str, str],
+    *,
+    training: tuple[Compression, Compression] | None = None,
+) -> Summary:
+    """Compare ``real`` and ``alt`` on each of ``texts`` (name -> text, each encoded by both); ``training``
+    is the training text's compression when it is known without encoding.
+
+    >>> from bpe_core import train
+    >>> a = train("low lower", vocab_size=258, pattern="none", tie_break="lowest-id")
+    >>> b = train("low lower", vocab_size=258, pattern="none", tie_break="lowest-id", block=[(108, 111)])
+    >>> s = summary(a, b, {"held-out": "lo"})
+    >>> s.vocab.only_left, s.vocab.only_right, [c.tokens for c in s.compression["held-out"]]
+    ((b'lo',), (b'ow',), [1, 2])
+    """
+    figures = {"training": training} if training is not None else {}
+    figures |= {name: (compression(real, text), compression(alt, text)) for name, text in texts.items()}
+    return Summary(
+        merges=(len(real.merges), len(alt.merges)), vocab=compare_vocabs(real, alt), compression=figures
+    )
+
+
+def summary_table(now: Summary, end: Summary | None = None) -> pd.DataFrame:
+    """The summary as rows of figures, the real history next to the what-if: now, and at the end when
+    given (a figure only the end has, such as a held-out text, shows ``—`` now).
+
+    >>> from bpe_core import train
+    >>> a = train("low lower", vocab_size=258, pattern="none", tie_break="lowest-id")
+    >>> rows = summary_table(summary(a, a, {"held-out": "lo"})).values.tolist()
+    >>> rows[:2], rows[3]
+    ([['merges', '2', '2'], ['tokens only here', '0', '0']], ['held-out: bytes/token', '2.000', '2.000'])
+    >>> summary_table(summary(a, a, {}), summary(a, a, {"held-out": "lo"})).values.tolist()[2]
+    ['held-out: tokens', '—', '—', '1', '1']
+    """
+    columns = ["", "real", "what if"]
+    figures = _figures(now)
+    if end is None:
+        return pd.DataFrame([[name, *pair] for name, pair in figures.items()], columns=columns)
+    at_end = _figures(end)
+    rows = [[name, *figures.get(name, ("—", "—")), *pair] for name, pair in at_end.items()]
+    return pd.DataFrame(rows, columns=[*columns, "real, at the end", "what if, at the end"])
+
+
+def _figures(result: Summary) -> dict[str, tuple[str, str]]:
+    v = result.vocab
+    out = {
+        "merges": (f"{result.merges[0]:,}", f"{result.merges[1]:,}"),
+        "tokens only here": (f"{len(v.only_left):,}", f"{len(v.only_right):,}"),
+    }
+    for name, (real, alt) in result.compression.items():
+        out[f"{name}: tokens"] = (f"{real.tokens:,}", f"{alt.tokens:,}")
+        out[f"{name}: bytes/token"] = (f"{real.bytes_per_token:.3f}", f"{alt.bytes_per_token:.3f}")
+    return out

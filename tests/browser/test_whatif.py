@@ -1,0 +1,81 @@
+"""What if? in a real browser: run a branch from the page, find both histories on screen, go back, and
+open a link that carries a branch (Debian chromium via playwright; skipped with the reason without it).
+
+Screenshots go to ``artifacts/`` (git-ignored): 1280x720 in presenter mode and 1920x1080.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.browser.support import (
+    chromium_page,
+    full_screenshot,
+    missing_browser,
+    open_app,
+    streamlit_server,
+    wait_idle,
+)
+
+REASON = missing_browser()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
+HEADING = "Train: watch BPE learn"
+SENNRICH = "corpus=low_lower_newest_widest&pattern=whitespace&tie_break=lowest-id"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with streamlit_server() as url:
+        yield url
+
+
+def _in_view(page, text: str) -> bool:
+    """True when an element showing ``text`` lies inside the viewport (after scrolling to it)."""
+    element = page.get_by_text(text).first
+    element.scroll_into_view_if_needed()
+    box = element.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+
+
+def test_a_branch_run_from_the_page_shows_both_histories_and_goes_back(server: str) -> None:
+    with chromium_page(width=1920, height=1080) as page:
+        open_app(page, f"{server}/train?{SENNRICH}", heading=HEADING)
+        page.get_by_text("What if? Change merge 1").click()
+        page.get_by_text("this pair had been blocked").click()
+        wait_idle(page)
+        page.get_by_role("button", name="Run the what-if from merge 1").click()
+        page.get_by_text("Back to the real history").first.wait_for()
+        wait_idle(page)
+        assert _in_view(page, "Real history · ") and _in_view(page, "What if · ")
+        real = page.locator(".ms-whatif").filter(has_text="Real history · ").locator(".ms-tokens")
+        alt = page.locator(".ms-whatif").filter(has_text="What if · ").locator(".ms-tokens")
+        # The real history merged e + s at merge 1; the what-if blocked it and merged s + t instead.
+        assert real.locator(".ms-t", has_text="es").count() > 0
+        assert alt.locator(".ms-t", has_text="st").count() > 0
+        assert "whatif=1.block.101-115" in page.url
+        full_screenshot(page, "whatif-1920")
+        page.get_by_role("button", name="Back to the real history").click()
+        page.get_by_text("What if? Change merge 1").wait_for()
+        wait_idle(page)
+        assert page.get_by_text("What if · ").count() == 0 and "whatif=" not in page.url
+
+
+def test_a_link_carries_the_branch_in_presenter_mode(server: str) -> None:
+    with chromium_page(width=1280, height=720) as page:
+        open_app(page, f"{server}/train?{SENNRICH}&presenter=true&whatif=3.tie.111-119", heading=HEADING)
+        page.get_by_text("Back to the real history").first.wait_for()
+        wait_idle(page)
+        assert page.get_by_text("the tie was broken the other way: o + w instead of l + o").count() == 1
+        assert _in_view(page, "Real history · ") and _in_view(page, "What if · ")
+        row = page.locator("tr.ms-part").first
+        assert row.inner_text().split("\t")[:3] == ["3", "lo", "ow"]
+        # nothing of the what-if wider than its column, nor than the page
+        sizes = page.evaluate(
+            "() => [...document.querySelectorAll('.ms-whatif-bar, .ms-whatif, .ms-whatif table, .ms-only')]"
+            ".map(e => [e.getBoundingClientRect().right, e.parentElement.getBoundingClientRect().right])"
+        )
+        assert sizes and all(right <= min(parent, 1280) + 1 for right, parent in sizes), sizes
+        full_screenshot(page, "whatif-1280-presenter")

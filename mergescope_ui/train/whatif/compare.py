@@ -69,13 +69,18 @@ def _cell(token: bytes | None, elsewhere: int | None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SequencePair:
-    """The same text under both histories: each side's HTML and token count, the places cut differently."""
+    """The same text under both histories: each side's HTML and token count, how many places they
+    cut differently, and how many bytes of the text come before the part shown."""
 
     real_html: str
     alt_html: str
     real_tokens: int
     alt_tokens: int
     differing: int
+    skipped_bytes: int = 0
+
+
+CONTEXT = 3  # stretches shown before the first place the two cut differently
 
 
 def sequences_html(
@@ -86,45 +91,63 @@ def sequences_html(
     *,
     window_bytes: int,
     special_ids: Collection[int] = (),
+    from_first_difference: bool = False,
 ) -> SequencePair:
-    """Both sequences as token spans (the first ``window_bytes`` bytes), the tokens where the two cut
-    the text differently outlined; ``differing`` counts those places over the whole sequences.
+    """Both sequences as token spans over ``window_bytes`` bytes, the tokens where the two cut the text
+    differently outlined; ``differing`` counts those places over the whole sequences.
+
+    The part shown starts at the text's start or, with ``from_first_difference``, a few tokens
+    before the first place they part (at the same byte on both sides).
 
     >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ab", 257: b"bc"}
     >>> pair = sequences_html([256, 99], vocab, [97, 257], vocab, window_bytes=10)
     >>> pair.differing, pair.real_html.count("ms-new"), pair.alt_html.count("ms-new")
     (1, 2, 2)
+    >>> ids = [120] * 9 + [256, 99]  # xxxxxxxxx ab c  /  xxxxxxxxx a bc
+    >>> alt = [120] * 9 + [97, 257]
+    >>> later = sequences_html(ids, vocab, alt, vocab, window_bytes=6, from_first_difference=True)
+    >>> later.skipped_bytes, later.real_html.count("ms-t ")  # 3 x before "abc"
+    (6, 5)
     """
     real_tokens = [real_vocab[i] for i in real_ids]
     alt_tokens = [alt_vocab[i] for i in alt_ids]
     real_marks: list[int] = []
     alt_marks: list[int] = []
-    differing = 0
-    i = j = 0
+    starts: list[tuple[int, int, int]] = []  # each stretch's first token on each side, and its byte
+    first_difference = None
+    differing = i = j = 0
     for stretch in align(real_tokens, alt_tokens):
+        starts.append((i, j, stretch.byte_start))
         if not stretch.same:
             differing += 1
+            if first_difference is None:
+                first_difference = len(starts) - 1
             real_marks.extend(range(i, i + len(stretch.left)))
             alt_marks.extend(range(j, j + len(stretch.right)))
         i += len(stretch.left)
         j += len(stretch.right)
-    shown_real = max(1, window_length(real_ids, real_vocab, window_bytes))
-    shown_alt = max(1, window_length(alt_ids, alt_vocab, window_bytes))
-    return SequencePair(
-        real_html=token_spans_html(
-            real_ids,
-            real_vocab,
-            emphasize=real_marks,
+    i0 = j0 = skipped = 0
+    if from_first_difference and first_difference is not None:
+        i0, j0, skipped = starts[max(0, first_difference - CONTEXT)]
+
+    def spans(ids: Sequence[int], vocab: Mapping[int, bytes], marks: list[int], offset: int) -> str:
+        shown = ids[offset:]
+        return token_spans_html(
+            shown,
+            vocab,
+            emphasize=[m - offset for m in marks if m >= offset],
             special_ids=special_ids,
             css=False,
-            max_tokens=shown_real,
-        ),
-        alt_html=token_spans_html(
-            alt_ids, alt_vocab, emphasize=alt_marks, special_ids=special_ids, css=False, max_tokens=shown_alt
-        ),
+            max_tokens=max(1, window_length(shown, vocab, window_bytes)),
+        )
+
+    return SequencePair(
+        real_html=spans(real_ids, real_vocab, real_marks, i0),
+        alt_html=spans(alt_ids, alt_vocab, alt_marks, j0),
         real_tokens=len(real_ids),
         alt_tokens=len(alt_ids),
         differing=differing,
+        skipped_bytes=skipped,
     )
 
 

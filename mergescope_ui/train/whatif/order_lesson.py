@@ -49,19 +49,19 @@ def abc_lesson_html() -> str:
     """The abc example, computed by the engine: both merges, both cuts, one decoded text."""
     tok = abc_tokenizer()
     other = reordered(tok, reversed_order(len(tok.merges)))
-    merges = " ".join(
+    merges = " &nbsp; ".join(
         f"{n}. {token_span(a, tok.vocab[a])} + {token_span(b, tok.vocab[b])} → {token_span(i, tok.vocab[i])}"
         for n, ((a, b), i) in enumerate(zip(tok.merges, tok.merge_ids), start=1)
     )
     same = tok.decode(tok.encode("abc")) == other.decode(other.encode("abc")) == "abc"
     return (
         heading_html("The classic example: abc")
-        + f'<div class="ms-tokens">Merges in training order: {merges}</div>'
+        + f'<div class="ms-tokens ms-inline">Merges in training order: {merges}</div>'
         + '<div class="ms-split">'
         + f"<div>{caption_html('Training order: (a, b) first')}"
-        + f'<div class="ms-tokens">{_spans(tok, "abc")}</div></div>'
+        + f'<div class="ms-tokens ms-inline">{_spans(tok, "abc")}</div></div>'
         + f"<div>{caption_html('The other order: (b, c) first')}"
-        + f'<div class="ms-tokens">{_spans(other, "abc")}</div></div></div>'
+        + f'<div class="ms-tokens ms-inline">{_spans(other, "abc")}</div></div></div>'
         + caption_html(
             f"Same vocabulary, two cuts: {'both decode to abc' if same else 'they do not decode alike'}. "
             "A model only ever saw the training order's cut, so the order is part of the tokenizer."

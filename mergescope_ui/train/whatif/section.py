@@ -25,7 +25,6 @@ import streamlit as st
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.blocks import caption_html, heading_html
 from mergescope_ui.shared.cache import corpus_index, corpus_text
-from mergescope_ui.shared.corpora import default_id
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html_tables import html_table
 from mergescope_ui.shared.safe_text import md_escape
@@ -40,20 +39,23 @@ from .compare import Summary, merge_rows, sequences_html, step_summary, summary,
 WINDOW_CHARS = 300  # characters of the text shown under each history
 RECENT = 8  # merges shown since the branch point (the latest)
 SHOWN_ONLY = 30  # tokens shown of those only one side has
-HELDOUT_DEFAULT = "lighthouse_story"
+HELDOUT_PREFERRED = ("lighthouse_story", "mixed_scripts", "machine_learning_zh")  # the first not trained on
 
 WHATIF_CSS = """
 <style>
 .ms-whatif-bar{border:2px solid #1971c2;border-radius:.8rem;padding:.5rem 1rem;
   background:rgba(25,113,194,.06);}
 .ms-whatif-bar b{color:#1864ab;}
-.ms-whatif .ms-tokens{max-height:var(--ms-whatif-height,9.5rem);}
+.ms-whatif .ms-tokens{max-height:var(--ms-whatif-height,9.5rem);
+  font-size:min(var(--ms-token-size,1.05rem),1.3rem);}
 .ms-whatif .ms-h3{font-size:1.25rem;padding:.5rem 0 .4rem 0;}
 .ms-whatif table.ms-table{font-size:.92rem;}
 .ms-whatif table.ms-table :is(td,th){white-space:normal;padding:.2rem .4rem;}
 table.ms-table tr.ms-same td{background:#ebfbee;}
 table.ms-table tr.ms-part td{background:#fff4e6;font-weight:700;}
 .ms-only .ms-tokens{max-height:6rem;}
+/* token spans inside a line of text (the merge-order lesson) */
+.ms-tokens.ms-inline{border:none;font-family:inherit;max-height:none;padding:.2rem 0;margin-bottom:.5rem;}
 </style>
 """
 
@@ -206,16 +208,14 @@ def _comparison(run: TrainingRun, active: ActiveBranch) -> None:
     shown = min(position, branch.pulled)
     real_step = run.records[what.step - 1]
     shared = (
-        f"Merges 1 to {what.step - 1:,} are the same in both; from merge {what.step:,}"
-        if what.step > 1
-        else "They share no merge: from merge 1"
+        f"Merges 1 to {what.step - 1:,} are the same in both." if what.step > 1 else "No merge is shared."
     )
-    st.html(
-        f'<div class="ms-whatif-bar"><b>🔀 What if</b> {html.escape(what.describe(real_step), quote=True)}. '
-        f"{shared} each history is trained on its own, step for step with the stepper.</div>"
-    )
-    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+    row = st.container(horizontal=True, vertical_alignment="center", gap="medium", wrap=False)
     row.button("⟲ Back to the real history", key=keys.BACK_TO_REAL, on_click=_drop, width="content")
+    row.html(
+        f'<div class="ms-whatif-bar"><b>🔀 What if</b> {html.escape(what.describe(real_step), quote=True)}. '
+        f"{shared}</div>"
+    )
 
     trainer = run.trainer
     special_ids = frozenset(trainer.special_tokens.values())
@@ -227,14 +227,22 @@ def _comparison(run: TrainingRun, active: ActiveBranch) -> None:
         branch.trainer.vocab,
         window_bytes=window_bytes,
         special_ids=special_ids,
+        from_first_difference=True,
     )
-    where = f"{pair.differing:,} places cut differently, outlined" if pair.differing else "cut the same way"
     if position < what.step:
-        note = f"At step {position:,} the histories are still one: they part at merge {what.step:,}. Step on."
+        note = f"At step {position:,} the two histories are still one: they part at merge {what.step:,}."
     elif branch.finished and branch.pulled < position:
         note = f"The what-if stopped after {branch.pulled:,} merges: {branch.stop_reason}."
+    elif not pair.differing:
+        note = f"After merge {position:,} both cut the start of the text ({len(trainer.preview_text):,} "
+        note += "characters) the same way."
     else:
-        note = f"The first {WINDOW_CHARS} characters of the text after merge {position:,}: {where}."
+        start = (
+            f", from byte {pair.skipped_bytes:,} (a little before the first)" if pair.skipped_bytes else ""
+        )
+        note = (
+            f"The text after merge {position:,}: {pair.differing:,} places cut differently, outlined{start}."
+        )
     left, right = st.columns(2, gap="large")
     left.html(
         '<div class="ms-whatif">'
@@ -248,7 +256,7 @@ def _comparison(run: TrainingRun, active: ActiveBranch) -> None:
         + pair.alt_html
         + "</div>"
     )
-    row.html(caption_html(note))
+    st.html(caption_html(note))
 
     merges_col, figures_col = st.columns(2, gap="large")
     if position >= what.step:
@@ -308,7 +316,7 @@ def _figures(run: TrainingRun, active: ActiveBranch, column) -> None:
     )
     if end is None:
         column.button(
-            "⏭ Train both to the end and compare",
+            "⏭ Train both to the end",
             key=keys.TO_END,
             on_click=lambda: st.session_state.update({keys.TO_END_PENDING: True}),
             help="Trains the rest of both histories (the step shown stays), then compares their final "
@@ -343,7 +351,7 @@ def _heldout_choice(run: TrainingRun, column) -> str | None:
     return column.selectbox(
         "Held-out text (not trained on)",
         ids,
-        index=ids.index(default_id(ids, HELDOUT_DEFAULT)),
+        index=ids.index(next((i for i in HELDOUT_PREFERRED if i in ids), ids[0])),
         format_func=titles.__getitem__,
         key=keys.HELDOUT,
     )

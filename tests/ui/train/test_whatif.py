@@ -92,7 +92,7 @@ def test_blocking_the_pair_and_stepping_both_histories_together() -> None:
     assert '<tr class="ms-same"><td class="ms-num">4</td><td>low</td><td>low</td><td>=</td></tr>' in page
     assert "1 tokens only the real history has" in page and "1 tokens only the what-if has" in page
     _go(at, 2)  # back before the branch point: one history again
-    assert "the histories are still one: they part at merge 3" in _html(at)
+    assert "the two histories are still one: they part at merge 3" in _html(at)
 
 
 def test_picking_any_pair_from_the_table() -> None:

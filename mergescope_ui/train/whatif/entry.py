@@ -9,6 +9,7 @@ import streamlit as st
 from mergescope_ui.shared.blocks import caption_html
 from mergescope_ui.shared.training_run import TrainingRun
 
+from .. import keys as page_keys
 from ..tables import pair_label
 from . import keys
 from .branch import KIND_LABELS, KINDS, WhatIf, choices
@@ -18,6 +19,8 @@ from .session import on_start
 def entry(run: TrainingRun, moved: Callable[[], None]) -> None:
     """The expander that offers the three changes at the merge shown (merge 1 at step 0)."""
     k = max(run.position, 1)
+    if not run.position and st.session_state.get(page_keys.QUIZ):
+        return  # at step 0 the choices would give away the merge the class is about to guess
     step = run.records[k - 1] if run.position else run.peek()
     if step is None:
         return

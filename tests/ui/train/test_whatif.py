@@ -108,6 +108,13 @@ def test_picking_any_pair_from_the_table() -> None:
     assert "at merge 3, n + e was merged instead of l + o" in _html(at)
 
 
+def test_the_quiz_is_not_given_away_at_step_zero() -> None:
+    at = _open_whatif(_train(**SENNRICH, **{keys.QUIZ: True}))
+    assert not [e for e in at.expander if "What if?" in e.label]
+    _go(at, 1)
+    assert [e for e in at.expander if "What if? Change merge 1" in e.label]
+
+
 def test_back_to_the_real_history_in_one_click() -> None:
     at = _open_whatif(_go(_train(**SENNRICH), 3))
     at.button(key=whatif_keys.START).click().run()

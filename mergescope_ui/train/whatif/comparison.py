@@ -31,10 +31,7 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
     )
     row = st.container(horizontal=True, vertical_alignment="center", gap="medium", wrap=False)
     row.button("⟲ Back to the real history", key=keys.BACK_TO_REAL, on_click=drop, width="content")
-    row.html(
-        f'<div class="ms-whatif-bar"><b>🔀 What if</b> {html.escape(what.describe(real_step), quote=True)}. '
-        f"{shared}</div>"
-    )
+    bar = row.empty()  # the sentence, and under it the note on the step shown (known below)
 
     trainer = run.trainer
     special_ids = frozenset(trainer.special_tokens.values())
@@ -75,7 +72,10 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
         + pair.alt_html
         + "</div>"
     )
-    st.html(caption_html(note))
+    bar.html(
+        f'<div class="ms-whatif-bar"><b>🔀 What if</b> {html.escape(what.describe(real_step), quote=True)}. '
+        f'{shared}<div class="ms-note">{html.escape(note, quote=True)}</div></div>'
+    )
 
     merges_col, figures_col = st.columns(2, gap="large")
     if position >= what.step:
@@ -86,8 +86,8 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
             + heading_html(f"Merges from merge {what.step:,}")
             + html_table(rows, row_classes=classes, wrap=True)
             + caption_html(
-                f"Merges {start:,} to {position:,} (the latest {RECENT} at most): = the same token, "
-                "≠ they part; ⇄ k: the other side makes this token too, at merge k."
+                f"Merges {start:,} to {position:,} (the latest {RECENT} at most). = same token · ≠ they part "
+                "· ⇄ k: the other side makes it at merge k."
             )
             + "</div>"
         )

@@ -44,8 +44,7 @@ def figures(run: TrainingRun, active: ActiveBranch, column) -> None:
         + html_table(summary_table(now, end), wrap=True)
         + caption_html(
             f"{'At the end' if end else 'Now'}: {latest.vocab.shared:,} merged tokens in both "
-            f"({latest.vocab.overlap:.0%} overlap); the tokens only one side has are below. "
-            "Bytes per token: higher is better compression."
+            f"({latest.vocab.overlap:.0%} overlap). More bytes per token: better compression."
         )
         + "</div>"
     )

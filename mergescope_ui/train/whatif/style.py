@@ -7,8 +7,9 @@ WHATIF_CSS = """
 .ms-whatif-bar{border:2px solid #1971c2;border-radius:.8rem;padding:.5rem 1rem;
   background:rgba(25,113,194,.06);}
 .ms-whatif-bar b{color:#1864ab;}
-.ms-whatif .ms-tokens{max-height:var(--ms-whatif-height,9.5rem);
-  font-size:min(var(--ms-token-size,1.05rem),1.3rem);}
+.ms-whatif-bar .ms-note{font-size:.85em;opacity:.75;}
+.ms-whatif .ms-tokens{max-height:var(--ms-whatif-height,7.6rem);
+  font-size:min(var(--ms-token-size,1.05rem),1.1rem);}
 .ms-whatif .ms-h3{font-size:1.25rem;padding:.5rem 0 .4rem 0;}
 .ms-whatif table.ms-table{font-size:.92rem;}
 .ms-whatif table.ms-table :is(td,th){white-space:normal;padding:.2rem .4rem;}

@@ -85,8 +85,11 @@ def count_files_dask(
                 block_bytes=block_bytes,
                 pure=False,
             )
-            _report(distributed, client, counted, sum(sizes.values()), progress)
-            run = _tree_combine(client, counted, pattern, specials).result()
+            sized = client.map(_summary, counted, pure=False) if progress is not None else []
+            final = _tree_combine(client, counted, pattern, specials)
+            del counted  # so that each range's counts are freed on its worker once they are combined
+            _report(distributed, sized, sum(sizes.values()), progress)
+            run = final.result()
             if run.head or run.tail is None:  # one range: its start is the stream's
                 run = combine([run], counter, starts_stream=True)
             chunks, special_counts = run.finish(counter)
@@ -159,12 +162,12 @@ def _summary(part: BlockCounts) -> tuple[int, int]:
     return part.bytes, part.pretokens
 
 
-def _report(distributed, client, counted: list, total: int, progress: ProgressFn | None) -> None:
+def _report(distributed, sized: list, total: int, progress: ProgressFn | None) -> None:
     """Call ``progress`` as ranges finish (only their sizes travel, not their counts)."""
     if progress is None:
         return
     read = pretokens = 0
-    for future in distributed.as_completed(client.map(_summary, counted, pure=False)):
+    for future in distributed.as_completed(sized):
         done, found = future.result()
         read += done
         pretokens += found

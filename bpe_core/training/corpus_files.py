@@ -28,8 +28,9 @@ from __future__ import annotations
 import glob
 import multiprocessing
 import os
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -212,19 +213,27 @@ def _read_parts(
 def _pool_parts(
     ranges: list[FileRange], pretokenizer: PreTokenizer, *, workers: int, block_bytes: int
 ) -> Iterator[BlockCounts]:
-    """The ranges counted in a pool of ``workers`` processes, yielded in stream order."""
+    """The ranges counted in a pool of ``workers`` processes, yielded in stream order.
+
+    At most two ranges per worker are in flight, so that the counts of ranges
+    done early do not pile up while an earlier one is still being counted.
+    """
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     specials = tuple(pretokenizer.special_tokens)
-    with ProcessPoolExecutor(max_workers=min(workers, len(ranges)) or 1, mp_context=context) as pool:
-        futures = [
-            pool.submit(count_range, piece, pretokenizer.pattern, specials, block_bytes) for piece in ranges
-        ]
+    workers = max(1, min(workers, len(ranges)))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        todo = iter(ranges)
+        flying: deque[Future[BlockCounts]] = deque()
         try:
-            for future in futures:
-                yield future.result()
+            for piece in todo:
+                flying.append(pool.submit(count_range, piece, pretokenizer.pattern, specials, block_bytes))
+                if len(flying) >= 2 * workers:
+                    yield flying.popleft().result()
+            while flying:
+                yield flying.popleft().result()
         finally:
-            for future in futures:
+            for future in flying:
                 future.cancel()
 
 

@@ -125,8 +125,10 @@ class PairIndex:
             keys = list(map(or_, map(lshift, tok, repeat(_SHIFT)), tok[1:]))
         n = len(tok)
         wt = list(chain.from_iterable(map(repeat, weights, lengths)))
-        nxt = list(range(1, n + 1))
-        prv = list(range(-1, n - 1))
+        # One int object per position, shared by nxt, prv and the position lists (a third of the memory).
+        positions = list(range(n + 1))
+        nxt = positions[1:]
+        prv = [-1, *positions[: n - 1]]
         self._ends = ends = list(accumulate(lengths))
         for e in ends:  # cut the links at chunk edges
             nxt[e - 1] = -1
@@ -135,7 +137,7 @@ class PairIndex:
             keys[e - 1] = -1
         with _gc_paused():  # one list per pair: up to 100,000s of new objects, each a reason to collect
             where: defaultdict[int, list[int]] = defaultdict(list)
-            deque(map(list.append, map(where.__getitem__, keys), range(n)), maxlen=0)  # where[k].append(i)
+            deque(map(list.append, map(where.__getitem__, keys), positions), maxlen=0)  # where[k].append(i)
             where.pop(-1, None)
             self._where = where = (
                 {((c & 255) << _SHIFT) | (c >> 8): v for c, v in where.items()}

@@ -5,7 +5,8 @@
 The corpus is written from a seed by bench/make_corpus.py into bench/out/ (4 files)
 the first time.  Each run is its own process; a sampler adds up the resident
 memory of that process and all its children (workers, a Dask cluster) every
-50 ms, and prints the peak of that sum and the time.  Runs:
+50 ms, and prints the peak of that sum, the wall time and the CPU time of the
+whole tree (user + system; less sensitive than wall time to a shared machine's load).  Runs:
 
 - one:       bpe_core, train(files=...) in one process (blocks of 1 MB)
 - processes: bpe_core, the same with one counting process per CPU (forkserver)
@@ -24,6 +25,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -55,23 +57,27 @@ def tree_rss(pid: int) -> int:
 
 
 def measure(kind: str, files: list[Path], vocab_size: int) -> dict:
+    """Run ``kind`` in a child process: wall time, CPU time of its whole tree, and peak tree RSS."""
     cmd = [sys.executable, __file__, "--run", kind, "--vocab-size", str(vocab_size), *map(str, files)]
     start = time.perf_counter()
-    child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = 0
-    while child.poll() is None:
-        peak = max(peak, tree_rss(child.pid))
-        time.sleep(0.05)
-    out, err = child.communicate()
-    seconds = time.perf_counter() - start
-    if child.returncode != 0:
-        return {"kind": kind, "error": err.strip().splitlines()[-1] if err.strip() else "failed"}
-    return {
-        "kind": kind,
-        "seconds": seconds,
-        "peak_mb": peak / 1e6,
-        **json.loads(out.strip().splitlines()[-1]),
-    }
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
+        peak = 0
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            peak = max(peak, tree_rss(child.pid))
+            time.sleep(0.05)
+        seconds = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            lines = err.read().strip().splitlines()
+            return {"kind": kind, "error": lines[-1] if lines else "failed"}
+        result = json.loads(out.read().strip().splitlines()[-1])
+    cpu = usage.ru_utime + usage.ru_stime  # the child and every descendant it waited for
+    return {"kind": kind, "seconds": seconds, "cpu": cpu, "peak_mb": peak / 1e6, **result}
 
 
 def run(kind: str, files: list[str], vocab_size: int) -> dict:
@@ -157,7 +163,10 @@ def main() -> None:
             print(f"{kind:<10} error: {r['error']}")
             continue
         extra = f"merges {r['merges']}" + (f", digest {r['digest']}" if "digest" in r else "")
-        print(f"{kind:<10} {r['seconds']:8.1f} s   peak RSS (process tree) {r['peak_mb']:8.0f} MB   {extra}")
+        print(
+            f"{kind:<10} {r['seconds']:7.1f} s wall {r['cpu']:7.1f} s CPU   peak RSS (process tree) "
+            f"{r['peak_mb']:6.0f} MB   {extra}   load {os.getloadavg()[0]:.1f}"
+        )
 
 
 if __name__ == "__main__":

@@ -95,21 +95,25 @@ def count_files(
     progress: ProgressFn | None = None,
     stdin: BinaryIO | None = None,
     block_bytes: int = BLOCK_BYTES,
-    range_bytes: int = RANGE_BYTES,
+    range_bytes: int | None = None,
 ) -> Corpus:
     """Count the concatenation of ``files`` (see the module docstring).
 
-    ``workers``: processes (None: one per CPU for more than ``range_bytes``
+    ``workers``: processes (None: one per CPU for more than ``RANGE_BYTES``
     of files, else one); stdin is always read here, in this process.
+    ``range_bytes``: the size of one process's task (default: a quarter of
+    each worker's share, between 1 and 32 MB, so the workers stay balanced).
     """
     paths = expand_files(files)
     sizes = {p: os.path.getsize(p) for p in paths if p != STDIN}
     total = None if STDIN in paths else sum(sizes.values())
     if workers is None:
-        workers = (os.cpu_count() or 1) if (total or 0) > range_bytes else 1
+        workers = (os.cpu_count() or 1) if (total or 0) > RANGE_BYTES else 1
     check_workers(workers)
     counter = BlockCounter(pretokenizer)
     if workers > 1 and total is not None:
+        if range_bytes is None:
+            range_bytes = min(RANGE_BYTES, max(1 << 20, total // (4 * workers)))
         ranges = list(file_ranges(paths, sizes, range_bytes=range_bytes))
         parts = _pool_parts(ranges, pretokenizer, workers=workers, block_bytes=block_bytes)
     else:

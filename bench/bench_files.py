@@ -106,18 +106,11 @@ def run(kind: str, files: list[str], vocab_size: int) -> dict:
         digest = hashlib.sha1(repr(tok.merges_bytes()).encode()).hexdigest()[:12]
         return {"merges": len(tok.merges), "digest": digest}
     if kind == "hf":
-        from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+        sys.path.insert(0, str(ROOT / "bench"))
+        from bench_engine import hf_train
 
-        hf = Tokenizer(models.BPE())
-        hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-        trainer = trainers.BpeTrainer(
-            vocab_size=vocab_size,
-            special_tokens=[EOT],
-            show_progress=False,
-            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        )
-        hf.train(files, trainer)
-        return {"merges": hf.get_vocab_size() - 257}
+        hf_train([Path(f) for f in files], vocab_size)
+        return {"merges": vocab_size - 257}
     if kind == "rustbpe":
         import rustbpe
 

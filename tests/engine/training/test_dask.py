@@ -70,6 +70,27 @@ def test_cli_dask_local_trains_what_one_process_trains(files, tmp_path):  # noqa
 
 
 @needs_dask
+def test_an_existing_scheduler_given_by_its_tcp_address(files):  # noqa: F811
+    import logging
+
+    from dask.distributed import LocalCluster
+
+    pre = PreTokenizer("gpt2", special_tokens=["<|endoftext|>"])
+    with LocalCluster(
+        n_workers=1,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://127.0.0.1:")
+        corpus = count_files_dask(files, pre, scheduler=address, range_bytes=3000)
+    assert list(corpus.chunk_counts.items()) == list(Corpus.count(TEXT, pre).chunk_counts.items())
+
+
+@needs_dask
 def test_an_unreachable_scheduler_is_one_clear_error(files, monkeypatch):  # noqa: F811
     monkeypatch.setattr(corpus_dask, "CONNECT_SECONDS", 1)
     with pytest.raises(ValueError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"):

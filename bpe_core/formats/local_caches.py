@@ -311,7 +311,10 @@ def load_local(found: FoundTokenizer) -> LocalLoad:
     o200k_base also with the ChatML tokens their chat models use)."""
     if found.source == HF:
         tok = load_tokenizer(found.files[0])
-        return LocalLoad(tok, (f"{found.name}: {_shape(tok)}, from {found.files[0].parent}.",))
+        snapshot = found.files[0].parent.name[:10]
+        return LocalLoad(
+            tok, (f"{found.name}: {_shape(tok)}, from the Hugging Face cache (snapshot {snapshot}).",)
+        )
     enc = ENCODINGS[found.name]
     if len(found.files) == 2:  # gpt2: vocab.bpe (the merges) and encoder.json (the vocab)
         data = read_gpt2(found.files[1], found.files[0])
@@ -320,7 +323,7 @@ def load_local(found: FoundTokenizer) -> LocalLoad:
         specials = {**enc.special_tokens, **enc.chat_tokens}
         data = read_tiktoken(found.files[0], special_tokens=specials)
     tok = Tokenizer(data.vocab, data.merges, special_tokens=specials, pattern=enc.pattern)
-    notes = [f"{enc.name}: {_shape(tok)}, pattern {enc.pattern}, from {found.folder}."]
+    notes = [f"{enc.name}: {_shape(tok)}, pattern {enc.pattern}, from tiktoken's cache."]
     if enc.chat_tokens:
         chat = ", ".join(f"{s} {i}" for s, i in enc.chat_tokens.items())
         notes.append(f"Added the chat models' ChatML tokens (as tiktokenizer does): {chat}.")

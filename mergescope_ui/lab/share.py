@@ -82,7 +82,7 @@ def from_query(
     vocab = None
     raw = _one(params.get(VOCAB))
     if raw is not None:
-        if raw.isdigit() and len(raw) < 7 and smallest <= int(raw) <= largest:
+        if raw.isascii() and raw.isdigit() and len(raw) < 7 and smallest <= int(raw) <= largest:
             vocab = int(raw)
         else:
             notes.append(f"ignored vocab {raw!r}: give a whole number from {smallest} to {largest:,}")
@@ -100,7 +100,7 @@ def from_query(
 
 def _heldout(raw: str, corpus_ids: Collection[str]) -> HeldOut | None:
     how, _, value = raw.partition(":")
-    if how in (SPLIT, END) and value.isdigit() and int(value) in SHARES:
+    if how in (SPLIT, END) and value.isascii() and value.isdigit() and int(value) in SHARES:
         return HeldOut(how, share=int(value))
     if how == TEXT and value in corpus_ids:
         return HeldOut(TEXT, text=value)

@@ -112,9 +112,12 @@ def local_tokenizers() -> LocalTokenizers:
     return find_local_tokenizers()
 
 
-@st.cache_resource(show_spinner="Loading the tokenizer (once for this server)…", max_entries=4)
+@st.cache_resource(show_spinner="Loading the tokenizer (once for this server)…", max_entries=3)
 def _local_load(key: str, stamp: tuple[tuple[str, int, int], ...]) -> LocalLoad:
-    """One found tokenizer, loaded once per server (``stamp``: its files' sizes and times)."""
+    """One found tokenizer, loaded once per server (``stamp``: its files' sizes and times).
+
+    Three at most: o200k_base holds some 120 MB in Python (GPT-2's 50,257 tokens hold 28 MB).
+    """
     found = local_tokenizers().get(key)
     if found is None or found.stamp() != stamp:
         raise ValueError("its files changed while loading; look again")

@@ -92,7 +92,7 @@ def from_query(
     page = 1
     raw_page = _one(params.get(PAGE))
     if raw_page is not None:
-        if raw_page.isdigit() and len(raw_page) < 8 and int(raw_page) >= 1:
+        if raw_page.isascii() and raw_page.isdigit() and len(raw_page) < 8 and int(raw_page) >= 1:
             page = int(raw_page)
         else:
             notes.append(f"ignored {PAGE}={raw_page!r}: not a page number")

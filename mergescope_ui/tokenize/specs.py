@@ -154,7 +154,7 @@ class TokenizerSpec:
 
 
 def _whole(value: str, text: str, *, what: str) -> int:
-    if not value.isdigit() or len(value) > 9:
+    if not (value.isascii() and value.isdigit()) or len(value) > 9:
         raise ValueError(f"{what} {value!r} in {text!r} is not a whole number")
     return int(value)
 

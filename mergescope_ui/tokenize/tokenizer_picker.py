@@ -8,6 +8,8 @@ finds in tiktoken's cache and the Hugging Face hub cache.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -202,7 +204,9 @@ def _local_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
 
 
 def _searched(local: LocalTokenizers) -> None:
-    st.caption("Looked in: " + md_escape(", ".join(str(p) for p in local.searched)))
+    home = str(Path.home())
+    places = [str(p).replace(home, "~", 1) if str(p).startswith(home) else str(p) for p in local.searched]
+    st.caption("Looked in: " + md_escape(", ".join(places)))
 
 
 def _pattern_select(col: DeltaGenerator) -> str:

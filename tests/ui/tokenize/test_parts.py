@@ -437,3 +437,8 @@ def test_chatml_tokens_are_one_token_each_with_a_tokenizer_that_has_them():
     assert ids.count(start) == len(MESSAGES) + 1  # and the assistant's turn to come
     assert ids.count(end) == len(MESSAGES) + 1  # one typed inside a message counts too
     assert tok.decode(ids) == rendered.text
+
+
+def test_a_superscript_digit_is_not_a_page_or_a_step():
+    state, notes = from_query({"page": "²", "tok": "session:²"})
+    assert state.page == 1 and len(notes) == 2

@@ -91,16 +91,8 @@ def read_hf_json_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
     data = parse_json(text, path)
     if not isinstance(data, dict):
         raise TokenizerFileError(path, "", 'must be a JSON object with a "model" key (an HF tokenizer.json)')
-    model = data.get("model")
-    if not isinstance(model, dict):
-        raise TokenizerFileError(
-            path, "key 'model'", "is missing or not an object; is this an HF tokenizer.json?"
-        )
-    _check_model(model, path)
-    _check_normalizer(data.get("normalizer"), path)
-    pattern = _pattern_of(data.get("pre_tokenizer"), path, "pre_tokenizer")
-    _check_decoder(data.get("decoder"), path)
-
+    pattern = layout_pattern(data, path)
+    model = data["model"]
     raw_vocab = model.get("vocab")
     if not isinstance(raw_vocab, dict) or not raw_vocab:
         raise TokenizerFileError(path, "key 'model.vocab'", "must be a non-empty object {token: id}")

@@ -10,6 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from mergescope_ui.shared.cache import corpus_index
 from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.url_state import write_params
 
 from . import keys
 from .settings_form import DEFAULT_PATTERN, DEFAULT_VOCAB, PATTERN_LABELS
@@ -67,10 +68,4 @@ def write_link() -> None:
     defaults = LabLink(
         tuple(default_corpora(ids)), DEFAULT_PATTERN, DEFAULT_VOCAB, HeldOut(SPLIT, DEFAULT_SHARE)
     )
-    wanted = to_query(now, defaults=defaults)
-    for name in PARAM_NAMES:
-        if name in wanted:
-            if st.query_params.get(name) != wanted[name]:
-                st.query_params[name] = wanted[name]
-        elif name in st.query_params:
-            del st.query_params[name]
+    write_params(PARAM_NAMES, to_query(now, defaults=defaults))

@@ -8,7 +8,7 @@ seed the widget's key from the URL once per session, then mirror the choice back
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 import streamlit as st
 
@@ -40,3 +40,14 @@ def mirror_to_url(param: str, value: str, *, default: str) -> None:
             del st.query_params[param]
     elif st.query_params.get(param) != value:
         st.query_params[param] = value
+
+
+def write_params(names: Collection[str], wanted: Mapping[str, str]) -> None:
+    """Make the URL hold ``wanted`` for the parameters ``names`` (a page's own): set what changed,
+    drop what is no longer wanted, leave every other parameter alone."""
+    for name in names:
+        if name in wanted:
+            if st.query_params.get(name) != wanted[name]:
+                st.query_params[name] = wanted[name]
+        elif name in st.query_params:
+            del st.query_params[name]

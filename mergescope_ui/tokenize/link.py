@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from mergescope_ui.shared.url_state import write_params
+
 from . import keys
 from .resolve import corpus_titles
 from .share import PARAM_NAMES, ShareState, from_query, to_query
@@ -55,11 +57,5 @@ def write_link(text: str, spec: TokenizerSpec, *, page: int) -> ShareState:
     """Put this view into the URL (only this page's parameters; others' bound ones are left alone)."""
     compare = tuple(st.session_state.get(keys.COMPARE) or ())
     state = ShareState(text=text, spec=spec.key(), compare=compare, page=page)
-    wanted = to_query(state)
-    for name in PARAM_NAMES:
-        if name in wanted:
-            if st.query_params.get(name) != wanted[name]:
-                st.query_params[name] = wanted[name]
-        elif name in st.query_params:
-            del st.query_params[name]
+    write_params(PARAM_NAMES, to_query(state))
     return state

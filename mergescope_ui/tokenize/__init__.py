@@ -16,7 +16,8 @@
   files (``file_bundle``), share;
 - :func:`write_link`: the link alone, when there is nothing to show.
 
-Its session keys are in ``keys``; the Train page's run comes through the shared key ``RUN``.
+Its session keys are in ``keys``; the Train page's run comes through the shared key ``RUN``;
+``screen`` says whether it is on a projector (presenter mode draws it more compactly).
 """
 
 from .intro import header

@@ -120,6 +120,8 @@ DETAIL_CSS = """
 .ms-tree li{margin:.25em 0;}
 .ms-tree .ms-tokens{display:inline;border:none;padding:0;max-height:none;overflow:visible;}
 .ms-tree .ms-step{color:#495057;font-size:.85em;margin-left:.4em;}
+/* a long token wraps inside the panel instead of running out of it */
+.ms-tree .ms-tokens .ms-t,.ms-tokens.ms-later .ms-t{white-space:pre-wrap;overflow-wrap:anywhere;}
 </style>
 """
 
@@ -147,7 +149,7 @@ def later_tokens_html(tok: Tokenizer, ids: Sequence[int], *, limit: int = MAX_LI
     more = f'<span class="ms-more"> … and {len(ids) - limit:,} more</span>' if len(ids) > limit else ""
     if not ids:
         spans = '<span class="ms-empty">none: no later merge uses this token</span>'
-    return f'<div class="ms-tokens" style="max-height:none">{spans}{more}</div>'
+    return f'<div class="ms-tokens ms-later" style="max-height:none">{spans}{more}</div>'
 
 
 def first_positions(ids: Sequence[int], *, start: int = 0) -> dict[int, int]:

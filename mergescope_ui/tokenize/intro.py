@@ -8,6 +8,7 @@ from mergescope_ui.shared.safe_text import md_escape
 
 from . import keys
 from .link import apply_link
+from .screen import presenting
 
 TITLE = "🔤 Tokenize: paste text, see tokens"
 
@@ -19,11 +20,12 @@ def header() -> None:
     place on the page when they are gone.
     """
     st.title(TITLE)
-    st.caption(
-        "Pick a tokenizer (trained here or on the Train page, one on this machine, loaded from files, or "
-        "a baseline) and see exactly how your text splits, byte by byte. Hover a token for its id and "
-        "bytes; click it for its story."
-    )
+    if not presenting():  # on a projector the tokens come first
+        st.caption(
+            "Pick a tokenizer (trained here or on the Train page, one on this machine, loaded from files, "
+            "or a baseline) and see exactly how your text splits, byte by byte. Hover a token for its id "
+            "and bytes; click it for its story."
+        )
     apply_link()
     notes = st.container()
     for note in st.session_state.pop(keys.URL_NOTES, []):

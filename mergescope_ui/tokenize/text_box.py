@@ -6,6 +6,7 @@ import streamlit as st
 
 from . import keys
 from .live_text import MAX_CHARS, live_text_box
+from .screen import presenting
 
 MAX_TEXT_CHARS = MAX_CHARS
 EXAMPLES: dict[str, str] = {
@@ -26,18 +27,26 @@ def set_text(text: str) -> None:
     st.session_state[keys.PAGE] = 1
 
 
-def text_input() -> str:
-    """A row of example buttons, then the text box (the English example to start with)."""
+def example_buttons() -> None:
+    """A row of buttons, one per example text."""
     with st.container(horizontal=True, vertical_alignment="center"):
         st.caption("Try an example:")
         for name in EXAMPLES:
             st.button(name, key=f"{keys.EXAMPLE}{name}", on_click=set_text, args=(EXAMPLES[name],))
+
+
+def text_input() -> str:
+    """A row of example buttons (in presenter mode: with the picker), then the text box (the English
+    example to start with)."""
+    if not presenting():
+        example_buttons()
     st.session_state.setdefault(keys.TEXT, EXAMPLES["English"])
     live_text_box(
         "Text to tokenize (the tokens follow as you type)",
         key=keys.TEXT_BOX,
         state_key=keys.TEXT,
         revision=st.session_state.get(keys.TEXT_REV, 0),
+        height=70 if presenting() else 130,
         placeholder="Type or paste anything: several languages, code, emoji",
     )
     return st.session_state.get(keys.TEXT) or ""

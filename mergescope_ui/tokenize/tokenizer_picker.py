@@ -29,6 +29,7 @@ from .resolve import (
     resolve,
     training_run,
 )
+from .screen import presenting
 from .specs import (
     BYTES,
     CHAR,
@@ -40,6 +41,7 @@ from .specs import (
     UPLOAD,
     TokenizerSpec,
 )
+from .text_box import example_buttons
 
 DEFAULT_CORPUS = "lighthouse_story"  # the English story (see mergescope_ui.shared.corpora.default_id)
 DEFAULT_VOCAB = 500
@@ -74,12 +76,18 @@ def choice_of(spec: TokenizerSpec) -> str:
 
 def picker() -> Picked:
     """The picker in a bordered box, resolved; shows the tokenizer's notes and why there is none."""
-    with st.container(border=True):
+    # On a projector the picker (with the examples and the notes) folds away under one line: the text
+    # and its tokens fill the screen; the tokenizer's name stays above the tokens.
+    presenter = presenting()
+    box = st.expander("🔧 Tokenizer and examples", expanded=False) if presenter else st.container(border=True)
+    with box:
+        if presenter:
+            example_buttons()
         spec = _picker()
     picked = resolve(spec)
     remember_used(picked)
     for note in picked.notes:
-        st.caption(md_escape(note))
+        (box if presenter else st).caption(md_escape(note))
     nothing_local = spec.local and not local_tokenizers().found  # the picker said how to get some
     if picked.error and not nothing_local:
         message = f"{md_escape(picked.label)}: {md_escape(picked.error)}"

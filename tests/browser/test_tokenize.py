@@ -218,6 +218,10 @@ def test_presenter_mode_tab_row_shows_every_label_whole(server, width: int, heig
     with chromium_page(width=width, height=height) as pg:
         errors = _errors(pg)
         _open(pg, f"{server}/tokenize?presenter=true")
+        assert pg.locator(SPANS).first.is_visible()
+        top = pg.locator(SPANS).first.bounding_box()
+        assert top is not None and top["y"] < height, "on a projector the tokens start on the first screen"
+        pg.get_by_text("🔧 Tokenizer and examples").click()  # the examples and the picker fold away
         pg.get_by_role("button", name="Emoji & ZWJ").click()
         pg.wait_for_function(
             "() => document.querySelector('.ms-box-area').value.startsWith('Family')", timeout=30_000

@@ -581,3 +581,16 @@ def test_a_vocab_and_merges_of_two_tokenizers_name_both_files():
     assert "gpt2\\_vocab\\.json \\(" in error and "reference\\-merges\\.txt \\(" in error, error
     assert "come from different tokenizers" in error and "does not have" in error
     assert ": :" not in error and "/tmp" not in error
+
+
+def test_presenter_mode_folds_the_picker_away_and_shortens_the_box():
+    at = app(**{shared_keys.PRESENTER: True}).run()
+    assert not at.exception
+    assert [e.label for e in at.expander] == ["🔧 Tokenizer and examples"]
+    at.button(key=f"{keys.EXAMPLE}Chinese").click().run()  # the examples are in there
+    assert at.session_state[keys.TEXT].startswith("机器学习")
+    assert at.radio(key=keys.KIND).value == "quick"  # still there, inside the folded box
+    (box,) = component_data(at, "mergescope_live_text")
+    assert box["height"] < 100
+    plain = app().run()
+    assert not plain.expander and component_data(plain, "mergescope_live_text")[0]["height"] >= 100

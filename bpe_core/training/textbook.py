@@ -7,7 +7,8 @@ chunks, each weighted by how often it occurs), picks the most frequent pair
 next id and merges it in every chunk.  So a step costs the whole corpus; the
 fast trainer (:mod:`.incremental`) yields exactly the same steps, faster.
 Blocked pairs are never candidates, and a forced step merges the pair it
-names instead of the rule's choice (see :mod:`.overrides`).
+names instead of the rule's choice (see :mod:`.overrides`).  (A branch of a
+textbook run replays it from step 1; only the fast trainer starts mid-run.)
 
 >>> from bpe_core.pretokenizer import PreTokenizer
 >>> options = TrainOptions(vocab_size=259, pattern="none", tie_break="lowest-id")
@@ -34,31 +35,19 @@ from .records import (
     MergeStep,
     PairCount,
 )
-from .state import RunState
 from .tie_rules import TieRule
 
 
 def textbook_steps(
-    corpus: Corpus, options: TrainOptions, preview: Preview, *, state: RunState | None = None
+    corpus: Corpus, options: TrainOptions, preview: Preview
 ) -> Generator[MergeStep, None, str]:
-    """Yield one :class:`MergeStep` per merge; the generator's return value says why it stopped.
-
-    ``state`` is where to start (default: the corpus's bytes, no merge yet); its
-    ``read`` is set to give each chunk's ids as training goes.
-    """
-    if state is None:
-        state = RunState(None, options.initial_vocab(), corpus.initial_tokens)
-    chunks = (
-        state.chunks if state.chunks is not None else [list(c.encode("utf-8")) for c in corpus.chunk_counts]
-    )
-    words = list(zip(chunks, corpus.chunk_counts.values()))
-    state.read = lambda: [ids for ids, _ in words]
-    vocab = dict(state.vocab)
+    """Yield one :class:`MergeStep` per merge; the generator's return value says why it stopped."""
+    # Each distinct chunk as its UTF-8 bytes, with how often it occurs.
+    words = [(list(chunk.encode("utf-8")), n) for chunk, n in corpus.chunk_counts.items()]
+    vocab = options.initial_vocab()
     rule = TieRule(options.tie_break, [vocab[i] for i in range(options.base_vocab)])
-    for i in range(options.base_vocab, len(vocab)):
-        rule.add_token(vocab[i])
     blocked = set(options.block)
-    tokens = state.tokens
+    tokens = corpus.initial_tokens
     while len(vocab) < options.vocab_size:
         step = len(vocab) - options.base_vocab + 1
         # 1. Count every adjacent pair, each chunk weighted by how often it occurs.

@@ -92,8 +92,10 @@ class Trainer(Iterator[MergeStep]):
         self.first_step = len(merges) + 1  # the index of the first step this trainer yields
         self.tokens = state.tokens
         self.stop_reason: str | None = None
-        if method == "textbook":
-            self._steps = textbook_steps(corpus, options, preview, state=state)
+        if method == "textbook":  # the textbook trainer always starts at step 1: a branch replays its steps
+            self._steps = textbook_steps(corpus, options, preview)
+            for _ in merges:
+                self.tokens = next(self._steps).tokens_after
         else:
             self._steps = incremental_steps(corpus, options, preview, records=records, state=state)
 
@@ -172,12 +174,15 @@ class Trainer(Iterator[MergeStep]):
             force=[(step, pair) for step, pair in self.options.force if step < at] + list(force.items()),
         )
         base, kept = options.base_vocab, self.merges[: at - 1]
-        chunks = rewind(self._state.chunk_ids(), self.merges, base=base, steps=at - 1)
-        weights = self.corpus.chunk_counts.values()
-        tokens = sum(map(mul, map(len, chunks), weights)) + sum(self.corpus.special_counts.values())
         vocab = {i: t for i, t in self.vocab.items() if i < base + at - 1}
+        if self.method == "textbook":  # it replays steps 1 to at - 1 from the corpus's bytes
+            chunks, shared, tokens = None, 0, self.corpus.initial_tokens
+        else:
+            chunks, shared = rewind(self._state.chunk_ids(), self.merges, base=base, steps=at - 1), at - 1
+            weights = self.corpus.chunk_counts.values()
+            tokens = sum(map(mul, map(len, chunks), weights)) + sum(self.corpus.special_counts.values())
         preview = Preview(
-            self.preview.text, rewind(self.preview.chunks, self.merges, base=base, steps=at - 1)
+            self.preview.text, rewind(self.preview.chunks, self.merges, base=base, steps=shared)
         )
         child = Trainer.__new__(Trainer)
         child._begin(

@@ -143,21 +143,28 @@ def clip_label(label: str, width: int) -> str:
 
 @lru_cache(maxsize=65_536)
 def token_span(
-    token_id: int, token: bytes, *, emphasize: bool = False, special: bool = False, clip: int = 0
+    token_id: int,
+    token: bytes,
+    *,
+    emphasize: bool = False,
+    special: bool = False,
+    clip: int = 0,
+    breaks: bool = True,
 ) -> str:
     """One ``<span>``: escaped readable label, escaped tooltip, classes.
 
     ``clip`` (columns, 0 for never) shortens a long label in the middle (see
     :func:`clip_label`); the tooltip always has the whole text and its length.
-    Cached: a page redraws the same few thousand tokens at every step.
+    With ``breaks`` a token holding newlines is followed by line breaks (in running
+    text; not in a card).  Cached: a page redraws the same few thousand tokens at every step.
     """
     classes = token_class(token_id, token, special=special) + (" ms-new" if emphasize else "")
     label = token.decode("utf-8") if special else screen_label(token)
     if clip:
         label = clip_label(label, clip)
-    breaks = "<br>" * min(2, token.count(b"\n")) if not special else ""
+    lines = "<br>" * min(2, token.count(b"\n")) if breaks and not special else ""
     title = html.escape(token_title(token_id, token, special=special), quote=True)
-    return f'<span class="{classes}" title="{title}">{html.escape(label, quote=True)}</span>{breaks}'
+    return f'<span class="{classes}" title="{title}">{html.escape(label, quote=True)}</span>{lines}'
 
 
 def token_spans_html(

@@ -28,7 +28,7 @@ MARKS = {"chosen": "◀ merged", "tied": "tie", "other": ""}
 BARS_CSS = """
 <style>
 .ms-bars{font-size:.95rem;}
-.ms-bars .ms-bars-h{font-weight:600;margin:.1rem 0 .3rem 0;}
+.ms-bars .ms-bars-h{font-weight:600;margin:.1rem 0 .3rem 0;line-height:1.3;}
 .ms-bar{display:grid;grid-template-columns:minmax(0,max-content) minmax(1.5rem,1fr) minmax(0,max-content);
   gap:.4em;align-items:center;line-height:1.5;}
 .ms-bar .ms-bar-l{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;

@@ -119,6 +119,10 @@ def test_step_through_the_classroom_string(server: str, page) -> None:
     fused = page.locator(".ms-stage .ms-before .ms-fuse")
     assert fused.count() >= 1 and fused.first.locator(".ms-t").count() == 2  # the pair about to fuse, boxed
     assert "places 1–3 of" in page.locator(".ms-stage .ms-pager-t").inner_text()
+    page.get_by_role("tab", name="From the start").click()  # the text from its start stays in reach
+    start = after.inner_text().replace("\N{OPEN BOX}", " ").replace("\n", "")
+    assert start.startswith(text.decode()[:30]) and after.locator(".ms-new").count() >= 1
+    page.get_by_role("tab", name="Where it merged").click()
     wait_idle(page)
     page.mouse.move(0, 0)
     full_screenshot(page, "train_classroom_step2")
@@ -304,6 +308,23 @@ def test_no_element_wider_than_its_column_at_any_step_of_the_classic_string(serv
                     assert page.evaluate(STICKING_OUT) == [], f"step {step} at {where}"
                 wait_idle(page)
                 assert step == 28 and page.evaluate(STICKING_OUT) == [], f"the last step at {where}"
+
+
+@pytest.mark.parametrize(
+    ("query", "width", "presenter"),
+    [
+        ("corpus=word_counter_py&pattern=none", 1280, True),  # code: long tokens full of newlines
+        ("corpus=mixed_scripts&pattern=none", 1440, False),  # CJK, emoji, Arabic, combining marks
+    ],
+)
+def test_other_texts_late_in_training_fit_too(server: str, query: str, width: int, presenter: bool) -> None:
+    with _browser(width=width, height=720 if presenter else 900) as page:
+        page.emulate_media(reduced_motion="reduce")
+        _open(page, server, f"{query}&merges=400" + ("&presenter=true" if presenter else ""))
+        _jump(page, 400)
+        assert page.evaluate(STICKING_OUT) == [], query
+        if presenter:
+            assert outside_viewport(page.evaluate(STAGE_BOXES)) == [], query
 
 
 def test_a_large_upload_shows_the_new_token_in_context_at_a_late_step(server: str, tmp_path: Path) -> None:

@@ -5,12 +5,13 @@ Used by the Train page's browser tests and by ``bench/bench_training_page.py``.
 
 from __future__ import annotations
 
-# Every visible element of the main area that sticks out: past the viewport's right edge, out of a
+# Every visible element of the main area (or of the element the selector passed names) that sticks out:
+# past the viewport's right edge, out of a
 # parent that does not clip it, or out of sight inside a box that clips or scrolls sideways (a table
 # column hidden behind a scroll bar).  Text cut with an ellipsis on purpose is not sticking out.
 STICKING_OUT = """
-() => {
-  const main = document.querySelector('[data-testid="stMain"]');
+(root) => {
+  const main = document.querySelector(root || '[data-testid="stMain"]');
   const vw = document.documentElement.clientWidth;
   const out = [];
   const name = (el) => (el.tagName + '.' + String(el.className).trim().split(/\\s+/).slice(0, 2).join('.'))

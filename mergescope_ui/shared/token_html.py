@@ -175,10 +175,12 @@ def token_spans_html(
     special_ids: Collection[int] = (),
     max_tokens: int = 5000,
     css: bool = True,
+    clip: int = 0,
 ) -> str:
     """A ``<div class="ms-tokens">`` with one span per id (the first ``max_tokens``).
 
-    ``emphasize`` holds positions (indexes into ``ids``) to outline.  An id
+    ``emphasize`` holds positions (indexes into ``ids``) to outline; ``clip``
+    shortens long labels as :func:`token_span` does.  An id
     missing from ``vocab`` is a ValueError.  ``css=False`` leaves out the
     style block: a page that redraws spans often should put :data:`TOKEN_CSS`
     on the page once (a new ``<style>`` makes the browser restyle the whole page).
@@ -196,7 +198,11 @@ def token_spans_html(
             raise ValueError(
                 f"token id {token_id} at position {pos} is not in the vocab; pass the trainer's vocab"
             ) from None
-        parts.append(token_span(token_id, token, emphasize=pos in emphasize, special=token_id in special_ids))
+        parts.append(
+            token_span(
+                token_id, token, emphasize=pos in emphasize, special=token_id in special_ids, clip=clip
+            )
+        )
     if not ids:
         parts.append('<span class="ms-empty">(empty text)</span>')
     if len(ids) > len(shown):

@@ -31,11 +31,12 @@ import re
 from dataclasses import dataclass
 
 from bpe_core import MergeStep
+from bpe_core.byte_level import readable
+from mergescope_ui.shared.token_html import clip_label
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 
-from ..tables import pair_label
-
 KINDS: tuple[str, ...] = ("tie", "block", "pick")
+CLIP = 18  # columns of a token's label in a sentence or a list; longer ones are cut in the middle
 KIND_LABELS = {
     "tie": "⚖️ the tie had been broken the other way",
     "block": "🚫 this pair had been blocked",
@@ -82,6 +83,15 @@ class WhatIf:
         if self.kind == "tie":
             return f"at merge {self.step} the tie was broken the other way: {pair} instead of {chosen}"
         return f"at merge {self.step}, {pair} was merged instead of {chosen}"
+
+
+def pair_label(left: bytes, right: bytes) -> str:
+    """A pair as people read it, each long token cut in the middle (plain text).
+
+    >>> pair_label(b"l", b"o"), pair_label(b" the keeper of the light", b"house")
+    ('l + o', '␣the␣keep…he␣light + house')
+    """
+    return f"{clip_label(readable(left), CLIP)} + {clip_label(readable(right), CLIP)}"
 
 
 def _label_of(step: MergeStep, pair: tuple[int, int]) -> str:

@@ -28,9 +28,10 @@ from bpe_core import MergeStep, Tokenizer
 from bpe_core.analysis.metrics import Compression
 from bpe_core.analysis.side_by_side import VocabComparison, align, compare_made, compare_vocabs, compression
 from bpe_core.byte_level import readable as label
-from mergescope_ui.shared.token_html import token_spans_html, window_length
+from mergescope_ui.shared.token_html import clip_label, token_spans_html, window_length
 
 MERGE_COLUMNS = ["merge", "real history", "what if", ""]
+CLIP = 24  # columns of a token's label in a table or a token box; longer ones are cut in the middle
 
 
 def merge_rows(
@@ -64,7 +65,7 @@ def merge_rows(
 def _cell(token: bytes | None, elsewhere: int | None) -> str:
     if token is None:
         return "—"
-    return label(token) + (f"  ⇄ {elsewhere}" if elsewhere is not None else "")
+    return clip_label(label(token), CLIP) + (f"  ⇄ {elsewhere}" if elsewhere is not None else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +140,7 @@ def sequences_html(
             special_ids=special_ids,
             css=False,
             max_tokens=max(1, window_length(shown, vocab, window_bytes)),
+            clip=CLIP,
         )
 
     return SequencePair(

@@ -57,7 +57,8 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
             f", from byte {pair.skipped_bytes:,} (a little before the first)" if pair.skipped_bytes else ""
         )
         note = (
-            f"The text after merge {position:,}: {pair.differing:,} places cut differently, outlined{start}."
+            f"The text after merge {position:,}: {pair.differing:,} "
+            f"{'place' if pair.differing == 1 else 'places'} cut differently, outlined{start}."
         )
     left, right = st.columns(2, gap="large")
     left.html(

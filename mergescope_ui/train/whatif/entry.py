@@ -10,9 +10,8 @@ from mergescope_ui.shared.blocks import caption_html
 from mergescope_ui.shared.training_run import TrainingRun
 
 from .. import keys as page_keys
-from ..tables import pair_label
 from . import keys
-from .branch import KIND_LABELS, KINDS, WhatIf, choices
+from .branch import KIND_LABELS, KINDS, WhatIf, choices, pair_label
 from .session import on_start
 
 

@@ -14,7 +14,7 @@ from mergescope_ui.shared.token_html import token_span
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
-from .compare import Summary, step_summary, summary, summary_table
+from .compare import CLIP, Summary, step_summary, summary, summary_table
 from .session import ActiveBranch
 
 SHOWN_ONLY = 30  # tokens shown of those only one side has
@@ -111,7 +111,7 @@ def _only_one_side(real: TrainingRun, branch: TrainingRun, latest: Summary) -> N
         (right, vocab.only_right, branch, "only the what-if has"),
     ):
         made = {s.token: s.new_id for s in run.records}
-        spans = "".join(token_span(made[t], t) for t in tokens[:SHOWN_ONLY])
+        spans = "".join(token_span(made[t], t, clip=CLIP) for t in tokens[:SHOWN_ONLY])
         more = f" (the first {SHOWN_ONLY} shown)" if len(tokens) > SHOWN_ONLY else ""
         column.html(
             '<div class="ms-only">'

@@ -10,6 +10,9 @@ WHATIF_CSS = """
 .ms-whatif-bar .ms-note{font-size:.85em;opacity:.75;}
 .ms-whatif .ms-tokens{max-height:var(--ms-whatif-height,7.6rem);
   font-size:min(var(--ms-token-size,1.05rem),1.1rem);}
+/* a token starting with : ; ! ) is no break opportunity by the Unicode line rules, so a long one
+   ran out of the box: allow a break between any two tokens */
+:is(.ms-whatif,.ms-only) .ms-tokens{line-break:anywhere;}
 .ms-whatif .ms-h3{font-size:1.25rem;padding:.5rem 0 .4rem 0;}
 .ms-whatif table.ms-table{font-size:.92rem;}
 .ms-whatif table.ms-table :is(td,th){white-space:normal;padding:.2rem .4rem;}

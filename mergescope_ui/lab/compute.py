@@ -37,6 +37,7 @@ from bpe_core.analysis.metrics import (
 )
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.progress_cache import ProgressCache
+from mergescope_ui.shared.settings import APP_WORKERS
 
 MAX_VOCAB = 32_768
 CACHE_ENTRIES = 4  # a 32K-vocab result with per-script curves holds some tens of MB
@@ -113,6 +114,7 @@ def compute_lab(
         heldout=dict(heldout),
         by_script=settings.by_script,
         progress=curve_progress,
+        workers=APP_WORKERS,
     )
     if progress is not None:
         progress(0.92, "table: compression, OOV and round-trip rates")

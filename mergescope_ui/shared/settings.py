@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from bpe_core import PATTERNS, TrainOptions
 
+APP_WORKERS = 1
+"""The processes the app pre-tokenizes in: this one alone.  A class shares a server of a few cores,
+and a 10 MB upload is counted in about a second here, so the app never starts a worker process
+(see ``bpe_core.pretokenizer.parallel``) that a session could leave behind."""
 MAX_MERGES = 20_000
 PREVIEW_CHARS = 600  # characters of the text shown as tokens: a screenful, cheap to redraw at every step
 TOP_K = 20

@@ -13,7 +13,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 import bpe_core
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.settings import changes
+from mergescope_ui.shared.settings import APP_WORKERS, changes
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 
 from . import keys
@@ -42,7 +42,7 @@ def ensure_run(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
     same_text = old is not None and old.identity.text_digest == identity.text_digest
     try:
         with st.spinner("Pre-tokenizing and counting pairs…"):
-            trainer = bpe_core.Trainer(source.text, settings)  # a bad text: ValueError
+            trainer = bpe_core.Trainer(source.text, settings, workers=APP_WORKERS)  # a bad text: ValueError
             run = TrainingRun(trainer=trainer, identity=identity)
             target = old.position if same_text and old is not None else 0
             if target:

@@ -15,8 +15,9 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,6 +61,30 @@ def streamlit_server(
 
     ``env`` adds to (or overrides) the server's environment, e.g. where it finds tokenizer caches.
     """
+    with streamlit_process(app=app, cwd=cwd, timeout=timeout, env=env) as server:
+        yield server.url
+
+
+@dataclass(frozen=True)
+class Server:
+    """A running app: its base URL and its process (to read its memory, children, or stop it)."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+
+@contextmanager
+def streamlit_process(
+    *,
+    app: str = "app.py",
+    cwd: Path = ROOT,
+    timeout: float = 30.0,
+    env: Mapping[str, str] | None = None,
+    options: Sequence[str] = (),
+) -> Iterator[Server]:
+    """Like :func:`streamlit_server`, yielding the :class:`Server`; ``options`` are more
+    ``--section.option value`` arguments for ``streamlit run``."""
     port = free_port()
     log = tempfile.NamedTemporaryFile(prefix="mergescope-server-", suffix=".log", delete=False)  # noqa: SIM115 (open for the server's life)
     proc = subprocess.Popen(
@@ -77,6 +102,7 @@ def streamlit_server(
             "false",
             "--server.fileWatcherType",
             "none",
+            *options,
         ],
         cwd=cwd,
         env={**os.environ, **(env or {})},
@@ -101,7 +127,7 @@ def streamlit_server(
             if time.monotonic() > deadline:
                 raise RuntimeError(f"streamlit did not answer /_stcore/health within {timeout} s")
             time.sleep(0.2)
-        yield url
+        yield Server(url, proc, Path(log.name))
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)  # the server's own process group (start_new_session)
@@ -140,6 +166,60 @@ def wait_idle(page, *, timeout: float = 30_000) -> None:
     """Wait until the script has finished and no skeleton is left."""
     page.wait_for_selector(IDLE, timeout=timeout)
     page.wait_for_selector('[data-testid="stSkeleton"]', state="detached", timeout=timeout)
+
+
+def generated_text(chars: int, *, seed: int = 0) -> str:
+    """About ``chars`` characters of varied text built from the project's own corpora (English, Chinese,
+    code, mixed scripts): their lines shuffled, with numbered paragraphs, so the chunks keep coming."""
+    import random
+
+    lines = [
+        line
+        for path in sorted((ROOT / "corpora").glob("*.txt"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    rng = random.Random(seed)
+    out: list[str] = []
+    total, n = 0, 0
+    while total < chars:
+        n += 1
+        paragraph = f"{n}. " + " ".join(rng.sample(lines, 4)) + "\n\n"
+        out.append(paragraph)
+        total += len(paragraph)
+    return "".join(out)
+
+
+def children(pid: int) -> list[tuple[int, str]]:
+    """The processes whose parent is ``pid``: ``(pid, command line)`` each (read from /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append((int(entry), cmdline))
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used so far (user + system, from /proc)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` in MB (VmRSS from /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise ValueError(f"/proc/{pid}/status has no VmRSS line")
 
 
 def full_screenshot(page, name: str) -> Path:

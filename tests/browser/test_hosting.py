@@ -1,0 +1,90 @@
+"""Safe to host for a class: big uploads finish and leave no process behind, the server stops on SIGTERM.
+
+Each test starts its own server, so that what one leaves behind (a stuck
+process, a server that ignores SIGTERM) cannot hide behind another's.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from pathlib import Path
+
+import pytest
+
+from tests.browser.support import (
+    children,
+    chromium_page,
+    cpu_seconds,
+    generated_text,
+    missing_browser,
+    open_app,
+    streamlit_process,
+    wait_idle,
+)
+
+REASON = missing_browser()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
+TRAIN = "Train: watch BPE learn"
+LAB = "Vocab-size lab"
+
+
+def upload(page, path: Path) -> None:
+    page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(path))
+
+
+def test_a_large_upload_trains_on_both_pages_leaves_no_process_and_sigterm_stops_the_server(tmp_path):
+    """4.4M characters on the Train page and 6M in the lab (4.8M after the held-out split): over the
+    4M characters above which the engine counts in several processes."""
+    train_file = tmp_path / "big_train.txt"
+    train_file.write_text(generated_text(4_400_000, seed=1), encoding="utf-8")
+    lab_file = tmp_path / "big_lab.txt"
+    lab_file.write_text(generated_text(6_000_000, seed=2), encoding="utf-8")
+    assert max(train_file.stat().st_size, lab_file.stat().st_size) < 10 * 1024 * 1024  # the upload cap
+    with streamlit_process() as server:
+        with chromium_page(width=1280, height=900) as page:
+            open_app(page, f"{server.url}/train?corpus=__upload__", heading=TRAIN)
+            upload(page, train_file)
+            page.get_by_text("Step 0: the text as raw bytes").wait_for(timeout=90_000)
+            wait_idle(page, timeout=90_000)
+            page.get_by_role("button", name="Next ▶").click()
+            page.get_by_text("Merge 1", exact=True).first.wait_for(timeout=60_000)
+            wait_idle(page, timeout=60_000)
+            assert children(server.process.pid) == []
+
+            open_app(page, f"{server.url}/vocab-lab", heading=LAB)
+            upload(page, lab_file)
+            millions = re.compile(
+                r"Trained on \d,\d{3},\d{3} characters"
+            )  # the upload, not the default texts
+            page.get_by_text(millions).first.wait_for(timeout=180_000)
+            wait_idle(page, timeout=60_000)
+            assert children(server.process.pid) == []
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            server.process.wait(timeout=10)
+        except Exception:
+            pytest.fail("the server was still running 10 s after SIGTERM")
+
+
+def test_a_catastrophic_custom_regex_gives_a_message_and_leaves_nothing_running():
+    """(a|a)+$ on "a" * 34 + "!" tries 2**34 ways to match: it is stopped, and the server goes quiet."""
+    with streamlit_process() as server, chromium_page(width=1280, height=900) as page:
+        open_app(page, f"{server.url}/train?corpus=__paste__&pattern=custom", heading=TRAIN)
+        regex_box = page.get_by_label("Custom regex", exact=False)
+        regex_box.fill("(a|a)+$")
+        regex_box.press("Enter")
+        wait_idle(page)
+        text_box = page.locator('[data-testid="stSidebar"] textarea').first
+        text_box.fill("a" * 34 + "!")
+        text_box.press("Control+Enter")
+        message = page.get_by_text("was stopped after 1.0 s on 35 characters", exact=False)
+        message.first.wait_for(timeout=30_000)
+        wait_idle(page)
+        assert "simplify it" in message.first.inner_text()
+        before = cpu_seconds(server.process.pid)
+        page.wait_for_timeout(3000)
+        used = cpu_seconds(server.process.pid) - before
+        assert used < 1.0, (
+            f"the server used {used:.1f} s of CPU in 3 s after the message: something still runs"
+        )

@@ -58,7 +58,7 @@ def _compute(
         return cached_lab(train, heldout, settings)
     bar = slot.progress(0.0, text="Training…")
     return cached_lab(
-        train, heldout, settings, progress=lambda f, m: bar.progress(min(1.0, max(0.0, f)), text=m)
+        train, heldout, settings, progress=lambda f, m: bar.progress(min(1.0, max(0.0, f)), text=md_escape(m))
     )
 
 

@@ -8,6 +8,7 @@ import streamlit as st
 
 from bpe_core.analysis.speed_lesson import GPT2_BYTES, GPT2_MERGES, SpeedLesson, time_trainers
 from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.safe_text import md_escape
 
 from . import keys
 from .compute import LabSettings
@@ -63,7 +64,7 @@ def speed_lesson(train: str, settings: LabSettings) -> None:
             try:
                 lesson = time_trainers(sample, options)
             except ValueError as exc:
-                st.error(f"Cannot time the trainers: {exc}.")
+                st.error(f"Cannot time the trainers: {md_escape(exc)}.")
                 return
         st.session_state[keys.SPEED_RESULT] = TimedLesson(identity, lesson)
     stored: TimedLesson | None = st.session_state.get(keys.SPEED_RESULT)

@@ -10,6 +10,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from .cache import decoded_upload
+from .safe_text import md_escape
 from .upload import DEFAULT_MAX_BYTES
 
 MAX_PASTE_CHARS = 2_000_000  # the text areas' limit for pasted text
@@ -44,10 +45,11 @@ def decode_remembered_upload(
     try:
         decoded = decoded_upload(raw, lossy=lossy, max_bytes=DEFAULT_MAX_BYTES)
     except ValueError as exc:
-        messages.error(f"Cannot use {name}: {exc}.")
+        messages.error(f"Cannot use {md_escape(name)}: {md_escape(exc)}.")
         return None
     if decoded.lossy:
         messages.warning(
-            f"{name} is not valid UTF-8: {decoded.replaced:,} invalid byte sequence(s) were replaced by �."
+            f"{md_escape(name)} is not valid UTF-8: {decoded.replaced:,} invalid byte sequence(s) were "
+            "replaced by �."
         )
     return decoded.text

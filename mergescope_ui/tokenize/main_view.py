@@ -63,7 +63,7 @@ def token_view(picked: Picked, text: str) -> Shown | None:
     result = tokenized(picked, text)
     if result is None:
         return None
-    st.subheader(result.label)
+    st.subheader(md_escape(result.label))
     counts_row(result)
     signature = f"{picked.identity}|{digest(text)}"
     if result.error:

@@ -12,6 +12,7 @@ import streamlit as st
 from bpe_core import Tokenizer
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.cache import remember
+from mergescope_ui.shared.safe_text import md_escape
 
 from . import keys
 from .chat_tab import chat_tab
@@ -108,10 +109,10 @@ def _files_tab(picked: Picked) -> None:
     try:
         bundle = remember(memo, picked.identity, lambda: tokenizer_bundle(tok), size=1)
     except ValueError as exc:
-        st.error(f"Could not write this tokenizer's files: {exc}")
+        st.error(f"Could not write this tokenizer's files: {md_escape(exc)}")
         return
     st.caption(
-        f"{picked.label}: {len(bundle.files)} files, every format MergeScope writes. "
+        f"{md_escape(picked.label)}: {len(bundle.files)} files, every format MergeScope writes. "
         "Load them back here (Load tokenizer files), with the CLI, HF tokenizers or tiktoken."
     )
     st.dataframe(
@@ -119,7 +120,7 @@ def _files_tab(picked: Picked) -> None:
         hide_index=True,
     )
     for note in bundle.notes:
-        st.caption(note)
+        st.caption(md_escape(note))
     st.download_button(
         "⬇ Download all formats (.zip)",
         data=bundle.zip_bytes(),

@@ -13,6 +13,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 import bpe_core
 from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.settings import APP_WORKERS, changes
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 
@@ -28,7 +29,7 @@ def training(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
         return None
     notice = st.session_state.pop(keys.RUN_NOTICE, None)
     if notice:
-        messages.info(notice, icon="🔄")
+        messages.info(md_escape(notice), icon="🔄")
     return run
 
 
@@ -50,7 +51,7 @@ def ensure_run(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
                 run.jump(target, progress=lambda done, total: bar.progress(min(1.0, done / max(total, 1))))
                 bar.empty()
     except ValueError as exc:
-        messages.error(f"Cannot train with these settings: {exc}.")
+        messages.error(f"Cannot train with these settings: {md_escape(exc)}.")
         st.session_state.pop(shared_keys.RUN, None)
         return None
     if old is not None:

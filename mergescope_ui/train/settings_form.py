@@ -10,6 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import PATTERNS, TrainOptions
 from bpe_core.training import TIE_BREAK_HELP, TIE_BREAKS
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.settings import MAX_MERGES, PREVIEW_CHARS, TOP_K, parse_special_tokens
 from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
 
@@ -45,7 +46,8 @@ def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
     unknown = seed_from_url(keys.PATTERN, "pattern", PATTERN_LABELS)
     if unknown is not None:
         messages.warning(
-            f"The link asks for pre-tokenization {unknown!r}, which is unknown; using {DEFAULT_PATTERN}."
+            f"The link asks for pre-tokenization {md_escape(repr(unknown), limit=100)}, which is unknown; "
+            f"using {DEFAULT_PATTERN}."
         )
     pattern_name = st.selectbox(
         "Pre-tokenization",
@@ -105,7 +107,7 @@ def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
     try:
         specials = parse_special_tokens(st.session_state.get(keys.SPECIAL_TOKENS, specials_text))
     except ValueError as exc:
-        messages.error(f"Special tokens: {exc}.")
+        messages.error(f"Special tokens: {md_escape(exc)}.")
         return None
     try:
         settings = TrainOptions(
@@ -118,7 +120,7 @@ def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
             preview_chars=PREVIEW_CHARS,
         )
     except ValueError as exc:
-        messages.error(f"Cannot train with these settings: {exc}.")
+        messages.error(f"Cannot train with these settings: {md_escape(exc)}.")
         return None
     st.caption(
         f"Vocab size at the end: 256 bytes + {len(specials)} special + {settings.max_merges:,} merges "

@@ -14,6 +14,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from mergescope_ui.shared.cache import corpus_index, corpus_text
 from mergescope_ui.shared.corpora import default_id
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.upload import DEFAULT_MAX_BYTES, MEGABYTE
 from mergescope_ui.shared.upload_widgets import MAX_PASTE_CHARS, decode_remembered_upload, remember_upload
 from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
@@ -44,7 +45,7 @@ def choose_source(messages: DeltaGenerator) -> SourceText | None:
     unknown = seed_from_url(keys.SOURCE, URL_PARAM, titles)
     if unknown is not None:
         messages.warning(
-            f"The link asks for text {unknown!r}, which is not a built-in corpus; "
+            f"The link asks for text {md_escape(repr(unknown), limit=100)}, which is not a built-in corpus; "
             f"showing {titles[default]!r}. Known: {', '.join(c.id for c in corpora)}."
         )
     choice = st.selectbox(
@@ -92,11 +93,14 @@ def _uploaded_source(messages: DeltaGenerator) -> SourceText | None:
         messages.info("Upload a .txt file in the sidebar to start training.")
         return None
     if st.session_state.get(keys.UPLOAD) is None:
-        st.caption(f"Using {name} ({len(raw):,} bytes), uploaded earlier; upload another file to replace it.")
+        st.caption(
+            f"Using {md_escape(name)} ({len(raw):,} bytes), uploaded earlier; upload another file to "
+            "replace it."
+        )
     text = decode_remembered_upload(raw, name, lossy_key=keys.UPLOAD_LOSSY, messages=messages)
     if text is None:
         return None
     if not text:
-        messages.info(f"{name} is empty; upload a file with some text.")
+        messages.info(f"{md_escape(name)} is empty; upload a file with some text.")
         return None
     return SourceText(name=name, text=text, description=f"{len(raw):,} bytes uploaded from {name}")

@@ -67,3 +67,15 @@ def md_escape(text: object, *, limit: int | None = None) -> str:
     value = _INDENT.sub(lambda m: NO_BREAK_SPACE * len(m.group().replace("\t", "    ")), value)
     value = _AUTOLINK.sub(WORD_JOINER, value)
     return _SPECIAL.sub(r"\\\1", value).replace("\n", "  \n") + suffix
+
+
+_ESCAPED = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~$:=&\"'^])")
+
+
+def displayed(markdown: str) -> str:
+    """What a reader sees of :func:`md_escape`'s output: the escapes and word joiners gone (for tests).
+
+    >>> displayed(md_escape("Right! [x](https://e.example) a + b"))
+    'Right! [x](https://e.example) a + b'
+    """
+    return _ESCAPED.sub(r"\1", markdown).replace(WORD_JOINER, "").replace("  \n", "\n")

@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.train import keys
 from mergescope_ui.train.stage_data import AHEAD, BEHIND
 from tests.ui.train.stage_driver import send, stage_data, step_through, view
@@ -137,7 +138,7 @@ def test_invalid_utf8_upload_says_which_byte_and_lossy_decode_says_how_much() ->
     ).run()
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
-    assert "byte 0xE9 at offset 3" in errors and "latin1.txt" in errors
+    assert "byte 0xE9 at offset 3" in errors and md_escape("latin1.txt") in errors
     at.checkbox(key=keys.UPLOAD_LOSSY).check().run()
     assert not at.exception
     assert any("1 invalid byte sequence" in w.value for w in at.warning)

@@ -186,7 +186,7 @@ def test_quiz_choices_and_replies_built_from_corpus_tokens(server, page):
     box.press("Control+Enter")
     page.get_by_text("Step 0: the text as raw bytes").wait_for(timeout=30_000)
     wait_idle(page)
-    jump = page.locator('input[aria-label="Jump to step"]')
+    jump = page.locator(".ms-stage .ms-jump-in")
     jump.fill("56")  # the next pair is '! + [](http://evil.example/p.png)', a link when unescaped
     jump.press("Enter")
     page.get_by_text("Your guess for merge 57", exact=False).wait_for(timeout=60_000)

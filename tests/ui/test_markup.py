@@ -24,9 +24,10 @@ from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.tokenize import keys as tok_keys
 from mergescope_ui.train import keys as train_keys
 from mergescope_ui.train.quiz import choices
+from tests.ui.train.stage_driver import send
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ["pages/home.py", "pages/train.py", "pages/tokenize.py", "pages/lab.py"]
+PAGES = ["pages/home.py", "pages/train.py", "pages/tokenize.py", "pages/vocab-lab.py"]
 URL_PARAMS = [
     "corpus", "pattern", "merges", "tie_break", "min_frequency", "quiz", "presenter",
     "t", "tok", "cmp", "page",
@@ -116,7 +117,7 @@ def test_an_upload_name_and_content_in_the_lab():
     at = app()
     at.session_state[lab_keys.UPLOAD_RAW] = PAYLOAD.encode() + b"\xc3 cut"
     at.session_state[lab_keys.UPLOAD_NAME] = NAME
-    at.switch_page("pages/lab.py").run()
+    at.switch_page("pages/vocab-lab.py").run()
     assert at.error
     assert_no_live_markup(at)
 
@@ -154,7 +155,7 @@ def test_bad_tokenizer_files_on_the_tokenize_page_and_in_the_lab(files):
     assert at.error, "the loader's message is shown"
     assert_no_live_markup(at)
     at.session_state[lab_keys.REF_FILES] = [(name, data) for name, data, _ in files]
-    at.switch_page("pages/lab.py").run()
+    at.switch_page("pages/vocab-lab.py").run()
     assert_no_live_markup(at)
 
 
@@ -179,7 +180,7 @@ def test_special_token_and_custom_regex_errors_on_the_train_page():
 def test_special_tokens_and_pattern_errors_in_the_lab():
     at = app()
     at.session_state[lab_keys.SPECIAL_TOKENS] = f"{PAYLOAD.splitlines()[-1]}\n{PAYLOAD.splitlines()[-1]}"
-    at.switch_page("pages/lab.py").run()
+    at.switch_page("pages/vocab-lab.py").run()
     assert at.error
     assert_no_live_markup(at)
 
@@ -193,13 +194,13 @@ def test_quiz_choices_and_replies_built_from_corpus_tokens():
     at.session_state[train_keys.PATTERN] = "none"
     at.session_state[train_keys.QUIZ] = True
     at.switch_page("pages/train.py").run()
-    at.number_input(key=train_keys.JUMP_TO).set_value(60).run()
+    send(at, jump=60)
     options = [o for r in at.radio for o in r.options]
     assert any("evil" in o for o in options), options  # the choices do hold the links' text
     assert_no_live_markup(at)
     upcoming = at.session_state[shared_keys.RUN].peek()
     at.radio(key=train_keys.QUIZ_GUESS).set_value(choices(upcoming)[0]).run()
-    at.button(key=train_keys.NEXT).click().run()
+    send(at, next=at.session_state[shared_keys.RUN].position)
     assert at.success or at.warning or at.error  # the reply names the pairs
     assert_no_live_markup(at)
 

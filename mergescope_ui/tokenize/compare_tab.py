@@ -22,6 +22,7 @@ from .specs import BYTES, CHAR, QUICK, SESSION, TEXT_CHARS, UPLOAD, TokenizerSpe
 from .tokenizer_picker import DEFAULT_VOCAB, default_corpus
 
 COMPARE_SPAN_TOKENS = 600
+BAR_STEP, BAR_STEP_LARGE = 34, 52  # pixels per tokenizer in the bar chart
 
 
 def default_compare(current: TokenizerSpec) -> list[str]:
@@ -110,7 +111,9 @@ def compare_chart(data: pd.DataFrame, *, large: bool = False) -> alt.LayerChart:
     )
     bars = base.mark_bar(color="#e8590c")
     text = base.mark_text(align="left", dx=4, fontSize=size).encode(text="tokens:Q")
-    return (bars + text).properties(height=max(120, 48 * len(data)))
+    # A band per tokenizer of a fixed step: Streamlit ignores a fixed height on a discrete axis and
+    # squeezes the bars to a few pixels (their labels overlap in presenter mode).
+    return (bars + text).properties(height=alt.Step(BAR_STEP_LARGE if large else BAR_STEP))
 
 
 def _no_counts(text: str) -> Counts:

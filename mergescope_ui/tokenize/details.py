@@ -21,6 +21,8 @@ import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import pandas as pd
+
 from bpe_core import Tokenizer
 from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.token_html import TOKEN_CSS, token_span
@@ -120,8 +122,11 @@ DETAIL_CSS = """
 .ms-tree li{margin:.25em 0;}
 .ms-tree .ms-tokens{display:inline;border:none;padding:0;max-height:none;overflow:visible;}
 .ms-tree .ms-step{color:#495057;font-size:.85em;margin-left:.4em;}
-/* a long token wraps inside the panel instead of running out of it */
-.ms-tree .ms-tokens .ms-t,.ms-tokens.ms-later .ms-t{white-space:pre-wrap;overflow-wrap:anywhere;}
+/* a long token wraps inside the panel instead of running out of it (CJK has no spaces: anywhere) */
+.ms-tree .ms-tokens .ms-t,.ms-tokens.ms-later .ms-t,.ms-tokens.ms-big .ms-t{white-space:pre-wrap;
+  overflow-wrap:anywhere;word-break:break-all;}
+.ms-tokens.ms-big{font-size:2.2em;border:none;max-height:none;}
+.ms-facts table.ms-table td:first-child{white-space:nowrap;font-family:inherit;}
 </style>
 """
 
@@ -171,5 +176,28 @@ def describe(detail: TokenDetail) -> str:
         if detail.special
         else (f"made by merge {detail.step}" if detail.step else "a single byte (in every byte-level vocab)")
     )
-    count = f" · the pair occurred {detail.count:,} times then" if detail.count is not None else ""
+    times = "" if detail.count is None else f"{detail.count:,} time{'' if detail.count == 1 else 's'}"
+    count = f" · the pair occurred {times} then" if times else ""
     return html.escape(f"id {detail.id} · {len(detail.token)} bytes · {made}{count}", quote=True)
+
+
+def facts_table(detail: TokenDetail) -> pd.DataFrame:
+    """The facts of ``detail`` as (field, value) rows, every value a string (for an HTML table whose
+    cells wrap, so a long token's bytes stay readable on a projector).
+
+    >>> from bpe_core import train
+    >>> tok = train("low low low lower lowest", vocab_size=260, pattern="gpt2")
+    >>> facts = facts_table(token_detail(tok, tok.id_of(b"ow"))).set_index("field")["value"]
+    >>> facts["bytes (hex)"], facts["merge step"], facts["later tokens built on it"]
+    ('6F 77', '1', '3')
+    """
+    rows = {
+        "id": str(detail.id),
+        "readable": detail.readable,
+        "bytes (hex)": detail.hex,
+        "length": f"{len(detail.token)} bytes",
+        "merge step": "—" if detail.step is None else str(detail.step),
+        "pair count then": "—" if detail.count is None else f"{detail.count:,}",
+        "later tokens built on it": f"{detail.descendants:,}",
+    }
+    return pd.DataFrame({"field": list(rows), "value": list(rows.values())})

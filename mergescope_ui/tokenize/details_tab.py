@@ -6,12 +6,14 @@ import streamlit as st
 
 from bpe_core import Tokenizer
 from bpe_core.byte_level import readable as screen_label
+from mergescope_ui.shared.html_tables import TABLE_CSS, html_table
 from mergescope_ui.shared.token_html import TOKEN_CSS, token_span
 
 from . import keys
 from .details import (
     DETAIL_CSS,
     describe,
+    facts_table,
     first_positions,
     genealogy,
     genealogy_html,
@@ -64,34 +66,13 @@ def details_tab(picked: Picked, shown: Shown) -> None:
     with left:
         st.html(
             TOKEN_CSS
-            + '<div class="ms-tokens" style="font-size:2.2em;border:none;max-height:none">'
+            + DETAIL_CSS
+            + TABLE_CSS
+            + '<div class="ms-tokens ms-big">'
             + token_span(detail.id, detail.token, special=detail.special)
             + "</div>"
             + f'<p style="font-size:1.1em">{describe(detail)}</p>'
-        )
-        st.dataframe(
-            {
-                "field": [
-                    "id",
-                    "readable",
-                    "bytes (hex)",
-                    "length",
-                    "merge step",
-                    "pair count then",
-                    "later tokens built on it",
-                ],
-                "value": [
-                    str(detail.id),
-                    detail.readable,
-                    detail.hex,
-                    f"{len(detail.token)} bytes",
-                    "—" if detail.step is None else str(detail.step),
-                    "—" if detail.count is None else f"{detail.count:,}",
-                    f"{detail.descendants:,}",
-                ],
-            },
-            hide_index=True,
-            width="stretch",
+            + f'<div class="ms-facts">{html_table(facts_table(detail))}</div>'
         )
     with right:
         st.markdown("**Genealogy: how it was built, down to bytes**")

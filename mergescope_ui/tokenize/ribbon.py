@@ -4,8 +4,11 @@ One grid column per byte.  Row 1 holds the characters (a character spans
 its bytes), row 2 the bytes in hex, row 3 the tokens (colored as in
 :mod:`mergescope_ui.shared.token_html`, same tooltip).  A character cut by a token
 boundary gets the ``ms-split`` class (a red mark), so a token that ends
-inside a character is plain to see.  Lines break only where a token and a
-character both end.  Every label is escaped.
+inside a character is plain to see.  Lines break where a token and a
+character both end; a token longer than a line (14 Chinese characters are
+42 bytes) also breaks after one of its characters, its cell open on the cut
+side (``ms-cont-r``, ``ms-cont-l``) and its tooltip saying it goes on.
+Every label is escaped.
 
 >>> from bpe_core import Tokenizer
 >>> tok = Tokenizer({b: bytes([b]) for b in range(256)}, [])
@@ -52,6 +55,8 @@ RIBBON_CSS = """
 .ms-ribbon .ms-small{font-size:.7em;align-self:center;}
 .ms-ribbon .ms-special{background:#343a40;color:#fff;}
 .ms-ribbon .ms-more{color:#868e96;font-style:italic;}
+.ms-ribbon .ms-cont-r{border-right:3px dotted #495057;border-top-right-radius:0;border-bottom-right-radius:0;}
+.ms-ribbon .ms-cont-l{border-left:3px dotted #495057;border-top-left-radius:0;border-bottom-left-radius:0;}
 </style>
 """
 
@@ -112,25 +117,25 @@ def ribbon_lines(
         raise ValueError("the tokens' bytes do not add up to the text's bytes; pass the ids of this text")
     chars = char_cells(data)
     char_ends = {end for _, end in chars}
-    token_ends = set()
-    pos = 0
-    for _, t in tokens:
-        pos += len(t)
-        token_ends.add(pos)
+    starts = list(itertools.accumulate((len(t) for _, t in tokens), initial=0))
+    token_ends = set(starts[1:])
     # Break where a token and a character both end, as late as keeps the line within
-    # line_bytes (a line is longer only when no such place exists inside it).
+    # line_bytes (a line is longer only when no such place exists inside it).  Inside a token
+    # longer than a line, the ends of its characters are such places too.
+    places = token_ends & char_ends
+    for (token_id, token), start in zip(tokens, starts):
+        if len(token) > line_bytes and token_id not in special_ids:
+            places |= {e for e in char_ends if start < e < start + len(token)}
     breaks: list[int] = [0]
     last_ok = 0
-    for pos in sorted(token_ends & char_ends):
+    for pos in sorted(places):
         if pos - breaks[-1] > line_bytes and last_ok > breaks[-1]:
             breaks.append(last_ok)
         last_ok = pos
     if breaks[-1] < len(data) or not data:
         breaks.append(len(data))
     lines: list[RibbonLine] = []
-    token_iter = iter(tokens)
-    tok_pos = 0
-    pending = next(token_iter, None)
+    k = 0  # the first token not yet drawn to its end
     char_i = 0
     for lo, hi in itertools.pairwise(breaks):
         c_cells: list[Cell] = []
@@ -154,24 +159,29 @@ def ribbon_lines(
             char_i += 1
         b_cells = tuple(Cell(i - lo + 1, 1, f"{data[i]:02X}", "ms-rb") for i in range(lo, hi))
         t_cells: list[Cell] = []
-        while pending is not None and tok_pos + len(pending[1]) <= hi:
-            token_id, token = pending
-            special = token_id in special_ids
-            classes = token_class(token_id, token, special=special).replace("ms-t", "ms-rt", 1)
-            label = token.decode("utf-8") if special else screen_label(token)
-            t_cells.append(
-                Cell(
-                    tok_pos - lo + 1,
-                    len(token),
-                    label,
-                    classes,
-                    token_title(token_id, token, special=special),
-                )
-            )
-            tok_pos += len(token)
-            pending = next(token_iter, None)
+        while k < len(tokens) and starts[k] < hi:
+            t_cells.append(_token_cell(tokens[k], starts[k], lo, hi, special_ids))
+            if starts[k + 1] > hi:
+                break  # the token goes on in the next line
+            k += 1
         lines.append(RibbonLine(hi - lo, tuple(c_cells), b_cells, tuple(t_cells)))
     return lines
+
+
+def _token_cell(token: tuple[int, bytes], start: int, lo: int, hi: int, special_ids: Collection[int]) -> Cell:
+    """The part of ``token`` (starting at byte ``start``) that lies in the line of bytes ``lo..hi``."""
+    token_id, whole = token
+    a, b = max(start, lo), min(start + len(whole), hi)
+    special = token_id in special_ids
+    classes = token_class(token_id, whole, special=special).replace("ms-t", "ms-rt", 1)
+    title = token_title(token_id, whole, special=special)
+    if a > start:
+        classes, title = classes + " ms-cont-l", title + " · continued from the line above"
+    if b < start + len(whole):
+        classes, title = classes + " ms-cont-r", title + " · goes on in the next line"
+    piece = whole[a - start : b - start]
+    label = whole.decode("utf-8") if special else screen_label(piece)
+    return Cell(a - lo + 1, b - a, label, classes, title)
 
 
 def _cell_html(cell: Cell) -> str:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from urllib.parse import quote_plus
 
 import pytest
 
 from bpe_core import Tokenizer, train
 from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
+from tests.browser.layout import STICKING_OUT
 from tests.browser.support import chromium_page, full_screenshot, missing_browser, streamlit_server, wait_idle
 from tests.ui.tokenize.fake_caches import build_fake_caches, no_caches
 from tests.ui.tokenize.fake_caches import trained as cached_tokenizer
@@ -262,3 +264,42 @@ def test_no_local_tokenizers_says_how_to_get_them(server, page):
     )
     assert page.locator("code", has_text="huggingface-cli download").count() == 1
     assert not page.errors, page.errors
+
+
+def _settled(pg) -> list[str]:
+    """What sticks out of the page, once the tab row's sliding underline has come to rest."""
+    wait_idle(pg)
+    pg.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    return pg.evaluate(STICKING_OUT)
+
+
+def test_a_long_cjk_token_stays_on_a_projector_screen(server):
+    """A 14-character Chinese token (42 bytes) at 1280x720 in presenter mode: its details, the byte
+    ribbon and the Compare tab keep everything inside the page, and the bars are readable."""
+    text = "机器学习是人工智能的一个分支 👨‍👩‍👧 the keeper"
+    tok = train(load_text(find_corpus("machine_learning_zh")), vocab_size=1200, pattern="gpt2")
+    ids = tok.encode(text)
+    position = max(range(len(ids)), key=lambda i: len(tok.vocab[ids[i]]))
+    assert len(tok.vocab[ids[position]]) > 24, "the test needs a token longer than a ribbon line"
+    with chromium_page(width=1280, height=720) as pg:
+        errors = _errors(pg)
+        _open(
+            pg,
+            f"{server}/tokenize?presenter=true&tok=quick:machine_learning_zh:1200:gpt2&t={quote_plus(text)}",
+        )
+        pg.locator(f'{SPANS}[data-i="{position}"]').click()
+        pg.get_by_text(f"id {ids[position]} · {len(tok.vocab[ids[position]])} bytes").wait_for(timeout=10_000)
+        assert _settled(pg) == []
+        full_screenshot(pg, "tokenize_long_token_details_1280")
+        pg.get_by_role("tab", name="🧬 Byte ribbon").click()
+        pg.locator(".ms-ribbon .ms-cont-r").first.wait_for(timeout=30_000)
+        assert _settled(pg) == []
+        full_screenshot(pg, "tokenize_long_token_ribbon_1280")
+        pg.get_by_role("tab", name="⚖️ Compare").click()
+        chart = pg.locator('[data-testid="stVegaLiteChart"]').first
+        chart.wait_for(timeout=30_000)
+        wait_idle(pg)
+        bars = [b.bounding_box() for b in chart.locator('[aria-roledescription="bar"]').all()]
+        assert len(bars) == 2 and all(b is not None and b["height"] >= 24 for b in bars), f"squeezed: {bars}"
+        full_screenshot(pg, "tokenize_long_token_compare_1280")
+        assert not errors, errors

@@ -231,7 +231,9 @@ def test_ribbon_marks_exactly_the_characters_a_token_boundary_cuts(text):
     assert len(chars) == len(text)
     assert sum("ms-split" in c[0] for c in chars) == expected_split
     assert [c[1] for c in parser.cells if "ms-rb" in c[0]] == [f"{b:02X}" for b in data]
-    assert len([c for c in parser.cells if "ms-rt" in c[0]]) == len(ids)
+    tokens = [c for c in parser.cells if "ms-rt" in c[0]]
+    assert len([c for c in tokens if "ms-cont-l" not in c[0]]) == len(ids)  # one cell per token, or
+    assert sum("ms-cont-r" in c[0] for c in tokens) == sum("ms-cont-l" in c[0] for c in tokens)  # pieces
     assert parser.scripts == 0
 
 
@@ -260,6 +262,21 @@ def test_ribbon_lines_break_where_a_token_and_a_character_end_and_stay_short(tex
             assert not inside or min(inside) > width, (text, width)
 
 
+def test_a_token_longer_than_a_line_breaks_after_a_character_and_says_it_goes_on():
+    zh = "机器学习是人工智能的一个分支"  # 14 characters, 42 bytes
+    tok = train(zh * 30 + " ok", vocab_size=300, pattern="gpt2")  # learns the whole sentence
+    ids = tok.encode(zh + " ok")
+    longest = max(len(tok.vocab[i]) for i in ids)
+    assert longest > 24, "the test needs a token longer than a line"
+    lines = ribbon_lines((zh + " ok").encode(), [(i, tok.vocab[i]) for i in ids], line_bytes=24)
+    assert all(line.n_bytes <= 24 for line in lines)
+    pieces = [c for line in lines for c in line.tokens]
+    assert any("ms-cont-r" in c.classes for c in pieces) and any("ms-cont-l" in c.classes for c in pieces)
+    assert all(c.width % 3 == 0 for c in pieces if "ms-cont" in c.classes)  # cut after a whole character
+    assert "".join(c.label for c in pieces if "ms-c" in c.classes).startswith(zh[:8])
+    assert all("goes on in the next line" in c.title for c in pieces if "ms-cont-r" in c.classes)
+
+
 def test_ribbon_escapes_whole_tags_inside_one_token():
     tok = train('<script>x</script> & "q" ' * 40, vocab_size=300, pattern="none")
     text = '<script>x</script> & "q" '
@@ -268,7 +285,13 @@ def test_ribbon_escapes_whole_tags_inside_one_token():
     parser = _Cells()
     parser.feed(byte_ribbon_html(text.encode(), ids, tok.vocab))
     assert parser.scripts == 0
-    assert [c[1] for c in parser.cells if "ms-rt" in c[0]] == [screen_label(tok.vocab[i]) for i in ids]
+    labels: list[str] = []  # a token longer than a line is drawn in pieces: join them
+    for css, label, _ in (c for c in parser.cells if "ms-rt" in c[0]):
+        if "ms-cont-l" in css:
+            labels[-1] += label
+        else:
+            labels.append(label)
+    assert labels == [screen_label(tok.vocab[i]) for i in ids]
     assert all(c[2].startswith("id ") for c in parser.cells if "ms-rt" in c[0])
 
 

@@ -43,7 +43,8 @@ table.ms-table th{position:sticky;top:0;background:#f1f3f5;text-align:left;font-
 table.ms-table td{padding:.2rem .6rem;border-bottom:1px solid #f1f3f5;
   font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
   white-space:pre-wrap;overflow-wrap:anywhere;}
-table.ms-table td.ms-num{text-align:right;font-variant-numeric:tabular-nums;}
+table.ms-table td.ms-num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;}
+table.ms-table td.ms-word{overflow-wrap:normal;}
 table.ms-table tr.ms-chosen td{background:#ffe8cc;font-weight:700;}
 table.ms-table tr.ms-tied td{background:#fff3bf;}
 </style>
@@ -56,7 +57,7 @@ def _cell(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _td(value: object, clip: int | None) -> str:
+def _td(value: object, clip: int | None, *, words: bool = False) -> str:
     if isinstance(value, Number) and not isinstance(value, bool):
         return f'<td class="ms-num">{_cell(value)}</td>'
     text = str(value)
@@ -65,7 +66,7 @@ def _td(value: object, clip: int | None) -> str:
         if short != text:
             title = html.escape(f"{text} ({len(text)} characters)", quote=True)
             return f'<td title="{title}">{html.escape(short, quote=True)}</td>'
-    return f"<td>{_cell(value)}</td>"
+    return f'<td class="ms-word">{_cell(value)}</td>' if words else f"<td>{_cell(value)}</td>"
 
 
 def html_table(
@@ -81,7 +82,9 @@ def html_table(
     ``wrap`` puts the table in a scrolling box.  ``clip`` maps a column to the
     columns of text its cells may take: longer ones are shortened in the middle
     (:func:`~mergescope_ui.shared.token_html.clip_label`), the whole text in their tooltip, so
-    one long token cannot push the other columns out of sight.
+    one long token cannot push the other columns out of sight.  Token cells may wrap anywhere;
+    numbers never wrap, and with ``clip`` given the other text columns hold words, which wrap
+    only between words (no ``chose|n``).
 
     >>> cells = html_table(pd.DataFrame({"token": ["low␣" * 9]}), clip={"token": 8})
     >>> "low␣…ow␣" in cells and 'title="low␣low␣' in cells
@@ -94,6 +97,7 @@ def html_table(
     head = "".join(f"<th>{html.escape(str(c), quote=True)}</th>" for c in table.columns)
     columns = list(table.columns)
     limits = {c: (clip or {}).get(c) for c in columns}
+    words = {c: bool(clip) and c not in clip for c in columns}
     rows = []
     for n, record in enumerate(table.itertuples(index=False)):
         cls = (
@@ -101,7 +105,7 @@ def html_table(
             if row_classes is not None and row_classes[n]
             else ""
         )
-        cells = "".join(_td(v, limits[c]) for c, v in zip(columns, record))
+        cells = "".join(_td(v, limits[c], words=words[c]) for c, v in zip(columns, record))
         rows.append(f"<tr{cls}>{cells}</tr>")
     markup = f'<table class="ms-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return f'<div class="ms-table-wrap">{markup}</div>' if wrap else markup

@@ -7,7 +7,7 @@ and the count with "← merged" or "tie".  Every label is ``html.escape``-d.
 >>> from bpe_core import train_steps
 >>> step = next(train_steps("low low lower", vocab_size=300, pattern="none", tie_break="lowest-id"))
 >>> bars = pair_bars_html(step, rows=3)
->>> bars.count('class="ms-bar '), "ms-chosen" in bars, "◀ merged" in bars
+>>> bars.count('class="ms-bar '), "ms-chosen" in bars, "Orange ◀: merged" in bars
 (3, True, True)
 """
 
@@ -23,16 +23,19 @@ from .tables import pair_table
 
 PAIR_ROWS = 8  # pairs in the stage's chart; the full table below has them all
 LABEL_COLUMNS = 7  # columns each half of a pair label may take
-MARKS = {"chosen": "◀ merged", "tied": "tie", "other": ""}
+MARKS = {"chosen": '◀<span class="ms-bar-w"> merged</span>', "tied": "tie", "other": ""}  # (HTML)
 
 BARS_CSS = """
 <style>
-.ms-bars{font-size:.95rem;}
+.ms-bars{font-size:.95rem;container-type:inline-size;}
 .ms-bars .ms-bars-h{font-weight:600;margin:.1rem 0 .3rem 0;line-height:1.3;}
 .ms-bar{display:grid;grid-template-columns:minmax(0,max-content) minmax(1.5rem,1fr) minmax(0,max-content);
   gap:.4em;align-items:center;line-height:1.5;}
 .ms-bar .ms-bar-l{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
-  white-space:pre;overflow:hidden;text-overflow:ellipsis;text-align:right;min-width:0;}
+  display:flex;justify-content:flex-end;white-space:pre;min-width:0;}
+/* Too narrow still: each half gives up room on its own (an ellipsis at its end), the + stays. */
+.ms-bar .ms-bar-l > span{overflow:hidden;text-overflow:ellipsis;min-width:0;}
+.ms-bar .ms-bar-l > .ms-bar-op{flex:none;}
 .ms-bar .ms-bar-t{height:.9em;background:rgba(128,128,128,.12);border-radius:.2em;overflow:hidden;}
 .ms-bar .ms-bar-f{display:block;height:100%;background:#74c0fc;border-radius:.2em;}
 .ms-bar.ms-chosen .ms-bar-f{background:#e8590c;}
@@ -41,6 +44,8 @@ BARS_CSS = """
 .ms-bar .ms-bar-n{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;
   font-variant-numeric:tabular-nums;}
 .ms-bars .ms-bars-k{font-size:.85em;opacity:.75;margin-top:.2rem;}
+/* A narrow column (a projector in presenter mode): the pair's label keeps the room, "merged" goes. */
+@container (max-width: 18rem){.ms-bar .ms-bar-w{display:none;}}
 </style>
 """
 
@@ -60,21 +65,23 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
     for row in shown.itertuples(index=False):
         status = row.status if name_winner else "other"
         left, right = step.top_pairs[row.rank - 1].left, step.top_pairs[row.rank - 1].right
-        label = f"{clip_label(readable(left), LABEL_COLUMNS)} + {clip_label(readable(right), LABEL_COLUMNS)}"
+        halves = (html.escape(clip_label(readable(t), LABEL_COLUMNS)) for t in (left, right))
+        label = '<span class="ms-bar-op"> + </span>'.join(f"<span>{h}</span>" for h in halves)
         full = f"{row.pair} · {int(row.count):,} adjacent occurrences"
         width = 100 * int(row.count) / top
         mark = MARKS[status]
         out.append(
             f'<div class="ms-bar ms-{status}" title="{html.escape(full, quote=True)}">'
-            f'<span class="ms-bar-l">{html.escape(label)}</span>'
+            f'<span class="ms-bar-l">{label}</span>'
             f'<span class="ms-bar-t"><span class="ms-bar-f" style="width:{width:.1f}%"></span></span>'
             f'<span class="ms-bar-n">{int(row.count):,}{" " + mark if mark else ""}</span></div>'
         )
     key = f"The top {len(shown)} of {len(table)} pairs (all of them below the stage)."
     if len(table) <= len(shown):
         key = f"All {len(table)} pairs."
-    if name_winner and step.tied:
-        key += f" Amber: tied at {step.count:,}, not chosen by the {step.tie_break} rule."
+    if name_winner:
+        tie = f"; amber: tied at {step.count:,}, not chosen by the {step.tie_break} rule"
+        key += f" Orange ◀: merged{tie if step.tied else ''}."
     out.append(f'<div class="ms-bars-k">{html.escape(key)}</div>')
     out.append("</div>")
     return "".join(out)

@@ -72,3 +72,31 @@ def outside_viewport(boxes: dict) -> list[str]:
     if boxes["scrolled"]:
         bad.append(f"the page is scrolled by {boxes['scrolled']} px")
     return bad
+
+
+# Number and word cells of the tables (token cells may wrap anywhere) holding one word (no space) that
+# the browser broke over two lines to fit their column ("chose|n", an id "28|2").
+SPLIT_WORDS = """
+() => {
+  const out = [];
+  for (const td of document.querySelectorAll('table.ms-table :is(td.ms-num, td.ms-word)')) {
+    const text = td.textContent.trim();
+    if (!text || /\\s/.test(text) || !td.checkVisibility()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    if (lines.size > 1) out.push(`${text} takes ${lines.size} lines`);
+  }
+  return out.slice(0, 10);
+}
+"""
+
+# Pair-chart rows whose " + " is out of sight (a too-narrow label clipped at its end).
+HIDDEN_PLUS = """
+() => [...document.querySelectorAll('.ms-stage .ms-bar-l')].filter((label) => {
+  const plus = label.querySelector('.ms-bar-op');
+  if (!plus) return true;
+  const l = label.getBoundingClientRect(), p = plus.getBoundingClientRect();
+  return p.width === 0 || p.left < l.left - 1 || p.right > l.right + 1;
+}).map((label) => label.textContent)
+"""

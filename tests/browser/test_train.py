@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.layout import STAGE_BOXES, STICKING_OUT, outside_viewport
+from tests.browser.layout import HIDDEN_PLUS, SPLIT_WORDS, STAGE_BOXES, STICKING_OUT, outside_viewport
 from tests.browser.support import (
     ROOT,
     chromium_page,
@@ -258,6 +258,8 @@ def _one_screen(page, name: str) -> None:
     assert outside_viewport(boxes) == [], (name, boxes, page.locator(".ms-stage").inner_text()[:400])
     assert boxes["fused"] is not None and boxes["fresh"] is not None, "the merge marked before and after"
     assert page.evaluate(STICKING_OUT) == [], name
+    assert page.evaluate(HIDDEN_PLUS) == [], name
+    assert page.evaluate(SPLIT_WORDS) == [], name
 
 
 def _shot(name: str) -> Path:
@@ -329,6 +331,7 @@ def test_no_element_wider_than_its_column_at_any_step_of_the_classic_string(serv
                     assert stuck == [], f"step {step} at {where}"
                 wait_idle(page)
                 assert step == 28 and page.evaluate(STICKING_OUT) == [], f"the last step at {where}"
+                assert page.evaluate(SPLIT_WORDS) == [], f"the last step at {where}"
 
 
 @pytest.mark.parametrize(
@@ -344,6 +347,7 @@ def test_other_texts_late_in_training_fit_too(server: str, query: str, width: in
         _open(page, server, f"{query}&merges=400" + ("&presenter=true" if presenter else ""))
         _jump(page, 400)
         assert page.evaluate(STICKING_OUT) == [], query
+        assert page.evaluate(SPLIT_WORDS) == [] and page.evaluate(HIDDEN_PLUS) == [], query
         if presenter:
             assert outside_viewport(page.evaluate(STAGE_BOXES)) == [], query
 

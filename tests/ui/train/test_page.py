@@ -101,7 +101,7 @@ def test_the_pair_chart_marks_the_chosen_and_tied_pairs() -> None:
     assert [s for s, _ in rows].count("chosen") == 1 and rows[0][0] == "chosen"
     tied = [html.unescape(t) for s, t in rows if s == "tied"]
     assert step.tied and len(tied) == len(step.ties) - 1
-    assert "◀ merged" in bars and "tie" in bars
+    assert "Orange ◀: merged" in bars and "tie" in bars
 
 
 class _Tags(HTMLParser):

@@ -111,7 +111,7 @@ def test_pair_bars_mark_the_chosen_and_tied_pairs_in_winner_order() -> None:
     assert statuses == list(table["status"].head(8))
     widths = [float(w) for w in re.findall(r'style="width:([0-9.]+)%"', bars)]
     assert widths[0] == 100.0 and widths == sorted(widths, reverse=True)
-    assert f">{step.count} ◀ merged</span>" in bars
+    assert f'>{step.count} ◀<span class="ms-bar-w"> merged</span></span>' in bars
     assert bars.count(f">{step.count} tie</span>") == len(step.ties) - 1
     quiet = pair_bars_html(step, name_winner=False)
     assert "ms-chosen" not in quiet and "merged" not in quiet and "Pair counts now" in quiet
@@ -122,8 +122,13 @@ def test_pair_bars_shorten_long_tokens_and_escape_them() -> None:
     longest = max(steps, key=lambda s: len(s.token))
     bars = pair_bars_html(longest)
     assert "<b>" not in bars and "&lt;b" in bars
-    labels = re.findall(r'<span class="ms-bar-l">([^<]*)</span>', bars)
-    assert labels and all(len(html.unescape(label)) <= 2 * 7 + 3 for label in labels)
+    # Each half in its own box (so a narrow column shortens both and keeps the +), the whole under 17.
+    rows = re.findall(r'<span class="ms-bar-l">((?:<span[^>]*>[^<]*</span>)*)</span>', bars)
+    halves = [re.findall(r"<span(?: class=\"([\w-]+)\")?>([^<]*)</span>", row) for row in rows]
+    assert rows and all([c for c, _ in h] == ["", "ms-bar-op", ""] for h in halves)
+    labels = [html.unescape("".join(text for _, text in h)) for h in halves]
+    assert all(" + " in label and len(label) <= 2 * 7 + 3 for label in labels)
+    assert any("…" in label for label in labels)
 
 
 def test_tokens_chart_spec_marks_the_current_step_and_draws_on_a_canvas() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_core import cli
+from bpe_core import cli, train
 from bpe_core.formats import load_tokenizer
 from bpe_core.pretokenizer import PreTokenizer
 from bpe_core.training.corpus import Corpus
@@ -83,6 +83,29 @@ def test_train_options_reach_the_trainer(tmp_path: Path) -> None:
     tok = load_tokenizer(tmp_path / "t")
     assert tok.special_tokens == {"<a>": 256, "<b>": 257} and tok.pattern == "none"
     assert [tok.vocab[i] for i in range(258, 258 + len(tok.merges))][:2] == [b"lo", b"low"]
+
+
+def test_train_takes_files_globs_and_stdin_as_one_text(tmp_path: Path) -> None:
+    """A file, a glob and - in one command train on their concatenation, in the order given;
+    the special token is cut between stdin and the globbed files."""
+    text = CORPUS + f"Tom sat.\r\n\r\n\n  Then{EOT}he ran.\n" * 20
+    data = text.encode("utf-8")
+    cut_a, cut_b = len(data) // 3, data.index(EOT.encode()) + 5  # inside <|endoftext|>
+    assert cut_a < cut_b
+    (tmp_path / "first.txt").write_bytes(data[:cut_a])
+    (tmp_path / "rest-1.txt").write_bytes(data[cut_b : cut_b + 700])
+    (tmp_path / "rest-2.txt").write_bytes(data[cut_b + 700 :])
+    argv = ["--vocab-size", "330", "--special-token", EOT, "--quiet", "--out"]
+    parts = [str(tmp_path / "first.txt"), "-", str(tmp_path / "rest-*.txt")]
+    code, _, err = run("train", *parts, *argv, str(tmp_path / "parts"), stdin=data[cut_a:cut_b])
+    assert code == 0, err
+    (tmp_path / "whole.txt").write_bytes(data)
+    code, _, err = run("train", str(tmp_path / "whole.txt"), *argv, str(tmp_path / "whole"))
+    assert code == 0, err
+    for name in ("merges.txt", "vocab.json"):
+        assert (tmp_path / "parts" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+    in_memory = train(text, vocab_size=330, special_tokens=[EOT])
+    assert load_tokenizer(tmp_path / "parts").merges == in_memory.merges
 
 
 def test_progress_lines_on_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -157,8 +157,10 @@ class Tokenizer:
     def _bpe(self, data: bytes) -> list[int]:
         """One chunk's ids: apply the lowest-rank merge present, everywhere, until none is.
 
-        The ranks of all adjacent pairs are looked up in one C-level ``map``
-        per round; most rounds merge one occurrence, done by slice assignment.
+        The ranks of the adjacent pairs are looked up once, in one C-level
+        ``map``.  Most rounds merge one occurrence, by slice assignment; then only
+        the two pairs beside it have new ranks.  A round that merges several (or
+        overlapping, as in ``aaa``) merges them left to right and looks the ranks up again.
 
         >>> tok = Tokenizer({i: bytes([i]) for i in range(256)} | {256: b"aa"}, [(97, 97)])
         >>> tok._bpe(b"aaa"), tok._bpe(b"aaaa"), tok._bpe(b"bab")
@@ -166,22 +168,37 @@ class Tokenizer:
         """
         ids = list(map(self._byte_id.__getitem__, data))
         get, new_ids = self._rank.get, self.merge_ids
-        while True:
-            n = len(ids)
+        n = len(ids)
+        if n < 3:
             if n < 2:
                 return ids
-            if n == 2:
-                r = get((ids[0], ids[1]))
-                return ids if r is None else [new_ids[r]]
-            ranks = list(map(get, pairwise(ids), repeat(_NO_RANK)))
+            r = get((ids[0], ids[1]))
+            return ids if r is None else [new_ids[r]]
+        ranks = list(map(get, pairwise(ids), repeat(_NO_RANK)))  # ranks[i]: the pair ids[i], ids[i + 1]
+        while True:
             best = min(ranks)
             if best == _NO_RANK:
                 return ids
+            new = new_ids[best]
+            if ranks.count(best) > 1:  # several, or overlapping (aaa): left to right, without overlap
+                i = ranks.index(best)
+                ids = merge_pair(ids, (ids[i], ids[i + 1]), new)
+                n = len(ids)
+                if n < 2:
+                    return ids
+                ranks = list(map(get, pairwise(ids), repeat(_NO_RANK)))
+                continue
             i = ranks.index(best)
-            if ranks.count(best) == 1:
-                ids[i : i + 2] = [new_ids[best]]
-            else:  # several, or overlapping (aaa): left to right, without overlap
-                ids = merge_pair(ids, (ids[i], ids[i + 1]), new_ids[best])
+            n -= 1
+            if n == 1:
+                return [new]
+            ids[i : i + 2] = [new]
+            if i == 0:
+                ranks[0:2] = [get((new, ids[1]), _NO_RANK)]
+            elif i == n - 1:
+                ranks[i - 1 : i + 1] = [get((ids[i - 1], new), _NO_RANK)]
+            else:
+                ranks[i - 1 : i + 2] = [get((ids[i - 1], new), _NO_RANK), get((new, ids[i + 1]), _NO_RANK)]
 
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text``; special tokens become their one id.

@@ -10,6 +10,7 @@ import streamlit as st
 
 from mergescope_ui import train
 from mergescope_ui.shared import keys
+from mergescope_ui.shared.memory import start_trimmer
 from mergescope_ui.shared.no_such_page import no_such_page, unknown_path
 from mergescope_ui.shared.theme import page_css
 
@@ -22,6 +23,7 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="collapsed" if presenter else "auto",
 )
+start_trimmer()  # once per server: give the memory that ended sessions freed back to the system
 PAGES = [
     st.Page("pages/home.py", title="Welcome", icon="🏠", url_path="home", default=True),
     st.Page("pages/train.py", title="Train", icon="🔬", url_path="train"),

@@ -37,7 +37,7 @@ from bpe_core.analysis.metrics import (
 )
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.progress_cache import ProgressCache
-from mergescope_ui.shared.settings import APP_WORKERS
+from mergescope_ui.shared.settings import APP_WORKERS, CACHE_SECONDS
 
 MAX_VOCAB = 32_768
 CACHE_ENTRIES = 4  # a 32K-vocab result with per-script curves holds some tens of MB
@@ -131,7 +131,7 @@ def compute_lab(
     )
 
 
-CACHE: ProgressCache[LabResult] = ProgressCache(entries=CACHE_ENTRIES)
+CACHE: ProgressCache[LabResult] = ProgressCache(entries=CACHE_ENTRIES, seconds=CACHE_SECONDS)
 
 
 def _key(train_text: str, heldout: Mapping[str, str], settings: LabSettings) -> tuple[object, ...]:
@@ -208,7 +208,7 @@ def reference_rows(
     return tuple(rows)
 
 
-_REFERENCES: ProgressCache[tuple[SizeRow, ...]] = ProgressCache(entries=CACHE_ENTRIES)
+_REFERENCES: ProgressCache[tuple[SizeRow, ...]] = ProgressCache(entries=CACHE_ENTRIES, seconds=CACHE_SECONDS)
 
 
 def cached_reference_rows(

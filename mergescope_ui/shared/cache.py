@@ -1,20 +1,21 @@
 """How MergeScope caches engine calls (the one rule), and the cached calls the pages share.
 
 - **Per server, with** ``st.cache_resource``: results any user may share (the
-  built-in corpora, a decoded upload, a tokenizer quick-trained on a built-in
-  text).  They are keyed by small hashable arguments and never changed once
-  built; ``st.cache_resource`` hands back the object itself, where
-  ``st.cache_data`` would unpickle a copy (of a whole tokenizer) at every rerun.
+  built-in corpora, a tokenizer quick-trained on a built-in text).  They are
+  keyed by small hashable arguments and never changed once built;
+  ``st.cache_resource`` hands back the object itself, where ``st.cache_data``
+  would unpickle a copy (of a whole tokenizer) at every rerun.
 - **Per server, with** :class:`~mergescope_ui.shared.progress_cache.ProgressCache`:
   calls that report progress into a bar made outside them (the lab's training
-  run and its measurement of uploaded tokenizer files).  ``st.cache_*`` record
+  run and its measurement of uploaded tokenizer files), each kept
+  :data:`~mergescope_ui.shared.settings.CACHE_SECONDS` after its last use.  ``st.cache_*`` record
   the elements a call updates and replay them on a hit, and replaying an update
   of a bar made outside the call fails (``CacheReplayClosureError``), so these
   use a small thread-safe LRU of the same kind: per process, immutable values,
   keyed by digests (:func:`~mergescope_ui.shared.digest.digest`) of the texts.
 - **Per session, with** :func:`remember`: what depends on one session (the
-  Train page's run cut at a step, the files uploaded here, the tokens of the
-  text in the box), kept in that session's ``session_state`` under the page's keys.
+  Train page's run cut at a step, the files uploaded here and their decoding,
+  the tokens of the text in the box), kept in that session's ``session_state`` under the page's keys.
 - **Never cached**: a live trainer.  It is one user's iterator (``st.cache_data``
   cannot pickle it, ``st.cache_resource`` would share it between users); it
   lives in the user's ``session_state`` inside a
@@ -32,7 +33,6 @@ from typing import TypeVar
 import streamlit as st
 
 from .corpora import Corpus, find_corpus, load_index, load_text
-from .upload import DecodedText, decode_upload
 
 V = TypeVar("V")
 
@@ -47,12 +47,6 @@ def corpus_index() -> list[Corpus]:
 def corpus_text(corpus_id: str) -> str:
     """The text of a built-in corpus (read once per server)."""
     return load_text(find_corpus(corpus_id))
-
-
-@st.cache_resource(show_spinner=False, max_entries=8)
-def decoded_upload(raw: bytes, *, lossy: bool, max_bytes: int) -> DecodedText:
-    """:func:`mergescope_ui.shared.upload.decode_upload`, cached per file content."""
-    return decode_upload(raw, lossy=lossy, max_bytes=max_bytes)
 
 
 def remember(memo: MutableMapping[Hashable, V], key: Hashable, make: Callable[[], V], *, size: int) -> V:

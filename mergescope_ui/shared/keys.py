@@ -16,3 +16,6 @@ RUN: Final = "run"  # plain: the Train page's TrainingRun (shared.training_run);
 URL_SEEDED: Final = (
     "_url_seeded"  # plain: widget keys already set from the URL (mergescope_ui.shared.url_state)
 )
+DECODED_UPLOADS: Final = (
+    "_decoded_uploads"  # plain: per uploader, its bytes and their decoding (shared.upload_widgets)
+)

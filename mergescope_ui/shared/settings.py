@@ -12,8 +12,30 @@ tokens are typed one a line on the Train page and in the lab: :func:`parse_speci
 
 from __future__ import annotations
 
+import os
+
 from bpe_core import PATTERNS, TrainOptions
 
+
+def _seconds(name: str, default: float) -> float:
+    """A number of seconds from the environment variable ``name`` (``default`` when unset)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise ValueError(f"{name}={raw!r} is not a positive number of seconds; unset it or give e.g. 120")
+    return value
+
+
+CACHE_SECONDS = _seconds("MERGESCOPE_CACHE_SECONDS", 120.0)
+"""How long a cached result made from one user's text (a decoded upload, a lab run on it) is kept
+after its last use: as long as Streamlit keeps a closed browser's session (its default
+``server.disconnectedSessionTTL``), so a class's uploads leave the server's memory once the class
+has gone.  A host may set ``MERGESCOPE_CACHE_SECONDS``."""
 APP_WORKERS = 1
 """The processes the app pre-tokenizes in: this one alone.  A class shares a server of a few cores,
 and a 10 MB upload is counted in about a second here, so the app never starts a worker process

@@ -9,9 +9,9 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from .cache import decoded_upload
+from . import keys
 from .safe_text import md_escape
-from .upload import DEFAULT_MAX_BYTES
+from .upload import DEFAULT_MAX_BYTES, DecodedText, decode_upload
 
 MAX_PASTE_CHARS = 2_000_000  # the text areas' limit for pasted text
 
@@ -42,10 +42,9 @@ def decode_remembered_upload(
         persist_state="session",
         help="For files that are not valid UTF-8: each invalid byte sequence becomes U+FFFD.",
     )
-    try:
-        decoded = decoded_upload(raw, lossy=lossy, max_bytes=DEFAULT_MAX_BYTES)
-    except ValueError as exc:
-        messages.error(f"Cannot use {md_escape(name)}: {md_escape(exc)}.")
+    decoded = _decoded(raw, lossy=lossy, slot=lossy_key)
+    if isinstance(decoded, str):
+        messages.error(f"Cannot use {md_escape(name)}: {md_escape(decoded)}.")
         return None
     if decoded.lossy:
         messages.warning(
@@ -53,3 +52,21 @@ def decode_remembered_upload(
             "replaced by �."
         )
     return decoded.text
+
+
+def _decoded(raw: bytes, *, lossy: bool, slot: str) -> DecodedText | str:
+    """``raw`` decoded (or why it cannot be), kept in this session for the uploader ``slot`` while
+    its bytes stay the same: no rerun decodes a 10 MB file again, and the text leaves memory with
+    the session (a per-server cache would keep one user's text after they left)."""
+    memo: dict[str, tuple[bytes, bool, DecodedText | str]] = st.session_state.setdefault(
+        keys.DECODED_UPLOADS, {}
+    )
+    kept = memo.get(slot)
+    if kept is not None and kept[0] is raw and kept[1] == lossy:
+        return kept[2]
+    try:
+        decoded: DecodedText | str = decode_upload(raw, lossy=lossy, max_bytes=DEFAULT_MAX_BYTES)
+    except ValueError as exc:
+        decoded = str(exc)
+    memo[slot] = (raw, lossy, decoded)
+    return decoded

@@ -1,0 +1,103 @@
+"""Giving memory back: the server returns what ended sessions freed, instead of holding it for good.
+
+A session that trains on a 10 MB upload or runs the lab allocates a few
+hundred MB in many small and medium blocks.  When the session ends (its
+browser closed, ``server.disconnectedSessionTTL`` later) and the caches'
+lifetimes pass (:data:`~mergescope_ui.shared.settings.CACHE_SECONDS`), Python
+frees them, but glibc's allocator keeps most freed pages mapped, so the
+server's resident memory would stay at its peak (60 MB to 415 MB after a few
+lab runs, for good).  :func:`start_trimmer`, called once per server process
+from ``app.py``:
+
+- tunes glibc once (:func:`tune_allocator`): blocks of 128 KB or more always
+  get pages of their own, returned to the system when freed (glibc otherwise
+  raises that threshold after the first big block is freed, and big texts then
+  land in the shared heap), and at most two heaps are shared by all threads
+  (one per thread otherwise, each holding its own freed pages);
+- starts one daemon thread that every :data:`TRIM_EVERY_SECONDS` (:func:`release`)
+  drops the cached results past their lifetime
+  (:func:`~mergescope_ui.shared.progress_cache.expire_all`), collects cycles (a
+  closed session's objects form cycles, and ``.streamlit/config.toml`` turns
+  off Streamlit's collection after every run; an idle server would never
+  collect them: 70 MB after five lab runs), and asks glibc to return its free
+  pages to the system (``malloc_trim(0)``).
+
+Elsewhere than glibc (macOS, musl) both do nothing.  ``bench/bench_load.py``
+prints the effect; ``tests/browser/test_load.py`` holds it.
+
+>>> isinstance(trim(), bool)
+True
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import gc
+import threading
+import time
+from functools import cache
+
+from .progress_cache import expire_all
+
+TRIM_EVERY_SECONDS = 15.0
+MMAP_THRESHOLD = 128 * 1024  # glibc's default start value, kept fixed
+ARENA_MAX = 2
+_M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8  # mallopt's parameter numbers (glibc's malloc.h)
+
+
+@cache
+def _libc() -> ctypes.CDLL | None:
+    """glibc, or None where the C library has no ``malloc_trim`` (not glibc)."""
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        libc = ctypes.CDLL(name)
+        libc.malloc_trim, libc.mallopt  # noqa: B018 (present only in glibc)
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+def trim() -> bool:
+    """Return free heap pages to the system; True if glibc could."""
+    libc = _libc()
+    return bool(libc is not None and libc.malloc_trim(0))
+
+
+def release() -> bool:
+    """Drop expired cached results, collect cycles, return free pages: what one tick of the thread does."""
+    expire_all()
+    gc.collect()
+    return trim()
+
+
+def tune_allocator() -> bool:
+    """Fix glibc's mmap threshold and cap its heaps (see the module docstring); True if glibc took both."""
+    libc = _libc()
+    if libc is None:
+        return False
+    return bool(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) & bool(libc.mallopt(_M_ARENA_MAX, ARENA_MAX))
+
+
+def _loop(every: float) -> None:
+    while True:
+        time.sleep(every)
+        release()
+
+
+_started: list[threading.Thread] = []
+_lock = threading.Lock()
+
+
+def start_trimmer(every: float = TRIM_EVERY_SECONDS) -> threading.Thread:
+    """Tune the allocator and start the server's one trimming thread, on the first call (later calls
+    return that thread; a daemon, so it never holds up the server's exit)."""
+    with _lock:
+        if not _started:
+            tune_allocator()
+            thread = threading.Thread(target=_loop, args=(every,), name="mergescope-memory-trim", daemon=True)
+            thread.start()
+            _started.append(thread)
+        return _started[0]

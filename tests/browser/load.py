@@ -20,11 +20,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.browser.support import CHROMIUM, CHROMIUM_ARGS, rss_mb
+from mergescope_ui.shared.memory import TRIM_EVERY_SECONDS
+from tests.browser.support import CHROMIUM, CHROMIUM_ARGS, chromium_page, generated_text, rss_mb, wait_idle
 
 TRAIN_URL = "/train?corpus=lighthouse_story"
 LAB_URL = "/vocab-lab"
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+# The class ends sooner with short lifetimes: sessions dropped 5 s after their browser closed, cached
+# results of one user's text 5 s after their last use (both 120 s by default); the memory thread
+# (mergescope_ui.shared.memory) runs every 15 s, so all is given back
+# AFTER_CLASS_SECONDS (and one more run of that thread) after the end.
+SHORT_LIFETIMES = ("--server.disconnectedSessionTTL", "5")
+SHORT_CACHE = {"MERGESCOPE_CACHE_SECONDS": "5"}
+AFTER_CLASS_SECONDS = 20.0
 # Streamlit first probes /<page>/_stcore/... before the root; those 404s are expected.
 EXPECTED_404 = re.compile(r"/[\w-]+/_stcore/(health|host-config)$")
 
@@ -191,3 +199,25 @@ def classroom(
         result = asyncio.run(_classroom(url, students, steps, uploaders, files))
     result.rss_samples = sampler.samples
     return result
+
+
+def text_file(path: Path, megabytes: float, *, seed: int) -> Path:
+    """A UTF-8 text file of about ``megabytes`` MB of varied text (see ``generated_text``)."""
+    size = int(megabytes * 1024 * 1024)
+    data = generated_text(size, seed=seed).encode("utf-8")[:size]
+    path.write_bytes(data.decode("utf-8", errors="ignore").encode("utf-8"))
+    return path
+
+
+def settle(url: str, server_pid: int, *, wait: float = 0.0) -> float:
+    """Wait ``wait`` seconds (for the sessions and cached results of a class that ended to expire),
+    load the Train page once in a fresh browser (Streamlit drops expired sessions when one
+    connects), close it, and return the server's RSS in MB; after a wait, once the memory thread
+    has run again (:data:`mergescope_ui.shared.memory.TRIM_EVERY_SECONDS`)."""
+    time.sleep(wait)
+    with chromium_page(width=1280, height=800) as page:
+        page.goto(url + TRAIN_URL)
+        page.get_by_text("Step 0: the text as raw bytes").wait_for(timeout=120_000)
+        wait_idle(page, timeout=120_000)
+    time.sleep(1.0 + (TRIM_EVERY_SECONDS + 2.0 if wait else 0.0))
+    return rss_mb(server_pid)

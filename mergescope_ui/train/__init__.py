@@ -11,17 +11,18 @@
   sections below it (``details``, built from ``tables`` and ``charts``, and ``whatif``: one
   choice changed, and the merge-order lesson).
 
-Its session keys are in ``keys``; :data:`PAGE_CSS` (the card's, the pair chart's and the
-what-if's) goes into the page-wide CSS that ``app.py`` sends once per run.
+Its session keys are in ``keys``; :data:`PAGE_CSS` (the card's, the pair chart's, the quiz's
+and the what-if's) goes into the page-wide CSS that ``app.py`` sends once per run.
 """
 
 from .cards import CARD_CSS
 from .inputs import header, sidebar
 from .pair_bars import BARS_CSS
 from .panel import step_panel
+from .quiz import QUIZ_CSS
 from .run import training
 from .whatif import WHATIF_CSS
 
-PAGE_CSS = CARD_CSS + BARS_CSS + WHATIF_CSS
+PAGE_CSS = CARD_CSS + BARS_CSS + QUIZ_CSS + WHATIF_CSS
 
 __all__ = ["PAGE_CSS", "header", "sidebar", "step_panel", "training"]

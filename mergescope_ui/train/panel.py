@@ -17,7 +17,7 @@ from mergescope_ui.shared.training_run import TrainingRun
 
 from . import details, keys, whatif
 from .inputs import Inputs
-from .quiz import QuizResult, choices, score_line
+from .quiz import QuizResult, choices, quiz_html
 from .stage import move_stage, stage
 from .stage_data import AHEAD, StageOptions, StageViews
 
@@ -92,21 +92,22 @@ def _train_ahead(run: TrainingRun, *, quiz: bool, slot: DeltaGenerator) -> None:
 def _quiz(run: TrainingRun) -> None:
     """The guess for the next merge (above the stage), the verdict on the last one, and the score."""
     log: dict[int, QuizResult] = st.session_state.setdefault(keys.QUIZ_LOG, {})
-    result = log.get(run.position)
-    if result is not None:
-        show = {"right": st.success, "tied": st.warning, "wrong": st.error}[result.outcome]
-        icon = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}[result.outcome]
-        show(md_escape(result.message) + ".", icon=icon)
-    if log:
-        st.caption(f"Quiz score: {score_line(list(log.values()))}")
     upcoming = run.peek()
+    st.html(
+        quiz_html(
+            log.get(run.position),
+            results=list(log.values()),
+            upcoming=None if upcoming is None else upcoming.index,
+        )
+    )
     if upcoming is None:
         return
     st.radio(
-        f"🤔 Your guess for merge {upcoming.index}: which pair will merge?",
+        "Which pair will merge next?",  # (hidden: the question, with the merge's number, is above)
         choices(upcoming),
         index=None,
         horizontal=True,
         key=keys.QUIZ_GUESS,
+        label_visibility="collapsed",
         format_func=md_escape,
     )

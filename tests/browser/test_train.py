@@ -226,6 +226,28 @@ def test_quiz_round_in_the_browser(server: str, page) -> None:
     full_screenshot(page, "train_quiz_step1")
 
 
+def test_quiz_on_a_projector_keeps_the_stage_on_screen_and_a_tie_is_not_wrong(server: str) -> None:
+    with _browser(width=1280, height=720) as page:
+        page.emulate_media(reduced_motion="reduce")
+        _open(page, server, CLASSIC + "&quiz=true&presenter=true")
+        for step in (1, 2, 3, 4):  # merge 4 ties o + w (chosen) with l + o: guess l + o
+            page.get_by_text(f"Your guess for merge {step}:").wait_for()
+            choices = page.get_by_role("radiogroup")
+            (
+                choices.get_by_text("l + o", exact=True) if step == 4 else choices.locator("label").first
+            ).click()
+            wait_idle(page)
+            _next(page, step)
+        page.get_by_text("Your guess for merge 5:").wait_for()
+        verdict = page.locator(".ms-quiz .ms-verdict").inner_text()
+        assert verdict.startswith("⚖️ Tied: l + o also occurs 7 times, as often as o + w."), verdict
+        assert "tied with the winner" in page.locator(".ms-quiz .ms-score").inner_text()
+        _settled(page)
+        boxes = page.evaluate(STAGE_BOXES)
+        page.screenshot(path=str(_shot("train_quiz_1280x720_presenter_step4")))
+        assert outside_viewport(boxes) == [], boxes
+
+
 def test_merges_csv_download_has_every_merge_so_far(server: str, page) -> None:
     _open(page, server, "corpus=low_lowest_newest&pattern=none")
     for step in (1, 2, 3):

@@ -185,8 +185,9 @@ def test_quiz_grades_the_guess_when_next_reveals_the_merge() -> None:
     radio.set_value("a + a").run()
     send(at, next=0)
     assert _run(at).current is upcoming
-    assert any(s.value.startswith("Right\\!") for s in at.success)  # Markdown-escaped: it names corpus text
-    assert any("1 of 1 right" in c.value for c in at.caption)
+    quiz = _quiz_line(at)
+    assert '<span class="ms-verdict ms-right">🎉 Right! a + a occurs' in quiz  # (HTML-escaped corpus text)
+    assert "Quiz score: 1 of 1 right" in quiz and "Your guess for merge 2:" in quiz
 
 
 def test_quiz_a_tied_guess_is_not_simply_wrong() -> None:
@@ -196,9 +197,15 @@ def test_quiz_a_tied_guess_is_not_simply_wrong() -> None:
     send(at, next=2)  # merge 4 ties o + w (chosen) with l + o
     at.radio(key=keys.QUIZ_GUESS).set_value("l + o").run()
     send(at, next=3)
-    warning = " ".join(w.value for w in at.warning)
-    assert "Tied" in warning and "as often as o \\+ w" in warning and "rule chose o \\+ w" in warning
-    assert any("0 of 1 right, 1 tied with the winner" in c.value for c in at.caption)
+    quiz = _quiz_line(at)
+    assert '<span class="ms-verdict ms-tied">⚖️ Tied: l + o also occurs 7 times, as often as o + w.' in quiz
+    assert "rule chose o + w" in quiz and "0 of 1 right, 1 tied with the winner" in quiz
+
+
+def _quiz_line(at) -> str:
+    """The quiz's line above the stage (its verdict, score and question) as sent."""
+    (line,) = [h.value for h in at.html if 'class="ms-quiz"' in h.value]
+    return line
 
 
 def test_merges_so_far_table_and_csv_download_cover_every_merge() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import bpe_core
-from bpe_core.training import TIE_BREAK_HELP
+from mergescope_ui.train.cards import RULE_GIST
 from mergescope_ui.train.quiz import choices, grade, score_line
 
 
@@ -19,9 +19,7 @@ def test_quiz_choices_hide_the_order_and_grade_each_outcome() -> None:
     # A tie is not simply wrong: same count, and which rule chose the other pair (and how it chooses).
     message = grade(other_tied[0], tied).message
     assert f"also occurs {tied.count} times, as often as {answer}" in message
-    assert (
-        f"The {tied.tie_break} rule chose {answer}" in message and TIE_BREAK_HELP[tied.tie_break] in message
-    )
+    assert f"The {tied.tie_break} rule chose {answer}: {RULE_GIST[tied.tie_break]}" in message
     single = next(s for s in steps if not s.tied and len(s.top_pairs) > 1 and s.top_pairs[1].count < s.count)
     loser = next(o for o in choices(single) if grade(o, single).outcome != "right")
     assert grade(loser, single).outcome == "wrong"

@@ -28,6 +28,8 @@ from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.token_html import TOKEN_CSS, token_span
 
 MAX_LISTED = 40
+FULL_TREE_BYTES = 12  # a tree this small is shown whole (at most 23 entries)
+OPEN_LEVELS = 3  # a bigger one opens its top levels; deeper merges fold under a click
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +128,8 @@ DETAIL_CSS = """
 .ms-tree .ms-tokens .ms-t,.ms-tokens.ms-later .ms-t,.ms-tokens.ms-big .ms-t{white-space:pre-wrap;
   overflow-wrap:anywhere;word-break:break-all;}
 .ms-tokens.ms-big{font-size:2.2em;border:none;max-height:none;}
+.ms-tree summary{cursor:pointer;}
+.ms-tree summary::marker{color:#e8590c;}
 .ms-facts table.ms-table td:first-child{white-space:nowrap;font-family:inherit;}
 </style>
 """
@@ -135,17 +139,35 @@ def _span(token_id: int, token: bytes) -> str:
     return f'<span class="ms-tokens">{token_span(token_id, token)}</span>'
 
 
-def genealogy_html(node: Genealogy, *, css: bool = True) -> str:
-    """The tree as nested lists: each token with "merge k" and its two parts below it."""
+def genealogy_html(node: Genealogy, *, css: bool = True, open_levels: int = OPEN_LEVELS) -> str:
+    """The tree as nested lists: each token with "merge k" and its two parts below it.
 
-    def walk(n: Genealogy) -> str:
+    A token of more than :data:`FULL_TREE_BYTES` bytes has a tree of up to twice as many
+    entries (a 42-byte Chinese token: 83, several screens), so below ``open_levels`` each merge
+    is folded in a ``<details>`` that a click opens; every byte is still in the page.
+
+    >>> from bpe_core import train
+    >>> tok = train("abcdefghijklmn " * 9, vocab_size=275, pattern="none")
+    >>> tree = genealogy(tok, tok.encode("abcdefghijklmn ")[0])
+    >>> page = genealogy_html(tree, css=False, open_levels=1)
+    >>> page.count('ms-step">byte'), "<details" in page, "<details" in genealogy_html(genealogy(tok, 97))
+    (15, True, False)
+    """
+    fold = len(node.token) > FULL_TREE_BYTES
+
+    def walk(n: Genealogy, depth: int) -> str:
         note = (
             f'<span class="ms-step">merge {n.step}</span>' if n.step else '<span class="ms-step">byte</span>'
         )
-        inner = f"<ul>{walk(n.parts[0])}{walk(n.parts[1])}</ul>" if n.parts else ""
-        return f"<li>{_span(n.id, n.token)}{note}{inner}</li>"
+        if not n.parts:
+            return f"<li>{_span(n.id, n.token)}{note}</li>"
+        head = f"{_span(n.id, n.token)}{note}"
+        inner = f"<ul>{walk(n.parts[0], depth + 1)}{walk(n.parts[1], depth + 1)}</ul>"
+        if fold and depth >= open_levels:
+            return f'<li><details class="ms-fold"><summary>{head}</summary>{inner}</details></li>'
+        return f"<li>{head}{inner}</li>"
 
-    return (TOKEN_CSS + DETAIL_CSS if css else "") + f'<div class="ms-tree"><ul>{walk(node)}</ul></div>'
+    return (TOKEN_CSS + DETAIL_CSS if css else "") + f'<div class="ms-tree"><ul>{walk(node, 0)}</ul></div>'
 
 
 def later_tokens_html(tok: Tokenizer, ids: Sequence[int], *, limit: int = MAX_LISTED) -> str:

@@ -12,6 +12,8 @@ from mergescope_ui.shared.token_html import TOKEN_CSS, token_span
 from . import keys
 from .details import (
     DETAIL_CSS,
+    FULL_TREE_BYTES,
+    OPEN_LEVELS,
     describe,
     facts_table,
     first_positions,
@@ -76,6 +78,8 @@ def details_tab(picked: Picked, shown: Shown) -> None:
         )
     with right:
         st.markdown("**Genealogy: how it was built, down to bytes**")
+        if len(detail.token) > FULL_TREE_BYTES:
+            st.caption(f"The first {OPEN_LEVELS} levels are open; click ▸ on a merge to open its parts.")
         st.html(genealogy_html(genealogy(tok, token_id)))
         st.markdown(f"**Later tokens made directly from it** ({len(detail.children):,})")
         st.html(TOKEN_CSS + DETAIL_CSS + later_tokens_html(tok, list(detail.children)))

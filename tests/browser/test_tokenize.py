@@ -290,6 +290,13 @@ def test_a_long_cjk_token_stays_on_a_projector_screen(server):
         pg.locator(f'{SPANS}[data-i="{position}"]').click()
         pg.get_by_text(f"id {ids[position]} · {len(tok.vocab[ids[position]])} bytes").wait_for(timeout=10_000)
         assert _settled(pg) == []
+        tree = pg.locator(".ms-tree").first
+        assert tree.locator('.ms-step:text-is("byte")').count() == len(tok.vocab[ids[position]])  # all there
+        height = tree.bounding_box()["height"]
+        assert height < 2 * 720, f"the genealogy takes {height:.0f} px: its deep merges should fold"
+        fold = tree.locator("details.ms-fold").first
+        fold.locator("summary").first.click()
+        assert fold.get_attribute("open") is not None
         full_screenshot(pg, "tokenize_long_token_details_1280")
         pg.get_by_role("tab", name="🧬 Byte ribbon").click()
         pg.locator(".ms-ribbon .ms-cont-r").first.wait_for(timeout=30_000)

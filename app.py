@@ -12,6 +12,7 @@ from mergescope_ui import train
 from mergescope_ui.shared import keys
 from mergescope_ui.shared.memory import start_trimmer
 from mergescope_ui.shared.no_such_page import no_such_page, unknown_path
+from mergescope_ui.shared.paste_guard import paste_guard
 from mergescope_ui.shared.theme import page_css
 
 # Presenter mode (?presenter=true, or the toggle below) starts with the sidebar folded away: the page gets
@@ -40,6 +41,7 @@ with st.sidebar:
         bind="query-params",
         help="Bigger text, tokens and charts for a projector.",
     )
+    paste_guard()  # a long paste is cut before the browser inserts it (it froze the page)
 st.html(page_css(presenter=bool(st.session_state.get(keys.PRESENTER, False)), pages=train.PAGE_CSS))
 if missing is None:
     navigation.run()

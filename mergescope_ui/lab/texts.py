@@ -10,7 +10,12 @@ from mergescope_ui.shared.cache import corpus_index, corpus_text
 from mergescope_ui.shared.corpora import default_id
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.upload import DEFAULT_MAX_BYTES, MEGABYTE
-from mergescope_ui.shared.upload_widgets import MAX_PASTE_CHARS, decode_remembered_upload, remember_upload
+from mergescope_ui.shared.upload_widgets import (
+    MAX_PASTE_CHARS,
+    decode_remembered_upload,
+    paste_cut_note,
+    remember_upload,
+)
 
 from . import keys
 from .share import DEFAULT_SHARE, SHARES
@@ -59,6 +64,7 @@ def training_text(messages: DeltaGenerator) -> tuple[str, list[str]] | None:
     parts: list[str] = [corpus_text(c) for c in chosen]
     names: list[str] = [titles[c] for c in chosen]
     if pasted.strip():
+        paste_cut_note(pasted, messages)
         parts.append(pasted)
         names.append("pasted text")
     raw = st.session_state.get(keys.UPLOAD_RAW)
@@ -112,6 +118,7 @@ def heldout_text(train: str, messages: DeltaGenerator) -> tuple[str, dict[str, s
             if not text.strip():
                 messages.info("Paste a held-out text in the sidebar (or split the training text).")
                 return None
+            paste_cut_note(text, messages, instead="split the training text instead")
             return train, {HELDOUT_NAME: text}, "a pasted text"
         return train, {HELDOUT_NAME: corpus_text(choice)}, f"the built-in text “{titles[choice]}”"
     by = st.radio(

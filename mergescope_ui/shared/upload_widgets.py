@@ -11,9 +11,28 @@ from streamlit.delta_generator import DeltaGenerator
 
 from . import keys
 from .safe_text import md_escape
-from .upload import DEFAULT_MAX_BYTES, DecodedText, decode_upload
+from .upload import DEFAULT_MAX_BYTES, MEGABYTE, DecodedText, decode_upload
 
-MAX_PASTE_CHARS = 2_000_000  # the text areas' limit for pasted text
+MAX_PASTE_CHARS = 100_000
+"""The text areas' limit for pasted text.  The browser takes a 100,000-character paste in about half a
+second; a million characters in a Streamlit text area took 93 s (and over 30 s in chromium here)
+before the page could answer.  Longer texts are uploaded (up to 10 MB), which is fast."""
+UPLOAD_INSTEAD = f"upload it as a UTF-8 .txt file instead (up to {DEFAULT_MAX_BYTES // MEGABYTE} MB)"
+
+
+def paste_cut_note(text: str, messages: DeltaGenerator, *, instead: str = UPLOAD_INSTEAD) -> None:
+    """Say so when a text area is full: the browser cut the paste at :data:`MAX_PASTE_CHARS`
+    characters without a word, and the rest must come another way (``instead``).
+
+    The browser counts UTF-16 units (an emoji is two), and the paste guard
+    (:mod:`mergescope_ui.shared.paste_guard`) stops one short rather than split an emoji.
+    """
+    if len(text.encode("utf-16-le")) // 2 >= MAX_PASTE_CHARS - 1:
+        messages.warning(
+            f"The text box holds at most {MAX_PASTE_CHARS:,} characters, so your paste was cut there. "
+            f"For a longer text, {instead}.",
+            icon="✂️",
+        )
 
 
 def remember_upload(widget_key: str, raw_key: str, name_key: str) -> None:

@@ -16,7 +16,12 @@ from mergescope_ui.shared.cache import corpus_index, corpus_text
 from mergescope_ui.shared.corpora import default_id
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.upload import DEFAULT_MAX_BYTES, MEGABYTE
-from mergescope_ui.shared.upload_widgets import MAX_PASTE_CHARS, decode_remembered_upload, remember_upload
+from mergescope_ui.shared.upload_widgets import (
+    MAX_PASTE_CHARS,
+    decode_remembered_upload,
+    paste_cut_note,
+    remember_upload,
+)
 from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
 
 from . import keys
@@ -70,6 +75,7 @@ def choose_source(messages: DeltaGenerator) -> SourceText | None:
         if not text:
             messages.info("Paste some text in the sidebar to start training.")
             return None
+        paste_cut_note(text, messages)
         return SourceText(name="pasted text", text=text, description=f"{len(text):,} characters you pasted")
     if choice == keys.UPLOADED:
         return _uploaded_source(messages)

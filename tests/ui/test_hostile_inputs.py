@@ -48,3 +48,25 @@ def test_a_catastrophic_split_in_an_uploaded_tokenizer_json_is_stopped_on_the_to
     errors = " ".join(displayed(e.value) for e in at.error)  # as a reader sees the escaped message
     assert "was stopped after 1.0 s on 35 characters" in errors, errors
     assert seconds < 10, f"the page took {seconds:.1f} s"  # the limit is 1 s; the rest is a loaded machine
+
+
+def test_a_full_paste_box_says_it_was_cut_and_points_to_upload_on_the_train_page_and_in_the_lab():
+    from mergescope_ui.lab import keys as lab_keys
+    from mergescope_ui.shared.upload_widgets import MAX_PASTE_CHARS
+    from mergescope_ui.train import keys as train_keys
+
+    full = ("low lower newest widest\n" * (MAX_PASTE_CHARS // 24 + 1))[:MAX_PASTE_CHARS]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.session_state[train_keys.SOURCE] = train_keys.PASTE
+    at.session_state[train_keys.PASTED_TEXT] = full
+    at.switch_page("pages/train.py").run()
+    assert not at.exception, at.exception
+    notes = " ".join(displayed(w.value) for w in at.warning)
+    assert "holds at most 100,000 characters" in notes and "upload it as a UTF-8 .txt file" in notes, notes
+    at.session_state[train_keys.PASTED_TEXT] = full[:-2]  # two short of the limit: no note
+    at.run()
+    assert not any("holds at most" in w.value for w in at.warning)
+    at.session_state[lab_keys.PASTED] = full
+    at.switch_page("pages/vocab-lab.py").run()
+    assert not at.exception, at.exception
+    assert any("holds at most 100,000 characters" in displayed(w.value) for w in at.warning)

@@ -17,12 +17,13 @@ import html
 
 from bpe_core import MergeStep
 from bpe_core.byte_level import readable
-from mergescope_ui.shared.token_html import clip_label
+from mergescope_ui.shared.token_html import clip_label, label_width
 
 from .tables import pair_table
 
 PAIR_ROWS = 8  # pairs in the stage's chart; the full table below has them all
 LABEL_COLUMNS = 7  # columns each half of a pair label may take
+ROOMY_LABEL = 8  # a chosen pair's label up to this many columns leaves room for "merged" in a narrow column
 MARKS = {"chosen": '◀<span class="ms-bar-w"> merged</span>', "tied": "tie", "other": ""}  # (HTML)
 
 BARS_CSS = """
@@ -44,8 +45,8 @@ BARS_CSS = """
 .ms-bar .ms-bar-n{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;
   font-variant-numeric:tabular-nums;}
 .ms-bars .ms-bars-k{font-size:.85em;opacity:.75;margin-top:.2rem;}
-/* A narrow column (a projector in presenter mode): the pair's label keeps the room, "merged" goes. */
-@container (max-width: 18rem){.ms-bar .ms-bar-w{display:none;}}
+/* A narrow column (presenter mode) and a long label: the label keeps the room, "merged" goes. */
+@container (max-width: 18rem){.ms-bar .ms-bar-w.ms-bar-wlong{display:none;}}
 </style>
 """
 
@@ -65,11 +66,13 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
     for row in shown.itertuples(index=False):
         status = row.status if name_winner else "other"
         left, right = step.top_pairs[row.rank - 1].left, step.top_pairs[row.rank - 1].right
-        halves = (html.escape(clip_label(readable(t), LABEL_COLUMNS)) for t in (left, right))
-        label = '<span class="ms-bar-op"> + </span>'.join(f"<span>{h}</span>" for h in halves)
+        halves = [clip_label(readable(t), LABEL_COLUMNS) for t in (left, right)]
+        label = '<span class="ms-bar-op"> + </span>'.join(f"<span>{html.escape(h)}</span>" for h in halves)
         full = f"{row.pair} · {int(row.count):,} adjacent occurrences"
         width = 100 * int(row.count) / top
         mark = MARKS[status]
+        if sum(map(label_width, halves)) + 3 > ROOMY_LABEL:
+            mark = mark.replace('"ms-bar-w"', '"ms-bar-w ms-bar-wlong"')
         out.append(
             f'<div class="ms-bar ms-{status}" title="{html.escape(full, quote=True)}">'
             f'<span class="ms-bar-l">{label}</span>'

@@ -115,6 +115,7 @@ function mount(root) {
     reportTimer: null,
     tab: "places",
     page: {}, // step -> first place shown
+    asked: { key: "", times: 0 }, // the places last asked for, and how often
     shown: "",
     notice: "",
     data: null,
@@ -226,11 +227,24 @@ function turnPage(s, by) {
   const total = view.places.total;
   const first = Math.max(0, Math.min((s.page[s.pos] || 0) + by * perPage(s.data), total - 1));
   s.page[s.pos] = first;
-  const have = view.places.start;
-  if (first < have || first + Math.min(perPage(s.data), total - first) > have + view.places.items.length) {
-    s.setTrigger("places", { step: s.pos, start: first }); // not sent yet: ask for them
-  }
+  askPlaces(s);
   render(s, false);
+}
+
+// The places the stage shows for this step, if they were not sent yet: ask the server for them. Asked
+// again when a window comes without them (a request can be lost while the server reruns), three times
+// at most for the same places.
+function askPlaces(s) {
+  const view = s.data.views[s.pos];
+  if (!view || !view.places) return;
+  const { start, items, total } = view.places;
+  const first = s.page[s.pos] || 0;
+  if (first >= start && first + Math.min(perPage(s.data), total - first) <= start + items.length) return;
+  const key = `${s.serial}:${s.pos}:${first}`;
+  if (s.asked.key !== key) s.asked = { key, times: 0 };
+  if (s.asked.times >= 3) return;
+  s.asked.times += 1;
+  s.setTrigger("places", { step: s.pos, start: first });
 }
 
 function jumpTo(s, value) {
@@ -341,6 +355,7 @@ function receive(s, data) {
   }
   render(s, false);
   if (!fresh && s.reported !== s.pos) report(s, false); // stepped on while Python was busy
+  else if (!fresh) askPlaces(s);
 }
 
 export default function (component) {

@@ -13,6 +13,7 @@ import pytest
 from bpe_core import train_steps
 from mergescope_ui.shared.corpora import find_corpus, load_text
 from tests.browser.support import (
+    ARTIFACTS,
     chromium_page,
     full_screenshot,
     missing_browser,
@@ -65,22 +66,58 @@ def test_a_branch_run_from_the_page_shows_both_histories_and_goes_back(server: s
         assert page.get_by_text("What if · ").count() == 0 and "whatif=" not in page.url
 
 
-def test_a_link_carries_the_branch_in_presenter_mode(server: str) -> None:
-    with chromium_page(width=1280, height=720) as page:
+# Scroll the what-if's first line just under Streamlit's header; then the parts of the comparison that
+# lie below the viewport's bottom edge (name, how far).
+BELOW_THE_SCREEN = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const header = document.querySelector('[data-testid="stHeader"]').getBoundingClientRect().bottom;
+  const back = [...document.querySelectorAll('button')].find(b => b.textContent.includes('Back to the real'));
+  const bar = document.querySelector('.ms-whatif-bar');
+  main.scrollTop += Math.min(back.getBoundingClientRect().top, bar.getBoundingClientRect().top) - header - 4;
+  const parts = {bar: '.ms-whatif-bar', boxes: '.ms-whatif', held_out: '.st-key-whatif_heldout',
+                 to_end: '.st-key-whatif_to_end'};
+  const out = [];
+  for (const [name, sel] of Object.entries(parts))
+    for (const el of document.querySelectorAll(sel)) {
+      const bottom = el.getBoundingClientRect().bottom;
+      if (bottom > innerHeight) out.push(`${name} ends ${Math.round(bottom - innerHeight)} px below`);
+    }
+  return [document.querySelectorAll('.ms-whatif').length, out];
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 720), (1920, 1080)])
+def test_a_link_carries_the_branch_in_presenter_mode_on_one_screen(
+    server: str, width: int, height: int
+) -> None:
+    with chromium_page(width=width, height=height) as page:
         open_app(page, f"{server}/train?{SENNRICH}&presenter=true&whatif=3.tie.111-119", heading=HEADING)
         page.get_by_text("Back to the real history").first.wait_for()
         wait_idle(page)
         assert page.get_by_text("the tie was broken the other way: o + w instead of l + o").count() == 1
-        assert _in_view(page, "Real history · ") and _in_view(page, "What if · ")
         row = page.locator("tr.ms-part").first
         assert row.inner_text().split("\t")[:3] == ["3", "lo", "ow"]
+        page.evaluate(BELOW_THE_SCREEN)  # scrolled to the what-if, the stage out of sight:
+        for _ in range(3):  # the arrow keys still step both histories
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            "() => (document.querySelector('.ms-whatif table') || {}).textContent.includes('6')",
+            timeout=60_000,
+        )
+        wait_idle(page)
+        # The bar, both texts with the tokens only each has, the merges, the figures and their buttons:
+        # all on one screen once scrolled to, as the stage above them is.
+        boxes, below = page.evaluate(BELOW_THE_SCREEN)
+        assert boxes == 4 and below == [], below
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"whatif-{width}-presenter-one-screen.png"))
         # nothing of the what-if wider than its column, nor than the page
         sizes = page.evaluate(
             "() => [...document.querySelectorAll('.ms-whatif-bar, .ms-whatif, .ms-whatif table, .ms-only')]"
             ".map(e => [e.getBoundingClientRect().right, e.parentElement.getBoundingClientRect().right])"
         )
-        assert sizes and all(right <= min(parent, 1280) + 1 for right, parent in sizes), sizes
-        full_screenshot(page, "whatif-1280-presenter")
+        assert sizes and all(right <= min(parent, width) + 1 for right, parent in sizes), sizes
+        full_screenshot(page, f"whatif-{width}-presenter")
 
 
 def test_long_tokens_late_in_training_stay_inside_their_boxes(server: str) -> None:

@@ -35,13 +35,14 @@ CLIP = 24  # columns of a token's label in a table or a token box; longer ones a
 
 
 def merge_rows(
-    real: Sequence[MergeStep], alt: Sequence[MergeStep], *, start: int, end: int
+    real: Sequence[MergeStep], alt: Sequence[MergeStep], *, start: int, end: int, clip: int = CLIP
 ) -> tuple[pd.DataFrame, list[str]]:
     """Merges ``start..end`` of both histories (records from step 1), and a CSS class per row.
 
     A row is ``=`` where both made the same token, ``≠`` where they part; a
     token the other side also made by ``end`` carries ``⇄ k`` (its step there).
-    A side that stopped before a step shows ``—``.
+    A side that stopped before a step shows ``—``; tokens longer than ``clip`` columns are cut in
+    the middle.
     """
     made_real = {s.token: s.index for s in real[:end]}
     made_alt = {s.token: s.index for s in alt[:end]}
@@ -53,8 +54,8 @@ def merge_rows(
         rows.append(
             [
                 k,
-                _cell(r, None if same else made_alt.get(r)),
-                _cell(a, None if same else made_real.get(a)),
+                _cell(r, None if same else made_alt.get(r), clip),
+                _cell(a, None if same else made_real.get(a), clip),
                 "=" if same else "≠",
             ]
         )
@@ -62,10 +63,10 @@ def merge_rows(
     return pd.DataFrame(rows, columns=MERGE_COLUMNS), classes
 
 
-def _cell(token: bytes | None, elsewhere: int | None) -> str:
+def _cell(token: bytes | None, elsewhere: int | None, clip: int) -> str:
     if token is None:
         return "—"
-    return clip_label(label(token), CLIP) + (f"  ⇄ {elsewhere}" if elsewhere is not None else "")
+    return clip_label(label(token), clip) + (f"  ⇄ {elsewhere}" if elsewhere is not None else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,34 +214,41 @@ def summary(
     )
 
 
-def summary_table(now: Summary, end: Summary | None = None) -> pd.DataFrame:
-    """The summary as rows of figures, the real history next to the what-if: now, and at the end when
-    given (a figure only the end has, such as a held-out text, shows ``—`` now).
+def summary_table(position: int, now: Summary, end: Summary | None = None) -> pd.DataFrame:
+    """The summary after merge ``position`` as rows of figures, the real history next to the what-if, and
+    at the end when given, with the merges each made (a figure only the end has, such as a held-out
+    text, shows ``—`` now).  A text's cell reads ``tokens · bytes per token``.
 
     >>> from bpe_core import train
     >>> a = train("low lower", vocab_size=258, pattern="none", tie_break="lowest-id")
-    >>> rows = summary_table(summary(a, a, {"held-out": "lo"})).values.tolist()
-    >>> rows[:2], rows[3]
-    ([['merges', '2', '2'], ['tokens only here', '0', '0']], ['held-out: bytes/token', '2.000', '2.000'])
-    >>> summary_table(summary(a, a, {}), summary(a, a, {"held-out": "lo"})).values.tolist()[2]
-    ['held-out: tokens', '—', '—', '1', '1']
+    >>> table = summary_table(2, summary(a, a, {"held-out": "lo"}))
+    >>> list(table.columns), table.values.tolist()
+    (['after merge 2', 'real', 'what if'], [['tokens in both', '2 (100%)', '2 (100%)'], \
+['tokens only here', '0', '0'], ['held-out', '1 · 2.00', '1 · 2.00']])
+    >>> at_end = summary_table(2, summary(a, a, {}), summary(a, a, {"held-out": "lo"})).values.tolist()
+    >>> at_end[0], at_end[3]
+    (['merges', '2', '2', '2', '2'], ['held-out', '—', '—', '1 · 2.00', '1 · 2.00'])
     """
-    columns = ["", "real", "what if"]
+    columns = [f"after merge {position:,}", "real", "what if"]
     figures = _figures(now)
     if end is None:
         return pd.DataFrame([[name, *pair] for name, pair in figures.items()], columns=columns)
-    at_end = _figures(end)
-    rows = [[name, *figures.get(name, ("—", "—")), *pair] for name, pair in at_end.items()]
+    at_end = {"merges": tuple(f"{n:,}" for n in end.merges)} | _figures(end)
+    now_merges = (str(position), str(min(position, now.merges[1])))
+    rows = [
+        [name, *figures.get(name, now_merges if name == "merges" else ("—", "—")), *pair]
+        for name, pair in at_end.items()
+    ]
     return pd.DataFrame(rows, columns=[*columns, "real, at the end", "what if, at the end"])
 
 
 def _figures(result: Summary) -> dict[str, tuple[str, str]]:
     v = result.vocab
+    both = f"{v.shared:,} ({v.overlap:.0%})"
     out = {
-        "merges": (f"{result.merges[0]:,}", f"{result.merges[1]:,}"),
+        "tokens in both": (both, both),
         "tokens only here": (f"{len(v.only_left):,}", f"{len(v.only_right):,}"),
     }
     for name, (real, alt) in result.compression.items():
-        out[f"{name}: tokens"] = (f"{real.tokens:,}", f"{alt.tokens:,}")
-        out[f"{name}: bytes/token"] = (f"{real.bytes_per_token:.3f}", f"{alt.bytes_per_token:.3f}")
+        out[name] = tuple(f"{c.tokens:,} · {c.bytes_per_token:.2f}" for c in (real, alt))
     return out

@@ -1,5 +1,10 @@
 """A branch shown beside the real history: the same text under each, the merges of each from the
-branch point, and the figures (:mod:`.figures`), all at the real history's step."""
+branch point, and the figures (:mod:`.figures`), all at the real history's step.
+
+One screen, as the stage above it (presenter mode at 1280x720 included): a line with "Back" and what
+changed; the two texts side by side, each with the tokens only it has under it; the merges since the
+branch point beside the figures, the held-out text and "Train both to the end".  Scrolled to, it can
+be stepped with the arrow keys, which the stage takes anywhere on the page."""
 
 from __future__ import annotations
 
@@ -7,17 +12,18 @@ import html
 
 import streamlit as st
 
-from mergescope_ui.shared.blocks import caption_html, heading_html
+from mergescope_ui.shared.blocks import caption_html
 from mergescope_ui.shared.html_tables import html_table
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
-from .compare import merge_rows, sequences_html
-from .figures import figures
+from .compare import SequencePair, merge_rows, sequences_html
+from .figures import controls, figures_html, only_html, summaries, train_to_end_if_asked
 from .session import ActiveBranch, drop
 
 WINDOW_CHARS = 300  # characters of the text shown under each history
-RECENT = 8  # merges shown since the branch point (the latest)
+RECENT = 5  # merges shown since the branch point (the latest)
+MERGE_CLIP = 18  # columns of a token in the merges table: two columns of them fit a presenter screen
 
 
 def comparison(run: TrainingRun, active: ActiveBranch) -> None:
@@ -33,6 +39,13 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
     row.button("⟲ Back to the real history", key=keys.BACK_TO_REAL, on_click=drop, width="content")
     bar = row.empty()  # the sentence, and under it the note on the step shown (known below)
 
+    train_to_end_if_asked(run, branch, bar)  # its progress where the sentence goes
+    texts = st.columns(2, gap="large")
+    merges_col, figures_col = st.columns(2, gap="large")
+    figures_box = figures_col.container()  # the table first, the held-out text and the button under it
+    heldout_id = controls(run, branch, figures_col)
+    now, end = summaries(run, branch, heldout_id)
+
     trainer = run.trainer
     special_ids = frozenset(trainer.special_tokens.values())
     window_bytes = len(trainer.preview_text[:WINDOW_CHARS].encode("utf-8"))
@@ -45,54 +58,60 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
         special_ids=special_ids,
         from_first_difference=True,
     )
-    if position < what.step:
-        note = f"At step {position:,} the two histories are still one: they part at merge {what.step:,}."
-    elif branch.finished and branch.pulled < position:
-        note = f"The what-if stopped after {branch.pulled:,} merges: {branch.stop_reason}."
-    elif not pair.differing:
-        note = f"After merge {position:,} both cut the start of the text ({len(trainer.preview_text):,} "
-        note += "characters) the same way."
-    else:
-        start = (
-            f", from byte {pair.skipped_bytes:,} (a little before the first)" if pair.skipped_bytes else ""
-        )
-        note = (
-            f"The text after merge {position:,}: {pair.differing:,} "
-            f"{'place' if pair.differing == 1 else 'places'} cut differently, outlined{start}."
-        )
-    left, right = st.columns(2, gap="large")
-    left.html(
-        '<div class="ms-whatif">'
-        + heading_html(f"Real history · {pair.real_tokens:,} tokens")
-        + pair.real_html
-        + "</div>"
-    )
-    right.html(
-        '<div class="ms-whatif">'
-        + heading_html(f"What if · {pair.alt_tokens:,} tokens")
-        + pair.alt_html
-        + "</div>"
-    )
+    note = _note(run, branch, pair, what.step)
     bar.html(
         f'<div class="ms-whatif-bar"><b>🔀 What if</b> {html.escape(what.describe(real_step), quote=True)}. '
         f'{shared}<div class="ms-note">{html.escape(note, quote=True)}</div></div>'
     )
-
-    merges_col, figures_col = st.columns(2, gap="large")
-    if position >= what.step:
-        start = max(what.step, position - RECENT + 1)
-        rows, classes = merge_rows(run.records, branch.records, start=start, end=position)
-        merges_col.html(
+    vocab = (end or now).vocab
+    for column, name, seq, tokens, side, owner in (
+        (texts[0], "Real history", pair.real_html, pair.real_tokens, vocab.only_left, run),
+        (texts[1], "What if", pair.alt_html, pair.alt_tokens, vocab.only_right, branch),
+    ):
+        column.html(
             '<div class="ms-whatif">'
-            + heading_html(f"Merges from merge {what.step:,}")
-            + html_table(rows, row_classes=classes, wrap=True)
-            + caption_html(
-                f"Merges {start:,} to {position:,} (the latest {RECENT} at most). = same token · ≠ they part "
-                "· ⇄ k: the other side makes it at merge k."
-            )
+            + _labelled(seq, f"{name} · {tokens:,} tokens")
+            + only_html(side, owner)
             + "</div>"
         )
-    figures(run, active, figures_col)
+    if position >= what.step:
+        start = max(what.step, position - RECENT + 1)
+        rows, classes = merge_rows(run.records, branch.records, start=start, end=position, clip=MERGE_CLIP)
+        merges_col.html(
+            '<div class="ms-whatif">'
+            + html_table(rows, row_classes=classes, wrap=True)
+            + caption_html(f"Since merge {what.step:,} · ≠ they part · ⇄ k: the other side's merge k")
+            + "</div>"
+        )
+    figures_box.html(figures_html(position, now, end))
+
+
+def _labelled(spans: str, label: str) -> str:
+    """The token box ``spans`` (from ``token_spans_html``) with ``label`` on its first line, before the
+    tokens (a heading above it would take a line of the one screen).
+
+    >>> _labelled('<div class="ms-tokens"><span>x</span></div>', "Real <history>")
+    '<div class="ms-tokens"><span class="ms-side">Real &lt;history&gt;</span><span>x</span></div>'
+    """
+    box = '<div class="ms-tokens">'
+    if not spans.startswith(box):
+        raise ValueError('a token box starts with <div class="ms-tokens">: build it with token_spans_html')
+    return f'{box}<span class="ms-side">{html.escape(label, quote=True)}</span>{spans[len(box) :]}'
+
+
+def _note(run: TrainingRun, branch: TrainingRun, pair: SequencePair, step: int) -> str:
+    """The line under what changed (at merge ``step``): where the two histories are at the step shown."""
+    position = run.position
+    if position < step:
+        return f"At step {position:,} the two histories are still one: they part at merge {step:,}."
+    if branch.finished and branch.pulled < position:
+        return f"The what-if stopped after {branch.pulled:,} merges: {branch.stop_reason}."
+    if not pair.differing:
+        chars = len(run.trainer.preview_text)
+        return f"After merge {position:,} both cut the start of the text ({chars:,} characters) the same way."
+    start = f", from byte {pair.skipped_bytes:,} (a little before the first)" if pair.skipped_bytes else ""
+    places = "place" if pair.differing == 1 else "places"
+    return f"The text after merge {position:,}: {pair.differing:,} {places} cut differently, outlined{start}."
 
 
 def _follow(branch: TrainingRun, position: int) -> None:

@@ -1,12 +1,19 @@
 """The figures that compare the two histories: vocabulary overlap, the tokens only one side has, and
-compression, at every step from the step records and, once both are trained to the end, on a held-out
-text too."""
+compression, at every step from the step records and, once both are trained to the end, at the end with
+a held-out text too.
+
+The comparison lays them out on one screen: :func:`figures_html` (the table) and :func:`controls` (the
+held-out text and "Train both to the end") in one column, :func:`only_html` under each history's text.
+"""
 
 from __future__ import annotations
 
-import streamlit as st
+import html
 
-from mergescope_ui.shared.blocks import caption_html, heading_html
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from mergescope_ui.shared.blocks import caption_html
 from mergescope_ui.shared.cache import corpus_index, corpus_text
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html_tables import html_table
@@ -14,49 +21,98 @@ from mergescope_ui.shared.token_html import token_span
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
-from .compare import CLIP, Summary, step_summary, summary, summary_table
-from .session import ActiveBranch
+from .compare import Summary, step_summary, summary, summary_table
 
 SHOWN_ONLY = 30  # tokens shown of those only one side has
+ONLY_CLIP = 12  # columns of each of them: several fit the one line shown
 HELDOUT_PREFERRED = ("lighthouse_story", "mixed_scripts", "machine_learning_zh")  # the first not trained on
 
 
-def figures(run: TrainingRun, active: ActiveBranch, column) -> None:
-    """Vocabulary overlap, tokens only one side has, compression on the training text: now (from the
-    step records, at every step) and, once both are trained to the end, at the end with a held-out text."""
-    branch = active.run
-    if st.session_state.pop(keys.TO_END_PENDING, False):
-        _train_to_end(run, branch)
-    box = column.container()  # the table first, the held-out choice and the button under it
-    heldout_id = _heldout_choice(run, column)
+def summaries(
+    real: TrainingRun, branch: TrainingRun, heldout_id: str | None
+) -> tuple[Summary, Summary | None]:
+    """Both histories compared now (from the step records, at every step) and, once both are trained to
+    the end, at the end (with the held-out text)."""
     now = step_summary(
-        run.records[: run.position],
-        branch.records[: min(run.position, branch.pulled)],
-        corpus_bytes=run.trainer.corpus_bytes,
-        initial_tokens=run.trainer.initial_tokens,
+        real.records[: real.position],
+        branch.records[: min(real.position, branch.pulled)],
+        corpus_bytes=real.trainer.corpus_bytes,
+        initial_tokens=real.trainer.initial_tokens,
     )
-    end = _end_summary(run, branch, heldout_id) if run.finished and branch.finished else None
-    latest = end or now
-    when = "now and at the end" if end else f"after merge {run.position:,}"
-    box.html(
+    end = _end_summary(real, branch, heldout_id) if real.finished and branch.finished else None
+    return now, end
+
+
+def figures_html(position: int, now: Summary, end: Summary | None) -> str:
+    """The table of figures after merge ``position`` and (when known) at the end.
+
+    >>> from bpe_core import train
+    >>> a = train("low lower", vocab_size=258, pattern="none", tie_break="lowest-id")
+    >>> s = summary(a, a, {})
+    >>> html = figures_html(2, s, s)
+    >>> "<th>after merge 2</th>" in html, "<th>what if, at the end</th>" in html
+    (True, True)
+    """
+    return (
         '<div class="ms-whatif">'
-        + heading_html(f"Vocabularies and compression, {when}")
-        + html_table(summary_table(now, end), wrap=True)
-        + caption_html(
-            f"{'At the end' if end else 'Now'}: {latest.vocab.shared:,} merged tokens in both "
-            f"({latest.vocab.overlap:.0%} overlap). More bytes per token: better compression."
-        )
+        + html_table(summary_table(position, now, end), wrap=True)
+        + caption_html("A text: tokens · bytes per token (more: better compression)")
         + "</div>"
     )
-    if end is None:
-        column.button(
+
+
+def controls(real: TrainingRun, branch: TrainingRun, column: DeltaGenerator) -> str | None:
+    """The held-out text and, until both are trained to the end, the button that trains them, on one
+    line of ``column``; returns the held-out text's id (None when every built-in text was trained on)."""
+    row = column.container(horizontal=True, vertical_alignment="center", gap="small")
+    heldout_id = _heldout_choice(real, row)
+    if not (real.finished and branch.finished):
+        row.button(
             "⏭ Train both to the end",
             key=keys.TO_END,
             on_click=lambda: st.session_state.update({keys.TO_END_PENDING: True}),
             help="Trains the rest of both histories (the step shown stays), then compares their final "
             "vocabularies and their compression of the training and the held-out text.",
+            width="content",
         )
-    _only_one_side(run, branch, latest)
+    return heldout_id
+
+
+def train_to_end_if_asked(real: TrainingRun, branch: TrainingRun, slot: DeltaGenerator) -> None:
+    """When "Train both to the end" was pressed: pull every merge left of both histories (the step shown
+    stays), with a progress bar in ``slot``."""
+    if not st.session_state.pop(keys.TO_END_PENDING, False):
+        return
+    total = max(real.identity.settings.max_merges, 1)
+    for run, name in ((real, "real history"), (branch, "what-if")):
+        bar = slot.progress(0.0, text=f"Training the {name} to the end…")
+        while run.pull():
+            if run.pulled % 25 == 0:
+                bar.progress(min(1.0, run.pulled / total), text=f"Training the {name}… merge {run.pulled:,}")
+    slot.empty()
+
+
+def only_html(tokens: tuple[bytes, ...], run: TrainingRun) -> str:
+    """The tokens only ``run``'s side has, as token spans after their count (on a line under that
+    side's text, so "here" is that side).
+
+    >>> from bpe_core import TrainOptions, Trainer
+    >>> from mergescope_ui.shared.training_run import RunIdentity
+    >>> options = TrainOptions(vocab_size=258, pattern="none")
+    >>> run = TrainingRun(Trainer("abab", options), identity=RunIdentity.of("abab", options))
+    >>> _ = run.jump(1)
+    >>> html = only_html((b"ab",), run)
+    >>> "1 token only here:" in html, html.count('class="ms-t ')
+    (True, 1)
+    """
+    made = {s.token: s.new_id for s in run.records}
+    spans = "".join(token_span(made[t], t, clip=ONLY_CLIP, breaks=False) for t in tokens[:SHOWN_ONLY])
+    more = f" (the first {SHOWN_ONLY})" if len(tokens) > SHOWN_ONLY else ""
+    label = f"{len(tokens):,} token{'' if len(tokens) == 1 else 's'} only here{more}:"
+    return (
+        f'<div class="ms-only"><div class="ms-tokens"><span class="ms-only-label">'
+        f"{html.escape(label, quote=True)}</span>{spans or '—'}</div></div>"
+    )
 
 
 def _end_summary(real: TrainingRun, branch: TrainingRun, heldout_id: str | None) -> Summary:
@@ -75,46 +131,20 @@ def _end_summary(real: TrainingRun, branch: TrainingRun, heldout_id: str | None)
     return cache[key]
 
 
-def _heldout_choice(run: TrainingRun, column) -> str | None:
-    """The built-in text held out (not the one trained on), chosen in a selectbox."""
+def _heldout_choice(run: TrainingRun, row: DeltaGenerator) -> str | None:
+    """The built-in text held out (not the one trained on), chosen in a selectbox whose options say
+    "held out: <title>" (so it needs no label above it)."""
     trained_on = run.identity.text_digest
     ids = [c.id for c in corpus_index() if digest(corpus_text(c.id)) != trained_on]
     if not ids:
         return None
     titles = {c.id: c.title for c in corpus_index()}
-    return column.selectbox(
+    return row.selectbox(
         "Held-out text (not trained on)",
         ids,
         index=ids.index(next((i for i in HELDOUT_PREFERRED if i in ids), ids[0])),
-        format_func=titles.__getitem__,
+        format_func=lambda i: f"Held out: {titles[i]}",
         key=keys.HELDOUT,
+        label_visibility="collapsed",
+        width="stretch",
     )
-
-
-def _train_to_end(real: TrainingRun, branch: TrainingRun) -> None:
-    """Pull every merge left of both histories (the step shown stays), with a progress bar."""
-    total = max(real.identity.settings.max_merges, 1)
-    for run, name in ((real, "real history"), (branch, "what-if")):
-        bar = st.progress(0.0, text=f"Training the {name} to the end…")
-        while run.pull():
-            if run.pulled % 25 == 0:
-                bar.progress(min(1.0, run.pulled / total), text=f"Training the {name}… merge {run.pulled:,}")
-        bar.empty()
-
-
-def _only_one_side(real: TrainingRun, branch: TrainingRun, latest: Summary) -> None:
-    """The tokens only one side has, as token spans under each history."""
-    vocab = latest.vocab
-    left, right = st.columns(2, gap="large")
-    for column, tokens, run, name in (
-        (left, vocab.only_left, real, "only the real history has"),
-        (right, vocab.only_right, branch, "only the what-if has"),
-    ):
-        made = {s.token: s.new_id for s in run.records}
-        spans = "".join(token_span(made[t], t, clip=CLIP) for t in tokens[:SHOWN_ONLY])
-        more = f" (the first {SHOWN_ONLY} shown)" if len(tokens) > SHOWN_ONLY else ""
-        column.html(
-            '<div class="ms-only">'
-            + caption_html(f"{len(tokens):,} tokens {name}{more}")
-            + f'<div class="ms-tokens">{spans or "—"}</div></div>'
-        )

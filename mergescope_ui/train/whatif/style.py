@@ -1,24 +1,36 @@
-"""The CSS of the "What if?" sections (constant; it goes into the Train page's CSS, sent once per run)."""
+"""The CSS of the "What if?" sections (constant; it goes into the Train page's CSS, sent once per run).
+
+Sizes of the comparison's boxes are in ``em`` of their tokens (three lines of text, one of the tokens
+only one side has, which scrolls), so they hold the same number of lines in presenter mode, and the whole
+comparison fits one screen as the stage does.
+"""
 
 from __future__ import annotations
 
 WHATIF_CSS = """
 <style>
-.ms-whatif-bar{border:2px solid #1971c2;border-radius:.8rem;padding:.5rem 1rem;
-  background:rgba(25,113,194,.06);}
+.ms-whatif-bar{border:2px solid #1971c2;border-radius:.8rem;padding:.4rem .9rem;
+  background:rgba(25,113,194,.06);line-height:1.4;}
 .ms-whatif-bar b{color:#1864ab;}
 .ms-whatif-bar .ms-note{font-size:.85em;opacity:.75;}
-.ms-whatif .ms-tokens{max-height:var(--ms-whatif-height,7.6rem);
-  font-size:min(var(--ms-token-size,1.05rem),1.1rem);}
+.ms-whatif .ms-tokens{max-height:calc(3 * 1.9em + .6rem);line-height:1.9;
+  font-size:min(var(--ms-token-size,1.05rem),1rem);}
 /* a token starting with : ; ! ) is no break opportunity by the Unicode line rules, so a long one
    ran out of the box: allow a break between any two tokens */
 :is(.ms-whatif,.ms-only) .ms-tokens{line-break:anywhere;}
-.ms-whatif .ms-h3{font-size:1.25rem;padding:.5rem 0 .4rem 0;}
-.ms-whatif table.ms-table{font-size:.92rem;}
-.ms-whatif table.ms-table :is(td,th){white-space:normal;padding:.2rem .4rem;}
+.ms-whatif .ms-caption{font-size:.8rem;margin:.2rem 0 0 0;line-height:1.4;}
+.ms-whatif table.ms-table{font-size:.8rem;}
+.ms-whatif table.ms-table :is(td,th){white-space:normal;padding:.15rem .4rem;line-height:1.3;}
 table.ms-table tr.ms-same td{background:#ebfbee;}
 table.ms-table tr.ms-part td{background:#fff4e6;font-weight:700;}
-.ms-only .ms-tokens{max-height:6rem;}
+/* the tokens only one side has: a line under that side's text, the count first */
+.ms-whatif .ms-only .ms-tokens{max-height:calc(1.9em + .9rem);margin-top:.3rem;}
+/* a box's label on its first line, before the tokens: which history, and what the strip holds */
+:is(.ms-side,.ms-only-label){font-family:"Source Sans Pro",sans-serif;margin-right:.5em;}
+.ms-side{font-weight:700;font-size:.9em;}
+.ms-only-label{font-size:.8em;opacity:.7;}
+/* the what-if's buttons a little lower than presenter mode's 3.2rem, for one screen */
+[data-testid="stMain"] :is(.st-key-whatif_back,.st-key-whatif_to_end) .stButton button{min-height:2.6rem;}
 /* token spans inside a line of text (the merge-order lesson) */
 .ms-tokens.ms-inline{border:none;font-family:inherit;max-height:none;padding:.2rem 0;margin-bottom:.5rem;}
 </style>

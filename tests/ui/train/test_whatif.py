@@ -7,6 +7,7 @@ buttons, so they hold whatever stepper the page draws.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -90,7 +91,12 @@ def test_blocking_the_pair_and_stepping_both_histories_together() -> None:
     page = _html(at)
     assert '<td class="ms-num">3</td><td>lo</td><td>ow</td><td>≠</td>' in page
     assert '<tr class="ms-same"><td class="ms-num">4</td><td>low</td><td>low</td><td>=</td></tr>' in page
-    assert "1 tokens only the real history has" in page and "1 tokens only the what-if has" in page
+    real_side = next(h.value for h in at.html if "Real history · " in h.value)
+    alt_side = next(h.value for h in at.html if "What if · " in h.value)
+    for side, only in ((real_side, "lo"), (alt_side, "ow")):  # under each text, the token only it has
+        assert re.search(
+            rf'1 token only here:</span><span class="ms-t [^"]*" title="[^"]*">{only}</span></div>', side
+        )
     _go(at, 2)  # back before the branch point: one history again
     assert "the two histories are still one: they part at merge 3" in _html(at)
 
@@ -176,11 +182,15 @@ def test_training_both_to_the_end_compares_the_final_vocabularies() -> None:
     branch = _branch(at)
     assert _run(at).finished and branch.run.finished and _run(at).position == 3
     page = _html(at)
-    assert "what if, at the end" in page and "Vocabularies and compression, now and at the end" in page
+    merges = (len(_run(at).trainer.merges), len(branch.run.trainer.merges))
+    assert "what if, at the end" in page
+    assert f"<td>merges</td><td>3</td><td>3</td><td>{merges[0]}</td><td>{merges[1]}</td>" in page
     heldout = corpus_text("lighthouse_story")  # the default held-out text
     real_end = len(_run(at).trainer.tokenizer().encode(heldout))
     alt_end = len(branch.run.trainer.tokenizer().encode(heldout))
-    assert f"<td>held-out: tokens</td><td>—</td><td>—</td><td>{real_end:,}</td><td>{alt_end:,}</td>" in page
+    assert (
+        f"<td>held-out</td><td>—</td><td>—</td><td>{real_end:,} · " in page and f"<td>{alt_end:,} · " in page
+    )
 
 
 def test_the_merge_order_lesson_shows_abc_and_reorders_this_runs_merges() -> None:

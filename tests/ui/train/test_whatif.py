@@ -12,6 +12,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from bpe_core.analysis.side_by_side import compare_cuts
+from bpe_core.tokenizer.merge_order import reordered, reversed_order
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.cache import corpus_text
 from mergescope_ui.shared.safe_text import md_escape
@@ -200,6 +202,17 @@ def test_the_merge_order_lesson_shows_abc_and_reorders_this_runs_merges() -> Non
     page = _html(at)
     assert "The classic example: abc" in page and "both decode to abc" in page
     assert "Reversed · " in page and "both decode back to the text ✓" in page
+    # The figures are the engine's: the training text's start under the 40 merges, and reversed.
+    trained = _run(at).trainer.tokenizer().with_merges(40)
+    other = reordered(trained, reversed_order(40))
+    text = _run(at).trainer.preview_text[:200]
+    cuts = compare_cuts(trained, other, text)
+    assert cuts.differing > 0 and cuts.left_tokens < cuts.right_tokens
+    assert (
+        f"Training order · {cuts.left_tokens:,} tokens" in page
+        and f"Reversed · {cuts.right_tokens:,} tokens" in page
+    )
+    assert f"{cuts.differing:,} places cut differently (outlined)" in page
     reversed_cut = next(h.value for h in at.html if "Reversed · " in h.value)
     at.radio(key=whatif_keys.ORDER_HOW).set_value("shuffle").run()
     assert any("Shuffled (seed 0) · " in h.value for h in at.html)

@@ -30,7 +30,9 @@ def unknown_path(pages: Sequence[st.Page]) -> str | None:
     if manager.intended_page_script_hash:
         return None
     asked = (manager.intended_page_name or "").strip("/")
-    if not asked or asked in {p.url_path for p in pages}:
+    # The default page's url_path reads "" (it is the root), but its own name (/home) is a page too.
+    known = {p.url_path for p in pages} | {getattr(p, "_url_path", p.url_path) for p in pages}
+    if not asked or asked in known:
         return None
     manager.set_script_intent("", "")
     return asked

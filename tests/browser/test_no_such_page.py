@@ -39,3 +39,7 @@ def test_an_unknown_url_says_there_is_no_such_page_and_links_to_the_pages() -> N
             page.goto(f"{url}/tokenize")  # a known page is not caught
             page.get_by_role("heading", name="Tokenize: paste text").first.wait_for(timeout=60_000)
             assert page.get_by_role("heading", name="No such page").count() == 0
+            page.goto(f"{url}/home")  # nor is the default page under its own name
+            page.get_by_role("heading", name="MergeScope").first.wait_for(timeout=60_000)
+            wait_idle(page)
+            assert page.get_by_role("heading", name="No such page").count() == 0

@@ -14,6 +14,10 @@ for a revision it has not seen, so a rerun that answers an older keystroke
 never overwrites what was typed since.  A text typed but not yet sent
 survives the box being drawn again.
 
+Each paste inserts at most :data:`~mergescope_ui.shared.upload_widgets.MAX_PASTE_CHARS`
+characters, as the other pages' text areas do (:mod:`mergescope_ui.shared.paste_guard`), and the
+note under the box says it was cut: chromium takes about 90 s to insert a million.
+
 The text arrives in ``session_state[state_key]`` through ``on_change``
 (:func:`live_text_box`); nothing user-typed is ever rendered as HTML here.
 """
@@ -23,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import streamlit as st
+
+from ..shared.upload_widgets import MAX_PASTE_CHARS
 
 DEBOUNCE_MS = 300
 LIVE_BYTES = 100_000  # "about 100 KB": up to here the tokens follow every pause in typing
@@ -72,11 +78,26 @@ export default function (component) {
   const live = () => {
     const n = size(box.value);
     const ok = n <= data.live_bytes;
-    root.classList.toggle("ms-box-manual", !ok);
-    note.textContent = ok ? "" :
+    root.classList.toggle("ms-box-manual", !ok || root.cut);
+    note.textContent = (root.cut ?
+      `Your paste was cut at ${data.max_paste.toLocaleString("en-US")} characters (a longer paste ` +
+      "freezes the browser for minutes); paste the rest in parts. " : "") + (ok ? "" :
       `This text is ${kb(n)} KB, over ${kb(data.live_bytes)} KB: the tokens update when you press ` +
-      "Ctrl+Enter (or click outside the box).";
+      "Ctrl+Enter (or click outside the box).");
     return ok;
+  };
+  // The browser takes about 90 s to insert a million pasted characters: a paste inserts at most
+  // max_paste of them, at once (never half an emoji), and the note says so.
+  box.onpaste = (event) => {
+    const text = event.clipboardData ? event.clipboardData.getData("text/plain") : "";
+    const room = data.max_paste;  // per paste: the rest can follow in further pastes
+    root.cut = text.length > room;
+    if (!root.cut) return;
+    event.preventDefault();
+    let cut = Math.max(0, room);
+    if (cut > 0 && /[\uD800-\uDBFF]/.test(text[cut - 1])) cut -= 1;
+    document.execCommand("insertText", false, text.slice(0, cut));
+    live();
   };
   box.oninput = () => {
     typed[data.name] = { rev: data.rev, value: box.value };
@@ -143,6 +164,7 @@ def live_text_box(
             "placeholder": placeholder,
             "live_bytes": LIVE_BYTES,
             "max_chars": MAX_CHARS,
+            "max_paste": MAX_PASTE_CHARS,
             "debounce_ms": DEBOUNCE_MS,
         },
         default={"text": text},

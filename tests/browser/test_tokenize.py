@@ -310,3 +310,28 @@ def test_a_long_cjk_token_stays_on_a_projector_screen(server):
         assert len(bars) == 2 and all(b is not None and b["height"] >= 24 for b in bars), f"squeezed: {bars}"
         full_screenshot(pg, "tokenize_long_token_compare_1280")
         assert not errors, errors
+
+
+# A paste as the browser delivers it (headless chromium has no clipboard): a paste event with the text;
+# if no listener takes it, inserted whole, as a real paste would be.
+PASTE = """(box, text) => {
+  box.focus();
+  const data = new DataTransfer();
+  data.setData("text/plain", text);
+  const event = new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true});
+  if (box.dispatchEvent(event)) document.execCommand("insertText", false, text);
+}"""
+
+
+def test_a_million_character_paste_is_cut_at_once_and_the_box_says_so(server, page):
+    """Chromium takes about 90 s to insert a million pasted characters; the box takes 100,000, at once."""
+    _open(page, f"{server}/tokenize?tok=bytes:gpt2")
+    box = page.get_by_role("textbox", name="Text to tokenize")
+    box.fill("")
+    started = time.perf_counter()
+    box.evaluate(PASTE, "ab " * 333_333 + "😀")
+    page.get_by_text("Your paste was cut at 100,000 characters", exact=False).wait_for(timeout=10_000)
+    assert time.perf_counter() - started < 10
+    assert box.evaluate("b => b.value.length") == 100_000
+    _wait_tokens(page, 100_000, timeout=20.0)
+    assert not page.errors, page.errors

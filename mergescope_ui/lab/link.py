@@ -10,7 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from mergescope_ui.shared.cache import corpus_index
 from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.url_state import write_params
+from mergescope_ui.shared.url_state import read_params_once, write_params
 
 from . import keys
 from .settings_form import DEFAULT_PATTERN, DEFAULT_VOCAB, PATTERN_LABELS
@@ -20,10 +20,7 @@ from .texts import default_corpora
 
 def apply_link(messages: DeltaGenerator) -> None:
     """Once a session, before the sidebar's widgets: set them from the link, say what was ignored."""
-    if st.session_state.get(keys.URL_READ):
-        return
-    st.session_state[keys.URL_READ] = True
-    params = {name: st.query_params.get_all(name) for name in PARAM_NAMES if name in st.query_params}
+    params = read_params_once(keys.URL_READ, PARAM_NAMES)
     if not params:
         return
     link, notes = from_query(params, corpus_ids=[c.id for c in corpus_index()], patterns=list(PATTERN_LABELS))

@@ -51,3 +51,12 @@ def write_params(names: Collection[str], wanted: Mapping[str, str]) -> None:
                 st.query_params[name] = wanted[name]
         elif name in st.query_params:
             del st.query_params[name]
+
+
+def read_params_once(read_key: str, names: Collection[str]) -> dict[str, list[str]]:
+    """On a session's first run only (marked in ``session_state[read_key]``): the URL's values of
+    the parameters ``names`` (a page's own) that it holds; otherwise, and later, ``{}``."""
+    if st.session_state.get(read_key):
+        return {}
+    st.session_state[read_key] = True
+    return {name: st.query_params.get_all(name) for name in names if name in st.query_params}

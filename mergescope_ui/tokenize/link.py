@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from mergescope_ui.shared.url_state import write_params
+from mergescope_ui.shared.url_state import read_params_once, write_params
 
 from . import keys
 from .resolve import corpus_titles
@@ -19,10 +19,7 @@ from .tokenizer_picker import choice_of
 
 def apply_link() -> None:
     """Once a session: fill the widgets from the URL (before they are drawn)."""
-    if st.session_state.get(keys.URL_READ):
-        return
-    st.session_state[keys.URL_READ] = True
-    params = {name: st.query_params.get_all(name) for name in PARAM_NAMES if name in st.query_params}
+    params = read_params_once(keys.URL_READ, PARAM_NAMES)
     if not params:
         return
     state, notes = from_query(params)

@@ -252,3 +252,14 @@ def click_and_wait(page, button: str, expect: str, *, timeout: float = 30_000) -
     page.get_by_role("button", name=button).click()
     page.get_by_text(expect).first.wait_for(timeout=timeout)
     wait_idle(page, timeout=timeout)
+
+
+# A paste as the browser delivers it (headless chromium has no clipboard to Ctrl+V from): a paste
+# event with the text; if no listener takes it, inserted whole, as a real paste would be.
+PASTE = """(box, text) => {
+  box.focus();
+  const data = new DataTransfer();
+  data.setData("text/plain", text);
+  const event = new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true});
+  if (box.dispatchEvent(event)) document.execCommand("insertText", false, text);
+}"""

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.support import (
+    PASTE,
     children,
     chromium_page,
     cpu_seconds,
@@ -89,17 +90,6 @@ def test_a_catastrophic_custom_regex_gives_a_message_and_leaves_nothing_running(
         assert used < 1.0, (
             f"the server used {used:.1f} s of CPU in 3 s after the message: something still runs"
         )
-
-
-# A paste as the browser delivers it (headless chromium has no clipboard to Ctrl+V from): a paste
-# event with the text; if no listener takes it, inserted whole, as a real paste would be.
-PASTE = """(box, text) => {
-  box.focus();
-  const data = new DataTransfer();
-  data.setData("text/plain", text);
-  const event = new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true});
-  if (box.dispatchEvent(event)) document.execCommand("insertText", false, text);
-}"""
 
 
 def test_a_million_character_paste_is_cut_at_the_box_limit_with_a_note_that_points_to_upload():

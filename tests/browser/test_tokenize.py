@@ -19,7 +19,14 @@ from bpe_core import Tokenizer, train
 from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
 from tests.browser.layout import STICKING_OUT
-from tests.browser.support import chromium_page, full_screenshot, missing_browser, streamlit_server, wait_idle
+from tests.browser.support import (
+    PASTE,
+    chromium_page,
+    full_screenshot,
+    missing_browser,
+    streamlit_server,
+    wait_idle,
+)
 from tests.ui.tokenize.fake_caches import build_fake_caches, no_caches
 from tests.ui.tokenize.fake_caches import trained as cached_tokenizer
 
@@ -310,17 +317,6 @@ def test_a_long_cjk_token_stays_on_a_projector_screen(server):
         assert len(bars) == 2 and all(b is not None and b["height"] >= 24 for b in bars), f"squeezed: {bars}"
         full_screenshot(pg, "tokenize_long_token_compare_1280")
         assert not errors, errors
-
-
-# A paste as the browser delivers it (headless chromium has no clipboard): a paste event with the text;
-# if no listener takes it, inserted whole, as a real paste would be.
-PASTE = """(box, text) => {
-  box.focus();
-  const data = new DataTransfer();
-  data.setData("text/plain", text);
-  const event = new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true});
-  if (box.dispatchEvent(event)) document.execCommand("insertText", false, text);
-}"""
 
 
 def test_a_million_character_paste_is_cut_at_once_and_the_box_says_so(server, page):

@@ -34,8 +34,10 @@ def children() -> list[int]:
 
 
 def explode(text: str) -> list[str]:
-    """A split that fails in the worker (module level, so it pickles)."""
-    raise ValueError(f"no chunks for {len(text)} characters")
+    """A split that fails on text with "boom" in it (module level, so it pickles)."""
+    if "boom" in text:
+        raise ValueError(f"no chunks for {len(text)} characters")
+    return text.split()
 
 
 @pytest.fixture
@@ -74,8 +76,26 @@ def test_counting_in_a_thread_while_another_thread_holds_a_lock(small_threshold)
 
 def test_an_error_in_a_worker_is_raised_and_no_worker_is_left():
     with pytest.raises(ValueError, match="no chunks for"):
-        parallel.count_parallel(explode, ["ab\ncd\n" * 500], 2)
+        parallel.count_parallel(explode, ["ab\ncd\n" * 500 + "boom\n" * 500], 2)  # the worker's half
     assert children() == []
+
+
+def test_this_process_counts_the_first_batch_while_the_workers_start(monkeypatch):
+    started: list[object] = []
+    popen = subprocess.Popen
+
+    def counted(*args, **kwargs):
+        started.append(args)
+        return popen(*args, **kwargs)
+
+    monkeypatch.setattr(parallel.subprocess, "Popen", counted)
+    texts = ["b\na\n" * 200 + "c\n", "d\nb\n" * 100]
+    counts = parallel.count_parallel(PreTokenizer("whitespace").split, texts, 2)
+    assert len(started) == 1  # two processes: this one and one worker
+    serial: Counter[str] = Counter()
+    for t in texts:
+        serial.update(PreTokenizer("whitespace").split(t))
+    assert counts == serial and list(counts) == list(serial)
 
 
 def test_counts_keep_text_order_across_workers():

@@ -53,6 +53,7 @@ from .tie_rules import TieRule
 _SHIFT = 21
 _MASK = (1 << _SHIFT) - 1
 _EDGE = -2  # the token after the last position, so tok[-1] says "no neighbour"
+_LEVELS = 64  # waiting pairs are filed by their count's bit length: counts below 2**63
 
 
 def _byte_pair_codes(data: bytes) -> list[int]:
@@ -161,7 +162,11 @@ class PairIndex:
         # wait in _low without a sort key, as new pairs below _floor do (see _pop_valid).
         pairs = [k for k in counts if k not in self._blocked] if self._blocked else list(counts)
         self._floor = floor = max(map(counts.__getitem__, pairs), default=0) // 2
-        self._low: list[int] = [k for k in pairs if counts[k] < floor]
+        self._low: list[list[int]] = [[] for _ in range(_LEVELS)]  # by count.bit_length()
+        for k in pairs:
+            c = counts[k]
+            if c < floor:
+                self._low[c.bit_length()].append(k)
         pairs = [k for k in pairs if counts[k] >= floor]
         self._heap = list(zip([-counts[k] for k in pairs], self.rule.packed_keys(pairs), pairs))
         heapify(self._heap)
@@ -202,7 +207,7 @@ class PairIndex:
         """
         heap, counts = self._heap, self._counts
         while True:
-            if self._low and (not heap or -heap[0][0] < self._floor):
+            if (not heap or -heap[0][0] < self._floor) and any(self._low):
                 self._flush_low()
             if not heap:
                 return None
@@ -214,12 +219,29 @@ class PairIndex:
                 heappush(heap, (-c, key, k))
 
     def _flush_low(self) -> None:
-        """Halve the floor below the heap's best and move the waiting pairs at or above it onto the heap."""
-        counts, heap = self._counts, self._heap
+        """Halve the floor below the heap's best and move the waiting pairs at or above it onto the heap.
+
+        The waiting pairs are filed by the bit length of their count when they were
+        filed; a count only falls, so a pair that counts ``least`` or more now is in
+        a level at or above ``least.bit_length()``, and only those levels are read.
+        (Most waiting pairs count 1 or 2 and are never read again.)  A pair read
+        there that fell below ``least`` is filed again under its count now.
+        """
+        counts, heap, low = self._counts, self._heap, self._low
         self._floor = floor = -heap[0][0] // 2 if heap else 0
         get, least = counts.get, max(floor, 1)  # a count of 0 is a pair that is gone
-        up = [k for k in self._low if get(k, 0) >= least]
-        self._low = [k for k in self._low if 0 < get(k, 0) < floor]
+        up: list[int] = []
+        for level in range(least.bit_length(), _LEVELS):
+            waiting = low[level]
+            if not waiting:
+                continue
+            low[level] = []
+            for k in waiting:
+                c = get(k, 0)
+                if c >= least:
+                    up.append(k)
+                elif c:
+                    low[c.bit_length()].append(k)
         for entry in zip([-counts[k] for k in up], self.rule.packed_keys(up), up):
             heappush(heap, entry)
 
@@ -356,7 +378,7 @@ class PairIndex:
             if blocked and k in blocked:
                 continue  # counted (its neighbours' merges update it) but never a candidate
             if w < floor:
-                low.append(k)
+                low[w.bit_length()].append(k)
             else:
                 fresh.append(k)
                 negw.append(-w)

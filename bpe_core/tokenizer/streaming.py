@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
 
 from ..pretokenizer import PreTokenizer
 from ..pretokenizer.cuts import SafeCuts
@@ -32,7 +33,21 @@ def encode_pieces(
     *,
     buffer_chars: int = BUFFER_CHARS,
 ) -> Iterator[int]:
-    """The ids of ``encode("".join(pieces))``, yielded as the pieces come (see the module docstring)."""
+    """The ids of ``encode("".join(pieces))``, yielded as the pieces come (see the module docstring).
+
+    The ids of each encoded stretch are handed on by a C-level ``chain``, not one by one through a generator.
+    """
+    return chain.from_iterable(_stretches(pieces, pretokenizer, encode, buffer_chars=buffer_chars))
+
+
+def _stretches(
+    pieces: Iterable[str],
+    pretokenizer: PreTokenizer,
+    encode: Callable[[str], list[int]],
+    *,
+    buffer_chars: int,
+) -> Iterator[list[int]]:
+    """The ids of each stretch of the text that ends at a safe cut, one list per stretch."""
     cuts = SafeCuts(pretokenizer)
     parts: list[str] = []
     held = 0  # characters in parts
@@ -53,11 +68,11 @@ def encode_pieces(
         if cut <= 0:
             parts, wanted = [text], 2 * held
             continue
-        yield from _encode_at(encode, text[:cut], offset)
+        yield _encode_at(encode, text[:cut], offset)
         offset += cut
         parts, held, wanted = [text[cut:]], len(text) - cut, buffer_chars
     if held:
-        yield from _encode_at(encode, "".join(parts), offset)
+        yield _encode_at(encode, "".join(parts), offset)
 
 
 def _encode_at(encode: Callable[[str], list[int]], text: str, offset: int) -> list[int]:

@@ -27,11 +27,12 @@ stderr and exit status 1 (2 for bad usage); nothing here is printed by :mod:`bpe
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import sys
 import time
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 from typing import BinaryIO, TextIO
 
 from .formats import FORMATS, load_tokenizer, save_tokenizer, write_format
@@ -42,6 +43,8 @@ from .training.corpus_dask import count_files_dask
 from .training.corpus_files import Progress, count_files
 
 PROGRESS_EVERY_SECONDS = 1.0
+READ_BYTES = 1 << 16  # encode --input reads its file in blocks of this many bytes
+WRITE_IDS = 1 << 13  # and writes the ids in batches of this many
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -122,7 +125,10 @@ def build_parser() -> argparse.ArgumentParser:
     tokenizer_options(encode, flag=True)
     source = encode.add_mutually_exclusive_group(required=True)
     source.add_argument(
-        "--input", metavar="FILE", help="UTF-8 text file to encode ('-' for stdin; read as is, CRLF kept)"
+        "--input",
+        metavar="FILE",
+        help="UTF-8 text file to encode ('-' for stdin; read as is, CRLF kept), in blocks: the ids are "
+        "written as they come",
     )
     source.add_argument("--text", metavar="T", help="text to encode")
 
@@ -181,8 +187,13 @@ def main(
             return _train(args, stdin, stderr)
         if args.command == "encode":
             tok = _load(args.tokenizer, args)
-            text = _read_text(args.input, stdin) if args.input is not None else args.text
-            stdout.write((json.dumps(tok.encode(text)) + "\n").encode("utf-8"))
+            if args.input is None:
+                _write_ids(tok.encode(args.text), stdout)
+            elif args.input == "-":
+                _write_ids(tok.encode_iterable(_read_text(stdin, "-")), stdout)
+            else:
+                with open(args.input, "rb") as f:
+                    _write_ids(tok.encode_iterable(_read_text(f, args.input)), stdout)
         elif args.command == "decode":
             tok = _load(args.tokenizer, args)
             ids = _read_ids(stdin.read())
@@ -210,16 +221,48 @@ def _load(path: str, args: argparse.Namespace) -> Tokenizer:
     return load_tokenizer(path, pattern=args.pattern, special_tokens=specials)
 
 
-def _read_text(path: str, stdin: BinaryIO) -> str:
-    data = stdin.read() if path == "-" else Path(path).read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise ValueError(
-            f"{path}, line {line}: byte 0x{data[exc.start]:02X} at offset {exc.start} is not valid UTF-8; "
-            "convert the file to UTF-8"
-        ) from None
+def _read_text(stream: BinaryIO, path: str) -> Iterator[str]:
+    """The UTF-8 text of ``stream`` in pieces of at most READ_BYTES bytes, decoded incrementally (a
+    character cut between two blocks is completed by the next).  An invalid byte is a ValueError
+    naming ``path``, its line and its offset in the file.
+
+    >>> import io
+    >>> list(_read_text(io.BytesIO("añ\\n".encode()), "f.txt"))
+    ['añ\\n']
+    >>> list(_read_text(io.BytesIO(b"ok\\n\\xe6\\x97x"), "f.txt"))
+    Traceback (most recent call last):
+    ValueError: f.txt, line 2: byte 0xE6 at offset 3 is not valid UTF-8; convert the file to UTF-8
+    """
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    read = lines = 0  # bytes and newlines before this block
+    while True:
+        data = stream.read(READ_BYTES)
+        try:
+            text = decoder.decode(data, final=not data)
+        except UnicodeDecodeError as exc:  # exc.object: the bytes held from the block before + data
+            start = read - (len(exc.object) - len(data)) + exc.start
+            line = lines + exc.object.count(b"\n", 0, exc.start) + 1  # held bytes are never b"\n"
+            raise ValueError(
+                f"{path}, line {line}: byte 0x{exc.object[exc.start]:02X} at offset {start} is not valid "
+                "UTF-8; convert the file to UTF-8"
+            ) from None
+        if text:
+            yield text
+        if not data:
+            return
+        read += len(data)
+        lines += data.count(b"\n")
+
+
+def _write_ids(ids: Iterable[int], stdout: BinaryIO) -> None:
+    """``ids`` as one JSON list line, ``[15496, 995]``, written in batches as they come (nothing is
+    written until the first batch is there, so an error in the first block writes nothing)."""
+    ids = iter(ids)
+    opening = "["
+    while batch := list(islice(ids, WRITE_IDS)):
+        stdout.write((opening + ", ".join(map(str, batch))).encode("ascii"))
+        opening = ", "
+    stdout.write(b"[]\n" if opening == "[" else b"]\n")
 
 
 def _read_ids(data: bytes) -> list[int]:

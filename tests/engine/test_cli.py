@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -147,6 +148,154 @@ def test_encode_text_and_file_then_decode(trained_dir: Path, tmp_path: Path) -> 
     assert run("decode", "--tokenizer", str(trained_dir), "--bytes", stdin=half_char)[1] == tok.decode_bytes(
         tok.encode("自")[:1]
     )
+
+
+STREAMED = {
+    "sample": SAMPLE,
+    "empty": "",
+    "specials and CRLF": f"a{EOT}{EOT}\r\n\r\n{EOT}b \n\n\n  x{EOT}",
+    "CJK and emoji": "自然语言处理 🤷🏽‍♀️👩‍👩‍👧 霰龘。\n" * 3 + EOT + "Привет 🎉",
+    "past the 64K buffer": (CORPUS + EOT) * 60,
+}
+
+
+@pytest.mark.parametrize("name", list(STREAMED))
+def test_encode_input_streams_the_whole_file_output(
+    trained_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Read in blocks of a few bytes (special tokens, characters and CRLF cut between blocks) and
+    written a few ids at a time: byte for byte what encoding the whole file writes."""
+    tok = load_tokenizer(trained_dir)
+    text = STREAMED[name]
+    whole = (json.dumps(tok.encode(text)) + "\n").encode()  # what encode --input wrote before it streamed
+    (tmp_path / "in.txt").write_bytes(text.encode())
+    monkeypatch.setattr(cli, "WRITE_IDS", 3)
+    for read_bytes in (1, 2, 3, 5, 13) if len(text) < 1000 else (7, 4093):
+        monkeypatch.setattr(cli, "READ_BYTES", read_bytes)
+        for source, stdin in ((str(tmp_path / "in.txt"), b""), ("-", text.encode())):
+            code, out, err = run("encode", "--tokenizer", str(trained_dir), "--input", source, stdin=stdin)
+            assert (code, err) == (0, "")
+            assert out == whole, (read_bytes, source)
+
+
+def whole_file_utf8_error(path: str, data: bytes) -> str:
+    """The message of encode --input when it read the whole file (the code before it streamed)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return (
+            f"error: {path}, line {line}: byte 0x{data[exc.start]:02X} at offset {exc.start} is not valid "
+            "UTF-8; convert the file to UTF-8\n"
+        )
+    raise AssertionError("valid UTF-8")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"ok\n\xff",
+        b"\xe6\x97x",  # a character cut short by another
+        b"a\nb\r\n" + "自".encode()[:2],  # and by the end of the file
+        "é\n".encode() * 40 + b"\xc3(\n",
+        "🤷".encode()[:3] + b"\n",
+        b"\xed\xa0\x80",  # a surrogate in UTF-8
+    ],
+    ids=["0xFF", "cut short", "cut at the end", "line 41", "emoji cut", "surrogate"],
+)
+def test_encode_input_names_an_invalid_byte_as_before(
+    trained_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: bytes
+) -> None:
+    path = str(tmp_path / "bad.txt")
+    Path(path).write_bytes(data)
+    for read_bytes in (1, 2, 3, 4, 1 << 16):
+        monkeypatch.setattr(cli, "READ_BYTES", read_bytes)
+        for source, stdin in ((path, b""), ("-", data)):
+            code, out, err = run("encode", "--tokenizer", str(trained_dir), "--input", source, stdin=stdin)
+            assert (code, out) == (1, b"")
+            assert err == whole_file_utf8_error(source, data), read_bytes
+
+
+class Endless(io.RawIOBase):
+    """stdin of ``size`` bytes of lines, made as they are read; counts what was read."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.read_so_far = size, 0
+        self.line = "The keeper lit the lamp, 灯塔 🌊.\r\n".encode()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = min(len(buffer), self.size - self.read_so_far)
+        data = (self.line * (n // len(self.line) + 1))[:n]  # whole lines: every block starts a line
+        buffer[:n] = data
+        self.read_so_far += n
+        return n
+
+
+class FirstWrite(io.BytesIO):
+    """stdout that stops the command at its first write, noting how much stdin had been read."""
+
+    def __init__(self, stdin: Endless) -> None:
+        super().__init__()
+        self.stdin, self.read_at_first_write = stdin, None
+
+    def write(self, data) -> int:
+        self.read_at_first_write = self.stdin.read_so_far
+        raise KeyboardInterrupt  # not an error main() catches
+
+
+def test_encode_input_writes_ids_before_the_input_ends(trained_dir: Path) -> None:
+    """50 MB on stdin: the first ids are out after about one 64K buffer has been read."""
+    stdin = Endless(50_000_000)
+    stdout = FirstWrite(stdin)
+    argv = ["encode", "--tokenizer", str(trained_dir), "--input", "-"]
+    with pytest.raises(KeyboardInterrupt):
+        cli.main(argv, stdin=io.BufferedReader(stdin), stdout=stdout, stderr=io.StringIO())
+    assert stdout.read_at_first_write is not None and stdout.read_at_first_write < 1_000_000
+
+
+class Sink(io.RawIOBase):
+    """stdout that keeps only a count of the bytes written."""
+
+    written = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        self.written += len(data)
+        return len(data)
+
+
+def test_encode_input_memory_does_not_grow_with_the_file(
+    trained_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """0.24 MB and 1.07 MB files through encode --input: the same peak (about 4.3 MB: the 64K-character
+    buffer's chunks and ids).  Reading a file whole held its bytes, its text and all its ids.
+
+    The tokenizer is loaded before tracing: loading reads with a 128 MiB cap, and ``read(n)``
+    allocates ``n`` bytes first."""
+    tok = load_tokenizer(trained_dir)
+    monkeypatch.setattr(cli, "load_tokenizer", lambda path, **kwargs: tok)
+    line = "The keeper lit the lamp, 灯塔 🌊, line {}.\r\n"
+
+    def peak(lines: int) -> tuple[int, int]:
+        data = "".join(line.format(i % 500) for i in range(lines)).encode()
+        (tmp_path / "big.txt").write_bytes(data)
+        out = Sink()
+        tracemalloc.start()
+        try:
+            code = cli.main(["encode", "--tokenizer", "T", "--input", str(tmp_path / "big.txt")], stdout=out)
+            top = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert code == 0 and out.written > len(data) // 2
+        return len(data), top
+
+    (small_size, small), (large_size, large) = peak(5_000), peak(22_000)
+    assert large_size > 4 * small_size and large < 1.2 * small + 100_000, (small, large)
 
 
 def test_tiktoken_source_needs_its_special_tokens_and_pattern(trained_dir: Path) -> None:

@@ -2,6 +2,10 @@
 open a link that carries a branch (Debian chromium via playwright; skipped with the reason without it).
 
 Screenshots go to ``artifacts/`` (git-ignored): 1280x720 in presenter mode and 1920x1080.
+
+The one-screen checks scroll a view's first line just under Streamlit's header and list the parts that
+end below the viewport: the comparison while stepping and once both are trained to the end, and the
+merge-order lesson (whose outlined places, where the two orders cut differently, must be in sight).
 """
 
 from __future__ import annotations
@@ -148,3 +152,73 @@ def test_long_tokens_late_in_training_stay_inside_their_boxes(server: str) -> No
         assert outside == []
         assert page.get_by_text("…").count() > 0  # long labels are cut in the middle
         full_screenshot(page, "whatif-1280-presenter-late")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 720), (1920, 1080)])
+def test_the_end_view_fits_one_presenter_screen(server: str, width: int, height: int) -> None:
+    with chromium_page(width=width, height=height) as page:
+        open_app(page, f"{server}/train?{SENNRICH}&presenter=true&whatif=3.tie.111-119", heading=HEADING)
+        page.get_by_text("Back to the real history").first.wait_for()
+        wait_idle(page)
+        page.get_by_role("button", name="Train both to the end").click()
+        page.get_by_text("what if, at the end").first.wait_for(timeout=60_000)
+        wait_idle(page)
+        # Both vocabularies' end figures, the held-out text's compression and its choice: one screen.
+        boxes, below = page.evaluate(BELOW_THE_SCREEN)
+        assert boxes == 4 and below == [], below
+        held_out = page.locator("tr", has_text="held-out").inner_text().split("\t")
+        assert held_out[0] == "held-out" and all("·" in cell for cell in held_out[3:5]), held_out
+        assert page.locator(".st-key-whatif_heldout").count() == 1
+        page.screenshot(path=str(ARTIFACTS / f"whatif-end-{width}-presenter.png"))
+
+
+# Scroll the merge-order lesson's expander to just under the header (as far as the page goes); then how
+# much taller it is than the screen under the header, and the outlined tokens (the places cut
+# differently) out of sight: below the viewport or outside the part of their token box in view.
+ORDER_OUT_OF_SIGHT = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const header = document.querySelector('[data-testid="stHeader"]').getBoundingClientRect().bottom;
+  const lesson = [...document.querySelectorAll('[data-testid="stExpander"]')]
+    .find(e => e.textContent.includes('Merge order matters'));
+  main.scrollTop += lesson.getBoundingClientRect().top - header - 4;
+  const box = lesson.getBoundingClientRect();
+  const below = Math.max(box.bottom - innerHeight, box.height - (innerHeight - header - 4));
+  const boxes = [...lesson.querySelectorAll('.ms-tokens')].filter(b => b.querySelector('.ms-new'));
+  const hidden = boxes.flatMap(box => {
+    const edge = box.getBoundingClientRect();
+    return [...box.querySelectorAll('.ms-new')].filter(t => {
+      const r = t.getBoundingClientRect();
+      return r.top < edge.top - 1 || r.bottom > Math.min(edge.bottom, innerHeight) + 1;
+    }).map(t => t.textContent);
+  });
+  return {below: Math.round(below), boxes: boxes.length, outlined: lesson.querySelectorAll('.ms-new').length,
+          hidden};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "corpus", "step"),
+    # mixed scripts (emoji, CJK) cut differently only from byte 233 of its first 290, under 100 merges
+    [(1280, 720, "mixed_scripts", 100), (1920, 1080, "lighthouse_story", 40)],
+)
+def test_the_merge_order_lesson_fits_one_presenter_screen(
+    server: str, width: int, height: int, corpus: str, step: int
+) -> None:
+    with chromium_page(width=width, height=height) as page:
+        open_app(page, f"{server}/train?corpus={corpus}&pattern=none&presenter=true", heading=HEADING)
+        box = page.locator(".ms-stage .ms-jump-in")
+        box.fill(str(step))
+        box.press("Enter")
+        page.locator(".ms-stage .ms-card:not(.ms-wait) h4", has_text=f"Merge {step}").wait_for(timeout=60_000)
+        wait_idle(page)
+        page.get_by_text("Merge order matters").click()
+        page.get_by_text("Reversed · ").first.wait_for(timeout=60_000)
+        wait_idle(page)
+        page.wait_for_function("() => document.getAnimations().length === 0")  # the expander opened
+        seen = page.evaluate(ORDER_OUT_OF_SIGHT)
+        # abc, the choice of order, both cuts with their counts, and the line that says how many places
+        # differ and that both decode: one screen, the places that differ in sight without scrolling.
+        assert seen["below"] <= 0 and seen["boxes"] == 2 and seen["hidden"] == [], seen
+        assert _in_view(page, "both decode to abc") and _in_view(page, "both decode back to the text")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"order-lesson-{width}-presenter-{corpus}.png"))

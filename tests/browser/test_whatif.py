@@ -161,7 +161,7 @@ def test_the_end_view_fits_one_presenter_screen(server: str, width: int, height:
         page.get_by_text("Back to the real history").first.wait_for()
         wait_idle(page)
         page.get_by_role("button", name="Train both to the end").click()
-        page.get_by_text("what if, at the end").first.wait_for(timeout=60_000)
+        page.get_by_text("what if, at end").first.wait_for(timeout=60_000)
         wait_idle(page)
         # Both vocabularies' end figures, the held-out text's compression and its choice: one screen.
         boxes, below = page.evaluate(BELOW_THE_SCREEN)
@@ -169,6 +169,11 @@ def test_the_end_view_fits_one_presenter_screen(server: str, width: int, height:
         held_out = page.locator("tr", has_text="held-out").inner_text().split("\t")
         assert held_out[0] == "held-out" and all("·" in cell for cell in held_out[3:5]), held_out
         assert page.locator(".st-key-whatif_heldout").count() == 1
+        # and every column of the table in its box (none scrolled out of sight sideways)
+        assert page.evaluate(
+            "() => [...document.querySelectorAll('.ms-figures-box .ms-table-wrap')]"
+            ".map(w => w.scrollWidth - w.clientWidth)"
+        ) == [0]
         page.screenshot(path=str(ARTIFACTS / f"whatif-end-{width}-presenter.png"))
 
 

@@ -72,7 +72,8 @@ def _cell(token: bytes | None, elsewhere: int | None, clip: int) -> str:
 @dataclass(frozen=True, slots=True)
 class SequencePair:
     """The same text under both histories: each side's HTML and token count, how many places they
-    cut differently, and how many bytes of the text come before the part shown."""
+    cut differently, how many bytes of the text come before the part shown, and which of those places
+    the part shown holds whole (``shown_from``..``shown_to``, from 1; both 0 when it holds none)."""
 
     real_html: str
     alt_html: str
@@ -80,9 +81,11 @@ class SequencePair:
     alt_tokens: int
     differing: int
     skipped_bytes: int = 0
+    shown_from: int = 0
+    shown_to: int = 0
 
 
-CONTEXT = 3  # stretches shown before the first place the two cut differently
+CONTEXT = 3  # stretches shown before the place the part shown starts at (at most half of it)
 
 
 def sequences_html(
@@ -93,13 +96,14 @@ def sequences_html(
     *,
     window_bytes: int,
     special_ids: Collection[int] = (),
-    from_first_difference: bool = False,
+    from_difference: int = 0,
 ) -> SequencePair:
     """Both sequences as token spans over ``window_bytes`` bytes, the tokens where the two cut the text
     differently outlined; ``differing`` counts those places over the whole sequences.
 
-    The part shown starts at the text's start or, with ``from_first_difference``, a few tokens
-    before the first place they part (at the same byte on both sides).
+    The part shown starts at the text's start or, with ``from_difference=k``, a few tokens before
+    the k-th place they part (at the same byte on both sides; the last place when there are fewer),
+    and holds that place whole even when it is longer than ``window_bytes``.
 
     >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ab", 257: b"bc"}
     >>> pair = sequences_html([256, 99], vocab, [97, 257], vocab, window_bytes=10)
@@ -107,50 +111,72 @@ def sequences_html(
     (1, 2, 2)
     >>> ids = [120] * 9 + [256, 99]  # xxxxxxxxx ab c  /  xxxxxxxxx a bc
     >>> alt = [120] * 9 + [97, 257]
-    >>> later = sequences_html(ids, vocab, alt, vocab, window_bytes=6, from_first_difference=True)
-    >>> later.skipped_bytes, later.real_html.count("ms-t ")  # 3 x before "abc"
-    (6, 5)
+    >>> later = sequences_html(ids, vocab, alt, vocab, window_bytes=6, from_difference=1)
+    >>> later.skipped_bytes, later.real_html.count("ms-t "), (later.shown_from, later.shown_to)
+    (6, 5, (1, 1))
+    >>> sequences_html(ids, vocab, alt, vocab, window_bytes=6).shown_to  # the start: no place yet
+    0
     """
     real_tokens = [real_vocab[i] for i in real_ids]
     alt_tokens = [alt_vocab[i] for i in alt_ids]
+    stretches = align(real_tokens, alt_tokens)
     real_marks: list[int] = []
     alt_marks: list[int] = []
-    starts: list[tuple[int, int, int]] = []  # each stretch's first token on each side, and its byte
-    first_difference = None
-    differing = i = j = 0
-    for stretch in align(real_tokens, alt_tokens):
-        starts.append((i, j, stretch.byte_start))
+    starts: list[tuple[int, int]] = []  # each stretch's first token on each side
+    differences: list[int] = []  # the stretches where the two cut differently
+    i = j = 0
+    for n, stretch in enumerate(stretches):
+        starts.append((i, j))
         if not stretch.same:
-            differing += 1
-            if first_difference is None:
-                first_difference = len(starts) - 1
+            differences.append(n)
             real_marks.extend(range(i, i + len(stretch.left)))
             alt_marks.extend(range(j, j + len(stretch.right)))
         i += len(stretch.left)
         j += len(stretch.right)
-    i0 = j0 = skipped = 0
-    if from_first_difference and first_difference is not None:
-        i0, j0, skipped = starts[max(0, first_difference - CONTEXT)]
+    first, need = 0, window_bytes
+    if from_difference > 0 and differences:
+        place = differences[min(from_difference, len(differences)) - 1]
+        first = place
+        while (
+            first > 0
+            and place - first < CONTEXT
+            and stretches[place].byte_start - stretches[first - 1].byte_start <= window_bytes // 2
+        ):
+            first -= 1
+        need = max(window_bytes, stretches[place].byte_end - stretches[first].byte_start)
+    i0, j0 = starts[first] if stretches else (0, 0)
+    skipped = stretches[first].byte_start if stretches else 0
+    real_shown = max(1, window_length(real_ids[i0:], real_vocab, need))
+    alt_shown = max(1, window_length(alt_ids[j0:], alt_vocab, need))
+    end = skipped + min(
+        sum(map(len, real_tokens[i0 : i0 + real_shown])), sum(map(len, alt_tokens[j0 : j0 + alt_shown]))
+    )
+    whole = [
+        number
+        for number, n in enumerate(differences, start=1)
+        if stretches[n].byte_start >= skipped and stretches[n].byte_end <= end
+    ]
 
-    def spans(ids: Sequence[int], vocab: Mapping[int, bytes], marks: list[int], offset: int) -> str:
-        shown = ids[offset:]
+    def spans(ids: Sequence[int], vocab: Mapping[int, bytes], marks: list[int], offset: int, n: int) -> str:
         return token_spans_html(
-            shown,
+            ids[offset:],
             vocab,
             emphasize=[m - offset for m in marks if m >= offset],
             special_ids=special_ids,
             css=False,
-            max_tokens=max(1, window_length(shown, vocab, window_bytes)),
+            max_tokens=n,
             clip=CLIP,
         )
 
     return SequencePair(
-        real_html=spans(real_ids, real_vocab, real_marks, i0),
-        alt_html=spans(alt_ids, alt_vocab, alt_marks, j0),
+        real_html=spans(real_ids, real_vocab, real_marks, i0, real_shown),
+        alt_html=spans(alt_ids, alt_vocab, alt_marks, j0, alt_shown),
         real_tokens=len(real_ids),
         alt_tokens=len(alt_ids),
-        differing=differing,
+        differing=len(differences),
         skipped_bytes=skipped,
+        shown_from=whole[0] if whole else 0,
+        shown_to=whole[-1] if whole else 0,
     )
 
 
@@ -239,7 +265,7 @@ def summary_table(position: int, now: Summary, end: Summary | None = None) -> pd
         [name, *figures.get(name, now_merges if name == "merges" else ("—", "—")), *pair]
         for name, pair in at_end.items()
     ]
-    return pd.DataFrame(rows, columns=[*columns, "real, at the end", "what if, at the end"])
+    return pd.DataFrame(rows, columns=[*columns, "real, at end", "what if, at end"])
 
 
 def _figures(result: Summary) -> dict[str, tuple[str, str]]:

@@ -3,7 +3,7 @@ branch point, and the figures (:mod:`.figures`), all at the real history's step.
 
 One screen, as the stage above it (presenter mode at 1280x720 included): a line with "Back" and what
 changed; the two texts side by side, each with the tokens only it has under it; the merges since the
-branch point beside the figures, the held-out text and "Train both to the end".  Scrolled to, it can
+branch point beside the held-out text, "Train both to the end" and the figures.  Scrolled to, it can
 be stepped with the arrow keys, which the stage takes anywhere on the page."""
 
 from __future__ import annotations
@@ -42,8 +42,7 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
     train_to_end_if_asked(run, branch, bar)  # its progress where the sentence goes
     texts = st.columns(2, gap="large")
     merges_col, figures_col = st.columns(2, gap="large")
-    figures_box = figures_col.container()  # the table first, the held-out text and the button under it
-    heldout_id = controls(run, branch, figures_col)
+    heldout_id = controls(run, branch, figures_col)  # the table under them
     now, end = summaries(run, branch, heldout_id)
 
     trainer = run.trainer
@@ -56,7 +55,7 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
         branch.trainer.vocab,
         window_bytes=window_bytes,
         special_ids=special_ids,
-        from_first_difference=True,
+        from_difference=1,
     )
     note = _note(run, branch, pair, what.step)
     bar.html(
@@ -83,7 +82,7 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
             + caption_html(f"Since merge {what.step:,} · ≠ they part · ⇄ k: the other side's merge k")
             + "</div>"
         )
-    figures_box.html(figures_html(position, now, end))
+    figures_col.html(figures_html(position, now, end))
 
 
 def _labelled(spans: str, label: str) -> str:

@@ -2,8 +2,9 @@
 compression, at every step from the step records and, once both are trained to the end, at the end with
 a held-out text too.
 
-The comparison lays them out on one screen: :func:`figures_html` (the table) and :func:`controls` (the
-held-out text and "Train both to the end") in one column, :func:`only_html` under each history's text.
+The comparison lays them out on one screen: :func:`controls` (the held-out text and "Train both to the
+end", or at the end the key to the table's cells) on a line above :func:`figures_html` (the table) in one
+column, :func:`only_html` under each history's text.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ from mergescope_ui.shared.training_run import TrainingRun
 from . import keys
 from .compare import Summary, step_summary, summary, summary_table
 
+KEY = "A text: tokens · bytes per token (more: better)"
 SHOWN_ONLY = 30  # tokens shown of those only one side has
 ONLY_CLIP = 12  # columns of each of them: several fit the one line shown
+KEY_WIDTH = 220  # pixels of the key beside the held-out choice (two lines of it)
 HELDOUT_PREFERRED = ("lighthouse_story", "mixed_scripts", "machine_learning_zh")  # the first not trained on
 
 
@@ -44,29 +47,35 @@ def summaries(
 
 
 def figures_html(position: int, now: Summary, end: Summary | None) -> str:
-    """The table of figures after merge ``position`` and (when known) at the end.
+    """The table of figures after merge ``position`` and (when known) at the end; the key to its text
+    cells under it until the end, when :func:`controls` puts it on the line above (one screen).
 
     >>> from bpe_core import train
     >>> a = train("low lower", vocab_size=258, pattern="none", tie_break="lowest-id")
     >>> s = summary(a, a, {})
     >>> html = figures_html(2, s, s)
-    >>> "<th>after merge 2</th>" in html, "<th>what if, at the end</th>" in html
-    (True, True)
+    >>> "<th>after merge 2</th>" in html, "<th>what if, at end</th>" in html, KEY in html
+    (True, True, False)
+    >>> KEY in figures_html(2, s, None)
+    True
     """
     return (
-        '<div class="ms-whatif">'
+        '<div class="ms-whatif ms-figures-box">'
         + html_table(summary_table(position, now, end), wrap=True)
-        + caption_html("A text: tokens · bytes per token (more: better compression)")
+        + (caption_html(KEY) if end is None else "")
         + "</div>"
     )
 
 
 def controls(real: TrainingRun, branch: TrainingRun, column: DeltaGenerator) -> str | None:
-    """The held-out text and, until both are trained to the end, the button that trains them, on one
-    line of ``column``; returns the held-out text's id (None when every built-in text was trained on)."""
-    row = column.container(horizontal=True, vertical_alignment="center", gap="small")
+    """The held-out text and, until both are trained to the end, the button that trains them (then the
+    key to the table's cells), on one line of ``column``; returns the held-out text's id (None when
+    every built-in text was trained on)."""
+    row = column.container(horizontal=True, vertical_alignment="center", gap="small", wrap=False)
     heldout_id = _heldout_choice(real, row)
-    if not (real.finished and branch.finished):
+    if real.finished and branch.finished:
+        row.html(f'<div class="ms-whatif-key">{caption_html(KEY)}</div>', width=KEY_WIDTH)
+    else:
         row.button(
             "⏭ Train both to the end",
             key=keys.TO_END,

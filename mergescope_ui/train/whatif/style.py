@@ -18,9 +18,13 @@ WHATIF_CSS = """
 /* a token starting with : ; ! ) is no break opportunity by the Unicode line rules, so a long one
    ran out of the box: allow a break between any two tokens */
 :is(.ms-whatif,.ms-only) .ms-tokens{line-break:anywhere;}
-.ms-whatif .ms-caption{font-size:.8rem;margin:.2rem 0 0 0;line-height:1.4;}
+:is(.ms-whatif,.ms-whatif-key) .ms-caption{font-size:.8rem;margin:.2rem 0 0 0;line-height:1.4;}
 .ms-whatif table.ms-table{font-size:.8rem;}
 .ms-whatif table.ms-table :is(td,th){white-space:normal;padding:.15rem .4rem;line-height:1.3;}
+/* the figures are words and numbers, not tokens: the text font, narrower than the tokens' monospace,
+   so the end's five columns fit a presenter column without wrapping a cell */
+.ms-figures-box table.ms-table td{font-family:inherit;font-variant-numeric:tabular-nums;}
+.ms-figures-box table.ms-table th{white-space:nowrap;}
 table.ms-table tr.ms-same td{background:#ebfbee;}
 table.ms-table tr.ms-part td{background:#fff4e6;font-weight:700;}
 /* the tokens only one side has: a line under that side's text, the count first */

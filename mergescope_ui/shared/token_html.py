@@ -176,11 +176,13 @@ def token_spans_html(
     max_tokens: int = 5000,
     css: bool = True,
     clip: int = 0,
+    breaks: bool = True,
 ) -> str:
     """A ``<div class="ms-tokens">`` with one span per id (the first ``max_tokens``).
 
     ``emphasize`` holds positions (indexes into ``ids``) to outline; ``clip``
-    shortens long labels as :func:`token_span` does.  An id
+    shortens long labels and ``breaks=False`` keeps newlines on the line (their ↵ marks
+    them) as :func:`token_span` does.  An id
     missing from ``vocab`` is a ValueError.  ``css=False`` leaves out the
     style block: a page that redraws spans often should put :data:`TOKEN_CSS`
     on the page once (a new ``<style>`` makes the browser restyle the whole page).
@@ -200,7 +202,12 @@ def token_spans_html(
             ) from None
         parts.append(
             token_span(
-                token_id, token, emphasize=pos in emphasize, special=token_id in special_ids, clip=clip
+                token_id,
+                token,
+                emphasize=pos in emphasize,
+                special=token_id in special_ids,
+                clip=clip,
+                breaks=breaks,
             )
         )
     if not ids:

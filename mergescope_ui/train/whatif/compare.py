@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -166,6 +167,7 @@ def sequences_html(
             css=False,
             max_tokens=n,
             clip=CLIP,
+            breaks=False,  # a few lines of a box on one screen: a newline is its ↵, not two lines
         )
 
     return SequencePair(
@@ -178,6 +180,19 @@ def sequences_html(
         shown_from=whole[0] if whole else 0,
         shown_to=whole[-1] if whole else 0,
     )
+
+
+def labelled(spans: str, title: str) -> str:
+    """The token box ``spans`` (from ``token_spans_html``) with ``title`` on its first line, before the
+    tokens (a heading above it would take a line of the one screen).
+
+    >>> labelled('<div class="ms-tokens"><span>x</span></div>', "Real <history>")
+    '<div class="ms-tokens"><span class="ms-side">Real &lt;history&gt;</span><span>x</span></div>'
+    """
+    box = '<div class="ms-tokens">'
+    if not spans.startswith(box):
+        raise ValueError('a token box starts with <div class="ms-tokens">: build it with token_spans_html')
+    return f'{box}<span class="ms-side">{html.escape(title, quote=True)}</span>{spans[len(box) :]}'
 
 
 @dataclass(frozen=True, slots=True)

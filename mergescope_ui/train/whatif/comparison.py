@@ -17,7 +17,7 @@ from mergescope_ui.shared.html_tables import html_table
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
-from .compare import SequencePair, merge_rows, sequences_html
+from .compare import SequencePair, labelled, merge_rows, sequences_html
 from .figures import controls, figures_html, only_html, summaries, train_to_end_if_asked
 from .session import ActiveBranch, drop
 
@@ -69,7 +69,7 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
     ):
         column.html(
             '<div class="ms-whatif">'
-            + _labelled(seq, f"{name} · {tokens:,} tokens")
+            + labelled(seq, f"{name} · {tokens:,} tokens")
             + only_html(side, owner)
             + "</div>"
         )
@@ -83,19 +83,6 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
             + "</div>"
         )
     figures_col.html(figures_html(position, now, end))
-
-
-def _labelled(spans: str, label: str) -> str:
-    """The token box ``spans`` (from ``token_spans_html``) with ``label`` on its first line, before the
-    tokens (a heading above it would take a line of the one screen).
-
-    >>> _labelled('<div class="ms-tokens"><span>x</span></div>', "Real <history>")
-    '<div class="ms-tokens"><span class="ms-side">Real &lt;history&gt;</span><span>x</span></div>'
-    """
-    box = '<div class="ms-tokens">'
-    if not spans.startswith(box):
-        raise ValueError('a token box starts with <div class="ms-tokens">: build it with token_spans_html')
-    return f'{box}<span class="ms-side">{html.escape(label, quote=True)}</span>{spans[len(box) :]}'
 
 
 def _note(run: TrainingRun, branch: TrainingRun, pair: SequencePair, step: int) -> str:

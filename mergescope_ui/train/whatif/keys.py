@@ -32,3 +32,6 @@ ORDER_SEED: Final = "order_seed"  # number_input: the shuffle's seed
 ORDER_SWAP_A: Final = "order_swap_a"  # number_input: merge number
 ORDER_SWAP_B: Final = "order_swap_b"  # number_input: merge number
 ORDER_TEXT: Final = "order_text"  # text_area: the text to tokenize both ways
+ORDER_PLACE: Final = "order_place"  # plain: (what was asked, the place cut differently shown first)
+ORDER_EARLIER: Final = "order_earlier"  # button: the earlier places cut differently
+ORDER_LATER: Final = "order_later"  # button: the later places cut differently

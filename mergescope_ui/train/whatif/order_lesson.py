@@ -7,6 +7,11 @@ text: the tokens under both orders, how many each gives, where they differ,
 and that both decode to the same text.  Drawn in an expander whose content is
 built only while it is open.
 
+One screen, as the comparison of a what-if (presenter mode at 1280x720 included): abc in two lines,
+the choice of order on one line (the text to tokenize under "✏️ Text"), then both cuts side by side
+from a little before the first place they differ, with "places 1–3 of N" and buttons to the earlier
+and later places.
+
 >>> html = abc_lesson_html()  # 6 token spans for the two merges, then ab|c and a|bc
 >>> html.count('class="ms-t '), "both decode to abc" in html
 (10, True)
@@ -15,6 +20,7 @@ built only while it is open.
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import Tokenizer
 from bpe_core.analysis.side_by_side import compare_cuts
@@ -25,20 +31,18 @@ from bpe_core.tokenizer.merge_order import (
     shuffled_order,
     swapped_order,
 )
-from mergescope_ui.shared.blocks import caption_html, heading_html
+from mergescope_ui.shared.blocks import caption_html
 from mergescope_ui.shared.token_html import token_span
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
-from .compare import SequencePair, sequences_html
+from .compare import SequencePair, labelled, sequences_html
 
-HOWS: dict[str, str] = {
-    "reverse": "reversed: the last merge first",
-    "shuffle": "shuffled, with a seed",
-    "swap": "two merges swapped",
-}
+HOWS: dict[str, str] = {"reverse": "reversed", "shuffle": "shuffled (a seed)", "swap": "two swapped"}
 MAX_TEXT = 5_000  # characters tokenized both ways
 DEFAULT_TEXT = 200  # characters of the training text offered first
+INPUT_WIDTH = 170  # pixels of the seed's and the swapped merges' boxes, beside the choice of order
+WINDOW_BYTES = 60  # bytes of the text shown under each order: four lines of a presenter column hold them
 
 
 def _spans(tok: Tokenizer, text: str) -> str:
@@ -46,26 +50,21 @@ def _spans(tok: Tokenizer, text: str) -> str:
 
 
 def abc_lesson_html() -> str:
-    """The abc example, computed by the engine: both merges, both cuts, one decoded text."""
+    """The abc example, computed by the engine, on one line: both merges, both cuts, one decoded text."""
     tok = abc_tokenizer()
     other = reordered(tok, reversed_order(len(tok.merges)))
-    merges = " &nbsp; ".join(
+    merges = ", ".join(
         f"{n}. {token_span(a, tok.vocab[a])} + {token_span(b, tok.vocab[b])} → {token_span(i, tok.vocab[i])}"
         for n, ((a, b), i) in enumerate(zip(tok.merges, tok.merge_ids), start=1)
     )
     same = tok.decode(tok.encode("abc")) == other.decode(other.encode("abc")) == "abc"
+    decoded = "both decode to abc" if same else "they do not decode alike"
     return (
-        heading_html("The classic example: abc")
-        + f'<div class="ms-tokens ms-inline">Merges in training order: {merges}</div>'
-        + '<div class="ms-split">'
-        + f"<div>{caption_html('Training order: (a, b) first')}"
-        + f'<div class="ms-tokens ms-inline">{_spans(tok, "abc")}</div></div>'
-        + f"<div>{caption_html('The other order: (b, c) first')}"
-        + f'<div class="ms-tokens ms-inline">{_spans(other, "abc")}</div></div></div>'
-        + caption_html(
-            f"Same vocabulary, two cuts: {'both decode to abc' if same else 'they do not decode alike'}. "
-            "A model only ever saw the training order's cut, so the order is part of the tokenizer."
-        )
+        '<div class="ms-tokens ms-inline ms-abc"><b>The classic example: abc.</b> '
+        f"Merges {merges}. In training order: {_spans(tok, 'abc')} · (b, c) first: "
+        f"{_spans(other, 'abc')} · same vocabulary, {decoded}: "
+        '<span class="ms-abc-note">a model only ever saw the first cut, so the order is part of the '
+        "tokenizer.</span></div>"
     )
 
 
@@ -84,18 +83,48 @@ def order_for(how: str, n: int, *, seed: int = 0, first: int = 1, second: int = 
     raise ValueError(f"unknown order {how!r}; use one of {', '.join(HOWS)}")
 
 
-def order_views(trained: Tokenizer, other: Tokenizer, text: str) -> tuple[SequencePair, bool]:
-    """``text`` under both orders (the places cut differently outlined) and whether both decode back to it."""
+def order_views(
+    trained: Tokenizer, other: Tokenizer, text: str, *, from_place: int = 1
+) -> tuple[SequencePair, bool]:
+    """``text`` under both orders from a little before the ``from_place``-th place they cut differently
+    (those places outlined), and whether both decode back to it."""
     ids_trained, ids_other = trained.encode(text), other.encode(text)
     pair = sequences_html(
         ids_trained,
         trained.vocab,
         ids_other,
         other.vocab,
-        window_bytes=len(text.encode("utf-8")),
+        window_bytes=WINDOW_BYTES,
         special_ids=frozenset(trained.special_tokens.values()),
+        from_difference=from_place,
     )
     return pair, compare_cuts(trained, other, text).same_text
+
+
+def places_line(pair: SequencePair, *, same: bool, vocab_size: int) -> str:
+    """The line under both cuts: which places cut differently are shown, whether both decode back, and
+    the vocabulary they share.
+
+    >>> pair = SequencePair("", "", 120, 132, differing=12, skipped_bytes=13, shown_from=1, shown_to=3)
+    >>> print(places_line(pair, same=True, vocab_size=296).replace(" · ", "\\n"))
+    Places 1–3 of 12 cut differently (outlined), the text from byte 13
+    both decode back to the text ✓
+    same vocabulary of 296 tokens.
+    """
+    if not pair.differing:
+        where = "The same cut everywhere"
+    else:
+        shown = (
+            f"{pair.shown_from:,}"
+            if pair.shown_from == pair.shown_to
+            else f"{pair.shown_from:,}–{pair.shown_to:,}"
+        )
+        places = "Place" if pair.differing == 1 else "Places"
+        where = f"{places} {shown} of {pair.differing:,} cut differently (outlined)"
+        if pair.skipped_bytes:
+            where += f", the text from byte {pair.skipped_bytes:,}"
+    decoded = "both decode back to the text ✓" if same else "they do NOT decode to the same text"
+    return f"{where} · {decoded} · same vocabulary of {vocab_size:,} tokens."
 
 
 def merge_order(run: TrainingRun) -> None:
@@ -110,41 +139,89 @@ def merge_order(run: TrainingRun) -> None:
     with box:
         st.html(abc_lesson_html())
         n = run.position
-        st.html(heading_html(f"This run's {n:,} merges in another order"))
         if n < 2:
             st.caption("Step to merge 2 or later: reordering needs at least two merges.")
             return
-        how = st.radio(
-            "Apply them", list(HOWS), format_func=HOWS.__getitem__, key=keys.ORDER_HOW, horizontal=True
+        row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium")
+        how = row.radio(
+            f"This run's {n:,} merges, applied in another order:",
+            list(HOWS),
+            format_func=HOWS.__getitem__,
+            key=keys.ORDER_HOW,
+            horizontal=True,
         )
-        seed, first, second = 0, 1, n
-        if how == "shuffle":
-            seed = int(
-                st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, key=keys.ORDER_SEED)
+        seed, first, second = _order_inputs(how, n, row)
+        with row.popover(
+            "✏️ Text", help="The text tokenized both ways (the training text's start unless you change it)"
+        ):
+            text = st.text_area(
+                "Text to tokenize both ways",
+                value=run.trainer.preview_text[:DEFAULT_TEXT],
+                max_chars=MAX_TEXT,
+                key=keys.ORDER_TEXT,
             )
-        elif how == "swap":
-            a, b = st.columns(2)
-            first = int(
-                a.number_input("Swap merge", min_value=1, max_value=n, value=1, key=keys.ORDER_SWAP_A)
-            )
-            second = int(
-                b.number_input("with merge", min_value=1, max_value=n, value=n, key=keys.ORDER_SWAP_B)
-            )
-        text = st.text_area(
-            "Text to tokenize both ways",
-            value=run.trainer.preview_text[:DEFAULT_TEXT],
-            max_chars=MAX_TEXT,
-            key=keys.ORDER_TEXT,
-        )
         trained = run.trainer.tokenizer().with_merges(n)
         other = reordered(trained, order_for(how, n, seed=seed, first=first, second=second))
-        pair, same = order_views(trained, other, text)
+        asked = (n, how, seed, first, second, text)  # the place shown first: back to 1 when any changes
+        saved = st.session_state.get(keys.ORDER_PLACE)
+        pair, same = order_views(
+            trained, other, text, from_place=saved[1] if saved and saved[0] == asked else 1
+        )
         left, right = st.columns(2, gap="large")
-        left.html(heading_html(f"Training order · {pair.real_tokens:,} tokens") + pair.real_html)
         name = {"reverse": "Reversed", "shuffle": f"Shuffled (seed {seed})", "swap": f"{first} ⇄ {second}"}[
             how
         ]
-        right.html(heading_html(f"{name} · {pair.alt_tokens:,} tokens") + pair.alt_html)
-        where = f"{pair.differing:,} places cut differently (outlined)" if pair.differing else "the same cut"
-        decoded = "both decode back to the text ✓" if same else "they do NOT decode to the same text"
-        st.html(caption_html(f"{where}; {decoded}; same vocabulary of {len(trained.vocab):,} tokens."))
+        for column, title, spans in (
+            (left, f"Training order · {pair.real_tokens:,} tokens", pair.real_html),
+            (right, f"{name} · {pair.alt_tokens:,} tokens", pair.alt_html),
+        ):
+            column.html(f'<div class="ms-order">{labelled(spans, title)}</div>')
+        _places_row(pair, asked, same=same, vocab_size=len(trained.vocab))
+
+
+def _order_inputs(how: str, n: int, row: DeltaGenerator) -> tuple[int, int, int]:
+    """The shuffle's seed or the two merges swapped, in ``row`` beside the choice of order."""
+    seed, first, second = 0, 1, n
+    if how == "shuffle":
+        seed = int(row.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, key=keys.ORDER_SEED))
+    elif how == "swap":
+        first = int(
+            row.number_input(
+                "Swap merge", min_value=1, max_value=n, value=1, key=keys.ORDER_SWAP_A, width=INPUT_WIDTH
+            )
+        )
+        second = int(
+            row.number_input(
+                "with merge", min_value=1, max_value=n, value=n, key=keys.ORDER_SWAP_B, width=INPUT_WIDTH
+            )
+        )
+    return seed, first, second
+
+
+def _places_row(pair: SequencePair, asked: tuple, *, same: bool, vocab_size: int) -> None:
+    """The buttons to the earlier and the later places cut differently, and the line that says which are
+    shown (one line under both cuts)."""
+
+    def show(place: int) -> None:
+        st.session_state[keys.ORDER_PLACE] = (asked, place)
+
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=False)
+    page = max(1, pair.shown_to - pair.shown_from + 1)
+    row.button(
+        "◀ Earlier",
+        key=keys.ORDER_EARLIER,
+        help="The earlier places where the two orders cut differently",
+        disabled=pair.shown_from <= 1,
+        on_click=show,
+        args=(max(1, pair.shown_from - page),),
+    )
+    row.button(
+        "Later ▶",
+        key=keys.ORDER_LATER,
+        help="The later places where the two orders cut differently",
+        disabled=pair.shown_to >= pair.differing,
+        on_click=show,
+        args=(pair.shown_to + 1,),
+    )
+    line = places_line(pair, same=same, vocab_size=vocab_size)
+    row.html(f'<div class="ms-whatif-key">{caption_html(line)}</div>', width="stretch")

@@ -15,9 +15,15 @@ WHATIF_CSS = """
 .ms-whatif-bar .ms-note{font-size:.85em;opacity:.75;}
 .ms-whatif .ms-tokens{max-height:calc(3 * 1.9em + .6rem);line-height:1.9;
   font-size:min(var(--ms-token-size,1.05rem),1rem);}
+/* "… 50 more tokens not shown" in a small box: words, not a token */
+:is(.ms-whatif,.ms-order) .ms-tokens .ms-more{font-family:"Source Sans Pro",sans-serif;font-size:.8em;
+  word-break:normal;line-break:auto;}
+/* the merge-order lesson's two cuts: four lines each */
+.ms-order .ms-tokens{max-height:calc(4 * 1.9em + .6rem);line-height:1.9;
+  font-size:min(var(--ms-token-size,1.05rem),1rem);}
 /* a token starting with : ; ! ) is no break opportunity by the Unicode line rules, so a long one
    ran out of the box: allow a break between any two tokens */
-:is(.ms-whatif,.ms-only) .ms-tokens{line-break:anywhere;}
+:is(.ms-whatif,.ms-only,.ms-order) .ms-tokens{line-break:anywhere;}
 :is(.ms-whatif,.ms-whatif-key) .ms-caption{font-size:.8rem;margin:.2rem 0 0 0;line-height:1.4;}
 .ms-whatif table.ms-table{font-size:.8rem;}
 .ms-whatif table.ms-table :is(td,th){white-space:normal;padding:.15rem .4rem;line-height:1.3;}
@@ -34,8 +40,12 @@ table.ms-table tr.ms-part td{background:#fff4e6;font-weight:700;}
 .ms-side{font-weight:700;font-size:.9em;}
 .ms-only-label{font-size:.8em;opacity:.7;}
 /* the what-if's buttons a little lower than presenter mode's 3.2rem, for one screen */
-[data-testid="stMain"] :is(.st-key-whatif_back,.st-key-whatif_to_end) .stButton button{min-height:2.6rem;}
+[data-testid="stMain"]
+  :is(.st-key-whatif_back,.st-key-whatif_to_end,.st-key-order_earlier,.st-key-order_later) .stButton button{
+  min-height:2.6rem;}
 /* token spans inside a line of text (the merge-order lesson) */
 .ms-tokens.ms-inline{border:none;font-family:inherit;max-height:none;padding:.2rem 0;margin-bottom:.5rem;}
+.ms-tokens.ms-abc{line-height:1.9;margin:0;padding:0;font-size:1rem;word-break:normal;}
+.ms-abc .ms-abc-note{opacity:.7;font-size:.9em;}
 </style>
 """

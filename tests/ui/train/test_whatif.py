@@ -12,7 +12,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from bpe_core.analysis.side_by_side import compare_cuts
+from bpe_core.analysis.side_by_side import align, compare_cuts
 from bpe_core.tokenizer.merge_order import reordered, reversed_order
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.cache import corpus_text
@@ -195,6 +195,42 @@ def test_training_both_to_the_end_compares_the_final_vocabularies() -> None:
     )
 
 
+def _outlined(box: str) -> list[int]:
+    """The ids of the outlined tokens (the places cut differently) of a token box, in order."""
+    return [int(i) for i in re.findall(r'class="ms-t [^"]*ms-new" title="id (\d+)', box)]
+
+
+def _places(trained, other, text: str) -> tuple[list[list[int]], list[list[int]]]:
+    """The engine's places cut differently: the ids each side has there, place by place."""
+    left, right = trained.encode(text), other.encode(text)
+    places: tuple[list[list[int]], list[list[int]]] = ([], [])
+    i = j = 0
+    for stretch in align([trained.vocab[t] for t in left], [other.vocab[t] for t in right]):
+        if not stretch.same:
+            places[0].append(left[i : i + len(stretch.left)])
+            places[1].append(right[j : j + len(stretch.right)])
+        i, j = i + len(stretch.left), j + len(stretch.right)
+    return places
+
+
+def _shown_places(at: AppTest, places, differing: int) -> tuple[int, int]:
+    """The places the page says it shows, checked against the engine's: each box outlines those
+    places' tokens in order (then, at most, the start of the next place, cut by the window's end)."""
+    shown = re.search(rf"Places? (\d+)(?:–(\d+))? of {differing} cut differently \(outlined\)", _html(at))
+    assert shown, "the line says which places cut differently it shows"
+    first, last = int(shown[1]), int(shown[2] or shown[1])
+    boxes = [
+        next(h.value for h in at.html if name in h.value) for name in ("Training order · ", "Reversed · ")
+    ]
+    for box, side in zip(boxes, places):
+        outlined = _outlined(box)
+        whole = [t for place in side[first - 1 : last] for t in place]
+        assert outlined[: len(whole)] == whole, (first, last, outlined, side[first - 1 : last + 1])
+        rest = outlined[len(whole) :]
+        assert rest == (side[last][: len(rest)] if last < len(side) else [])
+    return first, last
+
+
 def test_the_merge_order_lesson_shows_abc_and_reorders_this_runs_merges() -> None:
     at = _go(_train(**{keys.SOURCE: "lighthouse_story", keys.PATTERN: "none"}), 40)
     at.session_state[whatif_keys.ORDER_ENTRY] = True
@@ -207,12 +243,23 @@ def test_the_merge_order_lesson_shows_abc_and_reorders_this_runs_merges() -> Non
     other = reordered(trained, reversed_order(40))
     text = _run(at).trainer.preview_text[:200]
     cuts = compare_cuts(trained, other, text)
-    assert cuts.differing > 0 and cuts.left_tokens < cuts.right_tokens
+    assert cuts.differing > 3 and cuts.left_tokens < cuts.right_tokens
     assert (
         f"Training order · {cuts.left_tokens:,} tokens" in page
         and f"Reversed · {cuts.right_tokens:,} tokens" in page
     )
-    assert f"{cuts.differing:,} places cut differently (outlined)" in page
+    # The window opens a little before the first place cut differently and outlines the places it
+    # says it shows, as the engine cuts them; "Later" moves it on to the next ones, "Earlier" back.
+    places = _places(trained, other, text)
+    assert len(places[0]) == cuts.differing
+    first, last = _shown_places(at, places, cuts.differing)
+    assert first == 1 and last < cuts.differing
+    assert at.button(key=whatif_keys.ORDER_EARLIER).disabled
+    at.button(key=whatif_keys.ORDER_LATER).click().run()
+    later = _shown_places(at, places, cuts.differing)
+    assert later[0] <= last + 1 <= later[1] and not at.button(key=whatif_keys.ORDER_EARLIER).disabled
+    at.button(key=whatif_keys.ORDER_EARLIER).click().run()
+    assert _shown_places(at, places, cuts.differing)[0] < later[0]
     reversed_cut = next(h.value for h in at.html if "Reversed · " in h.value)
     at.radio(key=whatif_keys.ORDER_HOW).set_value("shuffle").run()
     assert any("Shuffled (seed 0) · " in h.value for h in at.html)

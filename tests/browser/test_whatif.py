@@ -154,10 +154,20 @@ def test_long_tokens_late_in_training_stay_inside_their_boxes(server: str) -> No
         full_screenshot(page, "whatif-1280-presenter-late")
 
 
-@pytest.mark.parametrize(("width", "height"), [(1280, 720), (1920, 1080)])
-def test_the_end_view_fits_one_presenter_screen(server: str, width: int, height: int) -> None:
+def _zh_branch() -> str:
+    """The Chinese text under GPT-2 pre-tokenization with merge 100's pair blocked (four-digit figures)."""
+    text = load_text(find_corpus("machine_learning_zh"))
+    a, b = list(train_steps(text, vocab_size=256 + 100, pattern="gpt2"))[-1].pair
+    return f"corpus=machine_learning_zh&pattern=gpt2&merges=300&whatif=100.block.{a}-{b}"
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "text"), [(1280, 720, "sennrich"), (1280, 720, "zh"), (1920, 1080, "sennrich")]
+)
+def test_the_end_view_fits_one_presenter_screen(server: str, width: int, height: int, text: str) -> None:
+    query = f"{SENNRICH}&whatif=3.tie.111-119" if text == "sennrich" else _zh_branch()
     with chromium_page(width=width, height=height) as page:
-        open_app(page, f"{server}/train?{SENNRICH}&presenter=true&whatif=3.tie.111-119", heading=HEADING)
+        open_app(page, f"{server}/train?{query}&presenter=true", heading=HEADING)
         page.get_by_text("Back to the real history").first.wait_for()
         wait_idle(page)
         page.get_by_role("button", name="Train both to the end").click()
@@ -174,7 +184,7 @@ def test_the_end_view_fits_one_presenter_screen(server: str, width: int, height:
             "() => [...document.querySelectorAll('.ms-figures-box .ms-table-wrap')]"
             ".map(w => w.scrollWidth - w.clientWidth)"
         ) == [0]
-        page.screenshot(path=str(ARTIFACTS / f"whatif-end-{width}-presenter.png"))
+        page.screenshot(path=str(ARTIFACTS / f"whatif-end-{width}-presenter-{text}.png"))
 
 
 # Scroll the merge-order lesson's expander to just under the header (as far as the page goes); then how

@@ -264,13 +264,13 @@ def summary_table(position: int, now: Summary, end: Summary | None = None) -> pd
     >>> a = train("low lower", vocab_size=258, pattern="none", tie_break="lowest-id")
     >>> table = summary_table(2, summary(a, a, {"held-out": "lo"}))
     >>> list(table.columns), table.values.tolist()
-    (['after merge 2', 'real', 'what if'], [['tokens in both', '2 (100%)', '2 (100%)'], \
-['tokens only here', '0', '0'], ['held-out', '1 · 2.00', '1 · 2.00']])
+    (['at merge 2', 'real', 'what if'], [['in both', '2 (100%)', '2 (100%)'], \
+['only here', '0', '0'], ['held-out', '1 · 2.00', '1 · 2.00']])
     >>> at_end = summary_table(2, summary(a, a, {}), summary(a, a, {"held-out": "lo"})).values.tolist()
     >>> at_end[0], at_end[3]
     (['merges', '2', '2', '2', '2'], ['held-out', '—', '—', '1 · 2.00', '1 · 2.00'])
     """
-    columns = [f"after merge {position:,}", "real", "what if"]
+    columns = [f"at merge {position:,}", "real", "what if"]
     figures = _figures(now)
     if end is None:
         return pd.DataFrame([[name, *pair] for name, pair in figures.items()], columns=columns)
@@ -287,8 +287,8 @@ def _figures(result: Summary) -> dict[str, tuple[str, str]]:
     v = result.vocab
     both = f"{v.shared:,} ({v.overlap:.0%})"
     out = {
-        "tokens in both": (both, both),
-        "tokens only here": (f"{len(v.only_left):,}", f"{len(v.only_right):,}"),
+        "in both": (both, both),  # short labels: five columns of figures fit a presenter column
+        "only here": (f"{len(v.only_left):,}", f"{len(v.only_right):,}"),
     }
     for name, (real, alt) in result.compression.items():
         out[name] = tuple(f"{c.tokens:,} · {c.bytes_per_token:.2f}" for c in (real, alt))

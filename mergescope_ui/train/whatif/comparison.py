@@ -41,7 +41,7 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
 
     train_to_end_if_asked(run, branch, bar)  # its progress where the sentence goes
     texts = st.columns(2, gap="large")
-    merges_col, figures_col = st.columns(2, gap="large")
+    merges_col, figures_col = st.columns([5, 6], gap="large")  # the figures' five columns at the end
     heldout_id = controls(run, branch, figures_col)  # the table under them
     now, end = summaries(run, branch, heldout_id)
 

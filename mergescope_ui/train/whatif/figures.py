@@ -54,7 +54,7 @@ def figures_html(position: int, now: Summary, end: Summary | None) -> str:
     >>> a = train("low lower", vocab_size=258, pattern="none", tie_break="lowest-id")
     >>> s = summary(a, a, {})
     >>> html = figures_html(2, s, s)
-    >>> "<th>after merge 2</th>" in html, "<th>what if, at end</th>" in html, KEY in html
+    >>> "<th>at merge 2</th>" in html, "<th>what if, at end</th>" in html, KEY in html
     (True, True, False)
     >>> KEY in figures_html(2, s, None)
     True

@@ -110,17 +110,16 @@ def places_line(pair: SequencePair, *, same: bool, vocab_size: int) -> str:
     Places 1–3 of 12 cut differently (outlined), the text from byte 13
     both decode back to the text ✓
     same vocabulary of 296 tokens.
+    >>> later = SequencePair("", "", 120, 132, differing=12, skipped_bytes=90, shown_from=12, shown_to=12)
+    >>> places_line(later, same=True, vocab_size=296).split(" · ")[0]
+    'Place 12 of 12 cut differently (outlined), the text from byte 90'
     """
     if not pair.differing:
         where = "The same cut everywhere"
     else:
-        shown = (
-            f"{pair.shown_from:,}"
-            if pair.shown_from == pair.shown_to
-            else f"{pair.shown_from:,}–{pair.shown_to:,}"
-        )
-        places = "Place" if pair.differing == 1 else "Places"
-        where = f"{places} {shown} of {pair.differing:,} cut differently (outlined)"
+        one = pair.shown_from == pair.shown_to
+        shown = f"Place {pair.shown_from:,}" if one else f"Places {pair.shown_from:,}–{pair.shown_to:,}"
+        where = f"{shown} of {pair.differing:,} cut differently (outlined)"
         if pair.skipped_bytes:
             where += f", the text from byte {pair.skipped_bytes:,}"
     decoded = "both decode back to the text ✓" if same else "they do NOT decode to the same text"

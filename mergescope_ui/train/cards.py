@@ -63,10 +63,6 @@ def _code(text: str) -> str:
     return f"<code>{html.escape(text, quote=True)}</code>"
 
 
-def _times(n: int) -> str:
-    return f"{n:,} time{'s' if n != 1 else ''}"
-
-
 def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset()) -> str:
     """The chosen pair → new token, its id, bytes and whole text, count vs replaced, the tie rule's say."""
     left_id, right_id = step.pair
@@ -100,10 +96,12 @@ def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset(
         f"tokens {step.tokens_before:,} → {step.tokens_after:,}</p>",
     ]
     if step.replaced < step.count:
-        example = f" (in {_code(label(step.left * 3))} it occurs twice)" if step.left == step.right else ""
+        whole = label(step.left)  # the example only for a short token: the card must stay short
+        short = step.left == step.right and label_width(whole) <= TIE_COLUMNS // 2
+        example = f" ({_code(whole * 3)} holds it twice)" if short else ""
         pieces.append(
-            f'<p class="ms-note">Fewer replaced than counted: the pair overlaps itself{example}, '
-            "and merging left to right uses each token only once.</p>"
+            f'<p class="ms-note">Fewer replaced than counted: the pair overlaps itself{example}; '
+            "merging left to right uses each token once.</p>"
         )
     if step.tied:
         others = [pc for pc in step.top_pairs if pc.pair in set(step.ties) and pc.pair != step.pair]
@@ -118,13 +116,16 @@ def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset(
         rule = html.escape(TIE_BREAK_HELP.get(step.tie_break, ""), quote=True)
         gist = html.escape(RULE_GIST.get(step.tie_break, "its own order"))
         pieces.append(
-            f"<p>⚖️ <b>Tie</b>: {len(step.ties)} pairs occur {_times(step.count)} (also {names}{more}); "
-            f'the <b title="{rule}">{html.escape(step.tie_break)}</b> rule chose this one: {gist}.</p>'
+            f"<p>⚖️ <b>Tie</b> at {step.count:,} with {names}{more}: "
+            f'the <b title="{rule}">{html.escape(step.tie_break)}</b> rule chose this one ({gist}).</p>'
         )
     else:
         pieces.append('<p class="ms-note">No tie: the single most frequent pair.</p>')
     if crosses_word_boundary(step.token):
-        pieces.append("<p>🚩 It crosses a word boundary (gpt2 or gpt4 pre-tokenization prevents that).</p>")
+        pieces.append(
+            '<p title="gpt2 and gpt4 pre-tokenization split the text into words first">'
+            "🚩 It crosses a word boundary (gpt2 prevents that).</p>"
+        )
     pieces.append("</div>")
     return "".join(pieces)
 

@@ -62,7 +62,7 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
     top = max(int(shown["count"].max()), 1) if len(shown) else 1
     out = ['<div class="ms-bars">']
     title = f"Pair counts before merge {step.index}" if name_winner else "Pair counts now"
-    out.append(f'<div class="ms-bars-h">{html.escape(title)}</div>')
+    heading = len(out)  # the heading goes here once the key below is known: its tooltip repeats the key
     for row in shown.itertuples(index=False):
         status = row.status if name_winner else "other"
         left, right = step.top_pairs[row.rank - 1].left, step.top_pairs[row.rank - 1].right
@@ -79,12 +79,15 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
             f'<span class="ms-bar-t"><span class="ms-bar-f" style="width:{width:.1f}%"></span></span>'
             f'<span class="ms-bar-n">{int(row.count):,}{" " + mark if mark else ""}</span></div>'
         )
-    key = f"The top {len(shown)} of {len(table)} pairs (all of them below the stage)."
+    key = f"Top {len(shown)} of {len(table)} pairs (all below the stage)."
     if len(table) <= len(shown):
         key = f"All {len(table)} pairs."
     if name_winner:
-        tie = f"; amber: tied at {step.count:,}, not chosen by the {step.tie_break} rule"
+        tie = f"; amber: tied, not chosen ({step.tie_break} rule)"
         key += f" Orange ◀: merged{tie if step.tied else ''}."
+    out.insert(
+        heading, f'<div class="ms-bars-h" title="{html.escape(key, quote=True)}">{html.escape(title)}</div>'
+    )
     out.append(f'<div class="ms-bars-k">{html.escape(key)}</div>')
     out.append("</div>")
     return "".join(out)

@@ -248,6 +248,16 @@ def test_quiz_on_a_projector_keeps_the_stage_on_screen_and_a_tie_is_not_wrong(se
         boxes = page.evaluate(STAGE_BOXES)
         page.screenshot(path=str(_shot("train_quiz_1280x720_presenter_step4")))
         assert outside_viewport(boxes) == [], boxes
+        # On to the end: the verdicts and choices name ever longer tokens (newest␣newest␣…), and
+        # the stage stays on the screen under them.
+        for step in range(5, 29):
+            page.get_by_role("radiogroup").locator("label").last.click()
+            wait_idle(page)
+            _next(page, step)
+            _settled(page)
+            boxes = page.evaluate(STAGE_BOXES)
+            assert outside_viewport(boxes) == [], (step, boxes)
+        page.screenshot(path=str(_shot("train_quiz_1280x720_presenter_step28")))
 
 
 def test_merges_csv_download_has_every_merge_so_far(server: str, page) -> None:
@@ -363,6 +373,18 @@ def test_no_element_wider_than_its_column_at_any_step_of_the_classic_string(serv
                 wait_idle(page)
                 assert step == 28 and page.evaluate(STICKING_OUT) == [], f"the last step at {where}"
                 assert page.evaluate(SPLIT_WORDS) == [], f"the last step at {where}"
+
+
+def test_every_step_of_the_classic_string_fits_a_projector(server: str) -> None:
+    """Presenter mode at 1280x720: the stage is on the screen at each of the 28 steps (step 15's card
+    names a pair that overlaps itself and a tie, with tokens of 14 bytes each)."""
+    with _browser(width=1280, height=720) as page:
+        page.emulate_media(reduced_motion="reduce")
+        _open(page, server, CLASSIC + "&presenter=true")
+        for step in range(1, 29):
+            _jump(page, step)
+            _settled(page)
+            assert outside_viewport(page.evaluate(STAGE_BOXES)) == [], step
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@
 
 // Places shown at a time: two on a small projector screen in presenter mode, else three.
 const perPage = (data) => (data.large && window.innerHeight < 900 ? 2 : 3);
+const MIN_ROOM = 260; // px: below this a card or chart scrolls the page rather than itself
 const REPORT_MS = 40; // report the step shown once stepping pauses this long (a held arrow key repeats faster)
 
 // One span per id (labels and tooltips come escaped from the server). `marks` outlines single
@@ -151,7 +152,27 @@ function mount(root) {
     e.preventDefault();
   };
   document.addEventListener("keydown", s.onKey);
+  // In presenter mode the card and the chart never reach below the screen (they scroll inside
+  // instead): the room left under the stage's top changes with the window and with what the page
+  // shows above the stage (the quiz), so it is measured again whenever either changes size.
+  s.fit = () => fit(s);
+  s.resizes = new ResizeObserver(s.fit);
+  s.resizes.observe(document.body);
+  window.addEventListener("resize", s.fit);
   return s;
+}
+
+// Presenter mode: the room under the stage's top, and "tight" when a column would not fit in it
+// (then the chart's key goes to its heading's tooltip and the sequences sit closer; stage.css).
+function fit(s) {
+  const root = s.root;
+  const top = s.q(".ms-grid").getBoundingClientRect().top;
+  const room = Math.max(MIN_ROOM, Math.floor(window.innerHeight - Math.max(top, 0) - 6));
+  root.style.setProperty("--ms-room", `${room}px`);
+  root.classList.remove("ms-tight");
+  if (!root.classList.contains("ms-large")) return;
+  const cols = [s.q(".ms-cardcol .ms-card"), s.q(".ms-pairscol"), s.q(".ms-seqcol")];
+  root.classList.toggle("ms-tight", cols.some((col) => col && col.scrollHeight > room));
 }
 
 function atEnd(s) {
@@ -293,12 +314,12 @@ function render(s, animate) {
   s.root.dataset.pos = String(k);
   s.root.classList.toggle("ms-large", !!d.large);
   const key = [s.serial, k, s.tab, s.page[k] || 0, view ? view.places && view.places.start : "none", view ? 1 : 0].join("|");
-  if (key === s.shown && !animate) return;
+  if (key === s.shown && !animate) return fit(s);
   s.shown = key;
   s.root.classList.toggle("ms-waiting", !view);
   if (!view) {
     q(".ms-cardcol").innerHTML = `<div class="ms-card ms-wait"><h4>Merge ${k}</h4><p>Training…</p></div>`;
-    return;
+    return fit(s);
   }
   q(".ms-cardcol").innerHTML = view.card;
   q(".ms-pairscol").innerHTML = view.pairs;
@@ -339,6 +360,7 @@ function render(s, animate) {
     void s.root.offsetWidth; // restart the animation
     s.root.classList.add("ms-animate");
   }
+  fit(s);
 }
 
 function receive(s, data) {
@@ -368,6 +390,8 @@ export default function (component) {
   receive(s, data);
   return () => {
     document.removeEventListener("keydown", s.onKey);
+    window.removeEventListener("resize", s.fit);
+    s.resizes.disconnect();
     clearInterval(s.timer);
     clearTimeout(s.reportTimer);
     root.__ms = undefined;

@@ -17,7 +17,7 @@ from mergescope_ui.shared.training_run import TrainingRun
 
 from . import details, keys, whatif
 from .inputs import Inputs
-from .quiz import QuizResult, choices, quiz_html
+from .quiz import QuizResult, choice_labels, choices, question, quiz_html
 from .stage import move_stage, stage
 from .stage_data import AHEAD, StageOptions, StageViews
 
@@ -93,21 +93,18 @@ def _quiz(run: TrainingRun) -> None:
     """The guess for the next merge (above the stage), the verdict on the last one, and the score."""
     log: dict[int, QuizResult] = st.session_state.setdefault(keys.QUIZ_LOG, {})
     upcoming = run.peek()
-    st.html(
-        quiz_html(
-            log.get(run.position),
-            results=list(log.values()),
-            upcoming=None if upcoming is None else upcoming.index,
-        )
-    )
+    line = quiz_html(log.get(run.position), results=list(log.values()))
+    if line:
+        st.html(line)
     if upcoming is None:
         return
+    options = choices(upcoming)
+    shown = choice_labels(options)
     st.radio(
-        "Which pair will merge next?",  # (hidden: the question, with the merge's number, is above)
-        choices(upcoming),
+        md_escape(question(upcoming.index)),  # the choices beside it (quiz.QUIZ_CSS)
+        options,
         index=None,
         horizontal=True,
         key=keys.QUIZ_GUESS,
-        label_visibility="collapsed",
-        format_func=md_escape,
+        format_func=lambda option: md_escape(shown.get(option, option)),
     )

@@ -16,43 +16,53 @@ the greatest byte strings win
 >>> score_line([grade("o + w", step)]), score_line([grade("o + w", step), grade("l + o", step)])
 ('1 of 1 right', '1 of 2 right, 1 tied with the winner')
 
-Above the stage, all of it takes two short lines (:func:`quiz_html`, then the choices), so the
-stage still fits on a projector's screen:
+Above the stage, all of it takes two short lines, so the stage still fits on a projector's
+screen: the verdict and the score (:func:`quiz_html`), then the question (:func:`question`) with
+the choices beside it.  Long tokens are cut in the middle (:func:`short_pair`), and a verdict
+still too long for its line ends in "…", whole in its tooltip:
 
 >>> tied = grade("l + o", step)
->>> print(quiz_html(tied, results=[tied], upcoming=2).replace("><div", ">\\n<div"))
-<div class="ms-quiz">
-<div><span class="ms-verdict ms-tied">⚖️ Tied: l + o also occurs 3 times, as often as o + w. \
-The lexicographic rule chose o + w: the greatest byte strings win.</span></div>
-<div class="ms-quiz-l"><span class="ms-quiz-q">🤔 Your guess for merge 2: which pair will merge?</span>\
-<span class="ms-score">Quiz score: 0 of 1 right, 1 tied with the winner</span></div></div>
+>>> print(quiz_html(tied, results=[tied]))
+<div class="ms-quiz"><span class="ms-verdict ms-tied" title="Tied: l + o also occurs 3 times, \
+as often as o + w. The lexicographic rule chose o + w: the greatest byte strings win.">⚖️ Tied: l + o \
+also occurs 3 times, as often as o + w. The lexicographic rule chose o + w: the greatest byte strings \
+win.</span><span class="ms-score">Quiz score: 0 of 1 right, 1 tied with the winner</span></div>
+>>> question(2)
+'🤔 Your guess for merge 2:'
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bpe_core import MergeStep
+from mergescope_ui.shared.token_html import clip_label
 
 from .cards import RULE_GIST
 from .tables import pair_table
 
 MAX_CHOICES = 8
+TOKEN_COLUMNS = 8  # each token of a pair in the choices and the verdict: one line on a projector
 ICONS = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}
 QUIZ_CSS = """
 <style>
-.ms-quiz{font-size:1rem;line-height:1.4;}
-.ms-quiz .ms-verdict{display:inline;padding:.1rem .5rem;border-radius:.4rem;margin-right:.4rem;}
+.ms-quiz{font-size:1rem;line-height:1.4;display:flex;align-items:center;justify-content:space-between;
+  gap:0 1rem;}
+.ms-quiz .ms-verdict{min-width:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;
+  padding:.1rem .5rem;border-radius:.4rem;}
 .ms-quiz .ms-right{background:#d3f9d8;color:#2b8a3e;}
 .ms-quiz .ms-tied{background:#fff3bf;color:#8a5a00;}
 .ms-quiz .ms-wrong{background:#ffe3e3;color:#c92a2a;}
-.ms-quiz .ms-quiz-l{display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 1rem;margin-top:.25rem;}
-.ms-quiz .ms-score{opacity:.75;white-space:nowrap;}
-.ms-quiz .ms-quiz-q{font-weight:600;}
-/* The choices sit right under their question: one line, no gap of their own. */
-.st-key-quiz_guess{margin-top:-.75rem;}
+.ms-quiz .ms-score{opacity:.75;white-space:nowrap;margin-left:auto;}
+/* The question, then the choices on the same line (rows of them close together). */
+.st-key-quiz_guess{margin-top:-.6rem;}
+.st-key-quiz_guess .stRadio{display:flex;flex-wrap:nowrap;align-items:baseline;gap:0 1rem;}
+.st-key-quiz_guess [data-testid="stWidgetLabel"]{margin:0;min-height:0;flex:none;}
+.st-key-quiz_guess [role="radiogroup"]{flex:1 1 0;min-width:0;}
+.st-key-quiz_guess [data-testid="stWidgetLabel"] p{font-size:1rem;font-weight:600;}
+.st-key-quiz_guess [role="radiogroup"]{row-gap:0;column-gap:.9rem;}
 </style>
 """
 
@@ -73,13 +83,42 @@ def choices(step: MergeStep, *, limit: int = MAX_CHOICES) -> list[str]:
     return sorted(pair_table(step)["pair"].head(limit).tolist())
 
 
+def short_pair(label: str, *, columns: int = TOKEN_COLUMNS) -> str:
+    """A pair label with each token cut in the middle to ``columns`` (see ``clip_label``).
+
+    >>> short_pair("newest␣newest␣newest␣ + widest␣widest␣"), short_pair("l + o")
+    ('newe…st␣ + wide…st␣', 'l + o')
+    """
+    left, plus, right = label.partition(" + ")
+    if not plus:
+        return clip_label(label, columns)
+    return clip_label(left, columns) + plus + clip_label(right, columns)
+
+
+def choice_labels(options: Sequence[str]) -> dict[str, str]:
+    """What each choice shows: its pair cut short, or the whole label where two would look the same.
+
+    >>> choice_labels(["low␣low␣low␣low␣ + x", "low␣low␣lo␣low␣ + x", "a + b"])["a + b"]
+    'a + b'
+    >>> len(set(choice_labels(["low␣low␣low␣low␣ + x", "low␣low␣lo␣low␣ + x"]).values()))
+    2
+    """
+    short = {option: short_pair(option) for option in options}
+    seen: dict[str, int] = {}
+    for label in short.values():
+        seen[label] = seen.get(label, 0) + 1
+    return {option: label if seen[label] == 1 else option for option, label in short.items()}
+
+
 def grade(guess: str, step: MergeStep) -> QuizResult:
     """Compare a guessed pair label with the merge ``step`` made."""
     table = pair_table(step)
     answer = table.loc[table["chosen"], "pair"].iloc[0]
     counts = dict(zip(table["pair"], table["count"]))
     times = f"{step.count:,} time{'s' if step.count != 1 else ''}"
-    if guess == answer:
+    result = QuizResult(step=step.index, guess=guess, answer=answer, outcome="", message="")
+    guess, answer = short_pair(guess), short_pair(answer)  # the message stays one line
+    if result.guess == result.answer:
         outcome, message = "right", f"Right! {answer} occurs {times}, more than any other pair"
         if step.tied:
             others = len(step.ties) - 1
@@ -87,7 +126,7 @@ def grade(guess: str, step: MergeStep) -> QuizResult:
                 f"Right! {answer} occurs {times}, tied with {others} other pair{'s' if others != 1 else ''}; "
                 f"the {step.tie_break} rule picks it"
             )
-    elif guess in counts and counts[guess] == step.count:
+    elif counts.get(result.guess) == step.count:
         outcome = "tied"
         why = RULE_GIST.get(step.tie_break, "")  # (short: one line above the stage; the sidebar has it all)
         message = (
@@ -96,9 +135,9 @@ def grade(guess: str, step: MergeStep) -> QuizResult:
         )
     else:
         outcome = "wrong"
-        seen = f"{counts[guess]:,} times" if guess in counts else "less often"
+        seen = f"{counts[result.guess]:,} times" if result.guess in counts else "less often"
         message = f"Not this time: {guess} occurs {seen}; {answer} occurs {times}"
-    return QuizResult(step=step.index, guess=guess, answer=answer, outcome=outcome, message=message)
+    return replace(result, outcome=outcome, message=message)
 
 
 def score_line(results: Sequence[QuizResult]) -> str:
@@ -109,22 +148,21 @@ def score_line(results: Sequence[QuizResult]) -> str:
     return line + (f", {tied} tied with the winner" if tied else "")
 
 
-def quiz_html(verdict: QuizResult | None, *, results: Sequence[QuizResult], upcoming: int | None) -> str:
-    """The ``verdict`` on the guess for the merge shown and the score of all ``results`` on one line, then
-    the question for merge ``upcoming`` (None: training is over); escaped HTML, for ``st.html``."""
+def quiz_html(verdict: QuizResult | None, *, results: Sequence[QuizResult]) -> str:
+    """The ``verdict`` on the guess for the merge shown and the score of all ``results``, on one line;
+    escaped HTML, for ``st.html`` ("" when there is neither)."""
     parts = []
     if verdict is not None:
+        message = html.escape(verdict.message, quote=True)
         parts.append(
-            f'<div><span class="ms-verdict ms-{verdict.outcome}">{ICONS[verdict.outcome]} '
-            f"{html.escape(verdict.message, quote=True)}.</span></div>"
-        )
-    line = []
-    if upcoming is not None:
-        line.append(
-            f'<span class="ms-quiz-q">🤔 Your guess for merge {upcoming:,}: which pair will merge?</span>'
+            f'<span class="ms-verdict ms-{verdict.outcome}" title="{message}.">'
+            f"{ICONS[verdict.outcome]} {message}.</span>"
         )
     if results:
-        line.append(f'<span class="ms-score">Quiz score: {html.escape(score_line(results))}</span>')
-    if line:
-        parts.append(f'<div class="ms-quiz-l">{"".join(line)}</div>')
-    return f'<div class="ms-quiz">{"".join(parts)}</div>'
+        parts.append(f'<span class="ms-score">Quiz score: {html.escape(score_line(results))}</span>')
+    return f'<div class="ms-quiz">{"".join(parts)}</div>' if parts else ""
+
+
+def question(upcoming: int) -> str:
+    """The question for merge ``upcoming``, shown beside its choices (our own words: no user text)."""
+    return f"🤔 Your guess for merge {upcoming:,}:"

@@ -26,7 +26,9 @@ from ..primitives import merge_pair
 from .byte_merges import check_vocab, merge_ids
 from .streaming import encode_pieces
 
-_CACHE_LIMIT = 200_000
+_CACHE_LIMIT = 200_000  # chunks kept at most, and
+_CACHE_BYTES = 1 << 21  # their UTF-8 bytes at most (about 50 MB of Python objects, whatever the input)
+_CACHE_LONGEST = 256  # a longer chunk is encoded each time: it seldom repeats and would fill the cache
 _NO_RANK = 1 << 62  # above every merge rank
 
 
@@ -49,17 +51,32 @@ class TokenSpan:
 
 
 class _ChunkCache(dict):
-    """chunk -> ids; a miss runs BPE on the chunk (so lookups can be a C-level ``map``)."""
+    """chunk -> ids; a miss runs BPE on the chunk (so lookups can be a C-level ``map``).
+
+    Kept across calls and bounded, so that no input can grow it without end: it
+    is emptied when it holds _CACHE_LIMIT chunks or _CACHE_BYTES bytes of them,
+    and a chunk over _CACHE_LONGEST bytes (a whole text, with pattern ``none``) is not kept.
+    """
 
     def __init__(self, bpe) -> None:
         super().__init__()
         self._bpe = bpe
+        self.bytes = 0  # UTF-8 bytes of the chunks held
 
     def __missing__(self, chunk: str) -> list[int]:
-        if len(self) >= _CACHE_LIMIT:
+        data = chunk.encode("utf-8")
+        ids = self._bpe(data)
+        if len(data) > _CACHE_LONGEST:
+            return ids
+        if len(self) >= _CACHE_LIMIT or self.bytes >= _CACHE_BYTES:
             self.clear()
-        ids = self[chunk] = self._bpe(chunk.encode("utf-8"))
+        self[chunk] = ids
+        self.bytes += len(data)
         return ids
+
+    def clear(self) -> None:
+        super().clear()
+        self.bytes = 0
 
 
 class Tokenizer:

@@ -175,8 +175,8 @@ class Tokenizer:
         """One chunk's ids: apply the lowest-rank merge present, everywhere, until none is.
 
         The ranks of the adjacent pairs are looked up once, in one C-level
-        ``map``.  Most rounds merge one occurrence, by slice assignment; then only
-        the two pairs beside it have new ranks.  A round that merges several (or
+        ``map``.  Most rounds merge one occurrence, in place; then only the two
+        pairs beside it have new ranks.  A round that merges several (or
         overlapping, as in ``aaa``) merges them left to right and looks the ranks up again.
 
         >>> tok = Tokenizer({i: bytes([i]) for i in range(256)} | {256: b"aa"}, [(97, 97)])
@@ -184,17 +184,17 @@ class Tokenizer:
         ([256, 97], [256, 256], [98, 97, 98])
         """
         ids = list(map(self._byte_id.__getitem__, data))
-        get, new_ids = self._rank.get, self.merge_ids
+        get, new_ids, no = self._rank.get, self.merge_ids, _NO_RANK
         n = len(ids)
         if n < 3:
             if n < 2:
                 return ids
             r = get((ids[0], ids[1]))
             return ids if r is None else [new_ids[r]]
-        ranks = list(map(get, pairwise(ids), repeat(_NO_RANK)))  # ranks[i]: the pair ids[i], ids[i + 1]
+        ranks = list(map(get, pairwise(ids), repeat(no)))  # ranks[i]: the pair ids[i], ids[i + 1]
         while True:
             best = min(ranks)
-            if best == _NO_RANK:
+            if best == no:
                 return ids
             new = new_ids[best]
             if ranks.count(best) > 1:  # several, or overlapping (aaa): left to right, without overlap
@@ -203,19 +203,19 @@ class Tokenizer:
                 n = len(ids)
                 if n < 2:
                     return ids
-                ranks = list(map(get, pairwise(ids), repeat(_NO_RANK)))
+                ranks = list(map(get, pairwise(ids), repeat(no)))
                 continue
             i = ranks.index(best)
-            n -= 1
+            n -= 1  # ids' length after this merge, and ranks' now
             if n == 1:
                 return [new]
-            ids[i : i + 2] = [new]
-            if i == 0:
-                ranks[0:2] = [get((new, ids[1]), _NO_RANK)]
-            elif i == n - 1:
-                ranks[i - 1 : i + 1] = [get((ids[i - 1], new), _NO_RANK)]
-            else:
-                ranks[i - 1 : i + 2] = [get((ids[i - 1], new), _NO_RANK), get((new, ids[i + 1]), _NO_RANK)]
+            if i < n - 1:  # the pair to the right: (new, ids[i + 2]) takes the place of ranks[i + 1]
+                ranks[i + 1] = get((new, ids[i + 2]), no)
+            if i:  # the pair to the left
+                ranks[i - 1] = get((ids[i - 1], new), no)
+            del ranks[i]
+            ids[i] = new
+            del ids[i + 1]
 
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text``; special tokens become their one id.

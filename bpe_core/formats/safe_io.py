@@ -59,7 +59,11 @@ def read_bytes(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES)
         )
     try:
         with open(p, "rb") as f:
-            data = f.read(max_bytes + 1)
+            # read(n) sets n bytes aside first: ask for the size found (not the limit, 128 MiB for a
+            # file of a few KB), then past it only if the file grew meanwhile.
+            data = f.read(size + 1)
+            if len(data) > size:
+                data += f.read(max_bytes + 1 - len(data))
     except OSError as exc:
         raise TokenizerFileError(p, "", f"cannot read it ({exc.strerror or exc})") from None
     if len(data) > max_bytes:

@@ -12,11 +12,14 @@ import base64
 import json
 import os
 import threading
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from bpe_core import TokenizerFileError, load_tokenizer, save_tokenizer, train
+from bpe_core.formats import safe_io
+from bpe_core.formats.safe_io import read_bytes
 from bpe_core.pretokenizer import PreTokenizer, check_special_tokens
 
 SHORT = 400  # a message quoting only an excerpt stays under this many characters
@@ -232,3 +235,27 @@ def test_a_special_token_cannot_be_a_megabyte():
     with pytest.raises(ValueError, match=r"\(1,000,000 characters\) is longer than 1,000") as info:
         PreTokenizer("gpt2", special_tokens=["<" * 1_000_000])
     assert len(str(info.value)) < SHORT
+
+
+def test_reading_a_small_file_sets_aside_its_size_not_the_limit(tmp_path: Path):
+    """``read(n)`` allocates n bytes before reading: asked for the 128 MiB limit, every load of a few-KB
+    tokenizer file took 128 MiB for a moment (134 MB peak in tracemalloc)."""
+    path = tmp_path / "vocab.txt"
+    path.write_bytes(b"hello\n" * 1000)
+    tracemalloc.start()
+    try:
+        data = read_bytes(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert data == b"hello\n" * 1000
+    assert peak < 1_000_000, f"{peak:,} bytes at the peak to read 6,000"
+
+
+def test_a_file_that_grows_while_read_is_still_cut_at_the_limit(tmp_path: Path, monkeypatch):
+    path = tmp_path / "vocab.txt"
+    path.write_bytes(b"x" * 100)
+    monkeypatch.setattr(safe_io, "check_regular_file", lambda p: 10)  # the size seen before it grew
+    assert read_bytes(path, max_bytes=200) == b"x" * 100
+    with pytest.raises(TokenizerFileError, match="larger than"):
+        read_bytes(path, max_bytes=50)

@@ -10,6 +10,7 @@ merge-order lesson (whose outlined places, where the two orders cut differently,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -237,3 +238,11 @@ def test_the_merge_order_lesson_fits_one_presenter_screen(
         assert _in_view(page, "both decode to abc") and _in_view(page, "both decode back to the text")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"order-lesson-{width}-presenter-{corpus}.png"))
+        later = page.get_by_role("button", name="Later ▶")
+        if later.is_enabled():  # the next places, in sight on the same screen
+            said = page.get_by_text(re.compile(r"^Places? 1")).inner_text()
+            later.click()
+            page.get_by_text(re.compile(r"^Places? [2-9]")).wait_for()
+            wait_idle(page)
+            seen = page.evaluate(ORDER_OUT_OF_SIGHT)
+            assert seen["below"] <= 0 and seen["boxes"] == 2 and seen["hidden"] == [], (said, seen)

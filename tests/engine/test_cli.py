@@ -275,8 +275,7 @@ def test_encode_input_memory_does_not_grow_with_the_file(
     """0.24 MB and 1.07 MB files through encode --input: the same peak (about 4.3 MB: the 64K-character
     buffer's chunks and ids).  Reading a file whole held its bytes, its text and all its ids.
 
-    The tokenizer is loaded before tracing: loading reads with a 128 MiB cap, and ``read(n)``
-    allocates ``n`` bytes first."""
+    The tokenizer is loaded once, before tracing: only the encoding is measured."""
     tok = load_tokenizer(trained_dir)
     monkeypatch.setattr(cli, "load_tokenizer", lambda path, **kwargs: tok)
     line = "The keeper lit the lamp, 灯塔 🌊, line {}.\r\n"

@@ -24,7 +24,8 @@ from .tables import pair_table
 PAIR_ROWS = 8  # pairs in the stage's chart; the full table below has them all
 LABEL_COLUMNS = 7  # columns each half of a pair label may take
 ROOMY_LABEL = 8  # a chosen pair's label up to this many columns leaves room for "merged" in a narrow column
-MARKS = {"chosen": '◀<span class="ms-bar-w"> merged</span>', "tied": "tie", "other": ""}  # (HTML)
+# (HTML; {long} marks a "merged" that a narrow column drops, see BARS_CSS)
+MARKS = {"chosen": '◀<span class="ms-bar-w{long}"> merged</span>', "tied": "tie", "other": ""}
 
 BARS_CSS = """
 <style>
@@ -60,9 +61,17 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
     table = pair_table(step)
     shown = table.head(rows)
     top = max(int(shown["count"].max()), 1) if len(shown) else 1
-    out = ['<div class="ms-bars">']
+    key = f"Top {len(shown)} of {len(table)} pairs (all below the stage)."
+    if len(table) <= len(shown):
+        key = f"All {len(table)} pairs."
+    if name_winner:
+        tie = f"; amber: tied, not chosen ({step.tie_break} rule)"
+        key += f" Orange ◀: merged{tie if step.tied else ''}."
     title = f"Pair counts before merge {step.index}" if name_winner else "Pair counts now"
-    heading = len(out)  # the heading goes here once the key below is known: its tooltip repeats the key
+    out = [  # the heading's tooltip repeats the key (hidden in presenter mode when the stage is tight)
+        '<div class="ms-bars">',
+        f'<div class="ms-bars-h" title="{html.escape(key, quote=True)}">{html.escape(title)}</div>',
+    ]
     for row in shown.itertuples(index=False):
         status = row.status if name_winner else "other"
         left, right = step.top_pairs[row.rank - 1].left, step.top_pairs[row.rank - 1].right
@@ -70,24 +79,14 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
         label = '<span class="ms-bar-op"> + </span>'.join(f"<span>{html.escape(h)}</span>" for h in halves)
         full = f"{row.pair} · {int(row.count):,} adjacent occurrences"
         width = 100 * int(row.count) / top
-        mark = MARKS[status]
-        if sum(map(label_width, halves)) + 3 > ROOMY_LABEL:
-            mark = mark.replace('"ms-bar-w"', '"ms-bar-w ms-bar-wlong"')
+        long = " ms-bar-wlong" if sum(map(label_width, halves)) + 3 > ROOMY_LABEL else ""
+        mark = MARKS[status].format(long=long)
         out.append(
             f'<div class="ms-bar ms-{status}" title="{html.escape(full, quote=True)}">'
             f'<span class="ms-bar-l">{label}</span>'
             f'<span class="ms-bar-t"><span class="ms-bar-f" style="width:{width:.1f}%"></span></span>'
             f'<span class="ms-bar-n">{int(row.count):,}{" " + mark if mark else ""}</span></div>'
         )
-    key = f"Top {len(shown)} of {len(table)} pairs (all below the stage)."
-    if len(table) <= len(shown):
-        key = f"All {len(table)} pairs."
-    if name_winner:
-        tie = f"; amber: tied, not chosen ({step.tie_break} rule)"
-        key += f" Orange ◀: merged{tie if step.tied else ''}."
-    out.insert(
-        heading, f'<div class="ms-bars-h" title="{html.escape(key, quote=True)}">{html.escape(title)}</div>'
-    )
     out.append(f'<div class="ms-bars-k">{html.escape(key)}</div>')
     out.append("</div>")
     return "".join(out)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bpe_core import MergeStep
 from mergescope_ui.shared.token_html import clip_label
@@ -60,9 +60,8 @@ QUIZ_CSS = """
 .st-key-quiz_guess{margin-top:-.6rem;}
 .st-key-quiz_guess .stRadio{display:flex;flex-wrap:nowrap;align-items:baseline;gap:0 1rem;}
 .st-key-quiz_guess [data-testid="stWidgetLabel"]{margin:0;min-height:0;flex:none;}
-.st-key-quiz_guess [role="radiogroup"]{flex:1 1 0;min-width:0;}
 .st-key-quiz_guess [data-testid="stWidgetLabel"] p{font-size:1rem;font-weight:600;}
-.st-key-quiz_guess [role="radiogroup"]{row-gap:0;column-gap:.9rem;}
+.st-key-quiz_guess [role="radiogroup"]{flex:1 1 0;min-width:0;row-gap:0;column-gap:.9rem;}
 </style>
 """
 
@@ -116,28 +115,27 @@ def grade(guess: str, step: MergeStep) -> QuizResult:
     answer = table.loc[table["chosen"], "pair"].iloc[0]
     counts = dict(zip(table["pair"], table["count"]))
     times = f"{step.count:,} time{'s' if step.count != 1 else ''}"
-    result = QuizResult(step=step.index, guess=guess, answer=answer, outcome="", message="")
-    guess, answer = short_pair(guess), short_pair(answer)  # the message stays one line
-    if result.guess == result.answer:
-        outcome, message = "right", f"Right! {answer} occurs {times}, more than any other pair"
+    named, winner = short_pair(guess), short_pair(answer)  # the message stays one line
+    if guess == answer:
+        outcome, message = "right", f"Right! {winner} occurs {times}, more than any other pair"
         if step.tied:
             others = len(step.ties) - 1
             message = (
-                f"Right! {answer} occurs {times}, tied with {others} other pair{'s' if others != 1 else ''}; "
+                f"Right! {winner} occurs {times}, tied with {others} other pair{'s' if others != 1 else ''}; "
                 f"the {step.tie_break} rule picks it"
             )
-    elif counts.get(result.guess) == step.count:
+    elif counts.get(guess) == step.count:
         outcome = "tied"
         why = RULE_GIST.get(step.tie_break, "")  # (short: one line above the stage; the sidebar has it all)
         message = (
-            f"Tied: {guess} also occurs {times}, as often as {answer}. "
-            f"The {step.tie_break} rule chose {answer}" + (f": {why}" if why else "")
+            f"Tied: {named} also occurs {times}, as often as {winner}. "
+            f"The {step.tie_break} rule chose {winner}" + (f": {why}" if why else "")
         )
     else:
         outcome = "wrong"
-        seen = f"{counts[result.guess]:,} times" if result.guess in counts else "less often"
-        message = f"Not this time: {guess} occurs {seen}; {answer} occurs {times}"
-    return replace(result, outcome=outcome, message=message)
+        seen = f"{counts[guess]:,} times" if guess in counts else "less often"
+        message = f"Not this time: {named} occurs {seen}; {winner} occurs {times}"
+    return QuizResult(step=step.index, guess=guess, answer=answer, outcome=outcome, message=message)
 
 
 def score_line(results: Sequence[QuizResult]) -> str:

@@ -291,7 +291,13 @@ function jumpTo(s, value) {
   render(s, false);
 }
 
+// Draw step s.pos, then fit it to the screen (what is drawn changes the room it needs).
 function render(s, animate) {
+  draw(s, animate);
+  fit(s);
+}
+
+function draw(s, animate) {
   const d = s.data;
   const q = s.q;
   const k = s.pos;
@@ -314,12 +320,12 @@ function render(s, animate) {
   s.root.dataset.pos = String(k);
   s.root.classList.toggle("ms-large", !!d.large);
   const key = [s.serial, k, s.tab, s.page[k] || 0, view ? view.places && view.places.start : "none", view ? 1 : 0].join("|");
-  if (key === s.shown && !animate) return fit(s);
+  if (key === s.shown && !animate) return;
   s.shown = key;
   s.root.classList.toggle("ms-waiting", !view);
   if (!view) {
     q(".ms-cardcol").innerHTML = `<div class="ms-card ms-wait"><h4>Merge ${k}</h4><p>Training…</p></div>`;
-    return fit(s);
+    return;
   }
   q(".ms-cardcol").innerHTML = view.card;
   q(".ms-pairscol").innerHTML = view.pairs;
@@ -360,7 +366,6 @@ function render(s, animate) {
     void s.root.offsetWidth; // restart the animation
     s.root.classList.add("ms-animate");
   }
-  fit(s);
 }
 
 function receive(s, data) {

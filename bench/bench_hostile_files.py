@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import bpe_core  # noqa: E402
+from tests.engine.formats.support import megabyte_token_files  # noqa: E402  (the test's file, the same)
 
 
 def _base(folder: Path) -> tuple[dict[str, int], list[str]]:
@@ -38,17 +39,6 @@ def _base(folder: Path) -> tuple[dict[str, int], list[str]]:
 def unreachable(folder: Path) -> Path:
     vocab, merges = _base(folder)
     vocab.update({f"unreachable{i}": 256 + i for i in range(100_000)})
-    (folder / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
-    (folder / "merges.txt").write_text("\n".join(merges) + "\n", encoding="utf-8")
-    return folder
-
-
-def megabyte_token(folder: Path) -> Path:
-    vocab, merges = _base(folder)
-    for k in range(20):
-        part = "a" * 2**k
-        merges.append(f"{part} {part}")
-        vocab[part * 2] = 256 + k
     (folder / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
     (folder / "merges.txt").write_text("\n".join(merges) + "\n", encoding="utf-8")
     return folder
@@ -71,7 +61,7 @@ def many_specials(folder: Path) -> Path:
 
 CASES: list[tuple[str, Callable[[Path], Path]]] = [
     ("vocab.json + merges.txt, 100,000 unreachable tokens", unreachable),
-    ("vocab.json + merges.txt, one 1 MB token from 20 merges", megabyte_token),
+    ("vocab.json + merges.txt, one 1 MB token from 20 merges", megabyte_token_files),
     (".tiktoken, one 30,000-byte token no merge makes", tiktoken_long_token),
     ("tokenizer.json, 10,000 special tokens", many_specials),
 ]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from pathlib import Path
 
-from bpe_core import Tokenizer, train
+from bpe_core import Tokenizer, save_tokenizer, train
 
 EOT = "<|endoftext|>"
 
@@ -37,3 +39,18 @@ PATTERN_NAMES = ("gpt2", "gpt4", "o200k", "none", "whitespace")
 def trained(pattern: str = "gpt2", vocab_size: int = 420, tie_break: str = "lexicographic") -> Tokenizer:
     """A tokenizer trained on :data:`CORPUS` with ``<|endoftext|>`` as special token (cached)."""
     return train(CORPUS, vocab_size=vocab_size, pattern=pattern, special_tokens=[EOT], tie_break=tie_break)
+
+
+def megabyte_token_files(folder: Path) -> Path:
+    """``folder`` with a vocab.json + merges.txt whose last token is 2**20 a's, made by 20 doubling merges
+    (a hostile-looking file that must load: shared by the test and ``bench/bench_hostile_files.py``)."""
+    save_tokenizer(train("ab", vocab_size=256), folder, formats=("gpt2",))
+    vocab = json.loads((folder / "vocab.json").read_text(encoding="utf-8"))
+    merges = ["#version: 0.2"]
+    for k in range(20):
+        part = "a" * 2**k
+        merges.append(f"{part} {part}")
+        vocab[part * 2] = 256 + k
+    (folder / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
+    (folder / "merges.txt").write_text("\n".join(merges) + "\n", encoding="utf-8")
+    return folder

@@ -21,6 +21,7 @@ from bpe_core import TokenizerFileError, load_tokenizer, save_tokenizer, train
 from bpe_core.formats import safe_io
 from bpe_core.formats.safe_io import read_bytes
 from bpe_core.pretokenizer import PreTokenizer, check_special_tokens
+from tests.engine.formats.support import megabyte_token_files
 
 SHORT = 400  # a message quoting only an excerpt stays under this many characters
 
@@ -106,18 +107,7 @@ def test_a_long_chain_of_tokens_loads_and_encodes_as_tiktoken_does(tmp_path: Pat
 
 def test_a_one_megabyte_token_made_by_merges_loads(tmp_path: Path):
     """vocab.json + merges.txt: a 1 MB token made by 20 doubling merges is fine (nothing quadratic)."""
-    tok = train("ab", vocab_size=256)
-    save_tokenizer(tok, tmp_path)
-    vocab = json.loads((tmp_path / "vocab.json").read_text(encoding="utf-8"))
-    merges = ["#version: 0.2"]
-    for k in range(20):
-        part = "a" * 2**k
-        merges.append(f"{part} {part}")
-        vocab[part * 2] = 256 + k
-    (tmp_path / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
-    (tmp_path / "merges.txt").write_text("\n".join(merges) + "\n", encoding="utf-8")
-    (tmp_path / "tokenizer.json").unlink()
-    loaded = load_tokenizer(tmp_path)
+    loaded = load_tokenizer(megabyte_token_files(tmp_path))
     assert loaded.encode("a" * 2**20) == [256 + 19]
 
 

@@ -123,42 +123,48 @@ function mount(root) {
     setState: null,
     setTrigger: null,
   };
-  q(".ms-back").addEventListener("click", () => step(s, -1));
-  q(".ms-next").addEventListener("click", () => step(s, +1));
-  q(".ms-play").addEventListener("click", () => togglePlay(s));
-  q(".ms-reset").addEventListener("click", () => go(s, 0, { user: true }));
-  q(".ms-tab-places").addEventListener("click", () => setTab(s, "places"));
-  q(".ms-tab-head").addEventListener("click", () => setTab(s, "head"));
-  q(".ms-prev-place").addEventListener("click", () => turnPage(s, -1));
-  q(".ms-next-place").addEventListener("click", () => turnPage(s, +1));
+  // Every listener of this mount goes through one signal: unmounting (the function the component
+  // returns) removes them all. A mount left listening would step its own stale copy of the stage
+  // on each click, beside the new mount, and the two would draw over each other.
+  s.listening = new AbortController();
+  const on = { signal: s.listening.signal };
+  q(".ms-back").addEventListener("click", () => step(s, -1), on);
+  q(".ms-next").addEventListener("click", () => step(s, +1), on);
+  q(".ms-play").addEventListener("click", () => togglePlay(s), on);
+  q(".ms-reset").addEventListener("click", () => go(s, 0, { user: true }), on);
+  q(".ms-tab-places").addEventListener("click", () => setTab(s, "places"), on);
+  q(".ms-tab-head").addEventListener("click", () => setTab(s, "head"), on);
+  q(".ms-prev-place").addEventListener("click", () => turnPage(s, -1), on);
+  q(".ms-next-place").addEventListener("click", () => turnPage(s, +1), on);
   const jump = q(".ms-jump-in");
-  jump.addEventListener("keydown", (e) => {
+  const onJumpKey = (e) => {
     if (e.key === "Enter") {
       e.preventDefault();
       jump.blur(); // jumps (the change event), and the arrow keys step again
     }
-  });
-  jump.addEventListener("change", () => jumpTo(s, jump.value));
-  s.onKey = (e) => {
+  };
+  jump.addEventListener("keydown", onJumpKey, on);
+  jump.addEventListener("change", () => jumpTo(s, jump.value), on);
+  const onKey = (e) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;
     if (t && t.closest && t.closest("input, textarea, select, [contenteditable], [role=grid], [role=listbox]"))
       return;
-    if (!root.isConnected) return;
+    if (!root.isConnected) return unmount(s); // taken off the page without a word
     if (e.key === "ArrowRight") step(s, +1);
     else if (e.key === "ArrowLeft") step(s, -1);
     else if (e.key === "p" || e.key === "P") togglePlay(s);
     else return;
     e.preventDefault();
   };
-  document.addEventListener("keydown", s.onKey);
+  document.addEventListener("keydown", onKey, on);
   // In presenter mode the card and the chart never reach below the screen (they scroll inside
   // instead): the room left under the stage's top changes with the window and with what the page
   // shows above the stage (the quiz), so it is measured again whenever either changes size.
-  s.fit = () => fit(s);
-  s.resizes = new ResizeObserver(s.fit);
+  const refit = () => (root.isConnected ? fit(s) : unmount(s));
+  s.resizes = new ResizeObserver(refit);
   s.resizes.observe(document.body);
-  window.addEventListener("resize", s.fit);
+  window.addEventListener("resize", refit, on);
   return s;
 }
 
@@ -393,12 +399,16 @@ export default function (component) {
   s.setState = setStateValue;
   s.setTrigger = setTriggerValue;
   receive(s, data);
-  return () => {
-    document.removeEventListener("keydown", s.onKey);
-    window.removeEventListener("resize", s.fit);
-    s.resizes.disconnect();
-    clearInterval(s.timer);
-    clearTimeout(s.reportTimer);
-    root.__ms = undefined;
-  };
+  // Streamlit may call this and then draw the component again into the same element, the stage
+  // still on the page: its state is kept then (a new mount would go back to the step the server
+  // last heard of, and the Next clicks since would be lost). Only a stage taken off the page goes.
+  return () => setTimeout(() => root.isConnected || unmount(s), 0);
+}
+
+function unmount(s) {
+  s.listening.abort();
+  s.resizes.disconnect();
+  clearInterval(s.timer);
+  clearTimeout(s.reportTimer);
+  s.root.__ms = undefined;
 }

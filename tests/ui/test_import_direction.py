@@ -58,13 +58,18 @@ def test_ui_modules_import_down_only(module: str, path: Path, is_package: bool) 
         assert not others, f"{module} imports the page package(s) {sorted(others)}; share it through shared"
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "pages").glob("*.py")), ids=lambda p: p.name)
+PAGE_FILES = sorted(
+    (ROOT / "pages").rglob("*.py")
+)  # the pages in pages/views/, and the files that run app.py
+
+
+@pytest.mark.parametrize("path", PAGE_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_page_files_use_their_own_package_only(path: Path) -> None:
-    names = _imports(path, f"pages.{path.stem}", False)
+    names = _imports(path, ".".join(path.relative_to(ROOT).with_suffix("").parts), False)
     # A page file is named as its package, or as its URL ending in it (vocab-lab.py -> lab).
     own = {path.stem, path.stem.rsplit("-", 1)[-1]}
     found = page_packages_in(names)
-    assert len(found) <= 1 and found <= own, f"pages/{path.name} imports another page's package"
+    assert len(found) <= 1 and found <= own, f"{path.relative_to(ROOT)} imports another page's package"
     assert not {n for n in names if n == "bpe_core" or n.startswith("bpe_core.")}, "pages reach the engine"
 
 

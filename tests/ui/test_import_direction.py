@@ -84,3 +84,22 @@ def test_a_page_package_importing_another_is_caught() -> None:
     assert page_packages_in(names) - {"tokenize"} == {"train"}
     relative = imports_of("from ..lab import keys", "mergescope_ui.shared.cache")
     assert page_packages_in(relative) == {"lab"}
+
+
+def pure_modules() -> list[tuple[str, Path, bool]]:
+    """The UI modules that say "no Streamlit" in their docstring, or that have a ``<name>_view.py`` beside."""
+    out = []
+    for module, path, is_package in UI_MODULES:
+        text = path.read_text(encoding="utf-8")
+        if "no Streamlit" in text.split('"""')[1] or path.with_name(path.stem + "_view.py").is_file():
+            out.append((module, path, is_package))
+    return out
+
+
+PURE = pure_modules()
+
+
+@pytest.mark.parametrize(("module", "path", "is_package"), PURE, ids=[m for m, _, _ in PURE])
+def test_pure_modules_import_no_streamlit(module: str, path: Path, is_package: bool) -> None:
+    roots = {n.split(".")[0] for n in _imports(path, module, is_package)}
+    assert "streamlit" not in roots, f"{module} is pure (docs/architecture.md, Words): draw in a *_view.py"

@@ -3,7 +3,8 @@
 Run from the repo root: ``streamlit run app.py`` (``.streamlit/config.toml`` is read from there).
 This entry script sets up the page, lists the pages for ``st.navigation``, and
 draws what every page shares: the presenter toggle and the page-wide CSS.  Each
-page file in ``pages/`` calls its sections from ``mergescope_ui.<page>``.
+page file in ``pages/views/`` calls its sections from ``mergescope_ui.<page>`` (the files
+in ``pages/`` itself only run this script: see ``mergescope_ui/shared/entry.py``).
 """
 
 import streamlit as st
@@ -11,7 +12,7 @@ import streamlit as st
 from mergescope_ui import train
 from mergescope_ui.shared import keys
 from mergescope_ui.shared.memory import start_trimmer
-from mergescope_ui.shared.no_such_page import no_such_page, unknown_path
+from mergescope_ui.shared.no_such_page import hidden_pages
 from mergescope_ui.shared.paste_guard import paste_guard
 from mergescope_ui.shared.theme import page_css
 
@@ -26,13 +27,14 @@ st.set_page_config(
 )
 start_trimmer()  # once per server: give the memory that ended sessions freed back to the system
 PAGES = [
-    st.Page("pages/home.py", title="Welcome", icon="🏠", url_path="home", default=True),
-    st.Page("pages/train.py", title="Train", icon="🔬", url_path="train"),
-    st.Page("pages/tokenize.py", title="Tokenize", icon="🔤", url_path="tokenize"),
-    st.Page("pages/vocab-lab.py", title="Vocab-size lab", icon="🧪", url_path="vocab-lab"),
+    # The default page is the root, "/"; url_path="" leaves it no other name, so "home" is free for the alias.
+    st.Page("pages/views/welcome.py", title="Welcome", icon="🏠", url_path="", default=True),
+    st.Page("pages/views/train.py", title="Train", icon="🔬", url_path="train"),
+    st.Page("pages/views/tokenize.py", title="Tokenize", icon="🔤", url_path="tokenize"),
+    st.Page("pages/views/vocab-lab.py", title="Vocab-size lab", icon="🧪", url_path="vocab-lab"),
 ]
-missing = unknown_path(PAGES)  # a URL that names no page (asked before the navigation resolves it)
-navigation = st.navigation(PAGES)
+# Unlisted: /home (the Welcome page's old URL) switches to "/"; any other unknown URL gets "No such page".
+navigation = st.navigation(PAGES + hidden_pages(PAGES, aliases={"home": PAGES[0]}))
 with st.sidebar:
     st.toggle(
         "📽 Presenter mode (large text)",
@@ -43,7 +45,4 @@ with st.sidebar:
     )
     paste_guard()  # a long paste is cut before the browser inserts it (it froze the page)
 st.html(page_css(presenter=bool(st.session_state.get(keys.PRESENTER, False)), pages=train.PAGE_CSS))
-if missing is None:
-    navigation.run()
-else:  # say so, with a link to each page, instead of showing the Welcome page
-    no_such_page(missing, PAGES)
+navigation.run()

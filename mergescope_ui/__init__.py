@@ -6,7 +6,7 @@
 - ``shared/``: HTML blocks, theme, token spans, tables, corpora, uploads, the
   training run record, cached engine calls, URL state and the shared session keys.
 
-The page files in ``pages/`` call their package's sections in order; ``app.py``
+The page files in ``pages/views/`` call their package's sections in order; ``app.py``
 lists the pages for ``st.navigation``.  Imports go one way:
 ``pages/`` -> ``mergescope_ui.<page>`` -> ``mergescope_ui.shared`` -> ``bpe_core``;
 a page package never imports another one (``tests/ui/test_import_direction.py``

@@ -1,15 +1,5 @@
-"""Tokenize: paste text, pick a tokenizer, see its tokens and bytes (sections: mergescope_ui.tokenize)."""
+"""Runs app.py when /tokenize is a fresh server's first request (mergescope_ui/shared/entry.py says why)."""
 
-from mergescope_ui import tokenize
-from mergescope_ui.shared.entry import run_through_app
+from mergescope_ui.shared.entry import run_app
 
-run_through_app()  # on a fresh server's first request for this URL: start over from app.py
-
-tokenize.header()  # the title, and what a shared link asked for
-text = tokenize.text_input()  # example buttons and the text box
-picked = tokenize.picker()  # which tokenizer, resolved (its notes, or why there is none)
-shown = tokenize.token_view(picked, text)  # the counts and the coloured spans (None: no tokenizer)
-if shown is None:
-    tokenize.write_link(text, picked.spec, page=1)  # the URL still says what was asked for
-else:
-    tokenize.tabs(text, picked, shown)  # ids, byte ribbon, details, compare, files, share (and the link)
+run_app()

@@ -1,11 +1,5 @@
-"""Train: watch byte-level BPE learn on a text, merge by merge (the sections: mergescope_ui.train)."""
+"""Runs app.py when /train is a fresh server's first request (mergescope_ui/shared/entry.py says why)."""
 
-from mergescope_ui import train
-from mergescope_ui.shared.entry import run_through_app
+from mergescope_ui.shared.entry import run_app
 
-run_through_app()  # on a fresh server's first request for this URL: start over from app.py
-
-messages = train.header()  # the title, and the place under it for every message
-inputs = train.sidebar(messages)  # the text, the training settings, the classroom options (None: not ready)
-if inputs is not None and (run := train.training(inputs, messages)) is not None:  # the session's run
-    train.step_panel(run, inputs)  # the stage and what follows it; reruns alone when the stage steps
+run_app()

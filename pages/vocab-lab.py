@@ -1,11 +1,5 @@
-"""Vocab-size lab: compression, OOV and round-trip rates against vocab size (sections: mergescope_ui.lab)."""
+"""Runs app.py when /vocab-lab is a fresh server's first request (mergescope_ui/shared/entry.py says why)."""
 
-from mergescope_ui import lab
-from mergescope_ui.shared.entry import run_through_app
+from mergescope_ui.shared.entry import run_app
 
-run_through_app()  # on a fresh server's first request for this URL: start over from app.py
-
-messages = lab.header()  # the title, the question it answers, the place for every message
-inputs = lab.sidebar(messages)  # texts, held-out text, settings, tokenizer files (None: not ready yet)
-if inputs is not None and (run := lab.training(inputs, messages)) is not None:  # one cached training run
-    lab.tabs(inputs, run)  # curves, per script, table of sizes, speed lesson
+run_app()

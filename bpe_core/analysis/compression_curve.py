@@ -373,24 +373,6 @@ def text_curve(
     )
 
 
-def text_curves(
-    tokenizer: Tokenizer,
-    texts: Mapping[str, str] | Sequence[str],
-    *,
-    by_script: bool = False,
-    progress: Progress | None = None,
-) -> list[TextCurve]:
-    """:func:`text_curve` for several texts (a mapping name -> text, or a list named ``text 1``, ...)."""
-    named = _named(texts)
-    out = []
-    for n, (name, text) in enumerate(named):
-        sub = None
-        if progress is not None:
-            sub = _sub_progress(progress, n / len(named), (n + 1) / len(named))
-        out.append(text_curve(tokenizer, text, name=name, by_script=by_script, progress=sub))
-    return out
-
-
 def _named(texts: Mapping[str, str] | Sequence[str]) -> list[tuple[str, str]]:
     if isinstance(texts, str):
         raise ValueError(

@@ -38,7 +38,6 @@ from dataclasses import dataclass
 
 from ..tokenizer import CharTokenizer, Tokenizer
 from .compression_curve import CompressionCurve, TextCurve
-from .scripts import CATEGORIES
 
 DEFAULT_SAMPLES = 100_000
 LESSON_SIZES: tuple[int, ...] = (512, 4096, 32768)
@@ -157,43 +156,6 @@ def round_trip(
         elif len(failures) < 10:
             failures.append(char)
     return RoundTrip(samples=sum(drawn.values()), ok=ok, failures=tuple(failures))
-
-
-@dataclass(frozen=True, slots=True)
-class ScriptRow(_PerToken):
-    """One category of a text after ``merges`` merges."""
-
-    category: str
-    chars: int
-    bytes: int
-    tokens: int
-
-
-def script_rows(curve: TextCurve, k: int) -> list[ScriptRow]:
-    """Per-category counts after ``k`` merges, in :data:`~bpe_core.analysis.scripts.CATEGORIES` order.
-
-    The curve must have been computed ``by_script``; else a ValueError.
-
-    >>> from bpe_core.analysis.compression_curve import text_curve
-    >>> from bpe_core import train
-    >>> tok = train("hello 你好 hello 你好", vocab_size=270)
-    >>> curve = text_curve(tok, "hello 你好", by_script=True)
-    >>> [(r.category, r.chars, r.tokens) for r in script_rows(curve, 14)]
-    [('Latin', 5, 1), ('Han', 3, 1)]
-    """
-    if not curve.script_tokens and curve.bytes:
-        raise ValueError("this curve has no per-script counts; compute it with by_script=True")
-    order = {c: i for i, c in enumerate(CATEGORIES)}
-    rows = [
-        ScriptRow(
-            category=cat,
-            chars=curve.script_chars.get(cat, 0),
-            bytes=curve.script_bytes.get(cat, 0),
-            tokens=tokens[min(k, len(tokens) - 1)],
-        )
-        for cat, tokens in curve.script_tokens.items()
-    ]
-    return sorted(rows, key=lambda r: order.get(r.category, len(order)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,7 @@ from ..byte_level import to_unicode_string
 from ..pretokenizer import PATTERNS, excerpt, pattern_name, resolve_pattern
 from .data import TokenizerData, TokenizerLike, merge_results
 from .gpt2 import MergeLine, build_byte_level, check_vocab_ids, check_writable, token_strings
-from .safe_io import MAX_FILE_BYTES, TokenizerFileError, expect_int, parse_json, read_text
+from .safe_io import TokenizerFileError, expect_int, parse_json
 
 TOKENIZER_JSON = "tokenizer.json"
 
@@ -81,13 +81,8 @@ def from_hf_regex(source: str) -> str:
 
 
 # ----- reading -----
-def read_hf_json(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES) -> TokenizerData:
-    """Read a byte-level BPE ``tokenizer.json``."""
-    return read_hf_json_text(read_text(path, max_bytes=max_bytes), path)
-
-
 def read_hf_json_text(text: str, path: str | os.PathLike[str]) -> TokenizerData:
-    """Like :func:`read_hf_json` from the file's text (``path`` labels errors)."""
+    """Read a byte-level BPE ``tokenizer.json`` from the file's text (``path`` labels errors)."""
     data = parse_json(text, path)
     if not isinstance(data, dict):
         raise TokenizerFileError(path, "", 'must be a JSON object with a "model" key (an HF tokenizer.json)')

@@ -36,6 +36,7 @@ from itertools import accumulate, chain, repeat
 from operator import lshift, or_
 
 from .corpus import Corpus
+from .id_bits import ID_BITS, ID_MASK
 from .options import TrainOptions
 from .overrides import pair_not_found, stopping
 from .preview import Preview
@@ -50,8 +51,6 @@ from .records import (
 from .state import RunState
 from .tie_rules import TieRule
 
-_SHIFT = 21
-_MASK = (1 << _SHIFT) - 1
 _EDGE = -2  # the token after the last position, so tok[-1] says "no neighbour"
 _LEVELS = 64  # waiting pairs are filed by their count's bit length: counts below 2**63
 
@@ -123,7 +122,7 @@ class PairIndex:
         else:
             lengths = list(map(len, start))
             tok = list(chain.from_iterable(start))
-            keys = list(map(or_, map(lshift, tok, repeat(_SHIFT)), tok[1:]))
+            keys = list(map(or_, map(lshift, tok, repeat(ID_BITS)), tok[1:]))
         n = len(tok)
         wt = list(chain.from_iterable(map(repeat, weights, lengths)))
         # One int object per position, shared by nxt, prv and the position lists (a third of the memory).
@@ -141,7 +140,7 @@ class PairIndex:
             deque(map(list.append, map(where.__getitem__, keys), positions), maxlen=0)  # where[k].append(i)
             where.pop(-1, None)
             self._where = where = (
-                {((c & 255) << _SHIFT) | (c >> 8): v for c, v in where.items()}
+                {((c & 255) << ID_BITS) | (c >> 8): v for c, v in where.items()}
                 if start is None
                 else dict(where)
             )
@@ -157,7 +156,7 @@ class PairIndex:
         prv.append(-1)
         self._tok, self._wt, self._nxt, self._prv = tok, wt, nxt, prv
         self._counts = counts
-        self._blocked = frozenset((a << _SHIFT) | b for a, b in block)
+        self._blocked = frozenset((a << ID_BITS) | b for a, b in block)
         # The heap holds the pairs with at least half the best count; the rest, most of them,
         # wait in _low without a sort key, as new pairs below _floor do (see _pop_valid).
         pairs = [k for k in counts if k not in self._blocked] if self._blocked else list(counts)
@@ -179,11 +178,11 @@ class PairIndex:
 
     def counts(self) -> dict[tuple[int, int], int]:
         """Every pair that occurs now and is not blocked, with its count (for messages: unpacks them all)."""
-        return {(k >> _SHIFT, k & _MASK): c for k, c in self._counts.items() if k not in self._blocked}
+        return {(k >> ID_BITS, k & ID_MASK): c for k, c in self._counts.items() if k not in self._blocked}
 
     def count(self, pair: tuple[int, int]) -> int:
         """How often ``pair`` occurs now (0 if not at all)."""
-        return self._counts.get((pair[0] << _SHIFT) | pair[1], 0)
+        return self._counts.get((pair[0] << ID_BITS) | pair[1], 0)
 
     @property
     def only_blocked_left(self) -> bool:
@@ -192,7 +191,7 @@ class PairIndex:
 
     def _first_pos(self, k: int) -> int:
         """Where pair ``k`` first occurs now (its position list may hold stale entries)."""
-        a, b, tok, nxt = k >> _SHIFT, k & _MASK, self._tok, self._nxt
+        a, b, tok, nxt = k >> ID_BITS, k & ID_MASK, self._tok, self._nxt
         return min(i for i in self._where[k] if tok[i] == a and tok[nxt[i]] == b)  # nxt -1 reads _EDGE
 
     def _pop_valid(self):
@@ -259,13 +258,13 @@ class PairIndex:
                 return None
             heappush(heap, top)
             k = top[2]
-            return (k >> _SHIFT, k & _MASK), -top[0], (), ()
+            return (k >> ID_BITS, k & ID_MASK), -top[0], (), ()
         rows = self._top_rows()
         if not rows:
             return None
         if not self.rule.static:  # first-seen: order equal counts by first occurrence
             rows = sorted(rows, key=lambda e: (e[0], self.rule.key(0, 0, self._first_pos(e[2]))))
-        pairs = [((k >> _SHIFT, k & _MASK), -negc) for negc, _, k in rows]
+        pairs = [((k >> ID_BITS, k & ID_MASK), -negc) for negc, _, k in rows]
         winner, count = pairs[0]
         ties = [p for p, c in pairs if c == count]
         return winner, count, ties, pairs[: self.top_k] if self.records else ()
@@ -318,7 +317,7 @@ class PairIndex:
         """Merge every ``(a, b)`` in the corpus under ``new_id``; the number replaced (weighted)."""
         tok, wt, nxt, prv = self._tok, self._wt, self._nxt, self._prv
         counts, where = self._counts, self._where
-        merged = (a << _SHIFT) | b
+        merged = (a << ID_BITS) | b
         positions = where.pop(merged)
         if a == b:  # overlapping runs (aaa) must be merged left to right
             positions.sort()
@@ -357,10 +356,10 @@ class PairIndex:
         rights.pop(new_id, None)  # (new, new): counted from the left
         # (old pair, new pair, positions) for each neighbour group.
         changes = [
-            ((b << _SHIFT) | a if x == new_id else (x << _SHIFT) | a, (x << _SHIFT) | new_id, group)
+            ((b << ID_BITS) | a if x == new_id else (x << ID_BITS) | a, (x << ID_BITS) | new_id, group)
             for x, group in lefts.items()
         ]
-        changes += [((b << _SHIFT) | y, (new_id << _SHIFT) | y, group) for y, group in rights.items()]
+        changes += [((b << ID_BITS) | y, (new_id << ID_BITS) | y, group) for y, group in rights.items()]
         fresh: list[int] = []  # new pairs for the heap, and their negated counts
         negw: list[int] = []
         low, floor, blocked = self._low, self._floor, self._blocked

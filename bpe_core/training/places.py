@@ -42,8 +42,8 @@ from itertools import accumulate
 
 from ..pretokenizer import PreTokenizer, check_text
 from ..primitives import Pair
+from .id_bits import ID_BITS  # ids up to 2**21 - 1; the largest is the separator
 
-ID_BITS = 21  # ids up to 2**21 - 1; the largest is the separator
 _SEP = b"\xff\x7f\x7f"  # id 2**21 - 1: above every vocab id (training allows at most 1,000,000)
 _SEP_ID = (1 << ID_BITS) - 1
 _MID = bytes(b >> 7 for b in range(256))  # for a byte b: its code is 0x80, b >> 7, b & 0x7F

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..byte_level import HF_BYTE_RANK
+from .id_bits import ID_BITS, ID_MASK
 
 TIE_BREAKS: tuple[str, ...] = ("lexicographic", "lowest-id", "first-seen", "hf")
 
@@ -35,9 +36,6 @@ TIE_BREAK_HELP: dict[str, str] = {
     "first-seen": "the pair that occurs first in the corpus wins, as in minbpe",
     "hf": "smallest ids in HF tokenizers' numbering (bytes by their GPT-2 character), as HF's trainer",
 }
-
-_SHIFT = 21  # ids below 2**21 pack into one int key
-_MASK = (1 << _SHIFT) - 1
 
 
 def check_tie_break(name: str) -> str:
@@ -97,19 +95,19 @@ class TieRule:
             return self._token_key[a] + self._token_key[b]
         if self.name == "first-seen":
             return first_pos
-        return (self._token_key[a] << _SHIFT) | self._token_key[b]
+        return (self._token_key[a] << ID_BITS) | self._token_key[b]
 
     def packed_keys(self, packed: list[int]) -> list:
-        """``key(a, b)`` for many pairs packed as ``(a << 21) | b``, in one pass (the
+        """``key(a, b)`` for many pairs packed as ``(a << ID_BITS) | b``, in one pass (the
         fast trainer makes thousands per merge); first-seen gets 0, its position comes later.
 
         >>> rule = TieRule("lowest-id", [bytes([i]) for i in range(256)])
-        >>> rule.packed_keys([(97 << 21) | 98]) == [rule.key(97, 98)]
+        >>> rule.packed_keys([(97 << ID_BITS) | 98]) == [rule.key(97, 98)]
         True
         """
         tk = self._token_key
         if self.name == "lexicographic":
-            return [tk[k >> _SHIFT] + tk[k & _MASK] for k in packed]
+            return [tk[k >> ID_BITS] + tk[k & ID_MASK] for k in packed]
         if self.name == "first-seen":
             return [0] * len(packed)
-        return [(tk[k >> _SHIFT] << _SHIFT) | tk[k & _MASK] for k in packed]
+        return [(tk[k >> ID_BITS] << ID_BITS) | tk[k & ID_MASK] for k in packed]

@@ -116,7 +116,8 @@ class Trainer(Iterator[MergeStep]):
         return step
 
     @property
-    def done(self) -> bool:
+    def finished(self) -> bool:
+        """True when training can make no more merges (``stop_reason`` says why)."""
         return self.stop_reason is not None
 
     def run(self) -> Trainer:

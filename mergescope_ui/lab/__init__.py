@@ -1,6 +1,6 @@
 """The Vocab-size lab: compression, OOV and round-trip rates against vocab size, from one training run.
 
-``pages/vocab-lab.py`` (named as its URL, ``/vocab-lab``) calls these sections in order:
+``pages/views/vocab-lab.py`` (named as its URL, ``/vocab-lab``) calls these sections in order:
 
 - :func:`header` and :func:`sidebar` (``inputs``): the title, then the training and
   held-out texts (``texts``), the settings (``settings_form``) and tokenizer files

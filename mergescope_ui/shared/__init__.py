@@ -11,5 +11,6 @@
 - ``training_run``: a trainer and the records pulled from it, stepped across reruns.
 - ``token_html``, ``blocks``, ``html_tables``, ``theme``: escaped HTML and the page-wide CSS.
 - ``url_state``: selectboxes whose value is an id in the URL.
-- ``entry``: every page file calls :func:`~mergescope_ui.shared.entry.run_through_app` first.
+- ``entry``: :func:`~mergescope_ui.shared.entry.run_app`, for the files in ``pages/`` Streamlit runs alone.
+- ``no_such_page``: the unlisted pages for an unknown URL and for ``/home``.
 """

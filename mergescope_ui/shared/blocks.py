@@ -58,11 +58,6 @@ def caption_html(text: str) -> str:
     return f'<p class="ms-caption">{html.escape(text, quote=True)}</p>'
 
 
-def status_html(bold: str, rest: str) -> str:
-    """One line of text with a bold start, like ``st.markdown("**bold** rest")``."""
-    return f'<p class="ms-status"><b>{html.escape(bold, quote=True)}</b> {html.escape(rest, quote=True)}</p>'
-
-
 @dataclass(frozen=True, slots=True)
 class Figure:
     """One figure of the row: a label, a value, and an optional change with its direction.

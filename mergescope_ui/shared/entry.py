@@ -1,25 +1,32 @@
-"""Every page runs inside app.py's navigation, even when it is a fresh server's first request.
+"""Why ``pages/`` holds four short files that run ``app.py`` (the pages themselves are in ``pages/views/``).
 
-Streamlit 1.67 turns on its legacy multipage mode when a ``pages/`` folder sits
-beside the main script, and keeps it on in the server process until
-``st.navigation`` is first called.  So when the very first request a freshly
-started server gets is a page's URL (a shared ``/train?corpus=...`` link after a
-restart), Streamlit runs ``pages/train.py`` alone: its own navigation of file
-names, no page config, no presenter toggle.  Once any run has gone through
-``app.py`` the mode is off for good.  :func:`run_through_app`, called first in
-every page file, notices the mode is still on, turns it off and starts the
-run over, now from ``app.py``.  ``tests/browser/test_pages.py`` opens each URL
-as the first request of a fresh server to keep this honest.
+Streamlit 1.67 treats a ``pages/`` folder beside the main script as a legacy
+multipage app until ``st.navigation`` first runs in the server process: the
+first script run of a fresh server builds its own navigation from ``app.py``
+plus every top-level ``pages/*.py`` (named by file) and runs the one the URL
+names.  After that run every run goes through ``app.py``.
+
+So the pages live one folder down, where that legacy navigation does not look,
+and for each URL a visitor may open first (``/home``, ``/train``,
+``/tokenize``, ``/vocab-lab``) ``pages/`` holds a file of that name that only
+calls :func:`run_app`.  A first request for ``/train`` then runs
+``pages/train.py``, which runs ``app.py``, whose ``st.navigation`` finds
+``/train`` and runs ``pages/views/train.py``: the page config, the navigation
+and the presenter toggle are all there.  Without those files (only the
+subfolder) the legacy navigation would not find ``/train``, and Streamlit would
+show its "Page not found" dialog over the right page on that first request.
+``tests/browser/test_pages.py`` opens each URL as a fresh server's first
+request to keep this honest.
 """
 
 from __future__ import annotations
 
-import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
+import runpy
+from pathlib import Path
+
+APP = Path(__file__).resolve().parents[2] / "app.py"
 
 
-def run_through_app() -> None:
-    """Start this run over from ``app.py`` if Streamlit's legacy multipage mode ran the page file alone."""
-    if getattr(PagesManager, "uses_pages_directory", False):
-        PagesManager.uses_pages_directory = False
-        st.rerun()
+def run_app() -> None:
+    """Run ``app.py`` as ``streamlit run app.py`` does (for a file in ``pages/`` that Streamlit ran alone)."""
+    runpy.run_path(str(APP), run_name="__main__")

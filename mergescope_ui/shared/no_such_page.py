@@ -1,41 +1,53 @@
 """A URL that names no page (``/vocab_lab``): say so and link to the pages there are.
 
-``st.navigation`` runs the default page for an unknown URL, so a mistyped or
-outdated link would show the Welcome page.  ``app.py`` asks :func:`unknown_path`
-first and draws :func:`no_such_page` instead.
+``st.navigation`` runs the default page for a URL it does not know, under
+Streamlit's "Page not found" dialog, so a mistyped or outdated link would show
+the Welcome page.  ``app.py`` gives the navigation :func:`hidden_pages` besides
+its own: for an unknown URL, a page that is not listed, whose URL is the one
+asked for, and which draws :func:`no_such_page`; for an old name of a page
+(``/home``), a page that switches to it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import urllib.parse
+from collections.abc import Mapping, Sequence
 
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from .safe_text import md_escape
 
 
-def unknown_path(pages: Sequence[st.Page]) -> str | None:
-    """The path the browser asked for when it is none of ``pages``' URLs (None: a known page, or ``/``).
+def page_name(url: str, *, base: str = "") -> str:
+    """The page part of a URL: its path without the server's base path and slashes ("" for the root).
 
-    Call it before ``st.navigation``: for an unknown path it also tells the navigation to run the
-    default page quietly, so :func:`no_such_page` explains instead of Streamlit's "Page not found,
-    running the app's main page" dialog.  Streamlit keeps the page name of the URL it was asked for
-    (``vocab_lab`` for ``/vocab_lab``); a click on a page link names the page by its hash instead.
+    >>> page_name("http://localhost:8501/vocab_lab")
+    'vocab_lab'
+    >>> page_name("https://example.org/class/mergescope/train", base="/class/mergescope/")
+    'train'
+    >>> page_name("http://localhost:8501/"), page_name("https://example.org/mergescope", base="mergescope")
+    ('', '')
     """
-    ctx = get_script_run_ctx()
-    if ctx is None:
-        return None
-    manager = ctx.pages_manager
-    if manager.intended_page_script_hash:
-        return None
-    asked = (manager.intended_page_name or "").strip("/")
-    # The default page's url_path reads "" (it is the root), but its own name (/home) is a page too.
-    known = {p.url_path for p in pages} | {getattr(p, "_url_path", p.url_path) for p in pages}
-    if not asked or asked in known:
-        return None
-    manager.set_script_intent("", "")
-    return asked
+    path = urllib.parse.unquote(urllib.parse.urlsplit(url).path).strip("/")
+    base = base.strip("/")
+    if base and (path == base or path.startswith(base + "/")):
+        path = path[len(base) :].strip("/")
+    return path
+
+
+def hidden_pages(pages: Sequence[st.Page], *, aliases: Mapping[str, st.Page]) -> list[st.Page]:
+    """The unlisted page for the URL the browser shows, when it names none of ``pages`` (call before
+    ``st.navigation``): one that switches to ``aliases[name]``, or else one that says there is no such page.
+    """
+    asked = page_name(st.context.url or "", base=str(st.get_option("server.baseUrlPath") or ""))
+    if not asked or asked in {page.url_path for page in pages} or "/" in asked:
+        return []  # a page of the app, the root, or a path no page name can match (the default page runs)
+    if asked in aliases:
+        switch = functools.partial(st.switch_page, aliases[asked])
+        return [st.Page(switch, title=aliases[asked].title, url_path=asked, visibility="hidden")]
+    draw = functools.partial(no_such_page, asked, pages)
+    return [st.Page(draw, title="No such page", icon="🧭", url_path=asked, visibility="hidden")]
 
 
 def no_such_page(path: str, pages: Sequence[st.Page]) -> None:

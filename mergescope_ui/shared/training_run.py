@@ -54,7 +54,8 @@ class TrainingRun:
     identity: RunIdentity
     records: list[MergeStep] = field(default_factory=list)
     position: int = 0
-    exhausted: bool = False
+    finished: bool = False
+    """True when the trainer has no more merges (the page says why)."""
 
     @property
     def pulled(self) -> int:
@@ -66,18 +67,13 @@ class TrainingRun:
         return self.records[self.position - 1] if self.position else None
 
     @property
-    def finished(self) -> bool:
-        """True when the trainer has no more merges (the page says why)."""
-        return self.exhausted
-
-    @property
     def at_end(self) -> bool:
-        """True when Next cannot move: the trainer is done and the last record is shown."""
-        return self.exhausted and self.position == len(self.records)
+        """True when Next cannot move: training has finished and the last record is shown."""
+        return self.finished and self.position == len(self.records)
 
     @property
     def stop_reason(self) -> str | None:
-        return self.trainer.stop_reason if self.exhausted else None
+        return self.trainer.stop_reason if self.finished else None
 
     def sequence(self, position: int | None = None) -> tuple[int, ...]:
         """Preview ids after ``position`` merges (default: the current one)."""
@@ -88,12 +84,12 @@ class TrainingRun:
 
     def pull(self) -> bool:
         """Pull one more record from the trainer; False when it has none left."""
-        if self.exhausted:
+        if self.finished:
             return False
         try:
             self.records.append(next(self.trainer))
         except StopIteration:
-            self.exhausted = True
+            self.finished = True
             return False
         return True
 

@@ -1,6 +1,6 @@
 """The Train page: watch byte-level BPE learn on a text, merge by merge.
 
-``pages/train.py`` calls these sections in order:
+``pages/views/train.py`` calls these sections in order:
 
 - :func:`header` and :func:`sidebar` (``inputs``): the title, then the text
   (``text_source``), the training settings (``settings_form``) and the classroom options;

@@ -1,8 +1,8 @@
 """A URL that names no page says so and links to every page (it used to show the Welcome page).
 
 On a fresh server's very first request Streamlit's legacy multipage mode (see
-``mergescope_ui/shared/entry.py``) also shows its own "Page not found" dialog over the page; from then
-on only MergeScope's page shows.
+``mergescope_ui/shared/entry.py``) also shows its own "Page not found" dialog over the page (no file in
+``pages/`` has that name); from then on only MergeScope's page shows.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def test_an_unknown_url_says_there_is_no_such_page_and_links_to_the_pages() -> N
             page.goto(f"{url}/tokenize")  # a known page is not caught
             page.get_by_role("heading", name="Tokenize: paste text").first.wait_for(timeout=60_000)
             assert page.get_by_role("heading", name="No such page").count() == 0
-            page.goto(f"{url}/home")  # nor is the default page under its own name
+            page.goto(f"{url}/home")  # nor is the Welcome page's old URL
             page.get_by_role("heading", name="MergeScope").first.wait_for(timeout=60_000)
             wait_idle(page)
             assert page.get_by_role("heading", name="No such page").count() == 0
+            assert page.get_by_text("Page not found").count() == 0

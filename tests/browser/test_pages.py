@@ -1,9 +1,9 @@
 """Each page's URL as the first request of a fresh server, in a fresh browser (chromium via playwright).
 
 A ``pages/`` folder beside ``app.py`` switches Streamlit to its legacy
-multipage mode until ``app.py`` first runs (see ``mergescope_ui/shared/entry.py``):
-a fresh server whose first request is ``/train`` would run that page alone,
-without the navigation, the page config or the presenter toggle.  So each URL
+multipage mode until ``st.navigation`` first runs (see ``mergescope_ui/shared/entry.py``):
+a fresh server whose first request is ``/train`` runs the top-level ``pages/train.py``
+alone, or shows "Page not found" over the page if there is none.  So each URL
 gets its own server and its own browser profile.
 """
 
@@ -22,6 +22,7 @@ NAVIGATION = ["Welcome", "Train", "Tokenize", "Vocab-size lab"]
     ("path", "heading"),
     [
         ("/", "MergeScope"),
+        ("/home", "MergeScope"),  # the Welcome page's old URL
         ("/train", "Train: watch BPE learn, merge by merge"),
         ("/tokenize", "Tokenize: paste text, see tokens"),
         ("/vocab-lab", "Vocab-size lab"),
@@ -39,6 +40,10 @@ def test_first_visit_straight_to_a_page_shows_navigation_title_and_presenter_tog
         assert [link.split("\n")[-1].strip() for link in links] == NAVIGATION, links
         page.get_by_role("switch", name="Presenter mode").wait_for(timeout=30_000)  # drawn by app.py
         assert page.title() == "MergeScope"  # app.py's page config
+        wait_idle(page)
+        assert page.get_by_text("Page not found").count() == 0  # no dialog of Streamlit's over the page
+        if path == "/home":
+            assert page.url.split("?")[0] == url + "/", "the old URL moves to the root"
 
 
 def test_a_shared_link_keeps_its_parameters_on_a_fresh_server() -> None:

@@ -11,7 +11,9 @@ from streamlit.testing.v1 import AppTest
 from mergescope_ui.shared import keys as shared_keys
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE_FILES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
+PAGE_FILES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages" / "views").glob("*.py"))
+# The files in pages/ itself, named as the URLs a visitor may open first (see mergescope_ui/shared/entry.py).
+DOORS = sorted((ROOT / "pages").glob("*.py"))
 
 
 def _app() -> AppTest:
@@ -54,10 +56,20 @@ def _navigation() -> list[dict[str, object]]:
 
 def test_every_page_has_a_proper_title_in_the_navigation():
     pages = _navigation()
-    assert sorted(p["page"] for p in pages) == PAGE_FILES, "list each file of pages/ once in app.py"
+    assert sorted(p["page"] for p in pages) == PAGE_FILES, "list each file of pages/views/ once in app.py"
     for p in pages:
-        assert p.get("title") and p.get("icon") and p.get("url_path"), (
+        assert p.get("title") and p.get("icon") and (p.get("url_path") or p.get("default")), (
             f"give {p['page']} a title, icon and URL"
         )
-    assert [p["url_path"] for p in pages] == ["home", "train", "tokenize", "vocab-lab"]
+    assert [p["url_path"] for p in pages] == ["", "train", "tokenize", "vocab-lab"]
     assert [p["title"] for p in pages] == ["Welcome", "Train", "Tokenize", "Vocab-size lab"]
+
+
+def test_every_url_a_visitor_may_open_first_has_a_file_in_pages_that_runs_the_app() -> None:
+    """Without pages/train.py a fresh server's first request for /train gets Streamlit's "Page not found"."""
+    urls = [p["url_path"] for p in _navigation() if p["url_path"]] + ["home"]  # home: the alias of "/"
+    assert sorted(path.stem for path in DOORS) == sorted(urls)
+    for path in DOORS:
+        body = ast.parse(path.read_text(encoding="utf-8")).body
+        code = [ast.unparse(node) for node in body[1:]]  # after the docstring
+        assert code == ["from mergescope_ui.shared.entry import run_app", "run_app()"], path.name

@@ -32,7 +32,7 @@ def catastrophic_tokenizer_json() -> bytes:
 
 
 def test_a_catastrophic_split_in_an_uploaded_tokenizer_json_is_stopped_on_the_tokenize_page():
-    at = AppTest.from_file(str(ROOT / "pages" / "tokenize.py"), default_timeout=60)
+    at = AppTest.from_file(str(ROOT / "pages" / "views" / "tokenize.py"), default_timeout=60)
     at.session_state[tok_keys.KIND] = "upload"
     at.session_state[tok_keys.TEXT] = "hello world"
     at.run()
@@ -59,7 +59,7 @@ def test_a_full_paste_box_says_it_was_cut_and_points_to_upload_on_the_train_page
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     at.session_state[train_keys.SOURCE] = train_keys.PASTE
     at.session_state[train_keys.PASTED_TEXT] = full
-    at.switch_page("pages/train.py").run()
+    at.switch_page("pages/views/train.py").run()
     assert not at.exception, at.exception
     notes = " ".join(displayed(w.value) for w in at.warning)
     assert "holds at most 100,000 characters" in notes and "upload it as a UTF-8 .txt file" in notes, notes
@@ -67,6 +67,6 @@ def test_a_full_paste_box_says_it_was_cut_and_points_to_upload_on_the_train_page
     at.run()
     assert not any("holds at most" in w.value for w in at.warning)
     at.session_state[lab_keys.PASTED] = full
-    at.switch_page("pages/vocab-lab.py").run()
+    at.switch_page("pages/views/vocab-lab.py").run()
     assert not at.exception, at.exception
     assert any("holds at most 100,000 characters" in displayed(w.value) for w in at.warning)

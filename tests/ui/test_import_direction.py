@@ -58,13 +58,18 @@ def test_ui_modules_import_down_only(module: str, path: Path, is_package: bool) 
         assert not others, f"{module} imports the page package(s) {sorted(others)}; share it through shared"
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "pages").glob("*.py")), ids=lambda p: p.name)
+PAGE_FILES = sorted(
+    (ROOT / "pages").rglob("*.py")
+)  # the pages in pages/views/, and the files that run app.py
+
+
+@pytest.mark.parametrize("path", PAGE_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_page_files_use_their_own_package_only(path: Path) -> None:
-    names = _imports(path, f"pages.{path.stem}", False)
+    names = _imports(path, ".".join(path.relative_to(ROOT).with_suffix("").parts), False)
     # A page file is named as its package, or as its URL ending in it (vocab-lab.py -> lab).
     own = {path.stem, path.stem.rsplit("-", 1)[-1]}
     found = page_packages_in(names)
-    assert len(found) <= 1 and found <= own, f"pages/{path.name} imports another page's package"
+    assert len(found) <= 1 and found <= own, f"{path.relative_to(ROOT)} imports another page's package"
     assert not {n for n in names if n == "bpe_core" or n.startswith("bpe_core.")}, "pages reach the engine"
 
 
@@ -79,3 +84,22 @@ def test_a_page_package_importing_another_is_caught() -> None:
     assert page_packages_in(names) - {"tokenize"} == {"train"}
     relative = imports_of("from ..lab import keys", "mergescope_ui.shared.cache")
     assert page_packages_in(relative) == {"lab"}
+
+
+def pure_modules() -> list[tuple[str, Path, bool]]:
+    """The UI modules that say "no Streamlit" in their docstring, or that have a ``<name>_view.py`` beside."""
+    out = []
+    for module, path, is_package in UI_MODULES:
+        text = path.read_text(encoding="utf-8")
+        if "no Streamlit" in text.split('"""')[1] or path.with_name(path.stem + "_view.py").is_file():
+            out.append((module, path, is_package))
+    return out
+
+
+PURE = pure_modules()
+
+
+@pytest.mark.parametrize(("module", "path", "is_package"), PURE, ids=[m for m, _, _ in PURE])
+def test_pure_modules_import_no_streamlit(module: str, path: Path, is_package: bool) -> None:
+    roots = {n.split(".")[0] for n in _imports(path, module, is_package)}
+    assert "streamlit" not in roots, f"{module} is pure (docs/architecture.md, Words): draw in a *_view.py"

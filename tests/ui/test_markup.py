@@ -27,7 +27,12 @@ from mergescope_ui.train.quiz import choices
 from tests.ui.train.stage_driver import send
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ["pages/home.py", "pages/train.py", "pages/tokenize.py", "pages/vocab-lab.py"]
+PAGES = [
+    "pages/views/welcome.py",
+    "pages/views/train.py",
+    "pages/views/tokenize.py",
+    "pages/views/vocab-lab.py",
+]
 URL_PARAMS = [
     "corpus", "pattern", "merges", "tie_break", "min_frequency", "quiz", "presenter",
     "t", "tok", "cmp", "page",
@@ -105,7 +110,7 @@ def test_an_upload_name_and_content_on_the_train_page():
     at.session_state[train_keys.SOURCE] = train_keys.UPLOADED
     at.session_state[train_keys.UPLOAD_RAW] = PAYLOAD.encode() + b" \xff not UTF-8"
     at.session_state[train_keys.UPLOAD_NAME] = NAME
-    at.switch_page("pages/train.py").run()
+    at.switch_page("pages/views/train.py").run()
     assert at.error, "the bad byte is reported"
     assert_no_live_markup(at)
     at.session_state[train_keys.UPLOAD_RAW] = (PAYLOAD * 3).encode()
@@ -117,7 +122,7 @@ def test_an_upload_name_and_content_in_the_lab():
     at = app()
     at.session_state[lab_keys.UPLOAD_RAW] = PAYLOAD.encode() + b"\xc3 cut"
     at.session_state[lab_keys.UPLOAD_NAME] = NAME
-    at.switch_page("pages/vocab-lab.py").run()
+    at.switch_page("pages/views/vocab-lab.py").run()
     assert at.error
     assert_no_live_markup(at)
 
@@ -150,19 +155,19 @@ def bad_tokenizer_files() -> list[list[tuple[str, bytes, str]]]:
 def test_bad_tokenizer_files_on_the_tokenize_page_and_in_the_lab(files):
     at = app()
     at.session_state[tok_keys.KIND] = "upload"
-    at.switch_page("pages/tokenize.py").run()
+    at.switch_page("pages/views/tokenize.py").run()
     at.file_uploader(key=tok_keys.FILES).set_value(files).run()
     assert at.error, "the loader's message is shown"
     assert_no_live_markup(at)
     at.session_state[lab_keys.REF_FILES] = [(name, data) for name, data, _ in files]
-    at.switch_page("pages/vocab-lab.py").run()
+    at.switch_page("pages/views/vocab-lab.py").run()
     assert_no_live_markup(at)
 
 
 def test_special_token_and_custom_regex_errors_on_the_train_page():
     at = app()
     at.session_state[train_keys.SPECIAL_TOKENS] = f"{PAYLOAD.splitlines()[-1]}\n{PAYLOAD.splitlines()[-1]}"
-    at.switch_page("pages/train.py").run()
+    at.switch_page("pages/views/train.py").run()
     assert any("listed twice" in e.value for e in at.error)
     assert_no_live_markup(at)
     at.session_state[train_keys.SPECIAL_TOKENS] = ""
@@ -180,7 +185,7 @@ def test_special_token_and_custom_regex_errors_on_the_train_page():
 def test_special_tokens_and_pattern_errors_in_the_lab():
     at = app()
     at.session_state[lab_keys.SPECIAL_TOKENS] = f"{PAYLOAD.splitlines()[-1]}\n{PAYLOAD.splitlines()[-1]}"
-    at.switch_page("pages/vocab-lab.py").run()
+    at.switch_page("pages/views/vocab-lab.py").run()
     assert at.error
     assert_no_live_markup(at)
 
@@ -193,7 +198,7 @@ def test_quiz_choices_and_replies_built_from_corpus_tokens():
     at.session_state[train_keys.PASTED_TEXT] = text
     at.session_state[train_keys.PATTERN] = "none"
     at.session_state[train_keys.QUIZ] = True
-    at.switch_page("pages/train.py").run()
+    at.switch_page("pages/views/train.py").run()
     send(at, jump=60)
     options = [o for r in at.radio for o in r.options]
     # The choices do hold the links' markup (cut in the middle), escaped: "\\[Cli…g\\)↵".
@@ -210,7 +215,7 @@ def test_quiz_choices_and_replies_built_from_corpus_tokens():
 @pytest.mark.parametrize("value", ["²", "٣", "３"])
 def test_a_page_number_in_other_digits_is_ignored_not_raised(value):
     at = app(page=value, tok=f"quick:low_lowest_newest:30{value}:gpt2")
-    at.switch_page("pages/tokenize.py").run()
+    at.switch_page("pages/views/tokenize.py").run()
     assert not at.exception, at.exception
     notes = " ".join(w.value for w in at.warning)
     assert "not a page number" in notes and "is not a whole number" in notes, notes

@@ -5,7 +5,7 @@ The page's step panel calls these sections after the step itself:
 - :func:`what_if` (``section``): at the merge shown (``entry``), break the tie the
   other way, block the pair, or merge another pair of the table; the branch
   (``branch``, kept by ``session``) then runs beside the real history, compared side
-  by side (``comparison``, ``figures``, built by ``compare``);
+  by side (``compare_view``, ``figures``, built by ``compare``);
 - :func:`merge_order` (``order_lesson``): the ``abc`` example, and this run's merges
   applied in another order.
 

@@ -23,7 +23,7 @@ import streamlit as st
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.training_run import TrainingRun
 
-from .comparison import comparison
+from .compare_view import comparison
 from .entry import entry
 from .session import active_branch
 

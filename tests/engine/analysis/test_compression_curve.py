@@ -159,10 +159,11 @@ def test_stops_early_and_caps_k() -> None:
 def test_empty_and_bad_inputs() -> None:
     tok = bpe_core.train("hello hello", vocab_size=260)
     assert cc.text_curve(tok, "").tokens == (0,) * (len(tok.merges) + 1)
+    options = bpe_core.TrainOptions(vocab_size=258, pattern="none")
     with pytest.raises(ValueError, match="not one string"):
-        cc.text_curves(tok, "hello")
+        cc.compression_curve("hello", options, heldout="hello")
     with pytest.raises(ValueError, match="must be a str"):
-        cc.text_curves(tok, [b"bytes"])  # type: ignore[list-item]
+        cc.compression_curve("hello", options, heldout=[b"bytes"])  # type: ignore[list-item]
     with pytest.raises(ValueError, match="lone surrogate"):
         cc.text_curve(tok, "a\ud800b")
     with pytest.raises(ValueError, match=r"bpe_core\.Tokenizer"):
@@ -175,13 +176,6 @@ def test_rejects_merges_out_of_prefix_order() -> None:
     tok = Tokenizer(vocab, [(256, ord("c")), (ord("a"), ord("b"))], pattern="none")
     with pytest.raises(ValueError, match="prefix order"):
         cc.text_curve(tok, "abc")
-
-
-def test_text_curves_names_and_order() -> None:
-    tok = bpe_core.train("aa bb aa bb", vocab_size=258, pattern="gpt2")
-    curves = cc.text_curves(tok, ["aa", "bb bb"])
-    assert [c.name for c in curves] == ["text 1", "text 2"]
-    assert [c.tokens[-1] for c in curves] == [len(tok.encode("aa")), len(tok.encode("bb bb"))]
 
 
 def test_heap_pass_skips_stale_entries(monkeypatch: pytest.MonkeyPatch) -> None:

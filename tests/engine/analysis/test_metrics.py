@@ -16,7 +16,6 @@ from bpe_core.analysis.metrics import (
     oov_rate,
     round_trip,
     sample_chars,
-    script_rows,
     size_table,
 )
 from bpe_core.analysis.scripts import text_categories
@@ -91,20 +90,17 @@ def test_round_trip_rates(tok: Tokenizer) -> None:
         sample_chars("abc", samples=0)
 
 
-def test_script_rows_add_up(tok: Tokenizer) -> None:
+def test_per_script_counts_add_up(tok: Tokenizer) -> None:
     curve = text_curve(tok, MIXED, by_script=True)
     for k in (0, 100, len(tok.merges)):
-        rows = script_rows(curve, k)
-        assert sum(r.tokens for r in rows) == curve.tokens[k]
-        assert sum(r.bytes for r in rows) == curve.bytes
-        names = [r.category for r in rows]
-        assert {"Latin", "Han", "Cyrillic", "emoji"} <= set(names)
-    han = next(r for r in script_rows(curve, 0) if r.category == "Han")
+        assert sum(t[min(k, len(t) - 1)] for t in curve.script_tokens.values()) == curve.tokens[k]
+    assert sum(curve.script_bytes.values()) == curve.bytes
+    assert {"Latin", "Han", "Cyrillic", "emoji"} <= set(curve.script_tokens)
     cats = text_categories(MIXED, pattern="gpt2")
-    assert han.bytes == sum(len(c.encode()) for c, cat in zip(MIXED, cats) if cat == "Han")
-    assert han.chars == cats.count("Han") >= sum(1 for c in CHINESE if "\u4e00" <= c <= "\u9fff")
-    with pytest.raises(ValueError, match="by_script"):
-        script_rows(text_curve(tok, MIXED), 0)
+    assert curve.script_bytes["Han"] == sum(len(c.encode()) for c, cat in zip(MIXED, cats) if cat == "Han")
+    han = sum(1 for c in CHINESE if "\u4e00" <= c <= "\u9fff")
+    assert curve.script_chars["Han"] == cats.count("Han") >= han
+    assert not text_curve(tok, MIXED).script_tokens  # counted only when asked for
 
 
 def test_size_table_rows() -> None:

@@ -41,10 +41,10 @@ def test_stop_reasons():
     assert list(one) == [] and one.stop_reason == STOP_NO_PAIRS and one.initial_tokens == 1
     rare = train_steps("ab ab cd", vocab_size=300, pattern="whitespace", min_frequency=2)
     assert [s.token for s in rare] == [b"ab"] and rare.stop_reason == STOP_MIN_FREQUENCY
-    exhausted = train_steps("abcabc", vocab_size=1000, pattern="none")
-    steps = list(exhausted)
-    assert exhausted.stop_reason == STOP_NO_PAIRS and steps[-1].tokens_after == 1
-    assert exhausted.done and list(exhausted) == []
+    trainer = train_steps("abcabc", vocab_size=1000, pattern="none")
+    steps = list(trainer)
+    assert trainer.stop_reason == STOP_NO_PAIRS and steps[-1].tokens_after == 1
+    assert trainer.finished and list(trainer) == []
 
 
 def test_special_tokens_are_never_merged_or_counted():

@@ -18,7 +18,7 @@ from mergescope_ui.shared.corpora import find_id, load_index
 from mergescope_ui.shared.safe_text import md_escape
 
 ROOT = Path(__file__).resolve().parents[3]
-PAGE = "pages/vocab-lab.py"
+PAGE = "pages/views/vocab-lab.py"
 
 
 def corpus_id(name: str) -> str:

@@ -18,7 +18,7 @@ from mergescope_ui.train.stage_data import AHEAD, BEHIND
 from tests.ui.train.stage_driver import send, stage_data, step_through, view
 
 ROOT = Path(__file__).resolve().parents[3]
-TRAIN = "pages/train.py"
+TRAIN = "pages/views/train.py"
 
 
 def _app() -> AppTest:

@@ -21,7 +21,7 @@ from mergescope_ui.train import keys
 from mergescope_ui.train.whatif import keys as whatif_keys
 
 ROOT = Path(__file__).resolve().parents[3]
-TRAIN = "pages/train.py"
+TRAIN = "pages/views/train.py"
 SENNRICH = {keys.SOURCE: "low_lower_newest_widest", keys.PATTERN: "whitespace", keys.TIE_BREAK: "lowest-id"}
 L_O, O_W, N_E = (108, 111), (111, 119), (110, 101)
 

@@ -8,6 +8,7 @@ finds in tiktoken's cache and the Hugging Face hub cache.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import streamlit as st
@@ -18,6 +19,7 @@ from bpe_core.formats.local_caches import LocalTokenizers
 from mergescope_ui.shared.corpora import default_id
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES
+from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
 from .resolve import (
@@ -31,15 +33,18 @@ from .resolve import (
 )
 from .screen import presenting
 from .specs import (
-    BYTES,
-    CHAR,
+    LOCAL,
     MAX_QUICK_VOCAB,
     MIN_VOCAB,
-    QUICK,
-    SESSION,
-    TIKTOKEN,
-    UPLOAD,
+    BytesSpec,
+    CachedSpec,
+    CharSpec,
+    QuickSpec,
+    SessionSpec,
+    TiktokenSpec,
     TokenizerSpec,
+    UploadSpec,
+    parse,
 )
 from .text_box import example_buttons
 
@@ -47,14 +52,13 @@ DEFAULT_CORPUS = "lighthouse_story"  # the English story (see mergescope_ui.shar
 DEFAULT_VOCAB = 500
 AS_RECORDED = "__as_recorded__"
 PATTERN_NAMES = [p for p in PATTERNS if p != "cl100k"]  # cl100k is gpt4's other name
-LOCAL = "local"  # the choice "on this machine": a TIKTOKEN or HF spec
-CHOICES = {
-    SESSION: "Trained on the Train page",
+CHOICES = {  # the kinds of spec, by their ``choice``
+    SessionSpec.choice: "Trained on the Train page",
     LOCAL: "On this machine (tiktoken, Hugging Face)",
-    QUICK: "Quick-train on a built-in text",
-    UPLOAD: "Load tokenizer files",
-    CHAR: "Character baseline",
-    BYTES: "Raw bytes (no merges)",
+    QuickSpec.choice: "Quick-train on a built-in text",
+    UploadSpec.choice: "Load tokenizer files",
+    CharSpec.choice: "Character baseline",
+    BytesSpec.choice: "Raw bytes (no merges)",
 }
 HOW_TO_GET = (
     "No tiktoken or Hugging Face tokenizer is cached on this machine yet: "
@@ -67,11 +71,6 @@ HOW_TO_GET = (
 def default_corpus(titles: dict[str, str]) -> str:
     """The built-in text the page starts with."""
     return default_id(list(titles), DEFAULT_CORPUS)
-
-
-def choice_of(spec: TokenizerSpec) -> str:
-    """The picker's choice that shows ``spec`` (tiktoken and HF tokenizers are "on this machine")."""
-    return LOCAL if spec.local else spec.kind
 
 
 def picker() -> Picked:
@@ -88,11 +87,10 @@ def picker() -> Picked:
     remember_used(picked)
     for note in picked.notes:
         (box if presenter else st).caption(md_escape(note))
-    nothing_local = spec.local and not local_tokenizers().found  # the picker said how to get some
+    nothing_local = isinstance(spec, CachedSpec) and not local_tokenizers().found  # the picker said so
     if picked.error and not nothing_local:
         message = f"{md_escape(picked.label)}: {md_escape(picked.error)}"
-        quiet = spec.kind in (SESSION, UPLOAD) or (spec.local and not local_tokenizers().get(spec.key()))
-        (st.info if quiet else st.error)(message)
+        (st.info if picked.quiet else st.error)(message)
     return picked
 
 
@@ -100,7 +98,7 @@ def _picker() -> TokenizerSpec:
     """The tokenizer picker; returns the spec the widgets describe."""
     titles = corpus_titles()
     run = training_run()
-    st.session_state.setdefault(keys.KIND, SESSION if run is not None else QUICK)
+    st.session_state.setdefault(keys.KIND, SessionSpec.choice if run is not None else QuickSpec.choice)
     kind = st.radio(
         "Tokenizer",
         list(CHOICES),
@@ -110,13 +108,13 @@ def _picker() -> TokenizerSpec:
         persist_state="session",
     )
     cols = st.columns(3)
-    if kind == SESSION:
+    if kind == SessionSpec.choice:
         return _session_widgets(cols, run)
     if kind == LOCAL:
         return _local_widgets(cols)
-    if kind == UPLOAD:
+    if kind == UploadSpec.choice:
         return _upload_widgets(cols)
-    if kind in (QUICK, CHAR):
+    if kind in (QuickSpec.choice, CharSpec.choice):
         st.session_state.setdefault(keys.CORPUS, default_corpus(titles))
         corpus = cols[0].selectbox(
             "Built-in text",
@@ -125,11 +123,11 @@ def _picker() -> TokenizerSpec:
             key=keys.CORPUS,
             persist_state="session",
         )
-        if kind == CHAR:
+        if kind == CharSpec.choice:
             cols[1].caption(
                 "One token per distinct character of that text; characters it lacks are an error."
             )
-            return TokenizerSpec(kind=CHAR, corpus=corpus)
+            return CharSpec(corpus=corpus)
         vocab = cols[1].number_input(
             "Vocab size",
             min_value=MIN_VOCAB,
@@ -141,23 +139,23 @@ def _picker() -> TokenizerSpec:
             help="256 bytes + merges; small texts may stop earlier (no pair left).",
         )
         pattern = _pattern_select(cols[2])
-        return TokenizerSpec(kind=QUICK, corpus=corpus, vocab_size=int(vocab), pattern=pattern)
-    return TokenizerSpec(kind=BYTES, pattern=_pattern_select(cols[0]))
+        return QuickSpec(corpus=corpus, vocab_size=int(vocab), pattern=pattern)
+    return BytesSpec(pattern=_pattern_select(cols[0]))
 
 
-def _session_widgets(cols: list[DeltaGenerator], run) -> TokenizerSpec:
+def _session_widgets(cols: Sequence[DeltaGenerator], run: TrainingRun | None) -> TokenizerSpec:
     if run is None:
         st.info(
             "Nothing trained on the **Train** page in this session yet. Train there, then come back; "
             "or quick-train here."
         )
-        return TokenizerSpec(kind=SESSION)
+        return SessionSpec()
     follow = cols[0].toggle(
         "Follow the Train page's current step", value=True, key=keys.FOLLOW, persist_state="session"
     )
     if follow:
         cols[1].metric("Merges", f"{run.position:,}", help="The Train page's current step.")
-        return TokenizerSpec(kind=SESSION)
+        return SessionSpec()
     if st.session_state.get(keys.STEP, 0) > run.pulled:
         st.session_state[keys.STEP] = run.pulled
     step = cols[1].slider(
@@ -169,14 +167,14 @@ def _session_widgets(cols: list[DeltaGenerator], run) -> TokenizerSpec:
         disabled=run.pulled == 0,
         help="Any step the Train page has reached: how did this text tokenize after k merges?",
     )
-    return TokenizerSpec(kind=SESSION, step=int(step))
+    return SessionSpec(step=int(step))
 
 
 def _rescan() -> None:
     local_tokenizers.clear()
 
 
-def _local_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
+def _local_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
     local = local_tokenizers()
     wanted = st.session_state.get(keys.LOCAL)
     options = [f.key for f in local.found]
@@ -186,7 +184,7 @@ def _local_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
         st.info(HOW_TO_GET)
         _searched(local)
         st.button("Look again", key=keys.RESCAN, on_click=_rescan)
-        return TokenizerSpec(kind=TIKTOKEN, name="o200k_base")
+        return TiktokenSpec(name="o200k_base")
     labels = {f.key: f.label for f in local.found}
     preferred = next((k for k in ("tiktoken:o200k_base", "tiktoken:cl100k_base") if k in options), options[0])
     st.session_state.setdefault(keys.LOCAL, preferred)
@@ -208,7 +206,7 @@ def _local_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
                     for u in local.unusable
                 )
             )
-    return TokenizerSpec.parse(choice)
+    return parse(choice)
 
 
 def _searched(local: LocalTokenizers) -> None:
@@ -228,7 +226,7 @@ def _pattern_select(col: DeltaGenerator) -> str:
     )
 
 
-def _upload_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
+def _upload_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
     files = cols[0].file_uploader(
         "Tokenizer files",
         type=list(UPLOAD_TYPES),
@@ -248,15 +246,14 @@ def _upload_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
     )
     chosen = None if pattern == AS_RECORDED else pattern
     if not files:
-        return TokenizerSpec(kind=UPLOAD)
+        return UploadSpec()
     loaded = load_upload([(f.name, f.getvalue()) for f in files], pattern=chosen)
     names = md_escape(", ".join(loaded.names))
     if loaded.error:
         st.error(f"Could not load {names}: {md_escape(loaded.error)}")
-    else:
-        tok = loaded.tokenizer
+    elif (tok := loaded.tokenizer) is not None:
         st.success(
             f"Loaded {names}: vocab {tok.vocab_size:,}, {len(tok.merges):,} merges, "
             f"{len(tok.special_tokens)} special tokens, pattern {md_escape(tok.pretokenizer.name)}."
         )
-    return TokenizerSpec(kind=UPLOAD, name=loaded.digest)
+    return UploadSpec(digest=loaded.digest)

@@ -134,6 +134,12 @@ class _Here:
     def found(self, key: str) -> FoundTokenizer | None:
         return local_tokenizers().get(key)
 
+    def why_not(self, key: str) -> str | None:
+        source, _, name = key.partition(":")
+        return next(
+            (u.reason for u in local_tokenizers().unusable if (u.source, u.name) == (source, name)), None
+        )
+
     def load_found(self, found: FoundTokenizer) -> LocalLoad:
         return _local_load(found.key, found.stamp())
 

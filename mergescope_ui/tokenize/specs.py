@@ -32,14 +32,17 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
+from urllib.parse import urlsplit
 
 from bpe_core import PATTERNS, CharTokenizer, Tokenizer
+from bpe_core.formats.fetch import Fetched, FetchError, ProgressCallback, fetch_encoding, fetch_hub_tokenizer
 from bpe_core.formats.local_caches import FoundTokenizer, LocalLoad
 from bpe_core.formats.tiktoken_registry import ENCODINGS
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
+from .fetch_settings import FetchSettings
 from .results import AnyTokenizer
 
 MIN_VOCAB = 256
@@ -102,6 +105,7 @@ class Here(Protocol):
     def training_run(self) -> TrainingRun | None: ...
     def cut(self, run: TrainingRun, step: int) -> tuple[Tokenizer, int]: ...  # tokenizer, memo serial
     def found(self, key: str) -> FoundTokenizer | None: ...
+    def why_not(self, key: str) -> str | None: ...  # why a tokenizer on this machine cannot load
     def load_found(self, found: FoundTokenizer) -> LocalLoad: ...
     def upload(self, digest: str) -> LoadedUpload | None: ...  # "" = the files uploaded last
 
@@ -242,7 +246,8 @@ class SessionSpec(TokenizerSpec):
 
 @dataclass(frozen=True, slots=True)
 class CachedSpec(TokenizerSpec):
-    """A tokenizer of tiktoken's cache or the Hugging Face hub cache, loaded once per server."""
+    """A tokenizer of tiktoken's cache or the Hugging Face hub cache, loaded once per server;
+    one that is not on this machine yet can be fetched into its cache (:meth:`fetch`)."""
 
     choice: ClassVar[str] = LOCAL
     where: ClassVar[str]  # the cache, in words
@@ -258,13 +263,25 @@ class CachedSpec(TokenizerSpec):
         label = self.label()
         found = here.found(self.key())
         if found is None:
-            error = f"{self.name} is not in {self.where} on this machine; pick one it has, or load its files"
-            return self.missing(label, error)
+            why = here.why_not(self.key())
+            if why is not None:
+                return self.missing(
+                    label, f"it is on this machine, but cannot be loaded here: {why}", quiet=False
+                )
+            return self.missing(label, f"{self.name} is not in {self.where} on this machine yet")
         try:
             loaded = here.load_found(found)
         except OSError as exc:
             return self.missing(label, f"cannot read its files ({exc.strerror or exc})", quiet=False)
         return Picked(self, found.label, loaded.tokenizer, f"{found.key}:{found.stamp()}", notes=loaded.notes)
+
+    @abstractmethod
+    def source(self, settings: FetchSettings) -> str:
+        """Where :meth:`fetch` gets the files, in words (a host name)."""
+
+    @abstractmethod
+    def fetch(self, settings: FetchSettings, *, progress: ProgressCallback | None = None) -> Fetched:
+        """Put this tokenizer's files into its cache (a :class:`FetchError` says why not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +300,20 @@ class TiktokenSpec(CachedSpec):
     def label(self, *, titles: Mapping[str, str] | None = None) -> str:
         return f"{self.name} (tiktoken)"
 
+    def source(self, settings: FetchSettings) -> str:
+        return _host(settings.openai_url)
+
+    def fetch(self, settings: FetchSettings, *, progress: ProgressCallback | None = None) -> Fetched:
+        if settings.tiktoken_cache is None:
+            raise FetchError("tiktoken caches nothing on this server (TIKTOKEN_CACHE_DIR is empty); set it")
+        return fetch_encoding(
+            self.name,
+            cache=settings.tiktoken_cache,
+            base_url=settings.openai_url,
+            max_bytes=settings.max_bytes,
+            progress=progress,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class HfSpec(CachedSpec):
@@ -299,6 +330,18 @@ class HfSpec(CachedSpec):
 
     def label(self, *, titles: Mapping[str, str] | None = None) -> str:
         return f"{self.name} (Hugging Face)"
+
+    def source(self, settings: FetchSettings) -> str:
+        return _host(settings.hf_url)
+
+    def fetch(self, settings: FetchSettings, *, progress: ProgressCallback | None = None) -> Fetched:
+        return fetch_hub_tokenizer(
+            self.name,
+            hub=settings.hub_cache,
+            base_url=settings.hf_url,
+            max_bytes=settings.max_bytes,
+            progress=progress,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,6 +487,10 @@ class BytesSpec(TokenizerSpec):
 
     def resolve(self, here: Here, *, text: str, titles: Mapping[str, str]) -> Picked:
         return self.picked(self.label(), here.bytes_only(self.pattern))
+
+
+def _host(url: str) -> str:
+    return urlsplit(url).netloc or url
 
 
 # ----- checks of the parts of a text form ----------------------------------------------------------------

@@ -2,26 +2,27 @@
 
 The widgets describe a :class:`~mergescope_ui.tokenize.specs.TokenizerSpec`;
 :func:`~mergescope_ui.tokenize.resolve.resolve` turns it into a tokenizer.
-"Tokenizers on this machine" lists what :mod:`bpe_core.formats.local_caches`
-finds in tiktoken's cache and the Hugging Face hub cache.
+"OpenAI and Hugging Face" lists tiktoken's encodings and the Hugging Face models
+:mod:`bpe_core.formats.local_caches` finds in the hub cache, and takes any model by
+name; one not on this machine yet is fetched in place (:mod:`.fetch_offer`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import PATTERNS
-from bpe_core.formats.local_caches import LocalTokenizers
+from bpe_core.formats.tiktoken_registry import ENCODINGS
 from mergescope_ui.shared.corpora import default_id
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
+from .fetch_offer import offer_fetch
 from .resolve import (
     Picked,
     corpus_titles,
@@ -39,6 +40,7 @@ from .specs import (
     BytesSpec,
     CachedSpec,
     CharSpec,
+    HfSpec,
     QuickSpec,
     SessionSpec,
     TiktokenSpec,
@@ -54,18 +56,15 @@ AS_RECORDED = "__as_recorded__"
 PATTERN_NAMES = [p for p in PATTERNS if p != "cl100k"]  # cl100k is gpt4's other name
 CHOICES = {  # the kinds of spec, by their ``choice``
     SessionSpec.choice: "Trained on the Train page",
-    LOCAL: "On this machine (tiktoken, Hugging Face)",
+    LOCAL: "OpenAI and Hugging Face",
     QuickSpec.choice: "Quick-train on a built-in text",
     UploadSpec.choice: "Load tokenizer files",
     CharSpec.choice: "Character baseline",
     BytesSpec.choice: "Raw bytes (no merges)",
 }
-HOW_TO_GET = (
-    "No tiktoken or Hugging Face tokenizer is cached on this machine yet: "
-    "`python -c \"import tiktoken; tiktoken.get_encoding('o200k_base')\"` or "
-    "`huggingface-cli download openai-community/gpt2 tokenizer.json` puts one where this page looks "
-    "(then press Look again), or load the files with **Load tokenizer files**."
-)
+PRESETS = tuple(TiktokenSpec(name=name).key() for name in ENCODINGS)  # gpt2 ... o200k_base
+HF_PRESETS = ("hf:openai-community/gpt2",)
+NEWEST = TiktokenSpec(name="o200k_base").key()  # offered first when nothing is on this machine
 
 
 def default_corpus(titles: dict[str, str]) -> str:
@@ -87,8 +86,9 @@ def picker() -> Picked:
     remember_used(picked)
     for note in picked.notes:
         (box if presenter else st).caption(md_escape(note))
-    nothing_local = isinstance(spec, CachedSpec) and not local_tokenizers().found  # the picker said so
-    if picked.error and not nothing_local:
+    if isinstance(spec, CachedSpec) and picked.tokenizer is None and picked.quiet:
+        offer_fetch(spec)  # not on this machine yet: fetch it here, or load its files
+    elif picked.error:
         message = f"{md_escape(picked.label)}: {md_escape(picked.error)}"
         (st.info if picked.quiet else st.error)(message)
     return picked
@@ -174,30 +174,55 @@ def _rescan() -> None:
     local_tokenizers.clear()
 
 
+def _named() -> None:
+    """The Hugging Face model typed in the box becomes the choice (checked as a link's would be)."""
+    raw = str(st.session_state.get(keys.HF_NAME) or "").strip()
+    if not raw:
+        return
+    try:
+        key = HfSpec.read(raw, raw).key()
+    except ValueError as exc:
+        st.session_state[keys.HF_NAME_PROBLEM] = str(exc)
+        return
+    st.session_state.pop(keys.HF_NAME_PROBLEM, None)
+    named: list[str] = st.session_state.setdefault(keys.HF_NAMED, [])
+    if key not in named:
+        named.append(key)
+    st.session_state[keys.LOCAL] = key
+
+
 def _local_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
+    """Every OpenAI encoding, the Hugging Face models on this machine, and any model by name."""
     local = local_tokenizers()
+    named = st.session_state.get(keys.HF_NAMED, [])
+    options = list(dict.fromkeys([*PRESETS, *(f.key for f in local.found), *HF_PRESETS, *named]))
     wanted = st.session_state.get(keys.LOCAL)
-    options = [f.key for f in local.found]
     if wanted and wanted not in options:
-        options.append(wanted)  # asked for by a link, not on this machine: resolve says so
-    if not options:
-        st.info(HOW_TO_GET)
-        _searched(local)
-        st.button("Look again", key=keys.RESCAN, on_click=_rescan)
-        return TiktokenSpec(name="o200k_base")
+        options.append(wanted)  # asked for by a link: resolve says whether it is here
     labels = {f.key: f.label for f in local.found}
-    preferred = next((k for k in ("tiktoken:o200k_base", "tiktoken:cl100k_base") if k in options), options[0])
-    st.session_state.setdefault(keys.LOCAL, preferred)
+    found = [k for k in options if k in labels]
+    preferred = next((k for k in ("tiktoken:o200k_base", "tiktoken:cl100k_base") if k in found), None)
+    st.session_state.setdefault(keys.LOCAL, preferred or (found or [NEWEST])[0])
     choice = cols[0].selectbox(
         "Tokenizer",
         options,
-        format_func=lambda k: labels.get(k, f"{k} (not on this machine)"),
+        format_func=lambda k: labels.get(k) or f"{parse(k).label()}, not on this machine yet",
         key=keys.LOCAL,
         persist_state="session",
-        help="Found in tiktoken's cache and the Hugging Face hub cache; loaded on first use, "
-        "then shared by every session.",
+        help="OpenAI's encodings and Hugging Face models: those in tiktoken's cache or the Hugging Face "
+        "hub cache load at once (once per server); the others are fetched once into those caches.",
     )
-    cols[1].button("Look again", key=keys.RESCAN, on_click=_rescan, help="Look in the caches again.")
+    cols[1].text_input(
+        "Hugging Face model",
+        key=keys.HF_NAME,
+        on_change=_named,
+        placeholder="org/name, e.g. openai-community/gpt2",
+        help="A model on the Hugging Face hub whose tokenizer.json is byte-level BPE (GPT-2 style).",
+    )
+    cols[2].button("Look again", key=keys.RESCAN, on_click=_rescan, help="Look in the caches again.")
+    problem = st.session_state.get(keys.HF_NAME_PROBLEM)
+    if problem:
+        st.error(md_escape(problem))
     if local.unusable:
         with st.expander(f"{len(local.unusable)} more on this machine that cannot be loaded here"):
             st.markdown(
@@ -207,12 +232,6 @@ def _local_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
                 )
             )
     return parse(choice)
-
-
-def _searched(local: LocalTokenizers) -> None:
-    home = str(Path.home())
-    places = [str(p).replace(home, "~", 1) if str(p).startswith(home) else str(p) for p in local.searched]
-    st.caption("Looked in: " + md_escape(", ".join(places)))
 
 
 def _pattern_select(col: DeltaGenerator) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import http.server
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ class Route:
     headers: dict[str, str] = field(default_factory=dict)
     length: int | None = -1  # -1: len(body)
     head: Route | None = None
+    pace: float = 0.0  # seconds between two 64 KB parts of the body (a slow host, to watch progress)
 
 
 @dataclass
@@ -65,7 +67,11 @@ def file_server() -> Iterator[FileServer]:
             self.end_headers()
             if body:
                 with suppress(OSError):
-                    self.wfile.write(route.body)
+                    step = 1 << 16 if route.pace else max(1, len(route.body))
+                    for start in range(0, len(route.body), step):
+                        self.wfile.write(route.body[start : start + step])
+                        self.wfile.flush()
+                        time.sleep(route.pace)
 
         def do_GET(self) -> None:
             self._answer(body=True)
@@ -101,6 +107,7 @@ def serve_hub_tokenizer(
     large: bool = True,
     commit: str = COMMIT,
     published: bytes | None = None,
+    pace: float = 0.0,
 ) -> str:
     """Serve ``data`` as model ``name``'s tokenizer.json the way the hub does; returns its etag.
 
@@ -114,8 +121,8 @@ def serve_hub_tokenizer(
         etag = hashlib.sha256(hashed).hexdigest()
         head = {"X-Repo-Commit": commit, "X-Linked-Etag": f'"{etag}"', "X-Linked-Size": str(len(hashed))}
         server.routes[path] = Route(status=302, headers={**head, "Location": f"{server.url}/lfs/{etag}"})
-        server.routes[f"/lfs/{etag}"] = Route(data)
+        server.routes[f"/lfs/{etag}"] = Route(data, pace=pace)
     else:
         etag = hashlib.sha1(f"blob {len(hashed)}\0".encode() + hashed).hexdigest()
-        server.routes[path] = Route(data, headers={"X-Repo-Commit": commit, "ETag": f'"{etag}"'})
+        server.routes[path] = Route(data, headers={"X-Repo-Commit": commit, "ETag": f'"{etag}"'}, pace=pace)
     return etag

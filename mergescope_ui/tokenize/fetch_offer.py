@@ -72,6 +72,7 @@ def _fetch(spec: CachedSpec, settings: FetchSettings) -> None:
         st.session_state[keys.FETCH_PROBLEM] = (spec.key(), message)
     else:
         st.session_state.pop(keys.FETCH_PROBLEM, None)
+        st.session_state[keys.RELABEL] = True  # its label in the picker changes: send it again
         local_tokenizers.clear()
     st.rerun()
 

@@ -32,6 +32,7 @@ HF_NAME_PROBLEM: Final = "tokenize_hf_name_problem"  # plain: why the name typed
 HF_NAMED: Final = "tokenize_hf_named"  # plain: list of hf: spec keys named in this session
 FETCH: Final = "tokenize_fetch"  # button: fetch the tokenizer picked (not on this machine yet)
 FETCH_PROBLEM: Final = "tokenize_fetch_problem"  # plain: (spec key, message) of the last failed fetch
+RELABEL: Final = "tokenize_relabel"  # plain: set the picker's choice again (its label changed)
 TO_UPLOAD: Final = "tokenize_to_upload"  # button: load the files instead of fetching
 
 # --- the views -----------------------------------------------------------------------------

@@ -172,6 +172,7 @@ def _session_widgets(cols: Sequence[DeltaGenerator], run: TrainingRun | None) ->
 
 def _rescan() -> None:
     local_tokenizers.clear()
+    st.session_state[keys.RELABEL] = True
 
 
 def _named() -> None:
@@ -203,6 +204,8 @@ def _local_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
     found = [k for k in options if k in labels]
     preferred = next((k for k in ("tiktoken:o200k_base", "tiktoken:cl100k_base") if k in found), None)
     st.session_state.setdefault(keys.LOCAL, preferred or (found or [NEWEST])[0])
+    if st.session_state.pop(keys.RELABEL, False):  # "not on this machine yet" became its cache's name:
+        st.session_state[keys.LOCAL] = st.session_state[keys.LOCAL]  # the browser shows the new label
     choice = cols[0].selectbox(
         "Tokenizer",
         options,

@@ -89,6 +89,9 @@ def local_tokenizers() -> LocalTokenizers:
 def _local_load(key: str, stamp: tuple[tuple[str, int, int], ...]) -> LocalLoad:
     """One found tokenizer, loaded once per server (``stamp``: its files' sizes and times).
 
+    The one place a cached or fetched tokenizer file is loaded (a few seconds of the server's
+    process for o200k_base): the call to move into a worker process (issue 28).
+
     Three at most: o200k_base holds some 120 MB in Python (GPT-2's 50,257 tokens hold 28 MB).
     """
     found = local_tokenizers().get(key)

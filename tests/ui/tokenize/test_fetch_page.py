@@ -112,6 +112,25 @@ def test_a_file_unlike_the_published_one_is_refused_in_one_line_and_the_page_kee
 
 
 @pytest.mark.parametrize(
+    ("setting", "said"),
+    [
+        ({"MERGESCOPE_FETCH_MAX_MB": "0.01"}, "over the 0 MB this server fetches; download it yourself"),
+        ({"MERGESCOPE_OPENAI_URL": "http://127.0.0.1:9"}, "cannot reach 127.0.0.1"),  # nothing listens on 9
+    ],
+    ids=["too-large", "no-network"],
+)
+def test_a_failed_fetch_says_what_to_do_in_one_line(server, files, monkeypatch, setting, said):
+    serve_encoding(server, "cl100k_base", (files["tokenizer.tiktoken"] * 10,))
+    for k, v in setting.items():
+        monkeypatch.setenv(k, v)
+    at = page(**{keys.LOCAL: "tiktoken:cl100k_base"})
+    at.button(key=keys.FETCH).click().run()
+    assert not at.exception
+    (error,) = [e.value.replace("\\", "") for e in at.error]
+    assert said in error and "\n" not in error and error.startswith("Could not fetch **cl100k")
+
+
+@pytest.mark.parametrize(
     ("name", "served", "said"),
     [
         ("org/none", None, "no tokenizer.json for org/none on the Hugging Face hub: check the name"),

@@ -479,3 +479,10 @@ def test_chatml_tokens_are_one_token_each_with_a_tokenizer_that_has_them():
 def test_a_superscript_digit_is_not_a_page_or_a_step():
     state, notes = from_query({"page": "²", "tok": "session:²"})
     assert state.page == 1 and len(notes) == 2
+
+
+def test_two_kinds_cannot_share_a_prefix():
+    with pytest.raises(ValueError, match="two tokenizer kinds use the prefix 'bytes'; give one another"):
+
+        class Twin(BytesSpec):
+            prefix = "bytes"

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .specs import TokenizerSpec
+from .specs import parse
 
 MAX_SHARED_CHARS = 2000
 MAX_COMPARE = 4
@@ -75,7 +75,7 @@ def from_query(
     spec = _one(params.get(TOKENIZER))
     if spec is not None:
         try:
-            spec = TokenizerSpec.parse(spec).key()
+            spec = parse(spec).key()
         except ValueError as exc:
             notes.append(f"ignored {TOKENIZER}={spec!r}: {exc}")
             spec = None
@@ -83,7 +83,7 @@ def from_query(
     raw_cmp = _one(params.get(COMPARE))
     for item in (raw_cmp or "").split(",") if raw_cmp else []:
         try:
-            key = TokenizerSpec.parse(item).key()
+            key = parse(item).key()
         except ValueError as exc:
             notes.append(f"ignored {COMPARE} entry {item!r}: {exc}")
             continue

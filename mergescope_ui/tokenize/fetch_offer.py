@@ -34,24 +34,23 @@ def _to_upload() -> None:
 def offer_fetch(spec: CachedSpec) -> None:
     """Say that ``spec`` is not on this machine, and offer to fetch it (or to load its files)."""
     settings = fetch_settings()
-    name = md_escape(spec.name)
     problem = st.session_state.get(keys.FETCH_PROBLEM)
     if problem is not None and problem[0] == spec.key():
-        st.error(f"Could not fetch **{name}**: {md_escape(problem[1])}")
+        st.error(f"Could not fetch **{md_escape(spec.name)}**: {md_escape(problem[1])}")
     if settings.off is not None:
         st.info(
-            f"**{name}** is not on this machine, and this server does not fetch tokenizers "
+            f"**{md_escape(spec.name)}** is not on this machine, and this server does not fetch tokenizers "
             f"({md_escape(settings.off)}). Load its files with **Load tokenizer files**."
         )
         st.button("Load its files", key=keys.TO_UPLOAD, on_click=_to_upload)
         return
-    source = md_escape(spec.source(settings))
     st.info(
-        f"**{name}** is not on this machine yet. Fetch it once from {source}: it is checked against "
+        f"**{md_escape(spec.name)}** is not on this machine yet. Fetch it once from "
+        f"{md_escape(spec.source(settings))}: it is checked against "
         f"its published hash and kept in {md_escape(spec.where)}, so it works offline from then on."
     )
     cols = st.columns([1, 1, 2])
-    fetch = cols[0].button(f"⬇️ Fetch {name}", key=keys.FETCH, type="primary")
+    fetch = cols[0].button(f"⬇️ Fetch {md_escape(spec.name)}", key=keys.FETCH, type="primary")
     cols[1].button("Load its files instead", key=keys.TO_UPLOAD, on_click=_to_upload)
     if fetch:
         _fetch(spec, settings)

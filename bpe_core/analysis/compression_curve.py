@@ -46,7 +46,7 @@ from ..tokenizer import Tokenizer
 from ..training import Trainer, TrainOptions
 from .scripts import SPECIAL, byte_categories, resolve_chunk
 
-Progress = Callable[[float, str], None]
+Progress = Callable[[float, str], object]  # what it returns is not used
 
 # Chunks longer than this (in bytes) use the heap-based pass; shorter ones the
 # plain rescan, which is faster for word-sized chunks.
@@ -155,7 +155,7 @@ class _Ranks:
                 )
             ranks.setdefault((a, b), (rank, tokenizer.merge_ids[rank]))
         self.ranks = ranks
-        self.byte_id = [tokenizer.id_of(bytes([i])) for i in range(256)]
+        self.byte_id = tokenizer.byte_ids()
         self.merges = len(tokenizer.merges)
 
 

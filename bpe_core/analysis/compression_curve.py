@@ -289,12 +289,12 @@ def _curve_from_chunks(
         cats = resolve_chunk(chunk)
         for cat in cats:
             script_chars[cat] += count
-        first = cats[0] if cats else None
-        if all(c == first for c in cats):  # one category: no need to know where tokens start
-            script_bytes[first] += len(data) * count  # type: ignore[index]
-            sd = script_delta.get(first)  # type: ignore[arg-type]
+        first = cats[0] if cats else ""
+        if cats and all(c == first for c in cats):  # one category: no need to know where tokens start
+            script_bytes[first] += len(data) * count
+            sd = script_delta.get(first)
             if sd is None:
-                sd = script_delta[first] = [0] * (K + 1)  # type: ignore[index]
+                sd = script_delta[first] = [0] * (K + 1)
             for rank, _ in _chunk_events(data, r, False):
                 delta[rank] += count
                 sd[rank] += count

@@ -31,7 +31,7 @@ import codecs
 import json
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import BinaryIO, TextIO
 
@@ -278,7 +278,11 @@ def _read_ids(data: bytes) -> list[int]:
 
 
 def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
-    say = (lambda s: None) if args.quiet else (lambda s: (stderr.write(s), stderr.flush()))
+    def say(text: str) -> None:
+        if not args.quiet:
+            stderr.write(text)
+            stderr.flush()
+
     start = time.perf_counter()
     options = TrainOptions(
         vocab_size=args.vocab_size,
@@ -338,7 +342,7 @@ class _Throttled:
     """A progress line at most every PROGRESS_EVERY_SECONDS, with the time so far; one line
     rewritten in place on a terminal, one line each otherwise."""
 
-    def __init__(self, say, interactive: bool, start: float) -> None:
+    def __init__(self, say: Callable[[str], None], interactive: bool, start: float) -> None:
         self.say, self.interactive, self.start = say, interactive, start
         self.last = time.perf_counter()
         self.shown = False

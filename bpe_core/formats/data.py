@@ -2,7 +2,8 @@
 
 A format reader returns a :class:`TokenizerData`; :mod:`.load` turns
 it into a :class:`~bpe_core.tokenizer.Tokenizer`.  Writers accept anything with
-the same four attributes (a ``Tokenizer`` or a ``TokenizerData``).
+the same four attributes (:class:`TokenizerLike`: a ``Tokenizer``, or a
+``TokenizerData`` whose pattern is known).
 
 >>> data = TokenizerData({**{b: bytes([b]) for b in range(256)}, 256: b"ab"}, [(97, 98)], {}, "gpt2")
 >>> merge_results(data)
@@ -21,10 +22,21 @@ from typing import Protocol
 
 
 class TokenizerLike(Protocol):
-    vocab: Mapping[int, bytes]
-    merges: Sequence[tuple[int, int]]
-    special_tokens: Mapping[str, int]
-    pattern: str
+    """What a writer reads: a :class:`~bpe_core.tokenizer.Tokenizer` (or a :class:`TokenizerData`
+    whose ``pattern`` is not None: a file is written with its pattern).
+
+    Read-only (properties), so a ``Tokenizer``'s ``dict`` and ``list`` attributes
+    match the ``Mapping`` and ``Sequence`` asked for.
+    """
+
+    @property
+    def vocab(self) -> Mapping[int, bytes]: ...
+    @property
+    def merges(self) -> Sequence[tuple[int, int]]: ...
+    @property
+    def special_tokens(self) -> Mapping[str, int]: ...
+    @property
+    def pattern(self) -> str: ...
 
 
 @dataclass(slots=True)

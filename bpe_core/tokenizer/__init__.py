@@ -1,5 +1,6 @@
 """Tokenizers, the second stage: text to ids and back.
 
+- :mod:`.textbook`: :func:`textbook_encode`, encoding as a lesson states it (read it first);
 - :mod:`.bpe`: :class:`Tokenizer`, byte-level BPE (a vocabulary, ordered
   merges, special tokens and a split pattern);
 - :mod:`.streaming`: encoding an iterable of text pieces lazily (``Tokenizer.encode_iterable``);
@@ -11,5 +12,6 @@
 
 from .bpe import Tokenizer, TokenSpan
 from .char_baseline import CharTokenizer
+from .textbook import textbook_encode
 
-__all__ = ["CharTokenizer", "TokenSpan", "Tokenizer"]
+__all__ = ["CharTokenizer", "TokenSpan", "Tokenizer", "textbook_encode"]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -51,7 +49,7 @@ def reference_rows(
     if not files:
         return ()
     name = " + ".join(n for n, _ in files)
-    key = digest(*itertools.chain.from_iterable(files))  # name, bytes, name, bytes, ...
+    key = digest(*[part for file in files for part in file])  # name, bytes, name, bytes, ...
     bars: list[DeltaGenerator] = []
 
     def progress(fraction: float, message: str) -> None:

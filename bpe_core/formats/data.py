@@ -21,10 +21,16 @@ from typing import Protocol
 
 
 class TokenizerLike(Protocol):
-    vocab: Mapping[int, bytes]
-    merges: Sequence[tuple[int, int]]
-    special_tokens: Mapping[str, int]
-    pattern: str
+    """What writers read (read-only, so a ``Tokenizer``'s dicts and lists fit as well)."""
+
+    @property
+    def vocab(self) -> Mapping[int, bytes]: ...
+    @property
+    def merges(self) -> Sequence[tuple[int, int]]: ...
+    @property
+    def special_tokens(self) -> Mapping[str, int]: ...
+    @property
+    def pattern(self) -> str: ...
 
 
 @dataclass(slots=True)

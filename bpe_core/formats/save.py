@@ -50,7 +50,7 @@ def save_tokenizer(
     format cannot hold (a ValueError saying why) leaves the directory as it was.
     """
     texts = _texts(tok, formats)
-    out = Path(directory)
+    out = _check_out(directory)
     out.mkdir(parents=True, exist_ok=True)
     return [write_text(out / name, text) for name, text in texts]
 
@@ -66,7 +66,7 @@ def write_format(
     if fmt == "all":
         return save_tokenizer(tok, out)
     _check_formats([fmt])
-    path = Path(out)
+    path = _check_out(out)
     if fmt == "gpt2":
         return save_tokenizer(tok, path, formats=["gpt2"])
     ((default_name, maker),) = _WRITERS[fmt]
@@ -75,6 +75,13 @@ def write_format(
         path = path / default_name
     path.parent.mkdir(parents=True, exist_ok=True)
     return [write_text(path, text)]
+
+
+def _check_out(out: str | os.PathLike[str]) -> Path:
+    """``out`` as a Path; an empty name (which Python reads as the current directory) is a ValueError."""
+    if not os.fspath(out).strip():
+        raise ValueError("the output path is empty; name a directory or file ('.' for the current directory)")
+    return Path(out)
 
 
 def _check_formats(formats: Iterable[str]) -> list[str]:

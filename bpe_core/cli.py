@@ -12,7 +12,8 @@
 text), writes every format (see :mod:`bpe_core.formats`) and reports progress
 on stderr: bytes read, pre-tokens counted, merges done.  ``--tokenizer`` and
 ``convert``'s source take a directory or one file; ``--pattern`` sets the split
-pattern of files that do not record it (default ``gpt2``) and ``--special-token
+pattern of files that do not record it (else ``encoding.json`` beside them
+says, else ``gpt2``, with a ``note:`` line on stderr) and ``--special-token
 T=ID`` gives a ``.tiktoken`` file its special tokens.  Errors are one line on
 stderr and exit status 1 (2 for bad usage); nothing here is printed by :mod:`bpe_core` itself.
 
@@ -216,7 +217,7 @@ def main(
         if args.command == "train":
             return _train(args, _bounded(stdin, args.max_input_bytes, "- (stdin)"), stderr)
         if args.command == "encode":
-            tok = _load(args.tokenizer, args)
+            tok = _load(args.tokenizer, args, stderr)
             if args.input is None:
                 _write_ids(tok.encode(args.text), stdout)
             elif args.input == "-":
@@ -226,12 +227,12 @@ def main(
                 with _open_input(args.input, args.max_input_bytes) as f:
                     _write_ids(tok.encode_iterable(_read_text(f, args.input)), stdout)
         elif args.command == "decode":
-            tok = _load(args.tokenizer, args)
+            tok = _load(args.tokenizer, args, stderr)
             ids = _read_ids(_bounded(stdin, MAX_IDS_BYTES, "stdin", fix="decode the ids in parts").read())
             data = tok.decode_bytes(ids)
             stdout.write(data if args.bytes else data.decode("utf-8", errors="replace").encode("utf-8"))
         else:
-            tok = _load(args.source, args)
+            tok = _load(args.source, args, stderr)
             paths = write_format(tok, args.to, args.out, renumber=args.renumber)
             stderr.write("wrote " + ", ".join(str(p) for p in paths) + "\n")
         stdout.flush()
@@ -335,9 +336,14 @@ def _message(exc: BaseException) -> str:
     return str(exc)
 
 
-def _load(path: str, args: argparse.Namespace) -> Tokenizer:
+def _load(path: str, args: argparse.Namespace, stderr: TextIO) -> Tokenizer:
+    """The tokenizer at ``path``; what the loader had to assume goes to stderr as ``note:`` lines."""
     specials = dict(args.special_token) or None
-    return load_tokenizer(path, pattern=args.pattern, special_tokens=specials)
+    notes: list[str] = []
+    tok = load_tokenizer(path, pattern=args.pattern, special_tokens=specials, notes=notes)
+    for note in notes:
+        stderr.write(f"note: {note}\n")
+    return tok
 
 
 def _read_text(stream: BinaryIO, path: str) -> Iterator[str]:

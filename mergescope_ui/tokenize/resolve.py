@@ -73,6 +73,7 @@ class LoadedUpload:
     pattern: str | None
     tokenizer: Tokenizer | None = None
     error: str | None = None
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -213,7 +214,7 @@ def _resolve_upload(spec: TokenizerSpec, label: str) -> Picked:
     names = ", ".join(loaded.names)
     if loaded.tokenizer is None:
         return Picked(spec, f"uploaded {names}", None, spec.key(), error=f"{names}: {loaded.error}")
-    return Picked(spec, f"uploaded {names}", loaded.tokenizer, f"upload:{loaded.digest}")
+    return Picked(spec, f"uploaded {names}", loaded.tokenizer, f"upload:{loaded.digest}", notes=loaded.notes)
 
 
 def remember_used(picked: Picked) -> None:
@@ -263,8 +264,10 @@ def load_upload(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> L
     if key in uploads:
         return uploads[key]
     names = tuple(name for name, _ in files)
+    notes: list[str] = []
     try:
-        loaded = LoadedUpload(key, names, pattern, tokenizer=load_uploaded(files, pattern=pattern))
+        tok = load_uploaded(files, pattern=pattern, notes=notes)
+        loaded = LoadedUpload(key, names, pattern, tokenizer=tok, notes=tuple(notes))
     except ValueError as exc:
         loaded = LoadedUpload(key, names, pattern, error=str(exc))
     return remember(uploads, key, lambda: loaded, size=MAX_UPLOADS)

@@ -9,7 +9,9 @@ the file, not only as an icon on its chip with the reason kept for screen reader
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,6 +35,12 @@ def server() -> Iterator[str]:
         yield url
 
 
+@contextmanager
+def _page() -> Iterator[Any]:
+    with chromium_page(width=1400, height=1000) as page:
+        yield page
+
+
 def _file(folder: Path, name: str, size: int) -> Path:
     path = folder / name
     line = b"the cat sat on the mat\n"
@@ -40,7 +48,7 @@ def _file(folder: Path, name: str, size: int) -> Path:
     return path
 
 
-def _upload(page, path: Path) -> None:
+def _upload(page: Any, path: Path) -> None:
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(path))
     page.locator(CHIP).first.wait_for(timeout=30_000)
 
@@ -55,7 +63,7 @@ def test_the_cap_is_one_number() -> None:
 def test_one_byte_over_the_cap_is_refused_in_words(
     server: str, tmp_path: Path, where: str, heading: str, name: str
 ) -> None:
-    with chromium_page(width=1400, height=1000) as page:
+    with _page() as page:
         open_app(page, f"{server}/{where}", heading=heading)
         if where == "tokenize":
             page.get_by_text("Load tokenizer files").first.click()
@@ -72,7 +80,7 @@ def test_one_byte_over_the_cap_is_refused_in_words(
 
 
 def test_a_file_of_exactly_the_cap_goes_through(server: str, tmp_path: Path) -> None:
-    with chromium_page(width=1400, height=1000) as page:
+    with _page() as page:
         open_app(page, f"{server}/tokenize", heading="Tokenize")
         page.get_by_text("Load tokenizer files").first.click()
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.wait_for(state="attached")

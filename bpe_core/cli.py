@@ -12,9 +12,18 @@
 text), writes every format (see :mod:`bpe_core.formats`) and reports progress
 on stderr: bytes read, pre-tokens counted, merges done.  ``--tokenizer`` and
 ``convert``'s source take a directory or one file; ``--pattern`` sets the split
-pattern of files that do not record it (default ``gpt2``) and ``--special-token
+pattern of files that do not record it (else ``encoding.json`` beside them
+says, else ``gpt2``, with a ``note:`` line on stderr) and ``--special-token
 T=ID`` gives a ``.tiktoken`` file its special tokens.  Errors are one line on
 stderr and exit status 1 (2 for bad usage); nothing here is printed by :mod:`bpe_core` itself.
+
+Every stream is bounded, so no input hangs the command or fills the memory:
+``encode`` and ``train`` read at most :data:`MAX_STREAM_BYTES` (1 GiB) from
+stdin or a pipe (``--max-input-bytes`` changes it; regular files are read
+whole), ``decode`` at most :data:`MAX_IDS_BYTES` (64 MiB) of JSON; past the
+limit the command stops with a one-line error.  ``encode --input`` refuses a
+device or socket (``/dev/zero`` never ends) and waits at most
+:data:`FIFO_WAIT_SECONDS` for a named pipe's writer.
 
 >>> import io
 >>> out, err = io.BytesIO(), io.StringIO()
@@ -28,7 +37,11 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import io
 import json
+import os
+import select
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -45,6 +58,9 @@ from .training.corpus_files import Progress, count_files
 PROGRESS_EVERY_SECONDS = 1.0
 READ_BYTES = 1 << 16  # encode --input reads its file in blocks of this many bytes
 WRITE_IDS = 1 << 13  # and writes the ids in batches of this many
+MAX_STREAM_BYTES = 1 << 30  # the most encode and train read from stdin or a pipe (--max-input-bytes)
+MAX_IDS_BYTES = 64 << 20  # the most decode reads from stdin (about 10 million ids)
+FIFO_WAIT_SECONDS = 10.0  # how long encode --input waits for a named pipe's first bytes
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -102,6 +118,13 @@ def build_parser() -> argparse.ArgumentParser:
         "scheduler (pip install -r requirements-dask.txt)",
     )
     train.add_argument("--quiet", action="store_true", help="no progress or summary on stderr")
+    train.add_argument(
+        "--max-input-bytes",
+        type=int,
+        default=MAX_STREAM_BYTES,
+        metavar="N",
+        help=f"the most bytes read from - (stdin); default {MAX_STREAM_BYTES:,} (files are read whole)",
+    )
 
     def tokenizer_options(p: argparse.ArgumentParser, *, flag: bool) -> None:
         if flag:
@@ -131,6 +154,13 @@ def build_parser() -> argparse.ArgumentParser:
         "written as they come",
     )
     source.add_argument("--text", metavar="T", help="text to encode")
+    encode.add_argument(
+        "--max-input-bytes",
+        type=int,
+        default=MAX_STREAM_BYTES,
+        metavar="N",
+        help=f"the most bytes read from stdin or a pipe; default {MAX_STREAM_BYTES:,} (files are read whole)",
+    )
 
     decode = sub.add_parser(
         "decode", help="read a JSON list of ids on stdin and write the text (exactly: no newline added)"
@@ -183,31 +213,121 @@ def main(
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
+        _check_args(args)
         if args.command == "train":
-            return _train(args, stdin, stderr)
+            return _train(args, _bounded(stdin, args.max_input_bytes, "- (stdin)"), stderr)
         if args.command == "encode":
-            tok = _load(args.tokenizer, args)
+            tok = _load(args.tokenizer, args, stderr)
             if args.input is None:
                 _write_ids(tok.encode(args.text), stdout)
             elif args.input == "-":
-                _write_ids(tok.encode_iterable(_read_text(stdin, "-")), stdout)
+                bounded = _bounded(stdin, args.max_input_bytes, "- (stdin)")
+                _write_ids(tok.encode_iterable(_read_text(bounded, "-")), stdout)
             else:
-                with open(args.input, "rb") as f:
+                with _open_input(args.input, args.max_input_bytes) as f:
                     _write_ids(tok.encode_iterable(_read_text(f, args.input)), stdout)
         elif args.command == "decode":
-            tok = _load(args.tokenizer, args)
-            ids = _read_ids(stdin.read())
+            tok = _load(args.tokenizer, args, stderr)
+            ids = _read_ids(_bounded(stdin, MAX_IDS_BYTES, "stdin", fix="decode the ids in parts").read())
             data = tok.decode_bytes(ids)
             stdout.write(data if args.bytes else data.decode("utf-8", errors="replace").encode("utf-8"))
         else:
-            tok = _load(args.source, args)
+            tok = _load(args.source, args, stderr)
             paths = write_format(tok, args.to, args.out, renumber=args.renumber)
             stderr.write("wrote " + ", ".join(str(p) for p in paths) + "\n")
         stdout.flush()
     except (ValueError, OSError) as exc:
         stderr.write(f"error: {_message(exc)}\n")
         return 1
+    except MemoryError:
+        stderr.write("error: out of memory; give the command a smaller input\n")
+        return 1
     return 0
+
+
+def _check_args(args: argparse.Namespace) -> None:
+    """Refuse, before any work, what would go wrong later: an empty ``--out`` (Python reads ``''`` as
+    the current directory) and a bound below one byte."""
+    out = getattr(args, "out", None)
+    if out is not None and not out.strip():
+        raise ValueError("--out is empty; name a directory or file (use '.' for the current directory)")
+    limit = getattr(args, "max_input_bytes", 1)
+    if limit < 1:
+        raise ValueError(f"--max-input-bytes is {limit}; give a number of bytes of at least 1")
+
+
+class _Bounded(io.RawIOBase):
+    """A binary stream that refuses to give more than ``limit`` bytes: reading past them is a
+    ValueError naming ``name``, the limit and how to go on (``fix``).
+
+    >>> _Bounded(io.BytesIO(b"abc"), 3, "stdin").read()
+    b'abc'
+    >>> _Bounded(io.BytesIO(b"abcd"), 3, "stdin").read()
+    Traceback (most recent call last):
+    ValueError: stdin: more than 3 bytes, the most read from a stream; pass --max-input-bytes N to read more
+    """
+
+    def __init__(
+        self,
+        stream: BinaryIO,
+        limit: int,
+        name: str,
+        *,
+        fix: str = "pass --max-input-bytes N to read more",
+    ) -> None:
+        super().__init__()
+        self.stream, self.limit, self.name, self.fix = stream, limit, name, fix
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+        room = self.limit + 1 - self.count  # one byte more than allowed tells "too long" from "exactly"
+        view = memoryview(buffer).cast("B")
+        data = self.stream.read(min(len(view), room))
+        n = len(data)
+        view[:n] = data
+        self.count += n
+        if self.count > self.limit:
+            raise ValueError(
+                f"{self.name}: more than {self.limit:,} bytes, the most read from a stream; {self.fix}"
+            )
+        return n
+
+
+def _open_input(path: str, limit: int) -> BinaryIO:
+    """``encode --input``'s file: a regular file as it is; a pipe once its writer has written (at most
+    FIFO_WAIT_SECONDS), bounded by ``limit``; a device, socket or directory is refused (``/dev/zero``
+    never ends, a FIFO with no writer would block forever)."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return open(path, "rb")
+    if stat.S_ISDIR(mode):
+        raise ValueError(f"{path}: is a directory; pass a UTF-8 text file")
+    if not stat.S_ISFIFO(mode):
+        raise ValueError(
+            f"{path}: is a device or a socket, not a file, and may never end; pass a UTF-8 text file, "
+            "or pipe the text into --input -"
+        )
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # does not wait for a writer
+    try:
+        ready, _, _ = select.select([fd], [], [], FIFO_WAIT_SECONDS)
+        if not ready:
+            raise ValueError(
+                f"{path}: a pipe nothing was written to in {FIFO_WAIT_SECONDS:g} s; start the program "
+                "that writes to it first, or pipe the text into --input -"
+            )
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return _bounded(open(fd, "rb", buffering=0), limit, path)
+
+
+def _bounded(stream: BinaryIO, limit: int, name: str, **fix: str) -> BinaryIO:
+    """``stream`` read through :class:`_Bounded` (buffered)."""
+    return io.BufferedReader(_Bounded(stream, limit, name, **fix))
 
 
 def _message(exc: BaseException) -> str:
@@ -216,9 +336,14 @@ def _message(exc: BaseException) -> str:
     return str(exc)
 
 
-def _load(path: str, args: argparse.Namespace) -> Tokenizer:
+def _load(path: str, args: argparse.Namespace, stderr: TextIO) -> Tokenizer:
+    """The tokenizer at ``path``; what the loader had to assume goes to stderr as ``note:`` lines."""
     specials = dict(args.special_token) or None
-    return load_tokenizer(path, pattern=args.pattern, special_tokens=specials)
+    notes: list[str] = []
+    tok = load_tokenizer(path, pattern=args.pattern, special_tokens=specials, notes=notes)
+    for note in notes:
+        stderr.write(f"note: {note}\n")
+    return tok
 
 
 def _read_text(stream: BinaryIO, path: str) -> Iterator[str]:

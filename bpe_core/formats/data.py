@@ -47,13 +47,14 @@ class TokenizerData:
     UTF-8); ``merges`` in priority order, as id pairs; ``special_tokens`` maps
     each special string to its id; ``pattern`` is the split pattern (a name
     from :data:`bpe_core.pretokenizer.PATTERNS` or a regex), or ``None`` when
-    the file does not record one.
+    the file does not record one; ``notes`` say what the loader had to assume.
     """
 
     vocab: dict[int, bytes]
     merges: list[tuple[int, int]]
     special_tokens: dict[str, int] = field(default_factory=dict)
     pattern: str | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 def ordinary_ids(tok: TokenizerLike) -> dict[bytes, int]:

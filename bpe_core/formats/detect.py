@@ -6,6 +6,7 @@ import os
 import re
 from pathlib import Path
 
+from .encoding_config import ENCODING_JSON
 from .gpt2 import MERGES_TXT, VOCAB_JSON
 from .hf_json import TOKENIZER_JSON
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError, check_regular_file, parse_json, read_text
@@ -31,6 +32,10 @@ def detect_format(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYT
     if name.endswith("special_tokens_map.json"):
         raise TokenizerFileError(
             p, "", "only names the special tokens; load the directory, or vocab.json, instead"
+        )
+    if name == ENCODING_JSON:
+        raise TokenizerFileError(
+            p, "", "only holds the split pattern and special tokens; load the directory it is in instead"
         )
     if name == VOCAB_TXT:
         raise TokenizerFileError(
@@ -129,7 +134,7 @@ def _detect_in_directory(d: Path) -> tuple[str, list[Path]]:
 def _one_json_one_txt(d: Path) -> list[Path] | None:
     """A vocab and a merges file named otherwise (``gpt2_vocab.json`` + ``reference-merges.txt``):
     the directory's one ``.json`` and one ``.txt``, read as a pair (a mismatch is named on reading)."""
-    not_vocab = {TOKENIZER_JSON, "tokenizer_config.json", "config.json"}
+    not_vocab = {TOKENIZER_JSON, "tokenizer_config.json", "config.json", ENCODING_JSON}
     jsons = [p for p in d.glob("*.json") if p.name not in not_vocab and "special_tokens_map" not in p.name]
     txts = [p for p in d.glob("*.txt") if p.name != VOCAB_TXT]
     if len(jsons) != 1 or len(txts) != 1:

@@ -2,7 +2,10 @@
 
 The split pattern: ``tokenizer.json`` and minbpe files record it; for
 ``vocab.json`` + ``merges.txt`` and ``.tiktoken`` files, which do not, it is
-``pattern=`` or else :data:`DEFAULT_PATTERN`.  A ``pattern=`` given always wins.
+``pattern=``, or else what ``encoding.json`` beside them says (see
+:mod:`.encoding_config`; it also gives a ``.tiktoken`` file its special
+tokens), or else :data:`DEFAULT_PATTERN`, with a note saying it was assumed.
+A ``pattern=`` given always wins.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from ..pretokenizer import resolve_pattern
 from ..tokenizer import Tokenizer
 from .data import TokenizerData
 from .detect import detect_format
+from .encoding_config import ENCODING_JSON, NEEDS_CONFIG, EncodingConfig, read_encoding_json_text
 from .gpt2 import read_gpt2
 from .hf_json import read_hf_json_text
 from .minbpe import read_minbpe
@@ -30,14 +34,21 @@ def load_tokenizer(
     pattern: str | None = None,
     special_tokens: Mapping[str, int] | None = None,
     max_bytes: int = MAX_FILE_BYTES,
+    notes: list[str] | None = None,
 ) -> Tokenizer:
     """A :class:`~bpe_core.tokenizer.Tokenizer` from a directory or one file (see the module docstring).
 
     ``special_tokens`` (``{string: id}``) is only for ``.tiktoken`` files,
-    which do not list them; the other formats do.
+    which do not list them; the other formats do.  What the loader had to
+    assume (files that do not record the pattern or the special tokens, with
+    no ``encoding.json`` beside them) is appended to ``notes`` when given.
     """
-    data, source = read_tokenizer_data(path, special_tokens=special_tokens, max_bytes=max_bytes)
+    data, source = read_tokenizer_data(
+        path, special_tokens=special_tokens, max_bytes=max_bytes, pattern_given=pattern is not None
+    )
     chosen = pattern if pattern is not None else data.pattern if data.pattern is not None else DEFAULT_PATTERN
+    if notes is not None:
+        notes.extend(data.notes)
     resolve_pattern(chosen)
     try:
         return Tokenizer(data.vocab, data.merges, special_tokens=data.special_tokens, pattern=chosen)
@@ -52,8 +63,13 @@ def read_tokenizer_data(
     *,
     special_tokens: Mapping[str, int] | None = None,
     max_bytes: int = MAX_FILE_BYTES,
+    pattern_given: bool = False,
 ) -> tuple[TokenizerData, Path]:
-    """The :class:`TokenizerData` of a directory or file, and the file it mainly came from."""
+    """The :class:`TokenizerData` of a directory or file, and the file it mainly came from.
+
+    Its ``notes`` say what files without ``encoding.json`` leave unknown (not the pattern when
+    ``pattern_given``: the caller sets it).
+    """
     fmt, files = detect_format(path, max_bytes=max_bytes)
     if special_tokens and fmt != "tiktoken":
         raise ValueError(
@@ -61,10 +77,42 @@ def read_tokenizer_data(
         )
     if fmt == "hf-json":
         return read_hf_json_text(read_text(files[0], max_bytes=max_bytes), files[0]), files[0]
+    config_path = files[0].with_name(ENCODING_JSON)
+    config = None
+    if fmt in NEEDS_CONFIG and config_path.is_file():
+        config = read_encoding_json_text(read_text(config_path, max_bytes=max_bytes), config_path)
     if fmt == "gpt2":
         vocab, merges = files[0], files[1]
         special_map = files[2] if len(files) > 2 else None
-        return read_gpt2(vocab, merges, special_map, max_bytes=max_bytes), vocab
+        data = read_gpt2(vocab, merges, special_map, max_bytes=max_bytes)
+        label = f"{vocab.name} + {merges.name}"
+        _apply_config(data, config, label, pattern=not pattern_given, specials=False)
+        return data, vocab
     if fmt == "tiktoken":
-        return read_tiktoken(files[0], special_tokens=special_tokens, max_bytes=max_bytes), files[0]
+        given = bool(special_tokens)
+        if not given and config is not None and config.special_tokens is not None:
+            special_tokens = config.special_tokens
+        data = read_tiktoken(files[0], special_tokens=special_tokens, max_bytes=max_bytes)
+        _apply_config(data, config, files[0].name, pattern=not pattern_given, specials=not given)
+        return data, files[0]
     return read_minbpe(files[0], max_bytes=max_bytes), files[0]
+
+
+def _apply_config(
+    data: TokenizerData, config: EncodingConfig | None, files: str, *, pattern: bool, specials: bool
+) -> None:
+    """Take the pattern from ``encoding.json``, or note what is assumed without it (``pattern``,
+    ``specials``: the caller did not give them either)."""
+    if config is not None and config.pattern is not None:
+        data.pattern = config.pattern
+    elif pattern:
+        where = f"no {ENCODING_JSON} beside" if config is None else f"{ENCODING_JSON} does not name it"
+        data.notes.append(
+            f"{files}: the split pattern is not recorded ({where}), so {DEFAULT_PATTERN} is assumed; "
+            "choose the pattern it was trained with if it was another"
+        )
+    if specials and (config is None or config.special_tokens is None):
+        data.notes.append(
+            f"{files}: special tokens are not recorded (no {ENCODING_JSON} beside), so none are assumed; "
+            "give them with their ids if it has some"
+        )

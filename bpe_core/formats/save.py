@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .data import TokenizerLike
+from .encoding_config import ENCODING_JSON, encoding_json
 from .gpt2 import (
     MERGES_TXT,
     SPECIAL_TOKENS_MAP_JSON,
@@ -31,9 +32,10 @@ _WRITERS: dict[str, list[tuple[str, Callable[[TokenizerLike], str]]]] = {
         (VOCAB_JSON, vocab_json),
         (MERGES_TXT, merges_txt),
         (SPECIAL_TOKENS_MAP_JSON, special_tokens_map_json),
+        (ENCODING_JSON, encoding_json),
     ],
     "hf-json": [(TOKENIZER_JSON, tokenizer_json)],
-    "tiktoken": [(TOKENIZER_TIKTOKEN, tiktoken_text)],
+    "tiktoken": [(TOKENIZER_TIKTOKEN, tiktoken_text), (ENCODING_JSON, encoding_json)],
     "minbpe": [(MINBPE_MODEL, minbpe_model)],
     "vocab-txt": [(VOCAB_TXT, vocab_txt)],
 }
@@ -50,7 +52,7 @@ def save_tokenizer(
     format cannot hold (a ValueError saying why) leaves the directory as it was.
     """
     texts = _texts(tok, formats)
-    out = Path(directory)
+    out = _check_out(directory)
     out.mkdir(parents=True, exist_ok=True)
     return [write_text(out / name, text) for name, text in texts]
 
@@ -60,21 +62,30 @@ def write_format(
 ) -> list[Path]:
     """Write one format: ``gpt2`` into the directory ``out``, the others to the file ``out``
     (or their usual name inside ``out`` when it is a directory).  ``fmt="all"`` is :func:`save_tokenizer`.
+    A ``.tiktoken`` file gets ``encoding.json`` beside it (its pattern and special tokens).
 
     ``renumber`` lets minbpe renumber ids to its layout (see :mod:`.minbpe`).
     """
     if fmt == "all":
         return save_tokenizer(tok, out)
     _check_formats([fmt])
-    path = Path(out)
+    path = _check_out(out)
     if fmt == "gpt2":
         return save_tokenizer(tok, path, formats=["gpt2"])
-    ((default_name, maker),) = _WRITERS[fmt]
+    (default_name, maker), *beside = _WRITERS[fmt]
     text = minbpe_model(tok, renumber=renumber) if fmt == "minbpe" else maker(tok)
     if path.is_dir():
         path = path / default_name
+    others = [(path.with_name(name), make(tok)) for name, make in beside]
     path.parent.mkdir(parents=True, exist_ok=True)
-    return [write_text(path, text)]
+    return [write_text(path, text)] + [write_text(p, t) for p, t in others]
+
+
+def _check_out(out: str | os.PathLike[str]) -> Path:
+    """``out`` as a Path; an empty name (which Python reads as the current directory) is a ValueError."""
+    if not os.fspath(out).strip():
+        raise ValueError("the output path is empty; name a directory or file ('.' for the current directory)")
+    return Path(out)
 
 
 def _check_formats(formats: Iterable[str]) -> list[str]:
@@ -87,8 +98,12 @@ def _check_formats(formats: Iterable[str]) -> list[str]:
 
 def _texts(tok: TokenizerLike, formats: Iterable[str]) -> list[tuple[str, str]]:
     texts = []
+    names: set[str] = set()
     for fmt in _check_formats(formats):
         for name, maker in _WRITERS[fmt]:
+            if name in names:  # encoding.json serves gpt2 and tiktoken alike
+                continue
+            names.add(name)
             try:
                 texts.append((name, maker(tok)))
             except ValueError as exc:

@@ -31,8 +31,9 @@ def reference_upload() -> list[tuple[str, bytes]]:
         on_change=_remember_reference,
         type=list(UPLOAD_TYPES),
         help="tokenizer.json, a .tiktoken or .model file, or vocab.json + merges.txt "
-        f"(up to {MAX_UPLOAD_FILES} files of one tokenizer): it shows as a point at its own vocab size "
-        "and as rows of the table.",
+        f"(up to {MAX_UPLOAD_FILES} files of one tokenizer; with encoding.json when you have it, as it "
+        "records the split pattern those files lack, else gpt2 is assumed): it shows as a point at its own "
+        "vocab size and as rows of the table.",
     )
     return list(st.session_state.get(keys.REF_FILES, []))
 

@@ -17,6 +17,12 @@ BASE_CSS = """
 :is(.st-key-back,.st-key-play,.st-key-reset) button{min-width:6rem;}
 .st-key-next button{min-width:8rem;}
 [data-testid="stMetricValue"]{font-variant-numeric:tabular-nums;}
+/* A file the browser refused (over the upload cap, or of the wrong type): Streamlit marks its chip with an
+   icon and keeps the reason ("File must be 10.0MB or smaller.") for screen readers only; show it. */
+[data-testid="stFileChip"][aria-invalid="true"]{flex-wrap:wrap;}
+[data-testid="stFileChip"][aria-invalid="true"] [role="alert"]{position:static;width:auto;height:auto;
+  margin:0;padding:.15rem 0 0 0;clip:auto;overflow:visible;white-space:normal;flex-basis:100%;color:inherit;
+  font-size:.875rem;line-height:1.3;}
 </style>
 """
 

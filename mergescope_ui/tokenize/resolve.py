@@ -187,8 +187,10 @@ def load_upload(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> L
     if key in uploads:
         return uploads[key]
     names = tuple(name for name, _ in files)
+    notes: list[str] = []
     try:
-        loaded = LoadedUpload(key, names, pattern, tokenizer=load_uploaded(files, pattern=pattern))
+        tok = load_uploaded(files, pattern=pattern, notes=notes)
+        loaded = LoadedUpload(key, names, pattern, tokenizer=tok, notes=tuple(notes))
     except ValueError as exc:
         loaded = LoadedUpload(key, names, pattern, error=str(exc))
     return remember(uploads, key, lambda: loaded, size=MAX_UPLOADS)

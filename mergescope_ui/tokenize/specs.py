@@ -90,6 +90,7 @@ class LoadedUpload:
     pattern: str | None
     tokenizer: Tokenizer | None = None
     error: str | None = None
+    notes: tuple[str, ...] = ()  # what the loader said (a pattern or special tokens the files do not carry)
 
 
 class Here(Protocol):
@@ -418,7 +419,9 @@ class UploadSpec(TokenizerSpec):
         names = ", ".join(loaded.names)
         if loaded.tokenizer is None:  # the upload widget has shown the error already
             return self.missing(f"uploaded {names}", f"{names}: {loaded.error}")
-        return Picked(self, f"uploaded {names}", loaded.tokenizer, f"upload:{loaded.digest}")
+        return Picked(
+            self, f"uploaded {names}", loaded.tokenizer, f"upload:{loaded.digest}", notes=loaded.notes
+        )
 
 
 @dataclass(frozen=True, slots=True)

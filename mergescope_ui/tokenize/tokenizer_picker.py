@@ -255,7 +255,7 @@ def _upload_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
         accept_multiple_files=True,
         key=keys.FILES,
         help=f"tokenizer.json (HF), a .tiktoken or minbpe .model file, or vocab.json + merges.txt together "
-        f"(up to {MAX_UPLOAD_FILES} files of one tokenizer).",
+        f"(up to {MAX_UPLOAD_FILES} files of one tokenizer), with encoding.json if you have it.",
     )
     choices = [AS_RECORDED, *PATTERN_NAMES]
     pattern = cols[1].selectbox(
@@ -264,7 +264,8 @@ def _upload_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
         key=keys.LOAD_PATTERN,
         persist_state="session",
         format_func=lambda p: "as the files say (else gpt2)" if p == AS_RECORDED else p,
-        help="vocab.json + merges.txt and .tiktoken files do not record one; cl100k_base needs gpt4.",
+        help="vocab.json + merges.txt and .tiktoken files do not record one (encoding.json uploaded with "
+        "them does); cl100k_base needs gpt4.",
     )
     chosen = None if pattern == AS_RECORDED else pattern
     if not files:

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from bpe_core.training.wordpiece import WordPieceTrainer, train_wordpiece, wordpiece_steps
 from bpe_core.training.wordpiece_records import WORDPIECE_TIE_BREAKS, WordPieceOptions
 
+from .support import CORPORA
+
 COURSE = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 COURSE_TEXT = " ".join(w for w, n in COURSE.items() for _ in range(n))
 BERT = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
@@ -56,7 +58,8 @@ def test_the_course_example(method):
 
 
 def test_hf_wordpiece_trainer_trains_bpe():
-    """HF's WordPieceTrainer merges the most frequent pair: ##u + ##g first, where WordPiece merges ##g + ##s."""
+    """HF's WordPieceTrainer merges the most frequent pair: ##u + ##g first, where WordPiece merges
+    ##g + ##s."""
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
     hf = Tokenizer(models.WordPiece(unk_token="[UNK]"))
@@ -75,12 +78,12 @@ def test_hf_wordpiece_trainer_trains_bpe():
 
 
 WORDS = st.text(alphabet="abcé#", min_size=1, max_size=7)
-CORPORA = st.dictionaries(WORDS, st.integers(1, 6), min_size=1, max_size=12)
+WORD_COUNTS = st.dictionaries(WORDS, st.integers(1, 6), min_size=1, max_size=12)
 
 
 @settings(max_examples=150, deadline=None)
 @given(
-    counts=CORPORA,
+    counts=WORD_COUNTS,
     extra=st.integers(0, 40),
     tie_break=st.sampled_from(WORDPIECE_TIE_BREAKS),
     min_frequency=st.integers(1, 3),
@@ -108,7 +111,7 @@ def test_fast_equals_textbook(counts, extra, tie_break, min_frequency, top_k):
 
 
 def test_fast_equals_textbook_on_a_real_text():
-    text = open("corpora/lighthouse_story.txt", encoding="utf-8").read()
+    text = (CORPORA / "lighthouse_story.txt").read_text(encoding="utf-8")
     fast = wordpiece_steps(text, vocab_size=250, top_k=5)
     textbook = wordpiece_steps(text, vocab_size=250, top_k=5, method="textbook")
     assert list(fast) == list(textbook)

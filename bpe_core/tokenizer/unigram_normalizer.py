@@ -6,7 +6,8 @@ Four settings, as in SentencePiece's ``Normalizer::Normalize``:
   what each becomes, e.g. ``nmt_nfkc``: NFKC plus a few rules for the web). At each place the longest
   rule that matches wins; without one, the character stays.  Empty for ``identity``.
 - ``remove_extra_whitespaces``: spaces at the start and the end go, and a run of spaces becomes one.
-- ``add_dummy_prefix``: a space is put before the text, so ``world`` and ``hello world`` share ``▁world``.
+- ``add_dummy_prefix``: a space is put before the text, so ``world`` and ``hello world`` share ``▁world``
+  (with ``prefix_only_if_missing``, only when the text does not start with one: HF's ``Metaspace``).
 - ``escape_whitespaces``: each space becomes ``▁`` (U+2581).
 
 Symbols the model defines itself (``user_defined``) are kept as they are, longest first.
@@ -52,6 +53,7 @@ class SentencePieceNormalizer:
     escape_whitespaces: bool = True
     user_defined: tuple[str, ...] = ()
     name: str = "identity"
+    prefix_only_if_missing: bool = False
     _trie: tuple[tuple[int, ...], bytes] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -62,6 +64,8 @@ class SentencePieceNormalizer:
 
     def normalize(self, text: str) -> Normalized:
         """``text`` as the model sees it, with where each character comes from."""
+        if self._trie is None and not self.user_defined:
+            return self._normalize_plain(text)
         data = text.encode("utf-8", "surrogatepass")
         char_at = _char_index(text, len(data))
         out = bytearray()
@@ -77,9 +81,7 @@ class SentencePieceNormalizer:
         if pos >= n:
             return Normalized("", (char_at[pos],))
         space = SPACE.encode() if self.escape_whitespaces else b" "
-        if self.add_dummy_prefix:
-            out += space
-            to_orig += [pos] * len(space)
+        start = pos
         prev_space = self.remove_extra_whitespaces
         while pos < n:
             piece, used = self._prefix(data, pos)
@@ -102,6 +104,11 @@ class SentencePieceNormalizer:
                 del out[-len(space) :]
                 pos = to_orig[len(out)]
                 del to_orig[len(out) :]
+            if not out:  # SentencePiece's dummy prefix went with the trailing spaces
+                return Normalized("", (char_at[start],))
+        if self.add_dummy_prefix and not (self.prefix_only_if_missing and out.startswith(space)):
+            out[:0] = space
+            to_orig[:0] = [start] * len(space)
         to_orig.append(pos)
         normalized = out.decode("utf-8", "replace")
         # Each output character's input position is that of its first byte.
@@ -112,6 +119,41 @@ class SentencePieceNormalizer:
             b += len(c.encode("utf-8"))
         offsets.append(char_at[to_orig[-1]])
         return Normalized(normalized, tuple(offsets))
+
+    def _normalize_plain(self, text: str) -> Normalized:
+        """:meth:`normalize` without rules: each character stays (the same steps, over characters)."""
+        n = len(text)
+        pos = n - len(text.lstrip(" ")) if self.remove_extra_whitespaces else 0
+        if pos >= n:
+            return Normalized("", (pos,))
+        space = SPACE if self.escape_whitespaces else " "
+        out: list[str] = []
+        offsets: list[int] = []
+        squeeze = self.remove_extra_whitespaces
+        prev_space = squeeze
+        for i in range(pos, n):
+            c = text[i]
+            if c == " ":
+                if prev_space:
+                    continue
+                out.append(space)
+                prev_space = squeeze
+            else:
+                out.append(c)
+                prev_space = False
+            offsets.append(i)
+        end = n
+        if squeeze:
+            while out and out[-1] == space:
+                out.pop()
+                end = offsets.pop()
+            if not out:  # SentencePiece's dummy prefix went with the trailing spaces
+                return Normalized("", (pos,))
+        if self.add_dummy_prefix and not (self.prefix_only_if_missing and out and out[0] == space):
+            out.insert(0, space)
+            offsets.insert(0, pos)
+        offsets.append(end)
+        return Normalized("".join(out), tuple(offsets))
 
     def _prefix(self, data: bytes, pos: int) -> tuple[bytes, int]:
         """What the input at ``pos`` becomes, and how many of its bytes that uses (``NormalizePrefix``)."""

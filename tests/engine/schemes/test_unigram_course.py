@@ -4,11 +4,13 @@ Corpus: ``hug`` 10, ``pug`` 5, ``pun`` 12, ``bun`` 4, ``hugs`` 5; the course's s
 strict substrings of these words with their frequencies (sum 210).  The course prints:
 
 - the probabilities: each frequency over 210 (``u`` 36/210, ``ug`` 20/210, ...);
-- ``pug``: ``p u g`` 0.000389 (it writes 5/210 for ``p`` there; ``p`` occurs 17 times, its own table says so,
-  so the product is 0.001322), ``p ug`` and ``pu g`` 0.0022676 each written with the same 5 (0.007710 with 17);
+- ``pug``: ``p u g`` 0.000389 (it writes 5/210 for ``p`` there; ``p`` occurs 17 times, its own table
+  says so, so the product is 0.001322), ``p ug`` and ``pu g`` 0.0022676 each written with the same 5
+  (0.007710 with 17);
   "which of those is encountered first" decides;
 - the best cuts: hug 0.071428, pug 0.007710, pun 0.006168, bun 0.001451, hugs 0.001701, and the loss 169.8;
-- removing ``hug``: ``hug`` becomes ``hu g`` (0.006802) and ``hugs`` stays at 0.001701: the loss rises by 23.5;
+- removing ``hug``: ``hug`` becomes ``hu g`` (0.006802) and ``hugs`` stays at 0.001701: the loss rises
+  by 23.5;
   removing ``pu`` changes nothing (``pug`` keeps the score with ``p ug``).
 
 Several of the course's words have ties (pun: ``pu n`` = ``p un``); the course lists one cut, we check the

@@ -1,4 +1,4 @@
-"""Unigram training: the fast loss increases equal the textbook's, the rounds keep their promises, bad input."""
+"""Unigram training: fast loss increases equal the textbook's, the rounds keep their promises, bad input."""
 
 from __future__ import annotations
 

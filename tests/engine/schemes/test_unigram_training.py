@@ -138,8 +138,9 @@ def test_seed_rule_and_its_bound():
         "s",
         "p",
     ]  # by count, then code point
-    # ten substrings are seen twice or more (▁h ▁hu ▁hug ▁hugs hu hug hugs ug ugs gs), ranked by count x length:
-    # ▁hug 15x4, then hug and ▁hu 15x3 (a tie: code-point order); seed_size=9 keeps three after the 6 characters
+    # ten substrings are seen twice or more (▁h ▁hu ▁hug ▁hugs hu hug hugs ug ugs gs), ranked by
+    # count x length: ▁hug 15x4, then hug and ▁hu 15x3 (a tie: code-point order); seed_size=9 keeps
+    # three after the 6 characters
     assert candidates == 10
     assert [p for p, _ in seed[6:]] == ["▁hug", "hug", "▁hu"]
     assert "ug" not in dict(seed)  # cut by seed_size

@@ -21,22 +21,40 @@ the layers above it in this list:
 
 from .formats import TokenizerFileError, load_tokenizer, save_tokenizer
 from .pretokenizer import PATTERNS
-from .tokenizer import CharTokenizer, Tokenizer, TokenSpan
-from .training import TIE_BREAKS, MergeStep, PairCount, Trainer, TrainOptions, train, train_steps
+from .tokenizer import CharTokenizer, SchemeTokenizer, Tokenizer, TokenSpan, WordPieceTokenizer
+from .training import (
+    MODELS,
+    TIE_BREAKS,
+    MergeStep,
+    PairCount,
+    Trainer,
+    TrainOptions,
+    train,
+    train_scheme,
+    train_steps,
+    train_wordpiece,
+    wordpiece_steps,
+)
 
 __all__ = [
+    "MODELS",
     "PATTERNS",
     "TIE_BREAKS",
     "CharTokenizer",
     "MergeStep",
     "PairCount",
+    "SchemeTokenizer",
     "TokenSpan",
     "Tokenizer",
     "TokenizerFileError",
     "TrainOptions",
     "Trainer",
+    "WordPieceTokenizer",
     "load_tokenizer",
     "save_tokenizer",
     "train",
+    "train_scheme",
     "train_steps",
+    "train_wordpiece",
+    "wordpiece_steps",
 ]

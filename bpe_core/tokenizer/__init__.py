@@ -6,10 +6,16 @@
 - :mod:`.byte_merges`: vocab and merges as byte strings (``Tokenizer.from_merges``);
 - :mod:`.char_baseline`: :class:`CharTokenizer`, one id per character, the
   baseline BPE is compared with;
-- :mod:`.merge_order`: the same merges applied in another order (the merge-order lesson).
+- :mod:`.merge_order`: the same merges applied in another order (the merge-order lesson);
+- :mod:`.scheme`: what every scheme's tokenizer offers (:class:`SchemeTokenizer`), and what a round
+  trip loses (:class:`Loss`);
+- :mod:`.wordpiece`: :class:`WordPieceTokenizer`, greedy longest match with ``##`` (HF's WordPiece),
+  after :mod:`.wordpiece_words`, BERT's pre-tokenizer.
 """
 
 from .bpe import Tokenizer, TokenSpan
 from .char_baseline import CharTokenizer
+from .scheme import Loss, SchemeTokenizer, lost
+from .wordpiece import WordPieceTokenizer
 
-__all__ = ["CharTokenizer", "TokenSpan", "Tokenizer"]
+__all__ = ["CharTokenizer", "Loss", "SchemeTokenizer", "TokenSpan", "Tokenizer", "WordPieceTokenizer", "lost"]

@@ -1,6 +1,6 @@
 """Unigram training: ours (pure Python) against HF's UnigramTrainer and SentencePiece, same text, same size.
 
-    python bench/bench_unigram.py bench/out/bench1.txt [bench/out/bench10.txt ...] [--vocab 8000] [--skip-ours]
+    python bench/bench_unigram.py bench/out/bench1.txt [bench/out/bench10.txt] [--vocab 8000] [--skip-ours]
 
 Build the texts first (git-ignored):
 

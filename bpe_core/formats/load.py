@@ -8,20 +8,33 @@ The split pattern: ``tokenizer.json`` and minbpe files record it; for
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ..pretokenizer import resolve_pattern
-from ..tokenizer import Tokenizer
+from ..tokenizer import SchemeTokenizer, Tokenizer
 from .data import TokenizerData
 from .detect import detect_format
 from .gpt2 import read_gpt2
 from .hf_json import read_hf_json_text
 from .minbpe import read_minbpe
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError, read_text
+from .sentencepiece_model import read_sentencepiece_model
 from .tiktoken import read_tiktoken
+from .unigram_json import read_unigram_json_text
+from .wordpiece_files import read_bert_vocab, read_wordpiece_json
 
 DEFAULT_PATTERN = "gpt2"
+
+# format -> reader, for the schemes that are not byte-level BPE (WordPiece, Unigram)
+SCHEME_READERS: dict[str, Callable[..., SchemeTokenizer]] = {
+    "bert-vocab": read_bert_vocab,
+    "wordpiece-json": read_wordpiece_json,
+    "unigram-json": lambda path, *, max_bytes: read_unigram_json_text(
+        read_text(path, max_bytes=max_bytes), path
+    ),
+    "sentencepiece": read_sentencepiece_model,
+}
 
 
 def load_tokenizer(
@@ -30,12 +43,21 @@ def load_tokenizer(
     pattern: str | None = None,
     special_tokens: Mapping[str, int] | None = None,
     max_bytes: int = MAX_FILE_BYTES,
-) -> Tokenizer:
-    """A :class:`~bpe_core.tokenizer.Tokenizer` from a directory or one file (see the module docstring).
+) -> Tokenizer | SchemeTokenizer:
+    """A :class:`~bpe_core.tokenizer.Tokenizer` from a directory or one file (see the module docstring);
+    for a WordPiece or Unigram file (:data:`SCHEME_READERS`), that scheme's tokenizer.
 
     ``special_tokens`` (``{string: id}``) is only for ``.tiktoken`` files,
     which do not list them; the other formats do.
     """
+    fmt, files = detect_format(path, max_bytes=max_bytes)
+    if fmt in SCHEME_READERS:
+        if pattern is not None or special_tokens:
+            raise ValueError(
+                f"pattern= and special_tokens= are for byte-level BPE files; {files[0]} holds a {fmt} "
+                "tokenizer, which records its own: leave them out"
+            )
+        return SCHEME_READERS[fmt](files[0], max_bytes=max_bytes)
     data, source = read_tokenizer_data(path, special_tokens=special_tokens, max_bytes=max_bytes)
     chosen = pattern if pattern is not None else data.pattern if data.pattern is not None else DEFAULT_PATTERN
     resolve_pattern(chosen)
@@ -55,6 +77,10 @@ def read_tokenizer_data(
 ) -> tuple[TokenizerData, Path]:
     """The :class:`TokenizerData` of a directory or file, and the file it mainly came from."""
     fmt, files = detect_format(path, max_bytes=max_bytes)
+    if fmt in SCHEME_READERS:
+        raise TokenizerFileError(
+            files[0], "", f"holds a {fmt} tokenizer, not byte-level BPE; load it with load_tokenizer()"
+        )
     if special_tokens and fmt != "tiktoken":
         raise ValueError(
             f"special_tokens= is only for .tiktoken files; {files[0]} lists its own special tokens"

@@ -157,6 +157,12 @@ def read_wordpiece_json_text(text: str, path: str | os.PathLike[str]) -> WordPie
         raise TokenizerFileError(
             path, "key 'model.type'", f"is {excerpt(model.get('type'))}, not 'WordPiece'"
         )
+    if "merges" in model:
+        raise TokenizerFileError(
+            path,
+            "key 'model.type'",
+            "is 'WordPiece', but the model has merges, as a BPE model has; fix one of the two",
+        )
     if data.get("normalizer") is not None:
         kind = data["normalizer"].get("type") if isinstance(data["normalizer"], dict) else data["normalizer"]
         raise TokenizerFileError(

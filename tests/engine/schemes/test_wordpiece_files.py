@@ -131,3 +131,31 @@ def test_what_vocab_txt_cannot_hold():
         from bpe_core.tokenizer.char_baseline import CharTokenizer
 
         bert_vocab_txt(CharTokenizer("ab"))
+
+
+def test_load_and_save_find_wordpiece_files(ours, tmp_path):
+    from bpe_core.formats import (
+        detect_format,
+        load_tokenizer,
+        read_tokenizer_data,
+        save_tokenizer,
+        write_format,
+    )
+
+    paths = save_tokenizer(ours, tmp_path / "wp")
+    assert sorted(p.name for p in paths) == ["tokenizer.json", "vocab.txt"]
+    assert detect_format(tmp_path / "wp")[0] == "wordpiece-json"
+    assert detect_format(tmp_path / "wp" / "vocab.txt")[0] == "bert-vocab"
+    for source in (tmp_path / "wp", tmp_path / "wp" / "vocab.txt", tmp_path / "wp" / "tokenizer.json"):
+        back = load_tokenizer(source)
+        assert back.scheme == "wordpiece" and back.vocab == ours.vocab
+    (tmp_path / "wp" / "tokenizer.json").unlink()
+    assert detect_format(tmp_path / "wp")[0] == "bert-vocab"  # a directory with BERT's vocab.txt alone
+    write_format(ours, "bert-vocab", tmp_path / "only.txt")
+    assert load_tokenizer(tmp_path / "wp").vocab == read_bert_vocab(tmp_path / "only.txt").vocab
+    with pytest.raises(ValueError, match="format 'tiktoken' cannot hold a wordpiece tokenizer"):
+        write_format(ours, "tiktoken", tmp_path / "x.tiktoken")
+    with pytest.raises(ValueError, match="holds a bert-vocab tokenizer, not byte-level BPE"):
+        read_tokenizer_data(tmp_path / "wp" / "vocab.txt")
+    with pytest.raises(ValueError, match="pattern= and special_tokens= are for byte-level BPE files"):
+        load_tokenizer(tmp_path / "wp", pattern="gpt2")

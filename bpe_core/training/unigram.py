@@ -36,8 +36,10 @@ from collections.abc import Iterator, Mapping
 from typing import Literal
 
 from ..tokenizer.unigram import UnigramTokenizer
-from ..tokenizer.unigram_lattice import Lattice, lattice, viterbi
+from ..tokenizer.unigram_lattice import Lattice, lattice
 from ..tokenizer.unigram_normalizer import SentencePieceNormalizer
+from .unigram_fast import loss_increases_fast
+from .unigram_loss import corpus_loss, loss_increases_textbook
 from .unigram_records import (
     MIN_EXPECTED_COUNT,
     STOP_VOCAB_SIZE,
@@ -140,51 +142,6 @@ def scores_from_counts(counts: Mapping[str, float]) -> dict[str, float]:
     floored = {p: max(c, MIN_EXPECTED_COUNT) for p, c in counts.items()}
     log_total = math.log(math.fsum(floored.values()))
     return {p: math.log(c) - log_total for p, c in floored.items()}
-
-
-def corpus_loss(words: Mapping[str, int], scores: Mapping[str, float], longest: int) -> tuple[float, int]:
-    """``sum count x -log P(best segmentation)`` over the words, and how many tokens the best cuts make."""
-    terms = []
-    tokens = 0
-    for word, freq in words.items():
-        best = viterbi(word, scores, longest)
-        if best is None:
-            raise ValueError(f"the word {word!r} cannot be cut with the pieces; every character must be one")
-        terms.append(-freq * best.score)
-        tokens += freq * len(best.pieces)
-    return math.fsum(terms), tokens
-
-
-def best_score_without(word: str, scores: Mapping[str, float], longest: int, removed: str) -> float:
-    """The best segmentation's score of ``word`` when ``removed`` is not a piece (-inf when none)."""
-    n = len(word)
-    best = [0.0] + [-math.inf] * n
-    for start in range(n):
-        here = best[start]
-        if here == -math.inf:
-            continue
-        for end in range(start + 1, min(n, start + longest) + 1):
-            p = word[start:end]
-            s = scores.get(p)
-            if s is not None and p != removed and here + s > best[end]:
-                best[end] = here + s
-    return best[n]
-
-
-def loss_increases_textbook(
-    words: Mapping[str, int], scores: Mapping[str, float], candidates: list[str], longest: int
-) -> dict[str, float]:
-    """For each candidate, how much the corpus loss rises without it: every word re-cut (the course's way).
-
-    Each is ``fsum`` of ``count x (best score - best score without the piece)`` over all words.
-    """
-    best = {w: viterbi(w, scores, longest).score for w in words}  # type: ignore[union-attr]
-    return {
-        piece: math.fsum(
-            freq * (best[w] - best_score_without(w, scores, longest, piece)) for w, freq in words.items()
-        )
-        for piece in candidates
-    }
 
 
 def _logsumexp(values: list[float]) -> float:
@@ -312,8 +269,6 @@ class UnigramTrainer(Iterator[UnigramRound]):
         """Each candidate's loss increase under the scores now (by ``method``; both give the same)."""
         if self.method == "textbook":
             return loss_increases_textbook(self.words, self.scores, candidates, self.longest)
-        from .unigram_fast import loss_increases_fast
-
         return loss_increases_fast(self.words, self.scores, candidates, self.longest)
 
     def lattice(self, word: str) -> Lattice:

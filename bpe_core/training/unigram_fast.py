@@ -2,9 +2,10 @@
 
 Removing a piece changes nothing for a word whose best segmentation does not use it (its best path is
 still there, found first, with the same score), so the textbook's sum over all words
-(:func:`~.unigram.loss_increases_textbook`) only gains exact zeros from those words.  Here each word is cut
-once, each piece remembers the words that use it, and only those are cut again without it; the terms are
-the same and are summed with ``math.fsum`` (exactly rounded), so the increases are equal to the bit.
+(:func:`~.unigram_loss.loss_increases_textbook`) only gains exact zeros from those words.  Here each
+word is cut once, each piece remembers the words that use it, and only those are cut again without it;
+the terms are the same and are summed with ``math.fsum`` (exactly rounded), so the increases are equal
+to the bit.
 
 >>> words = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 >>> import math
@@ -21,13 +22,13 @@ import math
 from collections.abc import Mapping
 
 from ..tokenizer.unigram_lattice import viterbi
-from .unigram import best_score_without
+from .unigram_loss import best_score_without
 
 
 def loss_increases_fast(
     words: Mapping[str, int], scores: Mapping[str, float], candidates: list[str], longest: int
 ) -> dict[str, float]:
-    """Each candidate's loss increase, as :func:`~.unigram.loss_increases_textbook` gives it."""
+    """Each candidate's loss increase, as :func:`~.unigram_loss.loss_increases_textbook` gives it."""
     wanted = set(candidates)
     users: dict[str, list[tuple[str, int, float]]] = {}
     for word, freq in words.items():

@@ -26,11 +26,10 @@ import pytest
 from bpe_core.tokenizer.unigram_lattice import lattice, viterbi
 from bpe_core.training.unigram import (
     UnigramTrainer,
-    corpus_loss,
-    loss_increases_textbook,
     scores_from_counts,
 )
 from bpe_core.training.unigram_fast import loss_increases_fast
+from bpe_core.training.unigram_loss import corpus_loss, loss_increases_textbook
 from bpe_core.training.unigram_records import UnigramOptions
 
 WORDS = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from bpe_core.tokenizer.unigram_lattice import lattice, viterbi
 from bpe_core.training.unigram import (
     UnigramTrainer,
-    best_score_without,
     expected_counts,
     scores_from_counts,
     seed_pieces,
@@ -20,6 +19,7 @@ from bpe_core.training.unigram import (
     train_unigram,
     unigram_steps,
 )
+from bpe_core.training.unigram_loss import best_score_without
 from bpe_core.training.unigram_records import UnigramOptions
 
 texts = st.text(alphabet="ab c\nd", min_size=1, max_size=60).filter(lambda t: t.strip())

@@ -7,11 +7,17 @@
     python -m bpe_core encode --tokenizer tok/ --text 'Hello world'      # prints [15496, 995]-style ids
     echo '[72, 101]' | python -m bpe_core decode --tokenizer tok/         # prints the text
     python -m bpe_core convert tok/ --to tiktoken --out tok.tiktoken
+    python -m bpe_core train corpus.txt --model wordpiece --vocab-size 8000 --out wp/   # or unigram
+    python -m bpe_core encode --tokenizer bert/vocab.txt --text 'Hello world'   # or spm.model, tokenizer.json
+    python -m bpe_core convert spm.model --to hf-json --out tokenizer.json
 
 ``train`` reads its files in blocks (memory holds the pre-token counts, not the
 text), writes every format (see :mod:`bpe_core.formats`) and reports progress
-on stderr: bytes read, pre-tokens counted, merges done.  ``--tokenizer`` and
-``convert``'s source take a directory or one file; ``--pattern`` sets the split
+on stderr: bytes read, pre-tokens counted, merges done.  ``--model wordpiece`` or ``unigram`` trains
+that scheme instead (:func:`~bpe_core.training.schemes.train_scheme`) on the files' text, read whole,
+and writes its files (WordPiece: ``tokenizer.json`` and BERT's ``vocab.txt``; Unigram:
+``tokenizer.json``); encode, decode and convert read those too, and SentencePiece ``.model`` files.
+``--tokenizer`` and ``convert``'s source take a directory or one file; ``--pattern`` sets the split
 pattern of files that do not record it (default ``gpt2``) and ``--special-token
 T=ID`` gives a ``.tiktoken`` file its special tokens.  Errors are one line on
 stderr and exit status 1 (2 for bad usage); nothing here is printed by :mod:`bpe_core` itself.
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import glob
 import json
 import sys
 import time
@@ -35,13 +42,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import BinaryIO, TextIO
 
-from .formats import FORMATS, load_tokenizer, save_tokenizer, write_format
+from .formats import load_tokenizer, save_tokenizer, write_format
+from .formats.save import ALL_FORMATS
 from .pretokenizer import PATTERNS
 from .tokenizer import Tokenizer
-from .training import TIE_BREAKS, Trainer, TrainOptions
+from .training import TIE_BREAKS, WORDPIECE_TIE_BREAKS, Trainer, TrainOptions, train_scheme
 from .training.corpus_dask import count_files_dask
 from .training.corpus_files import Progress, count_files
 
+CLI_MODELS = ("bpe", "wordpiece", "unigram")  # the schemes with files (the character one has none)
 PROGRESS_EVERY_SECONDS = 1.0
 READ_BYTES = 1 << 16  # encode --input reads its file in blocks of this many bytes
 WRITE_IDS = 1 << 13  # and writes the ids in batches of this many
@@ -67,6 +76,14 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument(
         "--vocab-size", type=int, required=True, metavar="N", help="256 bytes + special tokens + merges"
     )
+    train.add_argument(
+        "--model",
+        default="bpe",
+        choices=CLI_MODELS,
+        metavar="M",
+        help="the scheme: bpe (byte-level, the default), wordpiece or unigram; the last two read the text "
+        "whole; wordpiece takes --special-token, --tie-break and --min-frequency too",
+    )
     train.add_argument("--pattern", default="gpt2", metavar="P", help=pattern_help + " (default gpt2)")
     train.add_argument(
         "--special-token",
@@ -78,10 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     train.add_argument(
         "--tie-break",
-        default="lexicographic",
-        choices=TIE_BREAKS,
+        default=None,
+        choices=TIE_BREAKS + WORDPIECE_TIE_BREAKS,
         metavar="R",
-        help=f"rule for pairs with equal counts: {', '.join(TIE_BREAKS)} (default lexicographic)",
+        help=f"rule for pairs with equal counts: {', '.join(TIE_BREAKS)} (default lexicographic); for "
+        f"wordpiece, equal scores: {', '.join(WORDPIECE_TIE_BREAKS)} (default first-seen)",
     )
     train.add_argument(
         "--min-frequency", type=int, default=1, metavar="F", help="stop when the best pair occurs fewer times"
@@ -145,9 +163,10 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--to",
         required=True,
-        choices=FORMATS + ("all",),
+        choices=ALL_FORMATS + ("all",),
         metavar="FORMAT",
-        help=f"{', '.join(FORMATS)} or all (gpt2 and all write a directory)",
+        help=f"{', '.join(ALL_FORMATS)} or all (gpt2 and all write a directory); a WordPiece tokenizer "
+        "writes hf-json or bert-vocab, a Unigram one hf-json",
     )
     convert.add_argument(
         "--out", required=True, metavar="PATH", help="output file, or directory for gpt2/all"
@@ -189,6 +208,10 @@ def main(
             tok = _load(args.tokenizer, args)
             if args.input is None:
                 _write_ids(tok.encode(args.text), stdout)
+            elif not hasattr(tok, "encode_iterable"):  # WordPiece, Unigram: the text whole
+                stream = stdin if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
+                with stream:
+                    _write_ids(tok.encode("".join(_read_text(stream, args.input))), stdout)
             elif args.input == "-":
                 _write_ids(tok.encode_iterable(_read_text(stdin, "-")), stdout)
             else:
@@ -197,8 +220,13 @@ def main(
         elif args.command == "decode":
             tok = _load(args.tokenizer, args)
             ids = _read_ids(stdin.read())
-            data = tok.decode_bytes(ids)
-            stdout.write(data if args.bytes else data.decode("utf-8", errors="replace").encode("utf-8"))
+            if not hasattr(tok, "decode_bytes"):  # WordPiece, Unigram: text, not bytes
+                if args.bytes:
+                    raise ValueError(f"--bytes is for byte-level BPE; this tokenizer is {tok.scheme}")
+                stdout.write(tok.decode(ids).encode("utf-8"))
+            else:
+                data = tok.decode_bytes(ids)
+                stdout.write(data if args.bytes else data.decode("utf-8", errors="replace").encode("utf-8"))
         else:
             tok = _load(args.source, args)
             paths = write_format(tok, args.to, args.out, renumber=args.renumber)
@@ -280,6 +308,10 @@ def _read_ids(data: bytes) -> list[int]:
 def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
     say = (lambda s: None) if args.quiet else (lambda s: (stderr.write(s), stderr.flush()))
     start = time.perf_counter()
+    if args.model != "bpe":
+        return _train_scheme(args, stdin, say, start)
+    if args.tie_break is None:
+        args.tie_break = "lexicographic"
     options = TrainOptions(
         vocab_size=args.vocab_size,
         pattern=args.pattern,
@@ -320,6 +352,58 @@ def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
         f"vocab size {len(tok.vocab):,}; wrote {len(paths)} files to {args.out}\n"
     )
     return 0
+
+
+def _train_scheme(args: argparse.Namespace, stdin: BinaryIO, say, start: float) -> int:
+    """``train --model wordpiece|unigram``: the files' text read whole, one :func:`train_scheme`."""
+    if args.dask is not None or args.workers is not None or args.pattern != "gpt2":
+        raise ValueError(
+            f"--dask, --workers and --pattern are for byte-level BPE; leave them out for {args.model}"
+        )
+    options: dict[str, object] = {}
+    if args.model == "wordpiece":
+        if args.special_token:
+            options["special_tokens"] = args.special_token
+        if args.tie_break is not None:
+            options["tie_break"] = args.tie_break
+        options["min_frequency"] = args.min_frequency
+    elif args.special_token or args.tie_break is not None or args.min_frequency != 1:
+        raise ValueError(
+            "--special-token, --tie-break and --min-frequency are not unigram options; leave them out"
+        )
+    pieces: list[str] = []
+    for name in _expand(args.files):
+        if name == "-":
+            pieces.extend(_read_text(stdin, "-"))
+        else:
+            with open(name, "rb") as f:
+                pieces.extend(_read_text(f, name))
+    text = "".join(pieces)
+    say(
+        f"read {len(text.encode('utf-8')):,} bytes in {time.perf_counter() - start:.1f} s; "
+        f"training {args.model}...\n"
+    )
+    tok = train_scheme(text, model=args.model, vocab_size=args.vocab_size, **options)
+    paths = save_tokenizer(tok, args.out)
+    say(
+        f"trained {args.model} in {time.perf_counter() - start:.1f} s; vocab size {tok.vocab_size:,}; "
+        f"wrote {len(paths)} files to {args.out}\n"
+    )
+    return 0
+
+
+def _expand(patterns: Sequence[str]) -> list[str]:
+    """Paths and globs as file names, in order (``-`` is stdin); a glob that matches nothing is an error."""
+    out: list[str] = []
+    for pattern in patterns:
+        if pattern == "-" or not glob.has_magic(pattern):
+            out.append(pattern)
+            continue
+        found = sorted(glob.glob(pattern))
+        if not found:
+            raise ValueError(f"{pattern}: no file matches; check the pattern")
+        out.extend(found)
+    return out
 
 
 def _size(n: int) -> str:

@@ -152,3 +152,80 @@ def test_stop_reasons():
     )
     few = wordpiece_steps("ab cd cd", vocab_size=1000, min_frequency=2).run()
     assert few.stop_reason.startswith("the most frequent pair occurs fewer times") and few.vocab[-1] == "cd"
+
+
+COURSE_SENTENCES = "\n".join(
+    [
+        "This is the Hugging Face Course.",
+        "This chapter is about tokenization.",
+        "This section shows several tokenizer algorithms.",
+        "Hopefully, you will be able to understand how they are trained and generate tokens.",
+    ]
+)
+COURSE_MERGES = [
+    "##fu",
+    "Fa",
+    "Fac",
+    "##ct",
+    "##ful",
+    "##full",
+    "##fully",
+    "Th",
+    "ch",
+    "##hm",
+    "cha",
+    "chap",
+    "chapt",
+    "##thm",
+    "Hu",
+    "Hug",
+    "Hugg",
+    "sh",
+    "th",
+    "is",
+    "##thms",
+    "##za",
+    "##zat",
+    "##ut",
+]
+
+
+@pytest.mark.parametrize("method", ["fast", "textbook"])
+def test_the_course_implementation(method):
+    """The course's implementation section: its four sentences (BERT's pre-tokenizer, as the course),
+    vocabulary size 70, and the tokens it prints, in order.  The course makes its first merge,
+    ``a`` + ``##b`` (score 0.2), by hand before its loop and leaves ``ab`` out of the vocabulary it
+    prints; every other token is the same, in the same order."""
+    trainer = wordpiece_steps(COURSE_SENTENCES, vocab_size=70, method=method).run()
+    assert trainer.vocab[:5] == BERT and len(trainer.vocab) == 70
+    assert (
+        "".join(trainer.vocab[5:45])
+        == "##a##b##c##d##e##f##g##h##i##k##l##m##n##o##p##r##s##t##u##v##w##y##z,.CFHTabcghistuwy"
+    )
+    assert trainer.vocab[45:] == ["ab", *COURSE_MERGES]
+    tok = trainer.tokenizer()
+    assert [tok.piece(i) for i in tok.encode("Hugging")] == ["Hugg", "##i", "##n", "##g"]
+    assert [tok.piece(i) for i in tok.encode("HOgging")] == ["[UNK]"]
+    assert [tok.piece(i) for i in tok.encode("This is the Hugging Face course!")] == (
+        [
+            "Th",
+            "##i",
+            "##s",
+            "is",
+            "th",
+            "##e",
+            "Hugg",
+            "##i",
+            "##n",
+            "##g",
+            "Fac",
+            "##e",
+            "c",
+            "##o",
+            "##u",
+            "##r",
+            "##s",
+            "##e",
+            "[UNK]",
+        ]
+    )

@@ -9,10 +9,11 @@ The texts are built once (git-ignored) if missing:
     python ../shared/tools/make_bench_corpus.py bench/out/bench10.txt 10
 
 WordPiece rows: MergeScope's trainer (the score count(ab)/(count(a)count(b)), fast version, no step
-records) and HF's ``WordPieceTrainer`` (which trains BPE, by count), both after BERT's pre-tokenizer
-with no normalizer and the same vocabulary size and special tokens; then each encodes the text with
-its own vocabulary.  Compression is the text's UTF-8 bytes over its tokens, measured line by line on
-the non-empty lines (as ``bench_unigram.py`` does, so the rows compare).  Unigram rows come from
+records; with ``min_frequency`` 1, as in HF's course, and 10) and HF's ``WordPieceTrainer`` (which
+trains BPE, by count), both after BERT's pre-tokenizer with no normalizer and the same vocabulary
+size and special tokens; then each encodes the text with its own vocabulary.  Compression is the
+text's UTF-8 bytes over its tokens, measured line by line on the non-empty lines (as
+``bench_unigram.py`` does, so the rows compare).  Unigram rows come from
 ``bench/bench_unigram.py`` (ours, HF's ``UnigramTrainer``, SentencePiece).  Times are wall-clock
 seconds on a shared machine: the load average is printed with them.
 """
@@ -53,11 +54,14 @@ def _row(name: str, seconds: float, vocab: int, lines: list[str], encode) -> dic
     }
 
 
-def wordpiece_ours(text: str, vocab_size: int) -> dict[str, object]:
+def wordpiece_ours(text: str, vocab_size: int, min_frequency: int = 1) -> dict[str, object]:
     start = time.perf_counter()
-    tok = train_wordpiece(text, vocab_size=vocab_size)
+    tok = train_wordpiece(text, vocab_size=vocab_size, min_frequency=min_frequency)
     seconds = time.perf_counter() - start
-    return _row("MergeScope WordPiece (pure Python)", seconds, tok.vocab_size, _lines(text), tok.encode)
+    name = "MergeScope WordPiece (pure Python)" + (
+        f", min_frequency={min_frequency}" if min_frequency > 1 else ""
+    )
+    return _row(name, seconds, tok.vocab_size, _lines(text), tok.encode)
 
 
 def wordpiece_hf(text: str, vocab_size: int) -> dict[str, object]:
@@ -95,6 +99,13 @@ def main() -> None:
         "texts", nargs="*", type=Path, help="UTF-8 texts (default: bench/out/bench1 and bench10)"
     )
     parser.add_argument("--vocab", type=int, default=8000)
+    parser.add_argument(
+        "--min-frequency",
+        type=int,
+        nargs="+",
+        default=[1, 10],
+        help="a row of our WordPiece for each (default 1 and 10: the score favours rare pairs)",
+    )
     parser.add_argument("--skip-unigram", action="store_true", help="WordPiece rows only")
     parser.add_argument(
         "--skip-ours-on-10mb", action="store_true", help="our Unigram is slow: leave it out past 5 MB"
@@ -111,7 +122,9 @@ def main() -> None:
             f"{path.name}: {size:,} bytes, vocab {args.vocab}, load average {os.getloadavg()[0]:.1f}",
             flush=True,
         )
-        rows = [wordpiece_ours(text, args.vocab), wordpiece_hf(text, args.vocab)]
+        rows = [wordpiece_ours(text, args.vocab, f) for f in args.min_frequency] + [
+            wordpiece_hf(text, args.vocab)
+        ]
         print(" WordPiece", flush=True)
         _print(rows)
         if not args.skip_unigram:

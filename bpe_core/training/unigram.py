@@ -39,7 +39,7 @@ from ..tokenizer.unigram import UnigramTokenizer
 from ..tokenizer.unigram_lattice import Lattice, lattice
 from ..tokenizer.unigram_normalizer import SentencePieceNormalizer
 from .unigram_fast import loss_increases_fast
-from .unigram_loss import corpus_loss, loss_increases_textbook
+from .unigram_loss import Edges, corpus_loss, loss_increases_textbook, word_edges
 from .unigram_records import (
     MIN_EXPECTED_COUNT,
     STOP_VOCAB_SIZE,
@@ -94,45 +94,64 @@ def seed_pieces(words: Mapping[str, int], options: UnigramOptions) -> tuple[list
     return seed, len(frequent), len(chars)
 
 
-def word_edges(word: str, scores: Mapping[str, float], longest: int) -> list[tuple[int, int, str]]:
-    """The pieces of ``scores`` that fit in ``word``: (start, end, piece), by start then length."""
-    out = []
-    n = len(word)
-    for i in range(n):
-        for j in range(i + 1, min(n, i + longest) + 1):
-            p = word[i:j]
-            if p in scores:
-                out.append((i, j, p))
-    return out
-
-
 def expected_counts(
-    words: Mapping[str, int], scores: Mapping[str, float], longest: int
+    words: Mapping[str, int],
+    scores: Mapping[str, float],
+    longest: int,
+    edges: Mapping[str, Edges] | None = None,
 ) -> tuple[dict[str, float], float]:
     """The E step: each piece's expected count over all segmentations of all words (forward-backward),
-    and the objective, ``-sum count x log P(word)`` (P(word) summing over its segmentations)."""
+    and the objective, ``-sum count x log P(word)`` (P(word) summing over its segmentations).
+
+    ``alpha[j]`` is the probability of the word's first ``j`` characters (all cuts), ``beta[i]`` of the rest
+    after ``i``; a piece from ``i`` to ``j`` is in a cut with probability ``alpha[i] P(piece) beta[j] / Z``.
+    Products are taken as they are for words short enough that they cannot underflow, else in logs.
+    """
     counts = dict.fromkeys(scores, 0.0)
+    probs = {p: math.exp(s) for p, s in scores.items()}
+    worst = -min(scores.values(), default=0.0)
     objective = []
     for word, freq in words.items():
         n = len(word)
-        edges = word_edges(word, scores, longest)
-        alpha = [0.0] + [-math.inf] * n
-        ending: list[list[tuple[int, float]]] = [[] for _ in range(n + 1)]
-        for i, j, p in edges:
-            ending[j].append((i, scores[p]))
-        for j in range(1, n + 1):
-            alpha[j] = _logsumexp([alpha[i] + s for i, s in ending[j]])
-        beta = [-math.inf] * n + [0.0]
-        starting: list[list[tuple[int, float]]] = [[] for _ in range(n + 1)]
-        for i, j, p in edges:
-            starting[i].append((j, scores[p]))
-        for i in range(n - 1, -1, -1):
-            beta[i] = _logsumexp([s + beta[j] for j, s in starting[i]])
-        z = alpha[n]
+        cut = edges[word] if edges is not None else word_edges(word, scores, longest)
+        if n * worst < 600:  # the smallest product is above exp(-600): no underflow
+            alpha = [1.0] + [0.0] * n
+            for i, j, p in cut:
+                alpha[j] += alpha[i] * probs[p]
+            beta = [0.0] * n + [1.0]
+            for i, j, p in reversed(cut):
+                beta[i] += probs[p] * beta[j]
+            z = alpha[n]
+            if z <= 0.0:
+                raise ValueError(
+                    f"the word {word!r} cannot be cut with the pieces; every character must be one"
+                )
+            scale = freq / z
+            for i, j, p in cut:
+                counts[p] += scale * alpha[i] * probs[p] * beta[j]
+            objective.append(-freq * math.log(z))
+            continue
+        log_alpha = [0.0] + [-math.inf] * n
+        ending: list[list[float]] = [[] for _ in range(n + 1)]
+        for i, j, p in cut:  # by start: every way into i is in before i is used
+            if ending[i]:
+                log_alpha[i] = _logsumexp(ending[i])
+                ending[i] = []
+            ending[j].append(log_alpha[i] + scores[p])
+        log_alpha[n] = _logsumexp(ending[n]) if ending[n] else log_alpha[n]
+        log_beta = [-math.inf] * n + [0.0]
+        starting: list[list[float]] = [[] for _ in range(n + 1)]
+        for i, j, p in reversed(cut):
+            if starting[j]:
+                log_beta[j] = _logsumexp(starting[j])
+                starting[j] = []
+            starting[i].append(scores[p] + log_beta[j])
+        log_beta[0] = _logsumexp(starting[0]) if starting[0] else log_beta[0]
+        z = log_alpha[n]
         if z == -math.inf:
             raise ValueError(f"the word {word!r} cannot be cut with the pieces; every character must be one")
-        for i, j, p in edges:
-            counts[p] += freq * math.exp(alpha[i] + scores[p] + beta[j] - z)
+        for i, j, p in cut:
+            counts[p] += freq * math.exp(log_alpha[i] + scores[p] + log_beta[j] - z)
         objective.append(-freq * z)
     return counts, math.fsum(objective)
 
@@ -200,8 +219,10 @@ class UnigramTrainer(Iterator[UnigramRound]):
         self._seed_counts = dict(pieces)
         self._characters = frozenset(characters)
         self.scores = scores_from_counts(self._seed_counts)
+        # each word's edges (the pieces that fit where), found once and filtered as pieces go
+        self._edges: dict[str, Edges] = {w: word_edges(w, self.scores, self.longest) for w in self.words}
         em_losses = self._em()
-        loss, tokens = corpus_loss(self.words, self.scores, self.longest)
+        loss, tokens = corpus_loss(self.words, self.scores, self.longest, self._edges)
         self.seed = UnigramSeed(
             pieces=tuple(pieces),
             characters=len(characters),
@@ -240,8 +261,10 @@ class UnigramTrainer(Iterator[UnigramRound]):
             self.scores = scores_from_counts({p: self._seed_counts[p] for p in self.scores})
         else:  # EM starts from the probabilities left, renormalized
             self.scores = scores_from_counts({p: math.exp(s) for p, s in self.scores.items()})
+        gone = {p.piece for p in pruned}
+        self._edges = {w: [e for e in cut if e[2] not in gone] for w, cut in self._edges.items()}
         em_losses = self._em()
-        self._loss, self._tokens = corpus_loss(self.words, self.scores, self.longest)
+        self._loss, self._tokens = corpus_loss(self.words, self.scores, self.longest, self._edges)
         self.rounds += 1
         if len(self.scores) + 1 <= target:
             self.stop_reason = STOP_VOCAB_SIZE
@@ -268,8 +291,8 @@ class UnigramTrainer(Iterator[UnigramRound]):
     def loss_increases(self, candidates: list[str]) -> dict[str, float]:
         """Each candidate's loss increase under the scores now (by ``method``; both give the same)."""
         if self.method == "textbook":
-            return loss_increases_textbook(self.words, self.scores, candidates, self.longest)
-        return loss_increases_fast(self.words, self.scores, candidates, self.longest)
+            return loss_increases_textbook(self.words, self.scores, candidates, self.longest, self._edges)
+        return loss_increases_fast(self.words, self.scores, candidates, self.longest, self._edges)
 
     def lattice(self, word: str) -> Lattice:
         """``word``'s lattice under the pieces now, as given (a word of the text starts with ``▁``)."""
@@ -293,7 +316,7 @@ class UnigramTrainer(Iterator[UnigramRound]):
     def _em(self) -> tuple[float, ...]:
         losses = []
         for _ in range(self.options.em_iterations):
-            counts, objective = expected_counts(self.words, self.scores, self.longest)
+            counts, objective = expected_counts(self.words, self.scores, self.longest, self._edges)
             self.scores = scores_from_counts(counts)
             losses.append(objective)
         return tuple(losses)

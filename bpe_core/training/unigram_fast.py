@@ -21,27 +21,29 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ..tokenizer.unigram_lattice import viterbi
-from .unigram_loss import best_score_without
+from .unigram_loss import Edges, best_cut, best_pieces, word_edges
 
 
 def loss_increases_fast(
-    words: Mapping[str, int], scores: Mapping[str, float], candidates: list[str], longest: int
+    words: Mapping[str, int],
+    scores: Mapping[str, float],
+    candidates: list[str],
+    longest: int,
+    edges: Mapping[str, Edges] | None = None,
 ) -> dict[str, float]:
     """Each candidate's loss increase, as :func:`~.unigram_loss.loss_increases_textbook` gives it."""
     wanted = set(candidates)
-    users: dict[str, list[tuple[str, int, float]]] = {}
+    users: dict[str, list[tuple[int, Edges, int, float]]] = {}
     for word, freq in words.items():
-        best = viterbi(word, scores, longest)
-        if best is None:
-            raise ValueError(f"the word {word!r} cannot be cut with the pieces; every character must be one")
-        for piece in set(best.pieces):
+        cut = edges[word] if edges is not None else word_edges(word, scores, longest)
+        score, pieces = best_pieces(len(word), cut, scores)
+        for piece in set(pieces):
             if piece in wanted:
-                users.setdefault(piece, []).append((word, freq, best.score))
+                users.setdefault(piece, []).append((len(word), cut, freq, score))
     return {
         piece: math.fsum(
-            freq * (score - best_score_without(word, scores, longest, piece))
-            for word, freq, score in users.get(piece, ())
+            freq * (score - best_cut(n, cut, scores, piece)[0])
+            for n, cut, freq, score in users.get(piece, ())
         )
         for piece in candidates
     }

@@ -19,7 +19,7 @@ from bpe_core.training.unigram import (
     train_unigram,
     unigram_steps,
 )
-from bpe_core.training.unigram_loss import best_score_without
+from bpe_core.training.unigram_loss import best_cut, word_edges
 from bpe_core.training.unigram_records import UnigramOptions
 
 texts = st.text(alphabet="ab c\nd", min_size=1, max_size=60).filter(lambda t: t.strip())
@@ -147,10 +147,33 @@ def test_seed_rule_and_its_bound():
     assert "▁p" not in dict(seed_pieces(words, UnigramOptions(vocab_size=10))[0])  # seen once
 
 
-def test_best_score_without_ignores_only_that_piece():
+def test_best_cut_without_a_piece_ignores_only_that_piece():
     scores = {"a": -1.0, "b": -1.0, "ab": -0.5}
-    assert best_score_without("ab", scores, 2, "ab") == -2.0
-    assert best_score_without("ab", scores, 2, "a") == -0.5
+    edges = word_edges("ab", scores, 2)
+    assert best_cut(2, edges, scores, "ab") == (-2.0, 2)
+    assert best_cut(2, edges, scores, "a") == (-0.5, 1)
+    assert best_cut(2, edges, scores) == (-0.5, 1)
+
+
+@pytest.mark.parametrize("score", [-1.0, -70.0])  # products as they are, and in logs (a long word)
+def test_expected_counts_are_the_posteriors_of_every_segmentation(score):
+    word = "abcabcabca"
+    pieces = {
+        "a": score,
+        "b": score * 1.1,
+        "c": score * 0.9,
+        "ab": score * 1.5,
+        "bc": score * 1.2,
+        "abc": score * 2,
+    }
+    counts, objective = expected_counts({word: 3}, pieces, 3)
+    every = [s for s in lattice(word, pieces, limit=10_000).segmentations]
+    top = max(s.score for s in every)
+    z = math.fsum(math.exp(s.score - top) for s in every)
+    for piece in pieces:
+        want = 3 * math.fsum(math.exp(s.score - top) * s.pieces.count(piece) for s in every) / z
+        assert counts[piece] == pytest.approx(want, rel=1e-9)
+    assert objective == pytest.approx(-3 * (top + math.log(z)), rel=1e-12)
 
 
 def test_words_keep_spaces_and_newlines():

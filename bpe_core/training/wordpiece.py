@@ -101,6 +101,33 @@ class WordPieceTrainer(Iterator[WordPieceStep]):
             pass
         return self
 
+    def split(self, word: str) -> list[str]:
+        """How training has cut ``word`` so far: its first split with every merge made replayed in order
+        (what the page shows under each step; encoding may cut it otherwise, longest piece first).
+
+        >>> course = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
+        >>> trainer = wordpiece_steps(course, vocab_size=14)
+        >>> trainer.split("hugs")
+        ['h', '##u', '##g', '##s']
+        >>> _ = next(trainer); trainer.split("hugs")
+        ['h', '##u', '##gs']
+        >>> _ = next(trainer); trainer.split("hugs")
+        ['hu', '##gs']
+        """
+        tokens = self.options.first_split(word) if word else []
+        for a, b in self.merges:
+            merged: list[str] = []
+            k = 0
+            while k < len(tokens):
+                if k + 1 < len(tokens) and tokens[k] == a and tokens[k + 1] == b:
+                    merged.append(self.options.joined(a, b))
+                    k += 2
+                else:
+                    merged.append(tokens[k])
+                    k += 1
+            tokens = merged
+        return tokens
+
     def tokenizer(self) -> WordPieceTokenizer:
         """A :class:`~bpe_core.tokenizer.wordpiece.WordPieceTokenizer` with the vocabulary so far."""
         o = self.options

@@ -65,7 +65,7 @@ def test_any_text(text):
     same_as_hf(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     st.lists(
         st.sampled_from(["the", "light", "house", ".", ",", "!", "é", "\U0001f9ea", "[CLS]", "a" * 120]),

@@ -108,6 +108,9 @@ def test_fast_equals_textbook(counts, extra, tie_break, min_frequency, top_k):
     assert fast.stop_reason == textbook.stop_reason and fast.vocab == textbook.vocab
     plain = WordPieceTrainer(counts, options, records=False).run()
     assert plain.vocab == textbook.vocab
+    # split() replays the merges: the words as training left them, token count and all
+    assert sum(len(fast.split(w)) * n for w, n in counts.items()) == fast.tokens
+    assert all(t in fast.vocab for w in counts for t in fast.split(w))
 
 
 def test_fast_equals_textbook_on_a_real_text():

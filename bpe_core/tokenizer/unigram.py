@@ -11,8 +11,9 @@ Two ways to sum scores, both as their libraries do: ``float32=True`` (a Sentence
 HF ``tokenizer.json``) 64-bit floats, word by word (each word starts at a ``▁``, HF's ``Metaspace`` split),
 which lets a word's cut be cached.
 
-What the round trip loses (:meth:`UnigramTokenizer.lost`): what normalization changes (spaces at the ends,
-runs of spaces, NFKC for ``nmt_nfkc``) and unknown characters (decoded as ``unk_surface``, `` ⁇ ``).
+What the round trip loses (:meth:`UnigramTokenizer.lost`, a :class:`~.scheme.Loss`): what normalization
+changes (spaces at the ends, runs of spaces, NFKC for ``nmt_nfkc``) and unknown characters (decoded as
+``unk_surface``, `` ⁇ ``).
 
 >>> tok = UnigramTokenizer([("<unk>", 0.0), ("▁", -2.0), ("▁the", -1.0), ("t", -3.0), ("h", -3.0),
 ...                         ("e", -3.0), ("▁a", -2.5), ("a", -3.0), ("n", -3.0)])
@@ -32,11 +33,12 @@ runs of spaces, NFKC for ``nmt_nfkc``) and unknown characters (decoded as ``unk_
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from .bpe import TokenSpan
+from .scheme import Loss
 from .unigram_lattice import Lattice, lattice
 from .unigram_normalizer import SPACE, Normalized, SentencePieceNormalizer
 
@@ -50,21 +52,6 @@ _FLT_MIN = 1.1754943508222875e-38  # SentencePiece starts its max_score at FLT_M
 def f32(x: float) -> float:
     """``x`` rounded to a 32-bit float (SentencePiece keeps scores and sums as C ``float``)."""
     return _F32.unpack(_F32.pack(x))[0]
-
-
-@dataclass(frozen=True, slots=True)
-class Lost:
-    """What a round trip through the tokenizer loses of a text.
-
-    ``normalized`` is whether normalization changed the text (besides the spaces it turns into ``▁``);
-    ``unknown`` lists ``(position, character)`` of the characters no piece covers; ``decoded`` is what
-    ``decode(encode(text))`` gives, and ``same`` whether that is the text.
-    """
-
-    normalized: bool
-    unknown: tuple[tuple[int, str], ...]
-    decoded: str
-    same: bool
 
 
 class UnigramTokenizer:
@@ -145,6 +132,7 @@ class UnigramTokenizer:
                     "add them or turn byte_fallback off"
                 )
         self._cache: dict[str, list[tuple[int, int]]] = {}
+        self._no_prefix = dataclasses.replace(self.normalizer, add_dummy_prefix=False)
 
     # -- the SchemeTokenizer interface ------------------------------------------------------------------
 
@@ -242,23 +230,28 @@ class UnigramTokenizer:
         scores = {p: s for p, (_, s) in self._match.items()}
         return lattice(norm, scores, max_piece_length=self._longest)
 
-    def lost(self, text: str) -> Lost:
-        """What ``decode(encode(text))`` loses of ``text`` (see :class:`Lost`)."""
-        norm = self.normalizer.normalize(text)
-        plain = text.strip(" ") if self.normalizer.remove_extra_whitespaces else text
-        unknown = []
-        for t, i, j in self._tokens(text)[0]:
-            if t == self.unk_id or self.kinds[t] == "byte":
-                for k in range(i, j):
-                    unknown.append((norm.offsets[k], norm.text[k]))
-        decoded = self.decode(self.encode(text))
-        body = norm.text[1:] if self.normalizer.add_dummy_prefix else norm.text
-        return Lost(
-            normalized=body.replace(SPACE, " ") != plain.replace(SPACE, " "),
-            unknown=tuple(dict.fromkeys(unknown)),
-            decoded=decoded,
-            same=decoded == text,
-        )
+    def lost(self, text: str) -> Loss:
+        """What ``decode(encode(text))`` loses of ``text`` (:class:`~.scheme.Loss`).
+
+        ``unknown``: the spans of the text cut as ``<unk>`` (a run of unknown characters is one span; with
+        ``byte_fallback`` nothing is unknown); ``spacing``: runs of spaces normalization removed (at the ends,
+        or squeezed to one); ``changed``: other characters normalization changed (NFKC: ``ﬁ`` is ``fi``).
+        """
+        tokens, norm = self._tokens(text)
+        unknown = tuple((norm.offsets[i], norm.offsets[j]) for t, i, j in tokens if t == self.unk_id)
+        plain = self._no_prefix.normalize(text)
+        space = SPACE if self.normalizer.escape_whitespaces else " "
+        became = [""] * len(text)
+        for c, k in zip(plain.text, plain.offsets):
+            became[k] += " " if c == space else c
+        spacing = changed = 0
+        for k, c in enumerate(text):
+            if c == " " and not became[k]:
+                spacing += k == 0 or text[k - 1] != " " or bool(became[k - 1])
+            elif became[k] != c:
+                changed += 1
+        decoded = self.decode(t for t, _, _ in tokens)
+        return Loss(decoded == text, decoded, unknown, spacing, changed)
 
     # -- the work -------------------------------------------------------------------------------------------
 

@@ -203,10 +203,16 @@ def test_what_a_round_trip_loses():
     data = train_sp("nmt_nfkc")
     ours = sentencepiece_from_bytes(data)
     lost = ours.lost("  ＡＢＣ  cat ")
-    assert lost.normalized and not lost.same and lost.decoded == "ABC cat"
-    lost = ours.lost("cat §")
-    assert lost.unknown == ((4, "§"),) and lost.decoded == "cat  \u2047 "  # sentencepiece's " ⁇ "
-    assert ours.lost("the cat").same
+    assert not lost.round_trip and lost.decoded == "ABC cat"
+    assert (lost.changed, lost.spacing, lost.unknown) == (
+        3,
+        3,
+        (),
+    )  # ＡＢＣ; the spaces before, between, after
+    lost = ours.lost("cat §§ ok §")
+    assert lost.unknown == ((4, 6), (10, 11)) and lost.unknown_chars == 3
+    assert lost.decoded == "cat  \u2047  ok  \u2047 "  # sentencepiece's " ⁇ "
+    assert ours.lost("the cat").round_trip
 
 
 def test_a_model_file_on_disk(tmp_path):

@@ -31,7 +31,7 @@ def test_it_is_a_scheme_tokenizer():
 def test_every_text_of_seen_characters_round_trips(text):
     assert TOK.decode(TOK.encode(text)) == text
     lost = TOK.lost(text)
-    assert lost.same and not lost.unknown and not lost.normalized
+    assert lost.round_trip and not lost.unknown and not lost.changed and not lost.spacing
 
 
 @settings(max_examples=200, deadline=None)
@@ -51,7 +51,7 @@ def test_unknown_characters_are_one_unk_per_run_and_said_lost():
     assert ids.count(0) == 1
     assert TOK.encode_pieces("the xyz cat")[ids.index(0)] == "xyz"
     lost = TOK.lost("the xyz cat")
-    assert [c for _, c in lost.unknown] == ["x", "y", "z"] and not lost.same
+    assert lost.unknown == ((4, 7),) and not lost.round_trip
     assert lost.decoded == "the  \u2047  cat"
 
 
@@ -65,7 +65,8 @@ def test_sentencepiece_defaults_squeeze_spaces():
     tok = UnigramTokenizer([("<unk>", 0.0), ("▁a", -1.0), ("▁", -2.0), ("a", -2.0)])
     assert tok.encode_pieces("  a   a ") == ["▁a", "▁a"]
     assert tok.decode(tok.encode("  a   a ")) == "a a"
-    assert tok.lost("  a   a ").normalized
+    lost = tok.lost("  a   a ")
+    assert (lost.spacing, lost.changed, lost.round_trip) == (3, 0, False)
 
 
 @pytest.mark.parametrize(

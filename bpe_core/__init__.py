@@ -21,7 +21,14 @@ the layers above it in this list:
 
 from .formats import TokenizerFileError, load_tokenizer, save_tokenizer
 from .pretokenizer import PATTERNS
-from .tokenizer import CharTokenizer, SchemeTokenizer, Tokenizer, TokenSpan, WordPieceTokenizer
+from .tokenizer import (
+    CharTokenizer,
+    SchemeTokenizer,
+    Tokenizer,
+    TokenSpan,
+    UnigramTokenizer,
+    WordPieceTokenizer,
+)
 from .training import (
     MODELS,
     TIE_BREAKS,
@@ -32,7 +39,9 @@ from .training import (
     train,
     train_scheme,
     train_steps,
+    train_unigram,
     train_wordpiece,
+    unigram_steps,
     wordpiece_steps,
 )
 
@@ -49,12 +58,15 @@ __all__ = [
     "TokenizerFileError",
     "TrainOptions",
     "Trainer",
+    "UnigramTokenizer",
     "WordPieceTokenizer",
     "load_tokenizer",
     "save_tokenizer",
     "train",
     "train_scheme",
     "train_steps",
+    "train_unigram",
     "train_wordpiece",
+    "unigram_steps",
     "wordpiece_steps",
 ]

@@ -10,12 +10,25 @@
 - :mod:`.scheme`: what every scheme's tokenizer offers (:class:`SchemeTokenizer`), and what a round
   trip loses (:class:`Loss`);
 - :mod:`.wordpiece`: :class:`WordPieceTokenizer`, greedy longest match with ``##`` (HF's WordPiece),
-  after :mod:`.wordpiece_words`, BERT's pre-tokenizer.
+  after :mod:`.wordpiece_words`, BERT's pre-tokenizer;
+- :mod:`.unigram`: :class:`UnigramTokenizer`, SentencePiece's model (Viterbi over pieces with log
+  probabilities), after :mod:`.unigram_normalizer` (SentencePiece's normalization); :mod:`.unigram_lattice`:
+  a word's every segmentation and the best one.
 """
 
 from .bpe import Tokenizer, TokenSpan
 from .char_baseline import CharTokenizer
 from .scheme import Loss, SchemeTokenizer, lost
+from .unigram import UnigramTokenizer
 from .wordpiece import WordPieceTokenizer
 
-__all__ = ["CharTokenizer", "Loss", "SchemeTokenizer", "TokenSpan", "Tokenizer", "WordPieceTokenizer", "lost"]
+__all__ = [
+    "CharTokenizer",
+    "Loss",
+    "SchemeTokenizer",
+    "TokenSpan",
+    "Tokenizer",
+    "UnigramTokenizer",
+    "WordPieceTokenizer",
+    "lost",
+]

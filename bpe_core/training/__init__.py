@@ -15,6 +15,9 @@ Read in this order:
 - WordPiece: :mod:`.wordpiece_textbook` (the score count(ab)/(count(a)count(b)), as a lesson states
   it), :mod:`.wordpiece_fast` (the same steps, faster), :mod:`.wordpiece_records` (options, steps,
   tie rules), :mod:`.wordpiece` (:func:`wordpiece_steps`, :func:`train_wordpiece`);
+- Unigram: :mod:`.unigram` (:func:`unigram_steps`, :func:`train_unigram`: seed, EM, loss increases,
+  pruning, round by round), :mod:`.unigram_loss` (the loss, the textbook increases), :mod:`.unigram_fast`
+  (the same increases, faster), :mod:`.unigram_records` (options, rounds, tie and seed rules);
 - :mod:`.schemes`: :func:`train_scheme`, one entry point for bpe, wordpiece, unigram and char.
 """
 
@@ -30,6 +33,8 @@ from .records import (
 from .schemes import MODELS, train_scheme
 from .tie_rules import TIE_BREAK_HELP, TIE_BREAKS
 from .trainer import METHODS, Trainer, train, train_steps
+from .unigram import UnigramTrainer, train_unigram, unigram_steps
+from .unigram_records import UnigramOptions, UnigramRound, UnigramSeed
 from .wordpiece import WordPieceTrainer, train_wordpiece, wordpiece_steps
 from .wordpiece_records import WORDPIECE_TIE_BREAKS, WordPieceOptions, WordPieceStep
 
@@ -48,12 +53,18 @@ __all__ = [
     "PairCount",
     "TrainOptions",
     "Trainer",
+    "UnigramOptions",
+    "UnigramRound",
+    "UnigramSeed",
+    "UnigramTrainer",
     "WordPieceOptions",
     "WordPieceStep",
     "WordPieceTrainer",
     "train",
     "train_scheme",
     "train_steps",
+    "train_unigram",
     "train_wordpiece",
+    "unigram_steps",
     "wordpiece_steps",
 ]

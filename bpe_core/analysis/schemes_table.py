@@ -18,11 +18,16 @@ interface they share only (``encode``, ``decode``, ``lost``), so it does not kno
 
 >>> text = "the cat sat on the mat. the cat ate the rat.\\n" * 20
 >>> held_out = "the bat sat on the hat!\\n"
->>> rows = compare_schemes(text, held_out=held_out, vocab_size=280, models=["bpe", "wordpiece", "char"])
+>>> rows = compare_schemes(text, held_out=held_out, vocab_size=280)
 >>> [(r.model, r.vocab_size, r.held_out.tokens, round(r.held_out.oov_rate, 2)) for r in rows]
-[('bpe', 272, 12, 0.0), ('wordpiece', 31, 7, 0.43), ('char', 14, 24, 0.08)]
->>> [(r.model, r.held_out.round_trip_rate, r.held_out.example) for r in rows][1]
-('wordpiece', 0.0, ('the bat sat on the hat!', 'the [UNK] sat on the [UNK] [UNK]'))
+[('bpe', 272, 12, 0.0), ('wordpiece', 31, 7, 0.43), ('unigram', 55, 12, 0.17), ('char', 14, 24, 0.08)]
+>>> for r in rows[1:]:
+...     print(r.model, r.held_out.round_trip_rate, r.held_out.example)
+wordpiece 0.0 ('the bat sat on the hat!', 'the [UNK] sat on the [UNK] [UNK]')
+unigram 0.0 ('the bat sat on the hat!', 'the  ⁇ at sat on the hat ⁇ ')
+char 0.0 ('the bat sat on the hat!', 'the [UNK]at sat on the hat[UNK]')
+>>> [(r.model, r.text.spacing) for r in rows]  # WordPiece gives each newline back as a space
+[('bpe', 0), ('wordpiece', 20), ('unigram', 0), ('char', 0)]
 """
 
 from __future__ import annotations

@@ -60,8 +60,8 @@ def test_options_listed():
 
 def test_the_table_measures_what_each_tokenizer_does():
     held_out = "the bat sat on the hat!\nthe cat sat.\n\nthe rat ate ~\n"
-    rows = compare_schemes(TEXT, held_out=held_out, vocab_size=300, models=["bpe", "wordpiece", "char"])
-    assert [r.model for r in rows] == ["bpe", "wordpiece", "char"]
+    rows = compare_schemes(TEXT, held_out=held_out, vocab_size=300)
+    assert [r.model for r in rows] == ["bpe", "wordpiece", "unigram", "char"]
     for row in rows:
         tok = train_scheme(TEXT, model=row.model, vocab_size=300)
         for text, figures in ((TEXT, row.text), (held_out, row.held_out)):
@@ -71,7 +71,8 @@ def test_the_table_measures_what_each_tokenizer_does():
             assert figures.chars_per_token == len(text) / tokens
             assert figures.lines == len([line for line in text.split("\n") if line])
         assert row.vocab_size == tok.vocab_size and row.train_seconds > 0
-    bpe, wordpiece, char = rows
+    bpe, wordpiece, unigram, char = rows
+    assert unigram.held_out.unknown_chars >= 2  # 'b' and '~' are unseen
     assert bpe.held_out.oov_rate == 0 and bpe.held_out.round_trip_rate == 1 and bpe.held_out.example is None
     # char: '~' and 'b' are unseen; 'h' is seen: 2 unknown of 46 tokens
     assert char.held_out.unknown_chars == 2 == round(char.held_out.oov_rate * char.held_out.tokens)
@@ -91,8 +92,9 @@ def test_a_scheme_that_cannot_train_is_a_row_with_its_reason():
 def test_real_text():
     text = real_text()
     held_out = "\n".join(random_texts(50, seed=3))
-    rows = compare_schemes(text, held_out=held_out, vocab_size=1200, models=["bpe", "wordpiece", "char"])
-    bpe, wordpiece, char = rows
+    rows = compare_schemes(text, held_out=held_out, vocab_size=1200)
+    bpe, wordpiece, unigram, char = rows
+    assert unigram.text.chars_per_token > char.text.chars_per_token
     assert bpe.text.chars_per_token > char.text.chars_per_token == 1
     assert wordpiece.text.bytes_per_token > char.text.bytes_per_token
     assert bpe.held_out.oov_rate == 0 < wordpiece.held_out.oov_rate

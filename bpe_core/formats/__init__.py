@@ -10,6 +10,10 @@ hf-json    tokenizer.json (HF ``tokenizers``)           :mod:`.hf_json`
 tiktoken   tokenizer.tiktoken (rank file)               :mod:`.tiktoken`
 minbpe     tokenizer.model (karpathy/minbpe)            :mod:`.minbpe`
 vocab-txt  vocab.txt (human-readable, write only)       :mod:`.vocab_txt`
+unigram-   tokenizer.json with a Unigram model          :mod:`.unigram_json`
+json
+sentence-  SentencePiece ``*.model`` (Unigram; read     :mod:`.sentencepiece_model`
+piece      through sentencepiece's ModelProto)
 ========== ============================================ =================
 
 Around them: :mod:`.safe_io` (reading files safely), :mod:`.data` (what every

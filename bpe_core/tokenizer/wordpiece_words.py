@@ -83,7 +83,8 @@ def word_counts(text: str, *, special_tokens: Sequence[str] = ()) -> dict[str, i
     {'hug': 3, 'pug': 1, '.': 1}
     """
     counts: dict[str, int] = {}
-    for w in words(text, special_tokens=special_tokens):
-        if not w.special:
-            counts[w.text] = counts.get(w.text, 0) + 1
+    for piece, special in _specials_cutter(tuple(special_tokens)).pieces(text):
+        if not special:
+            for w in WORD_PATTERN.findall(piece):
+                counts[w] = counts.get(w, 0) + 1
     return counts

@@ -232,3 +232,17 @@ def test_the_course_implementation(method):
             "[UNK]",
         ]
     )
+
+
+def test_word_counts_are_the_words():
+    from bpe_core.tokenizer.wordpiece_words import word_counts, words
+
+    from .support import random_texts
+
+    for text in random_texts(300, seed=11):
+        counted: dict[str, int] = {}
+        for w in words(text, special_tokens=BERT):
+            if not w.special:
+                counted[w.text] = counted.get(w.text, 0) + 1
+        assert word_counts(text, special_tokens=BERT) == counted
+        assert list(word_counts(text, special_tokens=BERT)) == list(counted)  # first-occurrence order

@@ -52,6 +52,7 @@ from .training.corpus_files import Progress, count_files
 
 CLI_MODELS = ("bpe", "wordpiece", "unigram")  # the schemes with files (the character one has none)
 PROGRESS_EVERY_SECONDS = 1.0
+MAX_SCHEME_TEXT_CHARS = 200_000_000  # train --model wordpiece|unigram holds the text: at most this much
 READ_BYTES = 1 << 16  # encode --input reads its file in blocks of this many bytes
 WRITE_IDS = 1 << 13  # and writes the ids in batches of this many
 
@@ -372,12 +373,18 @@ def _train_scheme(args: argparse.Namespace, stdin: BinaryIO, say, start: float) 
             "--special-token, --tie-break and --min-frequency are not unigram options; leave them out"
         )
     pieces: list[str] = []
+    chars = 0
     for name in _expand(args.files):
-        if name == "-":
-            pieces.extend(_read_text(stdin, "-"))
-        else:
-            with open(name, "rb") as f:
-                pieces.extend(_read_text(f, name))
+        stream = stdin if name == "-" else open(name, "rb")  # noqa: SIM115
+        with stream:
+            for piece in _read_text(stream, name):
+                chars += len(piece)
+                if chars > MAX_SCHEME_TEXT_CHARS:
+                    raise ValueError(
+                        f"{args.model} training reads the text whole, and these files hold more than "
+                        f"{MAX_SCHEME_TEXT_CHARS:,} characters; train on a sample of them"
+                    )
+                pieces.append(piece)
     text = "".join(pieces)
     say(
         f"read {len(text.encode('utf-8')):,} bytes in {time.perf_counter() - start:.1f} s; "

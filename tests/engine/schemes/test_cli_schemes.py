@@ -116,6 +116,7 @@ def test_train_unigram_and_sentencepiece_model(tmp_path, corpus):
 
 def test_train_scheme_refuses_a_text_too_big_to_hold(tmp_path, corpus, monkeypatch):
     monkeypatch.setattr(cli, "MAX_SCHEME_TEXT_CHARS", 1000)
-    code, _, err = run("train", str(corpus), "--model", "wordpiece", "--vocab-size", "900", "--out", str(tmp_path))
-    assert code == 1 and "holds more than 1,000 characters; train on a sample" in err
+    out = str(tmp_path)
+    code, _, err = run("train", str(corpus), "--model", "wordpiece", "--vocab-size", "900", "--out", out)
+    assert code == 1 and "hold more than 1,000 characters; train on a sample" in err
     assert not (tmp_path / "vocab.txt").exists()

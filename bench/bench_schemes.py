@@ -15,7 +15,7 @@ size and special tokens; then each encodes the text with its own vocabulary.  Co
 text's UTF-8 bytes over its tokens, measured line by line on the non-empty lines (as
 ``bench_unigram.py`` does, so the rows compare).  Unigram rows come from
 ``bench/bench_unigram.py`` (ours, HF's ``UnigramTrainer``, SentencePiece).  Times are wall-clock
-seconds on a shared machine: the load average is printed with them.
+and CPU seconds (all threads: HF's trainers use several) on a shared machine, with its load average.
 """
 
 from __future__ import annotations
@@ -42,12 +42,13 @@ def _lines(text: str) -> list[str]:
     return [line for line in text.split("\n") if line.strip()]
 
 
-def _row(name: str, seconds: float, vocab: int, lines: list[str], encode) -> dict[str, object]:
+def _row(name: str, seconds: float, cpu: float, vocab: int, lines: list[str], encode) -> dict[str, object]:
     tokens = sum(len(encode(line)) for line in lines)
     nbytes = sum(len(line.encode("utf-8")) for line in lines)
     return {
         "trainer": name,
         "seconds": round(seconds, 2),
+        "cpu_seconds": round(cpu, 2),
         "vocab": vocab,
         "tokens": tokens,
         "bytes_per_token": round(nbytes / tokens, 4) if tokens else 0.0,
@@ -55,30 +56,29 @@ def _row(name: str, seconds: float, vocab: int, lines: list[str], encode) -> dic
 
 
 def wordpiece_ours(text: str, vocab_size: int, min_frequency: int = 1) -> dict[str, object]:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     tok = train_wordpiece(text, vocab_size=vocab_size, min_frequency=min_frequency)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     name = "MergeScope WordPiece (pure Python)" + (
         f", min_frequency={min_frequency}" if min_frequency > 1 else ""
     )
-    return _row(name, seconds, tok.vocab_size, _lines(text), tok.encode)
+    return _row(name, seconds, cpu, tok.vocab_size, _lines(text), tok.encode)
 
 
 def wordpiece_hf(text: str, vocab_size: int) -> dict[str, object]:
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     hf = Tokenizer(models.WordPiece(unk_token="[UNK]"))
     hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     trainer = trainers.WordPieceTrainer(
         vocab_size=vocab_size, special_tokens=list(BERT_SPECIAL_TOKENS), show_progress=False
     )
     hf.train_from_iterator([text], trainer)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     lines = _lines(text)
-    return _row(
-        "HF WordPieceTrainer (BPE, Rust)", seconds, hf.get_vocab_size(), lines, lambda s: hf.encode(s).ids
-    )
+    name = "HF WordPieceTrainer (BPE, Rust)"
+    return _row(name, seconds, cpu, hf.get_vocab_size(), lines, lambda s: hf.encode(s).ids)
 
 
 def _print(rows: list[dict[str, object]]) -> None:
@@ -86,7 +86,8 @@ def _print(rows: list[dict[str, object]]) -> None:
     for r in rows:
         extra = f"  ({r['rounds']} rounds from a seed of {r['seed']:,})" if "rounds" in r else ""
         print(
-            f"  {r['trainer']:36} {r['seconds']:8.2f} s  vocab {r['vocab']:6}  tokens {r['tokens']:10,}  "
+            f"  {r['trainer']:46} {r['seconds']:7.2f} s ({r.get('cpu_seconds', 0):7.2f} s CPU)  "
+            f"vocab {r['vocab']:6}  tokens {r['tokens']:10,}  "
             f"{r['bytes_per_token']:.3f} bytes/token ({float(r['bytes_per_token']) / best:.1%} of the best)"
             f"{extra}",
             flush=True,

@@ -10,6 +10,9 @@ hf-json    tokenizer.json (HF ``tokenizers``)           :mod:`.hf_json`
 tiktoken   tokenizer.tiktoken (rank file)               :mod:`.tiktoken`
 minbpe     tokenizer.model (karpathy/minbpe)            :mod:`.minbpe`
 vocab-txt  vocab.txt (human-readable, write only)       :mod:`.vocab_txt`
+bert-vocab BERT's vocab.txt (WordPiece, a token a line) :mod:`.wordpiece_files`
+wordpiece- tokenizer.json with a WordPiece model        :mod:`.wordpiece_files`
+json
 unigram-   tokenizer.json with a Unigram model          :mod:`.unigram_json`
 json
 sentence-  SentencePiece ``*.model`` (Unigram; read     :mod:`.sentencepiece_model`

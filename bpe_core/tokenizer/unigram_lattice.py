@@ -38,8 +38,10 @@ TIE_RULE_HELP = (
 )
 
 # Enumerating every segmentation of a long word explodes (a word of n characters has up to 2**(n-1));
-# :func:`lattice` lists at most this many, best first, and says when it stopped.
-MAX_SEGMENTATIONS = 1000
+# :func:`lattice` lists at most this many, best first, and says when it stopped; and it takes words of at
+# most MAX_LATTICE_CHARS characters (a lesson's word; the work grows with length x limit x length).
+MAX_SEGMENTATIONS = 200
+MAX_LATTICE_CHARS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +135,13 @@ def lattice(
     """
     if not isinstance(word, str):
         raise ValueError(f"the word must be a string, not {type(word).__name__}")
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ValueError(f"limit is {limit!r}; ask for at least 1 segmentation")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000:
+        raise ValueError(f"limit is {limit!r}; ask for 1 to 10000 segmentations")
+    if len(word) > MAX_LATTICE_CHARS:
+        raise ValueError(
+            f"the word has {len(word)} characters; a lattice is drawn for words of at most "
+            f"{MAX_LATTICE_CHARS}, so ask for a shorter one"
+        )
     found = edges(word, scores, max_piece_length)
     ending_at: dict[int, list[Edge]] = {}
     for edge in found:

@@ -225,3 +225,16 @@ def test_trained_tokenizer_round_trips_and_keeps_the_vocab_size():
     assert tok.lost(text).round_trip and not tok.lost(text).unknown
     lost = tok.lost("lowz")
     assert lost.unknown == ((3, 4),) and not lost.round_trip and lost.decoded == "low \u2047 "
+
+
+def test_a_long_words_lattice_is_bounded():
+    scores = {"a": -1.0, "aa": -1.5, "aaa": -2.0}
+    lat = lattice("a" * 40, scores)
+    assert len(lat.segmentations) == 200 and not lat.complete
+    assert (
+        lat.segmentations[0] == lat.best and lat.best.pieces == ("a",) + ("aaa",) * 13
+    )  # ties: the longest last piece
+    with pytest.raises(ValueError, match="at most 64, so ask for a shorter one"):
+        lattice("a" * 65, scores)
+    with pytest.raises(ValueError, match="ask for 1 to 10000"):
+        lattice("aa", scores, limit=0)

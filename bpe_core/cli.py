@@ -247,7 +247,7 @@ def _message(exc: BaseException) -> str:
 
 def _load(path: str, args: argparse.Namespace) -> Tokenizer:
     specials = dict(args.special_token) or None
-    return load_tokenizer(path, pattern=args.pattern, special_tokens=specials)
+    return load_tokenizer(path, pattern=args.pattern, special_tokens=specials, any_scheme=True)
 
 
 def _read_text(stream: BinaryIO, path: str) -> Iterator[str]:

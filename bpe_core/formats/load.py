@@ -26,7 +26,13 @@ from .wordpiece_files import read_bert_vocab, read_wordpiece_json
 
 DEFAULT_PATTERN = "gpt2"
 
-# format -> reader, for the schemes that are not byte-level BPE (WordPiece, Unigram)
+# format -> reader, for the schemes that are not byte-level BPE (WordPiece, Unigram), and their names
+SCHEME_NAMES = {
+    "bert-vocab": "WordPiece (BERT's vocab.txt)",
+    "wordpiece-json": "WordPiece",
+    "unigram-json": "Unigram",
+    "sentencepiece": "Unigram (SentencePiece)",
+}
 SCHEME_READERS: dict[str, Callable[..., SchemeTokenizer]] = {
     "bert-vocab": read_bert_vocab,
     "wordpiece-json": read_wordpiece_json,
@@ -43,15 +49,25 @@ def load_tokenizer(
     pattern: str | None = None,
     special_tokens: Mapping[str, int] | None = None,
     max_bytes: int = MAX_FILE_BYTES,
+    any_scheme: bool = False,
 ) -> Tokenizer | SchemeTokenizer:
-    """A :class:`~bpe_core.tokenizer.Tokenizer` from a directory or one file (see the module docstring);
-    for a WordPiece or Unigram file (:data:`SCHEME_READERS`), that scheme's tokenizer.
+    """A :class:`~bpe_core.tokenizer.Tokenizer` from a directory or one file (see the module docstring).
+
+    A WordPiece or Unigram file (:data:`SCHEME_READERS`) gives that scheme's tokenizer with
+    ``any_scheme=True``, and is a TokenizerFileError saying what it holds otherwise (callers that
+    only know byte-level BPE, such as the app's upload, keep getting a BPE :class:`Tokenizer`).
 
     ``special_tokens`` (``{string: id}``) is only for ``.tiktoken`` files,
     which do not list them; the other formats do.
     """
     fmt, files = detect_format(path, max_bytes=max_bytes)
     if fmt in SCHEME_READERS:
+        if not any_scheme:
+            raise TokenizerFileError(
+                files[0],
+                "key 'model.type'" if fmt.endswith("-json") else "",
+                f"holds a {SCHEME_NAMES[fmt]} tokenizer; only byte-level BPE tokenizers load here",
+            )
         if pattern is not None or special_tokens:
             raise ValueError(
                 f"pattern= and special_tokens= are for byte-level BPE files; {files[0]} holds a {fmt} "
@@ -79,7 +95,10 @@ def read_tokenizer_data(
     fmt, files = detect_format(path, max_bytes=max_bytes)
     if fmt in SCHEME_READERS:
         raise TokenizerFileError(
-            files[0], "", f"holds a {fmt} tokenizer, not byte-level BPE; load it with load_tokenizer()"
+            files[0],
+            "",
+            f"holds a {SCHEME_NAMES[fmt]} tokenizer, not byte-level BPE; load it with "
+            "load_tokenizer(..., any_scheme=True)",
         )
     if special_tokens and fmt != "tiktoken":
         raise ValueError(

@@ -147,15 +147,21 @@ def test_load_and_save_find_wordpiece_files(ours, tmp_path):
     assert detect_format(tmp_path / "wp")[0] == "wordpiece-json"
     assert detect_format(tmp_path / "wp" / "vocab.txt")[0] == "bert-vocab"
     for source in (tmp_path / "wp", tmp_path / "wp" / "vocab.txt", tmp_path / "wp" / "tokenizer.json"):
-        back = load_tokenizer(source)
+        back = load_tokenizer(source, any_scheme=True)
         assert back.scheme == "wordpiece" and back.vocab == ours.vocab
     (tmp_path / "wp" / "tokenizer.json").unlink()
     assert detect_format(tmp_path / "wp")[0] == "bert-vocab"  # a directory with BERT's vocab.txt alone
     write_format(ours, "bert-vocab", tmp_path / "only.txt")
-    assert load_tokenizer(tmp_path / "wp").vocab == read_bert_vocab(tmp_path / "only.txt").vocab
+    assert (
+        load_tokenizer(tmp_path / "wp", any_scheme=True).vocab == read_bert_vocab(tmp_path / "only.txt").vocab
+    )
+    with pytest.raises(
+        TokenizerFileError, match=r"holds a WordPiece \(BERT's vocab.txt\) tokenizer; only byte-level"
+    ):
+        load_tokenizer(tmp_path / "wp")  # what the app's upload calls: BPE only
     with pytest.raises(ValueError, match="format 'tiktoken' cannot hold a wordpiece tokenizer"):
         write_format(ours, "tiktoken", tmp_path / "x.tiktoken")
-    with pytest.raises(ValueError, match="holds a bert-vocab tokenizer, not byte-level BPE"):
+    with pytest.raises(ValueError, match="tokenizer, not byte-level BPE; load it with load_tokenizer"):
         read_tokenizer_data(tmp_path / "wp" / "vocab.txt")
     with pytest.raises(ValueError, match="pattern= and special_tokens= are for byte-level BPE files"):
-        load_tokenizer(tmp_path / "wp", pattern="gpt2")
+        load_tokenizer(tmp_path / "wp", pattern="gpt2", any_scheme=True)

@@ -21,8 +21,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, pairwise, repeat
 
-from ..pretokenizer import PreTokenizer, check_text, excerpt, time_limit
 from ..byte_level import to_unicode_string
+from ..pretokenizer import PreTokenizer, check_text, excerpt, time_limit
 from ..primitives import merge_pair
 from .byte_merges import check_vocab, merge_ids
 from .streaming import encode_pieces

@@ -61,15 +61,30 @@ TRAIN_NORMALIZER = SentencePieceNormalizer(remove_extra_whitespaces=False)
 _WORD = re.compile(r"▁[^▁\s]*|[^▁\s]+|\s+")
 
 
-def text_words(text: str, normalizer: SentencePieceNormalizer = TRAIN_NORMALIZER) -> Counter[str]:
+def text_words(
+    text: str, normalizer: SentencePieceNormalizer = TRAIN_NORMALIZER, *, max_word_length: int = 32
+) -> Counter[str]:
     """The words of ``text`` with their counts, as training sees them.
+
+    A word longer than ``max_word_length`` characters (a text without spaces: Chinese, a URL) is cut into
+    pieces of that length, so that re-cutting a word for each of its pieces stays cheap (SentencePiece
+    skips such sentences instead).
 
     >>> sorted(text_words("the cat\\nthe hat").items())
     [('\\n', 1), ('the', 1), ('▁cat', 1), ('▁hat', 1), ('▁the', 1)]
+    >>> text_words("abcdefg", max_word_length=3)
+    Counter({'▁ab': 1, 'cde': 1, 'fg': 1})
     """
     if not isinstance(text, str):
         raise ValueError(f"the text to train on must be a string, not {type(text).__name__}")
-    return Counter(_WORD.findall(normalizer.normalize(text).text))
+    words: Counter[str] = Counter()
+    for word in _WORD.findall(normalizer.normalize(text).text):
+        if len(word) <= max_word_length:
+            words[word] += 1
+        else:
+            for i in range(0, len(word), max_word_length):
+                words[word[i : i + max_word_length]] += 1
+    return words
 
 
 def seed_pieces(words: Mapping[str, int], options: UnigramOptions) -> tuple[list[tuple[str, int]], int, int]:
@@ -332,6 +347,7 @@ def unigram_steps(
     em_iterations: int = 2,
     top_k: int = 20,
     unk_piece: str = "<unk>",
+    max_word_length: int = 32,
     method: Method = "fast",
 ) -> UnigramTrainer:
     """Train a Unigram model on ``text``, one :class:`~.unigram_records.UnigramRound` per ``next()``.
@@ -347,10 +363,11 @@ def unigram_steps(
         em_iterations=em_iterations,
         top_k=top_k,
         unk_piece=unk_piece,
+        max_word_length=max_word_length,
     )
     if not isinstance(text, str) or not text.strip():
         raise ValueError("the text to train on is empty; give some text (a sentence at least)")
-    return UnigramTrainer(text_words(text), options, method=method)
+    return UnigramTrainer(text_words(text, max_word_length=options.max_word_length), options, method=method)
 
 
 def train_unigram(text: str, *, vocab_size: int, **options: object) -> UnigramTokenizer:

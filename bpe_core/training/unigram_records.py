@@ -45,6 +45,7 @@ class UnigramOptions:
     - ``em_iterations``: EM iterations after the seed and after each pruning (SentencePiece: 2).
     - ``top_k``: how many kept pieces each round lists as the closest to being pruned.
     - ``unk_piece``: the unknown piece's name, id 0.
+    - ``max_word_length``: longer words (texts without spaces) are cut into pieces this long for training.
     """
 
     vocab_size: int
@@ -54,6 +55,7 @@ class UnigramOptions:
     em_iterations: int = 2
     top_k: int = 20
     unk_piece: str = "<unk>"
+    max_word_length: int = 32
 
     def __post_init__(self) -> None:
         _check_int("vocab_size", self.vocab_size, 2, MAX_UNIGRAM_VOCAB, "it counts <unk> and the pieces")
@@ -67,6 +69,7 @@ class UnigramOptions:
         _check_int("seed_size", self.seed_size, 1, 100_000_000, "it bounds the seed vocabulary")
         _check_int("em_iterations", self.em_iterations, 0, 100, "SentencePiece uses 2")
         _check_int("top_k", self.top_k, 0, 10_000, "it is the number of kept pieces listed per round")
+        _check_int("max_word_length", self.max_word_length, 1, 10_000, "longer words are cut for training")
         if not isinstance(self.unk_piece, str) or not self.unk_piece:
             raise ValueError(f"unk_piece is {self.unk_piece!r}; name it, e.g. '<unk>'")
 

@@ -238,3 +238,11 @@ def test_a_long_words_lattice_is_bounded():
         lattice("a" * 65, scores)
     with pytest.raises(ValueError, match="ask for 1 to 10000"):
         lattice("aa", scores, limit=0)
+
+
+def test_a_text_without_spaces_is_cut_into_words_for_training():
+    text = "机器学习是人工智能的一个分支它使计算机能够从数据中学习" * 30  # one 'word' of 780 characters
+    words = text_words(text, max_word_length=32)
+    assert max(map(len, words)) == 32 and sum(len(w) * n for w, n in words.items()) == len(text) + 1
+    tok = train_unigram(text, vocab_size=len(set(text)) + 20)
+    assert tok.decode(tok.encode(text)) == text

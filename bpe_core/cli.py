@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import glob
 import json
 import sys
@@ -210,9 +211,7 @@ def main(
             if args.input is None:
                 _write_ids(tok.encode(args.text), stdout)
             elif not hasattr(tok, "encode_iterable"):  # WordPiece, Unigram: the text whole
-                stream = stdin if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
-                with stream:
-                    _write_ids(tok.encode("".join(_read_text(stream, args.input))), stdout)
+                _write_ids(tok.encode(_whole_text([args.input], stdin, "encoding this scheme")), stdout)
             elif args.input == "-":
                 _write_ids(tok.encode_iterable(_read_text(stdin, "-")), stdout)
             else:
@@ -372,20 +371,7 @@ def _train_scheme(args: argparse.Namespace, stdin: BinaryIO, say, start: float) 
         raise ValueError(
             "--special-token, --tie-break and --min-frequency are not unigram options; leave them out"
         )
-    pieces: list[str] = []
-    chars = 0
-    for name in _expand(args.files):
-        stream = stdin if name == "-" else open(name, "rb")  # noqa: SIM115
-        with stream:
-            for piece in _read_text(stream, name):
-                chars += len(piece)
-                if chars > MAX_SCHEME_TEXT_CHARS:
-                    raise ValueError(
-                        f"{args.model} training reads the text whole, and these files hold more than "
-                        f"{MAX_SCHEME_TEXT_CHARS:,} characters; train on a sample of them"
-                    )
-                pieces.append(piece)
-    text = "".join(pieces)
+    text = _whole_text(_expand(args.files), stdin, f"{args.model} training")
     say(
         f"read {len(text.encode('utf-8')):,} bytes in {time.perf_counter() - start:.1f} s; "
         f"training {args.model}...\n"
@@ -397,6 +383,24 @@ def _train_scheme(args: argparse.Namespace, stdin: BinaryIO, say, start: float) 
         f"wrote {len(paths)} files to {args.out}\n"
     )
     return 0
+
+
+def _whole_text(names: Sequence[str], stdin: BinaryIO, what: str) -> str:
+    """The UTF-8 text of the files ``names`` (``-``: stdin), one after the other, at most
+    MAX_SCHEME_TEXT_CHARS characters (``what`` holds the text whole)."""
+    pieces: list[str] = []
+    chars = 0
+    for name in names:
+        with contextlib.nullcontext(stdin) if name == "-" else open(name, "rb") as stream:
+            for piece in _read_text(stream, name):
+                chars += len(piece)
+                if chars > MAX_SCHEME_TEXT_CHARS:
+                    raise ValueError(
+                        f"{what} reads the text whole, and it holds more than {MAX_SCHEME_TEXT_CHARS:,} "
+                        "characters; use a sample of it"
+                    )
+                pieces.append(piece)
+    return "".join(pieces)
 
 
 def _expand(patterns: Sequence[str]) -> list[str]:

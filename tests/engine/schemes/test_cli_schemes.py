@@ -118,5 +118,10 @@ def test_train_scheme_refuses_a_text_too_big_to_hold(tmp_path, corpus, monkeypat
     monkeypatch.setattr(cli, "MAX_SCHEME_TEXT_CHARS", 1000)
     out = str(tmp_path)
     code, _, err = run("train", str(corpus), "--model", "wordpiece", "--vocab-size", "900", "--out", out)
-    assert code == 1 and "hold more than 1,000 characters; train on a sample" in err
+    assert code == 1 and "wordpiece training reads the text whole, and it holds more than 1,000" in err
     assert not (tmp_path / "vocab.txt").exists()
+    monkeypatch.setattr(cli, "MAX_SCHEME_TEXT_CHARS", 10**6)
+    assert run("train", str(corpus), "--model", "wordpiece", "--vocab-size", "900", "--out", out)[0] == 0
+    monkeypatch.setattr(cli, "MAX_SCHEME_TEXT_CHARS", 1000)
+    code, ids, err = run("encode", "--tokenizer", out, "--input", str(corpus))
+    assert code == 1 and ids == b"" and "encoding this scheme reads the text whole" in err

@@ -42,6 +42,7 @@ from .unigram_fast import loss_increases_fast
 from .unigram_loss import Edges, corpus_loss, loss_increases_textbook, word_edges
 from .unigram_records import (
     MIN_EXPECTED_COUNT,
+    STOP_SMALL_SEED,
     STOP_VOCAB_SIZE,
     PieceLoss,
     UnigramOptions,
@@ -250,7 +251,9 @@ class UnigramTrainer(Iterator[UnigramRound]):
         )
         self._loss, self._tokens = loss, tokens
         self.rounds = 0
-        self.stop_reason: str | None = None if len(self.scores) + 1 > options.vocab_size else STOP_VOCAB_SIZE
+        small = len(self.scores) + 1 < options.vocab_size
+        done = len(self.scores) + 1 <= options.vocab_size
+        self.stop_reason: str | None = STOP_SMALL_SEED if small else STOP_VOCAB_SIZE if done else None
 
     def __iter__(self) -> UnigramTrainer:
         return self

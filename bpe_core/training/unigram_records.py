@@ -14,6 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 
 STOP_VOCAB_SIZE = "reached the requested vocab size"
+STOP_SMALL_SEED = "the seed has no more pieces than the vocab size asked for: nothing to prune"
 PRUNE_TIE_RULE = "lower-score-first"
 PRUNE_TIE_RULE_HELP = (
     "pieces whose removal raises the loss equally are pruned in order of score, the less probable first, "

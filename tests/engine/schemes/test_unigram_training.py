@@ -246,3 +246,13 @@ def test_a_text_without_spaces_is_cut_into_words_for_training():
     assert max(map(len, words)) == 32 and sum(len(w) * n for w, n in words.items()) == len(text) + 1
     tok = train_unigram(text, vocab_size=len(set(text)) + 20)
     assert tok.decode(tok.encode(text)) == text
+
+
+def test_a_seed_smaller_than_the_vocab_size_stops_at_once_and_says_why():
+    trainer = unigram_steps("ab ab", vocab_size=50)
+    assert list(trainer) == [] and trainer.vocab_size == len(trainer.seed.pieces) + 1 < 50
+    assert trainer.stop_reason.startswith("the seed has no more pieces than the vocab size")
+    assert (
+        unigram_steps("ab ab", vocab_size=trainer.vocab_size).stop_reason
+        == "reached the requested vocab size"
+    )

@@ -7,11 +7,17 @@
     python -m bpe_core encode --tokenizer tok/ --text 'Hello world'      # prints [15496, 995]-style ids
     echo '[72, 101]' | python -m bpe_core decode --tokenizer tok/         # prints the text
     python -m bpe_core convert tok/ --to tiktoken --out tok.tiktoken
+    python -m bpe_core train corpus.txt --model wordpiece --vocab-size 8000 --out wp/   # or unigram
+    python -m bpe_core encode --tokenizer bert/vocab.txt --text 'Hello world'   # or spm.model, tokenizer.json
+    python -m bpe_core convert spm.model --to hf-json --out tokenizer.json
 
 ``train`` reads its files in blocks (memory holds the pre-token counts, not the
 text), writes every format (see :mod:`bpe_core.formats`) and reports progress
-on stderr: bytes read, pre-tokens counted, merges done.  ``--tokenizer`` and
-``convert``'s source take a directory or one file; ``--pattern`` sets the split
+on stderr: bytes read, pre-tokens counted, merges done.  ``--model wordpiece`` or ``unigram`` trains
+that scheme instead (:func:`~bpe_core.training.schemes.train_scheme`) on the files' text, read whole,
+and writes its files (WordPiece: ``tokenizer.json`` and BERT's ``vocab.txt``; Unigram:
+``tokenizer.json``); encode, decode and convert read those too, and SentencePiece ``.model`` files.
+``--tokenizer`` and ``convert``'s source take a directory or one file; ``--pattern`` sets the split
 pattern of files that do not record it (else ``encoding.json`` beside them
 says, else ``gpt2``, with a ``note:`` line on stderr) and ``--special-token
 T=ID`` gives a ``.tiktoken`` file its special tokens.  Errors are one line on
@@ -37,6 +43,8 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
+import glob
 import io
 import json
 import os
@@ -48,14 +56,17 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import BinaryIO, TextIO
 
-from .formats import FORMATS, load_tokenizer, save_tokenizer, write_format
+from .formats import load_tokenizer, save_tokenizer, write_format
+from .formats.save import ALL_FORMATS
 from .pretokenizer import PATTERNS
-from .tokenizer import Tokenizer
-from .training import TIE_BREAKS, Trainer, TrainOptions
+from .tokenizer import SchemeTokenizer, Tokenizer
+from .training import TIE_BREAKS, WORDPIECE_TIE_BREAKS, Trainer, TrainOptions, train_scheme
 from .training.corpus_dask import count_files_dask
 from .training.corpus_files import Progress, count_files
 
+CLI_MODELS = ("bpe", "wordpiece", "unigram")  # the schemes with files (the character one has none)
 PROGRESS_EVERY_SECONDS = 1.0
+MAX_SCHEME_TEXT_CHARS = 200_000_000  # train --model wordpiece|unigram holds the text: at most this much
 READ_BYTES = 1 << 16  # encode --input reads its file in blocks of this many bytes
 WRITE_IDS = 1 << 13  # and writes the ids in batches of this many
 MAX_STREAM_BYTES = 1 << 30  # the most encode and train read from stdin or a pipe (--max-input-bytes)
@@ -83,6 +94,14 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument(
         "--vocab-size", type=int, required=True, metavar="N", help="256 bytes + special tokens + merges"
     )
+    train.add_argument(
+        "--model",
+        default="bpe",
+        choices=CLI_MODELS,
+        metavar="M",
+        help="the scheme: bpe (byte-level, the default), wordpiece or unigram; the last two read the text "
+        "whole; wordpiece takes --special-token, --tie-break and --min-frequency too",
+    )
     train.add_argument("--pattern", default="gpt2", metavar="P", help=pattern_help + " (default gpt2)")
     train.add_argument(
         "--special-token",
@@ -94,10 +113,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     train.add_argument(
         "--tie-break",
-        default="lexicographic",
-        choices=TIE_BREAKS,
+        default=None,
+        choices=TIE_BREAKS + WORDPIECE_TIE_BREAKS,
         metavar="R",
-        help=f"rule for pairs with equal counts: {', '.join(TIE_BREAKS)} (default lexicographic)",
+        help=f"rule for pairs with equal counts: {', '.join(TIE_BREAKS)} (default lexicographic); for "
+        f"wordpiece, equal scores: {', '.join(WORDPIECE_TIE_BREAKS)} (default first-seen)",
     )
     train.add_argument(
         "--min-frequency", type=int, default=1, metavar="F", help="stop when the best pair occurs fewer times"
@@ -175,9 +195,10 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--to",
         required=True,
-        choices=FORMATS + ("all",),
+        choices=ALL_FORMATS + ("all",),
         metavar="FORMAT",
-        help=f"{', '.join(FORMATS)} or all (gpt2 and all write a directory)",
+        help=f"{', '.join(ALL_FORMATS)} or all (gpt2 and all write a directory); a WordPiece tokenizer "
+        "writes hf-json or bert-vocab, a Unigram one hf-json",
     )
     convert.add_argument(
         "--out", required=True, metavar="PATH", help="output file, or directory for gpt2/all"
@@ -220,6 +241,10 @@ def main(
             tok = _load(args.tokenizer, args, stderr)
             if args.input is None:
                 _write_ids(tok.encode(args.text), stdout)
+            elif not hasattr(tok, "encode_iterable"):  # WordPiece, Unigram: the text whole
+                bounded = _bounded(stdin, args.max_input_bytes, "- (stdin)")
+                text = _whole_text([args.input], bounded, "encoding this scheme", limit=args.max_input_bytes)
+                _write_ids(tok.encode(text), stdout)
             elif args.input == "-":
                 bounded = _bounded(stdin, args.max_input_bytes, "- (stdin)")
                 _write_ids(tok.encode_iterable(_read_text(bounded, "-")), stdout)
@@ -229,8 +254,13 @@ def main(
         elif args.command == "decode":
             tok = _load(args.tokenizer, args, stderr)
             ids = _read_ids(_bounded(stdin, MAX_IDS_BYTES, "stdin", fix="decode the ids in parts").read())
-            data = tok.decode_bytes(ids)
-            stdout.write(data if args.bytes else data.decode("utf-8", errors="replace").encode("utf-8"))
+            if not hasattr(tok, "decode_bytes"):  # WordPiece, Unigram: text, not bytes
+                if args.bytes:
+                    raise ValueError(f"--bytes is for byte-level BPE; this tokenizer is {tok.scheme}")
+                stdout.write(tok.decode(ids).encode("utf-8"))
+            else:
+                data = tok.decode_bytes(ids)
+                stdout.write(data if args.bytes else data.decode("utf-8", errors="replace").encode("utf-8"))
         else:
             tok = _load(args.source, args, stderr)
             paths = write_format(tok, args.to, args.out, renumber=args.renumber)
@@ -336,11 +366,11 @@ def _message(exc: BaseException) -> str:
     return str(exc)
 
 
-def _load(path: str, args: argparse.Namespace, stderr: TextIO) -> Tokenizer:
+def _load(path: str, args: argparse.Namespace, stderr: TextIO) -> Tokenizer | SchemeTokenizer:
     """The tokenizer at ``path``; what the loader had to assume goes to stderr as ``note:`` lines."""
     specials = dict(args.special_token) or None
     notes: list[str] = []
-    tok = load_tokenizer(path, pattern=args.pattern, special_tokens=specials, notes=notes)
+    tok = load_tokenizer(path, pattern=args.pattern, special_tokens=specials, notes=notes, any_scheme=True)
     for note in notes:
         stderr.write(f"note: {note}\n")
     return tok
@@ -409,6 +439,10 @@ def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
             stderr.flush()
 
     start = time.perf_counter()
+    if args.model != "bpe":
+        return _train_scheme(args, stdin, say, start)
+    if args.tie_break is None:
+        args.tie_break = "lexicographic"
     options = TrainOptions(
         vocab_size=args.vocab_size,
         pattern=args.pattern,
@@ -449,6 +483,70 @@ def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
         f"vocab size {len(tok.vocab):,}; wrote {len(paths)} files to {args.out}\n"
     )
     return 0
+
+
+def _train_scheme(args: argparse.Namespace, stdin: BinaryIO, say, start: float) -> int:
+    """``train --model wordpiece|unigram``: the files' text read whole, one :func:`train_scheme`."""
+    if args.dask is not None or args.workers is not None or args.pattern != "gpt2":
+        raise ValueError(
+            f"--dask, --workers and --pattern are for byte-level BPE; leave them out for {args.model}"
+        )
+    options: dict[str, object] = {}
+    if args.model == "wordpiece":
+        if args.special_token:
+            options["special_tokens"] = args.special_token
+        if args.tie_break is not None:
+            options["tie_break"] = args.tie_break
+        options["min_frequency"] = args.min_frequency
+    elif args.special_token or args.tie_break is not None or args.min_frequency != 1:
+        raise ValueError(
+            "--special-token, --tie-break and --min-frequency are not unigram options; leave them out"
+        )
+    text = _whole_text(_expand(args.files), stdin, f"{args.model} training", limit=args.max_input_bytes)
+    say(
+        f"read {len(text.encode('utf-8')):,} bytes in {time.perf_counter() - start:.1f} s; "
+        f"training {args.model}...\n"
+    )
+    tok = train_scheme(text, model=args.model, vocab_size=args.vocab_size, **options)
+    paths = save_tokenizer(tok, args.out)
+    say(
+        f"trained {args.model} in {time.perf_counter() - start:.1f} s; vocab size {tok.vocab_size:,}; "
+        f"wrote {len(paths)} files to {args.out}\n"
+    )
+    return 0
+
+
+def _whole_text(names: Sequence[str], stdin: BinaryIO, what: str, *, limit: int) -> str:
+    """The UTF-8 text of the files ``names`` (``-``: stdin), one after the other, at most
+    MAX_SCHEME_TEXT_CHARS characters (``what`` holds the text whole); a file is opened as
+    ``encode --input``'s is (devices refused, pipes bounded by ``limit`` bytes)."""
+    pieces: list[str] = []
+    chars = 0
+    for name in names:
+        with contextlib.nullcontext(stdin) if name == "-" else _open_input(name, limit) as stream:
+            for piece in _read_text(stream, name):
+                chars += len(piece)
+                if chars > MAX_SCHEME_TEXT_CHARS:
+                    raise ValueError(
+                        f"{what} reads the text whole, and it holds more than {MAX_SCHEME_TEXT_CHARS:,} "
+                        "characters; use a sample of it"
+                    )
+                pieces.append(piece)
+    return "".join(pieces)
+
+
+def _expand(patterns: Sequence[str]) -> list[str]:
+    """Paths and globs as file names, in order (``-`` is stdin); a glob that matches nothing is an error."""
+    out: list[str] = []
+    for pattern in patterns:
+        if pattern == "-" or not glob.has_magic(pattern):
+            out.append(pattern)
+            continue
+        found = sorted(glob.glob(pattern))
+        if not found:
+            raise ValueError(f"{pattern}: no file matches; check the pattern")
+        out.extend(found)
+    return out
 
 
 def _size(n: int) -> str:

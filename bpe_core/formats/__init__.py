@@ -12,6 +12,13 @@ tiktoken   tokenizer.tiktoken (rank file),              :mod:`.tiktoken`
            encoding.json
 minbpe     tokenizer.model (karpathy/minbpe)            :mod:`.minbpe`
 vocab-txt  vocab.txt (human-readable, write only)       :mod:`.vocab_txt`
+bert-vocab BERT's vocab.txt (WordPiece, a token a line) :mod:`.wordpiece_files`
+wordpiece- tokenizer.json with a WordPiece model        :mod:`.wordpiece_files`
+json
+unigram-   tokenizer.json with a Unigram model          :mod:`.unigram_json`
+json
+sentence-  SentencePiece ``*.model`` (Unigram; read     :mod:`.sentencepiece_model`
+piece      through sentencepiece's ModelProto)
 ========== ============================================ =================
 
 Around them: :mod:`.safe_io` (reading files safely), :mod:`.data` (what every

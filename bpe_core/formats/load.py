@@ -11,11 +11,11 @@ A ``pattern=`` given always wins.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ..pretokenizer import resolve_pattern
-from ..tokenizer import Tokenizer
+from ..tokenizer import SchemeTokenizer, Tokenizer
 from .data import TokenizerData
 from .detect import detect_format
 from .encoding_config import ENCODING_JSON, NEEDS_CONFIG, EncodingConfig, read_encoding_json_text
@@ -23,9 +23,28 @@ from .gpt2 import read_gpt2
 from .hf_json import read_hf_json_text
 from .minbpe import read_minbpe
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError, read_text
+from .sentencepiece_model import read_sentencepiece_model
 from .tiktoken import read_tiktoken
+from .unigram_json import read_unigram_json_text
+from .wordpiece_files import read_bert_vocab, read_wordpiece_json
 
 DEFAULT_PATTERN = "gpt2"
+
+# format -> reader, for the schemes that are not byte-level BPE (WordPiece, Unigram), and their names
+SCHEME_NAMES = {
+    "bert-vocab": "WordPiece (BERT's vocab.txt)",
+    "wordpiece-json": "WordPiece",
+    "unigram-json": "Unigram",
+    "sentencepiece": "Unigram (SentencePiece)",
+}
+SCHEME_READERS: dict[str, Callable[..., SchemeTokenizer]] = {
+    "bert-vocab": read_bert_vocab,
+    "wordpiece-json": read_wordpiece_json,
+    "unigram-json": lambda path, *, max_bytes: read_unigram_json_text(
+        read_text(path, max_bytes=max_bytes), path
+    ),
+    "sentencepiece": read_sentencepiece_model,
+}
 
 
 def load_tokenizer(
@@ -35,14 +54,33 @@ def load_tokenizer(
     special_tokens: Mapping[str, int] | None = None,
     max_bytes: int = MAX_FILE_BYTES,
     notes: list[str] | None = None,
-) -> Tokenizer:
+    any_scheme: bool = False,
+) -> Tokenizer | SchemeTokenizer:
     """A :class:`~bpe_core.tokenizer.Tokenizer` from a directory or one file (see the module docstring).
+
+    A WordPiece or Unigram file (:data:`SCHEME_READERS`) gives that scheme's tokenizer with
+    ``any_scheme=True``, and is a TokenizerFileError saying what it holds otherwise (callers that
+    only know byte-level BPE, such as the app's upload, keep getting a BPE :class:`Tokenizer`).
 
     ``special_tokens`` (``{string: id}``) is only for ``.tiktoken`` files,
     which do not list them; the other formats do.  What the loader had to
     assume (files that do not record the pattern or the special tokens, with
     no ``encoding.json`` beside them) is appended to ``notes`` when given.
     """
+    fmt, files = detect_format(path, max_bytes=max_bytes)
+    if fmt in SCHEME_READERS:
+        if not any_scheme:
+            raise TokenizerFileError(
+                files[0],
+                "key 'model.type'" if fmt.endswith("-json") else "",
+                f"holds a {SCHEME_NAMES[fmt]} tokenizer; only byte-level BPE tokenizers load here",
+            )
+        if pattern is not None or special_tokens:
+            raise ValueError(
+                f"pattern= and special_tokens= are for byte-level BPE files; {files[0]} holds a {fmt} "
+                "tokenizer, which records its own: leave them out"
+            )
+        return SCHEME_READERS[fmt](files[0], max_bytes=max_bytes)
     data, source = read_tokenizer_data(
         path, special_tokens=special_tokens, max_bytes=max_bytes, pattern_given=pattern is not None
     )
@@ -71,6 +109,13 @@ def read_tokenizer_data(
     ``pattern_given``: the caller sets it).
     """
     fmt, files = detect_format(path, max_bytes=max_bytes)
+    if fmt in SCHEME_READERS:
+        raise TokenizerFileError(
+            files[0],
+            "",
+            f"holds a {SCHEME_NAMES[fmt]} tokenizer, not byte-level BPE; load it with "
+            "load_tokenizer(..., any_scheme=True)",
+        )
     if special_tokens and fmt != "tiktoken":
         raise ValueError(
             f"special_tokens= is only for .tiktoken files; {files[0]} lists its own special tokens"

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, pairwise, repeat
 
+from ..byte_level import to_unicode_string
 from ..pretokenizer import PreTokenizer, check_text, excerpt, time_limit
 from ..primitives import merge_pair
 from .byte_merges import check_vocab, merge_ids
@@ -89,6 +90,8 @@ class Tokenizer:
     ``special_tokens`` maps each special string to its id (its vocab entry,
     if any, must be its UTF-8 bytes).
     """
+
+    scheme = "bpe"  # the scheme's name (see :mod:`.scheme`)
 
     def __init__(
         self,
@@ -166,6 +169,15 @@ class Tokenizer:
         """The 1-based merge step that created ``token_id`` (None for bytes and special tokens)."""
         rank = self._rank_of_id.get(token_id)
         return None if rank is None else rank + 1
+
+    def piece(self, token_id: int) -> str:
+        """The token as GPT-2's vocab.json writes it (``Ġ`` for a space), special tokens as themselves."""
+        for special, sid in self.special_tokens.items():
+            if sid == token_id:
+                return special
+        if token_id not in self.vocab:
+            raise ValueError(f"id {token_id} is not in this tokenizer's vocabulary of {self.vocab_size}")
+        return to_unicode_string(self.vocab[token_id])
 
     def id_of(self, token: bytes) -> int | None:
         """The id of an ordinary (non-special) token, or None."""

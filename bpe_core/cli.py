@@ -54,7 +54,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from .formats import load_tokenizer, save_tokenizer, write_format
 from .formats.save import ALL_FORMATS
@@ -312,7 +312,7 @@ class _Bounded(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+    def readinto(self, buffer: Any) -> int:  # a writable buffer (bytearray, memoryview)
         room = self.limit + 1 - self.count  # one byte more than allowed tells "too long" from "exactly"
         view = memoryview(buffer).cast("B")
         data = self.stream.read(min(len(view), room))

@@ -91,3 +91,21 @@ def test_the_page_shows_the_download_notes() -> None:
     assert not at.exception
     captions = [c.value for c in at.caption]
     assert any(md_escape("encoding.json beside") in c for c in captions), captions
+
+
+def test_the_labs_reference_upload_says_what_was_assumed() -> None:
+    from mergescope_ui.lab import keys as lab_keys
+    from mergescope_ui.lab.compute import clear_caches
+
+    files = _saved(train("a small reference tokenizer trained on other text " * 30, vocab_size=300))
+    clear_caches()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at.switch_page("pages/vocab-lab.py").run()
+    pair = [(n, files[n], "application/octet-stream") for n in ("vocab.json", "merges.txt")]
+    at.file_uploader(key=lab_keys.REF_UPLOAD).set_value(pair).run()
+    assert not at.exception
+    said = [w.value for w in at.warning if "not recorded" in w.value]
+    assert len(said) == 1 and md_escape("gpt2 is assumed") in said[0], [w.value for w in at.warning]
+    with_config = [*pair, ("encoding.json", files["encoding.json"], "application/json")]
+    at.file_uploader(key=lab_keys.REF_UPLOAD).set_value(with_config).run()
+    assert not at.exception and not [w.value for w in at.warning if "not recorded" in w.value]

@@ -7,14 +7,29 @@
     python -m bpe_core encode --tokenizer tok/ --text 'Hello world'      # prints [15496, 995]-style ids
     echo '[72, 101]' | python -m bpe_core decode --tokenizer tok/         # prints the text
     python -m bpe_core convert tok/ --to tiktoken --out tok.tiktoken
+    python -m bpe_core train corpus.txt --model wordpiece --vocab-size 8000 --out wp/   # or unigram
+    python -m bpe_core encode --tokenizer bert/vocab.txt --text 'Hello world'   # or spm.model, tokenizer.json
+    python -m bpe_core convert spm.model --to hf-json --out tokenizer.json
 
 ``train`` reads its files in blocks (memory holds the pre-token counts, not the
 text), writes every format (see :mod:`bpe_core.formats`) and reports progress
-on stderr: bytes read, pre-tokens counted, merges done.  ``--tokenizer`` and
-``convert``'s source take a directory or one file; ``--pattern`` sets the split
-pattern of files that do not record it (default ``gpt2``) and ``--special-token
+on stderr: bytes read, pre-tokens counted, merges done.  ``--model wordpiece`` or ``unigram`` trains
+that scheme instead (:func:`~bpe_core.training.schemes.train_scheme`) on the files' text, read whole,
+and writes its files (WordPiece: ``tokenizer.json`` and BERT's ``vocab.txt``; Unigram:
+``tokenizer.json``); encode, decode and convert read those too, and SentencePiece ``.model`` files.
+``--tokenizer`` and ``convert``'s source take a directory or one file; ``--pattern`` sets the split
+pattern of files that do not record it (else ``encoding.json`` beside them
+says, else ``gpt2``, with a ``note:`` line on stderr) and ``--special-token
 T=ID`` gives a ``.tiktoken`` file its special tokens.  Errors are one line on
 stderr and exit status 1 (2 for bad usage); nothing here is printed by :mod:`bpe_core` itself.
+
+Every stream is bounded, so no input hangs the command or fills the memory:
+``encode`` and ``train`` read at most :data:`MAX_STREAM_BYTES` (1 GiB) from
+stdin or a pipe (``--max-input-bytes`` changes it; regular files are read
+whole), ``decode`` at most :data:`MAX_IDS_BYTES` (64 MiB) of JSON; past the
+limit the command stops with a one-line error.  ``encode --input`` refuses a
+device or socket (``/dev/zero`` never ends) and waits at most
+:data:`FIFO_WAIT_SECONDS` for a named pipe's writer.
 
 >>> import io
 >>> out, err = io.BytesIO(), io.StringIO()
@@ -28,23 +43,35 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
+import glob
+import io
 import json
+import os
+import select
+import stat
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO
 
-from .formats import FORMATS, load_tokenizer, save_tokenizer, write_format
+from .formats import load_tokenizer, save_tokenizer, write_format
+from .formats.save import ALL_FORMATS
 from .pretokenizer import PATTERNS
-from .tokenizer import Tokenizer
-from .training import TIE_BREAKS, Trainer, TrainOptions
+from .tokenizer import SchemeTokenizer, Tokenizer
+from .training import TIE_BREAKS, WORDPIECE_TIE_BREAKS, Trainer, TrainOptions, train_scheme
 from .training.corpus_dask import count_files_dask
 from .training.corpus_files import Progress, count_files
 
+CLI_MODELS = ("bpe", "wordpiece", "unigram")  # the schemes with files (the character one has none)
 PROGRESS_EVERY_SECONDS = 1.0
+MAX_SCHEME_TEXT_CHARS = 200_000_000  # train --model wordpiece|unigram holds the text: at most this much
 READ_BYTES = 1 << 16  # encode --input reads its file in blocks of this many bytes
 WRITE_IDS = 1 << 13  # and writes the ids in batches of this many
+MAX_STREAM_BYTES = 1 << 30  # the most encode and train read from stdin or a pipe (--max-input-bytes)
+MAX_IDS_BYTES = 64 << 20  # the most decode reads from stdin (about 10 million ids)
+FIFO_WAIT_SECONDS = 10.0  # how long encode --input waits for a named pipe's first bytes
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,6 +94,14 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument(
         "--vocab-size", type=int, required=True, metavar="N", help="256 bytes + special tokens + merges"
     )
+    train.add_argument(
+        "--model",
+        default="bpe",
+        choices=CLI_MODELS,
+        metavar="M",
+        help="the scheme: bpe (byte-level, the default), wordpiece or unigram; the last two read the text "
+        "whole; wordpiece takes --special-token, --tie-break and --min-frequency too",
+    )
     train.add_argument("--pattern", default="gpt2", metavar="P", help=pattern_help + " (default gpt2)")
     train.add_argument(
         "--special-token",
@@ -78,10 +113,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     train.add_argument(
         "--tie-break",
-        default="lexicographic",
-        choices=TIE_BREAKS,
+        default=None,
+        choices=TIE_BREAKS + WORDPIECE_TIE_BREAKS,
         metavar="R",
-        help=f"rule for pairs with equal counts: {', '.join(TIE_BREAKS)} (default lexicographic)",
+        help=f"rule for pairs with equal counts: {', '.join(TIE_BREAKS)} (default lexicographic); for "
+        f"wordpiece, equal scores: {', '.join(WORDPIECE_TIE_BREAKS)} (default first-seen)",
     )
     train.add_argument(
         "--min-frequency", type=int, default=1, metavar="F", help="stop when the best pair occurs fewer times"
@@ -102,6 +138,13 @@ def build_parser() -> argparse.ArgumentParser:
         "scheduler (pip install -r requirements-dask.txt)",
     )
     train.add_argument("--quiet", action="store_true", help="no progress or summary on stderr")
+    train.add_argument(
+        "--max-input-bytes",
+        type=int,
+        default=MAX_STREAM_BYTES,
+        metavar="N",
+        help=f"the most bytes read from - (stdin); default {MAX_STREAM_BYTES:,} (files are read whole)",
+    )
 
     def tokenizer_options(p: argparse.ArgumentParser, *, flag: bool) -> None:
         if flag:
@@ -131,6 +174,13 @@ def build_parser() -> argparse.ArgumentParser:
         "written as they come",
     )
     source.add_argument("--text", metavar="T", help="text to encode")
+    encode.add_argument(
+        "--max-input-bytes",
+        type=int,
+        default=MAX_STREAM_BYTES,
+        metavar="N",
+        help=f"the most bytes read from stdin or a pipe; default {MAX_STREAM_BYTES:,} (files are read whole)",
+    )
 
     decode = sub.add_parser(
         "decode", help="read a JSON list of ids on stdin and write the text (exactly: no newline added)"
@@ -145,9 +195,10 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--to",
         required=True,
-        choices=FORMATS + ("all",),
+        choices=ALL_FORMATS + ("all",),
         metavar="FORMAT",
-        help=f"{', '.join(FORMATS)} or all (gpt2 and all write a directory)",
+        help=f"{', '.join(ALL_FORMATS)} or all (gpt2 and all write a directory); a WordPiece tokenizer "
+        "writes hf-json or bert-vocab, a Unigram one hf-json",
     )
     convert.add_argument(
         "--out", required=True, metavar="PATH", help="output file, or directory for gpt2/all"
@@ -183,31 +234,130 @@ def main(
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
+        _check_args(args)
         if args.command == "train":
-            return _train(args, stdin, stderr)
+            return _train(args, _bounded(stdin, args.max_input_bytes, "- (stdin)"), stderr)
         if args.command == "encode":
-            tok = _load(args.tokenizer, args)
+            tok = _load(args.tokenizer, args, stderr)
             if args.input is None:
                 _write_ids(tok.encode(args.text), stdout)
+            elif not hasattr(tok, "encode_iterable"):  # WordPiece, Unigram: the text whole
+                bounded = _bounded(stdin, args.max_input_bytes, "- (stdin)")
+                text = _whole_text([args.input], bounded, "encoding this scheme", limit=args.max_input_bytes)
+                _write_ids(tok.encode(text), stdout)
             elif args.input == "-":
-                _write_ids(tok.encode_iterable(_read_text(stdin, "-")), stdout)
+                bounded = _bounded(stdin, args.max_input_bytes, "- (stdin)")
+                _write_ids(tok.encode_iterable(_read_text(bounded, "-")), stdout)
             else:
-                with open(args.input, "rb") as f:
+                with _open_input(args.input, args.max_input_bytes) as f:
                     _write_ids(tok.encode_iterable(_read_text(f, args.input)), stdout)
         elif args.command == "decode":
-            tok = _load(args.tokenizer, args)
-            ids = _read_ids(stdin.read())
-            data = tok.decode_bytes(ids)
-            stdout.write(data if args.bytes else data.decode("utf-8", errors="replace").encode("utf-8"))
+            tok = _load(args.tokenizer, args, stderr)
+            ids = _read_ids(_bounded(stdin, MAX_IDS_BYTES, "stdin", fix="decode the ids in parts").read())
+            if not hasattr(tok, "decode_bytes"):  # WordPiece, Unigram: text, not bytes
+                if args.bytes:
+                    raise ValueError(f"--bytes is for byte-level BPE; this tokenizer is {tok.scheme}")
+                stdout.write(tok.decode(ids).encode("utf-8"))
+            else:
+                data = tok.decode_bytes(ids)
+                stdout.write(data if args.bytes else data.decode("utf-8", errors="replace").encode("utf-8"))
         else:
-            tok = _load(args.source, args)
+            tok = _load(args.source, args, stderr)
             paths = write_format(tok, args.to, args.out, renumber=args.renumber)
             stderr.write("wrote " + ", ".join(str(p) for p in paths) + "\n")
         stdout.flush()
     except (ValueError, OSError) as exc:
         stderr.write(f"error: {_message(exc)}\n")
         return 1
+    except MemoryError:
+        stderr.write("error: out of memory; give the command a smaller input\n")
+        return 1
     return 0
+
+
+def _check_args(args: argparse.Namespace) -> None:
+    """Refuse, before any work, what would go wrong later: an empty ``--out`` (Python reads ``''`` as
+    the current directory) and a bound below one byte."""
+    out = getattr(args, "out", None)
+    if out is not None and not out.strip():
+        raise ValueError("--out is empty; name a directory or file (use '.' for the current directory)")
+    limit = getattr(args, "max_input_bytes", 1)
+    if limit < 1:
+        raise ValueError(f"--max-input-bytes is {limit}; give a number of bytes of at least 1")
+
+
+class _Bounded(io.RawIOBase):
+    """A binary stream that refuses to give more than ``limit`` bytes: reading past them is a
+    ValueError naming ``name``, the limit and how to go on (``fix``).
+
+    >>> _Bounded(io.BytesIO(b"abc"), 3, "stdin").read()
+    b'abc'
+    >>> _Bounded(io.BytesIO(b"abcd"), 3, "stdin").read()
+    Traceback (most recent call last):
+    ValueError: stdin: more than 3 bytes, the most read from a stream; pass --max-input-bytes N to read more
+    """
+
+    def __init__(
+        self,
+        stream: BinaryIO,
+        limit: int,
+        name: str,
+        *,
+        fix: str = "pass --max-input-bytes N to read more",
+    ) -> None:
+        super().__init__()
+        self.stream, self.limit, self.name, self.fix = stream, limit, name, fix
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:  # a writable buffer (bytearray, memoryview)
+        room = self.limit + 1 - self.count  # one byte more than allowed tells "too long" from "exactly"
+        view = memoryview(buffer).cast("B")
+        data = self.stream.read(min(len(view), room))
+        n = len(data)
+        view[:n] = data
+        self.count += n
+        if self.count > self.limit:
+            raise ValueError(
+                f"{self.name}: more than {self.limit:,} bytes, the most read from a stream; {self.fix}"
+            )
+        return n
+
+
+def _open_input(path: str, limit: int) -> BinaryIO:
+    """``encode --input``'s file: a regular file as it is; a pipe once its writer has written (at most
+    FIFO_WAIT_SECONDS), bounded by ``limit``; a device, socket or directory is refused (``/dev/zero``
+    never ends, a FIFO with no writer would block forever)."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return open(path, "rb")
+    if stat.S_ISDIR(mode):
+        raise ValueError(f"{path}: is a directory; pass a UTF-8 text file")
+    if not stat.S_ISFIFO(mode):
+        raise ValueError(
+            f"{path}: is a device or a socket, not a file, and may never end; pass a UTF-8 text file, "
+            "or pipe the text into --input -"
+        )
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # does not wait for a writer
+    try:
+        ready, _, _ = select.select([fd], [], [], FIFO_WAIT_SECONDS)
+        if not ready:
+            raise ValueError(
+                f"{path}: a pipe nothing was written to in {FIFO_WAIT_SECONDS:g} s; start the program "
+                "that writes to it first, or pipe the text into --input -"
+            )
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return _bounded(open(fd, "rb", buffering=0), limit, path)
+
+
+def _bounded(stream: BinaryIO, limit: int, name: str, **fix: str) -> BinaryIO:
+    """``stream`` read through :class:`_Bounded` (buffered)."""
+    return io.BufferedReader(_Bounded(stream, limit, name, **fix))
 
 
 def _message(exc: BaseException) -> str:
@@ -216,9 +366,14 @@ def _message(exc: BaseException) -> str:
     return str(exc)
 
 
-def _load(path: str, args: argparse.Namespace) -> Tokenizer:
+def _load(path: str, args: argparse.Namespace, stderr: TextIO) -> Tokenizer | SchemeTokenizer:
+    """The tokenizer at ``path``; what the loader had to assume goes to stderr as ``note:`` lines."""
     specials = dict(args.special_token) or None
-    return load_tokenizer(path, pattern=args.pattern, special_tokens=specials)
+    notes: list[str] = []
+    tok = load_tokenizer(path, pattern=args.pattern, special_tokens=specials, notes=notes, any_scheme=True)
+    for note in notes:
+        stderr.write(f"note: {note}\n")
+    return tok
 
 
 def _read_text(stream: BinaryIO, path: str) -> Iterator[str]:
@@ -278,8 +433,16 @@ def _read_ids(data: bytes) -> list[int]:
 
 
 def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
-    say = (lambda s: None) if args.quiet else (lambda s: (stderr.write(s), stderr.flush()))
+    def say(text: str) -> None:
+        if not args.quiet:
+            stderr.write(text)
+            stderr.flush()
+
     start = time.perf_counter()
+    if args.model != "bpe":
+        return _train_scheme(args, stdin, say, start)
+    if args.tie_break is None:
+        args.tie_break = "lexicographic"
     options = TrainOptions(
         vocab_size=args.vocab_size,
         pattern=args.pattern,
@@ -322,6 +485,70 @@ def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
     return 0
 
 
+def _train_scheme(args: argparse.Namespace, stdin: BinaryIO, say, start: float) -> int:
+    """``train --model wordpiece|unigram``: the files' text read whole, one :func:`train_scheme`."""
+    if args.dask is not None or args.workers is not None or args.pattern != "gpt2":
+        raise ValueError(
+            f"--dask, --workers and --pattern are for byte-level BPE; leave them out for {args.model}"
+        )
+    options: dict[str, object] = {}
+    if args.model == "wordpiece":
+        if args.special_token:
+            options["special_tokens"] = args.special_token
+        if args.tie_break is not None:
+            options["tie_break"] = args.tie_break
+        options["min_frequency"] = args.min_frequency
+    elif args.special_token or args.tie_break is not None or args.min_frequency != 1:
+        raise ValueError(
+            "--special-token, --tie-break and --min-frequency are not unigram options; leave them out"
+        )
+    text = _whole_text(_expand(args.files), stdin, f"{args.model} training", limit=args.max_input_bytes)
+    say(
+        f"read {len(text.encode('utf-8')):,} bytes in {time.perf_counter() - start:.1f} s; "
+        f"training {args.model}...\n"
+    )
+    tok = train_scheme(text, model=args.model, vocab_size=args.vocab_size, **options)
+    paths = save_tokenizer(tok, args.out)
+    say(
+        f"trained {args.model} in {time.perf_counter() - start:.1f} s; vocab size {tok.vocab_size:,}; "
+        f"wrote {len(paths)} files to {args.out}\n"
+    )
+    return 0
+
+
+def _whole_text(names: Sequence[str], stdin: BinaryIO, what: str, *, limit: int) -> str:
+    """The UTF-8 text of the files ``names`` (``-``: stdin), one after the other, at most
+    MAX_SCHEME_TEXT_CHARS characters (``what`` holds the text whole); a file is opened as
+    ``encode --input``'s is (devices refused, pipes bounded by ``limit`` bytes)."""
+    pieces: list[str] = []
+    chars = 0
+    for name in names:
+        with contextlib.nullcontext(stdin) if name == "-" else _open_input(name, limit) as stream:
+            for piece in _read_text(stream, name):
+                chars += len(piece)
+                if chars > MAX_SCHEME_TEXT_CHARS:
+                    raise ValueError(
+                        f"{what} reads the text whole, and it holds more than {MAX_SCHEME_TEXT_CHARS:,} "
+                        "characters; use a sample of it"
+                    )
+                pieces.append(piece)
+    return "".join(pieces)
+
+
+def _expand(patterns: Sequence[str]) -> list[str]:
+    """Paths and globs as file names, in order (``-`` is stdin); a glob that matches nothing is an error."""
+    out: list[str] = []
+    for pattern in patterns:
+        if pattern == "-" or not glob.has_magic(pattern):
+            out.append(pattern)
+            continue
+        found = sorted(glob.glob(pattern))
+        if not found:
+            raise ValueError(f"{pattern}: no file matches; check the pattern")
+        out.extend(found)
+    return out
+
+
 def _size(n: int) -> str:
     """A byte count for a progress line.
 
@@ -338,7 +565,7 @@ class _Throttled:
     """A progress line at most every PROGRESS_EVERY_SECONDS, with the time so far; one line
     rewritten in place on a terminal, one line each otherwise."""
 
-    def __init__(self, say, interactive: bool, start: float) -> None:
+    def __init__(self, say: Callable[[str], None], interactive: bool, start: float) -> None:
         self.say, self.interactive, self.start = say, interactive, start
         self.last = time.perf_counter()
         self.shown = False

@@ -46,7 +46,7 @@ from ..tokenizer import Tokenizer
 from ..training import Trainer, TrainOptions
 from .scripts import SPECIAL, byte_categories, resolve_chunk
 
-Progress = Callable[[float, str], None]
+Progress = Callable[[float, str], object]  # what it returns is not used
 
 # Chunks longer than this (in bytes) use the heap-based pass; shorter ones the
 # plain rescan, which is faster for word-sized chunks.
@@ -155,7 +155,7 @@ class _Ranks:
                 )
             ranks.setdefault((a, b), (rank, tokenizer.merge_ids[rank]))
         self.ranks = ranks
-        self.byte_id = [tokenizer.id_of(bytes([i])) for i in range(256)]
+        self.byte_id = tokenizer.byte_ids()
         self.merges = len(tokenizer.merges)
 
 
@@ -289,12 +289,12 @@ def _curve_from_chunks(
         cats = resolve_chunk(chunk)
         for cat in cats:
             script_chars[cat] += count
-        first = cats[0] if cats else None
-        if all(c == first for c in cats):  # one category: no need to know where tokens start
-            script_bytes[first] += len(data) * count  # type: ignore[index]
-            sd = script_delta.get(first)  # type: ignore[arg-type]
+        first = cats[0] if cats else ""
+        if cats and all(c == first for c in cats):  # one category: no need to know where tokens start
+            script_bytes[first] += len(data) * count
+            sd = script_delta.get(first)
             if sd is None:
-                sd = script_delta[first] = [0] * (K + 1)  # type: ignore[index]
+                sd = script_delta[first] = [0] * (K + 1)
             for rank, _ in _chunk_events(data, r, False):
                 delta[rank] += count
                 sd[rank] += count

@@ -85,16 +85,16 @@ def resolve_chunk(chunk: str) -> list[str]:
     following: str | None = None
     for i in range(len(cats) - 1, -1, -1):  # weak -> the next strong character
         if cats[i] is None:
-            cats[i] = following  # type: ignore[call-overload]
+            cats[i] = following
         else:
             following = cats[i]
+    out: list[str] = []
     previous = SPACE_PUNCT
-    for i, c in enumerate(cats):  # trailing weak characters -> the previous strong one
-        if c is None:
-            cats[i] = previous
-        else:
+    for c in cats:  # trailing weak characters -> the previous strong one
+        if c is not None:
             previous = c
-    return cats  # type: ignore[return-value]
+        out.append(previous)
+    return out
 
 
 def byte_categories(chunk: str, cats: list[str] | None = None) -> list[str]:

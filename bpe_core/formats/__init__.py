@@ -5,15 +5,25 @@ Formats (one module each):
 ========== ============================================ =================
 name       files                                        module
 ========== ============================================ =================
-gpt2       vocab.json, merges.txt, special_tokens_map   :mod:`.gpt2`
+gpt2       vocab.json, merges.txt, special_tokens_map,  :mod:`.gpt2`
+           encoding.json
 hf-json    tokenizer.json (HF ``tokenizers``)           :mod:`.hf_json`
-tiktoken   tokenizer.tiktoken (rank file)               :mod:`.tiktoken`
+tiktoken   tokenizer.tiktoken (rank file),              :mod:`.tiktoken`
+           encoding.json
 minbpe     tokenizer.model (karpathy/minbpe)            :mod:`.minbpe`
 vocab-txt  vocab.txt (human-readable, write only)       :mod:`.vocab_txt`
+bert-vocab BERT's vocab.txt (WordPiece, a token a line) :mod:`.wordpiece_files`
+wordpiece- tokenizer.json with a WordPiece model        :mod:`.wordpiece_files`
+json
+unigram-   tokenizer.json with a Unigram model          :mod:`.unigram_json`
+json
+sentence-  SentencePiece ``*.model`` (Unigram; read     :mod:`.sentencepiece_model`
+piece      through sentencepiece's ModelProto)
 ========== ============================================ =================
 
 Around them: :mod:`.safe_io` (reading files safely), :mod:`.data` (what every
-file holds), :mod:`.detect` (which format a path holds), :mod:`.load` and
+file holds), :mod:`.encoding_config` (the pattern and special tokens beside
+files that cannot hold them), :mod:`.detect` (which format a path holds), :mod:`.load` and
 :mod:`.save`.  :mod:`.local_caches` finds the tokenizers already on the machine
 (tiktoken's cache, named through :mod:`.tiktoken_registry`, and the Hugging Face
 hub cache).
@@ -28,9 +38,12 @@ preferred, as it records the split pattern; then ``vocab.json`` +
 
 The split pattern: ``tokenizer.json`` and minbpe files record it; for
 ``vocab.json`` + ``merges.txt`` and ``.tiktoken`` files, which do not, it is
-``pattern=`` or else :data:`DEFAULT_PATTERN` (``"gpt2"``, right for GPT-2's
-files; pass ``"cl100k"`` or ``"o200k"`` for those tiktoken files).  A
-``pattern=`` given always wins.  Ids are kept as the files say.
+``pattern=``, or else what ``encoding.json`` beside them says (written with
+them; :mod:`.encoding_config`; it gives a ``.tiktoken`` file its special
+tokens too), or else :data:`DEFAULT_PATTERN` (``"gpt2"``, right for GPT-2's
+files; pass ``"cl100k"`` or ``"o200k"`` for those tiktoken files), with a
+note in ``notes=`` saying so.  A ``pattern=`` given always wins.  Ids are
+kept as the files say.
 
 Files above :data:`~.safe_io.MAX_FILE_BYTES` (128 MiB) are refused
 before reading; any bad content is a :class:`TokenizerFileError` naming the
@@ -42,9 +55,9 @@ file, the line or key, and the problem.
 >>> with tempfile.TemporaryDirectory() as d:
 ...     names = sorted(p.name for p in save_tokenizer(tok, d))
 ...     back = load_tokenizer(d)
-...     from_tiktoken = load_tokenizer(f"{d}/tokenizer.tiktoken", special_tokens={"<|eot|>": 256})
+...     from_tiktoken = load_tokenizer(f"{d}/tokenizer.tiktoken")  # encoding.json gives its special token
 >>> names  # doctest: +NORMALIZE_WHITESPACE
-['merges.txt', 'special_tokens_map.json', 'tokenizer.json', 'tokenizer.tiktoken',
+['encoding.json', 'merges.txt', 'special_tokens_map.json', 'tokenizer.json', 'tokenizer.tiktoken',
  'vocab.json', 'vocab.txt']
 >>> text = "the hat<|eot|>"
 >>> back.encode(text) == tok.encode(text) == from_tiktoken.encode(text)

@@ -2,7 +2,8 @@
 
 A format reader returns a :class:`TokenizerData`; :mod:`.load` turns
 it into a :class:`~bpe_core.tokenizer.Tokenizer`.  Writers accept anything with
-the same four attributes (a ``Tokenizer`` or a ``TokenizerData``).
+the same four attributes (:class:`TokenizerLike`: a ``Tokenizer``, or a
+``TokenizerData`` whose pattern is known).
 
 >>> data = TokenizerData({**{b: bytes([b]) for b in range(256)}, 256: b"ab"}, [(97, 98)], {}, "gpt2")
 >>> merge_results(data)
@@ -21,10 +22,21 @@ from typing import Protocol
 
 
 class TokenizerLike(Protocol):
-    vocab: Mapping[int, bytes]
-    merges: Sequence[tuple[int, int]]
-    special_tokens: Mapping[str, int]
-    pattern: str
+    """What a writer reads: a :class:`~bpe_core.tokenizer.Tokenizer` (or a :class:`TokenizerData`
+    whose ``pattern`` is not None: a file is written with its pattern).
+
+    Read-only (properties), so a ``Tokenizer``'s ``dict`` and ``list`` attributes
+    match the ``Mapping`` and ``Sequence`` asked for.
+    """
+
+    @property
+    def vocab(self) -> Mapping[int, bytes]: ...
+    @property
+    def merges(self) -> Sequence[tuple[int, int]]: ...
+    @property
+    def special_tokens(self) -> Mapping[str, int]: ...
+    @property
+    def pattern(self) -> str: ...
 
 
 @dataclass(slots=True)
@@ -35,13 +47,14 @@ class TokenizerData:
     UTF-8); ``merges`` in priority order, as id pairs; ``special_tokens`` maps
     each special string to its id; ``pattern`` is the split pattern (a name
     from :data:`bpe_core.pretokenizer.PATTERNS` or a regex), or ``None`` when
-    the file does not record one.
+    the file does not record one; ``notes`` say what the loader had to assume.
     """
 
     vocab: dict[int, bytes]
     merges: list[tuple[int, int]]
     special_tokens: dict[str, int] = field(default_factory=dict)
     pattern: str | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 def ordinary_ids(tok: TokenizerLike) -> dict[bytes, int]:

@@ -6,10 +6,16 @@ import os
 import re
 from pathlib import Path
 
+from .encoding_config import ENCODING_JSON
 from .gpt2 import MERGES_TXT, VOCAB_JSON
 from .hf_json import TOKENIZER_JSON
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError, check_regular_file, parse_json, read_text
+from .sentencepiece_model import is_sentencepiece_model
 from .vocab_txt import VOCAB_TXT
+from .wordpiece_files import is_bert_vocab
+
+# tokenizer.json's model.type -> the format name, for the schemes that are not byte-level BPE
+MODEL_TYPE_FORMATS = {"WordPiece": "wordpiece-json", "Unigram": "unigram-json"}
 
 
 def detect_format(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES) -> tuple[str, list[Path]]:
@@ -27,22 +33,28 @@ def detect_format(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYT
     if name.endswith(".tiktoken"):
         return "tiktoken", [p]
     if name.endswith(".model"):
-        return "minbpe", [p]
+        return ("sentencepiece" if is_sentencepiece_model(p, max_bytes=max_bytes) else "minbpe"), [p]
     if name.endswith("special_tokens_map.json"):
         raise TokenizerFileError(
             p, "", "only names the special tokens; load the directory, or vocab.json, instead"
         )
+    if name == ENCODING_JSON:
+        raise TokenizerFileError(
+            p, "", "only holds the split pattern and special tokens; load the directory it is in instead"
+        )
     if name == VOCAB_TXT:
+        if is_bert_vocab(p, max_bytes=max_bytes):
+            return "bert-vocab", [p]
         raise TokenizerFileError(
             p,
             "",
             "is MergeScope's human-readable listing, which cannot be loaded; load the directory instead",
         )
     if name.endswith(TOKENIZER_JSON):
-        return "hf-json", [p]
+        return _json_format(p, max_bytes), [p]
     if name.endswith(".json"):
         if _is_hf_json(p, max_bytes):
-            return "hf-json", [p]
+            return _json_format(p, max_bytes), [p]
         return "gpt2", _gpt2_files(vocab=p)
     if name.endswith(".txt"):
         return "gpt2", _gpt2_files(merges=p)
@@ -50,7 +62,9 @@ def detect_format(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYT
     if head.startswith(b"minbpe v1"):
         return "minbpe", [p]
     if head.startswith(b"{"):
-        return ("hf-json", [p]) if _is_hf_json(p, max_bytes) else ("gpt2", _gpt2_files(vocab=p))
+        return (
+            (_json_format(p, max_bytes), [p]) if _is_hf_json(p, max_bytes) else ("gpt2", _gpt2_files(vocab=p))
+        )
     if _TIKTOKEN_LINE.match(head):
         return "tiktoken", [p]
     raise TokenizerFileError(
@@ -78,6 +92,13 @@ def _is_hf_json(p: Path, max_bytes: int) -> bool:
     return isinstance(data, dict) and isinstance(data.get("model"), dict)
 
 
+def _json_format(p: Path, max_bytes: int) -> str:
+    """``hf-json`` for byte-level BPE, or the format of the scheme ``model.type`` names."""
+    data = parse_json(read_text(p, max_bytes=max_bytes), p)
+    model = data.get("model") if isinstance(data, dict) else None
+    return MODEL_TYPE_FORMATS.get(model.get("type"), "hf-json") if isinstance(model, dict) else "hf-json"
+
+
 def _gpt2_files(*, vocab: Path | None = None, merges: Path | None = None) -> list[Path]:
     if vocab is not None:
         merges = vocab.with_name(_swap(vocab.name, "vocab", "merges", ".txt"))
@@ -102,7 +123,7 @@ def _swap(name: str, old: str, new: str, suffix: str) -> str:
 
 def _detect_in_directory(d: Path) -> tuple[str, list[Path]]:
     if (d / TOKENIZER_JSON).is_file():
-        return "hf-json", [d / TOKENIZER_JSON]
+        return _json_format(d / TOKENIZER_JSON, MAX_FILE_BYTES), [d / TOKENIZER_JSON]
     if (d / VOCAB_JSON).is_file() and (d / MERGES_TXT).is_file():
         return "gpt2", _gpt2_files(vocab=d / VOCAB_JSON)
     pairs = sorted(
@@ -115,7 +136,9 @@ def _detect_in_directory(d: Path) -> tuple[str, list[Path]]:
     if not pairs and len(tiktoken_files) == 1 and not models:
         return "tiktoken", tiktoken_files
     if not pairs and len(models) == 1 and not tiktoken_files:
-        return "minbpe", models
+        return ("sentencepiece" if is_sentencepiece_model(models[0]) else "minbpe"), models
+    if not (pairs or tiktoken_files or models) and (d / VOCAB_TXT).is_file() and is_bert_vocab(d / VOCAB_TXT):
+        return "bert-vocab", [d / VOCAB_TXT]
     if not (pairs or tiktoken_files or models) and (odd_pair := _one_json_one_txt(d)) is not None:
         return "gpt2", odd_pair
     found = [p.name for p in pairs + tiktoken_files + models]
@@ -129,7 +152,7 @@ def _detect_in_directory(d: Path) -> tuple[str, list[Path]]:
 def _one_json_one_txt(d: Path) -> list[Path] | None:
     """A vocab and a merges file named otherwise (``gpt2_vocab.json`` + ``reference-merges.txt``):
     the directory's one ``.json`` and one ``.txt``, read as a pair (a mismatch is named on reading)."""
-    not_vocab = {TOKENIZER_JSON, "tokenizer_config.json", "config.json"}
+    not_vocab = {TOKENIZER_JSON, "tokenizer_config.json", "config.json", ENCODING_JSON}
     jsons = [p for p in d.glob("*.json") if p.name not in not_vocab and "special_tokens_map" not in p.name]
     txts = [p for p in d.glob("*.txt") if p.name != VOCAB_TXT]
     if len(jsons) != 1 or len(txts) != 1:

@@ -239,17 +239,17 @@ def build_byte_level(
                 "a special token cannot "
                 "be a merge result",
             )
-        key = (m.left, m.right)
-        if key in seen_merge:
+        parts = (m.left, m.right)
+        if parts in seen_merge:
             raise TokenizerFileError(
                 merges_path,
                 m.where,
-                f"merge {excerpt(m.left)} + {excerpt(m.right)} repeats {seen_merge[key]}; list each merge "
+                f"merge {excerpt(m.left)} + {excerpt(m.right)} repeats {seen_merge[parts]}; list each merge "
                 "once",
             )
-        seen_merge[key] = m.where
+        seen_merge[parts] = m.where
         made.add(merged)
-        used.update(key)
+        used.update(parts)
         merge_pairs.append((vocab[m.left], vocab[m.right]))
 
     byte_chars = set(BYTE_TO_UNICODE.values())

@@ -233,6 +233,7 @@ def _pattern_of(pre: Any, path: str | os.PathLike[str], where: str) -> str:
 
 def _split_regex(split: dict[str, Any], path: str | os.PathLike[str], where: str) -> str:
     pattern = split.get("pattern")
+    source: str
     if isinstance(pattern, dict) and isinstance(pattern.get("Regex"), str) and pattern["Regex"]:
         source = pattern["Regex"]
     elif isinstance(pattern, dict) and isinstance(pattern.get("String"), str) and pattern["String"]:

@@ -155,11 +155,12 @@ def find_local_tokenizers(
         _tiktoken_in(folder, found, unusable)
     for folder in hub_dirs:
         _hub_in(folder, found, unusable)
-    seen: set[str] = set()
-    unique = [f for f in found if not (f.key in seen or seen.add(f.key))]
-    names = {f.name for f in unique}
+    unique: dict[str, FoundTokenizer] = {}  # the first found of each key
+    for f in found:
+        unique.setdefault(f.key, f)
+    names = {f.name for f in unique.values()}
     unusable = [u for u in unusable if u.name not in names]
-    return LocalTokenizers(tuple(unique), tuple(unusable), tuple(tiktoken_dirs + hub_dirs))
+    return LocalTokenizers(tuple(unique.values()), tuple(unusable), tuple(tiktoken_dirs + hub_dirs))
 
 
 def _tiktoken_in(folder: Path, found: list[FoundTokenizer], unusable: list[Unusable]) -> None:

@@ -191,8 +191,16 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
 
 
 def _size(n: int) -> str:
-    for unit in ("bytes", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1024  # type: ignore[assignment]
-    return f"{n} bytes"
+    """``n`` bytes for a message.
+
+    >>> _size(1000), _size(1536), _size(5 * 1024**3)
+    ('1000 bytes', '1.5 KiB', '5.0 GiB')
+    """
+    if n < 1024:
+        return f"{n} bytes"
+    size = n / 1024
+    for unit in ("KiB", "MiB"):
+        if size < 1024:
+            return f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} GiB"

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .data import TokenizerLike
+from .encoding_config import ENCODING_JSON, encoding_json
 from .gpt2 import (
     MERGES_TXT,
     SPECIAL_TOKENS_MAP_JSON,
@@ -23,7 +24,9 @@ from .hf_json import TOKENIZER_JSON, tokenizer_json
 from .minbpe import MINBPE_MODEL, minbpe_model
 from .safe_io import write_text
 from .tiktoken import TOKENIZER_TIKTOKEN, tiktoken_text
+from .unigram_json import unigram_tokenizer_json
 from .vocab_txt import VOCAB_TXT, vocab_txt
+from .wordpiece_files import BERT_VOCAB_TXT, bert_vocab_txt, wordpiece_tokenizer_json
 
 # format name -> the files it writes: (file name, text maker)
 _WRITERS: dict[str, list[tuple[str, Callable[[TokenizerLike], str]]]] = {
@@ -31,26 +34,46 @@ _WRITERS: dict[str, list[tuple[str, Callable[[TokenizerLike], str]]]] = {
         (VOCAB_JSON, vocab_json),
         (MERGES_TXT, merges_txt),
         (SPECIAL_TOKENS_MAP_JSON, special_tokens_map_json),
+        (ENCODING_JSON, encoding_json),
     ],
     "hf-json": [(TOKENIZER_JSON, tokenizer_json)],
-    "tiktoken": [(TOKENIZER_TIKTOKEN, tiktoken_text)],
+    "tiktoken": [(TOKENIZER_TIKTOKEN, tiktoken_text), (ENCODING_JSON, encoding_json)],
     "minbpe": [(MINBPE_MODEL, minbpe_model)],
     "vocab-txt": [(VOCAB_TXT, vocab_txt)],
 }
-FORMATS: tuple[str, ...] = tuple(_WRITERS)
+# The same for the schemes that are not byte-level BPE: scheme -> format -> files (all are saved)
+_SCHEME_WRITERS: dict[str, dict[str, list[tuple[str, Callable]]]] = {
+    "wordpiece": {
+        "hf-json": [(TOKENIZER_JSON, wordpiece_tokenizer_json)],
+        "bert-vocab": [(BERT_VOCAB_TXT, bert_vocab_txt)],
+    },
+    "unigram": {"hf-json": [(TOKENIZER_JSON, unigram_tokenizer_json)]},
+}
+FORMATS: tuple[str, ...] = tuple(_WRITERS)  # byte-level BPE's
+ALL_FORMATS: tuple[str, ...] = FORMATS + ("bert-vocab",)  # and the other schemes' (tokenizer.json is hf-json)
 SAVE_FORMATS: tuple[str, ...] = ("gpt2", "hf-json", "tiktoken", "vocab-txt")
 
 
+def _writers(tok: object) -> dict[str, list[tuple[str, Callable]]]:
+    """The formats ``tok``'s scheme can be written in (byte-level BPE's unless it says otherwise)."""
+    scheme = getattr(tok, "scheme", "bpe")
+    return _WRITERS if scheme == "bpe" else _SCHEME_WRITERS.get(scheme, {})
+
+
 def save_tokenizer(
-    tok: TokenizerLike, directory: str | os.PathLike[str], *, formats: Iterable[str] = SAVE_FORMATS
+    tok: TokenizerLike, directory: str | os.PathLike[str], *, formats: Iterable[str] | None = None
 ) -> list[Path]:
     """Write ``tok`` into ``directory`` (created if needed) in each of ``formats``; returns the paths.
+    By default: :data:`SAVE_FORMATS` for byte-level BPE, every format of its scheme for WordPiece
+    (``tokenizer.json`` and BERT's ``vocab.txt``) and Unigram (``tokenizer.json``).
 
     Every text is made before any file is written, so a tokenizer that one
     format cannot hold (a ValueError saying why) leaves the directory as it was.
     """
+    if formats is None:
+        formats = SAVE_FORMATS if getattr(tok, "scheme", "bpe") == "bpe" else tuple(_writers(tok))
     texts = _texts(tok, formats)
-    out = Path(directory)
+    out = _check_out(directory)
     out.mkdir(parents=True, exist_ok=True)
     return [write_text(out / name, text) for name, text in texts]
 
@@ -60,35 +83,55 @@ def write_format(
 ) -> list[Path]:
     """Write one format: ``gpt2`` into the directory ``out``, the others to the file ``out``
     (or their usual name inside ``out`` when it is a directory).  ``fmt="all"`` is :func:`save_tokenizer`.
+    A ``.tiktoken`` file gets ``encoding.json`` beside it (its pattern and special tokens).
 
     ``renumber`` lets minbpe renumber ids to its layout (see :mod:`.minbpe`).
     """
     if fmt == "all":
         return save_tokenizer(tok, out)
-    _check_formats([fmt])
-    path = Path(out)
+    _check_formats([fmt], tok)
+    path = _check_out(out)
     if fmt == "gpt2":
         return save_tokenizer(tok, path, formats=["gpt2"])
-    ((default_name, maker),) = _WRITERS[fmt]
+    (default_name, maker), *beside = _writers(tok)[fmt]
     text = minbpe_model(tok, renumber=renumber) if fmt == "minbpe" else maker(tok)
     if path.is_dir():
         path = path / default_name
+    others = [(path.with_name(name), make(tok)) for name, make in beside]
     path.parent.mkdir(parents=True, exist_ok=True)
-    return [write_text(path, text)]
+    return [write_text(path, text)] + [write_text(p, t) for p, t in others]
 
 
-def _check_formats(formats: Iterable[str]) -> list[str]:
+def _check_out(out: str | os.PathLike[str]) -> Path:
+    """``out`` as a Path; an empty name (which Python reads as the current directory) is a ValueError."""
+    if not os.fspath(out).strip():
+        raise ValueError("the output path is empty; name a directory or file ('.' for the current directory)")
+    return Path(out)
+
+
+def _check_formats(formats: Iterable[str], tok: object = None) -> list[str]:
     formats = list(formats)
+    writers = _writers(tok)
     for f in formats:
-        if f not in _WRITERS:
-            raise ValueError(f"unknown format {f!r}; choose from {', '.join(FORMATS)}")
+        if f not in writers:
+            scheme = getattr(tok, "scheme", "bpe")
+            if f in ALL_FORMATS:
+                raise ValueError(
+                    f"format {f!r} cannot hold a {scheme} tokenizer; choose from {', '.join(writers)}"
+                )
+            raise ValueError(f"unknown format {f!r}; choose from {', '.join(writers)}")
     return formats
 
 
 def _texts(tok: TokenizerLike, formats: Iterable[str]) -> list[tuple[str, str]]:
     texts = []
-    for fmt in _check_formats(formats):
-        for name, maker in _WRITERS[fmt]:
+    names: set[str] = set()
+    writers = _writers(tok)
+    for fmt in _check_formats(formats, tok):
+        for name, maker in writers[fmt]:
+            if name in names:  # encoding.json serves gpt2 and tiktoken alike
+                continue
+            names.add(name)
             try:
                 texts.append((name, maker(tok)))
             except ValueError as exc:

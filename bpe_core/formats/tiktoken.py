@@ -8,7 +8,8 @@ holds no merges, no special tokens and no split pattern:
   running BPE on its bytes with only lower-ranked tokens; the two parts left
   are its merge (:func:`merges_from_ranks`);
 - special tokens are passed by the caller (``special_tokens={"<|endoftext|>":
-  100257}``); their ids are the gaps in the ranks, which are allowed here;
+  100257}``); their ids are the gaps in the ranks, which are allowed here, or
+  ids above the last rank, below 2**31 like the ranks;
 - the pattern is passed by the caller (default ``gpt2``; cl100k files need
   ``cl100k``, o200k files ``o200k``).
 
@@ -39,6 +40,8 @@ from .safe_io import MAX_FILE_BYTES, TokenizerFileError, read_bytes
 
 TOKENIZER_TIKTOKEN = "tokenizer.tiktoken"
 MAX_TOKEN_BYTES = 256
+MAX_ID = 2**31 - 1
+"""The largest rank, and special-token id, read (tiktoken and HF ``tokenizers`` keep ids in 32 bits)."""
 """The longest token read from a rank file (real ones are at most 128 bytes).  Recovering a token's
 merge runs BPE on it, which costs up to its length squared, so this keeps loading linear in the
 file's size (about a second per MB at worst)."""
@@ -82,9 +85,9 @@ def read_tiktoken_text(
                 f"the token {excerpt(token)} is longer than {MAX_TOKEN_BYTES} bytes, the most MergeScope "
                 "reads from a .tiktoken file (real ones are at most 128)",
             )
-        if not rank_text.isdigit() or len(rank_text) > 10 or int(rank_text) >= 2**31:
+        if not rank_text.isdigit() or len(rank_text) > 10 or int(rank_text) > MAX_ID:
             raise TokenizerFileError(
-                path, f"line {n}", f"rank {_show(rank_text)} is not a whole number from 0 to 2147483647"
+                path, f"line {n}", f"rank {_show(rank_text)} is not a whole number from 0 to {MAX_ID}"
             )
         rank = int(rank_text)
         if token in ranks:
@@ -112,6 +115,11 @@ def read_tiktoken_text(
             raise ValueError(
                 f"special token {excerpt(s)}: {excerpt(i)} must be a non-empty string with a non-negative "
                 "int id"
+            )
+        if i > MAX_ID:
+            raise ValueError(
+                f"special token {excerpt(s)}: id {i:,} is out of range; ids (like ranks) run from 0 to "
+                f"{MAX_ID:,}: give an id in a gap of the ranks or just above the last one"
             )
         if i in line_of_rank:
             raise TokenizerFileError(

@@ -115,7 +115,9 @@ class InvalidUtf8(ValueError):
         super().__init__(f"byte 0x{byte:02X} at offset {offset} is not valid UTF-8")
         self.offset, self.byte = offset, byte
 
-    def __reduce__(self):  # so that it crosses from a worker process as itself
+    def __reduce__(
+        self,
+    ) -> tuple[type[InvalidUtf8], tuple[int, int]]:  # so that it crosses from a worker process as itself
         return InvalidUtf8, (self.offset, self.byte)
 
 

@@ -147,6 +147,8 @@ def _receive(proc: subprocess.Popen[bytes]) -> Counter[str]:
         ) from None
     if not ok:
         raise result
+    if not isinstance(result, Counter):
+        raise RuntimeError(f"pre-tokenizer worker {proc.pid} sent {type(result).__name__}, not counts")
     return result
 
 

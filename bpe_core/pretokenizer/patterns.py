@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 
-from .safe_regex import compile_pattern, excerpt
+from .safe_regex import compile_pattern
+from .text import excerpt
 
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
 GPT4_PATTERN = (

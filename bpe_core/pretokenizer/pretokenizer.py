@@ -76,12 +76,13 @@ class PreTokenizer:
         A custom pattern gets the time limit that the running operation set
         (:func:`~.safe_regex.time_limit`), else one of its own for ``text``.
         """
-        if self._regex is None:
+        compiled = self._regex
+        if compiled is None:
             return [text] if text else []
         if self._limited:
             limit = current_limit(len(text))
             try:
-                return self._matches_and_gaps(text, timeout=limit.timeout())
+                return self._matches_and_gaps(compiled, text, timeout=limit.timeout())
             except TimeoutError:
                 raise PatternTimeout(self.pattern, limit) from None
         if self._covering:
@@ -90,16 +91,17 @@ class PreTokenizer:
                 if text.isascii():
                     return fast.findall(text)
                 if len(text) >= MIXED_MIN_CHARS:
-                    return self._split_mixed(text, fast)
-            return self._regex.findall(text)
-        return self._matches_and_gaps(text, timeout=None)
+                    return self._split_mixed(text, fast, compiled)
+            return compiled.findall(text)
+        return self._matches_and_gaps(compiled, text, timeout=None)
 
-    def _matches_and_gaps(self, text: str, *, timeout: float | None) -> list[str]:
+    @staticmethod
+    def _matches_and_gaps(compiled: regex.Pattern[str], text: str, *, timeout: float | None) -> list[str]:
         """The pattern's matches, and the text between them as chunks too (for patterns not known to
         cover every character)."""
         out: list[str] = []
         pos = 0
-        for m in self._regex.finditer(text, timeout=timeout):
+        for m in compiled.finditer(text, timeout=timeout):
             start, end = m.span()
             if end == start:
                 continue
@@ -111,12 +113,12 @@ class PreTokenizer:
             out.append(text[pos:])
         return out
 
-    def _split_mixed(self, text: str, fast: re.Pattern[str]) -> list[str]:
+    @staticmethod
+    def _split_mixed(text: str, fast: re.Pattern[str], slow: regex.Pattern[str]) -> list[str]:
         """``split`` for a long text with some non-ASCII: ASCII runs of lines go to
         the fast pattern, the lines around each non-ASCII character to the full
-        one.  Cuts are made only at safe newlines (see :func:`_safe_cut`), so the
+        one (``slow``).  Cuts are made only at safe newlines (see :func:`_safe_cut`), so the
         chunks are exactly those of one ``findall`` over the whole text."""
-        slow = self._regex
         out: list[str] = []
         pos, n = 0, len(text)
         while pos < n:

@@ -11,7 +11,14 @@ Read in this order:
 - :mod:`.corpus` and :mod:`.preview`: the text as chunk counts, and the part a student watches;
 - :mod:`.corpus_files` and :mod:`.corpus_dask`: the chunk counts of files, read in blocks, in
   processes or on a Dask cluster;
-- :mod:`.trainer`: :class:`Trainer`, :func:`train_steps` and :func:`train`.
+- :mod:`.trainer`: :class:`Trainer`, :func:`train_steps` and :func:`train`;
+- WordPiece: :mod:`.wordpiece_textbook` (the score count(ab)/(count(a)count(b)), as a lesson states
+  it), :mod:`.wordpiece_fast` (the same steps, faster), :mod:`.wordpiece_records` (options, steps,
+  tie rules), :mod:`.wordpiece` (:func:`wordpiece_steps`, :func:`train_wordpiece`);
+- Unigram: :mod:`.unigram` (:func:`unigram_steps`, :func:`train_unigram`: seed, EM, loss increases,
+  pruning, round by round), :mod:`.unigram_loss` (the loss, the textbook increases), :mod:`.unigram_fast`
+  (the same increases, faster), :mod:`.unigram_records` (options, rounds, tie and seed rules);
+- :mod:`.schemes`: :func:`train_scheme`, one entry point for bpe, wordpiece, unigram and char.
 """
 
 from .options import MAX_VOCAB_SIZE, TrainOptions
@@ -23,22 +30,41 @@ from .records import (
     MergeStep,
     PairCount,
 )
+from .schemes import MODELS, train_scheme
 from .tie_rules import TIE_BREAK_HELP, TIE_BREAKS
 from .trainer import METHODS, Trainer, train, train_steps
+from .unigram import UnigramTrainer, train_unigram, unigram_steps
+from .unigram_records import UnigramOptions, UnigramRound, UnigramSeed
+from .wordpiece import WordPieceTrainer, train_wordpiece, wordpiece_steps
+from .wordpiece_records import WORDPIECE_TIE_BREAKS, WordPieceOptions, WordPieceStep
 
 __all__ = [
     "MAX_VOCAB_SIZE",
     "METHODS",
+    "MODELS",
     "STOP_MIN_FREQUENCY",
     "STOP_NO_PAIRS",
     "STOP_ONLY_BLOCKED",
     "STOP_VOCAB_SIZE",
     "TIE_BREAKS",
     "TIE_BREAK_HELP",
+    "WORDPIECE_TIE_BREAKS",
     "MergeStep",
     "PairCount",
     "TrainOptions",
     "Trainer",
+    "UnigramOptions",
+    "UnigramRound",
+    "UnigramSeed",
+    "UnigramTrainer",
+    "WordPieceOptions",
+    "WordPieceStep",
+    "WordPieceTrainer",
     "train",
+    "train_scheme",
     "train_steps",
+    "train_unigram",
+    "train_wordpiece",
+    "unigram_steps",
+    "wordpiece_steps",
 ]

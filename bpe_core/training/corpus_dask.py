@@ -22,6 +22,8 @@ import logging
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from ..pretokenizer import PreTokenizer
 from ..pretokenizer.blocks import BlockCounter, BlockCounts, InvalidUtf8, combine
@@ -38,6 +40,9 @@ from .corpus_files import (
     file_ranges,
     named_utf8_error,
 )
+
+if TYPE_CHECKING:  # the optional extra, for the type checker only
+    from distributed import Client, Future
 
 INSTALL_HINT = "pip install -r requirements-dask.txt"
 CONNECT_SECONDS = 10  # how long to wait for a remote scheduler
@@ -98,7 +103,7 @@ def count_files_dask(
     return Corpus(dict(chunks), dict(special_counts), run.bytes)
 
 
-def _import_distributed():
+def _import_distributed() -> ModuleType:
     try:
         import dask.distributed as distributed
     except ImportError:
@@ -107,7 +112,9 @@ def _import_distributed():
 
 
 @contextmanager
-def _client(distributed, scheduler: str, *, workers: int | None, processes: bool) -> Iterator:
+def _client(
+    distributed: ModuleType, scheduler: str, *, workers: int | None, processes: bool
+) -> Iterator[Client]:
     """A client of a new local cluster (closed after) or of the scheduler at ``scheduler``."""
     if scheduler == "local":
         with (
@@ -146,7 +153,9 @@ def _combine_two(
     return combine([left, right], counter_for(pattern, specials), starts_stream=starts_stream)
 
 
-def _tree_combine(client, futures: list, pattern: str, specials: tuple[str, ...]):
+def _tree_combine(
+    client: Client, futures: list[Future[BlockCounts]], pattern: str, specials: tuple[str, ...]
+) -> Future[BlockCounts]:
     """Neighbours combined pairwise on the workers, level by level, until one is left (in stream order)."""
     level = list(futures)
     while len(level) > 1:
@@ -162,7 +171,9 @@ def _summary(part: BlockCounts) -> tuple[int, int]:
     return part.bytes, part.pretokens
 
 
-def _report(distributed, sized: list, total: int, progress: ProgressFn | None) -> None:
+def _report(
+    distributed: ModuleType, sized: list[Future[tuple[int, int]]], total: int, progress: ProgressFn | None
+) -> None:
     """Call ``progress`` as ranges finish (only their sizes travel, not their counts)."""
     if progress is None:
         return

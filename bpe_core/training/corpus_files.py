@@ -241,7 +241,9 @@ def _pool_parts(
                 future.cancel()
 
 
-def _reporting(parts: Iterable[BlockCounts], total: int | None, progress: ProgressFn | None):
+def _reporting(
+    parts: Iterable[BlockCounts], total: int | None, progress: ProgressFn | None
+) -> Iterator[BlockCounts]:
     read = counted = 0
     for part in parts:
         read += part.bytes

@@ -29,7 +29,7 @@ import sys
 from array import array
 from bisect import insort
 from collections import defaultdict, deque
-from collections.abc import Generator, Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from heapq import heapify, heappop, heappush
 from itertools import accumulate, chain, repeat
@@ -49,10 +49,15 @@ from .records import (
     PairCount,
 )
 from .state import RunState
-from .tie_rules import TieRule
+from .tie_rules import SortKey, TieRule
 
 _EDGE = -2  # the token after the last position, so tok[-1] says "no neighbour"
 _LEVELS = 64  # waiting pairs are filed by their count's bit length: counts below 2**63
+
+Pair = tuple[int, int]
+_Entry = tuple[int, SortKey, int]  # a heap entry: (-count, the tie rule's key, the packed pair)
+# What PairIndex.choose finds: the pair, its count, the pairs tied with it, the pair table's rows.
+Choice = tuple[Pair, int, Sequence[Pair], Sequence[tuple[Pair, int]]]
 
 
 def _byte_pair_codes(data: bytes) -> list[int]:
@@ -136,13 +141,13 @@ class PairIndex:
             prv[e] = -1
             keys[e - 1] = -1
         with _gc_paused():  # one list per pair: up to 100,000s of new objects, each a reason to collect
-            where: defaultdict[int, list[int]] = defaultdict(list)
-            deque(map(list.append, map(where.__getitem__, keys), positions), maxlen=0)  # where[k].append(i)
-            where.pop(-1, None)
+            filed: defaultdict[int, list[int]] = defaultdict(list)
+            deque(map(list.append, map(filed.__getitem__, keys), positions), maxlen=0)  # filed[k].append(i)
+            filed.pop(-1, None)
             self._where = where = (
-                {((c & 255) << ID_BITS) | (c >> 8): v for c, v in where.items()}
+                {((c & 255) << ID_BITS) | (c >> 8): v for c, v in filed.items()}
                 if start is None
-                else dict(where)
+                else dict(filed)
             )
         if all(w == 1 for w in weights):  # one long chunk (pattern none), or chunks that occur once
             counts = {k: len(v) for k, v in where.items()}
@@ -167,9 +172,9 @@ class PairIndex:
             if c < floor:
                 self._low[c.bit_length()].append(k)
         pairs = [k for k in pairs if counts[k] >= floor]
-        self._heap = list(zip([-counts[k] for k in pairs], self.rule.packed_keys(pairs), pairs))
+        self._heap: list[_Entry] = list(zip([-counts[k] for k in pairs], self.rule.packed_keys(pairs), pairs))
         heapify(self._heap)
-        self._top: list = []  # the pair table's entries, kept out of the heap (see _top_rows)
+        self._top: list[_Entry] = []  # the pair table's entries, kept out of the heap (see _top_rows)
 
     def chunk_ids(self) -> list[list[int]]:
         """Each chunk's token ids now, in the corpus's order (merged-away positions hold -1)."""
@@ -194,7 +199,7 @@ class PairIndex:
         a, b, tok, nxt = k >> ID_BITS, k & ID_MASK, self._tok, self._nxt
         return min(i for i in self._where[k] if tok[i] == a and tok[nxt[i]] == b)  # nxt -1 reads _EDGE
 
-    def _pop_valid(self):
+    def _pop_valid(self) -> _Entry | None:
         """Pop the top heap entry whose count is current (fixing stale ones); None if empty.
 
         A pair's count never grows after it is made (a new pair holds the newest
@@ -244,7 +249,7 @@ class PairIndex:
         for entry in zip([-counts[k] for k in up], self.rule.packed_keys(up), up):
             heappush(heap, entry)
 
-    def choose(self):
+    def choose(self) -> Choice | None:
         """``((a, b), count, ties, table)`` for the winning pair, or None when no pair is left.
 
         ``ties`` lists the pairs with the winning count, winner first; ``table``
@@ -269,7 +274,7 @@ class PairIndex:
         ties = [p for p, c in pairs if c == count]
         return winner, count, ties, pairs[: self.top_k] if self.records else ()
 
-    def _top_rows(self) -> list:
+    def _top_rows(self) -> list[_Entry]:
         """The heap's best entries, in heap order: the top ``top_k``, every pair tied
         with the best and, for first-seen, every pair tied with row ``top_k``.
 
@@ -279,7 +284,7 @@ class PairIndex:
         Invariant: every heap entry sorts after every kept one.
         """
         heap, counts, top_k, static = self._heap, self._counts, self.top_k, self.rule.static
-        kept = []
+        kept: list[_Entry] = []
         for entry in self._top:  # drop pairs whose count fell (the merged pair, its neighbours)
             c = counts.get(entry[2], 0)
             if c == -entry[0]:
@@ -470,7 +475,7 @@ class _TableRows:
         self._vocab = vocab
         self._last: dict[tuple[tuple[int, int], int], PairCount] = {}
 
-    def of(self, table: list[tuple[tuple[int, int], int]]) -> tuple[PairCount, ...]:
+    def of(self, table: Sequence[tuple[tuple[int, int], int]]) -> tuple[PairCount, ...]:
         last, vocab = self._last, self._vocab
         rows: dict[tuple[tuple[int, int], int], PairCount] = {}
         for pair, count in table:

@@ -25,6 +25,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import islice
+from typing import Any
 
 from ..pretokenizer import PreTokenizer, check_special_tokens, resolve_pattern
 from .tie_rules import check_tie_break
@@ -123,8 +125,8 @@ class TrainOptions:
     def pretokenizer(self) -> PreTokenizer:
         return PreTokenizer(self.pattern, special_tokens=self.special_tokens)
 
-    def replace(self, **changes: object) -> TrainOptions:
-        """A copy with some options changed (checked again).
+    def replace(self, **changes: Any) -> TrainOptions:
+        """A copy with some options changed (checked again, so any value may be given).
 
         >>> TrainOptions(vocab_size=300).replace(vocab_size=400).vocab_size
         400
@@ -142,12 +144,10 @@ def _check_int(name: str, value: object, low: int, high: int, hint: str) -> int:
 
 def _check_pair(pair: object, vocab_size: int, what: str) -> tuple[int, int]:
     """A pair of token ids as a tuple, each a whole number below ``vocab_size``."""
-    try:
-        a, b = pair  # type: ignore[misc]
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"{what} {pair!r} is not a pair of token ids; write it as (left id, right id)"
-        ) from None
+    items = tuple(islice(pair, 3)) if isinstance(pair, Iterable) else ()
+    if len(items) != 2:
+        raise ValueError(f"{what} {pair!r} is not a pair of token ids; write it as (left id, right id)")
+    a, b = items
     for i in (a, b):
         if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < vocab_size:
             raise ValueError(
@@ -155,6 +155,19 @@ def _check_pair(pair: object, vocab_size: int, what: str) -> tuple[int, int]:
                 f"{vocab_size - 1} (vocab_size - 1)"
             )
     return (a, b)
+
+
+def force_items(
+    force: Mapping[int, tuple[int, int]] | Iterable[tuple[int, tuple[int, int]]] | None,
+) -> tuple[tuple[int, tuple[int, int]], ...]:
+    """``force`` as :class:`TrainOptions` holds it: from a mapping or its items (TrainOptions checks them).
+
+    >>> force_items({2: (108, 111)}), force_items(None)
+    (((2, (108, 111)),), ())
+    """
+    if force is None:
+        return ()
+    return tuple(force.items() if isinstance(force, Mapping) else force)
 
 
 def _check_block(block: Iterable[object], vocab_size: int) -> tuple[tuple[int, int], ...]:

@@ -158,8 +158,8 @@ class TextReplay:
         # Each distinct chunk occurs once, in order (pattern none without specials): text order = state order.
         self._in_text_order = len(order) == len(chunks)
         self._times = [0] * len(chunks)  # how often each distinct chunk occurs in the text
-        for chunk in order:
-            self._times[chunk] += 1
+        for index in order:
+            self._times[index] += 1
         self._segments: list[bytes] | None = segments
         self._starts: list[int] | None = None
         self._merges: list[tuple[Pair, int]] = []
@@ -208,8 +208,8 @@ class TextReplay:
         while self.step > same:
             self.undo()
         while self.step < step:
-            pair, new_id = merges[self.step]
-            self.apply(tuple(pair), new_id)
+            (a, b), new_id = merges[self.step]  # a pair from JSON is a list: make it a tuple
+            self.apply((a, b), new_id)
 
     # ----- reading the tokens -----
     def _split(self) -> tuple[list[bytes], list[int]]:

@@ -37,6 +37,8 @@ TIE_BREAK_HELP: dict[str, str] = {
     "hf": "smallest ids in HF tokenizers' numbering (bytes by their GPT-2 character), as HF's trainer",
 }
 
+SortKey = str | int  # a str for lexicographic, an int for the other rules; one run compares one kind
+
 
 def check_tie_break(name: str) -> str:
     if name not in TIE_BREAKS:
@@ -70,17 +72,19 @@ class TieRule:
     def __init__(self, name: str, vocab: Sequence[bytes]) -> None:
         self.name = check_tie_break(name)
         self.static = name != "first-seen"
-        self._token_key: list = []
+        self._text_key: list[str] = []  # lexicographic: each token's descending key
+        self._token_key: list[int] = []  # the others: each token's number (its id, or HF's for hf)
         self._merged = 0
         for token in vocab:
             self.add_token(token, merged=False)
 
     def add_token(self, token: bytes, *, merged: bool = True) -> None:
         """Register the next id (in id order): a byte, a special token or a merge result."""
-        i = len(self._token_key)
         if self.name == "lexicographic":
-            self._token_key.append(_descending(token))
-        elif self.name == "hf":
+            self._text_key.append(_descending(token))
+            return
+        i = len(self._token_key)
+        if self.name == "hf":
             if merged:
                 self._token_key.append(256 + self._merged)
                 self._merged += 1
@@ -89,15 +93,15 @@ class TieRule:
         else:
             self._token_key.append(i)
 
-    def key(self, a: int, b: int, first_pos: int = 0):
+    def key(self, a: int, b: int, first_pos: int = 0) -> SortKey:
         """Sort key of pair ``(a, b)``; for first-seen, ``first_pos`` is where it first occurs."""
         if self.name == "lexicographic":
-            return self._token_key[a] + self._token_key[b]
+            return self._text_key[a] + self._text_key[b]
         if self.name == "first-seen":
             return first_pos
         return (self._token_key[a] << ID_BITS) | self._token_key[b]
 
-    def packed_keys(self, packed: list[int]) -> list:
+    def packed_keys(self, packed: list[int]) -> Sequence[SortKey]:
         """``key(a, b)`` for many pairs packed as ``(a << ID_BITS) | b``, in one pass (the
         fast trainer makes thousands per merge); first-seen gets 0, its position comes later.
 
@@ -105,9 +109,10 @@ class TieRule:
         >>> rule.packed_keys([(97 << ID_BITS) | 98]) == [rule.key(97, 98)]
         True
         """
-        tk = self._token_key
         if self.name == "lexicographic":
-            return [tk[k >> ID_BITS] + tk[k & ID_MASK] for k in packed]
+            text = self._text_key
+            return [text[k >> ID_BITS] + text[k & ID_MASK] for k in packed]
+        tk = self._token_key
         if self.name == "first-seen":
             return [0] * len(packed)
         return [(tk[k >> ID_BITS] << ID_BITS) | tk[k & ID_MASK] for k in packed]

@@ -14,13 +14,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from operator import mul
 from typing import Literal
 
-from ..pretokenizer import PreTokenizer
+from ..pretokenizer import PreTokenizer, check_special_tokens
 from ..tokenizer import Tokenizer
 from .corpus import Corpus
 from .corpus_dask import count_files_dask
 from .corpus_files import ProgressFn, count_files
 from .incremental import incremental_steps
-from .options import TrainOptions
+from .options import TrainOptions, force_items
 from .preview import Preview
 from .records import MergeStep
 from .state import RunState, rewind
@@ -163,17 +163,17 @@ class Trainer(Iterator[MergeStep]):
                 f"step {early[0]} is before the branch point {at}: the branch shares steps 1 to {at - 1} "
                 f"with this run; branch at step {early[0]} to change it"
             )
-        made = {pair: n + 1 for n, pair in enumerate(self.merges[: at - 1])}
-        for pair in block:
-            if tuple(pair) in made:
-                raise ValueError(
-                    f"pair {tuple(pair)} was merged at step {made[tuple(pair)]}, before the branch point "
-                    f"{at}; branch at step {made[tuple(pair)]} to block it"
-                )
-        options = self.options.replace(
+        options = self.options.replace(  # checks the pairs
             block=self.options.block + tuple(block),
             force=[(step, pair) for step, pair in self.options.force if step < at] + list(force.items()),
         )
+        made = {pair: n + 1 for n, pair in enumerate(self.merges[: at - 1])}
+        for pair in options.block:
+            if pair in made:
+                raise ValueError(
+                    f"pair {pair} was merged at step {made[pair]}, before the branch point "
+                    f"{at}; branch at step {made[pair]} to block it"
+                )
         base, kept = options.base_vocab, self.merges[: at - 1]
         vocab = {i: t for i, t in self.vocab.items() if i < base + at - 1}
         if self.method == "textbook":  # it replays steps 1 to at - 1 from the corpus's bytes
@@ -257,13 +257,13 @@ def train_steps(
     options = TrainOptions(
         vocab_size=vocab_size,
         pattern=pattern,
-        special_tokens=_tuple(special_tokens),
+        special_tokens=tuple(check_special_tokens(special_tokens)),
         tie_break=tie_break,
         min_frequency=min_frequency,
         top_k=top_k,
         preview_chars=preview_chars,
         block=tuple(block),
-        force=force or (),
+        force=force_items(force),
     )
     return Trainer(text, options, method=method, workers=workers)
 
@@ -300,24 +300,19 @@ def train(
     options = TrainOptions(
         vocab_size=vocab_size,
         pattern=pattern,
-        special_tokens=_tuple(special_tokens),
+        special_tokens=tuple(check_special_tokens(special_tokens)),
         tie_break=tie_break,
         min_frequency=min_frequency,
         top_k=0,
         preview_chars=0,
         block=tuple(block),
-        force=force or (),
+        force=force_items(force),
     )
-    if files is not None:
-        pretokenizer = options.pretokenizer()
-        if dask is not None:
-            corpus = count_files_dask(files, pretokenizer, scheduler=dask, progress=progress)
-        else:
-            corpus = count_files(files, pretokenizer, workers=workers, progress=progress)
-        return Trainer(corpus, options, records=False).run().tokenizer()
-    return Trainer(text, options, records=False, workers=workers).run().tokenizer()
-
-
-def _tuple(special_tokens: Iterable[str]) -> tuple[str, ...] | str:
-    """Special tokens as a tuple; one string stays as it is, for TrainOptions' clear error."""
-    return special_tokens if isinstance(special_tokens, str) else tuple(special_tokens)
+    if files is None:
+        return Trainer(text or "", options, records=False, workers=workers).run().tokenizer()
+    pretokenizer = options.pretokenizer()
+    if dask is not None:
+        corpus = count_files_dask(files, pretokenizer, scheduler=dask, progress=progress)
+    else:
+        corpus = count_files(files, pretokenizer, workers=workers, progress=progress)
+    return Trainer(corpus, options, records=False).run().tokenizer()

@@ -103,7 +103,7 @@ def compression_chart(
                 ],
             )
         )
-    return alt.layer(*layers).properties(height=360 if large else 300)
+    return alt.LayerChart(layer=layers).properties(height=360 if large else 300)
 
 
 def gain_chart(data: pd.DataFrame, *, large: bool = False) -> alt.Chart:

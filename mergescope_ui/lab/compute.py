@@ -42,7 +42,7 @@ from mergescope_ui.shared.settings import APP_WORKERS, CACHE_SECONDS
 MAX_VOCAB = 32_768
 CACHE_ENTRIES = 4  # a 32K-vocab result with per-script curves holds some tens of MB
 
-Progress = Callable[[float, str], None]
+Progress = Callable[[float, str], object]  # what it returns is not used (st.progress's element, say)
 
 
 @dataclass(frozen=True, slots=True)

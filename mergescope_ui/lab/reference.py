@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
-
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from bpe_core import Tokenizer
 from bpe_core.analysis.metrics import SizeRow
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.safe_text import md_escape
@@ -14,6 +13,11 @@ from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES,
 
 from . import keys
 from .compute import cached_reference_rows
+
+_LOAD_NOTES: dict[
+    str, tuple[str, ...]
+] = {}  # files' digest -> what the loader assumed (beside the rows' cache)
+_MAX_LOAD_NOTES = 64
 
 
 def _remember_reference() -> None:
@@ -33,8 +37,9 @@ def reference_upload() -> list[tuple[str, bytes]]:
         on_change=_remember_reference,
         type=list(UPLOAD_TYPES),
         help="tokenizer.json, a .tiktoken or .model file, or vocab.json + merges.txt "
-        f"(up to {MAX_UPLOAD_FILES} files of one tokenizer): it shows as a point at its own vocab size "
-        "and as rows of the table.",
+        f"(up to {MAX_UPLOAD_FILES} files of one tokenizer; with encoding.json when you have it, as it "
+        "records the split pattern those files lack, else gpt2 is assumed): it shows as a point at its own "
+        "vocab size and as rows of the table.",
     )
     return list(st.session_state.get(keys.REF_FILES, []))
 
@@ -51,7 +56,7 @@ def reference_rows(
     if not files:
         return ()
     name = " + ".join(n for n, _ in files)
-    key = digest(*itertools.chain.from_iterable(files))  # name, bytes, name, bytes, ...
+    key = digest(*[part for file in files for part in file])  # name, bytes, name, bytes, ...
     bars: list[DeltaGenerator] = []
 
     def progress(fraction: float, message: str) -> None:
@@ -59,10 +64,19 @@ def reference_rows(
             bars.append(slot.progress(0.0, text=f"Measuring {md_escape(name)}…"))
         bars[0].progress(min(1.0, max(0.0, fraction)), text=md_escape(message))
 
+    def load() -> Tokenizer:
+        notes: list[str] = []
+        tok = load_uploaded(files, notes=notes)
+        if len(_LOAD_NOTES) >= _MAX_LOAD_NOTES:
+            _LOAD_NOTES.clear()
+        _LOAD_NOTES[key] = tuple(notes)
+        return tok
+
     try:
-        return cached_reference_rows(
-            key, lambda: load_uploaded(files), name, texts, samples=samples, progress=progress
-        )
+        rows = cached_reference_rows(key, load, name, texts, samples=samples, progress=progress)
     except ValueError as exc:
         messages.error(f"Cannot use the tokenizer files {md_escape(name)}: {md_escape(exc)}.")
         return ()
+    for note in _LOAD_NOTES.get(key, ()):
+        messages.warning(f"{md_escape(name)}: {md_escape(note)}.")
+    return rows

@@ -21,11 +21,14 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from bpe_core.pretokenizer import excerpt
+
 CORPUS, PATTERN, VOCAB, HELDOUT = "corpus", "pattern", "vocab", "heldout"
 PARAM_NAMES = (CORPUS, PATTERN, VOCAB, HELDOUT)
 SPLIT, END, TEXT = "split", "end", "text"
 SHARES = range(5, 51, 5)  # the held-out share slider's values (percent)
 DEFAULT_SHARE = 20
+MAX_NOTES = 3  # unknown corpora named one by one; the rest are counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +74,15 @@ def from_query(
     raw = _one(params.get(CORPUS))
     if raw is not None:
         wanted = [c for c in raw.split(",") if c]
-        for c in wanted:
-            if c not in corpus_ids:
-                notes.append(f"ignored corpus {c!r}: not a built-in corpus")
+        unknown = [c for c in wanted if c not in corpus_ids]
+        for c in unknown[:MAX_NOTES]:
+            notes.append(f"ignored corpus {excerpt(c)}: not a built-in corpus")
+        if len(unknown) > MAX_NOTES:
+            notes.append(f"ignored {len(unknown) - MAX_NOTES:,} more unknown corpora")
         corpora = tuple(dict.fromkeys(c for c in wanted if c in corpus_ids)) or None
     pattern = _one(params.get(PATTERN))
     if pattern is not None and pattern not in patterns:
-        notes.append(f"ignored pattern {pattern!r}: use one of {', '.join(patterns)}")
+        notes.append(f"ignored pattern {excerpt(pattern)}: use one of {', '.join(patterns)}")
         pattern = None
     vocab = None
     raw = _one(params.get(VOCAB))
@@ -85,14 +90,14 @@ def from_query(
         if raw.isascii() and raw.isdigit() and len(raw) < 7 and smallest <= int(raw) <= largest:
             vocab = int(raw)
         else:
-            notes.append(f"ignored vocab {raw!r}: give a whole number from {smallest} to {largest:,}")
+            notes.append(f"ignored vocab {excerpt(raw)}: give a whole number from {smallest} to {largest:,}")
     heldout = None
     raw = _one(params.get(HELDOUT))
     if raw is not None:
         heldout = _heldout(raw, corpus_ids)
         if heldout is None:
             notes.append(
-                f"ignored heldout {raw!r}: use split:PERCENT, end:PERCENT (5 to 50, in steps of 5) "
+                f"ignored heldout {excerpt(raw)}: use split:PERCENT, end:PERCENT (5 to 50, in steps of 5) "
                 "or text:CORPUS"
             )
     return LabLink(corpora, pattern, vocab, heldout), notes

@@ -7,6 +7,7 @@
 - ``corpora``: the built-in texts and the rule for a page's default text.
 - ``upload`` (decoding uploaded bytes) and ``upload_widgets`` (keeping and decoding an upload in a page).
 - ``tokenizer_files``: loading a tokenizer from uploaded files.
+- ``csv_cells``: CSV downloads with no cell a spreadsheet would run as a formula.
 - ``settings``: the training settings record and special tokens typed one a line.
 - ``training_run``: a trainer and the records pulled from it, stepped across reruns.
 - ``token_html``, ``blocks``, ``html_tables``, ``theme``: escaped HTML and the page-wide CSS.

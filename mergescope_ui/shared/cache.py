@@ -34,6 +34,7 @@ import streamlit as st
 
 from .corpora import Corpus, find_corpus, load_index, load_text
 
+K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
@@ -49,7 +50,7 @@ def corpus_text(corpus_id: str) -> str:
     return load_text(find_corpus(corpus_id))
 
 
-def remember(memo: MutableMapping[Hashable, V], key: Hashable, make: Callable[[], V], *, size: int) -> V:
+def remember(memo: MutableMapping[K, V], key: K, make: Callable[[], V], *, size: int) -> V:
     """``memo[key]``, made with ``make()`` on a miss; the oldest entry goes when ``memo`` holds ``size``.
 
     ``memo`` is a dict kept in one session's ``session_state``.

@@ -97,7 +97,7 @@ def html_table(
     head = "".join(f"<th>{html.escape(str(c), quote=True)}</th>" for c in table.columns)
     columns = list(table.columns)
     limits = {c: (clip or {}).get(c) for c in columns}
-    words = {c: bool(clip) and c not in clip for c in columns}
+    words = {c: bool(clip and c not in clip) for c in columns}
     rows = []
     for n, record in enumerate(table.itertuples(index=False)):
         cls = (

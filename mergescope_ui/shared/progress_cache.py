@@ -28,7 +28,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
 
@@ -92,7 +92,7 @@ class ProgressCache(Generic[V]):
             return len(self._data)
 
 
-_TIMED: weakref.WeakSet[ProgressCache] = weakref.WeakSet()  # the caches with a lifetime
+_TIMED: weakref.WeakSet[ProgressCache[Any]] = weakref.WeakSet()  # the caches with a lifetime
 
 
 def expire_all() -> None:

@@ -43,12 +43,29 @@ def safe_name(name: str) -> str:
     return base
 
 
-def load_uploaded(files: Sequence[tuple[str, bytes]], *, pattern: str | None = None) -> Tokenizer:
+def load_uploaded(
+    files: Sequence[tuple[str, bytes]], *, pattern: str | None = None, notes: list[str] | None = None
+) -> Tokenizer:
     """A tokenizer from uploaded ``(name, bytes)`` files.
 
     One file is loaded on its own (tokenizer.json, .tiktoken, .model; a
     vocab.json needs its merges.txt uploaded with it); several are loaded as a
-    directory.  ``pattern`` overrides the split pattern (None: as the files say).
+    directory (with ``encoding.json``, the pattern and special tokens of
+    vocab.json + merges.txt or a .tiktoken file).  ``pattern`` overrides the
+    split pattern (None: as the files say).  What the loader had to assume
+    is appended to ``notes`` when given.
+
+    >>> from bpe_core import save_tokenizer, train
+    >>> tok = train("the cat in the hat", vocab_size=262, pattern="gpt4")
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     saved = {p.name: p.read_bytes() for p in save_tokenizer(tok, tmp)}
+    >>> notes = []
+    >>> load_uploaded([(n, saved[n]) for n in ("vocab.json", "merges.txt")], notes=notes).pattern
+    'gpt2'
+    >>> notes  # doctest: +ELLIPSIS
+    ['vocab.json + merges.txt: the split pattern is not recorded (no encoding.json beside), so gpt2 ...']
+    >>> load_uploaded([(n, saved[n]) for n in ("vocab.json", "merges.txt", "encoding.json")]).pattern
+    'gpt4'
     """
     if not files:
         raise ValueError(
@@ -66,7 +83,11 @@ def load_uploaded(files: Sequence[tuple[str, bytes]], *, pattern: str | None = N
             (Path(tmp) / name).write_bytes(data)
         target = Path(tmp) / names[0] if len(names) == 1 else Path(tmp)
         try:
-            return load_tokenizer(target, pattern=pattern)
+            found: list[str] = []
+            tok = load_tokenizer(target, pattern=pattern, notes=found)
+            if notes is not None:
+                notes.extend(_without_dir(note, tmp) for note in found)
+            return tok
         except ValueError as exc:
             raise ValueError(_without_dir(str(exc), tmp)) from None
         except OSError as exc:

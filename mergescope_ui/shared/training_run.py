@@ -118,7 +118,7 @@ class TrainingRun:
         self.position = 0
 
     def jump(
-        self, target: int, *, progress: Callable[[int, int], None] | None = None, every: int = 25
+        self, target: int, *, progress: Callable[[int, int], object] | None = None, every: int = 25
     ) -> int:
         """Move to step ``target``, pulling records as needed; returns the step reached.
 

@@ -18,8 +18,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-MEGABYTE = 1024 * 1024
-DEFAULT_MAX_BYTES = 10 * MEGABYTE  # keep in step with .streamlit/config.toml [server] maxUploadSize
+MEGABYTE = 1000 * 1000
+"""What "MB" means on every page: Streamlit 1.67's uploader counts an MB as 10**6 bytes in the browser
+(its chip says "10.0MB"; only on Windows does it count 1024 * 1024), so the app does too."""
+DEFAULT_MAX_BYTES = 10 * MEGABYTE
+"""The one upload cap: 10 MB = 10,000,000 bytes.  The uploaders pass ``max_upload_size=10`` (the browser
+refuses a larger file, and the page shows its reason as text: :mod:`.theme`); :func:`decode_upload`
+refuses what gets past that (a Windows browser lets up to 10 MiB through).  ``.streamlit/config.toml``
+``maxUploadSize = 10`` is the server's own cap, which Streamlit counts in MiB: a little above."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,11 +46,15 @@ def decode_upload(raw: bytes, *, lossy: bool = False, max_bytes: int = DEFAULT_M
     Invalid UTF-8 is a ValueError naming the first bad byte and its offset,
     unless ``lossy``: then each bad sequence becomes U+FFFD and ``replaced``
     says how many.  More than ``max_bytes`` is a ValueError giving both sizes.
+
+    >>> decode_upload(b"x" * 10_000_001)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: the file is 10,000,001 bytes, over the 10 MB limit (10,000,000 bytes); upload a ...
     """
     if len(raw) > max_bytes:
         raise ValueError(
-            f"the file is {len(raw) / MEGABYTE:.1f} MB, over the {max_bytes / MEGABYTE:.0f} MB limit; "
-            "upload a smaller excerpt"
+            f"the file is {len(raw):,} bytes, over the {max_bytes / MEGABYTE:g} MB limit "
+            f"({max_bytes:,} bytes); upload a smaller excerpt"
         )
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]

@@ -12,6 +12,8 @@ from collections.abc import Collection, Mapping
 
 import streamlit as st
 
+from bpe_core.pretokenizer import excerpt
+
 from .keys import URL_SEEDED
 
 
@@ -29,6 +31,28 @@ def seed_from_url(key: str, param: str, valid: Collection[str]) -> str | None:
         return None
     if value in valid:
         st.session_state[key] = value
+        return None
+    return value
+
+
+def seed_number_from_url(key: str, param: str, *, low: int, high: int) -> str | None:
+    """Like :func:`seed_from_url` for a whole number from ``low`` to ``high``; returns the URL's value
+    when it is not one (for a message).
+
+    A number input is not bound to the URL with ``bind="query-params"``: Streamlit 1.67 parses such a
+    value as a float and raises OverflowError on ``?merges=1e400`` (or 400 nines) before the page can
+    answer.
+    """
+    seeded: set[str] = st.session_state.setdefault(URL_SEEDED, set())
+    if key in seeded:
+        return None
+    seeded.add(key)
+    value = st.query_params.get(param)
+    if value is None:
+        return None
+    text = value.strip()
+    if text.isascii() and text.isdigit() and len(text) <= 9 and low <= int(text) <= high:
+        st.session_state[key] = int(text)
         return None
     return value
 
@@ -60,3 +84,34 @@ def read_params_once(read_key: str, names: Collection[str]) -> dict[str, list[st
         return {}
     st.session_state[read_key] = True
     return {name: st.query_params.get_all(name) for name in names if name in st.query_params}
+
+
+def ignored_value(given: Mapping[str, list[str]], param: str, value: object, rule: str) -> str | None:
+    """A note when the link gave ``param`` (a ``bind="query-params"`` widget's) a value the widget did
+    not take: Streamlit drops an invalid one without a word.  ``given`` is what
+    :func:`read_params_once` returned, ``value`` the widget's value now, ``rule`` what a valid value is.
+    A long value is quoted as a short, cut prefix.
+
+    >>> ignored_value({"merges": ["12"]}, "merges", 12, "a whole number") is None
+    True
+    >>> ignored_value({"merges": ["x" * 500]}, "merges", 100, "give a whole number")  # doctest: +ELLIPSIS
+    "the link's merges='xxxxxxx...xxx'... (500 characters) was ignored: give a whole number; using 100"
+    """
+    values = given.get(param)
+    if not values or _denotes(values[-1], value):
+        return None
+    shown = str(value).lower() if isinstance(value, bool) else value
+    return f"the link's {param}={excerpt(values[-1])} was ignored: {rule}; using {shown}"
+
+
+def _denotes(text: str, value: object) -> bool:
+    """Whether the URL text ``text`` stands for ``value`` (so the widget took it)."""
+    text = text.strip()
+    if isinstance(value, bool):
+        return text.lower() == str(value).lower()
+    if isinstance(value, int | float):
+        try:
+            return float(text) == value
+        except ValueError:
+            return False
+    return text == value

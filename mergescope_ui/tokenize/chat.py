@@ -87,10 +87,10 @@ def render_chat(messages: Sequence[ChatMessage], special_tokens: Collection[str]
         parts = [f"{start}{m.role}{end}\n\n{m.content}{eot}" for m in messages]
         text = begin + "".join([*parts, f"{start}assistant{end}\n\n"])
         return ChatText(text, "Llama 3", f"each message is {start}role{end}↵↵text{eot}")
-    end = next((e for e in ROLE_ENDS if e in specials), None)
-    if set(ROLE_TOKENS) <= specials and end is not None:
-        text = "".join([*(f"<|{m.role}|>\n{m.content}{end}\n" for m in messages), "<|assistant|>\n"])
-        return ChatText(text, "role tokens", f"each message is <|role|>↵text{end}")
+    role_end = next((e for e in ROLE_ENDS if e in specials), None)
+    if set(ROLE_TOKENS) <= specials and role_end is not None:
+        text = "".join([*(f"<|{m.role}|>\n{m.content}{role_end}\n" for m in messages), "<|assistant|>\n"])
+        return ChatText(text, "role tokens", f"each message is <|role|>↵text{role_end}")
     if specials:
         ender = next((e for e in ENDS_FIRST if e in specials), sorted(specials)[0])
         text = "".join([*(f"{m.role}: {m.content}{ender}" for m in messages), "assistant:"])

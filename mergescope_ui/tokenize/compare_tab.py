@@ -18,7 +18,16 @@ from .main_view import spans_html
 from .resolve import Picked, corpus_titles, local_tokenizers, resolve, tokenized, training_run
 from .results import Counts, Tokenized, compare_table, page_of, text_counts
 from .share import MAX_COMPARE
-from .specs import BYTES, CHAR, QUICK, SESSION, TEXT_CHARS, UPLOAD, TokenizerSpec
+from .specs import (
+    BytesSpec,
+    CharSpec,
+    QuickSpec,
+    SessionSpec,
+    TextCharsSpec,
+    TokenizerSpec,
+    UploadSpec,
+    parse,
+)
 from .tokenizer_picker import DEFAULT_VOCAB, default_corpus
 
 COMPARE_SPAN_TOKENS = 600
@@ -29,12 +38,12 @@ def default_compare(current: TokenizerSpec) -> list[str]:
     """The tokenizer in use and one baseline that always works: raw bytes (where BPE starts from), or,
     when raw bytes is the one in use, the characters of the text itself.
 
-    >>> default_compare(TokenizerSpec.parse("tiktoken:o200k_base"))
+    >>> default_compare(parse("tiktoken:o200k_base"))
     ['tiktoken:o200k_base', 'bytes:gpt2']
-    >>> default_compare(TokenizerSpec.parse("bytes:none"))
+    >>> default_compare(parse("bytes:none"))
     ['bytes:none', 'textchars']
     """
-    other = TokenizerSpec(kind=TEXT_CHARS) if current.kind == BYTES else TokenizerSpec(kind=BYTES)
+    other: TokenizerSpec = TextCharsSpec() if isinstance(current, BytesSpec) else BytesSpec()
     return [current.key(), other.key()]
 
 
@@ -68,7 +77,7 @@ def compare_tab(text: str, picked: Picked) -> None:
         return
     rows: list[Tokenized] = []
     for key in picked_keys:
-        p = picked if key == current.key() else resolve(TokenizerSpec.parse(key), text=text)
+        p = picked if key == current.key() else resolve(parse(key), text=text)
         r = tokenized(p, text)
         if r is None:
             r = Tokenized(p.label, (), {}, _no_counts(text), 0, error=p.error or "not available")
@@ -121,9 +130,9 @@ def _no_counts(text: str) -> Counts:
 
 
 def _label(key: str, titles: dict[str, str]) -> str:
-    spec = TokenizerSpec.parse(key)
-    if spec.kind == UPLOAD:
-        loaded = st.session_state.get(keys.UPLOADS, {}).get(spec.name)
+    spec = parse(key)
+    if isinstance(spec, UploadSpec):
+        loaded = st.session_state.get(keys.UPLOADS, {}).get(spec.digest)
         return f"uploaded {', '.join(loaded.names)}" if loaded is not None else "uploaded files"
     return spec.label(titles=titles)
 
@@ -133,17 +142,18 @@ def _compare_options(current: TokenizerSpec, titles: dict[str, str]) -> list[str
     quick-trained sizes, the baselines and the other built-in texts."""
     opts: list[str] = [current.key(), *st.session_state.get(keys.USED, [])]
     if training_run() is not None:
-        opts.append(TokenizerSpec(kind=SESSION).key())
+        opts.append(SessionSpec().key())
     opts.extend(f.key for f in local_tokenizers().found)
-    opts.extend(TokenizerSpec(kind=UPLOAD, name=d).key() for d in st.session_state.get(keys.UPLOADS, {}))
-    vocab = current.vocab_size if current.kind == QUICK else DEFAULT_VOCAB
-    pattern = current.pattern if current.kind in (QUICK, BYTES) else "gpt2"
-    focus = current.corpus if current.corpus in titles else default_corpus(titles)
+    opts.extend(UploadSpec(digest=d).key() for d in st.session_state.get(keys.UPLOADS, {}))
+    vocab = current.vocab_size if isinstance(current, QuickSpec) else DEFAULT_VOCAB
+    pattern = current.pattern if isinstance(current, (QuickSpec, BytesSpec)) else "gpt2"
+    corpus = current.corpus if isinstance(current, (QuickSpec, CharSpec)) else ""
+    focus = corpus if corpus in titles else default_corpus(titles)
     for size in sorted({300, vocab, 1000, 2000}):
-        opts.append(TokenizerSpec(kind=QUICK, corpus=focus, vocab_size=size, pattern=pattern).key())
-    opts.append(TokenizerSpec(kind=BYTES, pattern="gpt2").key())
-    opts.append(TokenizerSpec(kind=TEXT_CHARS).key())
+        opts.append(QuickSpec(corpus=focus, vocab_size=size, pattern=pattern).key())
+    opts.append(BytesSpec(pattern="gpt2").key())
+    opts.append(TextCharsSpec().key())
     for corpus in titles:
-        opts.append(TokenizerSpec(kind=QUICK, corpus=corpus, vocab_size=vocab, pattern=pattern).key())
-    opts.extend(TokenizerSpec(kind=CHAR, corpus=c).key() for c in titles)
+        opts.append(QuickSpec(corpus=corpus, vocab_size=vocab, pattern=pattern).key())
+    opts.extend(CharSpec(corpus=c).key() for c in titles)
     return list(dict.fromkeys(opts))

@@ -27,6 +27,13 @@ STEP: Final = "tokenize_step"  # slider: the Train page's run after k merges
 FILES: Final = "tokenize_files"  # file_uploader: tokenizer files
 LOAD_PATTERN: Final = "tokenize_load_pattern"  # selectbox: split pattern for loaded files
 RESCAN: Final = "tokenize_rescan"  # button: look in the caches again
+HF_NAME: Final = "tokenize_hf_name"  # text_input: a Hugging Face model's name, to fetch or use
+HF_NAME_PROBLEM: Final = "tokenize_hf_name_problem"  # plain: why the name typed is not a model name
+HF_NAMED: Final = "tokenize_hf_named"  # plain: list of hf: spec keys named in this session
+FETCH: Final = "tokenize_fetch"  # button: fetch the tokenizer picked (not on this machine yet)
+FETCH_PROBLEM: Final = "tokenize_fetch_problem"  # plain: (spec key, message) of the last failed fetch
+RELABEL: Final = "tokenize_relabel"  # plain: set the picker's choice again (its label changed)
+TO_UPLOAD: Final = "tokenize_to_upload"  # button: load the files instead of fetching
 
 # --- the views -----------------------------------------------------------------------------
 SPANS: Final = "tokenize_spans"  # components v2 token spans: a click reports the token's position

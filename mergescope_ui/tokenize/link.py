@@ -12,9 +12,8 @@ from mergescope_ui.shared.url_state import read_params_once, write_params
 from . import keys
 from .resolve import corpus_titles
 from .share import PARAM_NAMES, ShareState, from_query, to_query
-from .specs import BYTES, CHAR, QUICK, SESSION, TokenizerSpec
+from .specs import TokenizerSpec, parse
 from .text_box import set_text
-from .tokenizer_picker import choice_of
 
 
 def apply_link() -> None:
@@ -27,7 +26,7 @@ def apply_link() -> None:
     if state.text is not None:
         set_text(state.text)
     if state.spec is not None:
-        _set_picker(TokenizerSpec.parse(state.spec))
+        _set_picker(parse(state.spec))
     if state.compare:
         st.session_state[keys.COMPARE] = list(state.compare)
         st.session_state[keys.COMPARE_EDITED] = True
@@ -35,19 +34,8 @@ def apply_link() -> None:
 
 
 def _set_picker(spec: TokenizerSpec) -> None:
-    st.session_state[keys.KIND] = choice_of(spec)
-    if spec.local:
-        st.session_state[keys.LOCAL] = spec.key()
-    if spec.kind in (QUICK, CHAR) and spec.corpus in corpus_titles():
-        st.session_state[keys.CORPUS] = spec.corpus
-    if spec.kind == QUICK:
-        st.session_state[keys.VOCAB] = spec.vocab_size
-    if spec.kind in (QUICK, BYTES):
-        st.session_state[keys.PATTERN] = spec.pattern
-    if spec.kind == SESSION:
-        st.session_state[keys.FOLLOW] = spec.step is None
-        if spec.step is not None:
-            st.session_state[keys.STEP] = spec.step
+    st.session_state[keys.KIND] = spec.choice
+    st.session_state.update(spec.picker_state(titles=corpus_titles()))
 
 
 def write_link(text: str, spec: TokenizerSpec, *, page: int) -> ShareState:

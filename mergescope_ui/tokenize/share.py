@@ -20,10 +20,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .specs import TokenizerSpec
+from bpe_core.pretokenizer import excerpt
+
+from .specs import parse
 
 MAX_SHARED_CHARS = 2000
 MAX_COMPARE = 4
+MAX_SPEC_CHARS = 160  # longer than any tokenizer a link names (hf:ORG/NAME is at most about 110)
+MAX_NOTES = 3  # bad compare entries named one by one; the rest are counted
 TEXT, TOKENIZER, COMPARE, PAGE = "t", "tok", "cmp", "page"
 PARAM_NAMES = (TEXT, TOKENIZER, COMPARE, PAGE)
 
@@ -74,26 +78,49 @@ def from_query(
         text = None
     spec = _one(params.get(TOKENIZER))
     if spec is not None:
-        try:
-            spec = TokenizerSpec.parse(spec).key()
-        except ValueError as exc:
-            notes.append(f"ignored {TOKENIZER}={spec!r}: {exc}")
-            spec = None
+        key, problem = _parse(spec)
+        if problem is not None:
+            notes.append(f"ignored {TOKENIZER}={excerpt(spec)}: {problem}")
+        spec = key
     compare: list[str] = []
     raw_cmp = _one(params.get(COMPARE))
+    bad = 0
     for item in (raw_cmp or "").split(",") if raw_cmp else []:
-        try:
-            key = TokenizerSpec.parse(item).key()
-        except ValueError as exc:
-            notes.append(f"ignored {COMPARE} entry {item!r}: {exc}")
+        key, problem = _parse(item)
+        if key is None:
+            bad += 1
+            if bad <= MAX_NOTES:
+                notes.append(f"ignored {COMPARE} entry {excerpt(item)}: {problem}")
             continue
         if key not in compare and len(compare) < MAX_COMPARE:
             compare.append(key)
+    if bad > MAX_NOTES:
+        notes.append(f"ignored {bad - MAX_NOTES:,} more {COMPARE} entries")
     page = 1
     raw_page = _one(params.get(PAGE))
     if raw_page is not None:
         if raw_page.isascii() and raw_page.isdigit() and len(raw_page) < 8 and int(raw_page) >= 1:
             page = int(raw_page)
         else:
-            notes.append(f"ignored {PAGE}={raw_page!r}: not a page number")
+            notes.append(f"ignored {PAGE}={excerpt(raw_page)}: not a page number")
     return ShareState(text=text, spec=spec, compare=tuple(compare), page=page), notes
+
+
+def _parse(value: str) -> tuple[str | None, str | None]:
+    """``(key, None)`` for a tokenizer a link names, else ``(None, why not)``; the value is quoted
+    only as a short, cut prefix.
+
+    >>> _parse("char:lighthouse_story")
+    ('char:lighthouse_story', None)
+    >>> _parse("x" * 30_000)[1]
+    'it is 30,000 characters, longer than any tokenizer name (at most 160)'
+    """
+    if len(value) > MAX_SPEC_CHARS:
+        return (
+            None,
+            f"it is {len(value):,} characters, longer than any tokenizer name (at most {MAX_SPEC_CHARS})",
+        )
+    try:
+        return parse(value).key(), None
+    except ValueError as exc:
+        return None, str(exc).replace(repr(value), excerpt(value))

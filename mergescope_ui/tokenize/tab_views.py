@@ -25,7 +25,7 @@ from .resolve import Picked
 from .results import Page, Tokenized, byte_start_of
 from .ribbon import byte_ribbon_html
 from .share import MAX_SHARED_CHARS, ShareState, text_fits, to_query
-from .specs import SESSION, UPLOAD
+from .specs import parse
 
 RIBBON_LINE_BYTES = 24  # bytes a ribbon line holds before it may break (fits a 1400 px window)
 RIBBON_LINE_BYTES_LARGE = 10  # in presenter mode (fits a 1400 px window at the large font)
@@ -141,7 +141,7 @@ def _share_tab(state: ShareState, text: str) -> None:
             f"The text is {len(text):,} characters, over the {MAX_SHARED_CHARS:,} a link carries; "
             "the link keeps the tokenizer and the compare list only."
         )
-    if state.spec and state.spec.startswith((SESSION, UPLOAD)):
+    if state.spec and parse(state.spec).in_session:
         st.caption(
             "This tokenizer lives in your session (trained or uploaded here); whoever opens the link "
             "needs to train or upload it too."

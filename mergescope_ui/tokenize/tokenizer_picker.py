@@ -2,24 +2,27 @@
 
 The widgets describe a :class:`~mergescope_ui.tokenize.specs.TokenizerSpec`;
 :func:`~mergescope_ui.tokenize.resolve.resolve` turns it into a tokenizer.
-"Tokenizers on this machine" lists what :mod:`bpe_core.formats.local_caches`
-finds in tiktoken's cache and the Hugging Face hub cache.
+"OpenAI and Hugging Face" lists tiktoken's encodings and the Hugging Face models
+:mod:`bpe_core.formats.local_caches` finds in the hub cache, and takes any model by
+name; one not on this machine yet is fetched in place (:mod:`.fetch_offer`).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Sequence
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import PATTERNS
-from bpe_core.formats.local_caches import LocalTokenizers
+from bpe_core.formats.tiktoken_registry import ENCODINGS
 from mergescope_ui.shared.corpora import default_id
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES
+from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
+from .fetch_offer import offer_fetch
 from .resolve import (
     Picked,
     corpus_titles,
@@ -31,15 +34,19 @@ from .resolve import (
 )
 from .screen import presenting
 from .specs import (
-    BYTES,
-    CHAR,
+    LOCAL,
     MAX_QUICK_VOCAB,
     MIN_VOCAB,
-    QUICK,
-    SESSION,
-    TIKTOKEN,
-    UPLOAD,
+    BytesSpec,
+    CachedSpec,
+    CharSpec,
+    HfSpec,
+    QuickSpec,
+    SessionSpec,
+    TiktokenSpec,
     TokenizerSpec,
+    UploadSpec,
+    parse,
 )
 from .text_box import example_buttons
 
@@ -47,31 +54,22 @@ DEFAULT_CORPUS = "lighthouse_story"  # the English story (see mergescope_ui.shar
 DEFAULT_VOCAB = 500
 AS_RECORDED = "__as_recorded__"
 PATTERN_NAMES = [p for p in PATTERNS if p != "cl100k"]  # cl100k is gpt4's other name
-LOCAL = "local"  # the choice "on this machine": a TIKTOKEN or HF spec
-CHOICES = {
-    SESSION: "Trained on the Train page",
-    LOCAL: "On this machine (tiktoken, Hugging Face)",
-    QUICK: "Quick-train on a built-in text",
-    UPLOAD: "Load tokenizer files",
-    CHAR: "Character baseline",
-    BYTES: "Raw bytes (no merges)",
+CHOICES = {  # the kinds of spec, by their ``choice``
+    SessionSpec.choice: "Trained on the Train page",
+    LOCAL: "OpenAI and Hugging Face",
+    QuickSpec.choice: "Quick-train on a built-in text",
+    UploadSpec.choice: "Load tokenizer files",
+    CharSpec.choice: "Character baseline",
+    BytesSpec.choice: "Raw bytes (no merges)",
 }
-HOW_TO_GET = (
-    "No tiktoken or Hugging Face tokenizer is cached on this machine yet: "
-    "`python -c \"import tiktoken; tiktoken.get_encoding('o200k_base')\"` or "
-    "`huggingface-cli download openai-community/gpt2 tokenizer.json` puts one where this page looks "
-    "(then press Look again), or load the files with **Load tokenizer files**."
-)
+PRESETS = tuple(TiktokenSpec(name=name).key() for name in ENCODINGS)  # gpt2 ... o200k_base
+HF_PRESETS = ("hf:openai-community/gpt2",)
+NEWEST = TiktokenSpec(name="o200k_base").key()  # offered first when nothing is on this machine
 
 
 def default_corpus(titles: dict[str, str]) -> str:
     """The built-in text the page starts with."""
     return default_id(list(titles), DEFAULT_CORPUS)
-
-
-def choice_of(spec: TokenizerSpec) -> str:
-    """The picker's choice that shows ``spec`` (tiktoken and HF tokenizers are "on this machine")."""
-    return LOCAL if spec.local else spec.kind
 
 
 def picker() -> Picked:
@@ -88,11 +86,11 @@ def picker() -> Picked:
     remember_used(picked)
     for note in picked.notes:
         (box if presenter else st).caption(md_escape(note))
-    nothing_local = spec.local and not local_tokenizers().found  # the picker said how to get some
-    if picked.error and not nothing_local:
+    if isinstance(spec, CachedSpec) and picked.tokenizer is None and picked.quiet:
+        offer_fetch(spec)  # not on this machine yet: fetch it here, or load its files
+    elif picked.error:
         message = f"{md_escape(picked.label)}: {md_escape(picked.error)}"
-        quiet = spec.kind in (SESSION, UPLOAD) or (spec.local and not local_tokenizers().get(spec.key()))
-        (st.info if quiet else st.error)(message)
+        (st.info if picked.quiet else st.error)(message)
     return picked
 
 
@@ -100,7 +98,7 @@ def _picker() -> TokenizerSpec:
     """The tokenizer picker; returns the spec the widgets describe."""
     titles = corpus_titles()
     run = training_run()
-    st.session_state.setdefault(keys.KIND, SESSION if run is not None else QUICK)
+    st.session_state.setdefault(keys.KIND, SessionSpec.choice if run is not None else QuickSpec.choice)
     kind = st.radio(
         "Tokenizer",
         list(CHOICES),
@@ -110,13 +108,13 @@ def _picker() -> TokenizerSpec:
         persist_state="session",
     )
     cols = st.columns(3)
-    if kind == SESSION:
+    if kind == SessionSpec.choice:
         return _session_widgets(cols, run)
     if kind == LOCAL:
         return _local_widgets(cols)
-    if kind == UPLOAD:
+    if kind == UploadSpec.choice:
         return _upload_widgets(cols)
-    if kind in (QUICK, CHAR):
+    if kind in (QuickSpec.choice, CharSpec.choice):
         st.session_state.setdefault(keys.CORPUS, default_corpus(titles))
         corpus = cols[0].selectbox(
             "Built-in text",
@@ -125,11 +123,11 @@ def _picker() -> TokenizerSpec:
             key=keys.CORPUS,
             persist_state="session",
         )
-        if kind == CHAR:
+        if kind == CharSpec.choice:
             cols[1].caption(
                 "One token per distinct character of that text; characters it lacks are an error."
             )
-            return TokenizerSpec(kind=CHAR, corpus=corpus)
+            return CharSpec(corpus=corpus)
         vocab = cols[1].number_input(
             "Vocab size",
             min_value=MIN_VOCAB,
@@ -141,23 +139,23 @@ def _picker() -> TokenizerSpec:
             help="256 bytes + merges; small texts may stop earlier (no pair left).",
         )
         pattern = _pattern_select(cols[2])
-        return TokenizerSpec(kind=QUICK, corpus=corpus, vocab_size=int(vocab), pattern=pattern)
-    return TokenizerSpec(kind=BYTES, pattern=_pattern_select(cols[0]))
+        return QuickSpec(corpus=corpus, vocab_size=int(vocab), pattern=pattern)
+    return BytesSpec(pattern=_pattern_select(cols[0]))
 
 
-def _session_widgets(cols: list[DeltaGenerator], run) -> TokenizerSpec:
+def _session_widgets(cols: Sequence[DeltaGenerator], run: TrainingRun | None) -> TokenizerSpec:
     if run is None:
         st.info(
             "Nothing trained on the **Train** page in this session yet. Train there, then come back; "
             "or quick-train here."
         )
-        return TokenizerSpec(kind=SESSION)
+        return SessionSpec()
     follow = cols[0].toggle(
         "Follow the Train page's current step", value=True, key=keys.FOLLOW, persist_state="session"
     )
     if follow:
         cols[1].metric("Merges", f"{run.position:,}", help="The Train page's current step.")
-        return TokenizerSpec(kind=SESSION)
+        return SessionSpec()
     if st.session_state.get(keys.STEP, 0) > run.pulled:
         st.session_state[keys.STEP] = run.pulled
     step = cols[1].slider(
@@ -169,37 +167,65 @@ def _session_widgets(cols: list[DeltaGenerator], run) -> TokenizerSpec:
         disabled=run.pulled == 0,
         help="Any step the Train page has reached: how did this text tokenize after k merges?",
     )
-    return TokenizerSpec(kind=SESSION, step=int(step))
+    return SessionSpec(step=int(step))
 
 
 def _rescan() -> None:
     local_tokenizers.clear()
+    st.session_state[keys.RELABEL] = True
 
 
-def _local_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
+def _named() -> None:
+    """The Hugging Face model typed in the box becomes the choice (checked as a link's would be)."""
+    raw = str(st.session_state.get(keys.HF_NAME) or "").strip()
+    if not raw:
+        return
+    try:
+        key = HfSpec.read(raw, raw).key()
+    except ValueError as exc:
+        st.session_state[keys.HF_NAME_PROBLEM] = str(exc)
+        return
+    st.session_state.pop(keys.HF_NAME_PROBLEM, None)
+    named: list[str] = st.session_state.setdefault(keys.HF_NAMED, [])
+    if key not in named:
+        named.append(key)
+    st.session_state[keys.LOCAL] = key
+
+
+def _local_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
+    """Every OpenAI encoding, the Hugging Face models on this machine, and any model by name."""
     local = local_tokenizers()
+    named = st.session_state.get(keys.HF_NAMED, [])
+    options = list(dict.fromkeys([*PRESETS, *(f.key for f in local.found), *HF_PRESETS, *named]))
     wanted = st.session_state.get(keys.LOCAL)
-    options = [f.key for f in local.found]
     if wanted and wanted not in options:
-        options.append(wanted)  # asked for by a link, not on this machine: resolve says so
-    if not options:
-        st.info(HOW_TO_GET)
-        _searched(local)
-        st.button("Look again", key=keys.RESCAN, on_click=_rescan)
-        return TokenizerSpec(kind=TIKTOKEN, name="o200k_base")
+        options.append(wanted)  # asked for by a link: resolve says whether it is here
     labels = {f.key: f.label for f in local.found}
-    preferred = next((k for k in ("tiktoken:o200k_base", "tiktoken:cl100k_base") if k in options), options[0])
-    st.session_state.setdefault(keys.LOCAL, preferred)
+    found = [k for k in options if k in labels]
+    preferred = next((k for k in ("tiktoken:o200k_base", "tiktoken:cl100k_base") if k in found), None)
+    st.session_state.setdefault(keys.LOCAL, preferred or (found or [NEWEST])[0])
+    if st.session_state.pop(keys.RELABEL, False):  # "not on this machine yet" became its cache's name:
+        st.session_state[keys.LOCAL] = st.session_state[keys.LOCAL]  # the browser shows the new label
     choice = cols[0].selectbox(
         "Tokenizer",
         options,
-        format_func=lambda k: labels.get(k, f"{k} (not on this machine)"),
+        format_func=lambda k: labels.get(k) or f"{parse(k).label()}, not on this machine yet",
         key=keys.LOCAL,
         persist_state="session",
-        help="Found in tiktoken's cache and the Hugging Face hub cache; loaded on first use, "
-        "then shared by every session.",
+        help="OpenAI's encodings and Hugging Face models: those in tiktoken's cache or the Hugging Face "
+        "hub cache load at once (once per server); the others are fetched once into those caches.",
     )
-    cols[1].button("Look again", key=keys.RESCAN, on_click=_rescan, help="Look in the caches again.")
+    cols[1].text_input(
+        "Hugging Face model",
+        key=keys.HF_NAME,
+        on_change=_named,
+        placeholder="org/name, e.g. openai-community/gpt2",
+        help="A model on the Hugging Face hub whose tokenizer.json is byte-level BPE (GPT-2 style).",
+    )
+    cols[2].button("Look again", key=keys.RESCAN, on_click=_rescan, help="Look in the caches again.")
+    problem = st.session_state.get(keys.HF_NAME_PROBLEM)
+    if problem:
+        st.error(md_escape(problem))
     if local.unusable:
         with st.expander(f"{len(local.unusable)} more on this machine that cannot be loaded here"):
             st.markdown(
@@ -208,13 +234,7 @@ def _local_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
                     for u in local.unusable
                 )
             )
-    return TokenizerSpec.parse(choice)
-
-
-def _searched(local: LocalTokenizers) -> None:
-    home = str(Path.home())
-    places = [str(p).replace(home, "~", 1) if str(p).startswith(home) else str(p) for p in local.searched]
-    st.caption("Looked in: " + md_escape(", ".join(places)))
+    return parse(choice)
 
 
 def _pattern_select(col: DeltaGenerator) -> str:
@@ -228,14 +248,14 @@ def _pattern_select(col: DeltaGenerator) -> str:
     )
 
 
-def _upload_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
+def _upload_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
     files = cols[0].file_uploader(
         "Tokenizer files",
         type=list(UPLOAD_TYPES),
         accept_multiple_files=True,
         key=keys.FILES,
         help=f"tokenizer.json (HF), a .tiktoken or minbpe .model file, or vocab.json + merges.txt together "
-        f"(up to {MAX_UPLOAD_FILES} files of one tokenizer).",
+        f"(up to {MAX_UPLOAD_FILES} files of one tokenizer), with encoding.json if you have it.",
     )
     choices = [AS_RECORDED, *PATTERN_NAMES]
     pattern = cols[1].selectbox(
@@ -244,19 +264,19 @@ def _upload_widgets(cols: list[DeltaGenerator]) -> TokenizerSpec:
         key=keys.LOAD_PATTERN,
         persist_state="session",
         format_func=lambda p: "as the files say (else gpt2)" if p == AS_RECORDED else p,
-        help="vocab.json + merges.txt and .tiktoken files do not record one; cl100k_base needs gpt4.",
+        help="vocab.json + merges.txt and .tiktoken files do not record one (encoding.json uploaded with "
+        "them does); cl100k_base needs gpt4.",
     )
     chosen = None if pattern == AS_RECORDED else pattern
     if not files:
-        return TokenizerSpec(kind=UPLOAD)
+        return UploadSpec()
     loaded = load_upload([(f.name, f.getvalue()) for f in files], pattern=chosen)
     names = md_escape(", ".join(loaded.names))
     if loaded.error:
         st.error(f"Could not load {names}: {md_escape(loaded.error)}")
-    else:
-        tok = loaded.tokenizer
+    elif (tok := loaded.tokenizer) is not None:
         st.success(
             f"Loaded {names}: vocab {tok.vocab_size:,}, {len(tok.merges):,} merges, "
             f"{len(tok.special_tokens)} special tokens, pattern {md_escape(tok.pretokenizer.name)}."
         )
-    return TokenizerSpec(kind=UPLOAD, name=loaded.digest)
+    return UploadSpec(digest=loaded.digest)

@@ -55,7 +55,7 @@ def tokens_line_chart(*, large: bool = False) -> alt.LayerChart:
         )
         .transform_filter("datum.current")
     )
-    return alt.layer(line, dot).properties(height=260 if large else 200)
+    return alt.LayerChart(layer=[line, dot]).properties(height=260 if large else 200)
 
 
 @lru_cache(maxsize=4)

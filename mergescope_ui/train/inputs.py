@@ -8,7 +8,10 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import TrainOptions
+from bpe_core.training import TIE_BREAKS
 from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.url_state import ignored_value, read_params_once
 
 from . import keys
 from .settings_form import settings_widgets
@@ -35,6 +38,7 @@ def header() -> DeltaGenerator:
 
 def sidebar(messages: DeltaGenerator) -> Inputs | None:
     """The sidebar's three sections; None (after saying why in ``messages``) until text and settings work."""
+    given = read_params_once(keys.LINK_READ, list(LINK_RULES))  # before the widgets take (or drop) them
     with st.sidebar:
         st.header("Text")
         source = choose_source(messages)
@@ -64,6 +68,19 @@ def sidebar(messages: DeltaGenerator) -> Inputs | None:
             help="The two tokens slide into one. Off, or when the system asks for reduced motion: "
             "no movement.",
         )
+    for param, rule in LINK_RULES.items():
+        if param in st.session_state:  # the widget was drawn (an error above may stop the form early)
+            note = ignored_value(given, param, st.session_state[param], rule)
+            if note is not None:
+                messages.warning(md_escape(note[0].upper() + note[1:]) + ".")
     if source is None or settings is None:
         return None
     return Inputs(source=source, settings=settings)
+
+
+# The link parameters bound to widgets (bind="query-params"), each with what a valid value is (merges
+# and min_frequency are read by settings_form, which says what it ignored).
+LINK_RULES = {
+    keys.TIE_BREAK: f"use one of {', '.join(TIE_BREAKS)}",
+    keys.QUIZ: "use true or false",
+}

@@ -3,8 +3,8 @@
 Widget keys keep their value across page switches with
 ``persist_state="session"``; plain keys (no widget) live for the session.
 Several widget keys are also the names of their URL parameters
-(``bind="query-params"``: ``merges``, ``tie_break``, ``min_frequency``,
-``quiz``; ``corpus`` and ``pattern`` through :mod:`mergescope_ui.shared.url_state`),
+(``bind="query-params"``: ``tie_break``, ``quiz``; ``corpus``, ``pattern``,
+``merges`` and ``min_frequency`` through :mod:`mergescope_ui.shared.url_state`),
 so they keep their short names.  The run itself is a shared key
 (:data:`mergescope_ui.shared.keys.RUN`): the Tokenize page reads it.
 """
@@ -43,6 +43,7 @@ DOWNLOAD_MERGES: Final = "download_merges"  # download_button: the merges as CSV
 
 # --- quiz ------------------------------------------------------------------------------
 QUIZ: Final = "quiz"  # toggle
+LINK_READ: Final = "train_link_read"  # plain: the link's tie_break and quiz were read
 QUIZ_GUESS: Final = "quiz_guess"  # radio: the guessed pair label (None until chosen)
 QUIZ_LOG: Final = "quiz_log"  # plain: dict step index -> mergescope_ui.train.quiz.QuizResult
 

@@ -72,20 +72,21 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
         '<div class="ms-bars">',
         f'<div class="ms-bars-h" title="{html.escape(key, quote=True)}">{html.escape(title)}</div>',
     ]
-    for row in shown.itertuples(index=False):
-        status = row.status if name_winner else "other"
-        left, right = step.top_pairs[row.rank - 1].left, step.top_pairs[row.rank - 1].right
+    # (columns by name: a row of itertuples would have a field "count" hiding tuple.count)
+    for rank, name, count, row_status in zip(shown["rank"], shown["pair"], shown["count"], shown["status"]):
+        status = row_status if name_winner else "other"
+        left, right = step.top_pairs[rank - 1].left, step.top_pairs[rank - 1].right
         halves = [clip_label(readable(t), LABEL_COLUMNS) for t in (left, right)]
         label = '<span class="ms-bar-op"> + </span>'.join(f"<span>{html.escape(h)}</span>" for h in halves)
-        full = f"{row.pair} · {int(row.count):,} adjacent occurrences"
-        width = 100 * int(row.count) / top
+        full = f"{name} · {int(count):,} adjacent occurrences"
+        width = 100 * int(count) / top
         long = " ms-bar-wlong" if sum(map(label_width, halves)) + 3 > ROOMY_LABEL else ""
         mark = MARKS[status].format(long=long)
         out.append(
             f'<div class="ms-bar ms-{status}" title="{html.escape(full, quote=True)}">'
             f'<span class="ms-bar-l">{label}</span>'
             f'<span class="ms-bar-t"><span class="ms-bar-f" style="width:{width:.1f}%"></span></span>'
-            f'<span class="ms-bar-n">{int(row.count):,}{" " + mark if mark else ""}</span></div>'
+            f'<span class="ms-bar-n">{int(count):,}{" " + mark if mark else ""}</span></div>'
         )
     out.append(f'<div class="ms-bars-k">{html.escape(key)}</div>')
     out.append("</div>")

@@ -1,6 +1,7 @@
 """The Training section of the Train page's sidebar: merges, pre-tokenization, tie rule, specials, minimum.
 
-``?merges=``, ``?pattern=``, ``?tie_break=`` and ``?min_frequency=`` set them from a link.
+``?merges=``, ``?pattern=``, ``?tie_break=`` and ``?min_frequency=`` set them from a link; a bad value
+is ignored with a warning that names it (cut short) and says why.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from bpe_core import PATTERNS, TrainOptions
 from bpe_core.training import TIE_BREAK_HELP, TIE_BREAKS
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.settings import MAX_MERGES, PREVIEW_CHARS, TOP_K, parse_special_tokens
-from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
+from mergescope_ui.shared.url_state import ignored_value, mirror_to_url, seed_from_url, seed_number_from_url
 
 from . import keys
 
@@ -27,21 +28,40 @@ PATTERN_LABELS = {
     keys.CUSTOM: "custom regex…",
 }
 DEFAULT_CUSTOM_REGEX = r"\w+|\s+|[^\w\s]+"
+MAX_MIN_FREQUENCY = 10**9  # a pair occurs at most once per character of the text
+
+
+def _say_ignored(messages: DeltaGenerator, param: str, bad: str | None, used: int, rule: str) -> None:
+    """Say that the link's value ``bad`` for ``param`` was ignored, and why (nothing when it was good)."""
+    if bad is not None:
+        note = ignored_value({param: [bad]}, param, used, rule)
+        if note is not None:
+            messages.warning(md_escape(note[0].upper() + note[1:]) + ".")
 
 
 def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
     """The training settings (call inside ``st.sidebar``); None after an error in ``messages``."""
     specials_text = st.session_state.get(keys.SPECIAL_TOKENS, "")
+    bad = {
+        keys.MERGES: seed_number_from_url(keys.MERGES, keys.MERGES, low=1, high=MAX_MERGES),
+        keys.MIN_FREQUENCY: seed_number_from_url(
+            keys.MIN_FREQUENCY, keys.MIN_FREQUENCY, low=1, high=MAX_MIN_FREQUENCY
+        ),
+    }
+    st.session_state.setdefault(keys.MERGES, DEFAULT_MERGES)
+    st.session_state.setdefault(keys.MIN_FREQUENCY, 1)
     merges = st.number_input(
         "Merges to learn",
         min_value=1,
         max_value=MAX_MERGES,
-        value=DEFAULT_MERGES,
         step=10,
         key=keys.MERGES,
         persist_state="session",
-        bind="query-params",
         help="Training stops here, or earlier when no pair is left.",
+    )
+    mirror_to_url(keys.MERGES, str(merges), default=str(DEFAULT_MERGES))
+    _say_ignored(
+        messages, keys.MERGES, bad[keys.MERGES], merges, f"give a whole number from 1 to {MAX_MERGES:,}"
     )
     unknown = seed_from_url(keys.PATTERN, "pattern", PATTERN_LABELS)
     if unknown is not None:
@@ -97,12 +117,19 @@ def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
     min_frequency = st.number_input(
         "Minimum pair frequency",
         min_value=1,
-        value=1,
+        max_value=MAX_MIN_FREQUENCY,
         step=1,
         key=keys.MIN_FREQUENCY,
         persist_state="session",
-        bind="query-params",
         help="Stop when the most frequent pair occurs fewer times than this.",
+    )
+    mirror_to_url(keys.MIN_FREQUENCY, str(min_frequency), default="1")
+    _say_ignored(
+        messages,
+        keys.MIN_FREQUENCY,
+        bad[keys.MIN_FREQUENCY],
+        min_frequency,
+        f"give a whole number from 1 to {MAX_MIN_FREQUENCY:,}",
     )
     try:
         specials = parse_special_tokens(st.session_state.get(keys.SPECIAL_TOKENS, specials_text))

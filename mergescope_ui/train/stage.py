@@ -3,11 +3,15 @@
 It draws the step controls (Back, Next, Play, Reset, Jump to step, the arrow
 keys), the step line, the merge card, the compact pair chart and the
 sequence before and after the merge, from a window of steps built in
-:mod:`.stage_data`.  It steps through that window in the browser, with no
-server round trip (``stage_assets/stage.js``), and reports the step shown;
-the callbacks here apply what it reports to the run.  When the server moves
+:mod:`.stage_data` as the records of :mod:`mergescope_ui.shared.stage_contract`.
+It steps through that window in the browser, with no server round trip
+(``stage_assets/stage.js``), and reports what it shows as one state value, a
+:class:`~mergescope_ui.shared.stage_contract.Shown` (the step, the first place
+it needs, the window's serial): :func:`_on_shown` applies it to the run.  A
+step past the window is a jump (trained here first); in the quiz, a step
+forward is the quiz's Next (the guess is graded first).  When the server moves
 the stage itself (a jump that had to train, the quiz's Next, a new run) it
-bumps a serial number, and the stage takes the position it is sent.
+bumps the serial, and the stage takes the position it is sent.
 
 Every string in the data is HTML-escaped on the server; the component's own
 HTML, CSS and JavaScript are the constant files in ``stage_assets/``.
@@ -21,6 +25,7 @@ from typing import Any
 import streamlit as st
 
 from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.stage_contract import Shown, wire
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
@@ -42,15 +47,8 @@ def stage(run: TrainingRun, views: StageViews, options: StageOptions) -> None:
     """Mount the stage with the window around ``run.position``."""
     serial = st.session_state.setdefault(keys.STAGE_SERIAL, 0)
     notice = st.session_state.pop(keys.STAGE_NOTICE, "")
-    data = views.payload(position=run.position, serial=serial, options=options, notice=notice)
-    _COMPONENT(
-        key=keys.STAGE,
-        data=data,
-        on_position_change=_on_position,
-        on_jump_change=_on_jump,
-        on_next_change=_on_next,
-        on_places_change=_on_places,
-    )
+    window = views.window(position=run.position, serial=serial, options=options, notice=notice)
+    _COMPONENT(key=keys.STAGE, data=wire(window), on_shown_change=_on_shown)
 
 
 def move_stage(notice: str = "") -> None:
@@ -60,45 +58,48 @@ def move_stage(notice: str = "") -> None:
         st.session_state[keys.STAGE_NOTICE] = notice
 
 
-def _event(name: str) -> Any:
-    state = st.session_state.get(keys.STAGE) or {}
-    return state.get(name)
-
-
-def _step(value: Any) -> int | None:
-    """A step number sent by the browser, or None when it is not one."""
-    if isinstance(value, dict):
-        value = value.get("step")
+def _number(value: Any) -> int | None:
+    """A step or place number sent by the browser, or None when it is not one."""
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
         return None
     return int(value) if 0 <= value <= MAX_STEP else None
 
 
-def _on_position() -> None:
-    """The stage shows another step: follow it (and train up to it if it is past the steps made)."""
+def shown(value: Any) -> Shown | None:
+    """The stage's report as a record, or None when it is not one.
+
+    >>> shown({"position": 3, "start": 0, "serial": 2}), shown({"position": -1, "start": 0, "serial": 2})
+    (Shown(position=3, start=0, serial=2), None)
+    """
+    if not isinstance(value, dict):
+        return None
+    numbers = [_number(value.get(name)) for name in ("position", "start", "serial")]
+    if None in numbers:
+        return None
+    position, start, serial = numbers
+    return Shown(position=position or 0, start=start or 0, serial=serial or 0)
+
+
+def _on_shown() -> None:
+    """The stage shows another step (or needs other places of it): follow it."""
     run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
-    k = _step(_event("position"))
-    if run is None or k is None:
-        return
-    if k <= run.pulled:
+    report = shown((st.session_state.get(keys.STAGE) or {}).get("shown"))
+    if run is None or report is None or report.serial != st.session_state.get(keys.STAGE_SERIAL, 0):
+        return  # no run, not a report, or one about a window the server has moved on from
+    k = report.position
+    views: StageViews | None = st.session_state.get(keys.STAGE_VIEWS)
+    if views is not None and views.run is run and 0 < k <= run.pulled:
+        views.place_start[k] = report.start
+    if st.session_state.get(keys.QUIZ) and k == run.position + 1:
+        _quiz_next(run)
+    elif k <= run.pulled:
         run.position = k
     else:
         st.session_state[keys.JUMP_PENDING] = k
 
 
-def _on_jump() -> None:
-    k = _step(_event("jump"))
-    if k is not None:
-        st.session_state[keys.JUMP_PENDING] = k
-
-
-def _on_next() -> None:
+def _quiz_next(run: TrainingRun) -> None:
     """The quiz's Next: grade the guess against the merge it reveals, then show that merge."""
-    run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
-    k = _step(_event("next"))
-    if run is None or k is None:
-        return
-    run.position = min(k, run.pulled)
     upcoming = run.peek()
     guess = st.session_state.get(keys.QUIZ_GUESS)
     if guess and upcoming is not None:
@@ -106,14 +107,3 @@ def _on_next() -> None:
     run.forward()
     st.session_state[keys.QUIZ_GUESS] = None
     move_stage()
-
-
-def _on_places() -> None:
-    """The stage asks for more places of one step's new token."""
-    views: StageViews | None = st.session_state.get(keys.STAGE_VIEWS)
-    asked = _event("places")
-    if views is None or not isinstance(asked, dict):
-        return
-    k, start = _step(asked.get("step")), _step(asked.get("start"))
-    if k is not None and start is not None and 0 < k <= views.run.pulled:
-        views.place_start[k] = start

@@ -1,30 +1,44 @@
-"""What the stage shows at each step, as plain data for the stage component (pure: no Streamlit).
+"""What the stage shows at each step of a BPE training run: the records of :mod:`..shared.stage_contract`
+(pure: no Streamlit).
 
-The stage (:mod:`.stage`) steps through a window of steps in the browser, so
-the server sends it each step of the window at once: the merge card and the
-pair chart as escaped HTML, the figures, and the token ids of the sequence
-around the merge (the first places where the new token now stands in the
-whole text, and the text from its start).  Token labels travel once per
-window in a table: id -> escaped label, CSS classes, escaped tooltip.
+The stage (:mod:`.stage`) steps through a window of steps in the browser, so the server sends
+it each step of the window at once: the merge card and the pair chart as escaped HTML, the
+sentences, and the sequence around the merge as spans with their marks, before the merge (each
+pair about to fuse in one box) and after it (the new token outlined): the first places where the
+new token now stands in the whole text, and the text from its start.  Token labels travel once
+per window in a table: id -> :class:`~..shared.stage_contract.TokenLabel`.
 
 >>> from bpe_core import Trainer, TrainOptions
 >>> from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 >>> text, options = "low low lower", TrainOptions(vocab_size=260, pattern="none", tie_break="lowest-id")
 >>> run = TrainingRun(Trainer(text, options), identity=RunIdentity.of(text, options))
 >>> views = StageViews(run, text)
->>> run.jump(2), views.view(2)["places"]["total"], views.view(2)["places"]["items"][0]["token"]
-(2, 3, 257)
+>>> run.jump(2), views.view(2).places.total, views.view(2).places.items[0].token
+(2, 3, Line(before=(Span(ids=(256, 119), mark='pair'),), after=(Span(ids=(257,), mark='new'),)))
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from bpe_core.byte_level import readable
-from bpe_core.training.places import Place, TextReplay
+from bpe_core.training.places import Place as TextPlace
+from bpe_core.training.places import TextReplay, split_back
+from mergescope_ui.shared.stage_contract import (
+    Line,
+    Mark,
+    Place,
+    Places,
+    Span,
+    Spans,
+    StepView,
+    TokenLabel,
+    Window,
+    Wording,
+    runs,
+)
 from mergescope_ui.shared.token_html import clip_label, label_width, token_class, token_title
 from mergescope_ui.shared.training_run import TrainingRun
 
@@ -49,6 +63,42 @@ class StageOptions:
     speed: float = 1.0
 
 
+def after_spans(ids: Sequence[int], new_id: int | None) -> Spans:
+    """``ids`` after a merge into ``new_id`` (None: no merge): each new token marked ``new``.
+
+    >>> after_spans([5, 9, 6], 9)
+    (Span(ids=(5,), mark=''), Span(ids=(9,), mark='new'), Span(ids=(6,), mark=''))
+    """
+    marks: dict[int, Mark] = {} if new_id is None else {n: "new" for n, i in enumerate(ids) if i == new_id}
+    return runs(ids, marks)
+
+
+def before_spans(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> Spans:
+    """``ids`` as they were before the merge of ``pair`` into ``new_id``: each pair in one ``pair`` span.
+
+    >>> before_spans([5, 9, 9], (1, 2), 9)
+    (Span(ids=(5,), mark=''), Span(ids=(1, 2), mark='pair'), Span(ids=(1, 2), mark='pair'))
+    """
+    shown, halves = split_back(ids, pair, new_id)
+    starts = set(halves[::2])
+    out: list[Span] = []
+    plain: list[int] = []
+    n = 0
+    while n < len(shown):
+        if n in starts:
+            if plain:
+                out.append(Span(tuple(plain), ""))
+                plain = []
+            out.append(Span((shown[n], shown[n + 1]), "pair"))
+            n += 2
+        else:
+            plain.append(shown[n])
+            n += 1
+    if plain:
+        out.append(Span(tuple(plain), ""))
+    return tuple(out)
+
+
 class StageViews:
     """Each step's view for one run, built on demand and kept (and the replay that finds the places)."""
 
@@ -60,9 +110,10 @@ class StageViews:
         self.head_bytes = len(text[:HEAD_CHARS].encode("utf-8"))
         self.text_chars = len(text)
         self.place_start: dict[int, int] = {}  # step -> the first place the stage asked to see
-        self._views: dict[tuple[int, int], dict[str, Any]] = {}
+        self._views: dict[tuple[int, int], StepView] = {}
         self._merges: list[tuple[tuple[int, int], int]] = []
-        self._labels: dict[int, list[Any]] = {}
+        self._labels: dict[int, TokenLabel] = {}
+        self._columns: dict[int, int] = {}
 
     # ----- one step -----
     def _merges_so_far(self) -> list[tuple[tuple[int, int], int]]:
@@ -70,7 +121,7 @@ class StageViews:
         self._merges.extend((s.pair, s.new_id) for s in records[len(self._merges) :])
         return self._merges
 
-    def view(self, k: int) -> dict[str, Any]:
+    def view(self, k: int) -> StepView:
         """The view of step ``k`` (0: the raw bytes), built once per first place shown."""
         start = self.place_start.get(k, 0)
         key = (k, start)
@@ -80,73 +131,74 @@ class StageViews:
             self._views[key] = self._build(k, start)
         return self._views[key]
 
-    def _build(self, k: int, start: int) -> dict[str, Any]:
+    def _build(self, k: int, start: int) -> StepView:
         run, replay = self.run, self.replay
         replay.move_to(k, self._merges_so_far())
         head = replay.head(max_bytes=self.head_bytes)
-        view: dict[str, Any] = {
-            "figures": self._figures(k),
-            "head": head,
-            "headMore": self.text_chars > HEAD_CHARS,
-        }
+        more = self.text_chars > HEAD_CHARS
         if k == 0:
             upcoming = run.records[0] if run.records else None
-            view |= {
-                "card": intro_card_html(special_ids=self.special_ids),
-                "pairs": "" if upcoming is None else pair_bars_html(upcoming, name_winner=False),
-                "pair": None,
-                "new": None,
-                "places": None,
-            }
-            return view
+            return StepView(
+                step=0,
+                heading="Step 0: the text as raw bytes",
+                status="👉 Every token is one byte. Press Next ▶ (or the → key) to make the first merge.",
+                card=intro_card_html(special_ids=self.special_ids),
+                pairs="" if upcoming is None else pair_bars_html(upcoming, name_winner=False),
+                figures=self._figures(k),
+                before_caption="",
+                after_caption="The text as raw bytes, from its start",
+                head=Line(before=(), after=after_spans(head, None)),
+                head_more=more,
+                places=None,
+            )
         step = run.records[k - 1]
         # Enough bytes for the columns on each side (a byte shown as <XX> takes four), then cut to them.
-        places = [
+        found = [
             self._trim(p)
             for p in replay.places(
                 step.new_id, start=start, limit=PLACES_PER_STEP, context_bytes=3 * CONTEXT_COLUMNS
             )
         ]
-        view |= {
-            "card": merge_card_html(step, special_ids=self.special_ids),
-            "pairs": pair_bars_html(step),
-            "pair": list(step.pair),
-            "new": step.new_id,
-            "places": {
-                "total": step.replaced,
-                "start": start,
-                "items": [
-                    {
-                        "left": list(p.left),
-                        "token": p.token,
-                        "right": list(p.right),
-                        "ts": p.text_start,
-                        "te": p.text_end,
-                        "chunk": p.chunk,
-                        "at": p.at,
-                    }
-                    for p in places
-                ],
-            },
-        }
-        return view
+        line = _line_maker(step.pair, step.new_id)
+        places = tuple(
+            Place(
+                number=p.index + 1,
+                lead=line(p.left),
+                token=line((p.token,)),
+                tail=line(p.right),
+                link=_link(p, nxt, line),
+                cut_before=not p.text_start,
+                cut_after=not p.text_end,
+            )
+            for p, nxt in zip(found, [*found[1:], None], strict=True)
+        )
+        return StepView(
+            step=k,
+            heading=f"Step {k:,} of up to {run.identity.settings.max_merges:,} merges",
+            status="",
+            card=merge_card_html(step, special_ids=self.special_ids),
+            pairs=pair_bars_html(step),
+            figures=self._figures(k),
+            before_caption=f"Before merge {k}",
+            after_caption=f"After merge {k}",
+            head=line(head),
+            head_more=more,
+            places=Places(total=step.replaced, start=start, items=places),
+        )
 
-    def _columns(self, token_id: int) -> int:
-        return self.labels([token_id])[str(token_id)][4]
-
-    def _trim(self, place: Place) -> Place:
+    def _trim(self, place: TextPlace) -> TextPlace:
         """``place`` with its context cut to :data:`CONTEXT_COLUMNS` on each side (at least one token)."""
         left, right = list(place.left), list(place.right)
         keep_left = keep_right = 0
         used = 0
         for i in reversed(left):
-            used += self._columns(i)
+            used += self.columns(i)
             if keep_left and used > CONTEXT_COLUMNS:
                 break
             keep_left += 1
         used = 0
         for i in right:
-            used += self._columns(i)
+            used += self.columns(i)
             if keep_right and used > CONTEXT_COLUMNS:
                 break
             keep_right += 1
@@ -158,78 +210,112 @@ class StageViews:
             text_end=place.text_end and keep_right == len(right),
         )
 
-    def _figures(self, k: int) -> dict[str, str]:
+    def _figures(self, k: int) -> str:
         trainer, step = self.run.trainer, self.run.records[k - 1] if k else None
         tokens = step.tokens_after if step else trainer.initial_tokens
-        return {
-            "vocab": f"{256 + len(self.special_ids) + k:,}",
-            "tokens": f"{tokens:,}",
-            "saved": f"{step.replaced:,}" if step else "",
-            "bpt": f"{trainer.corpus_bytes / max(tokens, 1):.3f}",
-        }
+        saved = f" ({step.replaced:,} fewer)" if step else ""
+        return (
+            f"Vocab {256 + len(self.special_ids) + k:,} · corpus tokens {tokens:,}{saved} · "
+            f"{trainer.corpus_bytes / max(tokens, 1):.3f} bytes per token"
+        )
 
     # ----- token labels -----
-    def labels(self, ids: Iterable[int]) -> dict[str, list[Any]]:
-        """id -> [escaped label, classes, escaped tooltip, newlines in it, columns] for the stage's spans."""
+    def columns(self, token_id: int) -> int:
+        """Columns token ``token_id``'s label takes in the sequences (as shortened)."""
+        if token_id not in self._columns:
+            self.labels([token_id])
+        return self._columns[token_id]
+
+    def labels(self, ids: Iterable[int]) -> dict[str, TokenLabel]:
+        """id (as a string) -> its label in the stage's sequences."""
         # Every token made so far: the replay's vocab holds only those up to the step it is at.
         vocab = self.run.trainer.vocab
-        out: dict[str, list[Any]] = {}
+        out: dict[str, TokenLabel] = {}
         for i in ids:
             entry = self._labels.get(i)
             if entry is None:
                 token = vocab[i]
                 special = i in self.special_ids
                 text = clip_label(token.decode("utf-8") if special else readable(token), TOKEN_COLUMNS)
-                entry = self._labels[i] = [
-                    html.escape(text, quote=True),
-                    token_class(i, token, special=special),
-                    html.escape(token_title(i, token, special=special), quote=True),
-                    0 if special else min(2, token.count(b"\n")),
-                    label_width(text),
-                ]
+                entry = self._labels[i] = TokenLabel(
+                    text=html.escape(text, quote=True),
+                    classes=token_class(i, token, special=special),
+                    title=html.escape(token_title(i, token, special=special), quote=True),
+                    breaks=0 if special else min(2, token.count(b"\n")),
+                )
+                self._columns[i] = label_width(text)
             out[str(i)] = entry
         return out
 
     # ----- the window -----
-    def payload(
-        self, *, position: int, serial: int, options: StageOptions, notice: str = ""
-    ) -> dict[str, Any]:
+    def window(self, *, position: int, serial: int, options: StageOptions, notice: str = "") -> Window:
         """Everything the stage needs around ``position`` (in the quiz, no step after it)."""
         run = self.run
         lo = max(0, position - BEHIND)
         hi = position if options.quiz else min(run.pulled, position + AHEAD)
-        views = {str(k): self.view(k) for k in self._order(lo, hi)}
-        if options.quiz and "0" in views:  # before the first guess, the counts would give it away
-            views["0"] = views["0"] | {"pairs": ""}
+        views = sorted((self.view(k) for k in self._order(lo, hi)), key=lambda v: v.step)
+        if options.quiz and views[0].step == 0:  # before the first guess, the counts would give it away
+            views[0] = replace(views[0], pairs="")
         ids: set[int] = set()
-        for v in views.values():
-            ids.update(v["head"])
-            if v["pair"]:
-                ids.update(v["pair"])
-            for p in (v["places"] or {}).get("items", ()):
-                ids.update(p["left"])
-                ids.update(p["right"])
-                ids.add(p["token"])
-        settings = run.identity.settings
-        return {
-            "serial": serial,
-            "position": position,
-            "lo": lo,
-            "hi": hi,
-            "views": views,
-            "tokens": self.labels(sorted(ids)),
-            "last": run.pulled,
-            "finished": run.finished,
-            "stop": run.stop_reason or "",
-            "maxMerges": settings.max_merges,
-            "quiz": options.quiz,
-            "animate": options.animate,
-            "speed": options.speed,
-            "large": options.large,
-            "notice": notice,
-        }
+        for v in views:
+            lines = [v.head] + [
+                line
+                for p in (v.places.items if v.places else ())
+                for line in (p.lead, p.token, p.tail, p.link)
+                if line
+            ]
+            ids.update(i for line in lines for side in (line.before, line.after) for s in side for i in s.ids)
+        max_merges = run.identity.settings.max_merges
+        last, stop = run.pulled, run.stop_reason or ""
+        return Window(
+            serial=serial,
+            position=position,
+            lo=lo,
+            hi=hi,
+            views=tuple(views),
+            labels=self.labels(sorted(ids)),
+            last=last,
+            finished=run.finished,
+            max_steps=max_merges,
+            quiz=options.quiz,
+            animate=options.animate,
+            speed=options.speed,
+            large=options.large,
+            notice=notice,
+            wording=Wording(
+                heading=f"Step {{step}} of up to {max_merges:,} merges",
+                waiting="Training up to step {step}…",
+                waiting_card="Merge {step}",
+                past_end=f"Training stopped at step {last:,}: {stop}. Showing step {last:,}.",
+                past_limit=(
+                    f"Training stops at step {max_merges:,}, the number of merges set in the sidebar; "
+                    "showing it."
+                ),
+                finished=f"🏁 Training finished after {last:,} merge{'' if last == 1 else 's'}: {stop}.",
+            ),
+        )
 
     def _order(self, lo: int, hi: int) -> list[int]:
         """Steps lo..hi, the nearest to the replay's step first (so it moves as little as it can)."""
         steps = list(range(lo, hi + 1))
         return steps if self.replay.step <= lo else steps[::-1] if self.replay.step >= hi else steps
+
+
+def _line_maker(pair: tuple[int, int], new_id: int) -> Callable[[Sequence[int]], Line]:
+    """A function that shows ids before and after the merge of ``pair`` into ``new_id``."""
+
+    def line(ids: Sequence[int]) -> Line:
+        return Line(before=before_spans(ids, pair, new_id), after=after_spans(ids, new_id))
+
+    return line
+
+
+def _link(place: TextPlace, nxt: TextPlace | None, line: Callable[[Sequence[int]], Line]) -> Line | None:
+    """The text between ``place``'s token and the next place's, when that one stands in ``place``'s
+    right context (same chunk): the two are then shown on one line."""
+    if nxt is None or nxt.chunk != place.chunk:
+        return None
+    d = nxt.at - place.at
+    if not 1 <= d <= len(place.right):
+        return None
+    return line(place.right[: d - 1])

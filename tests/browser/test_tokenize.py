@@ -1,10 +1,11 @@
 """The Tokenize page in a real browser (Debian chromium through playwright).
 
 Typing updates the count without Ctrl+Enter (and loses no keystroke), a click on a token opens its
-details, a fake tiktoken cache (the project's own files under tiktoken's names) is listed and used,
-a text over 100 KB waits for Ctrl+Enter and says so, the presenter-mode tab row shows every label
-whole, and no script from the text runs.  Expected numbers come from the engine.  Screenshots go to
-``artifacts/`` (git-ignored).  Skips, saying why, without chromium or playwright.
+details, a fake tiktoken cache (the project's own files under tiktoken's names) is listed and used
+(fetching one: ``test_tokenize_fetch.py``), a text over 100 KB waits for Ctrl+Enter and says so, the
+presenter-mode tab row shows every label whole, and no script from the text runs.  Expected numbers
+come from the engine.  Screenshots go to ``artifacts/`` (git-ignored).  Skips, saying why, without
+chromium or playwright.
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ def test_a_text_over_100_kb_waits_for_ctrl_enter_and_says_so(server, page):
 
 def test_a_fake_tiktoken_cache_is_listed_and_tokenizes_hello_world(cached_server, page):
     _open(page, f"{cached_server}/tokenize")
-    page.get_by_text("On this machine (tiktoken, Hugging Face)").click()
+    page.get_by_text("OpenAI and Hugging Face").click()
     wait_idle(page)
     page.get_by_role("combobox", name="Tokenizer").click()
     listed = page.get_by_role("option").all_inner_texts()
@@ -263,13 +264,11 @@ def test_presenter_mode_tab_row_shows_every_label_whole(server, width: int, heig
         assert not errors, errors
 
 
-def test_no_local_tokenizers_says_how_to_get_them(server, page):
+def test_no_local_tokenizers_offers_to_fetch_one(server, page):
     _open(page, f"{server}/tokenize")
-    page.get_by_text("On this machine (tiktoken, Hugging Face)").click()
-    page.get_by_text("No tiktoken or Hugging Face tokenizer is cached on this machine").wait_for(
-        timeout=10_000
-    )
-    assert page.locator("code", has_text="huggingface-cli download").count() == 1
+    page.get_by_text("OpenAI and Hugging Face").click()
+    page.get_by_text("o200k_base is not on this machine yet").wait_for(timeout=10_000)
+    assert page.get_by_role("button", name="Fetch o200k_base").count() == 1  # not clicked: no network here
     assert not page.errors, page.errors
 
 

@@ -49,6 +49,7 @@ def trained_dir(tmp_path: Path) -> Path:
 
 def test_train_writes_every_file_and_a_summary(trained_dir: Path) -> None:
     assert sorted(p.name for p in trained_dir.iterdir()) == [
+        "encoding.json",
         "merges.txt",
         "special_tokens_map.json",
         "tokenizer.json",
@@ -299,6 +300,7 @@ def test_encode_input_memory_does_not_grow_with_the_file(
 
 def test_tiktoken_source_needs_its_special_tokens_and_pattern(trained_dir: Path) -> None:
     rank_file = str(trained_dir / "tokenizer.tiktoken")
+    (trained_dir / "encoding.json").unlink()  # the rank file alone: pattern and special tokens given here
     want = load_tokenizer(trained_dir).encode(SAMPLE)
     code, out, err = run(
         "encode",

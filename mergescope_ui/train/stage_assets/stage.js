@@ -1,105 +1,92 @@
 // The Train page's stage (a Streamlit components v2 component, no iframe).
 //
-// Python sends a window of pre-computed steps (mergescope_ui/train/stage_data.py): each step's
-// merge card and pair chart as HTML, escaped on the server, and the token ids of its sequences;
-// token labels come once per window, escaped too. Back, Next, Play, Reset, the arrow keys and
-// Jump move through that window here, with no server round trip; the step shown is reported
-// back (setStateValue "position") so Python moves the window and redraws the rest of the page.
-// Python can also move the stage itself (a jump, the quiz, a new run): it then bumps "serial".
+// Python sends a window of steps (the records of mergescope_ui/shared/stage_contract.py, typed
+// below, made by mergescope_ui/train/stage_data.py): each step's card and chart as HTML and its
+// text as spans with their marks, all escaped on the server, the sentences as plain text. Back,
+// Next, Play, Reset, the arrow keys and Jump move through that window here, with no server
+// round trip, and the stage reports what it shows as one state value (Shown) so Python moves the
+// window and redraws the rest of the page. This file draws, steps, pages, fits and reports; it
+// knows nothing of BPE. Python moves the stage itself (a jump, the quiz, a new run) by a new
+// window serial.
 
+/**
+ * The records, field for field as in stage_contract.py (tests/ui/train/test_stage_contract.py).
+ * @typedef {"" | "new" | "pair"} Mark
+ * @typedef {{text: string, classes: string, title: string, breaks: number}} TokenLabel
+ * @typedef {{ids: number[], mark: Mark}} Span
+ * @typedef {{before: Span[], after: Span[]}} Line
+ * @typedef {{number: number, lead: Line, token: Line, tail: Line, link: Line | null, cut_before: boolean,
+ *   cut_after: boolean}} Place
+ * @typedef {{total: number, start: number, items: Place[]}} Places
+ * @typedef {{step: number, heading: string, status: string, card: string, pairs: string, figures: string,
+ *   before_caption: string, after_caption: string, head: Line, head_more: boolean, places: Places | null}} StepView
+ * @typedef {{heading: string, waiting: string, waiting_card: string, past_end: string, past_limit: string,
+ *   finished: string}} Wording
+ * @typedef {{serial: number, position: number, lo: number, hi: number, views: StepView[],
+ *   labels: Object<string, TokenLabel>, last: number, finished: boolean, max_steps: number, quiz: boolean,
+ *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording}} Window
+ * @typedef {{position: number, start: number, serial: number}} Shown
+ */
+
+// How each mark shows (stage.css): a class on each of its tokens, a box around them.
+const MARKS = { "": { token: "", box: "" }, new: { token: " ms-new", box: "" }, pair: { token: "", box: "ms-fuse" } };
 // Places shown at a time: two on a small projector screen in presenter mode, else three.
 const perPage = (data) => (data.large && window.innerHeight < 900 ? 2 : 3);
 const MIN_ROOM = 260; // px: below this a card or chart scrolls the page rather than itself
 const REPORT_MS = 40; // report the step shown once stepping pauses this long (a held arrow key repeats faster)
+const ELLIPSIS = '<span class="ms-cut">…</span>';
+const fmt = (k) => k.toLocaleString("en-US");
+const withStep = (text, k) => text.replace("{step}", fmt(k));
 
-// One span per id (labels and tooltips come escaped from the server). `marks` outlines single
-// tokens (the new token, after a merge); `pairs` holds the first half of each pair about to fuse,
-// and both halves go in one outlined box.
-function spans(data, ids, marks, breaks, pairs) {
+/** One span per token (labels and tooltips come escaped), inside its mark's box if it has one. */
+function spansHTML(data, spans, breaks) {
   const out = [];
-  for (let n = 0; n < ids.length; n++) {
-    const t = data.tokens[ids[n]];
-    if (pairs && pairs.has(n)) out.push('<span class="ms-fuse">');
-    if (!t) out.push('<span class="ms-t ms-byte">?</span>');
-    else out.push(`<span class="${t[1]}${marks.has(n) ? " ms-new" : ""}" title="${t[2]}">${t[0]}</span>`);
-    if (pairs && pairs.has(n - 1)) out.push("</span>");
-    if (breaks && t && t[3]) out.push("<br>".repeat(t[3]));
+  for (const span of spans) {
+    const mark = MARKS[span.mark] || MARKS[""];
+    if (mark.box) out.push(`<span class="${mark.box}">`);
+    span.ids.forEach((id, n) => {
+      const t = data.labels[id];
+      if (!t) out.push('<span class="ms-t ms-byte">?</span>');
+      else out.push(`<span class="${t.classes}${mark.token}" title="${t.title}">${t.text}</span>`);
+      if (mark.box && n === span.ids.length - 1) out.push("</span>");
+      if (breaks && t && t.breaks) out.push("<br>".repeat(t.breaks));
+    });
   }
   return out.join("");
 }
 
-// The ids as they were before the merge of `pair` into `fresh`, and where each pair starts.
-function splitBack(ids, pair, fresh) {
-  const out = [];
-  const starts = new Set();
-  for (const i of ids) {
-    if (i === fresh) {
-      starts.add(out.length);
-      out.push(pair[0], pair[1]);
-    } else out.push(i);
-  }
-  return [out, starts];
-}
-
-function seqSpans(data, ids, view, before, breaks) {
-  if (view.new === null) return spans(data, ids, new Set(), breaks, null);
-  if (!before) return spans(data, ids, markOf(ids, view.new), breaks, null);
-  const [shown, starts] = splitBack(ids, view.pair, view.new);
-  return spans(data, shown, new Set(), breaks, starts);
-}
-
-function markOf(ids, fresh) {
-  const marks = new Set();
-  ids.forEach((i, n) => {
-    if (i === fresh) marks.add(n);
-  });
-  return marks;
-}
-
-const ELLIPSIS = '<span class="ms-cut">…</span>';
-
-// Places whose contexts overlap (the same chunk, the next one inside the first one's right context)
-// are shown as one line with both tokens marked.
-function joinNear(items) {
-  const lines = [];
-  for (const p of items) {
-    const g = lines[lines.length - 1];
-    const d = g ? p.at - g.at : 0;
-    if (g && g.chunk === p.chunk && d >= 1 && d <= g.ids.length - g.tail) {
-      const pos = g.tail + d - 1; // where p's token is in g
-      g.ids = g.ids.slice(0, pos).concat([p.token], p.right);
-      Object.assign(g, { tail: pos + 1, at: p.at, te: p.te, last: p.n });
-    } else {
-      const ids = p.left.concat([p.token], p.right);
-      lines.push({ ids, tail: p.left.length + 1, at: p.at, chunk: p.chunk, ts: p.ts, te: p.te, first: p.n, last: p.n });
-    }
-  }
-  return lines;
-}
-
-function placeLines(data, view, first, before) {
+/** The page's places, one side ("before" or "after"): a place whose `link` is set shares its line
+ * with the next one. */
+function placeLines(data, view, first, side) {
   const { items, start, total } = view.places;
   const page = [];
   for (let n = first; n < Math.min(first + perPage(data), total); n++) {
     const p = items[n - start];
     if (!p) break;
-    page.push(Object.assign({ n }, p));
+    page.push(p);
   }
   if (!page.length) return '<div class="ms-line ms-cut">Loading these places…</div>';
-  return joinNear(page)
-    .map((g) => {
-      const num = g.first === g.last ? `${g.first + 1}` : `${g.first + 1}–${g.last + 1}`;
+  const lines = [];
+  page.forEach((p, n) => {
+    const line = lines[lines.length - 1];
+    if (line && page[n - 1].link) line.spans.push(...page[n - 1].link[side], ...p.token[side]);
+    else lines.push({ first: p, spans: [...p.lead[side], ...p.token[side]] });
+    lines[lines.length - 1].last = p;
+  });
+  return lines
+    .map(({ first: a, last: b, spans }) => {
+      const num = a === b ? `${a.number}` : `${a.number}–${b.number}`;
       return (
-        `<div class="ms-line"><span class="ms-num">${num}</span>${g.ts ? "" : ELLIPSIS}` +
-        `${seqSpans(data, g.ids, view, before, false)}${g.te ? "" : ELLIPSIS}</div>`
+        `<div class="ms-line"><span class="ms-num">${num}</span>${a.cut_before ? ELLIPSIS : ""}` +
+        `${spansHTML(data, spans.concat(b.tail[side]), false)}${b.cut_after ? ELLIPSIS : ""}</div>`
       );
     })
     .join("");
 }
 
-function headHTML(data, view, before) {
-  const more = view.headMore ? '<span class="ms-cut"> … the text goes on</span>' : "";
-  return `<div class="ms-line ms-head">${seqSpans(data, view.head, view, before, true)}${more}</div>`;
+function headHTML(data, view, side) {
+  const more = view.head_more ? '<span class="ms-cut"> … the text goes on</span>' : "";
+  return `<div class="ms-line ms-head">${spansHTML(data, view.head[side], true)}${more}</div>`;
 }
 
 function mount(root) {
@@ -109,19 +96,17 @@ function mount(root) {
     q,
     pos: 0,
     serial: null,
-    seq: 0,
-    reported: null,
+    reported: "", // the last Shown sent, as JSON
     playing: false,
     timer: null,
     reportTimer: null,
     tab: "places",
     page: {}, // step -> first place shown
-    asked: { key: "", times: 0 }, // the places last asked for, and how often
     shown: "",
     notice: "",
     data: null,
+    views: new Map(), // step -> StepView
     setState: null,
-    setTrigger: null,
   };
   // Every listener of this mount goes through one signal: unmounting (the function the component
   // returns) removes them all. A mount left listening would step its own stale copy of the stage
@@ -185,23 +170,36 @@ function atEnd(s) {
   return s.data.finished && s.pos >= s.data.last;
 }
 
-function report(s, now) {
+/** The first place the stage needs sent for step k: the window's, if it holds the page shown. */
+function placesNeeded(s, k) {
+  const first = s.page[k] || 0;
+  const view = s.views.get(k);
+  if (!view || !view.places) return first;
+  const { start, items, total } = view.places;
+  const held = first >= start && first + Math.min(perPage(s.data), total - first) <= start + items.length;
+  return held ? start : first;
+}
+
+/** Tell Python what the stage shows (the one state value), at once near the window's edges and
+ * otherwise once stepping pauses. `position` is s.pos but for the quiz's Next (the step it asks for). */
+function report(s, now, position = s.pos) {
   clearTimeout(s.reportTimer);
   const send = () => {
-    if (s.reported === s.pos) return;
-    s.reported = s.pos;
-    s.seq += 1;
-    s.setState("position", { step: s.pos, seq: s.seq });
+    /** @type {Shown} */
+    const shown = { position, start: placesNeeded(s, position), serial: s.serial };
+    const key = JSON.stringify(shown);
+    if (key === s.reported) return;
+    s.reported = key;
+    s.setState("shown", shown);
   };
   const d = s.data;
-  const nearEdge = s.pos >= d.hi - 2 || s.pos <= d.lo + 1 || !d.views[s.pos];
-  if (now || nearEdge) send();
+  if (now || position >= d.hi - 2 || position <= d.lo + 1 || !s.views.has(position)) send();
   else s.reportTimer = setTimeout(send, REPORT_MS);
 }
 
 function go(s, k, { user = false, animate = false } = {}) {
   const d = s.data;
-  k = Math.max(0, Math.min(k, d.finished ? d.last : d.maxMerges));
+  k = Math.max(0, Math.min(k, d.finished ? d.last : d.max_steps));
   if (k === s.pos && !animate) return;
   s.pos = k;
   s.notice = "";
@@ -212,12 +210,9 @@ function go(s, k, { user = false, animate = false } = {}) {
 function step(s, by) {
   const d = s.data;
   if (by > 0) {
-    if (atEnd(s) || s.pos >= d.maxMerges) return;
-    if (d.quiz) {
-      s.setTrigger("next", s.pos); // the quiz grades the guess on the server first
-      return;
-    }
-    go(s, s.pos + 1, { user: true, animate: true });
+    if (atEnd(s) || s.pos >= d.max_steps) return;
+    if (d.quiz) report(s, true, s.pos + 1); // the server grades the guess, then sends the step
+    else go(s, s.pos + 1, { user: true, animate: true });
   } else if (s.pos > 0) {
     go(s, s.pos - 1, { user: true });
   }
@@ -229,8 +224,8 @@ function togglePlay(s) {
   else if (!atEnd(s)) {
     s.playing = true;
     s.timer = setInterval(() => {
-      if (atEnd(s) || s.pos >= s.data.maxMerges) stopPlay(s);
-      else if (s.data.views[s.pos + 1]) go(s, s.pos + 1, { user: true, animate: true });
+      if (atEnd(s) || s.pos >= s.data.max_steps) stopPlay(s);
+      else if (s.views.has(s.pos + 1)) go(s, s.pos + 1, { user: true, animate: true });
     }, Math.max(100, 1000 * s.data.speed));
   }
   render(s, false);
@@ -249,29 +244,12 @@ function setTab(s, tab) {
 }
 
 function turnPage(s, by) {
-  const view = s.data.views[s.pos];
+  const view = s.views.get(s.pos);
   if (!view || !view.places) return;
   const total = view.places.total;
-  const first = Math.max(0, Math.min((s.page[s.pos] || 0) + by * perPage(s.data), total - 1));
-  s.page[s.pos] = first;
-  askPlaces(s);
+  s.page[s.pos] = Math.max(0, Math.min((s.page[s.pos] || 0) + by * perPage(s.data), total - 1));
   render(s, false);
-}
-
-// The places the stage shows for this step, if they were not sent yet: ask the server for them. Asked
-// again when a window comes without them (a request can be lost while the server reruns), three times
-// at most for the same places.
-function askPlaces(s) {
-  const view = s.data.views[s.pos];
-  if (!view || !view.places) return;
-  const { start, items, total } = view.places;
-  const first = s.page[s.pos] || 0;
-  if (first >= start && first + Math.min(perPage(s.data), total - first) <= start + items.length) return;
-  const key = `${s.serial}:${s.pos}:${first}`;
-  if (s.asked.key !== key) s.asked = { key, times: 0 };
-  if (s.asked.times >= 3) return;
-  s.asked.times += 1;
-  s.setTrigger("places", { step: s.pos, start: first });
+  report(s, true); // asks for the places if the window does not hold them
 }
 
 function jumpTo(s, value) {
@@ -279,21 +257,21 @@ function jumpTo(s, value) {
   let k = parseInt(value, 10);
   if (Number.isNaN(k)) return;
   k = Math.max(0, k);
+  let notice = "";
   if (d.finished && k > d.last) {
-    s.notice = `Training stopped at step ${d.last.toLocaleString("en-US")}: ${d.stop}. Showing step ${d.last.toLocaleString("en-US")}.`;
+    notice = d.wording.past_end;
     k = d.last;
-  } else if (k > d.maxMerges) {
-    s.notice = `Training stops at step ${d.maxMerges.toLocaleString("en-US")}, the number of merges set in the sidebar; showing it.`;
-    k = d.maxMerges;
-  } else s.notice = "";
+  } else if (k > d.max_steps) {
+    notice = d.wording.past_limit;
+    k = d.max_steps;
+  }
   stopPlay(s);
-  const notice = s.notice;
-  if (d.views[k]) go(s, k, { user: true });
+  if (s.views.has(k)) go(s, k, { user: true });
   else {
     s.pos = k;
-    s.setTrigger("jump", k);
+    report(s, true);
   }
-  s.notice = notice || (d.views[k] ? "" : `Training up to step ${k.toLocaleString("en-US")}…`);
+  s.notice = notice;
   render(s, false);
 }
 
@@ -307,65 +285,58 @@ function draw(s, animate) {
   const d = s.data;
   const q = s.q;
   const k = s.pos;
-  const view = d.views[k];
+  const view = s.views.get(k);
   const end = atEnd(s);
   q(".ms-back").disabled = k <= 0;
-  q(".ms-next").disabled = end || k >= d.maxMerges;
+  q(".ms-next").disabled = end || k >= d.max_steps;
   const play = q(".ms-play");
   play.disabled = d.quiz || (end && !s.playing);
   play.textContent = s.playing ? "⏸ Pause" : "▶ Play";
-  q(".ms-stepline").textContent =
-    k === 0 ? "Step 0: the text as raw bytes" : `Step ${k.toLocaleString("en-US")} of up to ${d.maxMerges.toLocaleString("en-US")} merges`;
+  q(".ms-stepline").textContent = view ? view.heading : withStep(d.wording.heading, k);
   const jump = q(".ms-jump-in");
-  jump.max = String(d.maxMerges);
+  jump.max = String(d.max_steps);
   if (document.activeElement !== jump) jump.value = String(k);
-  let status = s.notice;
-  if (!status && end) status = `🏁 Training finished after ${d.last.toLocaleString("en-US")} merge${d.last === 1 ? "" : "s"}: ${d.stop}.`;
-  if (!status && k === 0) status = "👉 Every token is one byte. Press Next ▶ (or the → key) to make the first merge.";
-  q(".ms-status").textContent = status;
+  const status = !view ? withStep(d.wording.waiting, k) : end ? d.wording.finished : view.status;
+  q(".ms-status").textContent = s.notice || status;
   s.root.dataset.pos = String(k);
   s.root.classList.toggle("ms-large", !!d.large);
-  const key = [s.serial, k, s.tab, s.page[k] || 0, view ? view.places && view.places.start : "none", view ? 1 : 0].join("|");
-  if (key === s.shown && !animate) return;
-  s.shown = key;
+  const key = [s.serial, k, s.tab, s.page[k] || 0, view ? view.places && view.places.start : "none", !!view];
+  if (key.join("|") === s.shown && !animate) return;
+  s.shown = key.join("|");
   s.root.classList.toggle("ms-waiting", !view);
   if (!view) {
-    q(".ms-cardcol").innerHTML = `<div class="ms-card ms-wait"><h4>Merge ${k}</h4><p>Training…</p></div>`;
+    const card = document.createElement("div");
+    card.className = "ms-card ms-wait";
+    card.append(document.createElement("h4"), document.createElement("p"));
+    card.firstChild.textContent = withStep(d.wording.waiting_card, k);
+    card.lastChild.textContent = withStep(d.wording.waiting, k);
+    q(".ms-cardcol").replaceChildren(card);
     return;
   }
   q(".ms-cardcol").innerHTML = view.card;
   q(".ms-pairscol").innerHTML = view.pairs;
-  const places = view.places && s.tab === "places";
+  const places = !!view.places && s.tab === "places";
   q(".ms-tabs").hidden = !view.places;
   q(".ms-tab-places").setAttribute("aria-selected", String(places));
   q(".ms-tab-head").setAttribute("aria-selected", String(!places));
-  const pager = q(".ms-pager");
-  pager.hidden = !places;
-  if (k === 0) {
-    q(".ms-lb-before").hidden = q(".ms-before").hidden = true;
-    q(".ms-lb-after").textContent = "The text as raw bytes, from its start";
-    q(".ms-after").innerHTML = headHTML(d, view, false);
-  } else {
-    q(".ms-lb-before").hidden = q(".ms-before").hidden = false;
-    let first = 0;
-    let where = "";
-    if (places) {
-      const total = view.places.total;
-      first = Math.min(s.page[k] || 0, Math.max(0, total - 1));
-      const last = Math.min(first + perPage(s.data), total);
-      q(".ms-pager-t").textContent = `places ${(first + 1).toLocaleString("en-US")}–${last.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}`;
-      q(".ms-prev-place").disabled = first === 0;
-      q(".ms-next-place").disabled = last >= total;
-      where = total === 1 ? " · its one place" : "";
-    } else where = " · from the start of the text";
-    q(".ms-lb-before").textContent = `Before merge ${k}${where}`;
-    q(".ms-lb-after").textContent = `After merge ${k}${where}`;
-    q(".ms-before").innerHTML = places ? placeLines(d, view, first, true) : headHTML(d, view, true);
-    q(".ms-after").innerHTML = places ? placeLines(d, view, first, false) : headHTML(d, view, false);
-  }
-  const f = view.figures;
-  q(".ms-figs").textContent =
-    `Vocab ${f.vocab} · corpus tokens ${f.tokens}${f.saved ? ` (${f.saved} fewer)` : ""} · ${f.bpt} bytes per token`;
+  q(".ms-pager").hidden = !places;
+  let first = 0;
+  let where = "";
+  if (places) {
+    const total = view.places.total;
+    first = Math.min(s.page[k] || 0, Math.max(0, total - 1));
+    const last = Math.min(first + perPage(d), total);
+    q(".ms-pager-t").textContent = `places ${fmt(first + 1)}–${fmt(last)} of ${fmt(total)}`;
+    q(".ms-prev-place").disabled = first === 0;
+    q(".ms-next-place").disabled = last >= total;
+    where = total === 1 ? " · its one place" : "";
+  } else if (view.places) where = " · from the start of the text";
+  q(".ms-lb-before").hidden = q(".ms-before").hidden = !view.before_caption;
+  q(".ms-lb-before").textContent = view.before_caption + where;
+  q(".ms-lb-after").textContent = view.after_caption + where;
+  for (const side of ["before", "after"])
+    q(`.ms-${side}`).innerHTML = places ? placeLines(d, view, first, side) : headHTML(d, view, side);
+  q(".ms-figs").textContent = view.figures;
   const move = animate && d.animate && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   s.root.classList.remove("ms-animate");
   if (move) {
@@ -374,30 +345,31 @@ function draw(s, animate) {
   }
 }
 
+/** A window from Python: a new serial moves the stage to its position; otherwise the stage stays
+ * where the user took it, and says so again if the window was made for another step. */
 function receive(s, data) {
   const fresh = data.serial !== s.serial;
   s.data = data;
+  s.views = new Map(data.views.map((v) => [v.step, v]));
   if (fresh) {
     s.serial = data.serial;
     s.pos = data.position;
-    s.reported = data.position;
     s.page = {};
     s.notice = data.notice || "";
     s.shown = "";
+    s.reported = JSON.stringify({ position: s.pos, start: placesNeeded(s, s.pos), serial: s.serial });
     if (s.playing) stopPlay(s);
   }
   render(s, false);
-  if (!fresh && s.reported !== s.pos) report(s, false); // stepped on while Python was busy
-  else if (!fresh) askPlaces(s);
+  if (!fresh) report(s, false);
 }
 
 export default function (component) {
-  const { data, setStateValue, setTriggerValue, parentElement } = component;
+  const { data, setStateValue, parentElement } = component;
   const root = parentElement.querySelector(".ms-stage");
   if (!root || !data) return undefined;
   const s = root.__ms || (root.__ms = mount(root));
   s.setState = setStateValue;
-  s.setTrigger = setTriggerValue;
   receive(s, data);
   // Streamlit may call this and then draw the component again into the same element, the stage
   // still on the page: its state is kept then (a new mount would go back to the step the server

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TypedDict
 
 from bpe_core import MergeStep
 from bpe_core.byte_level import readable
@@ -36,6 +37,15 @@ from mergescope_ui.shared.token_html import clip_label
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 
 KINDS: tuple[str, ...] = ("tie", "block", "pick")
+
+
+class BranchOptions(TypedDict, total=False):
+    """The keywords of ``Trainer.branch`` for one change: ``block`` or ``force``."""
+
+    block: list[tuple[int, int]]
+    force: dict[int, tuple[int, int]]
+
+
 CLIP = 18  # columns of a token's label in a sentence or a list; longer ones are cut in the middle
 KIND_LABELS = {
     "tie": "⚖️ the tie had been broken the other way",
@@ -68,7 +78,7 @@ class WhatIf:
             raise ValueError("merges are numbered from 1")
         return cls(int(step), kind, (int(left), int(right)))
 
-    def branch_options(self) -> dict:
+    def branch_options(self) -> BranchOptions:
         """The ``block``/``force`` keywords of ``Trainer.branch`` for this change."""
         if self.kind == "block":
             return {"block": [self.pair]}

@@ -55,8 +55,8 @@ def merge_rows(
         rows.append(
             [
                 k,
-                _cell(r, None if same else made_alt.get(r), clip),
-                _cell(a, None if same else made_real.get(a), clip),
+                _cell(r, None if same or r is None else made_alt.get(r), clip),
+                _cell(a, None if same or a is None else made_real.get(a), clip),
                 "=" if same else "≠",
             ]
         )
@@ -283,6 +283,10 @@ def summary_table(position: int, now: Summary, end: Summary | None = None) -> pd
     return pd.DataFrame(rows, columns=[*columns, "real, at end", "what if, at end"])
 
 
+def _figure(c: Compression) -> str:
+    return f"{c.tokens:,} · {c.bytes_per_token:.2f}"
+
+
 def _figures(result: Summary) -> dict[str, tuple[str, str]]:
     v = result.vocab
     both = f"{v.shared:,} ({v.overlap:.0%})"
@@ -291,5 +295,5 @@ def _figures(result: Summary) -> dict[str, tuple[str, str]]:
         "only here": (f"{len(v.only_left):,}", f"{len(v.only_right):,}"),
     }
     for name, (real, alt) in result.compression.items():
-        out[name] = tuple(f"{c.tokens:,} · {c.bytes_per_token:.2f}" for c in (real, alt))
+        out[name] = (_figure(real), _figure(alt))
     return out

@@ -126,7 +126,7 @@ def only_html(tokens: tuple[bytes, ...], run: TrainingRun) -> str:
 
 def _end_summary(real: TrainingRun, branch: TrainingRun, heldout_id: str | None) -> Summary:
     """Both finished tokenizers compared on the held-out text too (kept: it encodes it twice)."""
-    cache: dict = st.session_state.setdefault(keys.SUMMARIES, {})
+    cache: dict[tuple[int, str | None], Summary] = st.session_state.setdefault(keys.SUMMARIES, {})
     key = (id(branch), heldout_id)
     if key not in cache:
         heldout = {"held-out": corpus_text(heldout_id)} if heldout_id else {}

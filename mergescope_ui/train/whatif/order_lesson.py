@@ -197,7 +197,7 @@ def _order_inputs(how: str, n: int, row: DeltaGenerator) -> tuple[int, int, int]
     return seed, first, second
 
 
-def _places_row(pair: SequencePair, asked: tuple, *, same: bool, vocab_size: int) -> None:
+def _places_row(pair: SequencePair, asked: tuple[object, ...], *, same: bool, vocab_size: int) -> None:
     """The buttons to the earlier and the later places cut differently, and the line that says which are
     shown (one line under both cuts)."""
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from bpe_core.pretokenizer import excerpt
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.training_run import TrainingRun
@@ -45,7 +46,7 @@ def active_branch(run: TrainingRun, moved: Callable[[], None]) -> ActiveBranch |
             except ValueError as exc:
                 drop()
                 st.warning(
-                    f"The link asks for the what-if {md_escape(value)}, which this run cannot make: "
+                    f"The link asks for the what-if {md_escape(excerpt(value))}, which this run cannot make: "
                     f"{md_escape(exc)}. Showing the real history."
                 )
     active: ActiveBranch | None = st.session_state.get(keys.BRANCH)

@@ -14,6 +14,7 @@ from bpe_core.formats.vocab_txt import show_token
 from tests.engine.formats.support import CORPUS, EOT, PATTERN_NAMES, SAMPLE, trained
 
 SAVED = [
+    "encoding.json",
     "merges.txt",
     "special_tokens_map.json",
     "tokenizer.json",
@@ -189,7 +190,7 @@ def test_save_refuses_before_writing_anything(tmp_path: Path) -> None:
         save_tokenizer(odd, tmp_path / "x")
     assert not (tmp_path / "x").exists()
     written = save_tokenizer(odd, tmp_path / "y", formats=["gpt2", "hf-json"])
-    assert len(written) == 4
+    assert len(written) == 5  # vocab.json, merges.txt, special_tokens_map.json, encoding.json, tokenizer.json
     same_tokenizer(odd, load_tokenizer(tmp_path / "y"))
 
 

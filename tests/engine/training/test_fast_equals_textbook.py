@@ -53,7 +53,8 @@ def test_lone_surrogate_is_a_clear_error(tokenizer):
 
 
 def sequential_encode(tok, text):
-    """The textbook encoder: apply every merge, in order, to each chunk (the oracle)."""
+    """Every merge applied in order to each chunk (an oracle for merges in training order; the
+    textbook encoder, bpe_core.tokenizer.textbook, merges the lowest rank present instead)."""
     out = []
     for piece, special in tok.pretokenizer.pieces(text):
         if special:

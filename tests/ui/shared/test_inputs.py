@@ -76,7 +76,7 @@ def test_lossy_decoding_counts_only_what_it_replaced() -> None:
 
 def test_bom_dropped_and_size_cap_explained() -> None:
     assert decode_upload(b"\xef\xbb\xbfhi").text == "hi"
-    with pytest.raises(ValueError, match=r"2\.0 MB, over the 1 MB limit"):
+    with pytest.raises(ValueError, match=r"2,000,000 bytes, over the 1 MB limit \(1,000,000 bytes\)"):
         decode_upload(b"a" * (2 * MEGABYTE), max_bytes=MEGABYTE)
 
 

@@ -535,20 +535,35 @@ def test_tiktoken_tokenizers_keep_their_pattern_and_special_tokens(fake_local):
     assert any("pattern gpt4" in c.value for c in at.caption)
 
 
-def test_without_caches_the_picker_says_how_to_get_them(no_local):
+def test_without_caches_every_openai_encoding_is_offered_to_fetch(no_local):
     at = app(**{keys.KIND: "local"}).run()
     assert not at.exception
-    (info,) = [i.value for i in at.info if "tiktoken" in i.value]
-    assert "get_encoding" in info and "huggingface-cli download" in info and "Load tokenizer files" in info
+    assert at.selectbox(key=keys.LOCAL).options == [
+        *(f"{name} (tiktoken), not on this machine yet" for name in ENCODINGS),
+        "openai-community/gpt2 (Hugging Face), not on this machine yet",
+    ]
+    (info,) = [i.value for i in at.info if "not on this machine" in i.value]
+    assert info.startswith(f"**{md_escape('o200k_base')}** is not on this machine yet. Fetch it once from ")
+    assert at.button(key=keys.FETCH).label == f"⬇️ Fetch {md_escape('o200k_base')}"
     assert not at.error
 
 
-def test_a_link_to_a_tokenizer_this_machine_lacks_says_so(no_local):
+def test_a_link_to_a_tokenizer_this_machine_lacks_says_which_and_offers_the_fetch(no_local):
     at = AppTest.from_file(PAGE, default_timeout=60)
     at.query_params["tok"] = "tiktoken:cl100k_base"
+    at.query_params["t"] = "hello"
     at.run()
     assert not at.exception
-    assert at.radio(key=keys.KIND).value == "local"
+    assert (
+        at.radio(key=keys.KIND).value == "local"
+        and at.selectbox(key=keys.LOCAL).value == "tiktoken:cl100k_base"
+    )
+    assert any(
+        i.value.startswith(f"**{md_escape('cl100k_base')}** is not on this machine yet") for i in at.info
+    )
+    assert at.button(key=keys.FETCH).label == f"⬇️ Fetch {md_escape('cl100k_base')}"
+    at.button(key=keys.TO_UPLOAD).click().run()  # or the upload, in place
+    assert at.radio(key=keys.KIND).value == "upload" and not at.exception
 
 
 # --- the chat view ---------------------------------------------------------------------------------

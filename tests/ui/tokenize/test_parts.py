@@ -33,7 +33,18 @@ from mergescope_ui.tokenize.file_bundle import tokenizer_bundle
 from mergescope_ui.tokenize.results import compare_table, page_of, tokenize
 from mergescope_ui.tokenize.ribbon import byte_ribbon_html, char_cells, ribbon_lines
 from mergescope_ui.tokenize.share import MAX_SHARED_CHARS, ShareState, from_query, to_query
-from mergescope_ui.tokenize.specs import QUICK, TokenizerSpec
+from mergescope_ui.tokenize.specs import (
+    KINDS,
+    BytesSpec,
+    CharSpec,
+    HfSpec,
+    QuickSpec,
+    SessionSpec,
+    TextCharsSpec,
+    TiktokenSpec,
+    UploadSpec,
+    parse,
+)
 
 CORPUS = (
     "The keeper lit the lamp. 机器学习是人工智能的一个分支。 naïve café 👨‍👩‍👧 "
@@ -102,34 +113,37 @@ def test_compare_table_one_row_per_tokenizer_in_order():
 # --- specs and the URL -------------------------------------------------------------------
 
 
-SPECS = st.one_of(
-    st.builds(TokenizerSpec, kind=st.just("session"), step=st.one_of(st.none(), st.integers(0, 10_000))),
-    st.builds(
-        TokenizerSpec,
-        kind=st.just(QUICK),
+KIND_SPECS = {
+    SessionSpec: st.builds(SessionSpec, step=st.one_of(st.none(), st.integers(0, 10_000))),
+    QuickSpec: st.builds(
+        QuickSpec,
         corpus=st.sampled_from(["lighthouse-story", "a_b.c"]),
         vocab_size=st.integers(256, 5000),
         pattern=st.sampled_from(["none", "gpt2", "gpt4", "o200k"]),
     ),
-    st.builds(TokenizerSpec, kind=st.just("char"), corpus=st.sampled_from(["mixed-scripts"])),
-    st.builds(TokenizerSpec, kind=st.just("bytes"), pattern=st.sampled_from(["none", "gpt2"])),
-    st.just(TokenizerSpec(kind="upload")),
-    st.builds(
-        TokenizerSpec, kind=st.just("upload"), name=st.text("0123456789abcdef", min_size=16, max_size=16)
+    CharSpec: st.builds(CharSpec, corpus=st.sampled_from(["mixed-scripts"])),
+    BytesSpec: st.builds(BytesSpec, pattern=st.sampled_from(["none", "gpt2"])),
+    UploadSpec: st.one_of(
+        st.just(UploadSpec()),
+        st.builds(UploadSpec, digest=st.text("0123456789abcdef", min_size=16, max_size=16)),
     ),
-    st.builds(TokenizerSpec, kind=st.just("tiktoken"), name=st.sampled_from(sorted(ENCODINGS))),
-    st.builds(
-        TokenizerSpec,
-        kind=st.just("hf"),
-        name=st.sampled_from(["openai-community/gpt2", "Qwen/Qwen2.5-0.5B", "gpt2", "a_b/c.d-e"]),
+    TiktokenSpec: st.builds(TiktokenSpec, name=st.sampled_from(sorted(ENCODINGS))),
+    HfSpec: st.builds(
+        HfSpec, name=st.sampled_from(["openai-community/gpt2", "Qwen/Qwen2.5-0.5B", "gpt2", "a_b/c.d-e"])
     ),
-    st.just(TokenizerSpec(kind="textchars")),
-)
+    TextCharsSpec: st.just(TextCharsSpec()),
+}
+SPECS = st.one_of(*KIND_SPECS.values())
+
+
+def test_every_kind_round_trips():
+    # the round trip below draws every registered kind: a new kind joins KIND_SPECS
+    assert set(KIND_SPECS) == set(KINDS.values())
 
 
 @given(SPECS)
 def test_spec_round_trips(spec):
-    assert TokenizerSpec.parse(spec.key()) == spec
+    assert parse(spec.key()) == spec
 
 
 @pytest.mark.parametrize(
@@ -153,7 +167,7 @@ def test_spec_round_trips(spec):
 )
 def test_bad_specs_say_what_is_wrong(bad):
     with pytest.raises(ValueError, match=r"in '|kind|should read"):
-        TokenizerSpec.parse(bad)
+        parse(bad)
 
 
 @given(
@@ -465,3 +479,10 @@ def test_chatml_tokens_are_one_token_each_with_a_tokenizer_that_has_them():
 def test_a_superscript_digit_is_not_a_page_or_a_step():
     state, notes = from_query({"page": "²", "tok": "session:²"})
     assert state.page == 1 and len(notes) == 2
+
+
+def test_two_kinds_cannot_share_a_prefix():
+    with pytest.raises(ValueError, match="two tokenizer kinds use the prefix 'bytes'; give one another"):
+
+        class Twin(BytesSpec):
+            prefix = "bytes"

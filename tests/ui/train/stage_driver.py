@@ -1,24 +1,19 @@
 """Drive the Train page's stage under AppTest, which runs no JavaScript.
 
-The stage (a components v2 component) reports to Python through its state
-(``position``) and its triggers (``jump``, ``next``, ``places``).  AppTest has
-no element type for such a component, so :func:`send` builds the widget
-states a browser would send and runs the script with them (AppTest's
-``_run``); :func:`stage_data` reads back what the page sent to the stage.
+The stage (a components v2 component) reports to Python through one state value,
+``shown`` (mergescope_ui.shared.stage_contract.Shown: the step it shows, the first
+place it needs, the serial of the window it was sent).  AppTest has no element type
+for such a component, so :func:`send` builds the widget state a browser would send
+for a user's action and runs the script with it (AppTest's ``_run``);
+:func:`stage_data` reads back what the page sent to the stage.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 from typing import Any
 
 from streamlit.testing.v1 import AppTest
-
-_SEQ = itertools.count(1)
-# The component's trigger widget: "$$STREAMLIT_INTERNAL_KEY_" + its id + "__events"
-# (streamlit.components.v2.bidi_component.main._make_trigger_id).
-_TRIGGERS = "$$STREAMLIT_INTERNAL_KEY_{id}__events"
 
 
 def _stage(at: AppTest):
@@ -28,29 +23,43 @@ def _stage(at: AppTest):
 
 
 def stage_data(at: AppTest) -> dict[str, Any]:
-    """The data the page last sent to the stage (see mergescope_ui.train.stage_data)."""
+    """The window the page last sent to the stage (mergescope_ui.shared.stage_contract.Window, as JSON)."""
     return json.loads(_stage(at).proto.json)
 
 
 def view(at: AppTest, step: int | None = None) -> dict[str, Any]:
     """The stage's view of ``step`` (default: the step the page says is shown)."""
     data = stage_data(at)
-    return data["views"][str(data["position"] if step is None else step)]
+    k = data["position"] if step is None else step
+    (found,) = [v for v in data["views"] if v["step"] == k]
+    return found
 
 
-def send(at: AppTest, *, position: int | None = None, **triggers: Any) -> AppTest:
-    """Run the page as after the stage reported ``position`` and/or fired ``triggers``
-    (``jump=``, ``next=``, ``places=``)."""
+def send(
+    at: AppTest,
+    *,
+    position: Any = None,
+    start: Any = 0,
+    jump: Any = None,
+    next: Any = None,  # the quiz's Next button
+    places: Any = None,
+) -> AppTest:
+    """Run the page as after one action in the stage, reported as the browser does:
+    ``position=k`` (it shows step k: Next, Back, a step in reach), ``jump=k`` (Jump to step k),
+    ``next=k`` (the quiz's Next at step k: it asks for step k + 1), ``places={"step": k, "start": n}``
+    (it pages to places it was not sent)."""
+    if jump is not None:
+        position = jump
+    if next is not None:
+        position = next + 1
+    if places is not None:
+        position, start = places.get("step"), places.get("start")
     el = _stage(at)
     states = at._tree.get_widget_states()
-    if position is not None:
-        state = states.widgets.add()
-        state.id = el.proto.id
-        state.json_value = json.dumps({"position": {"step": position, "seq": next(_SEQ)}})
-    if triggers:
-        state = states.widgets.add()
-        state.id = _TRIGGERS.format(id=el.proto.id)
-        state.json_trigger_value = json.dumps([{"event": k, "value": v} for k, v in triggers.items()])
+    state = states.widgets.add()
+    state.id = el.proto.id
+    shown = {"position": position, "start": start, "serial": stage_data(at)["serial"]}
+    state.json_value = json.dumps({"shown": shown})
     at._run(states)
     assert not at.exception, at.exception
     return at
@@ -61,3 +70,8 @@ def step_through(at: AppTest, *steps: int) -> AppTest:
     for k in steps:
         send(at, position=k)
     return at
+
+
+def spans_ids(line: dict[str, Any], side: str = "after") -> list[int]:
+    """The token ids of one side of a Line as sent."""
+    return [i for span in line[side] for i in span["ids"]]

@@ -15,7 +15,7 @@ from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.train import keys
 from mergescope_ui.train.stage_data import AHEAD, BEHIND
-from tests.ui.train.stage_driver import send, stage_data, step_through, view
+from tests.ui.train.stage_driver import send, spans_ids, stage_data, step_through, view
 
 ROOT = Path(__file__).resolve().parents[3]
 TRAIN = "pages/views/train.py"
@@ -40,7 +40,7 @@ def _run(at: AppTest):
 
 def _labels(at: AppTest) -> dict[int, str]:
     """Token id -> its label as shown (unescaped)."""
-    return {int(i): html.unescape(entry[0]) for i, entry in stage_data(at)["tokens"].items()}
+    return {int(i): html.unescape(entry["text"]) for i, entry in stage_data(at)["labels"].items()}
 
 
 def test_next_three_back_one_is_step_two_without_retraining() -> None:
@@ -55,8 +55,8 @@ def test_next_three_back_one_is_step_two_without_retraining() -> None:
     assert same is run and same.position == 2 and same.pulled >= pulled
     assert all(a is b for a, b in zip(same.records, records))
     data = stage_data(at)
-    assert data["position"] == 2 and "Merge 2" in data["views"]["2"]["card"]
-    assert {str(k) for k in range(0, 2 + AHEAD + 1)} <= set(data["views"]), "steps around the current one"
+    assert data["position"] == 2 and "Merge 2" in view(at, 2)["card"]
+    assert set(range(0, 2 + AHEAD + 1)) <= {v["step"] for v in data["views"]}, "steps around the current one"
 
 
 def test_jump_pulls_up_to_the_step_and_moves_the_stage() -> None:
@@ -121,10 +121,10 @@ def test_pasted_markup_reaches_the_stage_only_as_escaped_text() -> None:
     send(at, jump=12)
     data = stage_data(at)
     parser = _Tags()
-    for v in data["views"].values():
+    for v in data["views"]:
         parser.feed(v["card"] + v["pairs"])
-    for label, _, title, *_ in data["tokens"].values():
-        parser.feed(f'<span title="{title}">{label}</span>')
+    for label in data["labels"].values():
+        parser.feed(f'<span title="{label["title"]}">{label["text"]}</span>')
     assert parser.tags <= {"div", "span", "h4", "p", "b", "code", "details", "summary"}, parser.tags
     assert parser.attrs <= {"class", "title", "style"}, parser.attrs
     assert "<" in "".join(_labels(at).values())  # the text's markup is there, as text
@@ -171,7 +171,8 @@ def test_one_character_corpus_finishes_at_once() -> None:
     assert (
         data["finished"]
         and data["last"] == 0
-        and data["stop"] == "no pair of adjacent tokens is left to merge"
+        and data["wording"]["finished"]
+        == "🏁 Training finished after 0 merges: no pair of adjacent tokens is left to merge."
     )
 
 
@@ -244,9 +245,9 @@ def test_special_tokens_are_cut_out_and_shown_whole() -> None:
     assert run.trainer.special_tokens == {"<|eot|>": 256}
     assert any("256 bytes + 1 special" in c.value for c in at.caption)
     send(at, position=1)
-    tokens = stage_data(at)["tokens"]
-    assert tokens["256"][0] == "&lt;|eot|&gt;" and "ms-special" in tokens["256"][1]
-    assert view(at)["head"].count(256) == 2 and run.current.new_id == 257
+    tokens = stage_data(at)["labels"]
+    assert tokens["256"]["text"] == "&lt;|eot|&gt;" and "ms-special" in tokens["256"]["classes"]
+    assert spans_ids(view(at)["head"]).count(256) == 2 and run.current.new_id == 257
 
 
 def test_invisible_characters_are_named_in_the_sequences() -> None:
@@ -276,9 +277,9 @@ def test_a_large_upload_shows_each_new_token_where_it_stands_late_in_training() 
     for k in range(100 - BEHIND, 101):
         step, places = run.records[k - 1], view(at, k)["places"]
         assert places["total"] == step.replaced > 0
-        assert places["items"] and all(p["token"] == step.new_id for p in places["items"])
+        assert places["items"] and all(spans_ids(p["token"]) == [step.new_id] for p in places["items"])
     # the text from its start is still there
-    assert view(at)["head"] and len(json.dumps(stage_data(at))) < 400_000
+    assert spans_ids(view(at)["head"]) and len(json.dumps(stage_data(at))) < 400_000
 
 
 def test_more_places_are_sent_when_the_stage_asks_for_them() -> None:

@@ -6,6 +6,7 @@ import html
 import json
 
 from bpe_core import Trainer, TrainOptions
+from mergescope_ui.shared.stage_contract import Line, wire
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.train.stage_data import (
     AHEAD,
@@ -26,15 +27,19 @@ def _run(text: str = STORY, merges: int = 40, **options) -> TrainingRun:
     return run
 
 
+def _ids(line: Line, side: str = "after") -> list[int]:
+    return [i for span in getattr(line, side) for i in span.ids]
+
+
 def test_a_window_around_a_step_and_nothing_after_it_in_the_quiz() -> None:
     run = _run()
     views = StageViews(run, STORY)
-    data = views.payload(position=20, serial=3, options=StageOptions())
-    assert data["lo"] == 20 - BEHIND and data["hi"] == 20 + AHEAD and data["serial"] == 3
-    assert sorted(map(int, data["views"])) == list(range(20 - BEHIND, 20 + AHEAD + 1))
-    quiz = views.payload(position=20, serial=3, options=StageOptions(quiz=True))
-    assert max(map(int, quiz["views"])) == 20
-    json.dumps(data)  # it goes to the browser as JSON
+    window = views.window(position=20, serial=3, options=StageOptions())
+    assert window.lo == 20 - BEHIND and window.hi == 20 + AHEAD and window.serial == 3
+    assert [v.step for v in window.views] == list(range(20 - BEHIND, 20 + AHEAD + 1))
+    quiz = views.window(position=20, serial=3, options=StageOptions(quiz=True))
+    assert max(v.step for v in quiz.views) == 20
+    json.dumps(wire(window))  # it goes to the browser as JSON
 
 
 def test_going_back_to_a_step_not_built_yet_keeps_every_label() -> None:
@@ -42,25 +47,56 @@ def test_going_back_to_a_step_not_built_yet_keeps_every_label() -> None:
     views = StageViews(run, STORY)
     for k in range(1, 21):  # the replay ends at step 20
         views.view(k)
-    data = views.payload(position=1, serial=0, options=StageOptions())  # builds step 0: the replay goes back
-    shown = {i for v in data["views"].values() for i in v["head"]}
-    assert {str(i) for i in shown} <= set(data["tokens"])
+    window = views.window(position=1, serial=0, options=StageOptions())  # builds step 0: the replay goes back
+    shown = {i for v in window.views for side in ("before", "after") for i in _ids(v.head, side)}
+    assert {str(i) for i in shown} <= set(window.labels)
+
+
+def _place_ids(place, side: str) -> list[int]:
+    return _ids(place.lead, side) + _ids(place.token, side) + _ids(place.tail, side)
 
 
 def test_each_place_is_the_new_token_with_a_little_text_around_it() -> None:
     run = _run(pattern="none")
     views = StageViews(run, STORY)
     for k in (1, 10, 40):
-        step, places = run.records[k - 1], views.view(k)["places"]
-        assert places["total"] == step.replaced and 0 < len(places["items"]) <= PLACES_PER_STEP
-        labels = views.labels(i for p in places["items"] for i in (*p["left"], *p["right"]))
-        for p in places["items"]:
-            assert p["token"] == step.new_id
-            for side in (p["left"], p["right"][::-1]):
-                widths = [labels[str(i)][4] for i in side]
-                assert (
-                    len(side) <= 1 or sum(widths[1:]) <= CONTEXT_COLUMNS
-                )  # cut to the columns, whole tokens
+        step, places = run.records[k - 1], views.view(k).places
+        assert places is not None
+        assert places.total == step.replaced and 0 < len(places.items) <= PLACES_PER_STEP
+        for p in places.items:
+            assert _ids(p.token) == [step.new_id] and _ids(p.token, "before") == list(step.pair)
+            for side in (_ids(p.lead), _ids(p.tail)[::-1]):
+                widths = [views.columns(i) for i in side]
+                assert len(side) <= 1 or sum(widths[1:]) <= CONTEXT_COLUMNS  # cut to columns, whole tokens
+
+
+def test_before_the_merge_every_new_token_is_its_pair_in_one_box_and_after_it_is_marked() -> None:
+    run = _run(pattern="none")
+    views = StageViews(run, STORY)
+    for k in (1, 5, 25):
+        step, v = run.records[k - 1], views.view(k)
+        for line in [v.head] + [p.lead for p in v.places.items] + [p.tail for p in v.places.items]:
+            after = [(i, s.mark) for s in line.after for i in s.ids]
+            assert all((mark == "new") == (i == step.new_id) for i, mark in after)
+            pairs = [s for s in line.before if s.mark == "pair"]
+            assert all(s.ids == step.pair for s in pairs) and step.new_id not in _ids(line, "before")
+            assert len(pairs) == sum(i == step.new_id for i, _ in after)
+            assert all(s.mark == "" for s in line.before if s.mark != "pair")
+
+
+def test_near_places_are_linked_by_the_text_between_their_tokens() -> None:
+    text = "aXaXaX qrstuvwxyzqr aXaX"
+    run = _run(text, merges=1, pattern="none")  # merge 1: a + X (5 times)
+    places = StageViews(run, text).view(1).places
+    assert places is not None and places.total == 5
+    # aX aX aX: each token in the one before's right context, nothing between them; the fourth
+    # one is 15 tokens past the third, beyond its 12 columns of context.
+    assert [None if p.link is None else _ids(p.link) for p in places.items] == [[], [], None, [], None]
+    first, second, third = places.items[:3]
+    line = _ids(first.lead) + _ids(first.token) + _ids(first.link) + _ids(second.token)
+    line += _ids(second.link) + _ids(third.token) + _ids(third.tail)
+    assert b"".join(run.trainer.vocab[i] for i in line) == b"aXaXaX qrstuvwxyzq"
+    assert (first.cut_before, third.cut_after) == (False, True)
 
 
 def test_labels_are_escaped_shortened_and_carry_the_whole_token_in_the_tooltip() -> None:
@@ -68,8 +104,8 @@ def test_labels_are_escaped_shortened_and_carry_the_whole_token_in_the_tooltip()
     run = _run(text, merges=60, pattern="none")
     views = StageViews(run, text)
     longest = max(run.records, key=lambda s: len(s.token))
-    label, classes, title, _, columns = views.labels([longest.new_id])[str(longest.new_id)]
-    assert "<" not in label and "…" in html.unescape(label) and columns <= 14
+    label = views.labels([longest.new_id])[str(longest.new_id)]
+    assert "<" not in label.text and "…" in html.unescape(label.text) and views.columns(longest.new_id) <= 14
     whole = longest.token.decode().replace(" ", "\N{OPEN BOX}")
-    assert whole in html.unescape(title) and f"{len(longest.token)} bytes" in title
-    assert classes.startswith("ms-t")
+    assert whole in html.unescape(label.title) and f"{len(longest.token)} bytes" in label.title
+    assert label.classes.startswith("ms-t")

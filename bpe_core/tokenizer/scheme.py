@@ -1,0 +1,88 @@
+"""What every tokenizer scheme offers, so analysis and the app compare them without knowing which is which.
+
+Four schemes cut text into tokens here: characters (:class:`~.char_baseline.CharTokenizer`), byte-level BPE
+(:class:`~.bpe.Tokenizer`), WordPiece and Unigram.  Each tokenizer has a ``scheme`` name and these methods:
+
+- ``encode(text) -> list[int]`` and ``decode(ids) -> str``; ``decode(encode(x)) == x`` holds for byte-level
+  BPE always; WordPiece (``[UNK]``, spaces) and Unigram (normalization) may lose text, and say what in
+  ``lost(text)``;
+- ``token_spans(text) -> list[TokenSpan]``: each token over the input, with character and byte offsets;
+- ``piece(token_id) -> str``: the token as its vocabulary writes it (``##ing``, ``▁the``, ``Ġthe``);
+- ``vocab_size``: how many ids there are.
+
+:func:`lost` says what ``decode(encode(text))`` loses of a text, as a :class:`Loss`: a scheme that can
+lose text has a ``lost(text)`` method (WordPiece, characters with an unknown token, Unigram); for
+the others it compares the round trip.
+
+>>> from bpe_core.tokenizer.bpe import Tokenizer
+>>> isinstance(Tokenizer(vocab={i: bytes([i]) for i in range(256)}, merges={}), SchemeTokenizer)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from .bpe import TokenSpan
+
+SCHEMES = ("char", "bpe", "wordpiece", "unigram")
+
+
+@runtime_checkable
+class SchemeTokenizer(Protocol):
+    """The interface the four schemes share (see the module's docstring)."""
+
+    scheme: str
+
+    @property
+    def vocab_size(self) -> int: ...
+
+    def encode(self, text: str) -> list[int]: ...
+
+    def decode(self, ids: Iterable[int]) -> str: ...
+
+    def token_spans(self, text: str) -> list[TokenSpan]: ...
+
+    def piece(self, token_id: int) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """What ``decode(encode(text))`` loses of ``text``.
+
+    - ``round_trip``: ``decode(encode(text)) == text``; ``decoded`` is what came back;
+    - ``unknown``: the ``(start, end)`` character spans of the text that became an unknown token
+      (WordPiece's ``[UNK]`` for a word it cannot cut or longer than its limit; a character unseen in
+      training for the character scheme): their text is gone;
+    - ``spacing``: places where the white space between two tokens came back otherwise (WordPiece
+      drops white space and puts one space between words, none before ``.,!?``), the text's start
+      and end included;
+    - ``changed``: characters changed by normalization (Unigram's NFKC, for instance).
+    """
+
+    round_trip: bool
+    decoded: str
+    unknown: tuple[tuple[int, int], ...] = ()
+    spacing: int = 0
+    changed: int = 0
+
+    @property
+    def unknown_chars(self) -> int:
+        """How many characters of the text became unknown tokens."""
+        return sum(end - start for start, end in self.unknown)
+
+
+def lost(tok: SchemeTokenizer, text: str) -> Loss:
+    """What ``decode(encode(text))`` loses, for any scheme (see :class:`Loss`).
+
+    >>> from bpe_core.tokenizer.bpe import Tokenizer
+    >>> lost(Tokenizer(vocab={i: bytes([i]) for i in range(256)}, merges={}), "héllo")
+    Loss(round_trip=True, decoded='héllo', unknown=(), spacing=0, changed=0)
+    """
+    own = getattr(tok, "lost", None)
+    if own is not None:
+        return own(text)
+    decoded = tok.decode(tok.encode(text))
+    return Loss(decoded == text, decoded)

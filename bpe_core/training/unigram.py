@@ -1,0 +1,385 @@
+"""Unigram training, step by step: a big seed vocabulary, pruned round by round down to the vocab size.
+
+The algorithm (Kudo 2018, SentencePiece's trainer, the Hugging Face course's chapter 6):
+
+1. **Seed**: the text's words (spaces become ``▁``, each word starts with its ``▁``) and the frequent
+   substrings of them (:data:`~.unigram_records.SEED_RULE`), each piece's probability from its count.
+2. **EM**: re-estimate each piece's probability from its *expected* count over all segmentations of all
+   words (forward-backward; :data:`~.unigram_records.EM_RULE`).
+3. **Loss**: the corpus loss is ``sum over words of count x -log P(best segmentation)`` (Viterbi, ties by
+   :data:`~bpe_core.tokenizer.unigram_lattice.TIE_RULE`), and each piece's *loss increase* is how much it
+   rises when that piece is removed (every word re-cut without it; the probabilities of the others kept).
+4. **Prune**: remove the ``1 - shrinking_factor`` share with the smallest increase (single characters are
+   never removed; ties by :data:`~.unigram_records.PRUNE_TIE_RULE`), run EM again, and repeat until
+   ``vocab_size`` pieces are left (``<unk>`` counted).
+
+Each round is a :class:`~.unigram_records.UnigramRound`.  The increases are computed two ways that give
+identical numbers: ``method="textbook"`` re-cuts every word for every candidate (the course's
+``compute_scores``), ``method="fast"`` (:mod:`.unigram_fast`) only the words whose best cut uses it.
+
+>>> trainer = unigram_steps("hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5, vocab_size=12)
+>>> [  # doctest: +NORMALIZE_WHITESPACE
+...  (r.vocab_size_before, r.vocab_size, [p.piece for p in r.pruned][:3]) for r in trainer]
+[(32, 24, ['bu', 'hu', 'pu']), (24, 18, ['ug', 'un', '▁h']), (18, 13, ['hug', 'hugs', 'pug']),
+ (13, 12, ['▁bun'])]
+>>> tok = trainer.tokenizer()
+>>> tok.encode_pieces("hugs bun")
+['▁hug', 's', '▁', 'b', 'u', 'n']
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from typing import Literal
+
+from ..tokenizer.unigram import UnigramTokenizer
+from ..tokenizer.unigram_lattice import Lattice, lattice
+from ..tokenizer.unigram_normalizer import SentencePieceNormalizer
+from .unigram_fast import loss_increases_fast
+from .unigram_loss import Edges, corpus_loss, loss_increases_textbook, word_edges
+from .unigram_records import (
+    MIN_EXPECTED_COUNT,
+    STOP_SMALL_SEED,
+    STOP_VOCAB_SIZE,
+    PieceLoss,
+    UnigramOptions,
+    UnigramRound,
+    UnigramSeed,
+)
+
+Method = Literal["fast", "textbook"]
+UNIGRAM_METHODS: tuple[Method, ...] = ("fast", "textbook")
+
+# How our trained tokenizers normalize: no rules, a dummy ▁ in front, spaces kept as they are (so that
+# decode(encode(text)) == text for every text whose characters were seen).
+TRAIN_NORMALIZER = SentencePieceNormalizer(remove_extra_whitespaces=False)
+
+# A word: a ▁ and what follows up to the next ▁ or whitespace; a run of other non-whitespace; or a run of
+# whitespace other than the space (newlines, tabs).
+_WORD = re.compile(r"▁[^▁\s]*|[^▁\s]+|\s+")
+
+
+def text_words(
+    text: str, normalizer: SentencePieceNormalizer = TRAIN_NORMALIZER, *, max_word_length: int = 32
+) -> Counter[str]:
+    """The words of ``text`` with their counts, as training sees them.
+
+    A word longer than ``max_word_length`` characters (a text without spaces: Chinese, a URL) is cut into
+    pieces of that length, so that re-cutting a word for each of its pieces stays cheap (SentencePiece
+    skips such sentences instead).
+
+    >>> sorted(text_words("the cat\\nthe hat").items())
+    [('\\n', 1), ('the', 1), ('▁cat', 1), ('▁hat', 1), ('▁the', 1)]
+    >>> text_words("abcdefg", max_word_length=3)
+    Counter({'▁ab': 1, 'cde': 1, 'fg': 1})
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"the text to train on must be a string, not {type(text).__name__}")
+    words: Counter[str] = Counter()
+    for word in _WORD.findall(normalizer.normalize(text).text):
+        if len(word) <= max_word_length:
+            words[word] += 1
+        else:
+            for i in range(0, len(word), max_word_length):
+                words[word[i : i + max_word_length]] += 1
+    return words
+
+
+def seed_pieces(words: Mapping[str, int], options: UnigramOptions) -> tuple[list[tuple[str, int]], int, int]:
+    """The seed (:data:`~.unigram_records.SEED_RULE`): (piece, count) best first, candidates, characters.
+
+    >>> seed, candidates, chars = seed_pieces({"hug": 10, "hugs": 5}, UnigramOptions(vocab_size=10))
+    >>> seed[:6], candidates, chars
+    ([('g', 15), ('h', 15), ('u', 15), ('s', 5), ('hug', 15), ('hu', 15)], 6, 4)
+    """
+    chars: Counter[str] = Counter()
+    subs: Counter[str] = Counter()
+    longest = options.max_piece_length
+    for word, n in words.items():
+        for i in range(len(word)):
+            chars[word[i]] += n
+            for j in range(i + 2, min(len(word), i + longest) + 1):
+                subs[word[i:j]] += n
+    frequent = [(s, n) for s, n in subs.items() if n >= 2]
+    frequent.sort(key=lambda sn: (-sn[1] * len(sn[0]), sn[0]))
+    room = max(0, options.seed_size - len(chars))
+    seed = sorted(chars.items(), key=lambda cn: (-cn[1], cn[0])) + frequent[:room]
+    return seed, len(frequent), len(chars)
+
+
+def expected_counts(
+    words: Mapping[str, int],
+    scores: Mapping[str, float],
+    longest: int,
+    edges: Mapping[str, Edges] | None = None,
+) -> tuple[dict[str, float], float]:
+    """The E step: each piece's expected count over all segmentations of all words (forward-backward),
+    and the objective, ``-sum count x log P(word)`` (P(word) summing over its segmentations).
+
+    ``alpha[j]`` is the probability of the word's first ``j`` characters (all cuts), ``beta[i]`` of the rest
+    after ``i``; a piece from ``i`` to ``j`` is in a cut with probability ``alpha[i] P(piece) beta[j] / Z``.
+    Products are taken as they are for words short enough that they cannot underflow, else in logs.
+    """
+    counts = dict.fromkeys(scores, 0.0)
+    probs = {p: math.exp(s) for p, s in scores.items()}
+    worst = -min(scores.values(), default=0.0)
+    objective = []
+    for word, freq in words.items():
+        n = len(word)
+        cut = edges[word] if edges is not None else word_edges(word, scores, longest)
+        if n * worst < 600:  # the smallest product is above exp(-600): no underflow
+            alpha = [1.0] + [0.0] * n
+            for i, j, p in cut:
+                alpha[j] += alpha[i] * probs[p]
+            beta = [0.0] * n + [1.0]
+            for i, j, p in reversed(cut):
+                beta[i] += probs[p] * beta[j]
+            z = alpha[n]
+            if z <= 0.0:
+                raise ValueError(
+                    f"the word {word!r} cannot be cut with the pieces; every character must be one"
+                )
+            scale = freq / z
+            for i, j, p in cut:
+                counts[p] += scale * alpha[i] * probs[p] * beta[j]
+            objective.append(-freq * math.log(z))
+            continue
+        log_alpha = [0.0] + [-math.inf] * n
+        ending: list[list[float]] = [[] for _ in range(n + 1)]
+        for i, j, p in cut:  # by start: every way into i is in before i is used
+            if ending[i]:
+                log_alpha[i] = _logsumexp(ending[i])
+                ending[i] = []
+            ending[j].append(log_alpha[i] + scores[p])
+        log_alpha[n] = _logsumexp(ending[n]) if ending[n] else log_alpha[n]
+        log_beta = [-math.inf] * n + [0.0]
+        starting: list[list[float]] = [[] for _ in range(n + 1)]
+        for i, j, p in reversed(cut):
+            if starting[j]:
+                log_beta[j] = _logsumexp(starting[j])
+                starting[j] = []
+            starting[i].append(scores[p] + log_beta[j])
+        log_beta[0] = _logsumexp(starting[0]) if starting[0] else log_beta[0]
+        z = log_alpha[n]
+        if z == -math.inf:
+            raise ValueError(f"the word {word!r} cannot be cut with the pieces; every character must be one")
+        for i, j, p in cut:
+            counts[p] += freq * math.exp(log_alpha[i] + scores[p] + log_beta[j] - z)
+        objective.append(-freq * z)
+    return counts, math.fsum(objective)
+
+
+def scores_from_counts(counts: Mapping[str, float]) -> dict[str, float]:
+    """The M step: log(count / total), each count at least MIN_EXPECTED_COUNT."""
+    floored = {p: max(c, MIN_EXPECTED_COUNT) for p, c in counts.items()}
+    log_total = math.log(math.fsum(floored.values()))
+    return {p: math.log(c) - log_total for p, c in floored.items()}
+
+
+def _logsumexp(values: list[float]) -> float:
+    if not values:
+        return -math.inf
+    top = max(values)
+    if top == -math.inf:
+        return top
+    return top + math.log(math.fsum(math.exp(v - top) for v in values))
+
+
+class UnigramTrainer(Iterator[UnigramRound]):
+    """One Unigram run over ``words`` (word -> count): the seed at once (``seed``), a round per ``next()``.
+
+    ``scores`` holds the pieces now (piece -> log probability); ``stop_reason`` says why it stopped (None
+    while it can go on); :meth:`tokenizer` gives the tokenizer of the pieces now; :meth:`lattice` any
+    word's lattice under them.  ``seed=`` (piece -> count) replaces the seed rule, e.g. the course's.
+    Build it with :func:`unigram_steps` from a text, or directly from word counts.
+    """
+
+    def __init__(
+        self,
+        words: Mapping[str, int],
+        options: UnigramOptions,
+        *,
+        method: Method = "fast",
+        seed: Mapping[str, int] | None = None,
+        normalizer: SentencePieceNormalizer = TRAIN_NORMALIZER,
+    ) -> None:
+        if method not in UNIGRAM_METHODS:
+            raise ValueError(f"method {method!r} is unknown; use one of {', '.join(UNIGRAM_METHODS)}")
+        self.words = {w: n for w, n in words.items() if w and n > 0}
+        if not self.words:
+            raise ValueError("the text has no words to train on; give a non-empty text")
+        self.options = options
+        self.method = method
+        self.normalizer = normalizer
+        self.longest = options.max_piece_length
+        characters = sorted({c for w in self.words for c in w})
+        if options.vocab_size < len(characters) + 1:
+            raise ValueError(
+                f"vocab_size {options.vocab_size} is smaller than the text's {len(characters)} characters + "
+                f"<unk>; ask for at least {len(characters) + 1} (single characters are never pruned)"
+            )
+        if seed is None:
+            pieces, candidates, _ = seed_pieces(self.words, options)
+        else:
+            pieces = sorted(((p, int(n)) for p, n in seed.items()), key=lambda pn: (-pn[1], pn[0]))
+            candidates = len(pieces)
+            missing = [c for c in characters if c not in seed]
+            if missing:
+                raise ValueError(
+                    f"the seed lacks the characters {missing[:10]}; every character must be a piece"
+                )
+            self.longest = max(self.longest, max(len(p) for p, _ in pieces))
+        self._seed_counts = dict(pieces)
+        self._characters = frozenset(characters)
+        self.scores = scores_from_counts(self._seed_counts)
+        # each word's edges (the pieces that fit where), found once and filtered as pieces go
+        self._edges: dict[str, Edges] = {w: word_edges(w, self.scores, self.longest) for w in self.words}
+        em_losses = self._em()
+        loss, tokens = corpus_loss(self.words, self.scores, self.longest, self._edges)
+        self.seed = UnigramSeed(
+            pieces=tuple(pieces),
+            characters=len(characters),
+            candidates=candidates,
+            distinct_words=len(self.words),
+            words=sum(self.words.values()),
+            em_losses=em_losses,
+            loss=loss,
+            tokens=tokens,
+        )
+        self._loss, self._tokens = loss, tokens
+        self.rounds = 0
+        small = len(self.scores) + 1 < options.vocab_size
+        done = len(self.scores) + 1 <= options.vocab_size
+        self.stop_reason: str | None = STOP_SMALL_SEED if small else STOP_VOCAB_SIZE if done else None
+
+    def __iter__(self) -> UnigramTrainer:
+        return self
+
+    def __next__(self) -> UnigramRound:
+        if self.stop_reason is not None:
+            raise StopIteration
+        before = len(self.scores) + 1  # + <unk>
+        target = self.options.vocab_size
+        keep = max(target, int(self.options.shrinking_factor * before))
+        prune = max(1, before - keep)
+        candidates = [p for p in self.scores if p not in self._characters]
+        increases = self.loss_increases(candidates)
+        ranked = sorted(candidates, key=lambda p: (increases[p], self.scores[p], p))
+        pruned = [PieceLoss(p, self.scores[p], increases[p]) for p in ranked[:prune]]
+        closest = [
+            PieceLoss(p, self.scores[p], increases[p]) for p in ranked[prune : prune + self.options.top_k]
+        ]
+        loss_before, tokens_before = self._loss, self._tokens
+        for p in pruned:
+            del self.scores[p.piece]
+        if self.options.em_iterations == 0:  # the course: the seed counts of what is left
+            self.scores = scores_from_counts({p: self._seed_counts[p] for p in self.scores})
+        else:  # EM starts from the probabilities left, renormalized
+            self.scores = scores_from_counts({p: math.exp(s) for p, s in self.scores.items()})
+        gone = {p.piece for p in pruned}
+        self._edges = {w: [e for e in cut if e[2] not in gone] for w, cut in self._edges.items()}
+        em_losses = self._em()
+        self._loss, self._tokens = corpus_loss(self.words, self.scores, self.longest, self._edges)
+        self.rounds += 1
+        if len(self.scores) + 1 <= target:
+            self.stop_reason = STOP_VOCAB_SIZE
+        return UnigramRound(
+            index=self.rounds,
+            vocab_size_before=before,
+            vocab_size=len(self.scores) + 1,
+            target=target,
+            loss_before=loss_before,
+            loss_after=self._loss,
+            pruned=tuple(pruned),
+            closest_kept=tuple(closest),
+            em_losses=em_losses,
+            tokens_before=tokens_before,
+            tokens_after=self._tokens,
+        )
+
+    def run(self) -> UnigramTrainer:
+        """Run to the end."""
+        for _ in self:
+            pass
+        return self
+
+    def loss_increases(self, candidates: list[str]) -> dict[str, float]:
+        """Each candidate's loss increase under the scores now (by ``method``; both give the same)."""
+        if self.method == "textbook":
+            return loss_increases_textbook(self.words, self.scores, candidates, self.longest, self._edges)
+        return loss_increases_fast(self.words, self.scores, candidates, self.longest, self._edges)
+
+    def lattice(self, word: str) -> Lattice:
+        """``word``'s lattice under the pieces now, as given (a word of the text starts with ``▁``)."""
+        return lattice(word, self.scores, max_piece_length=self.longest)
+
+    @property
+    def loss(self) -> float:
+        return self._loss
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.scores) + 1
+
+    def tokenizer(self) -> UnigramTokenizer:
+        """The tokenizer of the pieces now: ``<unk>`` (id 0, score 0, as SentencePiece), then best first."""
+        ranked = sorted(self.scores.items(), key=lambda ps: (-ps[1], ps[0]))
+        return UnigramTokenizer(
+            [(self.options.unk_piece, 0.0), *ranked], unk_id=0, normalizer=self.normalizer
+        )
+
+    def _em(self) -> tuple[float, ...]:
+        losses = []
+        for _ in range(self.options.em_iterations):
+            counts, objective = expected_counts(self.words, self.scores, self.longest, self._edges)
+            self.scores = scores_from_counts(counts)
+            losses.append(objective)
+        return tuple(losses)
+
+
+def unigram_steps(
+    text: str,
+    *,
+    vocab_size: int,
+    shrinking_factor: float = 0.75,
+    max_piece_length: int = 16,
+    seed_size: int = 1_000_000,
+    em_iterations: int = 2,
+    top_k: int = 20,
+    unk_piece: str = "<unk>",
+    max_word_length: int = 32,
+    method: Method = "fast",
+) -> UnigramTrainer:
+    """Train a Unigram model on ``text``, one :class:`~.unigram_records.UnigramRound` per ``next()``.
+
+    The options are :class:`~.unigram_records.UnigramOptions`' (each checked).  An empty text, or a
+    ``vocab_size`` below the text's characters + 1, is a ValueError saying what to do.
+    """
+    options = UnigramOptions(
+        vocab_size=vocab_size,
+        shrinking_factor=shrinking_factor,
+        max_piece_length=max_piece_length,
+        seed_size=seed_size,
+        em_iterations=em_iterations,
+        top_k=top_k,
+        unk_piece=unk_piece,
+        max_word_length=max_word_length,
+    )
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("the text to train on is empty; give some text (a sentence at least)")
+    return UnigramTrainer(text_words(text, max_word_length=options.max_word_length), options, method=method)
+
+
+def train_unigram(text: str, *, vocab_size: int, **options: object) -> UnigramTokenizer:
+    """A Unigram tokenizer trained on ``text`` to ``vocab_size`` pieces (options as :func:`unigram_steps`).
+
+    >>> tok = train_unigram("low lower lowest " * 20, vocab_size=12)
+    >>> tok.encode_pieces("lowest low")
+    ['▁lowest', '▁low']
+    >>> tok.decode(tok.encode("lowest low")) == "lowest low"
+    True
+    """
+    return unigram_steps(text, vocab_size=vocab_size, **options).run().tokenizer()  # type: ignore[arg-type]

@@ -1,0 +1,108 @@
+"""The Unigram corpus loss, and how much it rises without a piece (the textbook way: every word re-cut).
+
+The loss is ``sum over words of count x -log P(best segmentation)``, as in the Hugging Face course.
+
+>>> import math
+>>> scores = {"a": math.log(0.2), "b": math.log(0.3), "ab": math.log(0.5)}
+>>> loss, tokens = corpus_loss({"ab": 2, "ba": 1}, scores, 2)
+>>> round(loss, 4), tokens
+(4.1997, 4)
+>>> round(loss_increases_textbook({"ab": 2, "ba": 1}, scores, ["ab"], 2)["ab"], 4)
+4.2405
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+Edges = list[tuple[int, int, str]]  # a word's pieces: (start, end, piece), by start then length
+
+
+def best_cut(
+    n: int, edges: Edges, scores: Mapping[str, float], removed: str | None = None
+) -> tuple[float, int]:
+    """The best segmentation's score of a word of ``n`` characters over its ``edges`` (without ``removed``),
+    and its number of pieces; ties as :data:`~bpe_core.tokenizer.unigram_lattice.TIE_RULE` (the edges come
+    by start, so the first path found to a place stays unless one is strictly better)."""
+    best = [0.0] + [-math.inf] * n
+    count = [0] * (n + 1)
+    for i, j, p in edges:
+        if p != removed:
+            total = best[i] + scores[p]
+            if total > best[j]:
+                best[j] = total
+                count[j] = count[i] + 1
+    return best[n], count[n]
+
+
+def best_pieces(n: int, edges: Edges, scores: Mapping[str, float]) -> tuple[float, list[str]]:
+    """:func:`best_cut`'s segmentation itself: its score and its pieces."""
+    best = [0.0] + [-math.inf] * n
+    back: list[tuple[int, str]] = [(0, "")] * (n + 1)
+    for i, j, p in edges:
+        total = best[i] + scores[p]
+        if total > best[j]:
+            best[j] = total
+            back[j] = (i, p)
+    pieces = []
+    end = n
+    while end > 0 and best[n] > -math.inf:
+        end, piece = back[end]
+        pieces.append(piece)
+    return best[n], pieces[::-1]
+
+
+def corpus_loss(
+    words: Mapping[str, int],
+    scores: Mapping[str, float],
+    longest: int,
+    edges: Mapping[str, Edges] | None = None,
+) -> tuple[float, int]:
+    """``sum count x -log P(best segmentation)`` over the words, and how many tokens the best cuts make.
+
+    ``edges`` (word -> its edges under ``scores``) saves finding them again.
+    """
+    terms = []
+    tokens = 0
+    for word, freq in words.items():
+        cut = edges[word] if edges is not None else word_edges(word, scores, longest)
+        score, pieces = best_cut(len(word), cut, scores)
+        if score == -math.inf:
+            raise ValueError(f"the word {word!r} cannot be cut with the pieces; every character must be one")
+        terms.append(-freq * score)
+        tokens += freq * pieces
+    return math.fsum(terms), tokens
+
+
+def loss_increases_textbook(
+    words: Mapping[str, int],
+    scores: Mapping[str, float],
+    candidates: list[str],
+    longest: int,
+    edges: Mapping[str, Edges] | None = None,
+) -> dict[str, float]:
+    """For each candidate, how much the corpus loss rises without it: every word re-cut (the course's way).
+
+    Each is ``fsum`` of ``count x (best score - best score without the piece)`` over all words.
+    """
+    cuts = {w: edges[w] if edges is not None else word_edges(w, scores, longest) for w in words}
+    best = {w: best_cut(len(w), cuts[w], scores)[0] for w in words}
+    return {
+        piece: math.fsum(
+            freq * (best[w] - best_cut(len(w), cuts[w], scores, piece)[0]) for w, freq in words.items()
+        )
+        for piece in candidates
+    }
+
+
+def word_edges(word: str, scores: Mapping[str, float], longest: int) -> Edges:
+    """The pieces of ``scores`` that fit in ``word``: (start, end, piece), by start then length."""
+    out = []
+    n = len(word)
+    for i in range(n):
+        for j in range(i + 1, min(n, i + longest) + 1):
+            p = word[i:j]
+            if p in scores:
+                out.append((i, j, p))
+    return out

@@ -1,0 +1,138 @@
+"""What a Unigram training run is asked to do (:class:`UnigramOptions`) and what it says (its records).
+
+>>> UnigramOptions(vocab_size=100).shrinking_factor
+0.75
+>>> UnigramOptions(vocab_size=100, shrinking_factor=1.0)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: shrinking_factor is 1.0; ... between 0 and 1 (0.75 keeps three quarters each round)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+STOP_VOCAB_SIZE = "reached the requested vocab size"
+STOP_SMALL_SEED = "the seed has no more pieces than the vocab size asked for: nothing to prune"
+PRUNE_TIE_RULE = "lower-score-first"
+PRUNE_TIE_RULE_HELP = (
+    "pieces whose removal raises the loss equally are pruned in order of score, the less probable first, "
+    "then in code-point order of the piece"
+)
+SEED_RULE = (
+    "every character, then the substrings of the words (at most max_piece_length characters) that occur at "
+    "least twice, ranked by occurrences x length (SentencePiece's seed: characters they cover), the top "
+    "seed_size kept; equal ranks in code-point order"
+)
+EM_RULE = (
+    "EM with expected counts over all segmentations (forward-backward); a piece's probability is its "
+    "expected count over the total, never below MIN_EXPECTED_COUNT (no piece is dropped by EM, only by "
+    "pruning); with em_iterations=0 the probabilities are the seed counts renormalized (the HF course)"
+)
+MIN_EXPECTED_COUNT = 1e-6
+MAX_UNIGRAM_VOCAB = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class UnigramOptions:
+    """The options of a Unigram run (each a ValueError that says how to fix it when wrong).
+
+    - ``vocab_size``: pieces at the end, ``<unk>`` included; at least the text's characters + 1.
+    - ``shrinking_factor``: the share of pieces a round keeps (SentencePiece's default, 0.75); a round
+      never goes below ``vocab_size``.
+    - ``max_piece_length``: the longest piece, in characters (SentencePiece: 16).
+    - ``seed_size``: at most this many pieces in the seed (:data:`SEED_RULE`).
+    - ``em_iterations``: EM iterations after the seed and after each pruning (SentencePiece: 2).
+    - ``top_k``: how many kept pieces each round lists as the closest to being pruned.
+    - ``unk_piece``: the unknown piece's name, id 0.
+    - ``max_word_length``: longer words (texts without spaces) are cut into pieces this long for training.
+    """
+
+    vocab_size: int
+    shrinking_factor: float = 0.75
+    max_piece_length: int = 16
+    seed_size: int = 1_000_000
+    em_iterations: int = 2
+    top_k: int = 20
+    unk_piece: str = "<unk>"
+    max_word_length: int = 32
+
+    def __post_init__(self) -> None:
+        _check_int("vocab_size", self.vocab_size, 2, MAX_UNIGRAM_VOCAB, "it counts <unk> and the pieces")
+        f = self.shrinking_factor
+        if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f < 1:
+            raise ValueError(
+                f"shrinking_factor is {f!r}; give a number between 0 and 1 "
+                "(0.75 keeps three quarters each round)"
+            )
+        _check_int("max_piece_length", self.max_piece_length, 1, 1000, "SentencePiece uses 16")
+        _check_int("seed_size", self.seed_size, 1, 100_000_000, "it bounds the seed vocabulary")
+        _check_int("em_iterations", self.em_iterations, 0, 100, "SentencePiece uses 2")
+        _check_int("top_k", self.top_k, 0, 10_000, "it is the number of kept pieces listed per round")
+        _check_int("max_word_length", self.max_word_length, 1, 10_000, "longer words are cut for training")
+        if not isinstance(self.unk_piece, str) or not self.unk_piece:
+            raise ValueError(f"unk_piece is {self.unk_piece!r}; name it, e.g. '<unk>'")
+
+    def replace(self, **changes: object) -> UnigramOptions:
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class PieceLoss:
+    """A piece, its score (log probability) and how much the corpus loss rises without it."""
+
+    piece: str
+    score: float
+    increase: float
+
+
+@dataclass(frozen=True, slots=True)
+class UnigramSeed:
+    """The seed vocabulary: ``pieces`` (piece, seed count) best first, how many substrings were candidates
+    (``candidates``, before ``seed_size`` cut them), the words (distinct, and all), and the loss after the
+    first EM (``loss``: Viterbi; ``em_losses``: the EM objective after each iteration)."""
+
+    pieces: tuple[tuple[str, int], ...]
+    characters: int
+    candidates: int
+    distinct_words: int
+    words: int
+    em_losses: tuple[float, ...]
+    loss: float
+    tokens: int
+    rule: str = SEED_RULE
+
+
+@dataclass(frozen=True, slots=True)
+class UnigramRound:
+    """One round: the loss increase of removing each piece, the pruning, then EM on what is left.
+
+    - ``loss_before``: the corpus loss (sum over words of count x -log P(best segmentation)) with the
+      scores the round starts with; ``loss_after``: the same after pruning and EM.
+    - ``pruned``: the pieces removed, smallest increase first (ties by :data:`PRUNE_TIE_RULE`);
+      ``closest_kept``: the ``top_k`` kept pieces with the smallest increase (single characters are never
+      candidates).
+    - ``em_losses``: EM's objective (-log likelihood over all segmentations) after each iteration.
+    - ``tokens_before``/``tokens_after``: tokens of the corpus cut by Viterbi.
+    """
+
+    index: int
+    vocab_size_before: int
+    vocab_size: int
+    target: int
+    loss_before: float
+    loss_after: float
+    pruned: tuple[PieceLoss, ...]
+    closest_kept: tuple[PieceLoss, ...]
+    em_losses: tuple[float, ...]
+    tokens_before: int
+    tokens_after: int
+    tie_rule: str = PRUNE_TIE_RULE
+
+
+def _check_int(name: str, value: object, low: int, high: int, hint: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} is {value}, out of range {low}..{high}; {hint}")

@@ -1,0 +1,223 @@
+"""What a producer sends to the stage: typed records, and the one function that turns them into JSON.
+
+The stage (the Train page's component, ``mergescope_ui/train/stage_assets/stage.js``) shows
+a *window* of steps, each step's view made on the server: HTML blocks (the card, the chart),
+plain sentences, and stretches of the text as *spans*, each span a run of token ids under one
+*mark*.  The browser draws what it is sent: it steps, pages, fits and reports, and knows
+nothing of BPE.  A producer is whatever builds these records: today byte-level BPE training
+(:mod:`mergescope_ui.train.stage_data`); next WordPiece, Unigram and an encode trace, with
+the same records and new marks at most.
+
+The records live in ``shared`` (not in ``train``) because a page package never imports
+another one: the Tokenize page's encode trace will build the same records.
+
+The names here are the names in the JavaScript: ``stage.js`` opens with a JSDoc typedef of
+each record, field for field, and ``tests/ui/train/test_stage_contract.py`` fails when the
+two drift apart.  :func:`wire` is the only place a record becomes JSON-ready data.
+
+Every string that reaches the browser's markup is escaped by the producer: a
+:class:`TokenLabel`'s ``text`` and ``title``, and the ``card`` and ``pairs`` HTML of a
+:class:`StepView`.  Sentences (``heading``, ``status``, ``figures``, the :class:`Wording`)
+are plain text, put in the page with ``textContent``.
+
+>>> line = Line(before=(Span((1, 2), "pair"),), after=(Span((9,), "new"),))
+>>> wire(line)
+{'before': [{'ids': [1, 2], 'mark': 'pair'}], 'after': [{'ids': [9], 'mark': 'new'}]}
+>>> runs([5, 9, 9, 6], {1: "new", 2: "new"})
+(Span(ids=(5,), mark=''), Span(ids=(9, 9), mark='new'), Span(ids=(6,), mark=''))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any, Literal, TypeAlias
+
+# How a span is shown: "" plain; "new" each token outlined (the token the step made);
+# "pair" its tokens in one dashed box (a pair about to become one token).
+Mark: TypeAlias = Literal["", "new", "pair"]
+MARKS: tuple[Mark, ...] = ("", "new", "pair")
+
+
+@dataclass(frozen=True, slots=True)
+class TokenLabel:
+    """How one token looks in the stage's sequences (sent once per window for every id shown).
+
+    ``text``: the label, escaped (shortened in the middle when long); ``classes``: its CSS
+    classes; ``title``: the tooltip, escaped (id, bytes, the whole text); ``breaks``: line
+    breaks after it in running text (the newlines it holds, at most two).
+    """
+
+    text: str
+    classes: str
+    title: str
+    breaks: int
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Token ids in a row under one :data:`Mark` (a ``"pair"`` span holds the pair's two ids)."""
+
+    ids: tuple[int, ...]
+    mark: Mark
+
+
+Spans: TypeAlias = tuple[Span, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One stretch of the text as spans, before the step and after it (``before`` empty: nothing to
+    compare, as at step 0)."""
+
+    before: Spans
+    after: Spans
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One place where the step's new token stands, with the text around it.
+
+    ``number`` counts places from 1 in text order.  ``lead`` is the text just before the token,
+    ``token`` the token itself (before the step: its pair), ``tail`` the text just after it;
+    ``cut_before`` / ``cut_after`` say the text goes on past them.  ``link`` is set when the next
+    place is near (its token stands in this place's ``tail``): the text between the two tokens.
+    The stage then shows both places on one line, ``lead``, ``token``, ``link``, the next place's
+    ``token`` and so on, ending with the last one's ``tail``.
+    """
+
+    number: int
+    lead: Line
+    token: Line
+    tail: Line
+    link: Line | None
+    cut_before: bool
+    cut_after: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Places:
+    """The places of a step's new token: ``total`` of them, ``items`` from the ``start``-th (0-based) on."""
+
+    total: int
+    start: int
+    items: tuple[Place, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StepView:
+    """Everything the stage shows at one step.
+
+    ``heading``: the step line; ``status``: a hint under it ("" for none); ``card`` and
+    ``pairs``: escaped HTML blocks; ``figures``: the line under the stage; ``head``: the text
+    from its start (``head_more``: it goes on); ``places``: where the step changed the text
+    (None at a step that changed nothing, such as step 0); ``before_caption`` /
+    ``after_caption``: the captions of the two sequences ("" hides ``before``).
+    """
+
+    step: int
+    heading: str
+    status: str
+    card: str
+    pairs: str
+    figures: str
+    before_caption: str
+    after_caption: str
+    head: Line
+    head_more: bool
+    places: Places | None
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """The stage's sentences for a step it has no view of, or past the end (plain text; ``{step}``
+    stands for a step number)."""
+
+    heading: str
+    waiting: str
+    waiting_card: str
+    past_end: str
+    past_limit: str
+    finished: str
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """What the stage is sent at each run: the views of steps ``lo``..``hi`` around ``position``.
+
+    ``serial`` changes when the server moves the stage itself (a jump that had to train, the
+    quiz's Next, a new run): the stage then shows ``position`` and drops what it held.  ``labels``
+    maps each token id shown (as a string, JSON's keys) to its :class:`TokenLabel`.  ``last``:
+    the last step made (``finished``: there is none after it); ``max_steps``: the most the
+    settings allow.  ``quiz``: Next asks the server (it grades the guess) instead of stepping.
+    ``notice``: a sentence for the status line, shown once.
+    """
+
+    serial: int
+    position: int
+    lo: int
+    hi: int
+    views: tuple[StepView, ...]
+    labels: dict[str, TokenLabel]
+    last: int
+    finished: bool
+    max_steps: int
+    quiz: bool
+    animate: bool
+    speed: float
+    large: bool
+    notice: str
+    wording: Wording
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the stage reports back (its one state value): the step it shows, the first place it needs
+    sent for that step, and the ``serial`` of the window it was sent (a report about an older
+    window is ignored)."""
+
+    position: int
+    start: int
+    serial: int
+
+
+RECORDS: tuple[type, ...] = (TokenLabel, Span, Line, Place, Places, StepView, Wording, Window, Shown)
+
+
+def runs(ids: Sequence[int], marks: Mapping[int, Mark]) -> Spans:
+    """``ids`` as spans: neighbours with the same mark (``marks``: position -> mark, plain if absent)
+    share one span.  For ``"new"`` and plain runs; a ``"pair"`` span is made whole by its producer."""
+    out: list[Span] = []
+    run: list[int] = []
+    mark: Mark = ""
+    for n, i in enumerate(ids):
+        m = marks.get(n, "")
+        if run and m != mark:
+            out.append(Span(tuple(run), mark))
+            run = []
+        run.append(i)
+        mark = m
+    if run:
+        out.append(Span(tuple(run), mark))
+    return tuple(out)
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def wire(value: Any) -> Any:
+    """``value`` (a record, or tuples, lists and dicts of them) as plain JSON-ready data: each record a
+    dict of its fields by name, tuples as lists.  The only way records leave Python."""
+    cls = type(value)
+    if value is None or cls in (str, int, float, bool):
+        return value
+    if cls in (tuple, list):
+        return [wire(v) for v in value]
+    if cls is dict:
+        return {str(k): wire(v) for k, v in value.items()}
+    names = _FIELDS.get(cls)
+    if names is None:
+        if not is_dataclass(value):
+            raise ValueError(f"{cls.__name__} is not a stage record; send the records of stage_contract")
+        names = _FIELDS[cls] = tuple(f.name for f in fields(value))
+    return {name: wire(getattr(value, name)) for name in names}

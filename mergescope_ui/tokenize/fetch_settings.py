@@ -1,0 +1,72 @@
+"""Whether this server fetches tokenizers, from where, and into which caches (pure; from the environment).
+
+A host sets, before starting the server:
+
+- ``MERGESCOPE_FETCH=off``: never fetch (hosting without outbound access); the page offers an
+  upload instead.  Any other value, or none, fetches on a click.
+- ``MERGESCOPE_OPENAI_URL``, ``MERGESCOPE_HF_URL``: the hosts to fetch from (a mirror; tests use a
+  local server), in place of ``https://openaipublic.blob.core.windows.net`` and ``https://huggingface.co``.
+- ``MERGESCOPE_FETCH_MAX_MB``: the largest file fetched (default 64).
+
+Fetched files go where tiktoken and ``huggingface_hub`` keep theirs (``TIKTOKEN_CACHE_DIR`` or
+tiktoken's default folder; ``HF_HUB_CACHE``, ``HF_HOME/hub`` or ``~/.cache/huggingface/hub``).
+
+>>> s = FetchSettings.from_env({"MERGESCOPE_FETCH": "off", "TIKTOKEN_CACHE_DIR": "/tk"}, home=Path("/u"))
+>>> s.off, s.tiktoken_cache.as_posix(), s.hub_cache.as_posix()
+('MERGESCOPE_FETCH=off', '/tk', '/u/.cache/huggingface/hub')
+>>> FetchSettings.from_env({"MERGESCOPE_FETCH_MAX_MB": "lots"}).off
+"MERGESCOPE_FETCH_MAX_MB='lots' is not a number of megabytes; unset it or give e.g. 64"
+>>> FetchSettings.from_env({}).openai_url
+'https://openaipublic.blob.core.windows.net'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from bpe_core.formats.fetch import HF_URL, MAX_FETCH_BYTES, OPENAI_URL
+from bpe_core.formats.local_caches import hf_hub_dirs
+from bpe_core.formats.tiktoken_registry import tiktoken_cache_dirs
+
+OFF = "MERGESCOPE_FETCH"
+OPENAI = "MERGESCOPE_OPENAI_URL"
+HF = "MERGESCOPE_HF_URL"
+MAX_MB = "MERGESCOPE_FETCH_MAX_MB"
+
+
+@dataclass(frozen=True, slots=True)
+class FetchSettings:
+    """``off`` says why fetching is off (None: it is on)."""
+
+    off: str | None
+    openai_url: str
+    hf_url: str
+    max_bytes: int
+    tiktoken_cache: Path | None
+    hub_cache: Path
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, *, home: Path | None = None) -> FetchSettings:
+        env = os.environ if env is None else env
+        off = f"{OFF}=off" if env.get(OFF, "").strip().lower() in ("off", "0", "no", "false") else None
+        max_bytes = MAX_FETCH_BYTES
+        raw = env.get(MAX_MB, "").strip()
+        if raw:
+            try:
+                max_bytes = int(float(raw) * 1024 * 1024)
+            except ValueError:
+                max_bytes = 0
+            if max_bytes <= 0:
+                off = off or f"{MAX_MB}={raw!r} is not a number of megabytes; unset it or give e.g. 64"
+        tiktoken_dirs = tiktoken_cache_dirs(env)
+        return cls(
+            off=off,
+            openai_url=env.get(OPENAI, "").strip() or OPENAI_URL,
+            hf_url=env.get(HF, "").strip() or HF_URL,
+            max_bytes=max(max_bytes, 0),
+            tiktoken_cache=tiktoken_dirs[0] if tiktoken_dirs else None,
+            hub_cache=hf_hub_dirs(env, home=home)[0],
+        )

@@ -108,11 +108,12 @@ class Tokenizer:
                 )
             self.vocab[i] = s.encode("utf-8")
         special_ids = self._special_ids = frozenset(self.special_tokens.values())
-        # token -> id with one whole-dict call; special tokens or a token twice: one at a time.
-        self._id_of: dict[bytes, int] = (
-            {} if special_ids else dict(zip(self.vocab.values(), self.vocab, strict=True))
+        # token -> id of the ordinary tokens with one whole-dict call; a token twice: one at a time.
+        ordinary = (
+            self.vocab if not special_ids else {i: t for i, t in self.vocab.items() if i not in special_ids}
         )
-        if len(self._id_of) != len(self.vocab):
+        self._id_of: dict[bytes, int] = dict(zip(ordinary.values(), ordinary, strict=True))
+        if len(self._id_of) != len(ordinary):
             self._id_of = self._checked_id_of()
         missing = [b for b in range(256) if bytes([b]) not in self._id_of]
         if missing:

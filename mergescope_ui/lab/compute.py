@@ -36,8 +36,10 @@ from bpe_core.analysis.metrics import (
     size_table,
 )
 from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.jobs import MEGABYTE, Limits
 from mergescope_ui.shared.progress_cache import ProgressCache
 from mergescope_ui.shared.settings import APP_WORKERS, CACHE_SECONDS
+from mergescope_ui.shared.tokenizer_files import load_uploaded
 
 MAX_VOCAB = 32_768
 CACHE_ENTRIES = 4  # a 32K-vocab result with per-script curves holds some tens of MB
@@ -222,13 +224,73 @@ def cached_reference_rows(
 ) -> tuple[SizeRow, ...]:
     """:func:`reference_rows` cached by ``tokenizer_key`` (e.g. a digest of its files), the texts and
     ``samples``; ``load`` makes the tokenizer only on a miss."""
-    key = ("reference", tokenizer_key, name, tuple((n, digest(t)) for n, t in texts.items()), samples)
+    key = reference_key(tokenizer_key, name, texts, samples)
     found = _REFERENCES.get(key)
     if found is not None:
         return found
     rows = reference_rows(load(), name, texts, samples=samples, progress=progress)
     _REFERENCES.put(key, rows)
     return rows
+
+
+# ----- in a worker process (mergescope_ui.shared.jobs): the lab's heavy work, off the server's thread -----
+LAB_LIMITS = Limits(seconds=300, memory_bytes=2048 * MEGABYTE)
+"""A 10 MB text trained to 32,768 tokens with every curve: about a minute and 1 GB on a class's server."""
+
+
+def lab_key(train_text: str, heldout: Mapping[str, str], settings: LabSettings) -> str:
+    """One string naming a lab run (for the job that computes it)."""
+    return "lab:" + digest(repr(_key(train_text, heldout, settings)))
+
+
+def lab_job(
+    train_text: str, heldout: Mapping[str, str], settings: LabSettings, *, progress: Callable[..., None]
+) -> LabResult:
+    """:func:`compute_lab` as a worker job (its progress in thousandths)."""
+    return compute_lab(
+        train_text, heldout, settings, progress=lambda f, m: progress(round(1000 * f), 1000, m)
+    )
+
+
+def store_lab(train_text: str, heldout: Mapping[str, str], settings: LabSettings, result: LabResult) -> None:
+    """Keep a result a worker computed, as :func:`cached_lab` keeps its own."""
+    CACHE.put(_key(train_text, heldout, settings), result)
+
+
+def reference_job(
+    files: list[tuple[str, bytes]],
+    name: str,
+    texts: Mapping[str, str],
+    samples: int,
+    *,
+    progress: Callable[..., None],
+) -> tuple[SizeRow, ...]:
+    """Load uploaded tokenizer files and measure them (:func:`reference_rows`) as a worker job: the
+    tokenizer never reaches the server, only its rows."""
+    progress(0, 1000, f"{name}: reading the files")
+    return reference_rows(
+        load_uploaded(files),
+        name,
+        texts,
+        samples=samples,
+        progress=lambda f, m: progress(round(1000 * f), 1000, m),
+    )
+
+
+def reference_key(
+    tokenizer_key: str, name: str, texts: Mapping[str, str], samples: int
+) -> tuple[object, ...]:
+    """How :func:`cached_reference_rows` files the rows of a tokenizer (``tokenizer_key``: a digest of
+    its files)."""
+    return ("reference", tokenizer_key, name, tuple((n, digest(t)) for n, t in texts.items()), samples)
+
+
+def cached_reference(key: tuple[object, ...]) -> tuple[SizeRow, ...] | None:
+    return _REFERENCES.get(key)
+
+
+def store_reference(key: tuple[object, ...], rows: tuple[SizeRow, ...]) -> None:
+    _REFERENCES.put(key, rows)
 
 
 def clear_caches() -> None:

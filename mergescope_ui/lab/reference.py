@@ -9,11 +9,12 @@ from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core.analysis.metrics import SizeRow
 from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.job_wait import UPLOAD_LIMITS, run_job
 from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES, load_uploaded
+from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES
 
 from . import keys
-from .compute import cached_reference_rows
+from .compute import cached_reference, reference_job, reference_key, store_reference
 
 
 def _remember_reference() -> None:
@@ -46,23 +47,29 @@ def reference_rows(
     messages: DeltaGenerator,
     slot: DeltaGenerator,
 ) -> tuple[SizeRow, ...]:
-    """The uploaded tokenizer measured on each text (cached; on a miss a progress bar fills ``slot``,
-    the place of the results); () without files."""
+    """The uploaded tokenizer measured on each text (cached; on a miss in a worker process, with a
+    progress bar and Cancel in ``slot``, the place of the results); () without files."""
     if not files:
         return ()
     name = " + ".join(n for n, _ in files)
     key = digest(*itertools.chain.from_iterable(files))  # name, bytes, name, bytes, ...
-    bars: list[DeltaGenerator] = []
-
-    def progress(fraction: float, message: str) -> None:
-        if not bars:
-            bars.append(slot.progress(0.0, text=f"Measuring {md_escape(name)}…"))
-        bars[0].progress(min(1.0, max(0.0, fraction)), text=md_escape(message))
-
-    try:
-        return cached_reference_rows(
-            key, lambda: load_uploaded(files), name, texts, samples=samples, progress=progress
-        )
-    except ValueError as exc:
-        messages.error(f"Cannot use the tokenizer files {md_escape(name)}: {md_escape(exc)}.")
+    cache_key = reference_key(key, name, texts, samples)
+    rows = cached_reference(cache_key)
+    if rows is not None:
+        return rows
+    status = run_job(
+        "reference:" + digest(repr(cache_key)),
+        reference_job,
+        files,
+        name,
+        texts,
+        samples,
+        label=f"Measuring {name}",
+        limits=UPLOAD_LIMITS,
+        where=slot,
+    )
+    if not status.ok:
+        messages.error(f"Cannot use the tokenizer files {md_escape(name)}: {md_escape(status.message)}.")
         return ()
+    store_reference(cache_key, status.value)
+    return tuple(status.value)

@@ -61,8 +61,14 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Final
 
 MEGABYTE: Final = 1024 * 1024
-PRELOAD: Final = ["bpe_core", "mergescope_ui.shared.jobs"]
-"""Imported once by the fork server, so each job starts without importing them again."""
+PRELOAD: Final = [
+    "bpe_core",
+    "mergescope_ui.shared.jobs",
+    "mergescope_ui.shared.tokenizer_files",
+    "mergescope_ui.lab.compute",
+]
+"""Imported once by the fork server, so each job starts without importing them again (the modules of
+the jobs pages run; a module not listed is imported by each job that needs it)."""
 MAX_JOBS_PER_OWNER: Final = 2
 DEFAULT_SLOTS: Final = max(1, int(os.environ.get("MERGESCOPE_JOB_SLOTS", "2")))
 """Jobs running at once in one server.  The machine a class shares has about two cores; a host with
@@ -71,6 +77,7 @@ DEFAULT_QUEUE: Final = 16
 STALE_SECONDS: Final = 20.0
 """A job nobody has asked about for this long is killed: its page is gone (a waiting page asks
 several times a second)."""
+FORGET_AFTER: Final = 600.0  # seconds an ended job's record is kept for a page that has not asked yet
 PROGRESS_EVERY: Final = 0.1  # seconds between two progress messages from one worker (more are dropped)
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED, TIMEOUT, MEMORY, REAPED = (
@@ -254,6 +261,11 @@ class Runner:
             pid = j.process.pid if j.process is not None else None
             return Status(job, j.state, j.progress, j.value, j.message, pid, ahead)
 
+    def known(self, job: str) -> bool:
+        """True while the runner keeps ``job``'s record (until :meth:`forget`, or long after it ended)."""
+        with self._lock:
+            return job in self._jobs
+
     def touch(self, job: str) -> None:
         """The owner still waits for ``job``: keep it alive for another ``stale_after`` seconds."""
         with self._lock:
@@ -365,9 +377,11 @@ class Runner:
                         )
                     elif now - j.seen > self.stale_after:
                         self._end(j, REAPED, "stopped: nobody was waiting for it any more")
-                for j in self._jobs.values():
+                for j in list(self._jobs.values()):
                     if j.state == QUEUED and now - j.seen > self.stale_after:
                         self._end(j, REAPED, "stopped: nobody was waiting for it any more")
+                    elif j.state in ENDED and now - j.seen > FORGET_AFTER:
+                        del self._jobs[j.id]  # an end nobody came back for
                 self._start_waiting()
 
     def _read(self, j: _Job) -> None:

@@ -29,7 +29,7 @@ from bpe_core.formats.local_caches import LocalLoad, LocalTokenizers, find_local
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.cache import corpus_index, corpus_text, remember
 from mergescope_ui.shared.digest import digest
-from mergescope_ui.shared.tokenizer_files import load_uploaded
+from mergescope_ui.shared.job_wait import load_uploaded_in_worker
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
@@ -264,7 +264,7 @@ def load_upload(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> L
         return uploads[key]
     names = tuple(name for name, _ in files)
     try:
-        loaded = LoadedUpload(key, names, pattern, tokenizer=load_uploaded(files, pattern=pattern))
+        loaded = LoadedUpload(key, names, pattern, tokenizer=load_uploaded_in_worker(files, pattern=pattern))
     except ValueError as exc:
         loaded = LoadedUpload(key, names, pattern, error=str(exc))
     return remember(uploads, key, lambda: loaded, size=MAX_UPLOADS)

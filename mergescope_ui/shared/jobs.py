@@ -12,8 +12,9 @@ minutes, and every other student's page (and the health probe) waited.  A
   at most ``queue`` wait, at most :data:`MAX_JOBS_PER_OWNER` belong to one
   session; past that :meth:`Runner.submit` refuses with a message;
 - **limited**: each job has :class:`Limits`, a time limit (the runner kills
-  the process) and a memory limit (``RLIMIT_AS`` in the worker: an allocation
-  past it raises ``MemoryError`` there), each ending in a clear message;
+  the process) and a memory limit (``RLIMIT_AS`` in the worker, set to what
+  the worker maps when it starts plus the job's limit: an allocation past it
+  raises ``MemoryError`` there), each ending in a clear message;
 - **watched**: the job reports progress (:class:`Progress`) through a pipe the
   page reads; :meth:`Runner.cancel` ends the job and its process at once;
 - **owned**: a job belongs to an owner (one per browser session) that must
@@ -460,10 +461,14 @@ def _work(
     """A worker's whole life: limit memory, watch the server, run ``fn``, send how it ended."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C on the server's terminal is the server's
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     threading.Thread(target=_orphan_watch, args=(server, os.getppid()), daemon=True).start()
+    # The limit is on what the job adds: a worker starts with the fork server's modules mapped (some
+    # hundreds of MB of address space, most of it never touched).
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = _address_space() + memory_bytes
+    resource.setrlimit(
+        resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard)
+    )
     last = [0.0]
 
     def report(done: int, total: int, note: str = "") -> None:
@@ -490,6 +495,15 @@ def _work(
         conn.send(("done", value))
     except MemoryError:
         conn.send(("memory",))
+
+
+def _address_space() -> int:
+    """This process's address space in bytes now (0 where /proc does not say)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _orphan_watch(server: int, parent: int) -> None:

@@ -7,6 +7,7 @@ its process is gone), never by how long something took.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -175,3 +176,36 @@ def test_shutdown_leaves_no_job_process():
 def test_fork_is_refused():
     with pytest.raises(ValueError, match="fork is not safe"):
         Runner(method="fork")
+
+
+SERVER = """
+import sys, time
+from mergescope_ui.shared.jobs import Runner
+from tests.ui.shared.test_jobs import forever
+r = Runner(slots=1, tick=0.05)
+job = r.submit(forever, owner="x")
+while r.status(job).progress.done != 1:
+    time.sleep(0.02)
+print(r.status(job).pid, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_a_server_that_dies_leaves_no_job_process(how):
+    """Killed outright (no atexit) or stopped by the default SIGTERM (no atexit either): the worker
+    sees its server gone and ends by itself."""
+    import signal
+    import subprocess
+
+    root = Path(__file__).resolve().parents[3]
+    server = subprocess.Popen([sys.executable, "-c", SERVER], cwd=root, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        pid = int(server.stdout.readline())
+        assert not gone(pid)
+        server.send_signal(getattr(signal, how))
+        server.wait(timeout=30)
+        until(lambda: gone(pid), seconds=30)
+    finally:
+        server.kill()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import secrets
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -100,11 +101,51 @@ def _describe(label: str, status: Status) -> str:
 
 UPLOAD_LIMITS = Limits(seconds=120, memory_bytes=2048 * 1024 * 1024)
 """A 10 MB tokenizer file (850,000 tokens) loads in a few seconds and well under 1 GB."""
+SESSION_TOKENS = 1_000_000
+"""The memory budget of one session for uploaded tokenizers, in tokens (a tokenizer takes about
+400 bytes per token on the server: 1,000,000 tokens, some 400 MB): one 10 MB file and a few small
+ones.  An upload past it is refused with a message."""
+SERVER_TOKENS = 3_000_000
+"""The same budget for every session of the server together (some 1.2 GB)."""
+
+_held: weakref.WeakKeyDictionary[Tokenizer, tuple[str, int]] = weakref.WeakKeyDictionary()
+"""Every uploaded tokenizer the server holds (for as long as a session keeps it), with its owner and
+its size in tokens."""
+
+
+def held_tokens(owner: str | None = None) -> int:
+    """Tokens of the uploaded tokenizers held now, by ``owner`` (None: by every session)."""
+    return sum(n for who, n in list(_held.values()) if owner is None or who == owner)
+
+
+def check_budget(tokens: int, *, mine: int, everyone: int) -> None:
+    """Refuse (ValueError) an upload of ``tokens`` tokens past this session's or the server's budget.
+
+    >>> check_budget(850_000, mine=0, everyone=0)
+    >>> check_budget(850_000, mine=400_000, everyone=400_000)
+    Traceback (most recent call last):
+    ...
+    ValueError: the files hold 850,000 tokens and this session already holds 400,000 tokens of uploaded \
+tokenizers, over its budget of 1,000,000: reload the page to start afresh, or upload a smaller tokenizer
+    """
+    if mine + tokens > SESSION_TOKENS:
+        raise ValueError(
+            f"the files hold {tokens:,} tokens and this session already holds {mine:,} tokens of uploaded "
+            f"tokenizers, over its budget of {SESSION_TOKENS:,}: reload the page to start afresh, or upload "
+            "a smaller tokenizer"
+        )
+    if everyone + tokens > SERVER_TOKENS:
+        raise ValueError(
+            f"the files hold {tokens:,} tokens and the server already holds {everyone:,} tokens of other "
+            f"sessions' uploads, over its budget of {SERVER_TOKENS:,}; try again in a few minutes (uploads "
+            "are let go when their sessions end)"
+        )
 
 
 def load_uploaded_in_worker(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> Tokenizer:
     """:func:`~mergescope_ui.shared.tokenizer_files.load_uploaded` run in a worker process (with a
-    progress bar and Cancel here); the loader's message, or the job's, is a ValueError."""
+    progress bar and Cancel here), within the session's and the server's budgets; the loader's
+    message, or the job's, or the budget's, is a ValueError."""
     parts: list[str | bytes] = [repr(pattern)]
     for name, data in files:
         parts += [name, data]
@@ -115,4 +156,9 @@ def load_uploaded_in_worker(files: Sequence[tuple[str, bytes]], *, pattern: str 
     )
     if not status.ok:
         raise ValueError(status.message)
-    return unpack(status.value)
+    who = owner()
+    tokens = len(status.value.ids)
+    check_budget(tokens, mine=held_tokens(who), everyone=held_tokens())
+    tok = unpack(status.value)
+    _held[tok] = (who, tokens)
+    return tok

@@ -1,6 +1,6 @@
 """Write a large valid ``.tiktoken`` rank file from a seed (for the loader benchmarks).
 
-    python bench/make_tiktoken.py OUT.tiktoken [--tokens 850000] [--seed 28]
+    python bench/make_tiktoken.py OUT.tiktoken [--tokens 800000] [--seed 28]
 
 The 256 single bytes come first; every later token is an earlier one and one more byte
 (mostly 2 to 4 bytes), so each token can be made by a merge and the file loads
@@ -24,7 +24,7 @@ from tests.engine.formats.support import rank_file  # noqa: E402  (the tests' ge
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--tokens", type=int, default=850_000)
+    parser.add_argument("--tokens", type=int, default=800_000)
     parser.add_argument("--seed", type=int, default=28)
     args = parser.parse_args()
     data = rank_file(args.tokens, seed=args.seed)

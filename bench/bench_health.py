@@ -22,6 +22,7 @@ server's CPU seconds and its peak RSS, and the job processes left after it
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import tempfile
@@ -159,7 +160,8 @@ def main() -> int:
                     page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(
                         str(lab_path)
                     )
-                    page.get_by_text("Trained on", exact=False).first.wait_for(timeout=600_000)
+                    millions = re.compile(r"Trained on \d,\d{3},\d{3} characters")  # the upload's run
+                    page.get_by_text(millions).first.wait_for(timeout=600_000)
                     wait_idle(page, timeout=120_000)
 
                 job(server, f"lab on a {args.lab_mb:g} MB upload", lab)

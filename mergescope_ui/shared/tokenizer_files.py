@@ -21,11 +21,11 @@ ValueError: vocab.json, line 1, column 2: the JSON ends too early (truncated fil
 
 from __future__ import annotations
 
+import gc
 import tempfile
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
 from pathlib import Path
 
 from bpe_core import Tokenizer, load_tokenizer
@@ -127,15 +127,25 @@ def pack(tok: Tokenizer) -> PackedTokenizer:
 
 def unpack(packed: PackedTokenizer) -> Tokenizer:
     """The tokenizer :func:`pack` packed."""
-    data, ends = packed.tokens, list(accumulate(packed.lengths))
-    tokens = [data[end - n : end] for end, n in zip(ends, packed.lengths, strict=True)]
-    flat = packed.merges
-    return Tokenizer(
-        dict(zip(packed.ids, tokens, strict=True)),
-        list(zip(flat[0::2], flat[1::2], strict=True)),
-        special_tokens=dict(packed.special_tokens),
-        pattern=packed.pattern,
-    )
+    data, end, tokens = packed.tokens, 0, []
+    for n in packed.lengths:  # one token at a time (no one long C call: the server's threads take turns)
+        tokens.append(data[end : end + n])
+        end += n
+    vocab: dict[int, bytes] = {}
+    merges: list[tuple[int, int]] = []
+    flat, ids, step = packed.merges, packed.ids, 1 << 15
+    was_enabled = gc.isenabled()
+    gc.disable()  # a million new tuples would start collections of the server's whole heap
+    try:
+        for start in range(0, len(ids), step):
+            vocab.update(zip(ids[start : start + step], tokens[start : start + step], strict=True))
+        for start in range(0, len(flat), 2 * step):
+            part = flat[start : start + 2 * step]
+            merges += zip(part[0::2], part[1::2], strict=True)
+        return Tokenizer(vocab, merges, special_tokens=dict(packed.special_tokens), pattern=packed.pattern)
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def load_packed(

@@ -196,14 +196,14 @@ def _tokenizer_data(
                 f"rank {i} is also the id given for special token {excerpt(s)}; pick a free id",
             )
     try:
-        pairs = merges_from_ranks(ranks)
+        pairs = merge_ranks(ranks)
     except ValueError as exc:
         token = exc.args[1]
         raise TokenizerFileError(path, f"line {line_of_rank[ranks[token]]}", exc.args[0]) from None
     vocab = dict(zip(ranks.values(), ranks, strict=True))
     for s, i in specials.items():
         vocab[i] = s.encode("utf-8")
-    return TokenizerData(vocab, [(ranks[a], ranks[b]) for a, b in pairs], specials, None)
+    return TokenizerData(vocab, pairs, specials, None)
 
 
 def merges_from_ranks(ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
@@ -219,26 +219,39 @@ def merges_from_ranks(ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
     >>> merges_from_ranks({b"a": 0, b"b": 1, b"c": 2, b"bc": 3, b"abc": 4})
     [(b'b', b'c'), (b'a', b'bc')]
     """
+    token_of = {rank: token for token, rank in ranks.items()}
+    return [(token_of[a], token_of[b]) for a, b in merge_ranks(ranks)]
+
+
+def merge_ranks(ranks: Mapping[bytes, int]) -> list[tuple[int, int]]:
+    """:func:`merges_from_ranks` as the ranks of each merge's two parts (what a tokenizer keeps),
+    without looking the parts up again: a 2-byte token's parts are two bytes, a 3-byte token's are
+    the ranks BPE just compared.
+
+    >>> merge_ranks({b"a": 0, b"b": 1, b"c": 2, b"bc": 3, b"abc": 4})
+    [(1, 2), (0, 3)]
+    """
     longest = max(map(len, ranks), default=0)
-    out: list[tuple[bytes, bytes]] = []
+    out: list[tuple[int, int]] = []
     get = ranks.get
+    byte_rank = [get(bytes([b]), _NO_RANK) for b in range(256)]
     for token in sorted(ranks, key=ranks.__getitem__):
         n = len(token)
         if n < 2:
             continue
         rank = ranks[token]
-        if n == 2:  # two single bytes: BPE has nothing to choose
-            out.append((token[:1], token[1:]))
+        if n == 2 and max(byte_rank[token[0]], byte_rank[token[1]]) < rank:  # BPE has nothing to choose
+            out.append((byte_rank[token[0]], byte_rank[token[1]]))
             continue
         if n == 3:  # _bpe's one choice, without building its lists (most tokens of a big file)
             left, right = get(token[:2], _NO_RANK), get(token[1:], _NO_RANK)
             left, right = (left if left < rank else _NO_RANK), (right if right < rank else _NO_RANK)
             if left != _NO_RANK or right != _NO_RANK:
-                out.append((token[:2], token[2:]) if left <= right else (token[:1], token[1:]))
+                out.append((left, byte_rank[token[2]]) if left <= right else (byte_rank[token[0]], right))
                 continue
             parts = [token[:1], token[1:2], token[2:]]
         else:
-            parts = _bpe(token, ranks, rank)
+            parts = _bpe(token, ranks, rank) if n > 2 else []  # 2 bytes, one of them unranked
         if len(parts) != 2:
             splits = [
                 (max(ranks[token[:k]], ranks[token[k:]]), k)
@@ -251,7 +264,7 @@ def merges_from_ranks(ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
                 )
             k = min(splits)[1]
             parts = [token[:k], token[k:]]
-        out.append((parts[0], parts[1]))
+        out.append((ranks[parts[0]], ranks[parts[1]]))
     return out
 
 

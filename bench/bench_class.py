@@ -52,7 +52,8 @@ class CpuSampler(threading.Thread):
 
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
-        self.pid, self.samples, self.stop = pid, [], threading.Event()
+        self.pid, self.stop = pid, threading.Event()
+        self.samples: list[float] = []
 
     def run(self) -> None:
         last, at = cpu_seconds(self.pid), time.perf_counter()

@@ -30,6 +30,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -55,7 +56,8 @@ class Prober(threading.Thread):
 
     def __init__(self, url: str) -> None:
         super().__init__(daemon=True)
-        self.url, self.latencies, self.stop = url + "/_stcore/health", [], threading.Event()
+        self.url, self.stop = url + "/_stcore/health", threading.Event()
+        self.latencies: list[float] = []
 
     def run(self) -> None:
         while not self.stop.is_set():
@@ -135,7 +137,8 @@ def main() -> int:
             f"tiktoken file {rank_path.stat().st_size / 2**20:.1f} MB ({args.tokens:,} tokens); "
             f"lab text {lab_path.stat().st_size / 2**20:.1f} MB"
         )
-        with chromium_page(width=1280, height=900) as page:
+        with chromium_page(width=1280, height=900) as browser_page:
+            page: Any = browser_page
             open_app(page, f"{server.url}/home", heading="MergeScope")
             idle = Prober(server.url)
             idle.start()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
@@ -17,7 +18,7 @@ PAGE = str(Path(__file__).resolve().parents[3] / "pages" / "tokenize.py")
 
 def saved(vocab_size: int, text: str) -> tuple[bytes, int]:
     """A tokenizer.json's bytes, and its vocab size."""
-    tok = train(text * 20, vocab_size=vocab_size, pattern="gpt2")
+    tok: Any = train(text * 20, vocab_size=vocab_size, pattern="gpt2")
     with tempfile.TemporaryDirectory() as d:
         return {p.name: p.read_bytes() for p in save_tokenizer(tok, d)}["tokenizer.json"], tok.vocab_size
 

@@ -11,15 +11,14 @@
 
 /**
  * The records, field for field as in stage_contract.py (tests/ui/train/test_stage_contract.py).
- * @typedef {"" | "new" | "pair"} Mark
+ * @typedef {"" | "new"} Mark
  * @typedef {{text: string, classes: string, title: string, breaks: number}} TokenLabel
- * @typedef {{ids: number[], mark: Mark}} Span
- * @typedef {{before: Span[], after: Span[]}} Line
- * @typedef {{number: number, lead: Line, token: Line, tail: Line, link: Line | null, cut_before: boolean,
- *   cut_after: boolean}} Place
+ * @typedef {{ids: number[], mark: Mark, was: number[] | null}} Span
+ * @typedef {{number: number, lead: Span[], token: Span[], tail: Span[], link: Span[] | null,
+ *   cut_before: boolean, cut_after: boolean}} Place
  * @typedef {{total: number, start: number, items: Place[]}} Places
  * @typedef {{step: number, heading: string, status: string, card: string, pairs: string, figures: string,
- *   before_caption: string, after_caption: string, head: Line, head_more: boolean, places: Places | null}} StepView
+ *   before_caption: string, after_caption: string, head: Span[], head_more: boolean, places: Places | null}} StepView
  * @typedef {{heading: string, waiting: string, waiting_card: string, past_end: string, past_limit: string,
  *   finished: string}} Wording
  * @typedef {{serial: number, position: number, lo: number, hi: number, views: StepView[],
@@ -28,8 +27,9 @@
  * @typedef {{position: number, start: number, serial: number}} Shown
  */
 
-// How each mark shows (stage.css): a class on each of its tokens, a box around them.
-const MARKS = { "": { token: "", box: "" }, new: { token: " ms-new", box: "" }, pair: { token: "", box: "ms-fuse" } };
+// How each mark shows (stage.css): after the step, a class on each of its tokens; before it, a box
+// around what they were made from.
+const MARKS = { "": { token: "", box: "" }, new: { token: " ms-new", box: "ms-fuse" } };
 // Places shown at a time: two on a small projector screen in presenter mode, else three.
 const perPage = (data) => (data.large && window.innerHeight < 900 ? 2 : 3);
 const MIN_ROOM = 260; // px: below this a card or chart scrolls the page rather than itself
@@ -38,17 +38,20 @@ const ELLIPSIS = '<span class="ms-cut">…</span>';
 const fmt = (k) => k.toLocaleString("en-US");
 const withStep = (text, k) => text.replace("{step}", fmt(k));
 
-/** One span per token (labels and tooltips come escaped), inside its mark's box if it has one. */
-function spansHTML(data, spans, breaks) {
+/** One HTML span per token (labels and tooltips come escaped), as the text reads after the step
+ * (side "after": marked) or before it (side "before": what a span was made from, in one box). */
+function spansHTML(data, spans, side, breaks) {
   const out = [];
   for (const span of spans) {
     const mark = MARKS[span.mark] || MARKS[""];
-    if (mark.box) out.push(`<span class="${mark.box}">`);
-    span.ids.forEach((id, n) => {
+    const boxed = side === "before" && span.was;
+    const ids = boxed ? span.was : span.ids;
+    if (boxed) out.push(`<span class="${mark.box}">`);
+    ids.forEach((id, n) => {
       const t = data.labels[id];
-      if (!t) out.push('<span class="ms-t ms-byte">?</span>');
-      else out.push(`<span class="${t.classes}${mark.token}" title="${t.title}">${t.text}</span>`);
-      if (mark.box && n === span.ids.length - 1) out.push("</span>");
+      const classes = t && t.classes + (side === "after" ? mark.token : "");
+      out.push(t ? `<span class="${classes}" title="${t.title}">${t.text}</span>` : '<span class="ms-t ms-byte">?</span>');
+      if (boxed && n === ids.length - 1) out.push("</span>");
       if (breaks && t && t.breaks) out.push("<br>".repeat(t.breaks));
     });
   }
@@ -69,8 +72,8 @@ function placeLines(data, view, first, side) {
   const lines = [];
   page.forEach((p, n) => {
     const line = lines[lines.length - 1];
-    if (line && page[n - 1].link) line.spans.push(...page[n - 1].link[side], ...p.token[side]);
-    else lines.push({ first: p, spans: [...p.lead[side], ...p.token[side]] });
+    if (line && page[n - 1].link) line.spans.push(...page[n - 1].link, ...p.token);
+    else lines.push({ first: p, spans: [...p.lead, ...p.token] });
     lines[lines.length - 1].last = p;
   });
   return lines
@@ -78,7 +81,7 @@ function placeLines(data, view, first, side) {
       const num = a === b ? `${a.number}` : `${a.number}–${b.number}`;
       return (
         `<div class="ms-line"><span class="ms-num">${num}</span>${a.cut_before ? ELLIPSIS : ""}` +
-        `${spansHTML(data, spans.concat(b.tail[side]), false)}${b.cut_after ? ELLIPSIS : ""}</div>`
+        `${spansHTML(data, spans.concat(b.tail), side, false)}${b.cut_after ? ELLIPSIS : ""}</div>`
       );
     })
     .join("");
@@ -86,7 +89,7 @@ function placeLines(data, view, first, side) {
 
 function headHTML(data, view, side) {
   const more = view.head_more ? '<span class="ms-cut"> … the text goes on</span>' : "";
-  return `<div class="ms-line ms-head">${spansHTML(data, view.head[side], true)}${more}</div>`;
+  return `<div class="ms-line ms-head">${spansHTML(data, view.head, side, true)}${more}</div>`;
 }
 
 function mount(root) {

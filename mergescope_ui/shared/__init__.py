@@ -10,6 +10,8 @@
 - ``settings``: the training settings record and special tokens typed one a line.
 - ``training_run``: a trainer and the records pulled from it, stepped across reruns.
 - ``token_html``, ``blocks``, ``html_tables``, ``theme``: escaped HTML and the page-wide CSS.
+- ``stage_contract``: the records a page sends to the stage component (steps, spans with their
+  marks, token labels) and the one function that turns them into JSON.
 - ``url_state``: selectboxes whose value is an id in the URL.
 - ``entry``: every page file calls :func:`~mergescope_ui.shared.entry.run_through_app` first.
 """

@@ -144,7 +144,9 @@ class Window:
     maps each token id shown (as a string, JSON's keys) to its :class:`TokenLabel`.  ``last``:
     the last step made (``finished``: there is none after it); ``max_steps``: the most the
     settings allow.  ``quiz``: Next asks the server (it grades the guess) instead of stepping.
-    ``notice``: a sentence for the status line, shown once.
+    ``notice``: a sentence for the status line, shown once.  ``arrows_from``: a CSS selector of the
+    page's own choices (outside the stage) whose ← → keys step the stage too (the quiz's guess),
+    "" for none.
     """
 
     serial: int
@@ -162,6 +164,7 @@ class Window:
     large: bool
     notice: str
     wording: Wording
+    arrows_from: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,12 +52,14 @@ MAX_VIEWS = 400  # step views kept per run
 
 @dataclass(frozen=True, slots=True)
 class StageOptions:
-    """How the stage runs: presenter sizes, the quiz, the animation, Play's seconds per step."""
+    """How the stage runs: presenter sizes, the quiz, the animation, Play's seconds per step, and the
+    page's choices whose arrow keys step the stage (a CSS selector, "" for none)."""
 
     large: bool = False
     quiz: bool = False
     animate: bool = True
     speed: float = 1.0
+    arrows_from: str = ""
 
 
 def merged_spans(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> Spans:
@@ -266,6 +268,7 @@ class StageViews:
                 ),
                 finished=f"🏁 Training finished after {last:,} merge{'' if last == 1 else 's'}: {stop}.",
             ),
+            arrows_from=options.arrows_from,
         )
 
     def _order(self, lo: int, hi: int) -> list[int]:

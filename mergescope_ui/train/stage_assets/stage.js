@@ -23,7 +23,7 @@
  *   finished: string}} Wording
  * @typedef {{serial: number, position: number, lo: number, hi: number, views: StepView[],
  *   labels: Object<string, TokenLabel>, last: number, finished: boolean, max_steps: number, quiz: boolean,
- *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording}} Window
+ *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording, arrows_from: string}} Window
  * @typedef {{position: number, start: number, serial: number}} Shown
  */
 
@@ -34,6 +34,12 @@ const MARKS = { "": { token: "", box: "" }, new: { token: " ms-new", box: "ms-fu
 const perPage = (data) => (data.large && window.innerHeight < 900 ? 2 : 3);
 const MIN_ROOM = 260; // px: below this a card or chart scrolls the page rather than itself
 const REPORT_MS = 40; // report the step shown once stepping pauses this long (a held arrow key repeats faster)
+// Keys that step: the arrows and a presentation clicker's PageDown / PageUp, and Space / Enter where
+// they would press nothing else. Not in a text field; in the page's choices (Window.arrows_from) the
+// arrows, PageDown / PageUp and Enter step, and the others (↑ ↓ Space) still choose.
+const STEP_KEYS = { ArrowRight: 1, PageDown: 1, " ": 1, Enter: 1, ArrowLeft: -1, PageUp: -1 };
+const FIELDS = "input, textarea, select, [contenteditable], [role=grid], [role=listbox]";
+const PRESSABLE = "button, a[href], summary, label, [role=button], [role=tab], [role=switch], [role=checkbox]";
 const ELLIPSIS = '<span class="ms-cut">…</span>';
 const fmt = (k) => k.toLocaleString("en-US");
 const withStep = (text, k) => text.replace("{step}", fmt(k));
@@ -94,23 +100,10 @@ function headHTML(data, view, side) {
 
 function mount(root) {
   const q = (sel) => root.querySelector(sel);
-  const s = {
-    root,
-    q,
-    pos: 0,
-    serial: null,
-    reported: "", // the last Shown sent, as JSON
-    playing: false,
-    timer: null,
-    reportTimer: null,
-    tab: "places",
-    page: {}, // step -> first place shown
-    shown: "",
-    notice: "",
-    data: null,
-    views: new Map(), // step -> StepView
-    setState: null,
-  };
+  // pos: the step shown; page: step -> the first place shown; views: step -> StepView; reported: the
+  // last Shown sent (JSON); shown: what the sequences were last drawn for.
+  const s = { root, q, pos: 0, serial: null, data: null, views: new Map(), page: {}, tab: "places" };
+  Object.assign(s, { reported: "", shown: "", notice: "", playing: false, timer: null, reportTimer: null });
   // Every listener of this mount goes through one signal: unmounting (the function the component
   // returns) removes them all. A mount left listening would step its own stale copy of the stage
   // on each click, beside the new mount, and the two would draw over each other.
@@ -133,19 +126,23 @@ function mount(root) {
   };
   jump.addEventListener("keydown", onJumpKey, on);
   jump.addEventListener("change", () => jumpTo(s, jump.value), on);
+  const choices = (e) => !!(s.data && s.data.arrows_from && e.target.closest && e.target.closest(s.data.arrows_from));
   const onKey = (e) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target;
-    if (t && t.closest && t.closest("input, textarea, select, [contenteditable], [role=grid], [role=listbox]"))
-      return;
+    const t = e.target.closest ? e.target : document.body;
+    if (choices(e) ? e.key === " " : t.closest(FIELDS) || (/^( |Enter)$/.test(e.key) && t.closest(PRESSABLE))) return;
     if (!root.isConnected) return unmount(s); // taken off the page without a word
-    if (e.key === "ArrowRight") step(s, +1);
-    else if (e.key === "ArrowLeft") step(s, -1);
+    if (STEP_KEYS[e.key]) step(s, STEP_KEYS[e.key]);
     else if (e.key === "p" || e.key === "P") togglePlay(s);
     else return;
     e.preventDefault();
+    if (choices(e)) e.stopPropagation(); // the choices' own handler would move the choice too
+    // A click on the page leaves the focus on its scroll area, which a key then frames page-wide.
+    if (t !== document.body && !t.closest(FIELDS) && !t.closest(PRESSABLE) && !root.contains(t)) t.blur();
   };
-  document.addEventListener("keydown", onKey, on);
+  // The choices' own keys act before the stage sees them bubble: the stage takes those first.
+  document.addEventListener("keydown", (e) => choices(e) && onKey(e), { ...on, capture: true });
+  document.addEventListener("keydown", (e) => choices(e) || onKey(e), on);
   // In presenter mode the card and the chart never reach below the screen (they scroll inside
   // instead): the room left under the stage's top changes with the window and with what the page
   // shows above the stage (the quiz), so it is measured again whenever either changes size.

@@ -95,6 +95,7 @@ def test_near_places_are_linked_by_the_text_between_their_tokens() -> None:
     # one is 15 tokens past the third, beyond its 12 columns of context.
     assert [None if p.link is None else _ids(p.link) for p in places.items] == [[], [], None, [], None]
     first, second, third = places.items[:3]
+    assert first.link is not None and second.link is not None
     line = _ids(first.lead) + _ids(first.token) + _ids(first.link) + _ids(second.token)
     line += _ids(second.link) + _ids(third.token) + _ids(third.tail)
     assert b"".join(run.trainer.vocab[i] for i in line) == b"aXaXaX qrstuvwxyzq"

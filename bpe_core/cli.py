@@ -485,7 +485,7 @@ def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
     return 0
 
 
-def _train_scheme(args: argparse.Namespace, stdin: BinaryIO, say, start: float) -> int:
+def _train_scheme(args: argparse.Namespace, stdin: BinaryIO, say: Callable[[str], None], start: float) -> int:
     """``train --model wordpiece|unigram``: the files' text read whole, one :func:`train_scheme`."""
     if args.dask is not None or args.workers is not None or args.pattern != "gpt2":
         raise ValueError(

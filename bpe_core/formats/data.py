@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
+@runtime_checkable
 class TokenizerLike(Protocol):
     """What a writer reads: a :class:`~bpe_core.tokenizer.Tokenizer` (or a :class:`TokenizerData`
     whose ``pattern`` is not None: a file is written with its pattern).

@@ -96,7 +96,8 @@ def _json_format(p: Path, max_bytes: int) -> str:
     """``hf-json`` for byte-level BPE, or the format of the scheme ``model.type`` names."""
     data = parse_json(read_text(p, max_bytes=max_bytes), p)
     model = data.get("model") if isinstance(data, dict) else None
-    return MODEL_TYPE_FORMATS.get(model.get("type"), "hf-json") if isinstance(model, dict) else "hf-json"
+    kind = model.get("type") if isinstance(model, dict) else None
+    return MODEL_TYPE_FORMATS.get(kind, "hf-json") if isinstance(kind, str) else "hf-json"
 
 
 def _gpt2_files(*, vocab: Path | None = None, merges: Path | None = None) -> list[Path]:

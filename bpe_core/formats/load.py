@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Literal, overload
 
 from ..pretokenizer import resolve_pattern
 from ..tokenizer import SchemeTokenizer, Tokenizer
@@ -45,6 +46,30 @@ SCHEME_READERS: dict[str, Callable[..., SchemeTokenizer]] = {
     ),
     "sentencepiece": read_sentencepiece_model,
 }
+
+
+@overload
+def load_tokenizer(
+    path: str | os.PathLike[str],
+    *,
+    pattern: str | None = None,
+    special_tokens: Mapping[str, int] | None = None,
+    max_bytes: int = MAX_FILE_BYTES,
+    notes: list[str] | None = None,
+    any_scheme: Literal[False] = False,
+) -> Tokenizer: ...
+
+
+@overload
+def load_tokenizer(
+    path: str | os.PathLike[str],
+    *,
+    pattern: str | None = None,
+    special_tokens: Mapping[str, int] | None = None,
+    max_bytes: int = MAX_FILE_BYTES,
+    notes: list[str] | None = None,
+    any_scheme: bool,
+) -> Tokenizer | SchemeTokenizer: ...
 
 
 def load_tokenizer(

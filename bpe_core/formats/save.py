@@ -7,9 +7,11 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from pathlib import Path
 
+from ..tokenizer import SchemeTokenizer, UnigramTokenizer, WordPieceTokenizer
 from .data import TokenizerLike
 from .encoding_config import ENCODING_JSON, encoding_json
 from .gpt2 import (
@@ -28,7 +30,13 @@ from .unigram_json import unigram_tokenizer_json
 from .vocab_txt import VOCAB_TXT, vocab_txt
 from .wordpiece_files import BERT_VOCAB_TXT, bert_vocab_txt, wordpiece_tokenizer_json
 
-# format name -> the files it writes: (file name, text maker)
+# What the writers take: byte-level BPE's (a Tokenizer, or TokenizerData whose pattern is known), or a
+# tokenizer of another scheme (WordPiece's and Unigram's have formats; the character baseline has none).
+WritableTokenizer = TokenizerLike | SchemeTokenizer
+# The files of one format: (file name, the text of that file for one tokenizer)
+Files = list[tuple[str, Callable[[], str]]]
+
+# byte-level BPE's formats -> the files each writes: (file name, text maker)
 _WRITERS: dict[str, list[tuple[str, Callable[[TokenizerLike], str]]]] = {
     "gpt2": [
         (VOCAB_JSON, vocab_json),
@@ -41,27 +49,37 @@ _WRITERS: dict[str, list[tuple[str, Callable[[TokenizerLike], str]]]] = {
     "minbpe": [(MINBPE_MODEL, minbpe_model)],
     "vocab-txt": [(VOCAB_TXT, vocab_txt)],
 }
-# The same for the schemes that are not byte-level BPE: scheme -> format -> files (all are saved)
-_SCHEME_WRITERS: dict[str, dict[str, list[tuple[str, Callable]]]] = {
-    "wordpiece": {
-        "hf-json": [(TOKENIZER_JSON, wordpiece_tokenizer_json)],
-        "bert-vocab": [(BERT_VOCAB_TXT, bert_vocab_txt)],
-    },
-    "unigram": {"hf-json": [(TOKENIZER_JSON, unigram_tokenizer_json)]},
-}
 FORMATS: tuple[str, ...] = tuple(_WRITERS)  # byte-level BPE's
 ALL_FORMATS: tuple[str, ...] = FORMATS + ("bert-vocab",)  # and the other schemes' (tokenizer.json is hf-json)
 SAVE_FORMATS: tuple[str, ...] = ("gpt2", "hf-json", "tiktoken", "vocab-txt")
 
 
-def _writers(tok: object) -> dict[str, list[tuple[str, Callable]]]:
-    """The formats ``tok``'s scheme can be written in (byte-level BPE's unless it says otherwise)."""
-    scheme = getattr(tok, "scheme", "bpe")
-    return _WRITERS if scheme == "bpe" else _SCHEME_WRITERS.get(scheme, {})
+def _writers(tok: WritableTokenizer, *, renumber: bool = False) -> dict[str, Files]:
+    """The formats ``tok`` can be written in, each with its files' text makers bound to ``tok``
+    (``renumber``: minbpe's, see :mod:`.minbpe`)."""
+    if isinstance(tok, WordPieceTokenizer):
+        return {
+            "hf-json": [(TOKENIZER_JSON, partial(wordpiece_tokenizer_json, tok))],
+            "bert-vocab": [(BERT_VOCAB_TXT, partial(bert_vocab_txt, tok))],
+        }
+    if isinstance(tok, UnigramTokenizer):
+        return {"hf-json": [(TOKENIZER_JSON, partial(unigram_tokenizer_json, tok))]}
+    if _scheme(tok) != "bpe" or not isinstance(tok, TokenizerLike):
+        return {}  # a scheme no format holds (the character baseline)
+    writers: dict[str, Files] = {
+        fmt: [(name, partial(make, tok)) for name, make in files] for fmt, files in _WRITERS.items()
+    }
+    writers["minbpe"] = [(MINBPE_MODEL, partial(minbpe_model, tok, renumber=renumber))]
+    return writers
+
+
+def _scheme(tok: WritableTokenizer) -> str:
+    """``tok``'s scheme: what it says, or byte-level BPE (TokenizerData says none)."""
+    return tok.scheme if isinstance(tok, SchemeTokenizer) else "bpe"
 
 
 def save_tokenizer(
-    tok: TokenizerLike, directory: str | os.PathLike[str], *, formats: Iterable[str] | None = None
+    tok: WritableTokenizer, directory: str | os.PathLike[str], *, formats: Iterable[str] | None = None
 ) -> list[Path]:
     """Write ``tok`` into ``directory`` (created if needed) in each of ``formats``; returns the paths.
     By default: :data:`SAVE_FORMATS` for byte-level BPE, every format of its scheme for WordPiece
@@ -70,16 +88,17 @@ def save_tokenizer(
     Every text is made before any file is written, so a tokenizer that one
     format cannot hold (a ValueError saying why) leaves the directory as it was.
     """
+    writers = _writers(tok)
     if formats is None:
-        formats = SAVE_FORMATS if getattr(tok, "scheme", "bpe") == "bpe" else tuple(_writers(tok))
-    texts = _texts(tok, formats)
+        formats = SAVE_FORMATS if _scheme(tok) == "bpe" else tuple(writers)
+    texts = _texts(tok, writers, formats)
     out = _check_out(directory)
     out.mkdir(parents=True, exist_ok=True)
     return [write_text(out / name, text) for name, text in texts]
 
 
 def write_format(
-    tok: TokenizerLike, fmt: str, out: str | os.PathLike[str], *, renumber: bool = False
+    tok: WritableTokenizer, fmt: str, out: str | os.PathLike[str], *, renumber: bool = False
 ) -> list[Path]:
     """Write one format: ``gpt2`` into the directory ``out``, the others to the file ``out``
     (or their usual name inside ``out`` when it is a directory).  ``fmt="all"`` is :func:`save_tokenizer`.
@@ -89,15 +108,16 @@ def write_format(
     """
     if fmt == "all":
         return save_tokenizer(tok, out)
-    _check_formats([fmt], tok)
+    writers = _writers(tok, renumber=renumber)
+    _check_formats([fmt], tok, writers)
     path = _check_out(out)
     if fmt == "gpt2":
         return save_tokenizer(tok, path, formats=["gpt2"])
-    (default_name, maker), *beside = _writers(tok)[fmt]
-    text = minbpe_model(tok, renumber=renumber) if fmt == "minbpe" else maker(tok)
+    (default_name, make), *beside = writers[fmt]
+    text = make()
     if path.is_dir():
         path = path / default_name
-    others = [(path.with_name(name), make(tok)) for name, make in beside]
+    others = [(path.with_name(name), make_other()) for name, make_other in beside]
     path.parent.mkdir(parents=True, exist_ok=True)
     return [write_text(path, text)] + [write_text(p, t) for p, t in others]
 
@@ -109,31 +129,30 @@ def _check_out(out: str | os.PathLike[str]) -> Path:
     return Path(out)
 
 
-def _check_formats(formats: Iterable[str], tok: object = None) -> list[str]:
+def _check_formats(formats: Iterable[str], tok: WritableTokenizer, writers: Mapping[str, Files]) -> list[str]:
     formats = list(formats)
-    writers = _writers(tok)
     for f in formats:
         if f not in writers:
-            scheme = getattr(tok, "scheme", "bpe")
             if f in ALL_FORMATS:
                 raise ValueError(
-                    f"format {f!r} cannot hold a {scheme} tokenizer; choose from {', '.join(writers)}"
+                    f"format {f!r} cannot hold a {_scheme(tok)} tokenizer; choose from {', '.join(writers)}"
                 )
             raise ValueError(f"unknown format {f!r}; choose from {', '.join(writers)}")
     return formats
 
 
-def _texts(tok: TokenizerLike, formats: Iterable[str]) -> list[tuple[str, str]]:
+def _texts(
+    tok: WritableTokenizer, writers: Mapping[str, Files], formats: Iterable[str]
+) -> list[tuple[str, str]]:
     texts = []
     names: set[str] = set()
-    writers = _writers(tok)
-    for fmt in _check_formats(formats, tok):
-        for name, maker in writers[fmt]:
+    for fmt in _check_formats(formats, tok, writers):
+        for name, make in writers[fmt]:
             if name in names:  # encoding.json serves gpt2 and tiktoken alike
                 continue
             names.add(name)
             try:
-                texts.append((name, maker(tok)))
+                texts.append((name, make()))
             except ValueError as exc:
                 raise ValueError(
                     f"cannot write {name} ({fmt}): {exc}; leave {fmt!r} out of formats= to save the rest"

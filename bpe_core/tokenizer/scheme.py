@@ -48,6 +48,13 @@ class SchemeTokenizer(Protocol):
     def piece(self, token_id: int) -> str: ...
 
 
+@runtime_checkable
+class ReportsLoss(Protocol):
+    """A tokenizer that says itself what a round trip loses (WordPiece, characters, Unigram)."""
+
+    def lost(self, text: str) -> Loss: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Loss:
     """What ``decode(encode(text))`` loses of ``text``.
@@ -81,8 +88,7 @@ def lost(tok: SchemeTokenizer, text: str) -> Loss:
     >>> lost(Tokenizer(vocab={i: bytes([i]) for i in range(256)}, merges={}), "héllo")
     Loss(round_trip=True, decoded='héllo', unknown=(), spacing=0, changed=0)
     """
-    own = getattr(tok, "lost", None)
-    if own is not None:
-        return own(text)
+    if isinstance(tok, ReportsLoss):
+        return tok.lost(text)
     decoded = tok.decode(tok.encode(text))
     return Loss(decoded == text, decoded)

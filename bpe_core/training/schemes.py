@@ -57,7 +57,7 @@ def train_char(text: str, *, vocab_size: int) -> CharTokenizer:
     return CharTokenizer(text, unk_token=CHAR_UNK)
 
 
-TRAINERS: dict[str, Callable[..., Any]] = {
+TRAINERS: dict[str, Callable[..., SchemeTokenizer]] = {
     "bpe": train,
     "wordpiece": train_wordpiece,
     "unigram": train_unigram,

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Literal
 
-from ..pretokenizer import check_text
+from ..pretokenizer import check_special_tokens, check_text
 from ..tokenizer.wordpiece import BERT_SPECIAL_TOKENS, MAX_WORD_CHARS, PREFIX, UNK_TOKEN, WordPieceTokenizer
 from ..tokenizer.wordpiece_words import word_counts
 from .wordpiece_fast import fast_wordpiece_steps
@@ -193,5 +193,6 @@ def train_wordpiece(
     return WordPieceTrainer(text, options, records=False).run().tokenizer()
 
 
-def _tuple(special_tokens: Iterable[str]) -> tuple[str, ...] | str:
-    return special_tokens if isinstance(special_tokens, str) else tuple(special_tokens)
+def _tuple(special_tokens: Iterable[str]) -> tuple[str, ...]:
+    """The special tokens as a tuple; one string (not a list of them) is a ValueError saying so."""
+    return tuple(check_special_tokens(special_tokens))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from fractions import Fraction
 from itertools import pairwise
 
@@ -36,6 +36,7 @@ from .wordpiece_records import (
 )
 
 Pair = tuple[str, str]
+TieKey = tuple[int, int] | Pair  # where the pair is first seen (word, place), or the pair itself
 
 
 def fast_wordpiece_steps(
@@ -72,7 +73,7 @@ def fast_wordpiece_steps(
         split = words[wi]
         return wi, next(k for k in range(len(split) - 1) if (split[k], split[k + 1]) == p)
 
-    def tie_key(p: Pair) -> object:
+    def tie_key(p: Pair) -> TieKey:
         return first_seen(p) if options.tie_break == "first-seen" else p
 
     def row(p: Pair) -> PairScore:
@@ -119,9 +120,9 @@ def fast_wordpiece_steps(
                 for split in words:
                     for p in pairwise(split):
                         seen.setdefault(p, len(seen))
-                key = seen.__getitem__
+                key: Callable[[Pair], int | TieKey] = seen.__getitem__
             else:
-                key = tie_key  # type: ignore[assignment]
+                key = tie_key
             k = options.top_k
             by_score = heapq.nsmallest(k, candidates, key=lambda p: (-exact(p), key(p)))
             by_count = heapq.nsmallest(max(k, 1), candidates, key=lambda p: (-pair_counts[p], key(p)))

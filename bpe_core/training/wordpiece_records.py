@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any
 
 from ..pretokenizer import check_special_tokens
 from ..tokenizer.wordpiece import BERT_SPECIAL_TOKENS, MAX_WORD_CHARS, PREFIX, UNK_TOKEN
@@ -38,9 +38,11 @@ WORDPIECE_TIE_BREAK_HELP: dict[str, str] = {
 __all__ = ["STOP_MIN_FREQUENCY", "STOP_NO_PAIRS", "STOP_VOCAB_SIZE"]  # the stop reasons are BPE's
 
 
-class PairScore(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class PairScore:
     """One candidate pair: how often it occurs (``count``), how often each of its tokens does, and its
-    score ``count / (left_count * right_count)``."""
+    score ``count / (left_count * right_count)``.  (A record, not a named tuple, whose ``count`` would
+    hide ``tuple.count``.)"""
 
     left: str
     right: str
@@ -137,9 +139,9 @@ class WordPieceOptions:
         if isinstance(self.vocab_size, bool) or not isinstance(self.vocab_size, int):
             raise ValueError(f"vocab_size must be a whole number, not {self.vocab_size!r}")
         if not len(specials) < self.vocab_size <= MAX_VOCAB_SIZE:
-            low = "below" if self.vocab_size <= len(specials) else "above"
+            side = "below" if self.vocab_size <= len(specials) else "above"
             raise ValueError(
-                f"vocab_size is {self.vocab_size}, {low} the {len(specials)} special tokens; ask for at "
+                f"vocab_size is {self.vocab_size}, {side} the {len(specials)} special tokens; ask for at "
                 f"least {len(specials) + 1} (the special tokens and the text's alphabet) and at most "
                 f"{MAX_VOCAB_SIZE:,}"
             )
@@ -158,7 +160,8 @@ class WordPieceOptions:
                 f"{', '.join(WORDPIECE_TIE_BREAKS)}"
             )
 
-    def replace(self, **changes: object) -> WordPieceOptions:
+    def replace(self, **changes: Any) -> WordPieceOptions:
+        """A copy with some options changed (checked again, so any value may be given)."""
         return dataclasses.replace(self, **changes)
 
     def initial_vocab(self, word_counts: dict[str, int]) -> list[str]:

@@ -127,9 +127,9 @@ class PackedTokenizer:
     """
 
     tokens: bytes  # every token's bytes, one after another, in the order of ``ids``
-    lengths: array  # array("I"): each token's length
-    ids: array  # array("q"): each token's id
-    merges: array  # array("q"): a0, b0, a1, b1, ...
+    lengths: array[int]  # array("I"): each token's length
+    ids: array[int]  # array("q"): each token's id
+    merges: array[int]  # array("q"): a0, b0, a1, b1, ...
     special_tokens: tuple[tuple[str, int], ...]
     pattern: str
     notes: tuple[str, ...] = ()  # what the loader had to assume (see load_uploaded)

@@ -11,6 +11,7 @@ from bpe_core import TrainOptions
 from mergescope_ui.shared import keys as shared_keys
 
 from . import keys
+from .link import apply_link
 from .settings_form import settings_widgets
 from .text_source import SourceText, choose_source
 
@@ -35,6 +36,7 @@ def header() -> DeltaGenerator:
 
 def sidebar(messages: DeltaGenerator) -> Inputs | None:
     """The sidebar's three sections; None (after saying why in ``messages``) until text and settings work."""
+    apply_link(messages)  # once a session: what the link carries beyond the bound widgets
     with st.sidebar:
         st.header("Text")
         source = choose_source(messages)

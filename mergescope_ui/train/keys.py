@@ -41,6 +41,12 @@ ANIMATE: Final = "animate"  # toggle: the two tokens slide into one at each merg
 ALL_MERGES: Final = "all_merges"  # toggle: every merge in a sortable table (off: the latest few, lighter)
 DOWNLOAD_MERGES: Final = "download_merges"  # download_button: the merges as CSV
 
+# --- the link to this moment (mergescope_ui.train.link) -----------------------------
+LINK_READ: Final = "train_link_read"  # plain: the link's step, text, regex, specials were read this session
+COPY_LINK: Final = "train_copy_link"  # component: the Copy-link button
+QR_ENTRY: Final = "train_qr_entry"  # expander: the QR code of the link (built only while open)
+DOWNLOAD_TEXT: Final = "train_download_text"  # download_button: a text too long for a link, as a file
+
 # --- quiz ------------------------------------------------------------------------------
 QUIZ: Final = "quiz"  # toggle
 QUIZ_GUESS: Final = "quiz_guess"  # radio: the guessed pair label (None until chosen)

@@ -53,10 +53,10 @@ def choose_source(messages: DeltaGenerator) -> SourceText | None:
             f"The link asks for text {md_escape(repr(unknown), limit=100)}, which is not a built-in corpus; "
             f"showing {titles[default]!r}. Known: {', '.join(c.id for c in corpora)}."
         )
+    st.session_state.setdefault(keys.SOURCE, default)  # not index=: a link sets the key (see settings_form)
     choice = st.selectbox(
         "Text",
         list(titles),
-        index=list(titles).index(default),
         format_func=titles.__getitem__,
         key=keys.SOURCE,
         persist_state="session",

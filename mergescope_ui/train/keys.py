@@ -38,6 +38,7 @@ STAGE_NOTICE: Final = "train_stage_notice"  # plain: a sentence for the stage's 
 JUMP_PENDING: Final = "jump_pending"  # plain: a step to pull up to on the next run
 PLAY_SPEED: Final = "play_speed"  # selectbox: seconds per step
 ANIMATE: Final = "animate"  # toggle: the two tokens slide into one at each merge
+ALL_PAIRS: Final = "all_pairs"  # toggle: every pair counted at the step shown (off: the engine's top pairs)
 ALL_MERGES: Final = "all_merges"  # toggle: every merge in a sortable table (off: the latest few, lighter)
 DOWNLOAD_MERGES: Final = "download_merges"  # download_button: the merges as CSV
 

@@ -19,7 +19,7 @@ from bpe_core import MergeStep
 from bpe_core.byte_level import readable
 from mergescope_ui.shared.token_html import clip_label, label_width
 
-from .tables import pair_table
+from .tables import pair_table, pairs_counted
 
 PAIR_ROWS = 8  # pairs in the stage's chart; the full table below has them all
 LABEL_COLUMNS = 7  # columns each half of a pair label may take
@@ -61,9 +61,10 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
     table = pair_table(step)
     shown = table.head(rows)
     top = max(int(shown["count"].max()), 1) if len(shown) else 1
-    key = f"Top {len(shown)} of {len(table)} pairs (all below the stage)."
-    if len(table) <= len(shown):
-        key = f"All {len(table)} pairs."
+    counted = pairs_counted(step)
+    key = f"Top {len(shown)} of {counted:,} pairs (the table below the stage lists them all)."
+    if counted <= len(shown):
+        key = f"All {counted:,} pairs."
     if name_winner:
         tie = f"; amber: tied, not chosen ({step.tie_break} rule)"
         key += f" Orange ◀: merged{tie if step.tied else ''}."

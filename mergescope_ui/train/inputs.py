@@ -11,6 +11,7 @@ from bpe_core import TrainOptions
 from mergescope_ui.shared import keys as shared_keys
 
 from . import keys
+from .lesson import preset_picker
 from .link import apply_link
 from .settings_form import settings_widgets
 from .text_source import SourceText, choose_source
@@ -39,6 +40,7 @@ def sidebar(messages: DeltaGenerator) -> Inputs | None:
     apply_link(messages)  # once a session: what the link carries beyond the bound widgets
     with st.sidebar:
         st.header("Text")
+        preset_picker()
         source = choose_source(messages)
         st.header("Training")
         settings = settings_widgets(messages)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 # --- the text (mergescope_ui.train.text_source) -----------------------------------
+PRESET: Final = "preset"  # selectbox: a lesson preset's id (mergescope_ui.train.presets), "" for none
 SOURCE: Final = "source"  # selectbox: a built-in corpus id, PASTE or UPLOADED
 PASTED_TEXT: Final = "pasted_text"  # text_area
 UPLOAD: Final = "upload"  # file_uploader (its value is lost on a page switch)

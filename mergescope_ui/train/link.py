@@ -20,8 +20,11 @@ from mergescope_ui.shared.training_run import TrainingRun
 from mergescope_ui.shared.url_state import read_params_once, write_params
 
 from . import keys
+from .lesson import lesson_settings
+from .presets import CORPUS_LESSONS
 from .share import MAX_LINK_TEXT, PARAM_NAMES, LinkState, from_query, pack_text, text_fits, to_query
 
+LESSON_PARAMS = ("pattern", "tie_break", "min_frequency", "merges", "specials")
 QR_MAX_CHARS = 1_200  # a longer link makes a QR code too dense to scan from the back of a room
 
 _COPY_JS = r"""
@@ -90,6 +93,9 @@ def apply_link(messages: DeltaGenerator) -> None:
         st.session_state[keys.SPECIAL_TOKENS] = state.specials
     if state.step:
         st.session_state[keys.JUMP_PENDING] = state.step
+    corpus = params.get("corpus", [""])[-1]
+    if corpus in CORPUS_LESSONS and not any(name in st.query_params for name in LESSON_PARAMS):
+        lesson_settings(CORPUS_LESSONS[corpus])  # a corpus with its own lesson, and no settings named
     for note in notes:
         messages.warning(f"From the link: {md_escape(note, limit=300)}.")
 

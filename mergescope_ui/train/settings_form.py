@@ -32,11 +32,13 @@ DEFAULT_CUSTOM_REGEX = r"\w+|\s+|[^\w\s]+"
 def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
     """The training settings (call inside ``st.sidebar``); None after an error in ``messages``."""
     specials_text = st.session_state.get(keys.SPECIAL_TOKENS, "")
+    # Defaults through session_state (not value=): a preset or a link sets these keys too.
+    st.session_state.setdefault(keys.MERGES, DEFAULT_MERGES)
+    st.session_state.setdefault(keys.MIN_FREQUENCY, 1)
     merges = st.number_input(
         "Merges to learn",
         min_value=1,
         max_value=MAX_MERGES,
-        value=DEFAULT_MERGES,
         step=10,
         key=keys.MERGES,
         persist_state="session",
@@ -99,7 +101,6 @@ def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
     min_frequency = st.number_input(
         "Minimum pair frequency",
         min_value=1,
-        value=1,
         step=1,
         key=keys.MIN_FREQUENCY,
         persist_state="session",

@@ -25,6 +25,7 @@ from mergescope_ui.shared.upload_widgets import (
 from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
 
 from . import keys
+from .lesson import on_corpus
 
 DEFAULT_CORPUS = "low_lowest_newest"  # the classroom string (see mergescope_ui.shared.corpora.default_id)
 URL_PARAM = "corpus"  # ?corpus=<id> picks a built-in text (or __paste__ / __upload__)
@@ -60,6 +61,7 @@ def choose_source(messages: DeltaGenerator) -> SourceText | None:
         format_func=titles.__getitem__,
         key=keys.SOURCE,
         persist_state="session",
+        on_change=on_corpus,  # a corpus with its own lesson brings its settings (the classic one)
         help="A built-in corpus, your own pasted text, or an uploaded UTF-8 file.",
     )
     mirror_to_url(URL_PARAM, choice, default=default)

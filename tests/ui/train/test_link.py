@@ -121,6 +121,14 @@ def test_a_link_with_pattern_logs_no_session_state_warning(monkeypatch: pytest.M
     try:
         _open({"pattern": "none", "corpus": "machine_learning_zh", "regex": "x", "specials": "<s>"})
         _open({"pattern": "custom", "regex": r"\w+"})
+        _open({"corpus": "low_lower_newest_widest"})  # the corpus's lesson sets the training settings
+        _open({}).selectbox(key=keys.PRESET).select("cs336").run()
     finally:
         logger.removeHandler(handler)
     assert not [m for m in seen if "Session State" in m], seen
+
+
+def test_bound_settings_from_a_link_still_win_over_the_defaults() -> None:
+    at = _open({"merges": "7", "min_frequency": "3", "tie_break": "first-seen"})
+    options = at.session_state[shared_keys.RUN].trainer.options
+    assert (options.max_merges, options.min_frequency, options.tie_break) == (7, 3, "first-seen")

@@ -81,6 +81,7 @@ def step_tables(run: TrainingRun, *, large: bool) -> None:
                 row_classes=[f"ms-{s}" for s in table["status"]],
                 wrap=True,
                 clip=TOKEN_COLUMNS,
+                pairs={"pair"},  # cut on each side: the + always stays
             )
         )
     if counted > len(step.top_pairs):
@@ -137,7 +138,7 @@ def merges_so_far(run: TrainingRun, *, large: bool) -> None:
             + caption_html(
                 f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}."
             )
-            + html_table(recent, wrap=True, clip=TOKEN_COLUMNS)
+            + html_table(recent, wrap=True, clip=TOKEN_COLUMNS, apart=("left", "right", "token"))
         )
         # Both tables side by side in one HTML block (a CSS grid, see shared.blocks.BLOCK_CSS).
         # Side by side on a wide screen, one above the other where the merges' ten columns need the room.

@@ -17,7 +17,7 @@ import html
 
 from bpe_core import MergeStep
 from bpe_core.byte_level import readable
-from mergescope_ui.shared.token_html import clip_label, label_width
+from mergescope_ui.shared.token_html import clip_apart, label_width
 
 from .tables import pair_table, pairs_counted
 
@@ -77,7 +77,7 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
     for rank, name, count, row_status in zip(shown["rank"], shown["pair"], shown["count"], shown["status"]):
         status = row_status if name_winner else "other"
         left, right = step.top_pairs[rank - 1].left, step.top_pairs[rank - 1].right
-        halves = [clip_label(readable(t), LABEL_COLUMNS) for t in (left, right)]
+        halves = clip_apart([readable(left), readable(right)], LABEL_COLUMNS)
         label = '<span class="ms-bar-op"> + </span>'.join(f"<span>{html.escape(h)}</span>" for h in halves)
         full = f"{name} · {int(count):,} adjacent occurrences"
         width = 100 * int(count) / top

@@ -13,8 +13,10 @@ True
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 
 from bpe_core import MergeStep
+from bpe_core.byte_level import partial_note
 from bpe_core.byte_level import readable as label
 from bpe_core.training import TIE_BREAK_HELP
 from mergescope_ui.shared.token_html import TITLE_HEX_BYTES, clip_apart, clip_label, label_width, token_span
@@ -63,8 +65,13 @@ def _code(text: str) -> str:
     return f"<code>{html.escape(text, quote=True)}</code>"
 
 
-def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset()) -> str:
-    """The chosen pair → new token, its id, bytes and whole text, count vs replaced, the tie rule's say."""
+def merge_card_html(
+    step: MergeStep, *, special_ids: frozenset[int] = frozenset(), chars: Mapping[str, int] | None = None
+) -> str:
+    """The chosen pair → new token, its id, bytes and whole text, count vs replaced, the tie rule's say.
+
+    ``chars`` (the text's characters of more than one byte, with their counts) ties the bytes of a
+    character cut in two to that character (``<E8><AF> is the start of 语``)."""
     left_id, right_id = step.pair
     cut = " …" if len(step.token) > TITLE_HEX_BYTES else ""
     hexes = html.escape(step.token[:TITLE_HEX_BYTES].hex(" ").upper() + cut)
@@ -113,6 +120,9 @@ def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset(
         f"<p><b>{step.count:,}</b> counted · <b>{step.replaced:,}</b> replaced · "
         f"tokens {step.tokens_before:,} → {step.tokens_after:,}</p>",
     ]
+    partial = partial_note(step.token, chars) if chars else ""
+    if partial:
+        pieces.append(f'<p class="ms-part">🧩 {html.escape(partial)}</p>')
     if step.replaced < step.count:
         whole = label(step.left)  # the example only for a short token: the card must stay short
         short = step.left == step.right and label_width(whole) <= TIE_COLUMNS // 2

@@ -14,9 +14,10 @@ and the count with "← merged" or "tie".  Every label is ``html.escape``-d.
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 
 from bpe_core import MergeStep
-from bpe_core.byte_level import readable
+from bpe_core.byte_level import partial_note, readable
 from mergescope_ui.shared.token_html import clip_apart, label_width
 
 from .tables import pair_table, pairs_counted
@@ -52,7 +53,13 @@ BARS_CSS = """
 """
 
 
-def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool = True) -> str:
+def pair_bars_html(
+    step: MergeStep,
+    *,
+    rows: int = PAIR_ROWS,
+    name_winner: bool = True,
+    chars: Mapping[str, int] | None = None,
+) -> str:
     """The top ``rows`` pairs of ``step``'s table (counted before its merge) as bars.
 
     With ``name_winner`` off (step 0, or the quiz before a guess) no pair is
@@ -90,5 +97,16 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
             f'<span class="ms-bar-n">{int(count):,}{" " + mark if mark else ""}</span></div>'
         )
     out.append(f'<div class="ms-bars-k">{html.escape(key)}</div>')
+    if chars:  # bytes of a character cut in two, tied to their character (at most three)
+        notes = list(
+            dict.fromkeys(
+                note
+                for pc in step.top_pairs[: len(shown)]
+                for token in (pc.left, pc.right)
+                if (note := partial_note(token, chars, shown=1))
+            )
+        )
+        if notes:
+            out.append(f'<div class="ms-bars-k ms-part">🧩 {html.escape(" · ".join(notes[:3]))}</div>')
     out.append("</div>")
     return "".join(out)

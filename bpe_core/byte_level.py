@@ -19,6 +19,8 @@ b' the'
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 def _bytes_to_unicode() -> dict[int, str]:
     printable = (
@@ -177,3 +179,85 @@ def utf8_width(lead: int) -> int:
     if 0xF0 <= lead <= 0xF4:
         return 4
     return 0
+
+
+def broken_ends(token: bytes) -> tuple[bytes, bytes]:
+    """The bytes at the start of ``token`` that end a character begun before it, and those at its end that
+    begin a character finished after it (``b""`` where it starts or ends on a character's edge).
+
+    >>> broken_ends("语言".encode()[1:5])
+    (b'\\xaf\\xad', b'\\xe8\\xa8')
+    >>> broken_ends(b"low"), broken_ends("语".encode()[:2])
+    ((b'', b''), (b'', b'\\xe8\\xaf'))
+    """
+    head = 0
+    while head < len(token) and head < 3 and 0x80 <= token[head] <= 0xBF:
+        head += 1
+    tail = len(token)
+    for back in range(1, min(4, len(token) - head) + 1):
+        lead = token[len(token) - back]
+        width = utf8_width(lead)
+        if width:
+            if width > back:
+                tail = len(token) - back
+            break
+        if not 0x80 <= lead <= 0xBF:
+            break
+    return token[:head], token[tail:]
+
+
+def characters_holding(piece: bytes, counts: Mapping[str, int], *, at: str) -> list[str]:
+    """The characters of ``counts`` (most frequent first) whose UTF-8 bytes start with ``piece``
+    (``at="start"``), end with it (``"end"``) or hold it (``"inside"``), the piece never the whole of one.
+
+    >>> characters_holding(b"\\xe8\\xaf", {"语": 3, "说": 5, "a": 9, "机": 1}, at="start")
+    ['说', '语']
+    """
+    out: list[str] = []
+    for char, _ in sorted(counts.items(), key=lambda kv: -kv[1]):
+        data = char.encode("utf-8")
+        if len(data) <= len(piece):
+            continue
+        where = data[: len(piece)] if at == "start" else data[-len(piece) :] if at == "end" else None
+        if (piece == where) if where is not None else piece in data[1:-1]:
+            out.append(char)
+    return out
+
+
+def partial_note(token: bytes, counts: Mapping[str, int], *, shown: int = 2) -> str:
+    """A phrase tying the bytes of ``token`` that are part of a character to that character, as the
+    text ``counts`` (character -> occurrences) holds it; ``""`` when the token has whole characters only.
+
+    >>> partial_note("语".encode()[:2], {"语": 4, "说": 1})
+    '<E8><AF> is the start of 语 (or 说)'
+    >>> partial_note("语言".encode()[2:], {"语": 4, "言": 4})
+    '<AD> is the end of 语'
+    >>> partial_note(b"low", {"语": 1})
+    ''
+    """
+    head, tail = broken_ends(token)
+    pieces = [(p, at, word) for p, at, word in ((head, "end", "the end"), (tail, "start", "the start")) if p]
+    phrases = []
+    for piece, at, word in pieces:
+        found = characters_holding(piece, counts, at=at)
+        if not found and piece == token and at == "end":  # continuation bytes only: maybe a middle
+            word, found = "the inside", characters_holding(piece, counts, at="inside")
+        if not found:
+            continue
+        label = "".join(f"<{b:02X}>" for b in piece)
+        more = f" (or {', '.join(found[1:shown])})" if len(found) > 1 and shown > 1 else ""
+        phrases.append(f"{label} is {word} of {found[0]}{more}")
+    return "; ".join(phrases)
+
+
+def character_counts(text: str) -> dict[str, int]:
+    """How often each character of more than one UTF-8 byte occurs in ``text``.
+
+    >>> character_counts("a语b语é")
+    {'语': 2, 'é': 1}
+    """
+    counts: dict[str, int] = {}
+    for char in text:
+        if ord(char) >= 0x80:
+            counts[char] = counts.get(char, 0) + 1
+    return counts

@@ -25,6 +25,7 @@ from .options import MAX_VOCAB_SIZE, TrainOptions
 from .records import (
     STOP_MIN_FREQUENCY,
     STOP_NO_PAIRS,
+    STOP_NO_PAIRS_IN_CHUNKS,
     STOP_ONLY_BLOCKED,
     STOP_VOCAB_SIZE,
     MergeStep,
@@ -44,6 +45,7 @@ __all__ = [
     "MODELS",
     "STOP_MIN_FREQUENCY",
     "STOP_NO_PAIRS",
+    "STOP_NO_PAIRS_IN_CHUNKS",
     "STOP_ONLY_BLOCKED",
     "STOP_VOCAB_SIZE",
     "TIE_BREAKS",

@@ -42,11 +42,11 @@ from .overrides import pair_not_found, stopping
 from .preview import Preview
 from .records import (
     STOP_MIN_FREQUENCY,
-    STOP_NO_PAIRS,
     STOP_ONLY_BLOCKED,
     STOP_VOCAB_SIZE,
     MergeStep,
     PairCount,
+    no_pairs_reason,
 )
 from .state import RunState
 from .tie_rules import SortKey, TieRule
@@ -195,6 +195,12 @@ class PairIndex:
     def only_blocked_left(self) -> bool:
         """True when pairs still occur but every one is blocked."""
         return bool(self._counts) and all(k in self._blocked for k in self._counts)
+
+    @property
+    def distinct(self) -> int:
+        """How many distinct pairs occur, blocked ones left out."""
+        blocked = self._blocked
+        return len(self._counts) - (sum(k in self._counts for k in blocked) if blocked else 0)
 
     def _first_pos(self, k: int) -> int:
         """Where pair ``k`` first occurs now (its position list may hold stale entries)."""
@@ -432,9 +438,14 @@ def incremental_steps(
         chosen = index.choose()  # the rule's choice among the pairs not blocked
         if chosen is None:
             return stopping(
-                options, step - 1, STOP_ONLY_BLOCKED if index.only_blocked_left else STOP_NO_PAIRS
+                options,
+                step - 1,
+                STOP_ONLY_BLOCKED
+                if index.only_blocked_left
+                else no_pairs_reason(corpus.chunk_counts, corpus.special_counts),
             )
         rule_pair, count, ties, table = chosen
+        distinct = index.distinct if records else 0  # before the merge changes the counts
         if count < options.min_frequency:
             return stopping(options, step - 1, STOP_MIN_FREQUENCY)
         forced = options.forced_pair(step)
@@ -465,6 +476,7 @@ def incremental_steps(
             sequence=preview.merge(pair, new_id) if records else (),
             forced=forced is not None,
             rule_pair=rule_pair,
+            distinct_pairs=distinct,
         )
         tokens -= replaced
     return STOP_VOCAB_SIZE

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -34,6 +35,9 @@ class MergeStep:
     was ``forced`` (``TrainOptions.force``), where ``pair`` and ``count`` are the
     forced pair's and ``top_pairs`` and ``ties`` stay the rule's view (its
     choice first).  Blocked pairs (``TrainOptions.block``) appear in neither.
+    ``distinct_pairs`` is how many distinct pairs the choice was made among
+    (``top_pairs`` holds the first ``TrainOptions.top_k`` of them; ``Trainer.pair_table``
+    gives them all).
     """
 
     index: int  # 1-based merge number
@@ -52,6 +56,9 @@ class MergeStep:
     sequence: tuple[int, ...] = field(repr=False)  # preview token ids after this merge
     forced: bool = False  # True when TrainOptions.force chose this step's pair
     rule_pair: tuple[int, int] | None = None  # the rule's choice (``pair`` unless forced)
+    distinct_pairs: int = (
+        0  # how many distinct pairs (not blocked) were counted: ``top_pairs`` is the top of them
+    )
 
     @property
     def tied(self) -> bool:
@@ -62,5 +69,21 @@ class MergeStep:
 # Why training stopped; ``Trainer.stop_reason`` holds one of these.
 STOP_VOCAB_SIZE = "reached the requested vocab size"
 STOP_NO_PAIRS = "no pair of adjacent tokens is left to merge"
+STOP_NO_PAIRS_IN_CHUNKS = (
+    "every chunk is one token: no pair is left inside a chunk, and pairs across chunks (where the "
+    "pre-tokenizer or a special token cuts the text) are never counted"
+)
 STOP_MIN_FREQUENCY = "the most frequent pair occurs fewer times than min_frequency"
 STOP_ONLY_BLOCKED = "every pair of adjacent tokens left is blocked"
+
+
+def no_pairs_reason(chunk_counts: Mapping[str, int], special_counts: Mapping[str, int]) -> str:
+    """Why no pair is left: the text is one token (one chunk), or every chunk is one token.
+
+    >>> no_pairs_reason({"low": 1}, {}) == STOP_NO_PAIRS
+    True
+    >>> no_pairs_reason({"low": 1, " low": 2}, {}) == STOP_NO_PAIRS_IN_CHUNKS
+    True
+    """
+    pieces = sum(chunk_counts.values()) + sum(special_counts.values())
+    return STOP_NO_PAIRS_IN_CHUNKS if pieces > 1 else STOP_NO_PAIRS

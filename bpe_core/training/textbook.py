@@ -29,11 +29,11 @@ from .overrides import pair_not_found, stopping
 from .preview import Preview
 from .records import (
     STOP_MIN_FREQUENCY,
-    STOP_NO_PAIRS,
     STOP_ONLY_BLOCKED,
     STOP_VOCAB_SIZE,
     MergeStep,
     PairCount,
+    no_pairs_reason,
 )
 from .tie_rules import TieRule
 
@@ -60,7 +60,11 @@ def textbook_steps(
         seen = {p: i for i, p in enumerate(counts)}
         candidates = [p for p in counts if p not in blocked]
         if not candidates:
-            return stopping(options, step - 1, STOP_ONLY_BLOCKED if counts else STOP_NO_PAIRS)
+            return stopping(
+                options,
+                step - 1,
+                STOP_ONLY_BLOCKED if counts else no_pairs_reason(corpus.chunk_counts, corpus.special_counts),
+            )
         ranked = sorted(candidates, key=lambda p: (-counts[p], rule.key(p[0], p[1], seen[p])))
         rule_pair = ranked[0]
         if counts[rule_pair] < options.min_frequency:
@@ -101,6 +105,7 @@ def textbook_steps(
             sequence=preview.merge(pair, new_id),
             forced=forced is not None,
             rule_pair=rule_pair,
+            distinct_pairs=len(candidates),
         )
         tokens -= replaced
     return STOP_VOCAB_SIZE

@@ -15,6 +15,7 @@ from operator import mul
 from typing import Literal
 
 from ..pretokenizer import PreTokenizer, check_special_tokens
+from ..primitives import Pair, count_pairs, merge_pair
 from ..tokenizer import Tokenizer
 from .corpus import Corpus
 from .corpus_dask import count_files_dask
@@ -22,9 +23,10 @@ from .corpus_files import ProgressFn, count_files
 from .incremental import incremental_steps
 from .options import TrainOptions, force_items
 from .preview import Preview
-from .records import MergeStep
+from .records import MergeStep, PairCount
 from .state import RunState, rewind
 from .textbook import textbook_steps
+from .tie_rules import TieRule
 
 Method = Literal["fast", "textbook"]
 METHODS: tuple[Method, ...] = ("fast", "textbook")
@@ -197,6 +199,44 @@ class Trainer(Iterator[MergeStep]):
         )
         child.initial_sequence = self.initial_sequence
         return child
+
+    def pair_table(self, step: int) -> tuple[PairCount, ...]:
+        """Every distinct pair counted before merge ``step`` (blocked ones left out), in the rule's
+        order: the step's ``top_pairs`` are its first rows and its ``distinct_pairs`` its length.
+
+        >>> run = train_steps("low lower lowest", vocab_size=258, pattern="none", tie_break="lowest-id")
+        >>> steps = list(run)
+        >>> table = run.pair_table(2)
+        >>> len(table) == steps[1].distinct_pairs, table[:3] == steps[1].top_pairs[:3]
+        (True, True)
+        >>> [(r.left + r.right, r.count) for r in table][:3]
+        [(b'low', 3), (b' lo', 2), (b'we', 2)]
+        """
+        done = len(self.merges)
+        if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= done + 1:
+            raise ValueError(
+                f"the pair table is there for steps 1 to {done + 1} (the steps made so far, "
+                f"and the next), not {step!r}"
+            )
+        base = self.options.base_vocab
+        if self._state.read is not None:  # the fast trainer: its chunks now, rewound
+            chunks = rewind(self._state.chunk_ids(), self.merges, base=base, steps=step - 1)
+        else:  # the textbook trainer keeps no ids: replay the merges on the chunks' bytes
+            chunks = [list(chunk.encode("utf-8")) for chunk in self.corpus.chunk_counts]
+            for n, pair in enumerate(self.merges[: step - 1]):
+                chunks = [merge_pair(ids, pair, base + n) for ids in chunks]
+        counts: dict[Pair, int] = {}
+        for ids, weight in zip(chunks, self.corpus.chunk_counts.values(), strict=True):
+            count_pairs(ids, counts, weight)
+        rule = TieRule(self.options.tie_break, [self.vocab[i] for i in range(base)])
+        for i in range(base, base + step - 1):
+            rule.add_token(self.vocab[i])
+        seen = {p: i for i, p in enumerate(counts)}
+        blocked = set(self.options.block)
+        ranked = sorted(
+            (p for p in counts if p not in blocked), key=lambda p: (-counts[p], rule.key(p[0], p[1], seen[p]))
+        )
+        return tuple(PairCount(p, self.vocab[p[0]], self.vocab[p[1]], counts[p]) for p in ranked)
 
     def tokenizer(self) -> Tokenizer:
         """A :class:`~bpe_core.tokenizer.Tokenizer` with the merges made so far."""

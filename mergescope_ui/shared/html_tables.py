@@ -26,12 +26,12 @@ step.  Every cell and header is ``html.escape``-d.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from numbers import Number
 
 import pandas as pd
 
-from .token_html import clip_label
+from .token_html import clip_apart, clip_label
 
 TABLE_CSS = """
 <style>
@@ -57,12 +57,15 @@ def _cell(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _td(value: object, clip: int | None, *, words: bool = False) -> str:
+PLUS = " + "  # between the two tokens of a pair cell (a token's own spaces show as ␣, never as " ")
+
+
+def _td(value: object, clip: int | None, *, words: bool = False, short: str | None = None) -> str:
     if isinstance(value, Number) and not isinstance(value, bool):
         return f'<td class="ms-num">{_cell(value)}</td>'
     text = str(value)
     if clip and not isinstance(value, bool):
-        short = clip_label(text, clip)
+        short = clip_label(text, clip) if short is None else short
         if short != text:
             title = html.escape(f"{text} ({len(text)} characters)", quote=True)
             return f'<td title="{title}">{html.escape(short, quote=True)}</td>'
@@ -75,6 +78,8 @@ def html_table(
     row_classes: Sequence[str] | None = None,
     wrap: bool = False,
     clip: Mapping[str, int] | None = None,
+    apart: Sequence[str] = (),
+    pairs: Collection[str] = (),
 ) -> str:
     """``table`` as ``<table class="ms-table">``; ``row_classes`` gives one CSS class per row.
 
@@ -89,6 +94,14 @@ def html_table(
     >>> cells = html_table(pd.DataFrame({"token": ["low␣" * 9]}), clip={"token": 8})
     >>> "low␣…ow␣" in cells and 'title="low␣low␣' in cells
     True
+
+    The clipped cells of the columns ``apart`` (say left, right, token) never read the same within a
+    row when their texts differ (:func:`~mergescope_ui.shared.token_html.clip_apart`), and a cell of
+    a column in ``pairs`` (``left + right``) is cut on each side of its `` + ``, which always stays:
+
+    >>> html_table(pd.DataFrame({"pair": ["abcdefghij + klmnopqrst"]}), clip={"pair": 12}, pairs={"pair"})
+    ... # doctest: +ELLIPSIS
+    '...<td title="abcdefghij + klmnopqrst (23 characters)">ab…j + kl…t</td>...'
     """
     if row_classes is not None and len(row_classes) != len(table):
         raise ValueError(
@@ -105,7 +118,20 @@ def html_table(
             if row_classes is not None and row_classes[n]
             else ""
         )
-        cells = "".join(_td(v, limits[c], words=words[c]) for c, v in zip(columns, record))
+        values = dict(zip(columns, record))
+        shorts: dict[str, str] = {}
+        together = [c for c in apart if limits.get(c) and isinstance(values.get(c), str)]
+        if together:
+            width = min(limits[c] or 0 for c in together)
+            shorts = dict(zip(together, clip_apart([str(values[c]) for c in together], width)))
+        for c in pairs:
+            halves = str(values.get(c, "")).split(PLUS)
+            if limits.get(c) and len(halves) == 2:
+                side = max(((limits[c] or 0) - len(PLUS)) // 2, 2)
+                shorts[c] = PLUS.join(clip_apart(halves, side))
+        cells = "".join(
+            _td(v, limits[c], words=words[c], short=shorts.get(c)) for c, v in zip(columns, record)
+        )
         rows.append(f"<tr{cls}>{cells}</tr>")
     markup = f'<table class="ms-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return f'<div class="ms-table-wrap">{markup}</div>' if wrap else markup

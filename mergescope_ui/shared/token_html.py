@@ -141,6 +141,73 @@ def clip_label(label: str, width: int) -> str:
     return "".join(head) + "…" + "".join(reversed(tail))
 
 
+def _window(units: Sequence[str], at: int, room: int) -> str:
+    """The units around ``units[at]`` that fit in ``room`` columns, with … where it cuts."""
+    lo = hi = max(at, 0)
+    used = _width(units[lo]) if units else 0
+    grew = True
+    while grew:
+        grew = False
+        if hi + 1 < len(units) and used + _width(units[hi + 1]) <= room:
+            hi += 1
+            used += _width(units[hi])
+            grew = True
+        if lo > 0 and used + _width(units[lo - 1]) <= room:
+            lo -= 1
+            used += _width(units[lo])
+            grew = True
+    return ("…" if lo else "") + "".join(units[lo : hi + 1]) + ("…" if hi + 1 < len(units) else "")
+
+
+def clip_apart(labels: Sequence[str], width: int) -> list[str]:
+    """Each label clipped to ``width`` columns (:func:`clip_label`) so that labels that differ never read
+    the same: where two clipped ones would, each shows its length in characters, ``(12)``, and if
+    that is not enough either, the stretch where it differs from the others.
+
+    >>> clip_apart(["newest␣", "west␣", "newest␣west␣"], 12)
+    ['newest␣', 'west␣', 'newest␣west␣']
+    >>> a, b = "newest␣" * 3 + "west␣", "newest␣" * 2 + "west␣"
+    >>> [clip_label(t, 12) for t in (a, b, a + b)]
+    ['newest…west␣', 'newest…west␣', 'newest…west␣']
+    >>> clip_apart([a, b, a + b], 12)
+    ['new…st␣ (26)', 'new…st␣ (19)', 'new…st␣ (45)']
+    >>> clip_apart(["ab" + "x" * 20 + "yz", "ab" + "x" * 10 + "q" + "x" * 9 + "yz"], 10)
+    ['…xxxxxxxx…', '…xxxqxxxx…']
+    """
+    out = [clip_label(t, width) for t in labels]
+    for attempt in range(2):
+        seen: dict[str, set[str]] = {}
+        for full, short in zip(labels, out):
+            seen.setdefault(short, set()).add(full)
+        clashes = {short for short, fulls in seen.items() if len(fulls) > 1}
+        if not clashes:
+            return out
+        for n, (full, short) in enumerate(zip(labels, out)):
+            if short not in clashes:
+                continue
+            units = _UNITS.findall(full)
+            suffix = f" ({len(units)})"
+            if attempt == 0 and width - len(suffix) >= 4:
+                out[n] = clip_label(full, width - len(suffix)) + suffix
+            else:  # same length too, or no room for it: the stretch around the first unit that differs
+                twins = [_UNITS.findall(f) for f in seen[short] if f != full]
+                first = min(
+                    next((k for k, (x, y) in enumerate(zip(units, t)) if x != y), len(units)) for t in twins
+                )
+                out[n] = _window(units, min(first, len(units) - 1), max(width - 2, 1))
+    # Still alike (three of a length, differing far apart): number them in order; the tooltip has the rest.
+    groups: dict[str, list[int]] = {}
+    for n, short in enumerate(out):
+        groups.setdefault(short, []).append(n)
+    for members in groups.values():
+        if len({labels[n] for n in members}) > 1:
+            order = list(dict.fromkeys(labels[n] for n in members))
+            for n in members:
+                suffix = f" #{order.index(labels[n]) + 1}"
+                out[n] = clip_label(labels[n], max(width - len(suffix), 2)) + suffix
+    return out
+
+
 @lru_cache(maxsize=65_536)
 def token_span(
     token_id: int,
@@ -150,8 +217,10 @@ def token_span(
     special: bool = False,
     clip: int = 0,
     breaks: bool = True,
+    shown: str = "",
 ) -> str:
-    """One ``<span>``: escaped readable label, escaped tooltip, classes.
+    """One ``<span>``: escaped readable label (or ``shown``, a label already shortened, e.g. by
+    :func:`clip_apart`), escaped tooltip, classes.
 
     ``clip`` (columns, 0 for never) shortens a long label in the middle (see
     :func:`clip_label`); the tooltip always has the whole text and its length.
@@ -160,7 +229,9 @@ def token_span(
     """
     classes = token_class(token_id, token, special=special) + (" ms-new" if emphasize else "")
     label = token.decode("utf-8") if special else screen_label(token)
-    if clip:
+    if shown:
+        label = shown
+    elif clip:
         label = clip_label(label, clip)
     lines = "<br>" * min(2, token.count(b"\n")) if breaks and not special else ""
     title = html.escape(token_title(token_id, token, special=special), quote=True)

@@ -13,11 +13,13 @@ True
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 
 from bpe_core import MergeStep
+from bpe_core.byte_level import partial_note
 from bpe_core.byte_level import readable as label
 from bpe_core.training import TIE_BREAK_HELP
-from mergescope_ui.shared.token_html import TITLE_HEX_BYTES, clip_label, label_width, token_span
+from mergescope_ui.shared.token_html import TITLE_HEX_BYTES, clip_apart, clip_label, label_width, token_span
 
 from .tables import crosses_word_boundary
 
@@ -63,14 +65,23 @@ def _code(text: str) -> str:
     return f"<code>{html.escape(text, quote=True)}</code>"
 
 
-def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset()) -> str:
-    """The chosen pair → new token, its id, bytes and whole text, count vs replaced, the tie rule's say."""
+def merge_card_html(
+    step: MergeStep, *, special_ids: frozenset[int] = frozenset(), chars: Mapping[str, int] | None = None
+) -> str:
+    """The chosen pair → new token, its id, bytes and whole text, count vs replaced, the tie rule's say.
+
+    ``chars`` (the text's characters of more than one byte, with their counts) ties the bytes of a
+    character cut in two to that character (``<E8><AF> is the start of 语``)."""
     left_id, right_id = step.pair
     cut = " …" if len(step.token) > TITLE_HEX_BYTES else ""
     hexes = html.escape(step.token[:TITLE_HEX_BYTES].hex(" ").upper() + cut)
     plural = "byte" if len(step.token) == 1 else "bytes"
     labels = [label(step.left), label(step.right), label(step.token)]
-    columns = sum(label_width(clip_label(t, CARD_COLUMNS)) for t in labels)
+    # Cut so that the three never read the same (newest…west␣ + newest…west␣ → newest…west␣).
+    shown = clip_apart(labels, CARD_COLUMNS)
+    if left_id in special_ids or right_id in special_ids:
+        shown = ["", "", shown[2]]  # a special token keeps its own label (never merged anyway)
+    columns = sum(label_width(t or clip_label(f, CARD_COLUMNS)) for t, f in zip(shown, labels))
     size = "" if columns <= 14 else " ms-long" if columns <= 26 else " ms-longer"
     if label_width(labels[2]) > CARD_COLUMNS or len(step.token) > SHORT_BYTES:
         # Shortened in the big line, or many bytes: the whole of it, folded into the card's details.
@@ -85,16 +96,33 @@ def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset(
         f"<h4>Merge {step.index}</h4>",
         f'<div class="ms-tokens{size}">',
         '<span class="ms-fl">',
-        token_span(left_id, step.left, special=left_id in special_ids, clip=CARD_COLUMNS, breaks=False),
+        token_span(
+            left_id,
+            step.left,
+            special=left_id in special_ids,
+            clip=CARD_COLUMNS,
+            breaks=False,
+            shown=shown[0],
+        ),
         '</span><span class="ms-op">+</span><span class="ms-fr">',
-        token_span(right_id, step.right, special=right_id in special_ids, clip=CARD_COLUMNS, breaks=False),
+        token_span(
+            right_id,
+            step.right,
+            special=right_id in special_ids,
+            clip=CARD_COLUMNS,
+            breaks=False,
+            shown=shown[1],
+        ),
         '</span><span class="ms-op">→</span><span class="ms-fn">',
-        token_span(step.new_id, step.token, emphasize=True, clip=CARD_COLUMNS, breaks=False),
+        token_span(step.new_id, step.token, emphasize=True, clip=CARD_COLUMNS, breaks=False, shown=shown[2]),
         "</span></div>",
         f"<p>New token id <b>{step.new_id}</b> · {len(step.token)} {plural} · {about}</p>",
         f"<p><b>{step.count:,}</b> counted · <b>{step.replaced:,}</b> replaced · "
         f"tokens {step.tokens_before:,} → {step.tokens_after:,}</p>",
     ]
+    partial = partial_note(step.token, chars) if chars else ""
+    if partial:
+        pieces.append(f'<p class="ms-part">🧩 {html.escape(partial)}</p>')
     if step.replaced < step.count:
         whole = label(step.left)  # the example only for a short token: the card must stay short
         short = step.left == step.right and label_width(whole) <= TIE_COLUMNS // 2
@@ -107,7 +135,7 @@ def merge_card_html(step: MergeStep, *, special_ids: frozenset[int] = frozenset(
         others = [pc for pc in step.top_pairs if pc.pair in set(step.ties) and pc.pair != step.pair]
         names = ", ".join(
             '<code class="ms-pairname">'
-            + html.escape(" + ".join(clip_label(label(t), TIE_COLUMNS) for t in (pc.left, pc.right)))
+            + html.escape(" + ".join(clip_apart([label(pc.left), label(pc.right)], TIE_COLUMNS)))
             + "</code>"
             for pc in others[:2]
         )

@@ -27,6 +27,7 @@ from .tables import (
     merges_csv,
     merges_table,
     pair_table,
+    pairs_counted,
     tokens_by_step,
 )
 
@@ -57,18 +58,38 @@ def step_tables(run: TrainingRun, *, large: bool) -> None:
     step = run.current
     if step is None:
         return
-    table = pair_table(step)
-    markup = heading_html(f"All {len(table)} pairs counted before merge {step.index}") + html_table(
-        table[["rank", "pair", "count", "status", "left_id", "right_id"]].rename(columns=HEADERS),
-        row_classes=[f"ms-{s}" for s in table["status"]],
-        wrap=True,
-        clip=TOKEN_COLUMNS,
-    )
+    counted = pairs_counted(step)
+    every = counted > len(step.top_pairs) and bool(st.session_state.get(keys.ALL_PAIRS))
+    table = pair_table(step, run.trainer.pair_table(step.index) if every else None)
+    columns = ["rank", "pair", "count", "status", "left_id", "right_id"]
+    if len(table) == counted:
+        heading = heading_html(f"All {counted:,} pairs counted before merge {step.index}")
+    else:
+        heading = heading_html(f"Top {len(table):,} of {counted:,} pairs counted before merge {step.index}")
     series = tokens_by_step(run.trainer.initial_tokens, run.records[: run.position])
     spec = tokens_line_spec(series, current_step=run.position, large=large)
     st.html('<hr class="ms-rule">')
     left, right = st.columns([1.4, 1], gap="large")
-    left.html(markup)
+    if every:  # possibly thousands of rows: a scrolling table draws only those in view
+        left.html(heading)
+        left.dataframe(table[columns].rename(columns=HEADERS), hide_index=True, width="stretch", height=420)
+    else:
+        left.html(
+            heading
+            + html_table(
+                table[columns].rename(columns=HEADERS),
+                row_classes=[f"ms-{s}" for s in table["status"]],
+                wrap=True,
+                clip=TOKEN_COLUMNS,
+                pairs={"pair"},  # cut on each side: the + always stays
+            )
+        )
+    if counted > len(step.top_pairs):
+        left.toggle(
+            f"Show all {counted:,} pairs",
+            key=keys.ALL_PAIRS,
+            help="The engine keeps the top pairs of each step; this counts all of them for the step shown.",
+        )
     right.html(heading_html("Corpus tokens by step"))
     right.vega_lite_chart(spec, width="stretch")
 
@@ -117,7 +138,7 @@ def merges_so_far(run: TrainingRun, *, large: bool) -> None:
             + caption_html(
                 f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}."
             )
-            + html_table(recent, wrap=True, clip=TOKEN_COLUMNS)
+            + html_table(recent, wrap=True, clip=TOKEN_COLUMNS, apart=("left", "right", "token"))
         )
         # Both tables side by side in one HTML block (a CSS grid, see shared.blocks.BLOCK_CSS).
         # Side by side on a wide screen, one above the other where the merges' ten columns need the room.

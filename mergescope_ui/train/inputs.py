@@ -14,6 +14,8 @@ from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.url_state import ignored_value, read_params_once
 
 from . import keys
+from .lesson import preset_picker
+from .link import apply_link
 from .settings_form import settings_widgets
 from .text_source import SourceText, choose_source
 
@@ -38,9 +40,11 @@ def header() -> DeltaGenerator:
 
 def sidebar(messages: DeltaGenerator) -> Inputs | None:
     """The sidebar's three sections; None (after saying why in ``messages``) until text and settings work."""
-    given = read_params_once(keys.LINK_READ, list(LINK_RULES))  # before the widgets take (or drop) them
+    given = read_params_once(keys.LINK_CHECKED, list(LINK_RULES))  # before the widgets take (or drop) them
+    apply_link(messages)  # once a session: what the link carries beyond the bound widgets
     with st.sidebar:
         st.header("Text")
+        preset_picker()
         source = choose_source(messages)
         st.header("Training")
         settings = settings_widgets(messages)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 # --- the text (mergescope_ui.train.text_source) -----------------------------------
+PRESET: Final = "preset"  # selectbox: a lesson preset's id (mergescope_ui.train.presets), "" for none
 SOURCE: Final = "source"  # selectbox: a built-in corpus id, PASTE or UPLOADED
 PASTED_TEXT: Final = "pasted_text"  # text_area
 UPLOAD: Final = "upload"  # file_uploader (its value is lost on a page switch)
@@ -38,12 +39,19 @@ STAGE_NOTICE: Final = "train_stage_notice"  # plain: a sentence for the stage's 
 JUMP_PENDING: Final = "jump_pending"  # plain: a step to pull up to on the next run
 PLAY_SPEED: Final = "play_speed"  # selectbox: seconds per step
 ANIMATE: Final = "animate"  # toggle: the two tokens slide into one at each merge
+ALL_PAIRS: Final = "all_pairs"  # toggle: every pair counted at the step shown (off: the engine's top pairs)
 ALL_MERGES: Final = "all_merges"  # toggle: every merge in a sortable table (off: the latest few, lighter)
 DOWNLOAD_MERGES: Final = "download_merges"  # download_button: the merges as CSV
 
+# --- the link to this moment (mergescope_ui.train.link) -----------------------------
+LINK_READ: Final = "train_link_read"  # plain: the link's step, text, regex, specials were read this session
+COPY_LINK: Final = "train_copy_link"  # component: the Copy-link button
+QR_ENTRY: Final = "train_qr_entry"  # expander: the QR code of the link (built only while open)
+DOWNLOAD_TEXT: Final = "train_download_text"  # download_button: a text too long for a link, as a file
+
 # --- quiz ------------------------------------------------------------------------------
 QUIZ: Final = "quiz"  # toggle
-LINK_READ: Final = "train_link_read"  # plain: the link's tie_break and quiz were read
+LINK_CHECKED: Final = "train_link_checked"  # plain: the link's tie_break and quiz were checked
 QUIZ_GUESS: Final = "quiz_guess"  # radio: the guessed pair label (None until chosen)
 QUIZ_LOG: Final = "quiz_log"  # plain: dict step index -> mergescope_ui.train.quiz.QuizResult
 

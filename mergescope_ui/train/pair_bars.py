@@ -14,12 +14,13 @@ and the count with "← merged" or "tie".  Every label is ``html.escape``-d.
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 
 from bpe_core import MergeStep
-from bpe_core.byte_level import readable
-from mergescope_ui.shared.token_html import clip_label, label_width
+from bpe_core.byte_level import partial_note, readable
+from mergescope_ui.shared.token_html import clip_apart, label_width
 
-from .tables import pair_table
+from .tables import pair_table, pairs_counted
 
 PAIR_ROWS = 8  # pairs in the stage's chart; the full table below has them all
 LABEL_COLUMNS = 7  # columns each half of a pair label may take
@@ -52,7 +53,13 @@ BARS_CSS = """
 """
 
 
-def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool = True) -> str:
+def pair_bars_html(
+    step: MergeStep,
+    *,
+    rows: int = PAIR_ROWS,
+    name_winner: bool = True,
+    chars: Mapping[str, int] | None = None,
+) -> str:
     """The top ``rows`` pairs of ``step``'s table (counted before its merge) as bars.
 
     With ``name_winner`` off (step 0, or the quiz before a guess) no pair is
@@ -61,9 +68,10 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
     table = pair_table(step)
     shown = table.head(rows)
     top = max(int(shown["count"].max()), 1) if len(shown) else 1
-    key = f"Top {len(shown)} of {len(table)} pairs (all below the stage)."
-    if len(table) <= len(shown):
-        key = f"All {len(table)} pairs."
+    counted = pairs_counted(step)
+    key = f"Top {len(shown)} of {counted:,} pairs (the table below the stage lists them all)."
+    if counted <= len(shown):
+        key = f"All {counted:,} pairs."
     if name_winner:
         tie = f"; amber: tied, not chosen ({step.tie_break} rule)"
         key += f" Orange ◀: merged{tie if step.tied else ''}."
@@ -76,7 +84,7 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
     for rank, name, count, row_status in zip(shown["rank"], shown["pair"], shown["count"], shown["status"]):
         status = row_status if name_winner else "other"
         left, right = step.top_pairs[rank - 1].left, step.top_pairs[rank - 1].right
-        halves = [clip_label(readable(t), LABEL_COLUMNS) for t in (left, right)]
+        halves = clip_apart([readable(left), readable(right)], LABEL_COLUMNS)
         label = '<span class="ms-bar-op"> + </span>'.join(f"<span>{html.escape(h)}</span>" for h in halves)
         full = f"{name} · {int(count):,} adjacent occurrences"
         width = 100 * int(count) / top
@@ -89,5 +97,16 @@ def pair_bars_html(step: MergeStep, *, rows: int = PAIR_ROWS, name_winner: bool 
             f'<span class="ms-bar-n">{int(count):,}{" " + mark if mark else ""}</span></div>'
         )
     out.append(f'<div class="ms-bars-k">{html.escape(key)}</div>')
+    if chars:  # bytes of a character cut in two, tied to their character (at most three)
+        notes = list(
+            dict.fromkeys(
+                note
+                for pc in step.top_pairs[: len(shown)]
+                for token in (pc.left, pc.right)
+                if (note := partial_note(token, chars, shown=1))
+            )
+        )
+        if notes:
+            out.append(f'<div class="ms-bars-k ms-part">🧩 {html.escape(" · ".join(notes[:3]))}</div>')
     out.append("</div>")
     return "".join(out)

@@ -17,6 +17,7 @@ from mergescope_ui.shared.training_run import TrainingRun
 
 from . import details, keys, whatif
 from .inputs import Inputs
+from .link import link_box, link_state, write_link
 from .quiz import QuizResult, choice_labels, choices, question, quiz_html
 from .stage import move_stage, stage
 from .stage_data import AHEAD, StageOptions, StageViews
@@ -51,7 +52,12 @@ def _panel(*, inputs: Inputs) -> None:
     except ValueError as exc:
         st.error(f"The engine stopped with an error: {md_escape(exc)}.")
         return
+    moment = link_state(
+        run, pasted=inputs.source.text if st.session_state.get(keys.SOURCE) == keys.PASTE else None
+    )
+    write_link(moment)  # the URL follows the step the stage shows (applied above, in its callback)
     details.text_line(inputs, run)
+    link_box(moment)
     whatif.what_if(run, moved=move_stage)  # what if one choice had gone the other way (#14)
     details.step_tables(run, large=options.large)
     details.merges_so_far(run, large=options.large)

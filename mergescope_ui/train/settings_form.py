@@ -48,6 +48,7 @@ def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
             keys.MIN_FREQUENCY, keys.MIN_FREQUENCY, low=1, high=MAX_MIN_FREQUENCY
         ),
     }
+    # Defaults through session_state (not value=): a preset or a link sets these keys too.
     st.session_state.setdefault(keys.MERGES, DEFAULT_MERGES)
     st.session_state.setdefault(keys.MIN_FREQUENCY, 1)
     merges = st.number_input(
@@ -69,10 +70,12 @@ def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
             f"The link asks for pre-tokenization {md_escape(repr(unknown), limit=100)}, which is unknown; "
             f"using {DEFAULT_PATTERN}."
         )
+    # The default goes in through session_state, not ``index=``: a link's value is set there too, and a
+    # widget given both logs a Session State warning with a stack trace in the server's console.
+    st.session_state.setdefault(keys.PATTERN, DEFAULT_PATTERN)
     pattern_name = st.selectbox(
         "Pre-tokenization",
         list(PATTERN_LABELS),
-        index=list(PATTERN_LABELS).index(DEFAULT_PATTERN),
         format_func=PATTERN_LABELS.__getitem__,
         key=keys.PATTERN,
         persist_state="session",
@@ -80,9 +83,9 @@ def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
     )
     mirror_to_url("pattern", pattern_name, default=DEFAULT_PATTERN)
     if pattern_name == keys.CUSTOM:
+        st.session_state.setdefault(keys.CUSTOM_REGEX, DEFAULT_CUSTOM_REGEX)  # a link may set it (no value=)
         pattern = st.text_input(
             "Custom regex (Python `regex` syntax)",
-            value=DEFAULT_CUSTOM_REGEX,
             key=keys.CUSTOM_REGEX,
             persist_state="session",
         )

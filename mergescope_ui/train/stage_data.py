@@ -23,7 +23,7 @@ import html
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from bpe_core.byte_level import readable
+from bpe_core.byte_level import character_counts, readable
 from bpe_core.training.places import Place as TextPlace
 from bpe_core.training.places import TextReplay
 from mergescope_ui.shared.stage_contract import (
@@ -81,6 +81,7 @@ class StageViews:
         self.replay = TextReplay(text, trainer.pretokenizer, special_tokens=trainer.special_tokens)
         self.head_bytes = len(text[:HEAD_CHARS].encode("utf-8"))
         self.text_chars = len(text)
+        self.chars = character_counts(text)  # ties a partial token's bytes to its character (cards, bars)
         self.place_start: dict[int, int] = {}  # step -> the first place the stage asked to see
         self._views: dict[tuple[int, int], StepView] = {}
         self._merges: list[tuple[tuple[int, int], int]] = []
@@ -115,7 +116,9 @@ class StageViews:
                 heading="Step 0: the text as raw bytes",
                 status="👉 Every token is one byte. Press Next ▶ (or the → key) to make the first merge.",
                 card=intro_card_html(special_ids=self.special_ids),
-                pairs="" if upcoming is None else pair_bars_html(upcoming, name_winner=False),
+                pairs=""
+                if upcoming is None
+                else pair_bars_html(upcoming, name_winner=False, chars=self.chars),
                 figures=self._figures(k),
                 before_caption="",
                 after_caption="The text as raw bytes, from its start",
@@ -151,8 +154,8 @@ class StageViews:
             step=k,
             heading=f"Step {k:,} of up to {run.identity.settings.max_merges:,} merges",
             status="",
-            card=merge_card_html(step, special_ids=self.special_ids),
-            pairs=pair_bars_html(step),
+            card=merge_card_html(step, special_ids=self.special_ids, chars=self.chars),
+            pairs=pair_bars_html(step, chars=self.chars),
             figures=self._figures(k),
             before_caption=f"Before merge {k}",
             after_caption=f"After merge {k}",

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from bpe_core import MergeStep
+from bpe_core import MergeStep, PairCount
 from bpe_core.byte_level import readable as label
 from mergescope_ui.shared.csv_cells import csv_bytes
 
@@ -59,8 +59,9 @@ def crosses_word_boundary(token: bytes) -> bool:
     return _CROSSES.search(token) is not None
 
 
-def pair_table(step: MergeStep) -> pd.DataFrame:
-    """The pair-count table of ``step`` (before its merge), winner first.
+def pair_table(step: MergeStep, every: Sequence[PairCount] | None = None) -> pd.DataFrame:
+    """The pair-count table of ``step`` (before its merge), winner first: its top pairs, or ``every``
+    pair when given (``Trainer.pair_table``).
 
     ``status`` is ``chosen``, ``tied`` (same count as the winner, not chosen)
     or ``other``; labels that would repeat get a ``#rank`` suffix so that
@@ -69,7 +70,7 @@ def pair_table(step: MergeStep) -> pd.DataFrame:
     ties = set(step.ties)
     rows = []
     seen: set[str] = set()
-    for rank, pc in enumerate(step.top_pairs, start=1):
+    for rank, pc in enumerate(step.top_pairs if every is None else every, start=1):
         name = pair_label(pc.left, pc.right)
         if name in seen:
             name = f"{name} #{rank}"
@@ -91,6 +92,11 @@ def pair_table(step: MergeStep) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows, columns=PAIR_COLUMNS)
+
+
+def pairs_counted(step: MergeStep) -> int:
+    """How many distinct pairs ``step`` chose among (its top pairs' number for a record made without it)."""
+    return max(step.distinct_pairs, len(step.top_pairs))
 
 
 def merges_table(steps: Sequence[MergeStep]) -> pd.DataFrame:

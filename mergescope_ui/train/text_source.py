@@ -25,6 +25,7 @@ from mergescope_ui.shared.upload_widgets import (
 from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
 
 from . import keys
+from .lesson import on_corpus
 
 DEFAULT_CORPUS = "low_lowest_newest"  # the classroom string (see mergescope_ui.shared.corpora.default_id)
 URL_PARAM = "corpus"  # ?corpus=<id> picks a built-in text (or __paste__ / __upload__)
@@ -53,13 +54,14 @@ def choose_source(messages: DeltaGenerator) -> SourceText | None:
             f"The link asks for text {md_escape(repr(unknown), limit=100)}, which is not a built-in corpus; "
             f"showing {titles[default]!r}. Known: {', '.join(c.id for c in corpora)}."
         )
+    st.session_state.setdefault(keys.SOURCE, default)  # not index=: a link sets the key (see settings_form)
     choice = st.selectbox(
         "Text",
         list(titles),
-        index=list(titles).index(default),
         format_func=titles.__getitem__,
         key=keys.SOURCE,
         persist_state="session",
+        on_change=on_corpus,  # a corpus with its own lesson brings its settings (the classic one)
         help="A built-in corpus, your own pasted text, or an uploaded UTF-8 file.",
     )
     mirror_to_url(URL_PARAM, choice, default=default)

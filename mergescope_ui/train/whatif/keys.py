@@ -35,3 +35,4 @@ ORDER_TEXT: Final = "order_text"  # text_area: the text to tokenize both ways
 ORDER_PLACE: Final = "order_place"  # plain: (what was asked, the place cut differently shown first)
 ORDER_EARLIER: Final = "order_earlier"  # button: the earlier places cut differently
 ORDER_LATER: Final = "order_later"  # button: the later places cut differently
+ORDER_OFFER: Final = "order_offer_"  # buttons (+ a number): a swap that changes the text's cut

@@ -24,14 +24,18 @@ from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import Tokenizer
 from bpe_core.analysis.side_by_side import compare_cuts
+from bpe_core.byte_level import readable as label
 from bpe_core.tokenizer.merge_order import (
+    OrderSearch,
     abc_tokenizer,
     reordered,
     reversed_order,
     shuffled_order,
     swapped_order,
+    swaps_that_change,
 )
 from mergescope_ui.shared.blocks import caption_html
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.token_html import token_span
 from mergescope_ui.shared.training_run import TrainingRun
 
@@ -176,6 +180,7 @@ def merge_order(run: TrainingRun) -> None:
         ):
             column.html(f'<div class="ms-order">{labelled(spans, title)}</div>')
         _places_row(pair, asked, same=same, vocab_size=len(trained.vocab))
+        _offers(trained, text)
 
 
 def _order_inputs(how: str, n: int, row: DeltaGenerator) -> tuple[int, int, int]:
@@ -224,3 +229,58 @@ def _places_row(pair: SequencePair, asked: tuple[object, ...], *, same: bool, vo
     )
     line = places_line(pair, same=same, vocab_size=vocab_size)
     row.html(f'<div class="ms-whatif-key">{caption_html(line)}</div>', width="stretch")
+
+
+def none_reason(search: OrderSearch, *, merges: int) -> str:
+    """Why no swap of two merges changes the text's cut (plain text, for a caption).
+
+    >>> print(none_reason(OrderSearch(changes=(), sharing=0, meeting=0, tried=0), merges=12))
+    No swap of two of these 12 merges that share a token changes this text's cut: two merges can only \
+compete for a place when they share a token, as a + b and b + c share b in abc, and no two of these do.
+    >>> none_reason(OrderSearch(changes=(), sharing=4, meeting=0, tried=0), merges=15).split(": ")[1][:59]
+    '4 pairs of merges share a token, but their three tokens nev'
+    """
+    head = f"No swap of two of these {merges:,} merges that share a token changes this text's cut"
+    if not search.sharing:
+        return (
+            f"{head}: two merges can only compete for a place when they share a token, as a + b and b + c "
+            "share b in abc, and no two of these do."
+        )
+    if not search.meeting:
+        return (
+            f"{head}: {search.sharing:,} pairs of merges share a token, but their three tokens never meet "
+            "in this text; try a text with one of them."
+        )
+    return (
+        f"{head}: where the {search.meeting:,} pairs of merges that share a token meet in it, one of the "
+        "two cannot apply first (a token it needs is made by the other, or a third merge decides), so "
+        "either order gives the same tokens."
+        + (f" (The first {search.tried:,} were tried.)" if search.tried < search.meeting else "")
+    )
+
+
+def _offers(trained: Tokenizer, text: str) -> None:
+    """The swaps that change this text's cut, one click each, or why there are none."""
+    search = swaps_that_change(trained, text)
+    if not search.changes:
+        st.html(caption_html(none_reason(search, merges=len(trained.merges))))
+        return
+
+    def pick(first: int, second: int) -> None:
+        st.session_state[keys.ORDER_HOW] = "swap"
+        st.session_state[keys.ORDER_SWAP_A] = first
+        st.session_state[keys.ORDER_SWAP_B] = second
+
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    row.html(caption_html("Swaps that change this text's cut (two merges that share a token):"))
+    for n, change in enumerate(search.changes):
+        a, b = change.first + 1, change.second + 1
+        places = "place" if change.stretches == 1 else "places"
+        shared = md_escape(label(trained.vocab[change.shared]), limit=12)
+        row.button(
+            f"⇄ {a} and {b} · {change.stretches} {places}",
+            key=f"{keys.ORDER_OFFER}{n}",
+            help=f"Merges {a} and {b} share the token {shared}: swapped, they cut this text differently.",
+            on_click=pick,
+            args=(a, b),
+        )

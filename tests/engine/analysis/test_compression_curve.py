@@ -10,7 +10,7 @@ import bpe_core
 from bpe_core import Tokenizer, TrainOptions
 from bpe_core.analysis import compression_curve as cc
 from bpe_core.analysis.scripts import SPECIAL, text_categories
-from bpe_core.training import STOP_NO_PAIRS
+from bpe_core.training import STOP_NO_PAIRS_IN_CHUNKS
 
 WORDS = [
     "the",
@@ -149,7 +149,7 @@ def test_training_run_curves() -> None:
 
 def test_stops_early_and_caps_k() -> None:
     run = cc.compression_curve("ab ab ab", TrainOptions(vocab_size=5000, pattern="gpt2"))
-    assert run.stop_reason == STOP_NO_PAIRS
+    assert run.stop_reason == STOP_NO_PAIRS_IN_CHUNKS  # "ab" and " ab" are chunks: never merged across
     assert run.merges == 2 and run.merges_for(4096) == 2 and run.merges_for(257) == 1
     assert run.train.at(10_000) == run.train.tokens[-1] == 3  # ab, ␣ab, ␣ab
     with pytest.raises(ValueError, match="vocab size"):

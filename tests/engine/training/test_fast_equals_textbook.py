@@ -92,7 +92,10 @@ small_text = st.text(alphabet=st.sampled_from(list("aab c\n机é😀")), max_siz
 
 
 def records(steps):
-    return [(s.pair, s.count, s.replaced, s.ties, s.top_pairs, s.sequence, s.tokens_after) for s in steps]
+    return [
+        (s.pair, s.count, s.replaced, s.ties, s.top_pairs, s.sequence, s.tokens_after, s.distinct_pairs)
+        for s in steps
+    ]
 
 
 @settings(max_examples=60, deadline=None)
@@ -113,9 +116,15 @@ def test_fast_trainer_equals_textbook_trainer(text, pattern, tie_break, top_k, s
     )
     fast = train_steps(text, **options)
     textbook = train_steps(text, **options, method="textbook")
-    assert records(fast) == records(textbook)
+    steps = list(fast)
+    assert records(steps) == records(textbook)
     assert fast.stop_reason == textbook.stop_reason
     assert fast.initial_sequence == textbook.initial_sequence
+    for k in (1, len(steps) // 2 + 1, len(steps) + 1):  # every pair counted, on demand, by both trainers
+        table = fast.pair_table(k)
+        assert table == textbook.pair_table(k)
+        if k <= len(steps) and top_k:
+            assert len(table) == steps[k - 1].distinct_pairs and table[:top_k] == steps[k - 1].top_pairs
 
 
 def test_plain_train_gives_the_same_merges_as_the_step_generator():

@@ -7,7 +7,7 @@ so that it reads without colour.
 ...                      "vocab_reached": [300, 480], "tokens": [9, 8], "chars_per_token": [2.0, 2.5],
 ...                      "bytes_per_token": [2.0, 2.5], "oov_pct": [0.0, 0.0], "round_trip_pct": [0.0, 0.0]})
 >>> [layer["mark"]["type"] for layer in curve_chart(data).to_dict()["layer"]]
-['line', 'point', 'text']
+['line', 'point', 'text', 'text', 'text', 'text']
 """
 
 from __future__ import annotations
@@ -65,15 +65,17 @@ def curve_chart(
     points = base.mark_point(size=140 if large else 80, filled=True, opacity=1).encode(
         shape=alt.Shape("scheme:N", scale=alt.Scale(domain=SCHEMES, range=SHAPES), legend=None)
     )
+    # Each name at its line's last point, staggered so that lines ending close together keep them apart.
     last = data.sort_values("vocab_size").groupby("scheme", as_index=False).tail(1)
-    names = (
-        alt.Chart(last)
-        .mark_text(align="left", dx=8, dy=-8, fontSize=label, fontWeight="bold")
+    names = [
+        alt.Chart(last[last["scheme"] == scheme])
+        .mark_text(align="left", dx=8, dy=(i - 1.5) * (label + 2), fontSize=label, fontWeight="bold")
         .encode(
             x="vocab_size:Q",
             y=f"{metric}:Q",
             text="scheme:N",
             color=alt.Color("scheme:N", scale=alt.Scale(domain=SCHEMES, range=COLORS), legend=None),
         )
-    )
-    return alt.LayerChart(layer=[lines, points, names]).properties(height=460 if large else 340)
+        for i, scheme in enumerate(SCHEMES)
+    ]
+    return alt.LayerChart(layer=[lines, points, *names]).properties(height=460 if large else 340)

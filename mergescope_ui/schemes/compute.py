@@ -81,11 +81,42 @@ CACHE: ProgressCache[Comparison] = ProgressCache(entries=8, seconds=CACHE_SECOND
 """Comparisons by :func:`job_key`, shared by the server's sessions (a class on the same text trains once)."""
 
 
+LOST_WINDOW = 400  # characters of a lost line shown, from a little before its first difference
+
+
 def _lost_line(tok: SchemeTokenizer, line: str) -> LostLine | None:
+    """What the round trip of ``line`` loses, the line cut to :data:`LOST_WINDOW` characters from a
+    little before the first place it differs (a text without newlines is one long line).
+
+    >>> from bpe_core.training.schemes import train_scheme
+    >>> tok = train_scheme("ab ab " * 400, model="char", vocab_size=4)
+    >>> lost_line = _lost_line(tok, "ab " * 300 + "abc " + "ab " * 300)
+    >>> lost_line.line[:3], len(lost_line.line), lost_line.unknown, lost_line.decoded[80:88]
+    ('…ab', 402, ((81, 82),), 'b[UNK] a')
+    """
     loss: Loss = lost(tok, line)
     if loss.round_trip:
         return None
-    return LostLine(line, loss.decoded, loss.unknown, loss.spacing, loss.changed)
+    first = next((i for i, (a, b) in enumerate(zip(line, loss.decoded)) if a != b), None)
+    if first is None:
+        first = min(len(line), len(loss.decoded))
+    start = max(0, first - 80)
+    if loss.unknown:
+        start = min(start, max(0, loss.unknown[0][0] - 80))
+    head = "…" if start else ""
+    end = start + LOST_WINDOW
+    unknown = tuple(
+        (max(a, start) - start + len(head), min(b, end) - start + len(head))
+        for a, b in loss.unknown
+        if a < end and b > start
+    )
+    return LostLine(
+        head + line[start:end] + ("…" if len(line) > end else ""),
+        head + loss.decoded[start:end] + ("…" if len(loss.decoded) > end else ""),
+        unknown,
+        loss.spacing,
+        loss.changed,
+    )
 
 
 def _first_lost(tok: SchemeTokenizer, text: str) -> LostLine | None:

@@ -7,6 +7,7 @@ import html
 import streamlit as st
 
 from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.html_tables import html_table
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.scheme_html import SCHEME_CSS, cuts_html, lost_html
 
@@ -24,6 +25,9 @@ CUTS_CSS = """
 .ms-scheme-row .ms-scheme-name small{display:block;font-weight:400;opacity:.85;}
 .ms-scheme-row .ms-tokens{max-height:none;margin:0;}
 .ms-scheme-row .ms-scheme-lost{grid-column:2;font-size:.9em;}
+.ms-schemes-table table.ms-table{font-size:.86rem;}
+.ms-schemes-table table.ms-table th{white-space:normal;vertical-align:bottom;padding:.25rem .3rem;}
+.ms-schemes-table table.ms-table td{padding:.2rem .3rem;}
 @media (max-width:640px){.ms-scheme-row{grid-template-columns:minmax(0,1fr);}
   .ms-scheme-row .ms-scheme-lost{grid-column:1;}}
 </style>
@@ -79,12 +83,14 @@ def tabs(inputs: SchemesInputs, result: Comparison) -> None:
 
 
 def _table(inputs: SchemesInputs, result: Comparison) -> None:
-    st.dataframe(
-        scheme_table([s.row for s in result.schemes]),
-        hide_index=True,
-        width="stretch",
-        column_config={"note": st.column_config.TextColumn("note", width="large")},
-    )
+    # A static table (escaped) rather than st.dataframe: its thirteen columns then fit a projector's
+    # width, headers wrapping (words only between words), where the canvas grid hid half of them behind
+    # a scroll bar.
+    frame = scheme_table([s.row for s in result.schemes])
+    if not frame["note"].any():
+        frame = frame.drop(columns="note")
+    shown = frame.astype(object).where(frame.notna(), "—")
+    st.html(f'<div class="ms-schemes-table">{html_table(shown, clip={"note": 200})}</div>')
     st.caption(
         f"Each scheme trained to {inputs.vocab_size:,} ids; “vocab reached” is where it stopped. OOV: the "
         "share of tokens that are the unknown token. Round trip: the share of non-empty lines that "

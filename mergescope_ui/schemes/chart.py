@@ -7,7 +7,7 @@ so that it reads without colour.
 ...                      "vocab_reached": [300, 480], "tokens": [9, 8], "chars_per_token": [2.0, 2.5],
 ...                      "bytes_per_token": [2.0, 2.5], "oov_pct": [0.0, 0.0], "round_trip_pct": [0.0, 0.0]})
 >>> [layer["mark"]["type"] for layer in curve_chart(data).to_dict()["layer"]]
-['line', 'point', 'text', 'text', 'text', 'text']
+['line', 'point', 'text']
 """
 
 from __future__ import annotations
@@ -65,17 +65,34 @@ def curve_chart(
     points = base.mark_point(size=140 if large else 80, filled=True, opacity=1).encode(
         shape=alt.Shape("scheme:N", scale=alt.Scale(domain=SCHEMES, range=SHAPES), legend=None)
     )
-    # Each name at its line's last point, staggered so that lines ending close together keep them apart.
-    last = data.sort_values("vocab_size").groupby("scheme", as_index=False).tail(1)
-    names = [
-        alt.Chart(last[last["scheme"] == scheme])
-        .mark_text(align="left", dx=8, dy=(i - 1.5) * (label + 2), fontSize=label, fontWeight="bold")
+    names = (
+        alt.Chart(label_places(data, metric))
+        .mark_text(align="left", dx=8, fontSize=label, fontWeight="bold")
         .encode(
             x="vocab_size:Q",
-            y=f"{metric}:Q",
+            y=alt.Y("label_y:Q", title=f"{METRICS[metric]}, {text} text"),  # the same title: shown once
             text="scheme:N",
             color=alt.Color("scheme:N", scale=alt.Scale(domain=SCHEMES, range=COLORS), legend=None),
         )
-        for i, scheme in enumerate(SCHEMES)
-    ]
-    return alt.LayerChart(layer=[lines, points, *names]).properties(height=460 if large else 340)
+    )
+    return alt.LayerChart(layer=[lines, points, names]).properties(height=460 if large else 340)
+
+
+def label_places(data: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Each scheme's last point, with ``label_y``: its value, moved up just enough that no two names sit
+    closer than a tenth of the chart's range (lines that end together keep their names apart).
+
+    >>> d = pd.DataFrame({"scheme": ["A", "B", "C"], "vocab_size": [9, 9, 9], "m": [1.0, 1.01, 2.0]})
+    >>> [round(y, 3) for y in label_places(d, "m")["label_y"]]
+    [1.0, 1.1, 2.0]
+    """
+    last = data.sort_values("vocab_size").groupby("scheme", as_index=False).tail(1)
+    last = last.sort_values(metric).copy()
+    values = list(last[metric])
+    span = (max(values) - min(values)) if values else 0.0
+    gap = (span or 1.0) / 10
+    places: list[float] = []
+    for v in values:
+        places.append(v if not places else max(v, places[-1] + gap))
+    last["label_y"] = places
+    return last

@@ -92,9 +92,10 @@ def split(text: str, share: float = 0.2) -> tuple[str, str]:
     return s.train, s.heldout
 
 
-def test_the_table_is_the_engines_comparison_on_the_default_text():
-    at = open_page(**{keys.SIZES: "300"})
-    train, held = split(load_text(find_corpus("lighthouse_story")))
+@pytest.mark.parametrize("corpus", [None, "mixed_scripts"])  # the default text is ASCII: bytes = chars
+def test_the_table_is_the_engines_comparison_on_a_built_in_text(corpus):
+    at = open_page(**{keys.SIZES: "300", **({keys.SOURCE: corpus} if corpus else {})})
+    train, held = split(load_text(find_corpus(corpus or "lighthouse_story")))
     expected = compare_schemes(train, held_out=held, vocab_size=400, options=OPTIONS)
     got = table(at)
     assert list(got["scheme"]) == [NAMES[m] for m in MODELS for _ in (0, 1)]

@@ -35,7 +35,7 @@ SCHEME_CSS = """
 .ms-lost{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono",monospace;white-space:pre-wrap;
   word-break:break-all;line-height:1.9;}
 .ms-lost .ms-gone{background:#8b1a1a;color:#fff;border-radius:.2em;padding:0 .1em;}
-.ms-lost .ms-ws{color:#5c5f66;}
+.ms-lost .ms-ws{opacity:.75;}  /* the text colour of either theme, lighter */
 </style>
 """
 

@@ -149,7 +149,9 @@ class PairIndex:
                 if start is None
                 else dict(filed)
             )
-        if all(w == 1 for w in weights):  # one long chunk (pattern none), or chunks that occur once
+        # One long chunk (pattern none), or chunks that occur once: a pair's count is its positions.
+        self._unit = all(w == 1 for w in weights)
+        if self._unit:
             counts = {k: len(v) for k, v in where.items()}
         else:
             getw = wt.__getitem__
@@ -368,8 +370,9 @@ class PairIndex:
         fresh: list[int] = []  # new pairs for the heap, and their negated counts
         negw: list[int] = []
         low, floor, blocked = self._low, self._floor, self._blocked
+        unit = self._unit
         for old, k, group in changes:
-            w = sum(map(getw, group))
+            w = len(group) if unit else sum(map(getw, group))
             if old != merged:
                 c = counts[old] - w
                 if c:
@@ -389,7 +392,7 @@ class PairIndex:
         heap = self._heap
         for entry in zip(negw, self.rule.packed_keys(fresh), fresh):
             heappush(heap, entry)
-        return sum(map(getw, done))
+        return len(done) if unit else sum(map(getw, done))
 
 
 def incremental_steps(

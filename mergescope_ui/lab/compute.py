@@ -36,10 +36,13 @@ from bpe_core.analysis.metrics import (
     size_table,
 )
 from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.jobs import MEGABYTE, Limits
 from mergescope_ui.shared.progress_cache import ProgressCache
 from mergescope_ui.shared.settings import APP_WORKERS, CACHE_SECONDS
+from mergescope_ui.shared.tokenizer_files import load_uploaded
 
 MAX_VOCAB = 32_768
+MAX_SIZES = 64  # the user's own sizes in the table
 CACHE_ENTRIES = 4  # a 32K-vocab result with per-script curves holds some tens of MB
 
 Progress = Callable[[float, str], object]  # what it returns is not used (st.progress's element, say)
@@ -69,15 +72,24 @@ class LabResult:
     seconds: float
 
 
-def parse_sizes(text: str, *, smallest: int = 257, largest: int = MAX_VOCAB) -> tuple[int, ...]:
-    """Vocab sizes typed as a list (``"1000, 8k 16384"``); each must be within ``smallest..largest``.
+def parse_sizes(
+    text: str, *, smallest: int = 257, largest: int = MAX_VOCAB, most: int = MAX_SIZES
+) -> tuple[int, ...]:
+    """Vocab sizes typed as a list (``"1000, 8k 16384"``); each must be within ``smallest..largest``,
+    and at most ``most`` different ones.  Time grows in step with the text (a set remembers the
+    sizes seen: the list itself took 9.8 s for 257 to 32768 written out).
 
-    >>> parse_sizes("1000, 8k 16384")
+    >>> parse_sizes("1000, 8k 16384, 1000")
     (1000, 8192, 16384)
     >>> parse_sizes("")
     ()
+    >>> parse_sizes("300 400 500", most=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: more than 2 vocab sizes; the table has a row per size, so keep to the few you compare
     """
     out: list[int] = []
+    seen: set[int] = set()
     for part in text.replace(",", " ").replace(";", " ").split():
         word = part.strip().lower()
         try:
@@ -91,7 +103,13 @@ def parse_sizes(text: str, *, smallest: int = 257, largest: int = MAX_VOCAB) -> 
                 f"vocab size {value} is out of range {smallest}..{largest}; the smallest holds the "
                 "256 bytes and the special tokens plus one merge"
             )
-        if value not in out:
+        if value not in seen:
+            if len(out) == most:
+                raise ValueError(
+                    f"more than {most} vocab sizes; the table has a row per size, so keep to the few you "
+                    "compare"
+                )
+            seen.add(value)
             out.append(value)
     return tuple(out)
 
@@ -222,13 +240,75 @@ def cached_reference_rows(
 ) -> tuple[SizeRow, ...]:
     """:func:`reference_rows` cached by ``tokenizer_key`` (e.g. a digest of its files), the texts and
     ``samples``; ``load`` makes the tokenizer only on a miss."""
-    key = ("reference", tokenizer_key, name, tuple((n, digest(t)) for n, t in texts.items()), samples)
+    key = reference_key(tokenizer_key, name, texts, samples)
     found = _REFERENCES.get(key)
     if found is not None:
         return found
     rows = reference_rows(load(), name, texts, samples=samples, progress=progress)
     _REFERENCES.put(key, rows)
     return rows
+
+
+# ----- in a worker process (mergescope_ui.shared.jobs): the lab's heavy work, off the server's thread -----
+LAB_LIMITS = Limits(seconds=300, memory_bytes=2048 * MEGABYTE)
+"""A 10 MB text trained to 32,768 tokens with every curve: about a minute and 1 GB on a class's server."""
+
+
+def lab_key(train_text: str, heldout: Mapping[str, str], settings: LabSettings) -> str:
+    """One string naming a lab run (for the job that computes it)."""
+    return "lab:" + digest(repr(_key(train_text, heldout, settings)))
+
+
+def lab_job(
+    train_text: str, heldout: Mapping[str, str], settings: LabSettings, *, progress: Callable[..., None]
+) -> LabResult:
+    """:func:`compute_lab` as a worker job (its progress in thousandths)."""
+    return compute_lab(
+        train_text, heldout, settings, progress=lambda f, m: progress(round(1000 * f), 1000, m)
+    )
+
+
+def store_lab(train_text: str, heldout: Mapping[str, str], settings: LabSettings, result: LabResult) -> None:
+    """Keep a result a worker computed, as :func:`cached_lab` keeps its own."""
+    CACHE.put(_key(train_text, heldout, settings), result)
+
+
+def reference_job(
+    files: list[tuple[str, bytes]],
+    name: str,
+    texts: Mapping[str, str],
+    samples: int,
+    *,
+    progress: Callable[..., None],
+) -> tuple[tuple[SizeRow, ...], tuple[str, ...]]:
+    """Load uploaded tokenizer files and measure them (:func:`reference_rows`) as a worker job: the
+    tokenizer never reaches the server, only its rows, and what the loader had to assume."""
+    progress(0, 1000, f"{name}: reading the files")
+    notes: list[str] = []
+    rows = reference_rows(
+        load_uploaded(files, notes=notes),
+        name,
+        texts,
+        samples=samples,
+        progress=lambda f, m: progress(round(1000 * f), 1000, m),
+    )
+    return rows, tuple(notes)
+
+
+def reference_key(
+    tokenizer_key: str, name: str, texts: Mapping[str, str], samples: int
+) -> tuple[object, ...]:
+    """How :func:`cached_reference_rows` files the rows of a tokenizer (``tokenizer_key``: a digest of
+    its files)."""
+    return ("reference", tokenizer_key, name, tuple((n, digest(t)) for n, t in texts.items()), samples)
+
+
+def cached_reference(key: tuple[object, ...]) -> tuple[SizeRow, ...] | None:
+    return _REFERENCES.get(key)
+
+
+def store_reference(key: tuple[object, ...], rows: tuple[SizeRow, ...]) -> None:
+    _REFERENCES.put(key, rows)
 
 
 def clear_caches() -> None:

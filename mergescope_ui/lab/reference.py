@@ -5,14 +5,14 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core import Tokenizer
 from bpe_core.analysis.metrics import SizeRow
 from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.job_wait import UPLOAD_LIMITS, run_job
 from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES, load_uploaded
+from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES
 
 from . import keys
-from .compute import cached_reference_rows
+from .compute import cached_reference, reference_job, reference_key, store_reference
 
 _LOAD_NOTES: dict[
     str, tuple[str, ...]
@@ -51,32 +51,34 @@ def reference_rows(
     messages: DeltaGenerator,
     slot: DeltaGenerator,
 ) -> tuple[SizeRow, ...]:
-    """The uploaded tokenizer measured on each text (cached; on a miss a progress bar fills ``slot``,
-    the place of the results); () without files."""
+    """The uploaded tokenizer measured on each text (cached; on a miss in a worker process, with a
+    progress bar and Cancel in ``slot``, the place of the results); () without files."""
     if not files:
         return ()
     name = " + ".join(n for n, _ in files)
     key = digest(*[part for file in files for part in file])  # name, bytes, name, bytes, ...
-    bars: list[DeltaGenerator] = []
-
-    def progress(fraction: float, message: str) -> None:
-        if not bars:
-            bars.append(slot.progress(0.0, text=f"Measuring {md_escape(name)}…"))
-        bars[0].progress(min(1.0, max(0.0, fraction)), text=md_escape(message))
-
-    def load() -> Tokenizer:
-        notes: list[str] = []
-        tok = load_uploaded(files, notes=notes)
+    cache_key = reference_key(key, name, texts, samples)
+    rows = cached_reference(cache_key)
+    if rows is None:
+        status = run_job(
+            "reference:" + digest(repr(cache_key)),
+            reference_job,
+            files,
+            name,
+            texts,
+            samples,
+            label=f"Measuring {name}",
+            limits=UPLOAD_LIMITS,
+            where=slot,
+        )
+        if not status.ok:
+            messages.error(f"Cannot use the tokenizer files {md_escape(name)}: {md_escape(status.message)}.")
+            return ()
+        rows, notes = status.value
+        store_reference(cache_key, rows)
         if len(_LOAD_NOTES) >= _MAX_LOAD_NOTES:
             _LOAD_NOTES.clear()
-        _LOAD_NOTES[key] = tuple(notes)
-        return tok
-
-    try:
-        rows = cached_reference_rows(key, load, name, texts, samples=samples, progress=progress)
-    except ValueError as exc:
-        messages.error(f"Cannot use the tokenizer files {md_escape(name)}: {md_escape(exc)}.")
-        return ()
+        _LOAD_NOTES[key] = notes
     for note in _LOAD_NOTES.get(key, ()):
         messages.warning(f"{md_escape(name)}: {md_escape(note)}.")
     return rows

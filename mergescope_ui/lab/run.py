@@ -12,9 +12,10 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core.analysis.metrics import SizeRow
+from mergescope_ui.shared.job_wait import run_job
 from mergescope_ui.shared.safe_text import md_escape
 
-from .compute import LabResult, LabSettings, cached_lab, is_cached
+from .compute import LAB_LIMITS, LabResult, LabSettings, cached_lab, is_cached, lab_job, lab_key, store_lab
 from .inputs import LabInputs
 from .reference import reference_rows
 from .texts import HELDOUT_NAME
@@ -53,13 +54,24 @@ def training(inputs: LabInputs, messages: DeltaGenerator) -> LabRun | None:
 def _compute(
     train: str, heldout: dict[str, str], settings: LabSettings, slot: DeltaGenerator
 ) -> tuple[LabResult, bool]:
-    """The run from the cache, or computed with a progress bar in ``slot`` (over the old results)."""
+    """The run from the cache, or computed in a worker process with a progress bar and Cancel in
+    ``slot`` (over the old results)."""
     if is_cached(train, heldout, settings):
         return cached_lab(train, heldout, settings)
-    bar = slot.progress(0.0, text="Training…")
-    return cached_lab(
-        train, heldout, settings, progress=lambda f, m: bar.progress(min(1.0, max(0.0, f)), text=md_escape(m))
+    status = run_job(
+        lab_key(train, heldout, settings),
+        lab_job,
+        train,
+        heldout,
+        settings,
+        label="Training",
+        limits=LAB_LIMITS,
+        where=slot,
     )
+    if not status.ok:
+        raise ValueError(status.message)
+    store_lab(train, heldout, settings, status.value)
+    return status.value, False
 
 
 def _headline(result: LabResult, cached: bool) -> None:

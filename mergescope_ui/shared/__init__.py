@@ -10,7 +10,11 @@
 - ``csv_cells``: CSV downloads with no cell a spreadsheet would run as a formula.
 - ``settings``: the training settings record and special tokens typed one a line.
 - ``training_run``: a trainer and the records pulled from it, stepped across reruns.
+- ``jobs``: heavy work in worker processes (forkserver, bounded, time and memory limits, cancel);
+  ``job_wait``: a page waits for a job with a progress bar and Cancel, and the upload budgets.
 - ``token_html``, ``blocks``, ``html_tables``, ``theme``: escaped HTML and the page-wide CSS.
+- ``stage_contract``: the records a page sends to the stage component (steps, spans with their
+  marks, token labels) and the one function that turns them into JSON.
 - ``url_state``: selectboxes whose value is an id in the URL.
 - ``entry``: :func:`~mergescope_ui.shared.entry.run_app`, for the files in ``pages/`` Streamlit runs alone.
 - ``no_such_page``: the unlisted pages for an unknown URL and for ``/home``.

@@ -19,3 +19,5 @@ URL_SEEDED: Final = (
 DECODED_UPLOADS: Final = (
     "_decoded_uploads"  # plain: per uploader, its bytes and their decoding (shared.upload_widgets)
 )
+JOB_OWNER: Final = "_job_owner"  # plain: this session's name for the job runner (shared.job_wait)
+JOBS: Final = "_jobs"  # plain: work key -> job id of the jobs this session waits for (shared.job_wait)

@@ -22,6 +22,20 @@ from ``app.py``:
   collect them: 70 MB after five lab runs), and asks glibc to return its free
   pages to the system (``malloc_trim(0)``).
 
+A full collection holds the interpreter lock for as long as it takes to visit
+every object the collector tracks: with one heavy session open that stalled
+every other request 1.4-1.9 s, every tick.  So (:func:`collect`):
+
+- the objects alive when the trimmer starts (the imported modules of
+  Streamlit, pandas, altair: some hundred thousand) are moved out of the
+  collector's sight once (``gc.freeze()``); they live as long as the server;
+- a tick collects the young generations (cheap), and the whole heap only
+  while the last full collection took at most :data:`FULL_COLLECT_MAX_SECONDS`;
+  past that, at most once every :data:`FULL_COLLECT_EVERY_SECONDS` (Python's
+  own thresholds still run it as the heap grows).  Heavy work runs in worker
+  processes (:mod:`mergescope_ui.shared.jobs`), so the server's heap stays
+  small and the full collection short.
+
 Elsewhere than glibc (macOS, musl) both do nothing.  ``bench/bench_load.py``
 prints the effect; ``tests/browser/test_load.py`` holds it.
 
@@ -41,6 +55,8 @@ from functools import cache
 from .progress_cache import expire_all
 
 TRIM_EVERY_SECONDS = 15.0
+FULL_COLLECT_MAX_SECONDS = 0.05
+FULL_COLLECT_EVERY_SECONDS = 600.0
 MMAP_THRESHOLD = 128 * 1024  # glibc's default start value, kept fixed
 ARENA_MAX = 2
 _M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8  # mallopt's parameter numbers (glibc's malloc.h)
@@ -66,10 +82,30 @@ def trim() -> bool:
     return bool(libc is not None and libc.malloc_trim(0))
 
 
+_last_full = {"seconds": 0.0, "at": float("-inf")}
+
+
+def collect(*, now: float | None = None) -> int:
+    """Collect cycles without a long stall; returns the generation collected (2: all, 1: the young).
+
+    >>> collect() in (1, 2)
+    True
+    """
+    now = time.monotonic() if now is None else now
+    quick = _last_full["seconds"] <= FULL_COLLECT_MAX_SECONDS
+    if quick or now - _last_full["at"] >= FULL_COLLECT_EVERY_SECONDS:
+        started = time.perf_counter()
+        gc.collect()
+        _last_full.update(seconds=time.perf_counter() - started, at=now)
+        return 2
+    gc.collect(1)
+    return 1
+
+
 def release() -> bool:
     """Drop expired cached results, collect cycles, return free pages: what one tick of the thread does."""
     expire_all()
-    gc.collect()
+    collect()
     return trim()
 
 
@@ -97,6 +133,8 @@ def start_trimmer(every: float = TRIM_EVERY_SECONDS) -> threading.Thread:
     with _lock:
         if not _started:
             tune_allocator()
+            gc.collect()
+            gc.freeze()  # what lives now (the imported modules) lives as long as the server
             thread = threading.Thread(target=_loop, args=(every,), name="mergescope-memory-trim", daemon=True)
             thread.start()
             _started.append(thread)

@@ -20,11 +20,8 @@ Every string that reaches the browser's markup is escaped by the producer: a
 :class:`StepView`.  Sentences (``heading``, ``status``, ``figures``, the :class:`Wording`)
 are plain text, put in the page with ``textContent``.
 
->>> line = Line(before=(Span((1, 2), "pair"),), after=(Span((9,), "new"),))
->>> wire(line)
-{'before': [{'ids': [1, 2], 'mark': 'pair'}], 'after': [{'ids': [9], 'mark': 'new'}]}
->>> runs([5, 9, 9, 6], {1: "new", 2: "new"})
-(Span(ids=(5,), mark=''), Span(ids=(9, 9), mark='new'), Span(ids=(6,), mark=''))
+>>> wire(spans([5, 6, 9], {2: ("new", (1, 2))}))
+[{'ids': [5, 6], 'mark': '', 'was': None}, {'ids': [9], 'mark': 'new', 'was': [1, 2]}]
 """
 
 from __future__ import annotations
@@ -33,10 +30,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Literal, TypeAlias
 
-# How a span is shown: "" plain; "new" each token outlined (the token the step made);
-# "pair" its tokens in one dashed box (a pair about to become one token).
-Mark: TypeAlias = Literal["", "new", "pair"]
-MARKS: tuple[Mark, ...] = ("", "new", "pair")
+# How a span is shown after the step: "" plain; "new" each token outlined (what the step made;
+# before the step, what it was made from is shown in one dashed box).  A producer that needs
+# another mark adds it here, to the typedef and to the MARKS table of stage.js (a test checks).
+Mark: TypeAlias = Literal["", "new"]
+MARKS: tuple[Mark, ...] = ("", "new")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,22 +54,18 @@ class TokenLabel:
 
 @dataclass(frozen=True, slots=True)
 class Span:
-    """Token ids in a row under one :data:`Mark` (a ``"pair"`` span holds the pair's two ids)."""
+    """Token ids in a row under one :data:`Mark`, and what they were before the step.
+
+    ``was`` is None where the step changed nothing; else the ids it made ``ids`` from (a merge:
+    the pair), which the stage shows in one box where it shows the text before the step.
+    """
 
     ids: tuple[int, ...]
     mark: Mark
+    was: tuple[int, ...] | None
 
 
 Spans: TypeAlias = tuple[Span, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One stretch of the text as spans, before the step and after it (``before`` empty: nothing to
-    compare, as at step 0)."""
-
-    before: Spans
-    after: Spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,18 +73,18 @@ class Place:
     """One place where the step's new token stands, with the text around it.
 
     ``number`` counts places from 1 in text order.  ``lead`` is the text just before the token,
-    ``token`` the token itself (before the step: its pair), ``tail`` the text just after it;
-    ``cut_before`` / ``cut_after`` say the text goes on past them.  ``link`` is set when the next
-    place is near (its token stands in this place's ``tail``): the text between the two tokens.
-    The stage then shows both places on one line, ``lead``, ``token``, ``link``, the next place's
-    ``token`` and so on, ending with the last one's ``tail``.
+    ``token`` the token itself, ``tail`` the text just after it; ``cut_before`` / ``cut_after``
+    say the text goes on past them.  ``link`` is set when the next place is near (its token
+    stands in this place's ``tail``): the text between the two tokens.  The stage then shows
+    both places on one line: ``lead``, ``token``, ``link``, the next place's ``token`` and so
+    on, ending with the last one's ``tail``.
     """
 
     number: int
-    lead: Line
-    token: Line
-    tail: Line
-    link: Line | None
+    lead: Spans
+    token: Spans
+    tail: Spans
+    link: Spans | None
     cut_before: bool
     cut_after: bool
 
@@ -123,7 +117,7 @@ class StepView:
     figures: str
     before_caption: str
     after_caption: str
-    head: Line
+    head: Spans
     head_more: bool
     places: Places | None
 
@@ -150,7 +144,9 @@ class Window:
     maps each token id shown (as a string, JSON's keys) to its :class:`TokenLabel`.  ``last``:
     the last step made (``finished``: there is none after it); ``max_steps``: the most the
     settings allow.  ``quiz``: Next asks the server (it grades the guess) instead of stepping.
-    ``notice``: a sentence for the status line, shown once.
+    ``notice``: a sentence for the status line, shown once.  ``arrows_from``: a CSS selector of the
+    page's own choices (outside the stage) whose ← → keys step the stage too (the quiz's guess),
+    "" for none.
     """
 
     serial: int
@@ -168,6 +164,7 @@ class Window:
     large: bool
     notice: str
     wording: Wording
+    arrows_from: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,37 +178,50 @@ class Shown:
     serial: int
 
 
-RECORDS: tuple[type, ...] = (TokenLabel, Span, Line, Place, Places, StepView, Wording, Window, Shown)
+RECORDS: tuple[type, ...] = (TokenLabel, Span, Place, Places, StepView, Wording, Window, Shown)
 
 
-def runs(ids: Sequence[int], marks: Mapping[int, Mark]) -> Spans:
-    """``ids`` as spans: neighbours with the same mark (``marks``: position -> mark, plain if absent)
-    share one span.  For ``"new"`` and plain runs; a ``"pair"`` span is made whole by its producer."""
+def spans(ids: Sequence[int], changed: Mapping[int, tuple[Mark, tuple[int, ...]]] | None = None) -> Spans:
+    """``ids`` as spans: the id at each position in ``changed`` alone in its span, with its mark and
+    what it was before the step; the others in plain runs.
+
+    >>> [(s.ids, s.mark, s.was) for s in spans([5, 6, 9, 7], {2: ("new", (1, 2))})]
+    [((5, 6), '', None), ((9,), 'new', (1, 2)), ((7,), '', None)]
+    """
+    changed = changed or {}
     out: list[Span] = []
     run: list[int] = []
-    mark: Mark = ""
     for n, i in enumerate(ids):
-        m = marks.get(n, "")
-        if run and m != mark:
-            out.append(Span(tuple(run), mark))
-            run = []
-        run.append(i)
-        mark = m
+        if n in changed:
+            if run:
+                out.append(Span(tuple(run), "", None))
+                run = []
+            mark, was = changed[n]
+            out.append(Span((i,), mark, was))
+        else:
+            run.append(i)
     if run:
-        out.append(Span(tuple(run), mark))
+        out.append(Span(tuple(run), "", None))
     return tuple(out)
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_PLAIN = (str, int, float, bool, type(None))
 
 
 def wire(value: Any) -> Any:
     """``value`` (a record, or tuples, lists and dicts of them) as plain JSON-ready data: each record a
-    dict of its fields by name, tuples as lists.  The only way records leave Python."""
+    dict of its fields by name, tuples as lists.  The only way records leave Python.
+
+    Runs at every page run over the whole window, so a tuple of ids (a tuple is of one type, as its
+    annotation says) is copied whole.
+    """
     cls = type(value)
-    if value is None or cls in (str, int, float, bool):
+    if cls in _PLAIN:
         return value
-    if cls in (tuple, list):
+    if cls is tuple or cls is list:
+        if value and type(value[0]) is int:
+            return list(value)
         return [wire(v) for v in value]
     if cls is dict:
         return {str(k): wire(v) for k, v in value.items()}

@@ -21,8 +21,11 @@ ValueError: vocab.json, line 1, column 2: the JSON ends too early (truncated fil
 
 from __future__ import annotations
 
+import gc
 import tempfile
-from collections.abc import Sequence
+from array import array
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bpe_core import Tokenizer, load_tokenizer
@@ -105,3 +108,80 @@ def _without_dir(message: str, directory: str) -> str:
     """
     message = message.replace(directory + "/", "").replace(directory, "the uploaded files")
     return message or "the files could not be read"
+
+
+@dataclass(frozen=True, slots=True)
+class PackedTokenizer:
+    """A tokenizer as a few flat values, to cross from a worker process to the server cheaply.
+
+    Unpickling a :class:`~bpe_core.Tokenizer` of 850,000 tokens rebuilds millions of objects in
+    one call that holds the server's interpreter lock for seconds; these are five flat values (bytes
+    and arrays), read at once, and :func:`unpack` rebuilds the tokenizer in steps that let the
+    server's other threads run.
+
+    >>> from bpe_core import train
+    >>> tok = train("the cat in the hat", vocab_size=262, pattern="gpt2")
+    >>> back = unpack(pack(tok))
+    >>> (back.vocab, back.merges, back.pattern) == (tok.vocab, tok.merges, tok.pattern)
+    True
+    """
+
+    tokens: bytes  # every token's bytes, one after another, in the order of ``ids``
+    lengths: array  # array("I"): each token's length
+    ids: array  # array("q"): each token's id
+    merges: array  # array("q"): a0, b0, a1, b1, ...
+    special_tokens: tuple[tuple[str, int], ...]
+    pattern: str
+    notes: tuple[str, ...] = ()  # what the loader had to assume (see load_uploaded)
+
+
+def pack(tok: Tokenizer) -> PackedTokenizer:
+    """``tok`` as a :class:`PackedTokenizer`."""
+    return PackedTokenizer(
+        tokens=b"".join(tok.vocab.values()),
+        lengths=array("I", map(len, tok.vocab.values())),
+        ids=array("q", tok.vocab),
+        merges=array("q", [i for pair in tok.merges for i in pair]),
+        special_tokens=tuple(tok.special_tokens.items()),
+        pattern=tok.pattern,
+    )
+
+
+def unpack(packed: PackedTokenizer) -> Tokenizer:
+    """The tokenizer :func:`pack` packed."""
+    data, end, tokens = packed.tokens, 0, []
+    for n in packed.lengths:  # one token at a time (no one long C call: the server's threads take turns)
+        tokens.append(data[end : end + n])
+        end += n
+    vocab: dict[int, bytes] = {}
+    merges: list[tuple[int, int]] = []
+    flat, ids, step = packed.merges, packed.ids, 1 << 15
+    was_enabled = gc.isenabled()
+    gc.disable()  # a million new tuples would start collections of the server's whole heap
+    try:
+        for start in range(0, len(ids), step):
+            vocab.update(zip(ids[start : start + step], tokens[start : start + step], strict=True))
+        for start in range(0, len(flat), 2 * step):
+            part = flat[start : start + 2 * step]
+            merges += zip(part[0::2], part[1::2], strict=True)
+        return Tokenizer(vocab, merges, special_tokens=dict(packed.special_tokens), pattern=packed.pattern)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def load_packed(
+    files: Sequence[tuple[str, bytes]],
+    *,
+    pattern: str | None = None,
+    progress: Callable[..., None] | None = None,
+) -> PackedTokenizer:
+    """:func:`load_uploaded`, packed: what a worker process runs for a page (see
+    :mod:`mergescope_ui.shared.jobs`)."""
+    if progress is not None:
+        progress(0, 2, "reading the files")
+    notes: list[str] = []
+    tok = load_uploaded(files, pattern=pattern, notes=notes)
+    if progress is not None:
+        progress(1, 2, f"{tok.vocab_size:,} tokens read; sending them to the page")
+    return replace(pack(tok), notes=tuple(notes))

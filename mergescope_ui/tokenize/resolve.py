@@ -33,7 +33,7 @@ from bpe_core.formats.local_caches import (
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.cache import corpus_index, corpus_text, remember
 from mergescope_ui.shared.digest import digest
-from mergescope_ui.shared.tokenizer_files import load_uploaded
+from mergescope_ui.shared.job_wait import load_uploaded_in_worker
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
@@ -189,7 +189,7 @@ def load_upload(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> L
     names = tuple(name for name, _ in files)
     notes: list[str] = []
     try:
-        tok = load_uploaded(files, pattern=pattern, notes=notes)
+        tok = load_uploaded_in_worker(files, pattern=pattern, notes=notes)
         loaded = LoadedUpload(key, names, pattern, tokenizer=tok, notes=tuple(notes))
     except ValueError as exc:
         loaded = LoadedUpload(key, names, pattern, error=str(exc))

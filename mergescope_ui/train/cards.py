@@ -36,7 +36,7 @@ CARD_CSS = """
 <style>
 .ms-card{border:2px solid #e8590c;border-radius:.8rem;padding:.55rem .9rem;background:rgba(232,89,12,.05);
   font-size:var(--ms-card-size,1rem);min-width:0;overflow-wrap:anywhere;}
-.ms-card h4{margin:0 0 .15rem 0;font-size:1.1em;font-weight:700;color:#d9480f;padding:0;line-height:1.3;}
+.ms-card h4{margin:0 0 .15rem 0;font-size:1.1em;font-weight:700;color:#b5400c;padding:0;line-height:1.3;}
 .ms-card .ms-tokens{border:none;max-height:none;padding:.1rem 0;font-size:1.7em;overflow:visible;
   contain:none;line-height:1.6;word-break:normal;display:flex;flex-wrap:wrap;align-items:center;}
 .ms-card .ms-tokens.ms-long{font-size:1.3em;}

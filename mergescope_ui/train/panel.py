@@ -31,11 +31,13 @@ def _panel(*, inputs: Inputs) -> None:
     run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
     if run is None:
         return
+    quiz = bool(st.session_state.get(keys.QUIZ))
     options = StageOptions(
         large=bool(st.session_state.get(shared_keys.PRESENTER, False)),
-        quiz=bool(st.session_state.get(keys.QUIZ)),
+        quiz=quiz,
         animate=bool(st.session_state.get(keys.ANIMATE, True)),
         speed=float(st.session_state.get(keys.PLAY_SPEED, 1.0)),
+        arrows_from=f".st-key-{keys.QUIZ_GUESS}" if quiz else "",  # the guess: ← → step, ↑ ↓ choose
     )
     # Always the same elements in the same order: an element that comes and goes before the stage
     # would shift it, and the browser would mount it afresh (losing the step it shows).
@@ -71,12 +73,11 @@ def _train_ahead(run: TrainingRun, *, quiz: bool, slot: DeltaGenerator) -> None:
     pending = st.session_state.pop(keys.JUMP_PENDING, None)
     if pending is not None:
         bar = slot.progress(0.0, text=f"Training up to step {pending:,}…")
-        reached = run.jump(
-            pending,
-            progress=lambda done, total: bar.progress(
-                min(1.0, done / max(total, 1)), text=f"Training… {done:,} of {total:,}"
-            ),
-        )
+
+        def progress(done: int, total: int) -> None:
+            bar.progress(min(1.0, done / max(total, 1)), text=f"Training… {done:,} of {total:,}")
+
+        reached = run.jump(pending, progress=progress)
         bar.empty()
         stop = run.stop_reason
         move_stage(

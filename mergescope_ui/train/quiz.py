@@ -16,10 +16,10 @@ the greatest byte strings win
 >>> score_line([grade("o + w", step)]), score_line([grade("o + w", step), grade("l + o", step)])
 ('1 of 1 right', '1 of 2 right, 1 tied with the winner')
 
-Above the stage, all of it takes two short lines, so the stage still fits on a projector's
-screen: the verdict and the score (:func:`quiz_html`), then the question (:func:`question`) with
-the choices beside it.  Long tokens are cut in the middle (:func:`short_pair`), and a verdict
-still too long for its line ends in "…", whole in its tooltip:
+Above the stage, all of it takes two or three short lines, so the stage still fits on a
+projector's screen: the verdict and the score (:func:`quiz_html`; a long verdict wraps, whole to
+the back of the room), then the question (:func:`question`) with the choices beside it.  Long
+tokens are cut in the middle (:func:`short_pair`):
 
 >>> tied = grade("l + o", step)
 >>> print(quiz_html(tied, results=[tied]))
@@ -48,10 +48,10 @@ TOKEN_COLUMNS = 8  # each token of a pair in the choices and the verdict: one li
 ICONS = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}
 QUIZ_CSS = """
 <style>
-.ms-quiz{font-size:1rem;line-height:1.4;display:flex;align-items:center;justify-content:space-between;
+.ms-quiz{font-size:.92rem;line-height:1.2;display:flex;align-items:center;justify-content:space-between;
   gap:0 1rem;}
-.ms-quiz .ms-verdict{min-width:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;
-  padding:.1rem .5rem;border-radius:.4rem;}
+/* A long verdict wraps (a projector shows no tooltip), in lines close enough to keep the stage on it. */
+.ms-quiz .ms-verdict{min-width:0;padding:0 .4rem;border-radius:.4rem;}
 .ms-quiz .ms-right{background:#d3f9d8;color:#2b8a3e;}
 .ms-quiz .ms-tied{background:#fff3bf;color:#8a5a00;}
 .ms-quiz .ms-wrong{background:#ffe3e3;color:#c92a2a;}
@@ -114,7 +114,7 @@ def grade(guess: str, step: MergeStep) -> QuizResult:
     table = pair_table(step)
     answer = table.loc[table["chosen"], "pair"].iloc[0]
     counts = dict(zip(table["pair"], table["count"]))
-    times = f"{step.count:,} time{'s' if step.count != 1 else ''}"
+    times = _times(step.count)
     named, winner = short_pair(guess), short_pair(answer)  # the message stays one line
     if guess == answer:
         outcome, message = "right", f"Right! {winner} occurs {times}, more than any other pair"
@@ -133,9 +133,18 @@ def grade(guess: str, step: MergeStep) -> QuizResult:
         )
     else:
         outcome = "wrong"
-        seen = f"{counts[guess]:,} times" if guess in counts else "less often"
+        seen = _times(counts[guess]) if guess in counts else "less often"
         message = f"Not this time: {named} occurs {seen}; {winner} occurs {times}"
     return QuizResult(step=step.index, guess=guess, answer=answer, outcome=outcome, message=message)
+
+
+def _times(count: int) -> str:
+    """How often, as one would say it.
+
+    >>> _times(1), _times(2), _times(1200)
+    ('once', '2 times', '1,200 times')
+    """
+    return "once" if count == 1 else f"{count:,} times"
 
 
 def score_line(results: Sequence[QuizResult]) -> str:

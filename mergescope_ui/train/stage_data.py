@@ -3,9 +3,9 @@
 
 The stage (:mod:`.stage`) steps through a window of steps in the browser, so the server sends
 it each step of the window at once: the merge card and the pair chart as escaped HTML, the
-sentences, and the sequence around the merge as spans with their marks, before the merge (each
-pair about to fuse in one box) and after it (the new token outlined): the first places where the
-new token now stands in the whole text, and the text from its start.  Token labels travel once
+sentences, and the sequence around the merge as spans with their marks (each new token marked,
+with the pair it was made from): the first places where the new token now stands in the whole
+text, and the text from its start.  Token labels travel once
 per window in a table: id -> :class:`~..shared.stage_contract.TokenLabel`.
 
 >>> from bpe_core import Trainer, TrainOptions
@@ -14,7 +14,7 @@ per window in a table: id -> :class:`~..shared.stage_contract.TokenLabel`.
 >>> run = TrainingRun(Trainer(text, options), identity=RunIdentity.of(text, options))
 >>> views = StageViews(run, text)
 >>> run.jump(2), views.view(2).places.total, views.view(2).places.items[0].token
-(2, 3, Line(before=(Span(ids=(256, 119), mark='pair'),), after=(Span(ids=(257,), mark='new'),)))
+(2, 3, (Span(ids=(257,), mark='new', was=(256, 119)),))
 """
 
 from __future__ import annotations
@@ -25,19 +25,16 @@ from dataclasses import dataclass, replace
 
 from bpe_core.byte_level import readable
 from bpe_core.training.places import Place as TextPlace
-from bpe_core.training.places import TextReplay, split_back
+from bpe_core.training.places import TextReplay
 from mergescope_ui.shared.stage_contract import (
-    Line,
-    Mark,
     Place,
     Places,
-    Span,
     Spans,
     StepView,
     TokenLabel,
     Window,
     Wording,
-    runs,
+    spans,
 )
 from mergescope_ui.shared.token_html import clip_label, label_width, token_class, token_title
 from mergescope_ui.shared.training_run import TrainingRun
@@ -55,48 +52,23 @@ MAX_VIEWS = 400  # step views kept per run
 
 @dataclass(frozen=True, slots=True)
 class StageOptions:
-    """How the stage runs: presenter sizes, the quiz, the animation, Play's seconds per step."""
+    """How the stage runs: presenter sizes, the quiz, the animation, Play's seconds per step, and the
+    page's choices whose arrow keys step the stage (a CSS selector, "" for none)."""
 
     large: bool = False
     quiz: bool = False
     animate: bool = True
     speed: float = 1.0
+    arrows_from: str = ""
 
 
-def after_spans(ids: Sequence[int], new_id: int | None) -> Spans:
-    """``ids`` after a merge into ``new_id`` (None: no merge): each new token marked ``new``.
+def merged_spans(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> Spans:
+    """``ids`` after the merge of ``pair`` into ``new_id``: each new token marked ``new``, made from the pair.
 
-    >>> after_spans([5, 9, 6], 9)
-    (Span(ids=(5,), mark=''), Span(ids=(9,), mark='new'), Span(ids=(6,), mark=''))
+    >>> merged_spans([5, 9, 6], (1, 2), 9)[1]
+    Span(ids=(9,), mark='new', was=(1, 2))
     """
-    marks: dict[int, Mark] = {} if new_id is None else {n: "new" for n, i in enumerate(ids) if i == new_id}
-    return runs(ids, marks)
-
-
-def before_spans(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> Spans:
-    """``ids`` as they were before the merge of ``pair`` into ``new_id``: each pair in one ``pair`` span.
-
-    >>> before_spans([5, 9, 9], (1, 2), 9)
-    (Span(ids=(5,), mark=''), Span(ids=(1, 2), mark='pair'), Span(ids=(1, 2), mark='pair'))
-    """
-    shown, halves = split_back(ids, pair, new_id)
-    starts = set(halves[::2])
-    out: list[Span] = []
-    plain: list[int] = []
-    n = 0
-    while n < len(shown):
-        if n in starts:
-            if plain:
-                out.append(Span(tuple(plain), ""))
-                plain = []
-            out.append(Span((shown[n], shown[n + 1]), "pair"))
-            n += 2
-        else:
-            plain.append(shown[n])
-            n += 1
-    if plain:
-        out.append(Span(tuple(plain), ""))
-    return tuple(out)
+    return spans(ids, {n: ("new", pair) for n, i in enumerate(ids) if i == new_id})
 
 
 class StageViews:
@@ -147,7 +119,7 @@ class StageViews:
                 figures=self._figures(k),
                 before_caption="",
                 after_caption="The text as raw bytes, from its start",
-                head=Line(before=(), after=after_spans(head, None)),
+                head=spans(head),
                 head_more=more,
                 places=None,
             )
@@ -159,7 +131,10 @@ class StageViews:
                 step.new_id, start=start, limit=PLACES_PER_STEP, context_bytes=3 * CONTEXT_COLUMNS
             )
         ]
-        line = _line_maker(step.pair, step.new_id)
+
+        def line(ids: Sequence[int]) -> Spans:
+            return merged_spans(ids, step.pair, step.new_id)
+
         places = tuple(
             Place(
                 number=p.index + 1,
@@ -264,7 +239,7 @@ class StageViews:
                 for line in (p.lead, p.token, p.tail, p.link)
                 if line
             ]
-            ids.update(i for line in lines for side in (line.before, line.after) for s in side for i in s.ids)
+            ids.update(i for line in lines for span in line for i in (*span.ids, *(span.was or ())))
         max_merges = run.identity.settings.max_merges
         last, stop = run.pulled, run.stop_reason or ""
         return Window(
@@ -293,6 +268,7 @@ class StageViews:
                 ),
                 finished=f"🏁 Training finished after {last:,} merge{'' if last == 1 else 's'}: {stop}.",
             ),
+            arrows_from=options.arrows_from,
         )
 
     def _order(self, lo: int, hi: int) -> list[int]:
@@ -301,16 +277,7 @@ class StageViews:
         return steps if self.replay.step <= lo else steps[::-1] if self.replay.step >= hi else steps
 
 
-def _line_maker(pair: tuple[int, int], new_id: int) -> Callable[[Sequence[int]], Line]:
-    """A function that shows ids before and after the merge of ``pair`` into ``new_id``."""
-
-    def line(ids: Sequence[int]) -> Line:
-        return Line(before=before_spans(ids, pair, new_id), after=after_spans(ids, new_id))
-
-    return line
-
-
-def _link(place: TextPlace, nxt: TextPlace | None, line: Callable[[Sequence[int]], Line]) -> Line | None:
+def _link(place: TextPlace, nxt: TextPlace | None, line: Callable[[Sequence[int]], Spans]) -> Spans | None:
     """The text between ``place``'s token and the next place's, when that one stands in ``place``'s
     right context (same chunk): the two are then shown on one line."""
     if nxt is None or nxt.chunk != place.chunk:

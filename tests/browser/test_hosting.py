@@ -35,6 +35,33 @@ def upload(page, path: Path) -> None:
     page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(path))
 
 
+def working(pid: int) -> list[tuple[int, str]]:
+    """The server's processes at work: its children but the job runner's idle fork server (and the
+    resource tracker multiprocessing starts beside it), and every child of that fork server (a job's
+    process: none may be left once its page has its result)."""
+    found = []
+    for child in children(pid):
+        if "multiprocessing.forkserver" in child[1]:
+            found += children(child[0])
+        elif "multiprocessing.resource_tracker" not in child[1]:
+            found.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    """True while process ``pid`` runs (a zombie waiting to be reaped does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def everything(pid: int) -> list[int]:
+    """``pid``'s processes, children of children included."""
+    return [p for child, _ in children(pid) for p in (child, *everything(child))]
+
+
 def test_a_large_upload_trains_on_both_pages_leaves_no_process_and_sigterm_stops_the_server(tmp_path):
     """4.4M characters on the Train page and 6M in the lab (4.8M after the held-out split): over the
     4M characters above which the engine counts in several processes."""
@@ -52,7 +79,7 @@ def test_a_large_upload_trains_on_both_pages_leaves_no_process_and_sigterm_stops
             page.get_by_role("button", name="Next ▶").click()
             page.get_by_text("Merge 1", exact=True).first.wait_for(timeout=60_000)
             wait_idle(page, timeout=60_000)
-            assert children(server.process.pid) == []
+            assert working(server.process.pid) == []
 
             open_app(page, f"{server.url}/vocab-lab", heading=LAB)
             upload(page, lab_file)
@@ -61,12 +88,19 @@ def test_a_large_upload_trains_on_both_pages_leaves_no_process_and_sigterm_stops
             )  # the upload, not the default texts
             page.get_by_text(millions).first.wait_for(timeout=180_000)
             wait_idle(page, timeout=60_000)
-            assert children(server.process.pid) == []
+            assert working(server.process.pid) == []
+            pool = everything(server.process.pid)  # the job runner's fork server, at least
+            assert pool, "the lab's run should have gone through the job runner's fork server"
         server.process.send_signal(signal.SIGTERM)
         try:
             server.process.wait(timeout=10)
         except Exception:
             pytest.fail("the server was still running 10 s after SIGTERM")
+        deadline = time.monotonic() + 10
+        while [p for p in pool if alive(p)] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = [p for p in pool if alive(p)]
+        assert left == [], f"processes of the job runner left after SIGTERM: {left}"
 
 
 def test_a_catastrophic_custom_regex_gives_a_message_and_leaves_nothing_running():

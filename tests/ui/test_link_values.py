@@ -31,7 +31,7 @@ def notes(at: AppTest) -> list[str]:
 
 
 def test_tokenize_quotes_a_huge_tok_and_cmp_by_a_cut_prefix() -> None:
-    at = page("pages/tokenize.py", {"tok": "q" * HUGE, "cmp": ",".join(["x" * 50] * 600)})
+    at = page("pages/views/tokenize.py", {"tok": "q" * HUGE, "cmp": ",".join(["x" * 50] * 600)})
     said = notes(at)
     tok = [n for n in said if "ignored tok=" in n]
     assert len(tok) == 1 and f"{HUGE:,} characters" in tok[0] and len(tok[0]) < SHORT, tok
@@ -42,7 +42,7 @@ def test_tokenize_quotes_a_huge_tok_and_cmp_by_a_cut_prefix() -> None:
 
 def test_the_lab_quotes_huge_values_by_a_cut_prefix() -> None:
     params = {"vocab": "9" * HUGE, "pattern": "p" * HUGE, "heldout": "h" * HUGE, "corpus": "c," * HUGE}
-    said = notes(page("pages/vocab-lab.py", params, through_app=True))
+    said = notes(page("pages/views/vocab-lab.py", params, through_app=True))
     for name in ("vocab", "pattern", "heldout"):
         mine = [n for n in said if f"ignored {name} " in n]
         assert len(mine) == 1 and f"{HUGE:,} characters" in mine[0] and len(mine[0]) < SHORT, mine
@@ -50,7 +50,7 @@ def test_the_lab_quotes_huge_values_by_a_cut_prefix() -> None:
 
 
 def test_the_train_page_quotes_a_huge_whatif_by_a_cut_prefix() -> None:
-    said = notes(page("pages/train.py", {"whatif": "w" * HUGE}))
+    said = notes(page("pages/views/train.py", {"whatif": "w" * HUGE}))
     mine = [n for n in said if "what-if" in n]
     assert len(mine) == 1 and f"{HUGE:,} characters" in mine[0] and len(mine[0]) < SHORT, said
 
@@ -71,7 +71,7 @@ def test_the_train_page_quotes_a_huge_whatif_by_a_cut_prefix() -> None:
     ids=lambda v: v[:12] if isinstance(v, str) else v,
 )
 def test_a_bad_training_setting_in_a_link_is_named(param: str, bad: str, why: str, used: str) -> None:
-    said = notes(page("pages/train.py", {param: bad}))
+    said = notes(page("pages/views/train.py", {param: bad}))
     mine = [n for n in said if f"link's {param}=" in n]
     assert len(mine) == 1, said
     assert "was ignored" in mine[0] and why in mine[0] and used in mine[0] and len(mine[0]) < SHORT
@@ -81,6 +81,6 @@ def test_a_bad_training_setting_in_a_link_is_named(param: str, bad: str, why: st
     "param, good", [("merges", "50"), ("min_frequency", "3"), ("tie_break", "hf"), ("quiz", "true")]
 )
 def test_a_good_training_setting_in_a_link_is_taken_silently(param: str, good: str) -> None:
-    at = page("pages/train.py", {param: good})
+    at = page("pages/views/train.py", {param: good})
     assert not [n for n in notes(at) if "link's" in n]
     assert str(at.session_state[param]).lower() == good

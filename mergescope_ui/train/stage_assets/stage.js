@@ -11,44 +11,53 @@
 
 /**
  * The records, field for field as in stage_contract.py (tests/ui/train/test_stage_contract.py).
- * @typedef {"" | "new" | "pair"} Mark
+ * @typedef {"" | "new"} Mark
  * @typedef {{text: string, classes: string, title: string, breaks: number}} TokenLabel
- * @typedef {{ids: number[], mark: Mark}} Span
- * @typedef {{before: Span[], after: Span[]}} Line
- * @typedef {{number: number, lead: Line, token: Line, tail: Line, link: Line | null, cut_before: boolean,
- *   cut_after: boolean}} Place
+ * @typedef {{ids: number[], mark: Mark, was: number[] | null}} Span
+ * @typedef {{number: number, lead: Span[], token: Span[], tail: Span[], link: Span[] | null,
+ *   cut_before: boolean, cut_after: boolean}} Place
  * @typedef {{total: number, start: number, items: Place[]}} Places
  * @typedef {{step: number, heading: string, status: string, card: string, pairs: string, figures: string,
- *   before_caption: string, after_caption: string, head: Line, head_more: boolean, places: Places | null}} StepView
+ *   before_caption: string, after_caption: string, head: Span[], head_more: boolean, places: Places | null}} StepView
  * @typedef {{heading: string, waiting: string, waiting_card: string, past_end: string, past_limit: string,
  *   finished: string}} Wording
  * @typedef {{serial: number, position: number, lo: number, hi: number, views: StepView[],
  *   labels: Object<string, TokenLabel>, last: number, finished: boolean, max_steps: number, quiz: boolean,
- *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording}} Window
+ *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording, arrows_from: string}} Window
  * @typedef {{position: number, start: number, serial: number}} Shown
  */
 
-// How each mark shows (stage.css): a class on each of its tokens, a box around them.
-const MARKS = { "": { token: "", box: "" }, new: { token: " ms-new", box: "" }, pair: { token: "", box: "ms-fuse" } };
+// How each mark shows (stage.css): after the step, a class on each of its tokens; before it, a box
+// around what they were made from.
+const MARKS = { "": { token: "", box: "" }, new: { token: " ms-new", box: "ms-fuse" } };
 // Places shown at a time: two on a small projector screen in presenter mode, else three.
 const perPage = (data) => (data.large && window.innerHeight < 900 ? 2 : 3);
 const MIN_ROOM = 260; // px: below this a card or chart scrolls the page rather than itself
 const REPORT_MS = 40; // report the step shown once stepping pauses this long (a held arrow key repeats faster)
+// Keys that step: the arrows and a presentation clicker's PageDown / PageUp, and Space / Enter where
+// they would press nothing else. Not in a text field; in the page's choices (Window.arrows_from) the
+// arrows, PageDown / PageUp and Enter step, and the others (↑ ↓ Space) still choose.
+const STEP_KEYS = { ArrowRight: 1, PageDown: 1, " ": 1, Enter: 1, ArrowLeft: -1, PageUp: -1 };
+const FIELDS = "input, textarea, select, [contenteditable], [role=grid], [role=listbox]";
+const PRESSABLE = "button, a[href], summary, label, [role=button], [role=tab], [role=switch], [role=checkbox]";
 const ELLIPSIS = '<span class="ms-cut">…</span>';
 const fmt = (k) => k.toLocaleString("en-US");
 const withStep = (text, k) => text.replace("{step}", fmt(k));
 
-/** One span per token (labels and tooltips come escaped), inside its mark's box if it has one. */
-function spansHTML(data, spans, breaks) {
+/** One HTML span per token (labels and tooltips come escaped), as the text reads after the step
+ * (side "after": marked) or before it (side "before": what a span was made from, in one box). */
+function spansHTML(data, spans, side, breaks) {
   const out = [];
   for (const span of spans) {
     const mark = MARKS[span.mark] || MARKS[""];
-    if (mark.box) out.push(`<span class="${mark.box}">`);
-    span.ids.forEach((id, n) => {
+    const boxed = side === "before" && span.was;
+    const ids = boxed ? span.was : span.ids;
+    if (boxed) out.push(`<span class="${mark.box}">`);
+    ids.forEach((id, n) => {
       const t = data.labels[id];
-      if (!t) out.push('<span class="ms-t ms-byte">?</span>');
-      else out.push(`<span class="${t.classes}${mark.token}" title="${t.title}">${t.text}</span>`);
-      if (mark.box && n === span.ids.length - 1) out.push("</span>");
+      const classes = t && t.classes + (side === "after" ? mark.token : "");
+      out.push(t ? `<span class="${classes}" title="${t.title}">${t.text}</span>` : '<span class="ms-t ms-byte">?</span>');
+      if (boxed && n === ids.length - 1) out.push("</span>");
       if (breaks && t && t.breaks) out.push("<br>".repeat(t.breaks));
     });
   }
@@ -69,8 +78,8 @@ function placeLines(data, view, first, side) {
   const lines = [];
   page.forEach((p, n) => {
     const line = lines[lines.length - 1];
-    if (line && page[n - 1].link) line.spans.push(...page[n - 1].link[side], ...p.token[side]);
-    else lines.push({ first: p, spans: [...p.lead[side], ...p.token[side]] });
+    if (line && page[n - 1].link) line.spans.push(...page[n - 1].link, ...p.token);
+    else lines.push({ first: p, spans: [...p.lead, ...p.token] });
     lines[lines.length - 1].last = p;
   });
   return lines
@@ -78,7 +87,7 @@ function placeLines(data, view, first, side) {
       const num = a === b ? `${a.number}` : `${a.number}–${b.number}`;
       return (
         `<div class="ms-line"><span class="ms-num">${num}</span>${a.cut_before ? ELLIPSIS : ""}` +
-        `${spansHTML(data, spans.concat(b.tail[side]), false)}${b.cut_after ? ELLIPSIS : ""}</div>`
+        `${spansHTML(data, spans.concat(b.tail), side, false)}${b.cut_after ? ELLIPSIS : ""}</div>`
       );
     })
     .join("");
@@ -86,28 +95,15 @@ function placeLines(data, view, first, side) {
 
 function headHTML(data, view, side) {
   const more = view.head_more ? '<span class="ms-cut"> … the text goes on</span>' : "";
-  return `<div class="ms-line ms-head">${spansHTML(data, view.head[side], true)}${more}</div>`;
+  return `<div class="ms-line ms-head">${spansHTML(data, view.head, side, true)}${more}</div>`;
 }
 
 function mount(root) {
   const q = (sel) => root.querySelector(sel);
-  const s = {
-    root,
-    q,
-    pos: 0,
-    serial: null,
-    reported: "", // the last Shown sent, as JSON
-    playing: false,
-    timer: null,
-    reportTimer: null,
-    tab: "places",
-    page: {}, // step -> first place shown
-    shown: "",
-    notice: "",
-    data: null,
-    views: new Map(), // step -> StepView
-    setState: null,
-  };
+  // pos: the step shown; page: step -> the first place shown; views: step -> StepView; reported: the
+  // last Shown sent (JSON); shown: what the sequences were last drawn for.
+  const s = { root, q, pos: 0, serial: null, data: null, views: new Map(), page: {}, tab: "places" };
+  Object.assign(s, { reported: "", shown: "", notice: "", playing: false, timer: null, reportTimer: null });
   // Every listener of this mount goes through one signal: unmounting (the function the component
   // returns) removes them all. A mount left listening would step its own stale copy of the stage
   // on each click, beside the new mount, and the two would draw over each other.
@@ -130,19 +126,23 @@ function mount(root) {
   };
   jump.addEventListener("keydown", onJumpKey, on);
   jump.addEventListener("change", () => jumpTo(s, jump.value), on);
+  const choices = (e) => !!(s.data && s.data.arrows_from && e.target.closest && e.target.closest(s.data.arrows_from));
   const onKey = (e) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target;
-    if (t && t.closest && t.closest("input, textarea, select, [contenteditable], [role=grid], [role=listbox]"))
-      return;
+    const t = e.target.closest ? e.target : document.body;
+    if (choices(e) ? e.key === " " : t.closest(FIELDS) || (/^( |Enter)$/.test(e.key) && t.closest(PRESSABLE))) return;
     if (!root.isConnected) return unmount(s); // taken off the page without a word
-    if (e.key === "ArrowRight") step(s, +1);
-    else if (e.key === "ArrowLeft") step(s, -1);
+    if (STEP_KEYS[e.key]) step(s, STEP_KEYS[e.key]);
     else if (e.key === "p" || e.key === "P") togglePlay(s);
     else return;
     e.preventDefault();
+    if (choices(e)) e.stopPropagation(); // the choices' own handler would move the choice too
+    // A click on the page leaves the focus on its scroll area, which a key then frames page-wide.
+    if (t !== document.body && !t.closest(FIELDS) && !t.closest(PRESSABLE) && !root.contains(t)) t.blur();
   };
-  document.addEventListener("keydown", onKey, on);
+  // The choices' own keys act before the stage sees them bubble: the stage takes those first.
+  document.addEventListener("keydown", (e) => choices(e) && onKey(e), { ...on, capture: true });
+  document.addEventListener("keydown", (e) => choices(e) || onKey(e), on);
   // In presenter mode the card and the chart never reach below the screen (they scroll inside
   // instead): the room left under the stage's top changes with the window and with what the page
   // shows above the stage (the quiz), so it is measured again whenever either changes size.

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import random
 from functools import cache
 from pathlib import Path
 
@@ -54,3 +56,26 @@ def megabyte_token_files(folder: Path) -> Path:
     (folder / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
     (folder / "merges.txt").write_text("\n".join(merges) + "\n", encoding="utf-8")
     return folder
+
+
+def rank_file(tokens: int, *, seed: int) -> bytes:
+    """A valid ``.tiktoken`` file of ``tokens`` lines: the 256 bytes, then each token an earlier one and
+    one more byte, of lengths drawn from one fixed mix (mostly 2 to 4 bytes), so that a larger file has
+    tokens as long as a smaller one.  The same seed gives the same bytes."""
+    rng = random.Random(seed)
+    vocab = [bytes([b]) for b in range(256)]
+    by_length: list[list[bytes]] = [[], list(vocab)]
+    seen = set(vocab)
+    lengths = [2] * 30 + [3] * 62 + [4] * 5 + [5] * 2 + [8] * 1  # mostly short, as such files are
+    while len(vocab) < tokens:
+        n = min(rng.choice(lengths), len(by_length))
+        head = rng.choice(by_length[n - 1])
+        token = head + bytes([rng.randrange(256)])
+        if token in seen:
+            continue
+        seen.add(token)
+        vocab.append(token)
+        if n == len(by_length):
+            by_length.append([])
+        by_length[n].append(token)
+    return b"".join(base64.b64encode(t) + b" %d\n" % i for i, t in enumerate(vocab))

@@ -37,3 +37,16 @@ def test_the_cache_lifetime_comes_from_the_environment(monkeypatch):
     assert settings._seconds("MERGESCOPE_CACHE_SECONDS", 120.0) == 5.0
     monkeypatch.delenv("MERGESCOPE_CACHE_SECONDS")
     assert settings._seconds("MERGESCOPE_CACHE_SECONDS", 120.0) == 120.0
+
+
+def test_a_slow_full_collection_is_not_repeated_every_tick(monkeypatch):
+    """A full collection that took long (a big heap) is followed by young ones only, until its period."""
+    from mergescope_ui.shared import memory
+
+    monkeypatch.setattr(memory, "_last_full", {"seconds": 0.0, "at": float("-inf")})
+    assert memory.collect(now=0.0) == 2
+    memory._last_full["seconds"] = 1.5  # as the class's server measured: 1.4-1.9 s
+    assert [memory.collect(now=t) for t in (15.0, 30.0, 590.0)] == [1, 1, 1]
+    assert memory.collect(now=600.0) == 2
+    memory._last_full["seconds"] = 0.01  # a small heap again: full every tick
+    assert memory.collect(now=615.0) == 2

@@ -19,7 +19,7 @@ from mergescope_ui.tokenize.tab_views import TAB_NAMES
 from tests.engine.formats.support import CORPUS, EOT
 
 ROOT = Path(__file__).resolve().parents[3]
-PAGE = str(ROOT / "pages" / "tokenize.py")
+PAGE = str(ROOT / "pages" / "views" / "tokenize.py")
 TEXT = "Größe 2024 it's   自然语言 " + EOT + " The quick brown fox"
 
 
@@ -100,7 +100,7 @@ def test_the_labs_reference_upload_says_what_was_assumed() -> None:
     files = _saved(train("a small reference tokenizer trained on other text " * 30, vocab_size=300))
     clear_caches()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
-    at.switch_page("pages/vocab-lab.py").run()
+    at.switch_page("pages/views/vocab-lab.py").run()
     pair = [(n, files[n], "application/octet-stream") for n in ("vocab.json", "merges.txt")]
     at.file_uploader(key=lab_keys.REF_UPLOAD).set_value(pair).run()
     assert not at.exception

@@ -72,6 +72,6 @@ def step_through(at: AppTest, *steps: int) -> AppTest:
     return at
 
 
-def spans_ids(line: dict[str, Any], side: str = "after") -> list[int]:
-    """The token ids of one side of a Line as sent."""
-    return [i for span in line[side] for i in span["ids"]]
+def spans_ids(spans: list[dict[str, Any]]) -> list[int]:
+    """The token ids of a stretch of text as sent (after the step)."""
+    return [i for span in spans for i in span["ids"]]

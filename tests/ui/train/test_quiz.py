@@ -35,3 +35,18 @@ def test_score_line_reads_naturally() -> None:
     assert score_line([right]) == "1 of 1 right"
     assert score_line([right, tie, miss]) == "1 of 3 right, 1 tied with the winner"
     assert score_line([miss]) == "0 of 1 right"
+
+
+def test_a_pair_seen_once_occurs_once_in_every_verdict() -> None:
+    """Every choice at every step of a text with pairs seen once: a count of 1 reads 'once', never
+    '1 times' (nor '1 time'); other counts read 'N times'."""
+    steps = list(bpe_core.train_steps("aaabdaaabac low lower", vocab_size=300, pattern="none"))
+    seen_once = 0
+    for step in steps:
+        for option in choices(step):
+            message = grade(option, step).message
+            assert " 1 times" not in message and " 1 time" not in message, message
+            seen_once += "occurs once" in message
+            if step.count > 1 and grade(option, step).outcome == "right":
+                assert f"occurs {step.count:,} times" in message
+    assert seen_once > 10, "the text has steps whose pairs occur once"

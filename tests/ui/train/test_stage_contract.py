@@ -17,7 +17,7 @@ import pytest
 
 from bpe_core import Trainer, TrainOptions
 from mergescope_ui.shared import stage_contract
-from mergescope_ui.shared.stage_contract import MARKS, RECORDS, Line, Span, wire
+from mergescope_ui.shared.stage_contract import MARKS, RECORDS, Span, wire
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.train.stage_data import StageOptions, StageViews
 
@@ -85,10 +85,10 @@ def test_the_drift_check_sees_a_renamed_or_missing_field() -> None:
 
 
 def test_wire_sends_each_record_as_its_fields_and_nothing_else() -> None:
-    assert wire(Line(before=(), after=(Span((1,), "new"),))) == {
-        "before": [],
-        "after": [{"ids": [1], "mark": "new"}],
-    }
+    assert wire((Span((1,), "new", (3, 4)), Span((5, 6), "", None))) == [
+        {"ids": [1], "mark": "new", "was": [3, 4]},
+        {"ids": [5, 6], "mark": "", "was": None},
+    ]
     with pytest.raises(ValueError, match="not a stage record"):
         wire(object())
 

@@ -6,7 +6,7 @@ import html
 import json
 
 from bpe_core import Trainer, TrainOptions
-from mergescope_ui.shared.stage_contract import Line, wire
+from mergescope_ui.shared.stage_contract import Spans, wire
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.train.stage_data import (
     AHEAD,
@@ -27,8 +27,9 @@ def _run(text: str = STORY, merges: int = 40, **options) -> TrainingRun:
     return run
 
 
-def _ids(line: Line, side: str = "after") -> list[int]:
-    return [i for span in getattr(line, side) for i in span.ids]
+def _ids(line: Spans, side: str = "after") -> list[int]:
+    """The token ids of a stretch of text after the step, or before it."""
+    return [i for span in line for i in (span.was or span.ids if side == "before" else span.ids)]
 
 
 def test_a_window_around_a_step_and_nothing_after_it_in_the_quiz() -> None:
@@ -70,18 +71,19 @@ def test_each_place_is_the_new_token_with_a_little_text_around_it() -> None:
                 assert len(side) <= 1 or sum(widths[1:]) <= CONTEXT_COLUMNS  # cut to columns, whole tokens
 
 
-def test_before_the_merge_every_new_token_is_its_pair_in_one_box_and_after_it_is_marked() -> None:
+def test_every_new_token_is_marked_and_made_from_the_pair_and_nothing_else_is() -> None:
     run = _run(pattern="none")
     views = StageViews(run, STORY)
     for k in (1, 5, 25):
         step, v = run.records[k - 1], views.view(k)
+        assert v.places is not None
         for line in [v.head] + [p.lead for p in v.places.items] + [p.tail for p in v.places.items]:
-            after = [(i, s.mark) for s in line.after for i in s.ids]
-            assert all((mark == "new") == (i == step.new_id) for i, mark in after)
-            pairs = [s for s in line.before if s.mark == "pair"]
-            assert all(s.ids == step.pair for s in pairs) and step.new_id not in _ids(line, "before")
-            assert len(pairs) == sum(i == step.new_id for i, _ in after)
-            assert all(s.mark == "" for s in line.before if s.mark != "pair")
+            for span in line:
+                if span.mark == "new":
+                    assert span.ids == (step.new_id,) and span.was == step.pair
+                else:
+                    assert span.mark == "" and span.was is None and step.new_id not in span.ids
+            assert step.new_id not in _ids(line, "before")
 
 
 def test_near_places_are_linked_by_the_text_between_their_tokens() -> None:
@@ -93,6 +95,7 @@ def test_near_places_are_linked_by_the_text_between_their_tokens() -> None:
     # one is 15 tokens past the third, beyond its 12 columns of context.
     assert [None if p.link is None else _ids(p.link) for p in places.items] == [[], [], None, [], None]
     first, second, third = places.items[:3]
+    assert first.link is not None and second.link is not None
     line = _ids(first.lead) + _ids(first.token) + _ids(first.link) + _ids(second.token)
     line += _ids(second.link) + _ids(third.token) + _ids(third.tail)
     assert b"".join(run.trainer.vocab[i] for i in line) == b"aXaXaX qrstuvwxyzq"

@@ -1,0 +1,129 @@
+"""A class on one server (loopback only): step latency, health probe, CPU and memory before/during/after.
+
+    python bench/bench_class.py [--students 40] [--steps 10] [--uploaders 5] [--heavy 2]
+                                [--upload-mb 1] [--heavy-mb 6] [--after 60]
+
+Starts ``streamlit run app.py`` on 127.0.0.1 (sessions dropped 5 s after their
+browser closes and cached results kept 5 s, as ``bench/bench_load.py`` does,
+so "after" comes sooner), probes ``/_stcore/health`` every 0.25 s from another
+client, then runs :func:`tests.browser.load.classroom` in one headless
+chromium (a browser context per student): ``--students`` sessions each load
+the Train page and press Next ``--steps`` times, while ``--uploaders``
+sessions upload a ``--upload-mb`` MB text to the Vocab-size lab and
+``--heavy`` more upload a ``--heavy-mb`` MB one (heavy jobs: they train in
+worker processes).  Prints p50/p95 step latency (click to the new step on
+screen), the health probe's p50/p99/max while the class runs, and the
+server's CPU (its own process, and its worker processes) and RSS before,
+during (peak) and ``--after`` seconds after the class left.
+
+Prints figures; asserts nothing.  Needs chromium and playwright.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_health import Prober, summary  # noqa: E402
+from tests.browser.load import SHORT_CACHE, SHORT_LIFETIMES, classroom, settle, text_file  # noqa: E402
+from tests.browser.support import children, cpu_seconds, missing_browser, rss_mb, streamlit_process  # noqa: E402
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and of its children and theirs, alive now (ended ones are not counted)."""
+    total = 0.0
+    for p in [pid, *[c for c, _ in children(pid)], *[g for c, _ in children(pid) for g, _ in children(c)]]:
+        with contextlib.suppress(OSError):  # it ended meanwhile
+            total += cpu_seconds(p)
+    return total
+
+
+class CpuSampler(threading.Thread):
+    """The server's own CPU use over time (percent of one core), sampled every second."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.stop = pid, threading.Event()
+        self.samples: list[float] = []
+
+    def run(self) -> None:
+        last, at = cpu_seconds(self.pid), time.perf_counter()
+        while not self.stop.wait(1.0):
+            now, t = cpu_seconds(self.pid), time.perf_counter()
+            self.samples.append(100 * (now - last) / (t - at))
+            last, at = now, t
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=40)
+    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--uploaders", type=int, default=5)
+    parser.add_argument("--heavy", type=int, default=2)
+    parser.add_argument("--upload-mb", type=float, default=1.0)
+    parser.add_argument("--heavy-mb", type=float, default=6.0)
+    parser.add_argument("--after", type=float, default=60.0)
+    args = parser.parse_args()
+    reason = missing_browser()
+    if reason:
+        print(f"needs chromium: {reason}")
+        return 1
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        streamlit_process(env=SHORT_CACHE, options=SHORT_LIFETIMES) as server,
+    ):
+        pid = server.process.pid
+        small = [text_file(Path(tmp) / f"up{n}.txt", args.upload_mb, seed=n) for n in range(args.uploaders)]
+        heavy = [
+            text_file(Path(tmp) / f"heavy{n}.txt", args.heavy_mb, seed=100 + n) for n in range(args.heavy)
+        ]
+        before_rss = settle(server.url, pid)
+        print(
+            f"class of {args.students} students x {args.steps} steps, {args.uploaders} uploads of "
+            f"{args.upload_mb:g} MB and {args.heavy} of {args.heavy_mb:g} MB to the lab; "
+            f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
+        )
+        print(f"before: server RSS {before_rss:.0f} MB, server CPU {cpu_seconds(pid):.1f} s so far")
+        prober, cpu = Prober(server.url), CpuSampler(pid)
+        cpu_start, tree_start = cpu_seconds(pid), tree_cpu(pid)
+        prober.start()
+        cpu.start()
+        result = classroom(
+            server.url,
+            pid,
+            students=args.students,
+            steps=args.steps,
+            uploaders=args.uploaders + args.heavy,
+            files=small + heavy if small or heavy else [text_file(Path(tmp) / "x.txt", 0.1, seed=0)],
+        )
+        prober.stop.set()
+        cpu.stop.set()
+        prober.join()
+        cpu.join()
+        used, tree = cpu_seconds(pid) - cpu_start, tree_cpu(pid) - tree_start
+        print(f"during ({result.seconds:.0f} s): {result.summary()}")
+        print(f"  {summary(prober.latencies)}")
+        mean, peak = sum(cpu.samples) / max(1, len(cpu.samples)), max(cpu.samples, default=0.0)
+        print(
+            f"  server CPU {used:.1f} s ({mean:.0f}% of a core on average, peak {peak:.0f}%)"
+            f"; with its live workers {tree:.1f} s; RSS peak {result.peak_rss:.0f} MB"
+        )
+        for error in result.errors[:10]:
+            print(f"  error: {error}")
+        after = settle(server.url, pid, wait=args.after)
+        print(f"after {args.after:.0f} s: server RSS {after:.0f} MB (before: {before_rss:.0f} MB)")
+        print(f"server RSS now {rss_mb(pid):.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

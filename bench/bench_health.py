@@ -1,0 +1,175 @@
+"""The server stays responsive while one heavy job runs: the health probe's latency during each job.
+
+    python bench/bench_health.py [--tokens 800000] [--lab-mb 6] [--which tiktoken,lab]
+
+Starts ``streamlit run app.py`` on 127.0.0.1, probes ``/_stcore/health`` every
+0.25 s from another client (a thread of this script), and in one headless
+chromium runs one heavy job at a time:
+
+- ``tiktoken``: uploads a generated ``.tiktoken`` file of ``--tokens`` tokens
+  (800,000: 9.8 million bytes, under the upload cap, which the browser counts in millions of bytes;
+  ``bench/make_tiktoken.py``) on the
+  Tokenize page and waits for "Loaded";
+- ``lab``: uploads a ``--lab-mb`` MB text to the Vocab-size lab and waits for
+  its results.
+
+For each job it prints the time to the result, the probes' p50, p99 and
+maximum while it ran, how many probes got no answer within 2 s, the
+server's CPU seconds and its peak RSS, and the job processes left after it
+(there must be none).  Loopback only.  Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.browser.load import text_file  # noqa: E402
+from tests.browser.support import (  # noqa: E402
+    children,
+    chromium_page,
+    cpu_seconds,
+    missing_browser,
+    open_app,
+    rss_mb,
+    streamlit_process,
+    wait_idle,
+)
+from tests.engine.formats.support import rank_file  # noqa: E402
+
+PROBE_EVERY = 0.25
+
+
+class Prober(threading.Thread):
+    """Asks ``/_stcore/health`` every 0.25 s; keeps each answer's latency (s), inf for none in 2 s."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url, self.stop = url + "/_stcore/health", threading.Event()
+        self.latencies: list[float] = []
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            started = time.perf_counter()
+            try:
+                with urllib.request.urlopen(self.url, timeout=2.0) as answer:
+                    answer.read()
+                self.latencies.append(time.perf_counter() - started)
+            except OSError:
+                self.latencies.append(float("inf"))
+            self.stop.wait(max(0.0, PROBE_EVERY - (time.perf_counter() - started)))
+
+
+def summary(latencies: list[float]) -> str:
+    done = sorted(x for x in latencies if x != float("inf"))
+    lost = len(latencies) - len(done)
+    if not done:
+        return f"health: no answer to {lost} probes"
+    p99 = done[min(len(done) - 1, int(0.99 * len(done)))]
+    return (
+        f"health over {len(latencies)} probes: p50 {1000 * statistics.median(done):.0f} ms, "
+        f"p99 {1000 * p99:.0f} ms, max {1000 * done[-1]:.0f} ms, unanswered in 2 s: {lost}"
+    )
+
+
+def job(server, name: str, run) -> None:
+    """Run one heavy job with the prober on; print its figures."""
+    pid = server.process.pid
+    prober = Prober(server.url)
+    cpu, peak = cpu_seconds(pid), rss_mb(pid)
+    prober.start()
+    started = time.perf_counter()
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, rss_mb(pid))
+            done.wait(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        run()
+    finally:
+        seconds = time.perf_counter() - started
+        done.set()
+        prober.stop.set()
+        prober.join()
+        sampler.join()
+    pool = ("multiprocessing.forkserver", "multiprocessing.resource_tracker")
+    left = [c for c in children(pid) if not any(p in c[1] for p in pool)]
+    grand = [g for c in children(pid) for g in children(c[0])]
+    print(f"{name}: result after {seconds:.1f} s; {summary(prober.latencies)}")
+    print(
+        f"  server CPU {cpu_seconds(pid) - cpu:.1f} s, RSS peak {peak:.0f} MB; "
+        f"processes left: {len(left) + len(grand)}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tokens", type=int, default=800_000)
+    parser.add_argument("--lab-mb", type=float, default=6.0)
+    parser.add_argument("--which", default="tiktoken,lab")
+    args = parser.parse_args()
+    reason = missing_browser()
+    if reason:
+        print(f"needs chromium: {reason}")
+        return 1
+    which = set(args.which.split(","))
+    with tempfile.TemporaryDirectory() as tmp, streamlit_process() as server:
+        rank_path = Path(tmp) / "big.tiktoken"
+        rank_path.write_bytes(rank_file(args.tokens, seed=28))
+        lab_path = text_file(Path(tmp) / "lab.txt", args.lab_mb, seed=28)
+        print(
+            f"tiktoken file {rank_path.stat().st_size / 2**20:.1f} MB ({args.tokens:,} tokens); "
+            f"lab text {lab_path.stat().st_size / 2**20:.1f} MB"
+        )
+        with chromium_page(width=1280, height=900) as browser_page:
+            page: Any = browser_page
+            open_app(page, f"{server.url}/home", heading="MergeScope")
+            idle = Prober(server.url)
+            idle.start()
+            time.sleep(5)
+            idle.stop.set()
+            idle.join()
+            print(f"idle: {summary(idle.latencies)}; RSS {rss_mb(server.process.pid):.0f} MB")
+            if "tiktoken" in which:
+
+                def tiktoken() -> None:
+                    open_app(page, f"{server.url}/tokenize?tok=upload", heading="Tokenize")
+                    files = page.locator('[data-testid="stMain"] input[type="file"]').first
+                    files.set_input_files(str(rank_path))
+                    page.get_by_text("Loaded big.tiktoken", exact=False).first.wait_for(timeout=600_000)
+                    wait_idle(page, timeout=120_000)
+
+                job(server, "tiktoken upload on the Tokenize page", tiktoken)
+            if "lab" in which:
+
+                def lab() -> None:
+                    open_app(page, f"{server.url}/vocab-lab", heading="Vocab-size lab")
+                    page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(
+                        str(lab_path)
+                    )
+                    millions = re.compile(r"Trained on \d,\d{3},\d{3} characters")  # the upload's run
+                    page.get_by_text(millions).first.wait_for(timeout=600_000)
+                    wait_idle(page, timeout=120_000)
+
+                job(server, f"lab on a {args.lab_mb:g} MB upload", lab)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

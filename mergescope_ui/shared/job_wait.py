@@ -1,0 +1,171 @@
+"""Waiting for a worker job in a page: a progress bar, a Cancel button, and the job's end (Streamlit side).
+
+:func:`run_job` hands the work to the server's :func:`~mergescope_ui.shared.jobs.runner`
+and waits for it in this session's script run, which sleeps between looks:
+the server's other sessions (and its health probe) never wait for the job.
+While it waits it shows the job's progress and a Cancel button, and asks the
+runner about the job several times a second, which keeps the job alive (a
+job nobody asks about, because its page was left or its session ended, is
+stopped by the runner).
+
+A click on any widget (Cancel among them) stops this script run and starts
+another; the job goes on, and the next run's :func:`run_job` with the same
+``key`` waits for the same job (Cancel's callback has ended it by then, and
+the run gets its message).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+from bpe_core import Tokenizer
+
+from . import keys
+from .digest import digest
+from .jobs import FAILED, QUEUED, REAPED, Limits, Progress, Status, runner
+from .safe_text import md_escape
+from .tokenizer_files import load_packed, unpack
+
+LOOK_EVERY = 0.1  # seconds between two looks at a job (each look is a few microseconds)
+
+
+def owner() -> str:
+    """This browser session's name for the runner (a random token kept in ``session_state``)."""
+    return str(st.session_state.setdefault(keys.JOB_OWNER, secrets.token_hex(8)))
+
+
+def run_job(
+    key: str,
+    fn: Callable[..., Any],
+    *args: Any,
+    label: str,
+    limits: Limits | None = None,
+    where: Any = None,
+    **kwargs: Any,
+) -> Status:
+    """Run ``fn(*args, progress=..., **kwargs)`` in a worker and wait for it; returns the ended
+    :class:`~mergescope_ui.shared.jobs.Status` (``ok`` with its ``value``, or a ``message``).
+
+    ``key`` names the work (include a digest of its inputs): a rerun with the same key waits for
+    the same job.  ``label`` is the progress bar's text (escaped here); ``where`` is the container to
+    draw the bar in (default: here).
+    """
+    jobs: dict[str, str] = st.session_state.setdefault(keys.JOBS, {})
+    r = runner()
+    job = jobs.get(key)
+    if job is not None and (not r.known(job) or r.status(job).state == REAPED):
+        r.forget(job)  # it was stopped while nobody waited (the page was left): start it again
+        job = None
+    if job is None:
+        try:
+            job = r.submit(fn, *args, owner=owner(), limits=limits, **kwargs)
+        except ValueError as exc:
+            return Status(key, FAILED, Progress(), message=str(exc))
+        jobs[key] = job
+    box = (where if where is not None else st).empty()
+    with box.container():
+        bar = st.progress(0.0, text=md_escape(label))
+        st.button("Cancel", key=f"cancel-{key}", on_click=r.cancel, args=(job,), help="Stop this job.")
+    status = r.status(job)
+    try:
+        while not status.ended:
+            bar.progress(status.progress.fraction, text=md_escape(_describe(label, status)))
+            time.sleep(LOOK_EVERY)
+            status = r.status(job)
+    finally:
+        if status.ended:
+            jobs.pop(key, None)
+            r.forget(job)
+    box.empty()
+    return status
+
+
+def _describe(label: str, status: Status) -> str:
+    """The bar's text: what the job does, or its place in the queue.
+
+    >>> _describe("Loading", Status("j", "queued", Progress(), ahead=2))
+    'Loading: waiting for a free worker (2 jobs ahead)'
+    >>> _describe("Loading", Status("j", "running", Progress(3, 4, "merges")))
+    'Loading: merges'
+    """
+    if status.state == QUEUED:
+        return f"{label}: waiting for a free worker ({status.ahead} jobs ahead)"
+    return f"{label}: {status.progress.note}" if status.progress.note else label
+
+
+UPLOAD_LIMITS = Limits(seconds=300, memory_bytes=2048 * 1024 * 1024)
+"""A 10 MB tokenizer file (800,000 tokens) loads in a few seconds of CPU and under 1 GB; a busy
+server (load 20 on 2 cores) took 85 s to 2 minutes."""
+SESSION_TOKENS = 1_000_000
+"""The memory budget of one session for uploaded tokenizers, in tokens (a tokenizer takes about
+700 bytes per token on the server: 1,000,000 tokens, some 700 MB; an 800,000-token .tiktoken file
+of 9.8 MB took the server from 177 to 721 MB): one 10 MB file and a few small ones.  An upload past
+it is refused with a message."""
+SERVER_TOKENS = 3_000_000
+"""The same budget for every session of the server together (some 2 GB)."""
+
+_held: weakref.WeakKeyDictionary[Tokenizer, tuple[str, int]] = weakref.WeakKeyDictionary()
+"""Every uploaded tokenizer the server holds (for as long as a session keeps it), with its owner and
+its size in tokens."""
+
+
+def held_tokens(owner: str | None = None) -> int:
+    """Tokens of the uploaded tokenizers held now, by ``owner`` (None: by every session)."""
+    return sum(n for who, n in list(_held.values()) if owner is None or who == owner)
+
+
+def check_budget(tokens: int, *, mine: int, everyone: int) -> None:
+    """Refuse (ValueError) an upload of ``tokens`` tokens past this session's or the server's budget.
+
+    >>> check_budget(850_000, mine=0, everyone=0)
+    >>> check_budget(850_000, mine=400_000, everyone=400_000)
+    Traceback (most recent call last):
+    ...
+    ValueError: the files hold 850,000 tokens and this session already holds 400,000 tokens of uploaded \
+tokenizers, over its budget of 1,000,000: reload the page to start afresh, or upload a smaller tokenizer
+    """
+    if mine + tokens > SESSION_TOKENS:
+        raise ValueError(
+            f"the files hold {tokens:,} tokens and this session already holds {mine:,} tokens of uploaded "
+            f"tokenizers, over its budget of {SESSION_TOKENS:,}: reload the page to start afresh, or upload "
+            "a smaller tokenizer"
+        )
+    if everyone + tokens > SERVER_TOKENS:
+        raise ValueError(
+            f"the files hold {tokens:,} tokens and the server already holds {everyone:,} tokens of other "
+            f"sessions' uploads, over its budget of {SERVER_TOKENS:,}; try again in a few minutes (uploads "
+            "are let go when their sessions end)"
+        )
+
+
+def load_uploaded_in_worker(
+    files: Sequence[tuple[str, bytes]], *, pattern: str | None, notes: list[str] | None = None
+) -> Tokenizer:
+    """:func:`~mergescope_ui.shared.tokenizer_files.load_uploaded` run in a worker process (with a
+    progress bar and Cancel here), within the session's and the server's budgets; the loader's
+    message, or the job's, or the budget's, is a ValueError.  What the loader had to assume is
+    appended to ``notes`` when given."""
+    parts: list[str | bytes] = [repr(pattern)]
+    for name, data in files:
+        parts += [name, data]
+    key = "load:" + digest(*parts)
+    names = ", ".join(name for name, _ in files)
+    status = run_job(
+        key, load_packed, list(files), label=f"Loading {names}", limits=UPLOAD_LIMITS, pattern=pattern
+    )
+    if not status.ok:
+        raise ValueError(status.message)
+    who = owner()
+    tokens = len(status.value.ids)
+    check_budget(tokens, mine=held_tokens(who), everyone=held_tokens())
+    tok = unpack(status.value)
+    _held[tok] = (who, tokens)
+    if notes is not None:
+        notes.extend(status.value.notes)
+    return tok

@@ -1,0 +1,117 @@
+"""The Train page's stage and its keys in a real browser (issue #22: 3, 7 and 11).
+
+A teacher steps with the arrow keys or a presentation clicker (PageDown / PageUp, and Space /
+Enter where they would press nothing else); in the quiz the arrows step too, and a guess changes
+only by a click or the choices' own keys; the quiz's verdict is read whole from the back of the
+room.  Skipped with the reason when chromium or playwright is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.browser.layout import STAGE_BOXES, outside_viewport
+from tests.browser.support import missing_browser, streamlit_server, wait_idle
+from tests.browser.test_train import CLASSIC, _browser, _card, _open
+
+REASON = missing_browser()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
+QUICK = 10_000  # ms: a step drawn in the browser, or a server round trip, comes well within this
+
+# Every focused element (or one holding the focus) that covers more than half the screen and is
+# drawn with a frame of 2 px or more, itself or by its ::before / ::after (Streamlit frames its
+# scroll area with an inset shadow on ::before): a page-wide focus frame.
+PAGE_FRAMES = r"""() => {
+  const out = [];
+  for (const el of document.querySelectorAll(':focus, :focus-within, :focus-visible')) {
+    const r = el.getBoundingClientRect();
+    if (r.width * r.height <= 0.5 * innerWidth * innerHeight) continue;
+    for (const part of [null, '::before', '::after']) {
+      const st = getComputedStyle(el, part);
+      const outline = st.outlineStyle !== 'none' && parseFloat(st.outlineWidth) >= 2;
+      const ring = (st.boxShadow.match(/[\d.]+px/g) || []).some((px) => parseFloat(px) >= 2);
+      const drawn = part === null || st.content !== 'none';
+      if (drawn && (outline || ring)) out.push(`${el.tagName} ${el.dataset.testid || ''}${part || ''}`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with streamlit_server() as url:
+        yield url
+
+
+def test_in_the_quiz_the_arrow_keys_step_after_a_click_on_a_choice(server: str) -> None:
+    with _browser() as page:
+        _open(page, server, "corpus=aaabdaaabac&pattern=none&quiz=true")
+        page.get_by_text("Your guess for merge 1").wait_for()
+        choices = page.get_by_role("radiogroup")
+        choices.get_by_text("a + a", exact=True).click()  # the focus stays in the choices
+        wait_idle(page)
+        page.keyboard.press("ArrowRight")  # Next: grades the guess clicked, not the choice beside it
+        _card(page, 1).wait_for(timeout=QUICK)
+        page.get_by_text("Right! a + a occurs 4 times").wait_for(timeout=QUICK)
+        page.get_by_text("Your guess for merge 2").wait_for()
+        wait_idle(page)
+        labels = choices.locator("label")
+        labels.nth(0).click()
+        wait_idle(page)
+        page.keyboard.press("ArrowDown")  # the choices' own key: the next choice
+        wait_idle(page)
+        picked = choices.locator("input:checked").evaluate("e => e.closest('label').innerText").strip()
+        assert picked == labels.nth(1).inner_text().strip()
+        page.keyboard.press("ArrowRight")  # Next grades that choice
+        _card(page, 2).wait_for(timeout=QUICK)
+        page.get_by_text("Your guess for merge 3").wait_for(timeout=QUICK)
+        assert picked in page.locator(".ms-quiz .ms-verdict").inner_text()
+
+
+def test_a_presentation_clicker_steps_and_no_page_wide_focus_frame_shows(server: str) -> None:
+    with _browser(width=1280, height=720) as page:
+        _open(page, server, CLASSIC + "&presenter=true")
+        page.locator("h1").first.click()
+        page.keyboard.press("ArrowRight")
+        _card(page, 1).wait_for(timeout=QUICK)
+        assert page.evaluate(PAGE_FRAMES) == []
+        for key, step in (("PageDown", 2), ("Space", 3), ("Enter", 4), ("PageUp", 3), ("PageDown", 4)):
+            page.keyboard.press(key)
+            _card(page, step).wait_for(timeout=QUICK)
+            assert page.evaluate(PAGE_FRAMES) == [], key
+        scrolled = page.locator('[data-testid="stMain"]').evaluate("e => e.scrollTop")
+        assert scrolled == 0, "the keys step, they do not scroll the page"
+        # Space and Enter on a button press that button, once: Back goes back one step.
+        page.get_by_role("button", name="◀ Back").focus()
+        page.keyboard.press("Enter")
+        _card(page, 3).wait_for(timeout=QUICK)
+        page.wait_for_timeout(500)
+        assert page.locator(".ms-stage").get_attribute("data-pos") == "3"
+
+
+def test_the_quiz_verdict_is_whole_on_a_projector(server: str) -> None:
+    with _browser(width=1280, height=720) as page:
+        page.emulate_media(reduced_motion="reduce")
+        _open(page, server, CLASSIC + "&quiz=true&presenter=true")
+        for step in (1, 2, 3, 4):  # merge 4 ties o + w (chosen) with l + o: the longest verdict
+            page.get_by_text(f"Your guess for merge {step}:").wait_for()
+            choices = page.get_by_role("radiogroup")
+            pick = choices.get_by_text("l + o", exact=True) if step == 4 else choices.locator("label").first
+            pick.click()
+            wait_idle(page)
+            page.get_by_role("button", name="Next ▶").click()
+            _card(page, step).wait_for()
+        page.get_by_text("Your guess for merge 5:").wait_for()
+        wait_idle(page)
+        page.wait_for_function("() => document.getAnimations().length === 0")
+        verdict = page.locator(".ms-quiz .ms-verdict")
+        assert verdict.inner_text().endswith("the greatest byte strings win.")
+        cut = verdict.evaluate(
+            "e => [e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight, "
+            "e.getBoundingClientRect().bottom - innerHeight]"
+        )
+        assert all(px <= 1 for px in cut), f"the verdict is cut: {cut} px (width, height, below the screen)"
+        assert outside_viewport(page.evaluate(STAGE_BOXES)) == []

@@ -1,0 +1,45 @@
+"""Uploaded tokenizers load in a worker process and stay within the session's budget (AppTest)."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+from bpe_core import save_tokenizer, train
+from mergescope_ui.shared import job_wait
+from mergescope_ui.shared.jobs import runner
+from mergescope_ui.tokenize import keys
+
+PAGE = str(Path(__file__).resolve().parents[3] / "pages" / "views" / "tokenize.py")
+
+
+def saved(vocab_size: int, text: str) -> tuple[bytes, int]:
+    """A tokenizer.json's bytes, and its vocab size."""
+    tok: Any = train(text * 20, vocab_size=vocab_size, pattern="gpt2")
+    with tempfile.TemporaryDirectory() as d:
+        return {p.name: p.read_bytes() for p in save_tokenizer(tok, d)}["tokenizer.json"], tok.vocab_size
+
+
+def upload(at: AppTest, data: bytes) -> AppTest:
+    return at.file_uploader(key=keys.FILES).set_value(("tokenizer.json", data, "application/json")).run()
+
+
+def test_an_upload_loads_in_a_worker_and_one_past_the_sessions_budget_is_refused(monkeypatch):
+    first, size = saved(400, "the cat sat on the mat, the dog sat on the log. ")
+    second, _ = saved(300, "a different text for another tokenizer entirely. ")
+    monkeypatch.setattr(job_wait, "SESSION_TOKENS", size + 100)
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state[keys.KIND] = "upload"
+    at.session_state[keys.TEXT] = "the cat sat on the mat"
+    at.run()
+    before = runner().jobs()
+    upload(at, first)
+    assert not at.exception and not at.error
+    assert any("Loaded tokenizer" in s.value for s in at.success), [s.value for s in at.success]
+    assert len(runner().jobs()) == len(before)  # the job's record is forgotten once its page has it
+    upload(at, second)
+    assert not at.exception
+    assert any(f"over its budget of {size + 100:,}" in e.value for e in at.error), [e.value for e in at.error]

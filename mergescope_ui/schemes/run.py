@@ -1,9 +1,10 @@
-"""The comparison, once per inputs: from the server's cache, or computed with a progress bar.
+"""The comparison, once per inputs: from the server's cache, or computed in a worker process.
 
 This is the page's one heavy call (:func:`comparison`).  :func:`~mergescope_ui.schemes.compute.compare_job`
-takes a ``progress(done, total, note)`` callback and returns plain records, the shape of a job of the
-worker runner (issue 28); until that runner is in the app it runs here, on this session's thread, kept
-small by :data:`~mergescope_ui.schemes.compute.MAX_CHARS` and the few sizes of the chart.
+runs as a job of the server's worker runner (:mod:`mergescope_ui.shared.jobs`, through
+:func:`~mergescope_ui.shared.job_wait.run_job`): a progress bar and Cancel here, the training in a
+process of its own (so other sessions never wait for it), within :data:`SCHEMES_LIMITS`; the result
+(plain records) comes back and is cached for the server's other sessions.
 """
 
 from __future__ import annotations
@@ -11,10 +12,15 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from mergescope_ui.shared.job_wait import run_job
+from mergescope_ui.shared.jobs import MEGABYTE, Limits
 from mergescope_ui.shared.safe_text import md_escape
 
-from .compute import CACHE, Comparison, compare_job, job_key
+from .compute import CACHE, Comparison, check, compare_job, job_key
 from .inputs import SchemesInputs
+
+SCHEMES_LIMITS = Limits(seconds=300, memory_bytes=1024 * MEGABYTE)
+"""50,000 characters, the four schemes at seven sizes: well under a minute and a few hundred MB here."""
 
 
 def comparison(inputs: SchemesInputs, messages: DeltaGenerator) -> tuple[Comparison, bool] | None:
@@ -27,27 +33,27 @@ def comparison(inputs: SchemesInputs, messages: DeltaGenerator) -> tuple[Compari
         sizes=inputs.sizes,
     )
     found = CACHE.get(key)
-    if isinstance(found, Comparison):
+    if found is not None:
         return found, True
-    slot = st.empty()
-    bar = slot.progress(0.0, text="Training the four schemes…")
-
-    def progress(done: int, total: int, note: str) -> None:
-        bar.progress(min(1.0, done / total) if total else 0.0, text=md_escape(f"Training: {note}"))
-
     try:
-        result = compare_job(
-            inputs.text,
-            inputs.held_out,
-            vocab_size=inputs.vocab_size,
-            sentence=inputs.sentence,
-            sizes=inputs.sizes,
-            progress=progress,
-        )
+        check(inputs.text, inputs.held_out, vocab_size=inputs.vocab_size, sizes=inputs.sizes)
     except ValueError as exc:
-        slot.empty()
         messages.error(f"Cannot compare the schemes: {md_escape(exc)}.")
         return None
-    slot.empty()
-    CACHE.put(key, result)
-    return result, False
+    status = run_job(
+        key,
+        compare_job,
+        inputs.text,
+        inputs.held_out,
+        label="Training the four schemes",
+        limits=SCHEMES_LIMITS,
+        where=st.container(),
+        vocab_size=inputs.vocab_size,
+        sentence=inputs.sentence,
+        sizes=inputs.sizes,
+    )
+    if not status.ok or not isinstance(status.value, Comparison):
+        messages.error(f"Cannot compare the schemes: {md_escape(status.message or 'no result')}.")
+        return None
+    CACHE.put(key, status.value)
+    return status.value, False

@@ -37,7 +37,7 @@ NAMES = {"bpe": "Byte-level BPE", "wordpiece": "WordPiece", "unigram": "Unigram"
 OPTIONS = {"bpe": {"workers": 1}}  # never a pool of processes from inside the server
 MAX_CHARS = 50_000
 """The most characters of a text the page trains on.  The four schemes on 150,000 characters took 48 s
-here (Unigram 37 s of it), on the server's own thread; 50,000 stays within a few seconds a size."""
+here (Unigram 37 s of it); 50,000 keeps a comparison (in its worker) within seconds a size."""
 MIN_VOCAB, MAX_VOCAB = 20, 5_000
 MAX_SIZES = 6  # sizes on the curve: each trains the four schemes again
 

@@ -32,6 +32,7 @@ PAGES = [
     st.Page("pages/views/train.py", title="Train", icon="🔬", url_path="train"),
     st.Page("pages/views/tokenize.py", title="Tokenize", icon="🔤", url_path="tokenize"),
     st.Page("pages/views/vocab-lab.py", title="Vocab-size lab", icon="🧪", url_path="vocab-lab"),
+    st.Page("pages/views/schemes.py", title="Compare schemes", icon="⚖️", url_path="schemes"),
 ]
 # Unlisted: /home (the Welcome page's old URL) switches to "/"; any other unknown URL gets "No such page".
 navigation = st.navigation(PAGES + hidden_pages(PAGES, aliases={"home": PAGES[0]}))

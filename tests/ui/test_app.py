@@ -61,8 +61,14 @@ def test_every_page_has_a_proper_title_in_the_navigation():
         assert p.get("title") and p.get("icon") and (p.get("url_path") or p.get("default")), (
             f"give {p['page']} a title, icon and URL"
         )
-    assert [p["url_path"] for p in pages] == ["", "train", "tokenize", "vocab-lab"]
-    assert [p["title"] for p in pages] == ["Welcome", "Train", "Tokenize", "Vocab-size lab"]
+    assert [p["url_path"] for p in pages] == ["", "train", "tokenize", "vocab-lab", "schemes"]
+    assert [p["title"] for p in pages] == [
+        "Welcome",
+        "Train",
+        "Tokenize",
+        "Vocab-size lab",
+        "Compare schemes",
+    ]
 
 
 def test_every_url_a_visitor_may_open_first_has_a_file_in_pages_that_runs_the_app() -> None:

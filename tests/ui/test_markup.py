@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from mergescope_ui.lab import keys as lab_keys
+from mergescope_ui.schemes import keys as schemes_keys
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.tokenize import keys as tok_keys
 from mergescope_ui.train import keys as train_keys
@@ -32,6 +33,7 @@ PAGES = [
     "pages/views/train.py",
     "pages/views/tokenize.py",
     "pages/views/vocab-lab.py",
+    "pages/views/schemes.py",
 ]
 URL_PARAMS = [
     "corpus", "pattern", "merges", "tie_break", "min_frequency", "quiz", "presenter",
@@ -125,6 +127,26 @@ def test_an_upload_name_and_content_in_the_lab():
     at.switch_page("pages/views/vocab-lab.py").run()
     assert at.error
     assert_no_live_markup(at)
+
+
+def test_an_upload_name_and_content_on_the_schemes_page():
+    """The name and the text reach the page's messages, the cuts, the table and what is lost."""
+    at = app()
+    at.session_state[schemes_keys.SOURCE] = schemes_keys.UPLOAD_CHOICE
+    at.session_state[schemes_keys.UPLOAD_RAW] = PAYLOAD.encode() + b"\xc3 cut"
+    at.session_state[schemes_keys.UPLOAD_NAME] = NAME
+    at.switch_page("pages/views/schemes.py").run()
+    assert at.error
+    assert_no_live_markup(at)
+    at.session_state[schemes_keys.UPLOAD_RAW] = (PAYLOAD * 8).encode()
+    at.session_state[schemes_keys.SENTENCE] = PAYLOAD.replace("\n", " ")
+    at.session_state[schemes_keys.VOCAB] = 300
+    at.session_state[schemes_keys.SIZES] = "300"
+    at.run()
+    assert not at.error and any("ms-schemes-table" in h.value for h in at.html), [e.value for e in at.error]
+    assert_no_live_markup(at)
+    pages = " ".join(h.value for h in at.html)
+    assert "evil.example" in pages and "<a " not in pages and "<img" not in pages
 
 
 def saved_files() -> dict[str, bytes]:

@@ -1,0 +1,170 @@
+"""The top of Compare schemes and its sidebar: the text, the held-out share, the chart's sizes; the vocab
+size and the sentence above the results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from bpe_core.analysis.data_split import split_fraction
+from mergescope_ui.shared.cache import corpus_index, corpus_text
+from mergescope_ui.shared.corpora import default_id
+from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.upload import DEFAULT_MAX_BYTES, MEGABYTE
+from mergescope_ui.shared.upload_widgets import (
+    MAX_PASTE_CHARS,
+    decode_remembered_upload,
+    paste_cut_note,
+    remember_upload,
+)
+
+from . import keys
+from .compute import MAX_CHARS, MAX_SIZES, MAX_VOCAB, MIN_VOCAB, parse_sizes
+
+TITLE = "⚖️ Compare schemes"
+DEFAULT_CORPUS = "lighthouse_story"
+DEFAULT_VOCAB = 400
+DEFAULT_SIZES = "300, 500, 800"
+DEFAULT_SHARE = 20
+DEFAULT_SENTENCE = "The keeper's lighthouse shone over the café at 6:30!"
+MAX_SENTENCE = 300
+
+
+@dataclass(frozen=True, slots=True)
+class SchemesInputs:
+    """What the page compares: the training and held-out texts (``name`` says where they came from),
+    the vocab size, the sentence each scheme cuts, and the chart's sizes."""
+
+    text: str
+    held_out: str
+    name: str
+    vocab_size: int
+    sentence: str
+    sizes: tuple[int, ...]
+
+
+def header() -> DeltaGenerator:
+    """The title, the question the page answers, and the container for every section's messages."""
+    st.title(TITLE)
+    st.caption(
+        "Byte-level BPE, WordPiece, Unigram and plain characters, trained on the same text to the same vocab "
+        "size: how each cuts a sentence, how much each compresses, and what each cannot give back."
+    )
+    return st.container()
+
+
+def sidebar(messages: DeltaGenerator) -> SchemesInputs | None:
+    """The text in the sidebar, the vocab size and sentence above the results; None (after saying why
+    in ``messages``) until they make a comparison."""
+    with st.sidebar:
+        st.header("Text")
+        picked = _text(messages)
+        st.session_state.setdefault(keys.HELDOUT_SHARE, DEFAULT_SHARE)
+        share = st.slider(
+            "Held-out share (%)",
+            min_value=10,
+            max_value=50,
+            step=5,
+            key=keys.HELDOUT_SHARE,
+            persist_state="session",
+            help="The end of the text is held out: the schemes do not train on it.",
+        )
+        st.session_state.setdefault(keys.SIZES, DEFAULT_SIZES)
+        sizes_text = st.text_input(
+            "Vocab sizes for the chart",
+            key=keys.SIZES,
+            persist_state="session",
+            help=f"Up to {MAX_SIZES} sizes, {MIN_VOCAB} to {MAX_VOCAB:,}; each trains the four schemes "
+            "again.",
+        )
+    left, right = st.columns([1, 3])
+    st.session_state.setdefault(keys.VOCAB, DEFAULT_VOCAB)
+    vocab = left.number_input(
+        "Vocab size",
+        min_value=MIN_VOCAB,
+        max_value=MAX_VOCAB,
+        step=50,
+        key=keys.VOCAB,
+        persist_state="session",
+        help="Every id, special tokens included. BPE needs at least 256: its bytes.",
+    )
+    st.session_state.setdefault(keys.SENTENCE, DEFAULT_SENTENCE)
+    sentence = right.text_input(
+        "Sentence to cut",
+        key=keys.SENTENCE,
+        max_chars=MAX_SENTENCE,
+        persist_state="session",
+        help="Each scheme's tokens of this sentence are shown below.",
+    )
+    try:
+        sizes = parse_sizes(sizes_text)
+    except ValueError as exc:
+        messages.error(f"Vocab sizes for the chart: {md_escape(exc)}.")
+        return None
+    if picked is None:
+        return None
+    text, name = picked
+    if len(text) > MAX_CHARS:
+        messages.info(
+            f"{md_escape(name)} has {len(text):,} characters; the schemes train on the first {MAX_CHARS:,} "
+            "(so that training stays within seconds on a shared server)."
+        )
+        text = text[:MAX_CHARS]
+    try:
+        split = split_fraction(text, heldout_fraction=share / 100)
+    except ValueError as exc:
+        messages.error(f"Cannot hold out part of the text: {md_escape(exc)}.")
+        return None
+    if not split.train.strip() or not split.heldout.strip():
+        messages.error("The text is too short to hold out a part of it; choose or paste a longer text.")
+        return None
+    return SchemesInputs(split.train, split.heldout, name, int(vocab), sentence, sizes)
+
+
+def _text(messages: DeltaGenerator) -> tuple[str, str] | None:
+    """The text and its name: a built-in corpus, a pasted text or an uploaded file."""
+    corpora = corpus_index()
+    titles = {c.id: c.title for c in corpora}
+    titles[keys.PASTE] = "✍️ Paste a text"
+    titles[keys.UPLOAD_CHOICE] = "📄 Upload a .txt file"
+    st.session_state.setdefault(keys.SOURCE, default_id([c.id for c in corpora], DEFAULT_CORPUS))
+    source = st.selectbox(
+        "Train on",
+        list(titles),
+        format_func=titles.__getitem__,
+        key=keys.SOURCE,
+        persist_state="session",
+    )
+    if source == keys.PASTE:
+        text = st.text_area(
+            "Your text", key=keys.PASTED, height=140, max_chars=MAX_PASTE_CHARS, persist_state="session"
+        )
+        if not text.strip():
+            messages.info("Paste a text in the sidebar to compare the schemes on it.")
+            return None
+        paste_cut_note(text, messages)
+        return text, "the pasted text"
+    if source == keys.UPLOAD_CHOICE:
+        st.file_uploader(
+            f"A UTF-8 .txt file (up to {DEFAULT_MAX_BYTES // MEGABYTE} MB)",
+            type=["txt"],
+            key=keys.UPLOAD,
+            on_change=remember_upload,
+            args=(keys.UPLOAD, keys.UPLOAD_RAW, keys.UPLOAD_NAME),
+            max_upload_size=DEFAULT_MAX_BYTES // MEGABYTE,
+        )
+        raw = st.session_state.get(keys.UPLOAD_RAW)
+        if raw is None:
+            messages.info("Upload a .txt file in the sidebar to compare the schemes on it.")
+            return None
+        name = str(st.session_state.get(keys.UPLOAD_NAME, "upload"))
+        decoded = decode_remembered_upload(raw, name, lossy_key=keys.UPLOAD_LOSSY, messages=messages)
+        if decoded is None:
+            return None
+        if not decoded.strip():
+            messages.error(f"{md_escape(name)} holds no text; upload another file.")
+            return None
+        return decoded, name
+    return corpus_text(source), titles[source]

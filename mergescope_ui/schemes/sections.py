@@ -1,0 +1,164 @@
+"""What Compare schemes draws: the sentence cut four ways, then the table, what is lost, and the chart."""
+
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.html_tables import html_table
+from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.scheme_html import SCHEME_CSS, cuts_html, lost_html
+
+from . import keys
+from .chart import curve_chart
+from .compute import NAMES, Comparison, LostLine, SchemeResult
+from .inputs import SchemesInputs
+from .table import METRICS, TEXTS, curve_frame, scheme_table
+
+CUTS_CSS = """
+<style>
+.ms-scheme-row{display:grid;grid-template-columns:minmax(8rem,12rem) minmax(0,1fr);gap:.2rem .8rem;
+  align-items:start;margin:0 0 .5rem 0;}
+.ms-scheme-row .ms-scheme-name{font-weight:700;line-height:1.3;padding-top:.45rem;}
+.ms-scheme-row .ms-scheme-name small{display:block;font-weight:400;opacity:.85;}
+.ms-scheme-row .ms-tokens{max-height:none;margin:0;}
+.ms-scheme-row .ms-scheme-lost{grid-column:2;font-size:.9em;}
+.ms-schemes-table table.ms-table{font-size:.86rem;}
+.ms-schemes-table table.ms-table th{white-space:normal;vertical-align:bottom;padding:.25rem .3rem;}
+.ms-schemes-table table.ms-table td{padding:.2rem .3rem;}
+@media (max-width:640px){.ms-scheme-row{grid-template-columns:minmax(0,1fr);}
+  .ms-scheme-row .ms-scheme-lost{grid-column:1;}}
+</style>
+"""
+
+
+def cuts(inputs: SchemesInputs, result: Comparison, *, cached: bool) -> None:
+    """The sentence as each scheme cuts it, one row a scheme, with what its round trip loses."""
+    st.subheader("The same sentence, cut four ways")
+    rows = [CUTS_CSS, SCHEME_CSS]
+    for s in result.schemes:
+        rows.append(_cut_row(s))
+    st.html("".join(rows))
+    seconds = result.seconds
+    st.caption(
+        f"Trained on {len(inputs.text):,} characters of {md_escape(inputs.name)} (held out: the last "
+        f"{len(inputs.held_out):,}), "
+        + ("from the cache" if cached else f"in {seconds:.1f} s")
+        + ". Hover a token for its id and the text it covers; "
+        "`##` starts a WordPiece piece inside a word, `▁` is Unigram's space, ␣ a space in a BPE token, "
+        "and a dark red dashed token is the unknown token."
+    )
+
+
+def _cut_row(s: SchemeResult) -> str:
+    name = html.escape(NAMES.get(s.row.model, s.row.model))
+    if s.row.error is not None:
+        why = html.escape(s.row.error)
+        return (
+            f'<div class="ms-scheme-row"><div class="ms-scheme-name">{name}</div>'
+            f'<div class="ms-scheme-lost">Cannot train at this size: {why}.</div></div>'
+        )
+    count = f"{len(s.cuts)} token" + ("" if len(s.cuts) == 1 else "s")
+    lost = ""
+    if s.sentence_lost is not None:
+        lost = f'<div class="ms-scheme-lost">Comes back as: {lost_html(s.sentence_lost.decoded, [])}</div>'
+    return (
+        f'<div class="ms-scheme-row"><div class="ms-scheme-name">{name}'
+        f"<small>{count} · vocab {s.row.vocab_size:,}</small></div>"
+        f"{cuts_html(s.cuts, css=False)}{lost}</div>"
+    )
+
+
+def tabs(inputs: SchemesInputs, result: Comparison) -> None:
+    """The table, what is lost, and the chart across vocab sizes."""
+    table_tab, lost_tab, chart_tab = st.tabs(["📋 Table", "🕳 What is lost", "📈 Across vocab sizes"])
+    with table_tab:
+        _table(inputs, result)
+    with lost_tab:
+        _lost(result)
+    with chart_tab:
+        _chart(result)
+
+
+def _table(inputs: SchemesInputs, result: Comparison) -> None:
+    # A static table (escaped) rather than st.dataframe: its thirteen columns then fit a projector's
+    # width, headers wrapping (words only between words), where the canvas grid hid half of them behind
+    # a scroll bar.
+    frame = scheme_table([s.row for s in result.schemes])
+    if not frame["note"].any():
+        frame = frame.drop(columns="note")
+    shown = frame.astype(object).where(frame.notna(), "—")
+    st.html(f'<div class="ms-schemes-table">{html_table(shown, clip={"note": 200})}</div>')
+    st.caption(
+        f"Each scheme trained to {inputs.vocab_size:,} ids; “vocab reached” is where it stopped. OOV: the "
+        "share of tokens that are the unknown token. Round trip: the share of non-empty lines that "
+        "decode(encode(line)) gives back exactly; “spacing lost” counts places whose white space came "
+        "back otherwise, “chars changed” the characters normalization changed."
+    )
+
+
+def _lost(result: Comparison) -> None:
+    st.caption(
+        "For each scheme, the first line of each text that does not come back: the line with what became "
+        "the unknown token marked, then what decode(encode(line)) gives back (␣ a space, ↵ a newline)."
+    )
+    for s in result.schemes:
+        name = NAMES.get(s.row.model, s.row.model)
+        st.markdown(f"**{md_escape(name)}**")
+        if s.row.error is not None:
+            st.write("Did not train at this size.")
+            continue
+        shown = False
+        for text, line in zip(TEXTS, (s.text_lost, s.held_out_lost), strict=True):
+            if line is None:
+                continue
+            shown = True
+            st.html(_lost_block(text, line))
+        if not shown:
+            st.write("Every line of both texts comes back exactly.")
+
+
+def _lost_block(text: str, line: LostLine) -> str:
+    what = []
+    if line.unknown:
+        chars = sum(end - start for start, end in line.unknown)
+        what.append(f"{chars} character{'s' if chars != 1 else ''} became the unknown token")
+    if line.spacing:
+        what.append(
+            f"white space came back otherwise in {line.spacing} place{'s' if line.spacing != 1 else ''}"
+        )
+    if line.changed:
+        what.append(f"normalization changed {line.changed} character{'s' if line.changed != 1 else ''}")
+    summary = html.escape("; ".join(what) or "the text came back otherwise")
+    return (
+        f'<div class="ms-lost-block"><small>{html.escape(text)} text: {summary}</small>'
+        f"{lost_html(line.line, line.unknown)}"
+        f"<small>comes back as</small>{lost_html(line.decoded, [])}</div>"
+    )
+
+
+def _chart(result: Comparison) -> None:
+    data = curve_frame(result.curve)
+    if data.empty:
+        st.info("No scheme trained at these sizes.")
+        return
+    left, right = st.columns([3, 1])
+    metric = left.radio(
+        "Measure",
+        list(METRICS),
+        format_func=METRICS.__getitem__,
+        key=keys.METRIC,
+        horizontal=True,
+        persist_state="session",
+    )
+    text = right.radio(
+        "Text", list(TEXTS), index=1, key=keys.CHART_TEXT, horizontal=True, persist_state="session"
+    )
+    large = bool(st.session_state.get(shared_keys.PRESENTER, False))
+    st.altair_chart(curve_chart(data, metric=metric, text=text, large=large), width="stretch")
+    st.caption(
+        "Each line is one scheme, with its own marker and dash; its name is at its last point. The x axis is "
+        "the size asked: a scheme may stop short of it (hover a point for the size reached)."
+    )

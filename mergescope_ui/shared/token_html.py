@@ -150,16 +150,18 @@ def token_span(
     special: bool = False,
     clip: int = 0,
     breaks: bool = True,
+    marks: bool = True,
 ) -> str:
     """One ``<span>``: escaped readable label, escaped tooltip, classes.
 
+    ``marks``: whitespace in the label shows as ␣ ↵ ⇥ (the tooltip always marks it).
     ``clip`` (columns, 0 for never) shortens a long label in the middle (see
     :func:`clip_label`); the tooltip always has the whole text and its length.
     With ``breaks`` a token holding newlines is followed by line breaks (in running
     text; not in a card).  Cached: a page redraws the same few thousand tokens at every step.
     """
     classes = token_class(token_id, token, special=special) + (" ms-new" if emphasize else "")
-    label = token.decode("utf-8") if special else screen_label(token)
+    label = token.decode("utf-8") if special else screen_label(token, mark_whitespace=marks)
     if clip:
         label = clip_label(label, clip)
     lines = "<br>" * min(2, token.count(b"\n")) if breaks and not special else ""

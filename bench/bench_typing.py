@@ -92,11 +92,15 @@ def keystrokes(url: str, spec: str, *, keys: int, chars: int) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--gpt2-files", type=Path, required=True)
     parser.add_argument("--cl100k", type=Path, required=True)
     parser.add_argument("--keys", type=int, default=20)
     parser.add_argument("--chars", type=int, default=10_000)
+    parser.add_argument("--after-only", action="store_true", help="skip the slow before-figures")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every key's figure")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(tmp) / "tiktoken"
@@ -104,13 +108,16 @@ def main() -> None:
         fake_cache(cache, args.gpt2_files, args.cl100k)
         env = no_caches(Path(tmp)) | {"TIKTOKEN_CACHE_DIR": str(cache)}
         print(f"keystroke to painted tokens, {args.chars:,} characters in the box, {args.keys} keys each")
-        for label, extra in (("before (server rerun)", {OFF: "off"}), ("after (browser encodes)", {})):
+        runs = (("before (server rerun)", {OFF: "off"}), ("after (browser encodes)", {}))
+        for label, extra in runs[1:] if args.after_only else runs:
             with streamlit_server(env=env | extra, timeout=120) as url:
                 for spec in ("tiktoken:gpt2", "tiktoken:cl100k_base"):
                     start = time.perf_counter()
                     ms = keystrokes(url, spec, keys=args.keys, chars=args.chars)
                     took = time.perf_counter() - start
                     print(f"  {label:24s} {spec:22s} {stats(ms)}   [{took:.0f} s]", flush=True)
+                    if args.verbose:
+                        print("    " + " ".join(f"{m:.0f}" for m in ms))
 
 
 if __name__ == "__main__":

@@ -34,10 +34,11 @@ _JS = (
     + (ASSETS / "view.js").read_text(encoding="utf-8")
 )
 
+# No selector names data-i: the browser then renumbers thousands of spans without restyling them.
 _CSS = """
-.ms-click-host .ms-t[data-i]{cursor:pointer;}
-.ms-click-host .ms-t[data-i]:hover{outline:2px solid rgba(28,126,214,.55);outline-offset:1px;}
-.ms-click-host .ms-t[data-i]:focus-visible{outline:3px solid #1c7ed6;outline-offset:1px;}
+.ms-click-host .ms-t{cursor:pointer;}
+.ms-click-host .ms-t:hover{outline:2px solid rgba(28,126,214,.55);outline-offset:1px;}
+.ms-click-host .ms-t:focus-visible{outline:3px solid #1c7ed6;outline-offset:1px;}
 .ms-click-host .ms-t.ms-picked{outline:3px solid #1c7ed6;outline-offset:1px;}
 """
 

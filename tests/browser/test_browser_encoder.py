@@ -264,3 +264,43 @@ def test_the_drift_check_would_see_a_wrong_id(page) -> None:
         "([t, s]) => globalThis.msEncoder.get(t.key, t).encode(s, true)", [broken, CORPUS[:2000]]
     )
     assert got != tok.encode(CORPUS[:2000])
+
+
+def test_a_patched_view_is_the_view_drawn_afresh(page) -> None:
+    """Typing changes a few lines of the view in place; after each edit it is what a fresh draw gives."""
+    tok = train(CORPUS, vocab_size=500, pattern="gpt2", special_tokens=SPECIALS)
+    table = encoder_table(tok, key="patch")
+    assert table is not None
+    rng = random.Random(7)
+    text = "\n".join(random_text(rng) for _ in range(30))
+    edits: list[str] = []
+    for _ in range(150):
+        at = rng.randint(0, len(text))
+        roll = rng.random()
+        if roll < 0.5:
+            text = text[:at] + rng.choice(PIECES) + text[at:]
+        elif roll < 0.9:
+            text = text[:at] + text[at + rng.randint(1, 5) :]
+        else:
+            text = random_text(rng)
+        edits.append(text)
+    bad = page.evaluate(
+        """([table, edits]) => {
+            const enc = globalThis.msEncoder.get(table.key, table);
+            const shape = (root) => JSON.stringify(Array.from(root.querySelectorAll("span, br"), (e) =>
+                [e.tagName, e.getAttribute("data-i"), e.className, e.title, e.textContent]));
+            const box = enc.spans([], true, 5000);
+            document.body.appendChild(box);
+            const bad = [];
+            edits.forEach((t, k) => {
+                const marks = k % 40 < 30, specials = k % 25 < 20;
+                const ids = enc.encode(t, specials);
+                enc.patch(box, ids, marks, 300);
+                if (shape(box) !== shape(enc.spans(ids, marks, 300))) bad.push([k, t]);
+            });
+            box.remove();
+            return bad.slice(0, 3);
+        }""",
+        [wire(table), edits],
+    )
+    assert bad == []

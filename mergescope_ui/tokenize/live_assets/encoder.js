@@ -250,21 +250,56 @@
       return look;
     }
 
-    /** The clickable spans of ids (the first max of them) in a <div class="ms-tokens">; text via textContent. */
+    /** The clickable spans of ids (the first max of them) in a new <div class="ms-tokens">. */
     spans(ids, marks, max) {
       const box = document.createElement("div");
       box.className = "ms-tokens";
+      this.patch(box, ids, marks, max);
+      return box;
+    }
+
+    /** Make box show ids, changing as little as it can: each line of tokens (up to a token that
+     * holds a newline) is a block of its own, so the browser lays out again only the lines that
+     * changed; lines after the change are kept, their positions (data-i) renumbered if they moved.
+     * Labels and titles go in with textContent and setAttribute, never as markup. */
+    patch(box, ids, marks, max) {
       const shown = Math.min(ids.length, max);
-      for (let i = 0; i < shown; i++) {
-        const [classes, label, title, breaks] = this.look(ids[i], marks);
-        const span = document.createElement("span");
-        span.setAttribute("data-i", String(i));
-        span.className = classes;
-        span.title = title;
-        span.textContent = label;
-        box.appendChild(span);
-        for (let k = 0; k < breaks; k++) box.appendChild(document.createElement("br"));
+      const fresh = [];
+      for (let i = 0, start = 0; i < shown; i++) {
+        if (this.look(ids[i], marks)[3] > 0 || i === shown - 1) {
+          fresh.push({ start, ids: ids.slice(start, i + 1), key: "", node: null });
+          start = i + 1;
+        }
       }
+      for (const b of fresh) b.key = b.ids.join(",");
+      const old = box.msMarks === marks && box.msBlocks ? box.msBlocks : [];
+      if (!old.length) box.replaceChildren();
+      let p = 0;
+      while (p < old.length && p < fresh.length && old[p].key === fresh[p].key && old[p].start === fresh[p].start) {
+        fresh[p].node = old[p].node;
+        p++;
+      }
+      let s = 0;
+      while (s < old.length - p && s < fresh.length - p &&
+             old[old.length - 1 - s].key === fresh[fresh.length - 1 - s].key) s++;
+      for (let k = 0; k < s; k++) {
+        const was = old[old.length - 1 - k], now = fresh[fresh.length - 1 - k];
+        now.node = was.node;
+        if (was.start !== now.start) {
+          let i = now.start;
+          for (const span of now.node.querySelectorAll(".ms-t")) span.setAttribute("data-i", String(i++));
+        }
+      }
+      for (let k = p; k < old.length - s; k++) old[k].node.remove();
+      box.querySelectorAll(":scope > .ms-more, :scope > .ms-empty").forEach((e) => e.remove());
+      const before = s ? fresh[fresh.length - s].node : null;
+      for (let k = p; k < fresh.length - s; k++) {
+        const b = fresh[k];
+        b.node = this.line(b.ids, b.start, marks);
+        box.insertBefore(b.node, before);
+      }
+      box.msBlocks = fresh;
+      box.msMarks = marks;
       if (!ids.length) {
         const empty = document.createElement("span");
         empty.className = "ms-empty";
@@ -278,6 +313,23 @@
         box.appendChild(more);
       }
       return box;
+    }
+
+    /** One line of tokens as a block: a span per id (position from start), line breaks after it. */
+    line(ids, start, marks) {
+      const block = document.createElement("div");
+      block.className = "ms-line";
+      for (let i = 0; i < ids.length; i++) {
+        const [classes, label, title, breaks] = this.look(ids[i], marks);
+        const span = document.createElement("span");
+        span.setAttribute("data-i", String(start + i));
+        span.className = classes;
+        span.title = title;
+        span.textContent = label;
+        block.appendChild(span);
+        for (let k = 0; k < breaks; k++) block.appendChild(document.createElement("br"));
+      }
+      return block;
     }
   }
 

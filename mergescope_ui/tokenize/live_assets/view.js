@@ -39,7 +39,9 @@ export default function (component) {
         drawn.marks === d.marks) return true;
     let ids;
     try { ids = enc.encode(text, d.specials); } catch (e) { return false; }
-    place(enc.spans(ids, d.marks, d.max_tokens));
+    const box = host.querySelector(".ms-tokens");
+    if (drawn && drawn.key === d.table_key && box && box.msBlocks) enc.patch(box, ids, d.marks, d.max_tokens);
+    else place(enc.spans(ids, d.marks, d.max_tokens));
     host.msDrawn = { key: d.table_key, text, specials: d.specials, marks: d.marks };
     host.dataset.sig = "";
     return true;

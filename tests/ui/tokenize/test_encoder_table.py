@@ -82,7 +82,8 @@ def _in_range(c: str, bounds: tuple[str, str]) -> bool:
 
 def test_the_invisible_class_is_invisible_name_on_the_whole_bmp() -> None:
     body, names = et.invisible_class()
-    pattern = regex.compile("[" + regex.sub(r"\\u\{(\w+)\}", lambda m: "\\U" + m.group(1).zfill(8), body) + "]")
+    python_body = regex.sub(r"\\u\{(\w+)\}", lambda m: "\\U" + m.group(1).zfill(8), body)
+    pattern = regex.compile("[" + python_body + "]")
     for cp in range(0x10000):
         c = chr(cp)
         if 0xD800 <= cp <= 0xDFFF or c in " \t\n\r":

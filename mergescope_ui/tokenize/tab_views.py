@@ -17,6 +17,7 @@ from mergescope_ui.shared.safe_text import md_escape
 from . import keys
 from .chat_tab import chat_tab
 from .compare_tab import compare_tab
+from .decode_box import decode_box
 from .details_tab import details_tab
 from .file_bundle import tokenizer_bundle
 from .link import write_link
@@ -80,6 +81,7 @@ def _ids_tab(result: Tokenized, page: Page) -> None:
         key=keys.DOWNLOAD_IDS,
         on_click="ignore",
     )
+    decode_box(result)
 
 
 def _ribbon_tab(text: str, result: Tokenized, page: Page) -> None:

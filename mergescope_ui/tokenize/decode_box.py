@@ -69,13 +69,14 @@ def decode_box(result: Tokenized) -> None:
     raw = st.text_input(
         "Ids to text",
         key=keys.DECODE,
-        max_chars=MAX_INPUT_CHARS,
         placeholder="Paste token ids, e.g. 464, 1994, 9358",
         help="Whole numbers separated by commas or spaces; brackets are fine.",
     )
     if not raw.strip():
         return
-    ids, bad = parse_ids(raw)
+    if len(raw) > MAX_INPUT_CHARS:
+        st.warning(f"{len(raw):,} characters: only the first {MAX_INPUT_CHARS:,} are read.")
+    ids, bad = parse_ids(raw[:MAX_INPUT_CHARS])
     if bad:
         shown = ", ".join(bad[:8]) + (" …" if len(bad) > 8 else "")
         st.error(f"Not token ids: {md_escape(shown)}. Type whole numbers separated by commas or spaces.")
@@ -85,9 +86,12 @@ def decode_box(result: Tokenized) -> None:
     decoded = decode_ids(ids, result.vocab)
     if decoded.unknown:
         listed = ", ".join(map(str, decoded.unknown[:8])) + (" …" if len(decoded.unknown) > 8 else "")
+        n = len(decoded.unknown)
         st.error(
-            f"{len(decoded.unknown):,} ids are not in this tokenizer ({result.vocab_size:,} tokens, "
-            f"ids {min(result.vocab):,}–{max(result.vocab):,}): {listed}. They are left out below."
+            f"{n:,} {'id is' if n == 1 else 'ids are'} not in this tokenizer ({result.vocab_size:,} tokens, "
+            f"ids {min(result.vocab):,}–{max(result.vocab):,}): {listed}. "
+            + ("It is" if n == 1 else "They are")
+            + " left out below."
         )
     if any(i in result.vocab for i in ids):
         st.code(decoded.text or "(empty)", language=None, wrap_lines=True)

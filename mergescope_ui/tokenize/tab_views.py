@@ -27,6 +27,7 @@ from .results import Page, Tokenized, byte_start_of
 from .ribbon import byte_ribbon_html
 from .share import MAX_SHARED_CHARS, ShareState, text_fits, to_query
 from .specs import parse
+from .split_patterns import split_patterns_view
 
 RIBBON_LINE_BYTES = 24  # bytes a ribbon line holds before it may break (fits a 1400 px window)
 RIBBON_LINE_BYTES_LARGE = 10  # in presenter mode (fits a 1400 px window at the large font)
@@ -57,6 +58,7 @@ def tabs(text: str, picked: Picked, shown: Shown) -> None:
     if compare.open:
         with compare:
             compare_tab(text, picked)
+            split_patterns_view(text)
     if chat.open:
         with chat:
             chat_tab(picked)

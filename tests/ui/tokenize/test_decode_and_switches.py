@@ -87,3 +87,24 @@ def test_whitespace_marks_can_be_hidden() -> None:
     labels = "".join(re.findall(r">([^<]*)</span>", view(at)["html"]))
     assert not at.exception and labels == "a b\tc\nd"  # the tooltips still name each byte
     assert view(at)["marks"] is False
+
+
+def test_the_compare_tab_shows_the_three_split_patterns_side_by_side() -> None:
+    text = "I'LL pay 12345\n<script>x</script>"
+    at = app(**{keys.TEXT: text, keys.KIND: "bytes", keys.TABS: "⚖️ Compare"})
+    assert not at.exception
+    counts = [m.value for m in at.markdown if "chunks" in m.value]
+    assert counts == [
+        f"**GPT-2 (r50k, p50k)**: {len(split('gpt2', text))} chunks",
+        f"**GPT-4 (cl100k)**: {len(split('gpt4', text))} chunks",
+        f"**GPT-4o (o200k)**: {len(split('o200k', text))} chunks",
+    ]
+    rows = [h.value for h in at.html if 'class="ms-split"' in h.value]
+    assert len(rows) == 3 and all("<script" not in r and "&lt;" in r and "&gt;" in r for r in rows)
+    assert all("ms-diff" in r for r in rows)  # "'LL" and "12345" are cut differently
+
+
+def split(name: str, text: str) -> list[str]:
+    from bpe_core.pretokenizer import PreTokenizer
+
+    return PreTokenizer(name).chunks(text)

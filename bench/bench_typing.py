@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -70,7 +71,8 @@ def fake_cache(folder: Path, gpt2: Path, cl100k: Path) -> None:
 def keystrokes(url: str, spec: str, *, keys: int, chars: int) -> list[float]:
     """Milliseconds from keydown to the painted tokens, one figure per key."""
     out: list[float] = []
-    with chromium_page(width=1400, height=900) as page:
+    with chromium_page(width=1400, height=900) as opened:
+        page: Any = opened  # a playwright Page
         page.goto(f"{url}/tokenize?tok={spec}")
         page.locator(f"{HOST} .ms-t").first.wait_for(timeout=300_000)
         wait_idle(page, timeout=300_000)

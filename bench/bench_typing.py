@@ -110,7 +110,10 @@ def main() -> None:
         fake_cache(cache, args.gpt2_files, args.cl100k)
         env = no_caches(Path(tmp)) | {"TIKTOKEN_CACHE_DIR": str(cache)}
         print(f"keystroke to painted tokens, {args.chars:,} characters in the box, {args.keys} keys each")
-        runs = (("before (server rerun)", {OFF: "off"}), ("after (browser encodes)", {}))
+        runs: tuple[tuple[str, dict[str, str]], ...] = (
+            ("before (server rerun)", {OFF: "off"}),
+            ("after (browser encodes)", {}),
+        )
         for label, extra in runs[1:] if args.after_only else runs:
             with streamlit_server(env=env | extra, timeout=120) as url:
                 for spec in ("tiktoken:gpt2", "tiktoken:cl100k_base"):

@@ -218,17 +218,19 @@ def token_span(
     clip: int = 0,
     breaks: bool = True,
     shown: str = "",
+    marks: bool = True,
 ) -> str:
     """One ``<span>``: escaped readable label (or ``shown``, a label already shortened, e.g. by
     :func:`clip_apart`), escaped tooltip, classes.
 
+    ``marks``: whitespace in the label shows as ␣ ↵ ⇥ (the tooltip always marks it).
     ``clip`` (columns, 0 for never) shortens a long label in the middle (see
     :func:`clip_label`); the tooltip always has the whole text and its length.
     With ``breaks`` a token holding newlines is followed by line breaks (in running
     text; not in a card).  Cached: a page redraws the same few thousand tokens at every step.
     """
     classes = token_class(token_id, token, special=special) + (" ms-new" if emphasize else "")
-    label = token.decode("utf-8") if special else screen_label(token)
+    label = token.decode("utf-8") if special else screen_label(token, mark_whitespace=marks)
     if shown:
         label = shown
     elif clip:

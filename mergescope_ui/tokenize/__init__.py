@@ -9,10 +9,13 @@
 - :func:`picker` (``tokenizer_picker``): which tokenizer (``specs``), resolved to one
   (``resolve``: quick-trained and cached, the Train page's run, tiktoken's and the Hugging Face
   caches on this machine, uploaded files);
-- :func:`token_view` (``main_view``): the counts and the coloured spans, a page at a time, each
-  token clickable (``clickable_tokens``; ``results`` holds the records);
-- :func:`tabs` (``tab_views``): token ids, byte ribbon (``ribbon``), token details
-  (``details_tab`` on ``details``), compare (``compare_tab``), chat (``chat_tab`` on ``chat``),
+- :func:`token_view` (``main_view``): two switches (special tokens, whitespace marks), the counts
+  and the coloured spans, a page at a time, each token clickable (``clickable_tokens``; ``results``
+  holds the records); while you type the browser encodes and draws them itself
+  (``encoder_table`` sends the tokenizer, ``live_assets/encoder.js`` encodes);
+- :func:`tabs` (``tab_views``): token ids (with ids back to text: ``decode_box``), byte ribbon
+  (``ribbon``), token details (``details_tab`` on ``details``), compare (``compare_tab``, and the
+  split patterns side by side: ``split_patterns``), chat (``chat_tab`` on ``chat``),
   files (``file_bundle``), share;
 - :func:`write_link`: the link alone, when there is nothing to show.
 

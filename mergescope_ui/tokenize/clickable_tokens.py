@@ -16,61 +16,29 @@ tokens once, the arrow keys move between them, Enter picks one.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 import streamlit as st
 
+from mergescope_ui.shared.stage_contract import wire
 from mergescope_ui.shared.token_html import token_span
 
-_JS = r"""
-export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
-  let host = parentElement.querySelector(".ms-click-host");
-  if (!host) {
-    host = document.createElement("div");
-    host.className = "ms-click-host";
-    parentElement.appendChild(host);
-  }
-  if (host.dataset.sig !== data.sig) {
-    const old = host.querySelector(".ms-tokens");
-    const top = old && host.dataset.page === String(data.page) ? old.scrollTop : 0;
-    host.innerHTML = data.html;  // built and escaped in Python (token_html.token_span)
-    host.dataset.sig = data.sig;
-    host.dataset.page = String(data.page);
-    const box = host.querySelector(".ms-tokens");
-    if (box) box.scrollTop = top;
-  }
-  // One tab stop for all the tokens (the picked one, else the first); arrow keys move between them.
-  const stop = (t) => {
-    host.querySelectorAll('.ms-t[tabindex="0"]').forEach((e) => e.removeAttribute("tabindex"));
-    if (t) t.tabIndex = 0;
-  };
-  const mark = (i) => {
-    host.querySelectorAll(".ms-picked").forEach((e) => e.classList.remove("ms-picked"));
-    const t = i === null || i === undefined ? null : host.querySelector(`.ms-t[data-i="${i}"]`);
-    if (t) t.classList.add("ms-picked");
-    stop(t || host.querySelector(".ms-t[data-i]"));
-  };
-  mark(data.picked);
-  const pick = (t) => { mark(t.dataset.i); setTriggerValue("picked", Number(t.dataset.i)); };
-  host.onclick = (e) => {
-    const t = e.target.closest(".ms-t[data-i]");
-    if (t && host.contains(t)) pick(t);
-  };
-  host.onkeydown = (e) => {
-    const t = e.target.closest(".ms-t[data-i]");
-    if (!t) return;
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(t); return; }
-    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
-    const next = step && host.querySelector(`.ms-t[data-i="${Number(t.dataset.i) + step}"]`);
-    if (next) { e.preventDefault(); stop(next); next.focus(); }
-  };
-}
-"""
+from .encoder_table import EncoderTable, LiveView
 
+ASSETS = Path(__file__).with_name("live_assets")
+# The encoder (a classic script that defines globalThis.msEncoder once), then the view (the module).
+_JS = (
+    (ASSETS / "encoder.js").read_text(encoding="utf-8")
+    + "\n"
+    + (ASSETS / "view.js").read_text(encoding="utf-8")
+)
+
+# No selector names data-i: the browser then renumbers thousands of spans without restyling them.
 _CSS = """
-.ms-click-host .ms-t[data-i]{cursor:pointer;}
-.ms-click-host .ms-t[data-i]:hover{outline:2px solid rgba(28,126,214,.55);outline-offset:1px;}
-.ms-click-host .ms-t[data-i]:focus-visible{outline:3px solid #1c7ed6;outline-offset:1px;}
+.ms-click-host .ms-t{cursor:pointer;}
+.ms-click-host .ms-t:hover{outline:2px solid rgba(28,126,214,.55);outline-offset:1px;}
+.ms-click-host .ms-t:focus-visible{outline:3px solid #1c7ed6;outline-offset:1px;}
 .ms-click-host .ms-t.ms-picked{outline:3px solid #1c7ed6;outline-offset:1px;}
 """
 
@@ -84,12 +52,15 @@ def clickable_spans_html(
     start: int = 0,
     special_ids: Collection[int] = (),
     max_tokens: int = 5000,
+    marks: bool = True,
 ) -> str:
-    """``<div class="ms-tokens">`` with one span per id, ``data-i`` = its position + ``start``."""
+    """``<div class="ms-tokens">`` with one span per id, ``data-i`` = its position + ``start``.
+
+    ``marks``: whitespace shows as ␣ ↵ ⇥ (else as itself)."""
     special = set(special_ids)
     parts = ['<div class="ms-tokens">']
     for pos, token_id in enumerate(ids[:max_tokens], start=start):
-        span = token_span(token_id, vocab[token_id], special=token_id in special)
+        span = token_span(token_id, vocab[token_id], special=token_id in special, marks=marks)
         parts.append(f'<span data-i="{pos}"{span[5:]}')  # span starts with "<span"
     if not ids:
         parts.append('<span class="ms-empty">(empty text)</span>')
@@ -100,12 +71,20 @@ def clickable_spans_html(
 
 
 def clickable_tokens(
-    html: str, *, key: str, signature: str, page: int, picked: int | None, on_pick: Callable[[int], None]
+    html: str,
+    *,
+    key: str,
+    signature: str,
+    page: int,
+    picked: int | None,
+    on_pick: Callable[[int], None],
+    live: Live | None = None,
 ) -> None:
     """Draw ``html`` (from :func:`clickable_spans_html`); a click calls ``on_pick(position)``.
 
     ``signature`` names the content (tokenizer, text, page): the browser replaces the spans only when
-    it changes, and keeps the box's scroll position within one page.
+    it changes, and keeps the box's scroll position within one page.  With ``live`` the browser
+    draws page 1 itself from the text as typed in ``live.box`` (see :class:`Live`).
     """
 
     def clicked() -> None:
@@ -113,8 +92,38 @@ def clickable_tokens(
         if isinstance(value, int) and not isinstance(value, bool):
             on_pick(value)
 
-    _SPANS(
-        key=key,
-        data={"html": html, "sig": signature, "page": page, "picked": picked},
-        on_picked_change=clicked,
+    live = live or Live()
+    view = LiveView(
+        html=html,
+        sig=signature,
+        page=page,
+        picked=picked,
+        box=live.box,
+        table_key=live.table_key,
+        table=live.table,
+        specials=live.specials,
+        marks=live.marks,
+        max_tokens=live.max_tokens,
+        live_chars=live.live_chars,
     )
+    _SPANS(key=key, data=wire(view), on_picked_change=clicked, on_missing_change=lambda: None)
+
+
+def missing_table(key: str) -> str:
+    """The table the browser said it lacks (its key), for the view drawn with ``key``; ``""``: none."""
+    value = (st.session_state.get(key) or {}).get("missing")
+    return value if isinstance(value, str) else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """How the browser follows the typing: the box's name, the table to encode with (``table_key``;
+    ``table`` itself only when the browser does not hold it yet), the switches, and the limits."""
+
+    box: str = ""
+    table_key: str = ""
+    table: EncoderTable | None = None
+    specials: bool = True
+    marks: bool = True
+    max_tokens: int = 5000
+    live_chars: int = 0

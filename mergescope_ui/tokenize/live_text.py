@@ -64,6 +64,11 @@ export default function (component) {
     box.dataset.rev = String(data.rev);
     root.sent = keep ? null : data.text;
   }
+  // The text as typed, for the token view that encodes it in the browser (clickable_tokens.py).
+  const publish = () => {
+    (globalThis.msLiveText = globalThis.msLiveText || {})[data.name] = box.value;
+    globalThis.dispatchEvent(new CustomEvent("ms-live-text", { detail: data.name }));
+  };
   const kb = (n) => (n / 1000).toLocaleString("en-US", { maximumFractionDigits: 0 });
   const size = (v) => (v.length > data.live_bytes ? v.length : new TextEncoder().encode(v).length);
   const send = () => {
@@ -98,9 +103,11 @@ export default function (component) {
     if (cut > 0 && /[\uD800-\uDBFF]/.test(text[cut - 1])) cut -= 1;
     document.execCommand("insertText", false, text.slice(0, cut));
     live();
+    publish();
   };
   box.oninput = () => {
     typed[data.name] = { rev: data.rev, value: box.value };
+    publish();
     clearTimeout(root.timer);
     if (live()) root.timer = setTimeout(send, data.debounce_ms);
   };
@@ -109,6 +116,7 @@ export default function (component) {
   };
   box.onblur = send;
   live();
+  publish();
   if (root.sent === null) send();  // a text typed before the box was drawn again
   return () => { if (root.timer) send(); };
 }

@@ -10,12 +10,15 @@ from dataclasses import dataclass
 import streamlit as st
 
 from bpe_core import CharTokenizer
+from mergescope_ui.shared.cache import remember
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.token_html import token_spans_html
 
 from . import keys
-from .clickable_tokens import clickable_spans_html, clickable_tokens
+from .clickable_tokens import Live, clickable_spans_html, clickable_tokens, missing_table
+from .encoder_table import EncoderTable, browser_encoding, encoder_table
+from .live_text import LIVE_BYTES
 from .resolve import Picked, tokenized
 from .results import PAGE_SIZE, Page, Tokenized, page_of
 
@@ -60,12 +63,14 @@ def picked_position(shown: Shown) -> int | None:
 
 def token_view(picked: Picked, text: str) -> Shown | None:
     """The tokenizer's name, the counts and the spans (or why it cannot encode the text); None without one."""
-    result = tokenized(picked, text)
+    specials, marks = switches(picked)
+    result = tokenized(picked, text, specials=specials)
     if result is None:
         return None
     st.subheader(md_escape(result.label))
     counts_row(result)
-    signature = f"{picked.identity}|{digest(text)}"
+    # Names the ids a picked position points into (special tokens off gives other ids).
+    signature = f"{picked.identity}|{digest(text)}" + ("" if specials else "|plain")
     if result.error:
         st.error(f"This tokenizer cannot encode the text: {md_escape(result.error)}")
         unknown = picked.tokenizer.unknown(text) if isinstance(picked.tokenizer, CharTokenizer) else []
@@ -84,15 +89,62 @@ def token_view(picked: Picked, text: str) -> Shown | None:
             result.vocab,
             start=page.start,
             special_ids=result.special_ids,
+            marks=marks,
         ),
         key=keys.SPANS,
-        signature=f"{signature}|{page.number}",
+        signature=f"{signature}|{page.number}|{marks}",
         page=page.number,
         picked=picked_position(shown),
         on_pick=lambda position: pick_token(signature, position),
+        live=_live(picked, specials=specials, marks=marks),
     )
     st.caption("Click a token for its story: the merge that made it, its genealogy, its bytes.")
     return shown
+
+
+def switches(picked: Picked) -> tuple[bool, bool]:
+    """Two switches: special tokens in the text are special (else plain text); whitespace marks shown."""
+    with st.container(horizontal=True):
+        has = bool(getattr(picked.tokenizer, "special_tokens", None))
+        specials = st.toggle(
+            "Special tokens as special",
+            value=True,
+            key=keys.SPECIALS,
+            disabled=not has,
+            help="On: a special token's text (such as <|endoftext|>) in the text is its one id. "
+            "Off: it is plain text, cut like any other."
+            + ("" if has else " This tokenizer has no special tokens."),
+        )
+        marks = st.toggle(
+            "Show whitespace marks",
+            value=True,
+            key=keys.MARKS,
+            help="On: a space shows as ␣, a newline as ↵, a tab as ⇥ in the tokens.",
+        )
+    return bool(specials), bool(marks)
+
+
+def _live(picked: Picked, *, specials: bool, marks: bool) -> Live:
+    """How the token view follows the typing: with the tokenizer's table when the browser can encode."""
+    if not browser_encoding():
+        return Live(box=keys.TEXT_BOX, specials=specials, marks=marks)
+    memo: dict[str, EncoderTable | None] = st.session_state.setdefault(keys.TABLE_MEMO, {})
+    tok = picked.tokenizer
+    table = remember(memo, picked.identity, lambda: encoder_table(tok, key=picked.identity), size=2)
+    if table is None:
+        return Live(box=keys.TEXT_BOX, specials=specials, marks=marks)
+    sent: set[str] = st.session_state.setdefault(keys.TABLES_SENT, set())
+    first = table.key not in sent or missing_table(keys.SPANS) == table.key
+    sent.add(table.key)
+    return Live(
+        box=keys.TEXT_BOX,
+        table_key=table.key,
+        table=table if first else None,
+        specials=specials,
+        marks=marks,
+        max_tokens=PAGE_SIZE,
+        live_chars=LIVE_BYTES,
+    )
 
 
 def _fmt(value: float | None) -> str:

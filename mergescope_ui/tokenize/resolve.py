@@ -196,12 +196,17 @@ def load_upload(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> L
     return remember(uploads, key, lambda: loaded, size=MAX_UPLOADS)
 
 
-def tokenized(picked: Picked, text: str) -> Tokenized | None:
-    """``picked``'s tokenization of ``text``, memoized per session (None when nothing was picked)."""
+def tokenized(picked: Picked, text: str, *, specials: bool = True) -> Tokenized | None:
+    """``picked``'s tokenization of ``text``, memoized per session (None when nothing was picked).
+
+    ``specials=False``: special-token strings in the text are plain text."""
     if picked.tokenizer is None:
         return None
     tok = picked.tokenizer
-    memo: dict[tuple[str, str], Tokenized] = st.session_state.setdefault(keys.RESULT_MEMO, {})
+    memo: dict[tuple[str, str, bool], Tokenized] = st.session_state.setdefault(keys.RESULT_MEMO, {})
     return remember(
-        memo, (picked.identity, digest(text)), lambda: tokenize(tok, text, label=picked.label), size=MEMO_SIZE
+        memo,
+        (picked.identity, digest(text), specials),
+        lambda: tokenize(tok, text, label=picked.label, specials=specials),
+        size=MEMO_SIZE,
     )

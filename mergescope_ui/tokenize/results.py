@@ -87,8 +87,16 @@ def char_vocab(tok: CharTokenizer) -> dict[int, bytes]:
     return {i: c.encode("utf-8", errors="surrogatepass") for i, c in enumerate(tok.chars)}
 
 
-def tokenize(tok: AnyTokenizer, text: str, *, label: str) -> Tokenized:
-    """Encode ``text``; a ValueError from the tokenizer becomes ``error`` (no ids)."""
+def tokenize(tok: AnyTokenizer, text: str, *, label: str, specials: bool = True) -> Tokenized:
+    """Encode ``text``; a ValueError from the tokenizer becomes ``error`` (no ids).
+
+    ``specials=False`` encodes special-token strings as plain text.
+
+    >>> from bpe_core import Tokenizer
+    >>> tok = Tokenizer({i: bytes([i]) for i in range(256)}, [], special_tokens={"<|x|>": 256})
+    >>> tokenize(tok, "<|x|>", label="t").ids, len(tokenize(tok, "<|x|>", label="t", specials=False).ids)
+    ((256,), 5)
+    """
     if isinstance(tok, CharTokenizer):
         vocab: Mapping[int, bytes] = char_vocab(tok)
         special: frozenset[int] = frozenset()
@@ -96,7 +104,9 @@ def tokenize(tok: AnyTokenizer, text: str, *, label: str) -> Tokenized:
         vocab = tok.vocab
         special = frozenset(tok.special_tokens.values())
     try:
-        ids = tuple(tok.encode(text))
+        ids = tuple(
+            tok.encode(text) if specials or isinstance(tok, CharTokenizer) else tok.encode_ordinary(text)
+        )
     except ValueError as exc:
         return Tokenized(label, (), vocab, text_counts(text, None), tok.vocab_size, special, error=str(exc))
     return Tokenized(label, ids, vocab, text_counts(text, ids), tok.vocab_size, special)

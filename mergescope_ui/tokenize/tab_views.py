@@ -17,6 +17,7 @@ from mergescope_ui.shared.safe_text import md_escape
 from . import keys
 from .chat_tab import chat_tab
 from .compare_tab import compare_tab
+from .decode_box import decode_box
 from .details_tab import details_tab
 from .file_bundle import tokenizer_bundle
 from .link import write_link
@@ -26,6 +27,7 @@ from .results import Page, Tokenized, byte_start_of
 from .ribbon import byte_ribbon_html
 from .share import MAX_SHARED_CHARS, ShareState, text_fits, to_query
 from .specs import parse
+from .split_patterns import split_patterns_view
 
 RIBBON_LINE_BYTES = 24  # bytes a ribbon line holds before it may break (fits a 1400 px window)
 RIBBON_LINE_BYTES_LARGE = 10  # in presenter mode (fits a 1400 px window at the large font)
@@ -56,6 +58,7 @@ def tabs(text: str, picked: Picked, shown: Shown) -> None:
     if compare.open:
         with compare:
             compare_tab(text, picked)
+            split_patterns_view(text)
     if chat.open:
         with chat:
             chat_tab(picked)
@@ -80,6 +83,7 @@ def _ids_tab(result: Tokenized, page: Page) -> None:
         key=keys.DOWNLOAD_IDS,
         on_click="ignore",
     )
+    decode_box(result)
 
 
 def _ribbon_tab(text: str, result: Tokenized, page: Page) -> None:

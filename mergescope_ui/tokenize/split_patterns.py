@@ -1,0 +1,110 @@
+"""The split patterns side by side: the same text cut by GPT-2's, GPT-4's (cl100k) and o200k's patterns.
+
+Each pattern's chunks are shown in a row with their count; a chunk that ends where not every
+pattern cuts is outlined, so the places they differ stand out (numbers in threes, contractions,
+a space before a word, newlines).  Pure but for :func:`split_patterns_view`; every chunk is
+``html.escape``-d.
+
+>>> cuts = pattern_cuts("I'LL pay 12345\\n")
+>>> [(c.name, c.chunks) for c in cuts]  # doctest: +NORMALIZE_WHITESPACE
+[('gpt2', ('I', "'", 'LL', ' pay', ' 12345', '\\n')),
+ ('gpt4', ('I', "'LL", ' pay', ' ', '123', '45', '\\n')),
+ ('o200k', ("I'LL", ' pay', ' ', '123', '45', '\\n'))]
+>>> sorted(disputed(cuts))
+[1, 2, 9, 12]
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import streamlit as st
+
+from bpe_core.byte_level import readable
+from bpe_core.pretokenizer import PreTokenizer
+
+PATTERN_NAMES = {"gpt2": "GPT-2 (r50k, p50k)", "gpt4": "GPT-4 (cl100k)", "o200k": "GPT-4o (o200k)"}
+MAX_SPLIT_CHARS = 3000  # the first characters of the text shown cut (all of them are counted)
+
+SPLIT_CSS = """
+<style>
+.ms-split{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
+  line-height:2.1;word-break:break-all;max-height:14rem;overflow-y:auto;padding:.3rem .4rem;
+  border:1px solid rgba(128,128,128,.35);border-radius:.5rem;margin-bottom:.6rem;}
+.ms-split .ms-k{padding:.1em .12em;margin:0 1px;border-radius:.25em;border:1px solid rgba(0,0,0,.18);
+  white-space:pre;color:#111;}
+.ms-split .ms-k0{background:#a5d8ff}.ms-split .ms-k1{background:#ffd8a8}
+.ms-split .ms-diff{outline:3px solid #c2255c;outline-offset:1px;}
+</style>
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class PatternCut:
+    """One pattern's chunks of the text, and the character offsets where they end."""
+
+    name: str
+    chunks: tuple[str, ...]
+    ends: frozenset[int]
+
+
+def pattern_cuts(text: str, names: Sequence[str] = tuple(PATTERN_NAMES)) -> list[PatternCut]:
+    """``text`` cut by each named pattern (no special tokens)."""
+    out = []
+    for name in names:
+        chunks = tuple(PreTokenizer(name).chunks(text))
+        out.append(PatternCut(name, chunks, frozenset(itertools.accumulate(map(len, chunks)))))
+    return out
+
+
+def disputed(cuts: Sequence[PatternCut]) -> frozenset[int]:
+    """Offsets where some of the patterns end a chunk and some do not."""
+    if not cuts:
+        return frozenset()
+    return frozenset.union(*(c.ends for c in cuts)) - frozenset.intersection(*(c.ends for c in cuts))
+
+
+def cut_html(cut: PatternCut, differ: frozenset[int]) -> str:
+    """One pattern's chunks as spans (alternating colours; outlined where the patterns differ)."""
+    parts = ['<div class="ms-split">']
+    end = 0
+    for n, chunk in enumerate(cut.chunks):
+        end += len(chunk)
+        label = html.escape(readable(chunk.encode("utf-8")), quote=True)
+        diff = " ms-diff" if end in differ else ""
+        title = html.escape(
+            f"chunk {n + 1} · ends at character {end}" + (" · the patterns differ here" if diff else ""),
+            quote=True,
+        )
+        parts.append(f'<span class="ms-k ms-k{n % 2}{diff}" title="{title}">{label}</span>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def split_patterns_view(text: str) -> None:
+    """The three patterns' chunks of (the start of) ``text``, their counts, and where they differ."""
+    st.subheader("The split patterns side by side")
+    st.caption(
+        "Before any merge, a pattern cuts the text into chunks; no token crosses a chunk's edge. "
+        "Outlined: a chunk ends where the other patterns do not cut (numbers in threes, contractions, "
+        "a space before a word, newlines)."
+    )
+    if not text:
+        st.info("Type a text above to see it cut.")
+        return
+    try:
+        counts = [len(c.chunks) for c in pattern_cuts(text)]
+        cuts = pattern_cuts(text[:MAX_SPLIT_CHARS])
+    except ValueError as exc:
+        st.error(f"The text cannot be cut: {exc}")
+        return
+    differ = disputed(cuts)
+    if len(text) > MAX_SPLIT_CHARS:
+        st.caption(f"Shown: the first {MAX_SPLIT_CHARS:,} characters; the counts cover the whole text.")
+    st.html(SPLIT_CSS)
+    for cut, count in zip(cuts, counts, strict=True):
+        st.markdown(f"**{PATTERN_NAMES[cut.name]}**: {count:,} chunks")
+        st.html(cut_html(cut, differ))

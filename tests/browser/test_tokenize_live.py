@@ -1,0 +1,78 @@
+"""The Tokenize page follows each key in the browser: the spans change in the same event as the key
+(no server round trip), with the server's ids; a tokenizer the browser cannot encode falls back to
+the server, and the page looks the same."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from bpe_core import train
+from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
+from tests.browser.support import chromium_page, missing_browser, streamlit_server, wait_idle
+from tests.ui.tokenize.fake_caches import no_caches
+
+REASON = missing_browser()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
+SPANS = ".ms-click-host .ms-t"
+TEXT = "It's 2024: the keeper's lamp\r\n  机器学习 👋🏽\t\tdone!!  \n\nok"
+IDS = """() => Array.from(document.querySelectorAll(".ms-click-host .ms-t"),
+    (s) => Number(s.title.split(" ")[1]))"""
+
+
+def quick_ids(text: str) -> list[int]:
+    corpus = next(c.id for c in load_index() if "lighthouse" in c.id)
+    return train(load_text(find_corpus(corpus)), vocab_size=500, pattern="gpt2").encode(text)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with streamlit_server(env=no_caches(tmp_path_factory.mktemp("no-caches"))) as url:
+        yield url
+
+
+def _open(pg, url: str) -> None:
+    pg.goto(url)
+    wait_idle(pg, timeout=60_000)
+    pg.locator(SPANS).first.wait_for(timeout=60_000)
+    wait_idle(pg, timeout=60_000)
+
+
+def test_the_spans_follow_a_key_at_once_with_the_servers_ids(server) -> None:
+    with chromium_page(width=1280, height=720) as pg:
+        _open(pg, server + "/tokenize")
+        box = pg.locator(".ms-box-area")
+        box.fill(TEXT)  # one input event; the server hears of it 300 ms later at the earliest
+        live = pg.evaluate(IDS)
+        text = box.input_value()  # a text box keeps line ends as \n
+        assert text == TEXT.replace("\r\n", "\n") and live == quick_ids(text)
+        box.press("End")
+        box.press("x")
+        assert pg.evaluate(IDS) == quick_ids(text + "x")
+        pg.wait_for_timeout(600)
+        wait_idle(pg)
+        assert pg.evaluate(IDS) == quick_ids(text + "x")  # the server's run changed nothing
+        metric = pg.locator('[data-testid="stMetricValue"]').nth(2).inner_text()
+        assert metric.strip() == f"{len(quick_ids(text + 'x')):,}"
+        first = pg.locator(f'{SPANS}[data-i="3"]')
+        first.click()
+        pg.get_by_text(re.compile(r"made by merge|a single byte")).first.wait_for(timeout=30_000)
+
+
+def test_without_browser_encoding_the_server_draws_the_same_spans(tmp_path) -> None:
+    env = no_caches(tmp_path) | {"MERGESCOPE_BROWSER_ENCODE": "off"}
+    with streamlit_server(env=env) as url, chromium_page(width=1280, height=720) as pg:
+        _open(pg, url + "/tokenize")
+        box = pg.locator(".ms-box-area")
+        box.fill(TEXT)
+        text = box.input_value()
+        assert pg.evaluate(IDS) != quick_ids(text)  # nothing yet: the server has not heard
+        pg.wait_for_function(
+            "(n) => document.querySelectorAll('.ms-click-host .ms-t').length === n",
+            arg=len(quick_ids(text)),
+            timeout=30_000,
+        )
+        wait_idle(pg)
+        assert pg.evaluate(IDS) == quick_ids(text)

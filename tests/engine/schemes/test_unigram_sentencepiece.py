@@ -79,6 +79,10 @@ WORDS = [
     "２０２６",
     "ＡＢＣ",
     "ｶﾀｶﾅ",
+    "ﾊﾟﾝ",  # half-width katakana and its sound mark: NFKC makes one character of two (パ)
+    "ｶﾞｷﾞ",
+    "cafe\u0301",  # e + combining acute: NFKC composes é
+    "A\u030angstro\u0308m",
     "東京",
     "日本語",
     "です",
@@ -121,6 +125,8 @@ def corpus(seed: int, n: int) -> list[str]:
 
 
 EDGE_CASES = [
+    "ﾊﾟ",
+    "e\u0301\u0301",
     "",
     " ",
     "   ",

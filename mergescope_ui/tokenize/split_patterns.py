@@ -25,6 +25,7 @@ import streamlit as st
 
 from bpe_core.byte_level import readable
 from bpe_core.pretokenizer import PreTokenizer
+from mergescope_ui.shared.safe_text import md_escape
 
 PATTERN_NAMES = {"gpt2": "GPT-2 (r50k, p50k)", "gpt4": "GPT-4 (cl100k)", "o200k": "GPT-4o (o200k)"}
 MAX_SPLIT_CHARS = 3000  # the first characters of the text shown cut (all of them are counted)
@@ -99,7 +100,7 @@ def split_patterns_view(text: str) -> None:
         counts = [len(c.chunks) for c in pattern_cuts(text)]
         cuts = pattern_cuts(text[:MAX_SPLIT_CHARS])
     except ValueError as exc:
-        st.error(f"The text cannot be cut: {exc}")
+        st.error(f"The text cannot be cut: {md_escape(exc)}")
         return
     differ = disputed(cuts)
     if len(text) > MAX_SPLIT_CHARS:

@@ -19,6 +19,8 @@ False
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from typing import Protocol
 
 from ..tokenizer.unigram import UnigramTokenizer
 from ..tokenizer.unigram_normalizer import SentencePieceNormalizer
@@ -27,6 +29,42 @@ from .safe_io import MAX_FILE_BYTES, TokenizerFileError, read_bytes
 # ModelProto.SentencePiece.Type numbers -> our kinds
 _TYPES = {1: "normal", 2: "unknown", 3: "control", 4: "user_defined", 5: "unused", 6: "byte"}
 _UNIGRAM = 1
+
+
+# The fields of sentencepiece's generated ModelProto that we read, typed: the package ships no stubs for
+# sentencepiece_model_pb2 (protobuf's builder makes its classes at import), so _parse gives this view.
+class _Piece(Protocol):
+    piece: str
+    score: float
+    type: int
+
+
+class _TrainerSpec(Protocol):
+    model_type: int
+    treat_whitespace_as_suffix: bool
+    byte_fallback: bool
+    unk_surface: str
+
+    def HasField(self, field_name: str) -> bool: ...
+
+
+class _NormalizerSpec(Protocol):
+    name: str
+    precompiled_charsmap: bytes
+    add_dummy_prefix: bool
+    remove_extra_whitespaces: bool
+    escape_whitespaces: bool
+
+
+class _ModelProto(Protocol):
+    pieces: Sequence[_Piece]
+    trainer_spec: _TrainerSpec
+    normalizer_spec: _NormalizerSpec
+    denormalizer_spec: _NormalizerSpec
+
+    def HasField(self, field_name: str) -> bool: ...
+
+    def ParseFromString(self, serialized: bytes) -> int | None: ...
 
 
 def is_sentencepiece_model_bytes(data: bytes) -> bool:
@@ -71,11 +109,11 @@ def sentencepiece_from_bytes(data: bytes, path: str | os.PathLike[str] = "<bytes
         )
     trainer, norm = proto.trainer_spec, proto.normalizer_spec
     if trainer.model_type != _UNIGRAM:
-        kind = {2: "BPE", 3: "word", 4: "char"}.get(trainer.model_type, str(trainer.model_type))
+        model_type = {2: "BPE", 3: "word", 4: "char"}.get(trainer.model_type, str(trainer.model_type))
         raise TokenizerFileError(
             path,
             "trainer_spec.model_type",
-            f"is {kind}; only Unigram models are read, train with model_type=unigram",
+            f"is {model_type}; only Unigram models are read, train with model_type=unigram",
         )
     if trainer.treat_whitespace_as_suffix:
         raise TokenizerFileError(
@@ -125,11 +163,11 @@ def sentencepiece_from_bytes(data: bytes, path: str | os.PathLike[str] = "<bytes
         raise TokenizerFileError(path, "pieces", str(exc)) from None
 
 
-def _parse(data: bytes):  # -> ModelProto
+def _parse(data: bytes) -> _ModelProto:
     from google.protobuf.message import DecodeError
     from sentencepiece import sentencepiece_model_pb2
 
-    proto = sentencepiece_model_pb2.ModelProto()
+    proto: _ModelProto = sentencepiece_model_pb2.ModelProto()  # type: ignore[attr-defined]  # no stubs ship
     try:
         proto.ParseFromString(data)
     except DecodeError as exc:

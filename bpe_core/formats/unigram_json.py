@@ -200,7 +200,7 @@ def _metaspace(pre: Any, path: str | os.PathLike[str]) -> bool:
     scheme = pre.get("prepend_scheme")
     if scheme is None:
         return bool(pre.get("add_prefix_space", True))
-    if scheme not in ("always", "never"):
+    if not isinstance(scheme, str) or scheme not in ("always", "never"):
         raise TokenizerFileError(
             path, "pre_tokenizer.prepend_scheme", f"is {scheme!r}; MergeScope reads 'always' or 'never'"
         )

@@ -51,7 +51,8 @@ _FLT_MIN = 1.1754943508222875e-38  # SentencePiece starts its max_score at FLT_M
 
 def f32(x: float) -> float:
     """``x`` rounded to a 32-bit float (SentencePiece keeps scores and sums as C ``float``)."""
-    return _F32.unpack(_F32.pack(x))[0]
+    rounded: float = _F32.unpack(_F32.pack(x))[0]
+    return rounded
 
 
 class UnigramTokenizer:
@@ -308,23 +309,27 @@ class UnigramTokenizer:
         n = len(s)
         match = self._match
         longest = self._longest
-        best = [0.0] + [None] * n
+        best: list[float | None] = [0.0] + [None] * n
         back: list[tuple[int, int]] = [(0, 0)] * (n + 1)
         for start in range(n):
             here = best[start]
+            if here is None:  # never: each position is reached from the one before (by <unk> at worst)
+                continue
             single = False
             for end in range(start + 1, min(n, start + longest) + 1):
                 hit = match.get(s[start:end])
                 if hit is not None:
                     total = here + hit[1]
-                    if best[end] is None or total > best[end]:
+                    known = best[end]
+                    if known is None or total > known:
                         best[end] = total
                         back[end] = (hit[0], start)
                     if end == start + 1:
                         single = True
             if not single:
                 total = here + self.unk_score
-                if best[start + 1] is None or total > best[start + 1]:
+                known = best[start + 1]
+                if known is None or total > known:
                     best[start + 1] = total
                     back[start + 1] = (self.unk_id, start)
         return _backtrack(back, n)
@@ -339,6 +344,8 @@ class UnigramTokenizer:
         back: list[tuple[int, int]] = [(0, 0)] * (n + 1)
         for start in range(n):
             here = best[start]
+            if here is None:  # never: each position is reached from the one before (by <unk> at worst)
+                continue
             single = False
             for end in range(start + 1, min(n, start + longest) + 1):
                 hit = match.get(s[start:end])
@@ -346,14 +353,16 @@ class UnigramTokenizer:
                     total = here + hit[1]
                     if self.kinds[hit[0]] != "user_defined":
                         total = unpack(pack(total))[0]
-                    if best[end] is None or total > best[end]:
+                    known = best[end]
+                    if known is None or total > known:
                         best[end] = unpack(pack(total))[0]
                         back[end] = (hit[0], start)
                     if end == start + 1:
                         single = True
             if not single:
                 total = unpack(pack(here + self.unk_score))[0]
-                if best[start + 1] is None or total > best[start + 1]:
+                known = best[start + 1]
+                if known is None or total > known:
                     best[start + 1] = total
                     back[start + 1] = (self.unk_id, start)
         return _backtrack(back, n)

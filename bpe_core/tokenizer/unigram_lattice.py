@@ -108,17 +108,19 @@ def viterbi(
             score = scores.get(word[start:end])
             if score is not None:
                 total = here + score
-                if best[end] is None or total > best[end]:  # strictly better, so the first found stays
+                known = best[end]
+                if known is None or total > known:  # strictly better, so the first found stays
                     best[end] = total
                     back[end] = start
-    if best[n] is None:
+    total_score = best[n]
+    if total_score is None:
         return None
     pieces = []
     end = n
     while end > 0:
         pieces.append(word[back[end] : end])
         end = back[end]
-    return Segmentation(tuple(reversed(pieces)), best[n])
+    return Segmentation(tuple(reversed(pieces)), total_score)
 
 
 def lattice(

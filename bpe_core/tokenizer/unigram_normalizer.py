@@ -55,12 +55,14 @@ class SentencePieceNormalizer:
     name: str = "identity"
     prefix_only_if_missing: bool = False
     _trie: tuple[tuple[int, ...], bytes] | None = field(default=None, init=False, repr=False, compare=False)
+    _symbols: tuple[bytes, ...] = field(default=(), init=False, repr=False, compare=False)  # user_defined
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_trie", _decode_charsmap(self.charsmap) if self.charsmap else None)
-        object.__setattr__(
-            self, "user_defined", tuple(sorted({s.encode("utf-8") for s in self.user_defined}, key=len))
-        )
+        # Each symbol once, shortest first (by UTF-8 length, then bytes); _symbols holds their UTF-8 bytes.
+        symbols = sorted({s.encode("utf-8") for s in self.user_defined}, key=lambda b: (len(b), b))
+        object.__setattr__(self, "user_defined", tuple(b.decode("utf-8") for b in symbols))
+        object.__setattr__(self, "_symbols", tuple(symbols))
 
     def normalize(self, text: str) -> Normalized:
         """``text`` as the model sees it, with where each character comes from."""
@@ -157,7 +159,7 @@ class SentencePieceNormalizer:
 
     def _prefix(self, data: bytes, pos: int) -> tuple[bytes, int]:
         """What the input at ``pos`` becomes, and how many of its bytes that uses (``NormalizePrefix``)."""
-        for symbol in reversed(self.user_defined):  # longest first
+        for symbol in reversed(self._symbols):  # longest first
             if data.startswith(symbol, pos):
                 return symbol, len(symbol)
         if self._trie is not None:

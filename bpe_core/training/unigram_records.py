@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 STOP_VOCAB_SIZE = "reached the requested vocab size"
 STOP_SMALL_SEED = "the seed has no more pieces than the vocab size asked for: nothing to prune"
@@ -74,7 +75,7 @@ class UnigramOptions:
         if not isinstance(self.unk_piece, str) or not self.unk_piece:
             raise ValueError(f"unk_piece is {self.unk_piece!r}; name it, e.g. '<unk>'")
 
-    def replace(self, **changes: object) -> UnigramOptions:
+    def replace(self, **changes: Any) -> UnigramOptions:
         return dataclasses.replace(self, **changes)
 
 

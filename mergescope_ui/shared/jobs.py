@@ -55,8 +55,9 @@ import signal
 import sys
 import threading
 import time
+import types
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Final
@@ -92,6 +93,25 @@ QUEUED, RUNNING, DONE, FAILED, CANCELLED, TIMEOUT, MEMORY, REAPED = (
     "reaped",
 )
 ENDED: Final = frozenset({DONE, FAILED, CANCELLED, TIMEOUT, MEMORY, REAPED})
+
+
+@contextlib.contextmanager
+def _bare_main() -> Iterator[None]:
+    """Start a worker with a bare ``__main__``.
+
+    A new ``spawn``/``forkserver`` process runs the parent's ``__main__`` file again before the job
+    (multiprocessing's main fixup).  Inside Streamlit (and AppTest) ``__main__`` is the page script
+    being run, so each worker would run a page, and ``pages/views/tokenize.py`` there shadows the
+    standard ``tokenize`` module (the worker died with exit code 1).  A job needs nothing of
+    ``__main__``: its function is looked up in its own module.
+    """
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,7 +443,8 @@ class Runner:
                 daemon=True,
             )
             try:
-                process.start()
+                with _bare_main():
+                    process.start()
             except (OSError, ValueError) as exc:
                 self._end(j, FAILED, f"could not start a worker process ({type(exc).__name__}: {exc})")
                 continue

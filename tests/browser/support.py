@@ -263,3 +263,16 @@ PASTE = """(box, text) => {
   const event = new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true});
   if (box.dispatchEvent(event)) document.execCommand("insertText", false, text);
 }"""
+
+
+def working(pid: int) -> list[tuple[int, str]]:
+    """The server's processes at work: its children but the job runner's idle fork server (and the
+    resource tracker multiprocessing starts beside it), and every child of that fork server (a job's
+    process: none may be left once its page has its result)."""
+    found = []
+    for child in children(pid):
+        if "multiprocessing.forkserver" in child[1]:
+            found += children(child[0])
+        elif "multiprocessing.resource_tracker" not in child[1]:
+            found.append(child)
+    return found

@@ -23,6 +23,7 @@ from tests.browser.support import (
     open_app,
     streamlit_process,
     wait_idle,
+    working,
 )
 
 REASON = missing_browser()
@@ -33,19 +34,6 @@ LAB = "Vocab-size lab"
 
 def upload(page, path: Path) -> None:
     page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(path))
-
-
-def working(pid: int) -> list[tuple[int, str]]:
-    """The server's processes at work: its children but the job runner's idle fork server (and the
-    resource tracker multiprocessing starts beside it), and every child of that fork server (a job's
-    process: none may be left once its page has its result)."""
-    found = []
-    for child in children(pid):
-        if "multiprocessing.forkserver" in child[1]:
-            found += children(child[0])
-        elif "multiprocessing.resource_tracker" not in child[1]:
-            found.append(child)
-    return found
 
 
 def alive(pid: int) -> bool:

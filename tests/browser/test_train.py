@@ -9,6 +9,7 @@ keys, the animation, the places of a merge in a large upload.
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -270,9 +271,9 @@ def test_merges_csv_download_has_every_merge_so_far(server: str, page) -> None:
         page.get_by_role("button", name="⬇ Merges as CSV").click()
     download = info.value
     assert download.suggested_filename == "merges_3.csv"
-    lines = Path(download.path()).read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 4 and lines[0].startswith("step,")
-    assert [line.split(",")[0] for line in lines[1:]] == ["1", "2", "3"]
+    rows = list(csv.reader(Path(download.path()).read_text(encoding="utf-8").splitlines()))
+    assert len(rows) == 4 and rows[0][0] == "step"  # every text cell is quoted (issue 29's CSV cells)
+    assert [row[0] for row in rows[1:]] == ["1", "2", "3"]
 
 
 # ----- one screen, and nothing sticking out ---------------------------------------------------------

@@ -240,6 +240,8 @@ def none_reason(search: OrderSearch, *, merges: int) -> str:
 compete for a place when they share a token, as a + b and b + c share b in abc, and no two of these do.
     >>> none_reason(OrderSearch(changes=(), sharing=4, meeting=0, tried=0), merges=15).split(": ")[1][:59]
     '4 pairs of merges share a token, but their three tokens nev'
+    >>> none_reason(OrderSearch(changes=(), sharing=1, meeting=0, tried=0), merges=20).split(": ")[1][:30]
+    '1 pair of merges shares a toke'
     """
     head = f"No swap of two of these {merges:,} merges that share a token changes this text's cut"
     if not search.sharing:
@@ -248,12 +250,20 @@ compete for a place when they share a token, as a + b and b + c share b in abc, 
             "share b in abc, and no two of these do."
         )
     if not search.meeting:
-        return (
-            f"{head}: {search.sharing:,} pairs of merges share a token, but their three tokens never meet "
-            "in this text; try a text with one of them."
+        pairs = (
+            "1 pair of merges shares" if search.sharing == 1 else f"{search.sharing:,} pairs of merges share"
         )
+        return (
+            f"{head}: {pairs} a token, but their three tokens never meet in this text; try a text with one "
+            "of them."
+        )
+    meet = (
+        "1 pair of merges that shares a token meets"
+        if search.meeting == 1
+        else f"{search.meeting:,} pairs of merges that share a token meet"
+    )
     return (
-        f"{head}: where the {search.meeting:,} pairs of merges that share a token meet in it, one of the "
+        f"{head}: where the {meet} in it, one of the "
         "two cannot apply first (a token it needs is made by the other, or a third merge decides), so "
         "either order gives the same tokens."
         + (f" (The first {search.tried:,} were tried.)" if search.tried < search.meeting else "")

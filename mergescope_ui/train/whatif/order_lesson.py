@@ -8,7 +8,8 @@ and that both decode to the same text.  Drawn in an expander whose content is
 built only while it is open.
 
 One screen, as the comparison of a what-if (presenter mode at 1280x720 included): abc in two lines,
-the choice of order on one line (the text to tokenize under "✏️ Text"), then both cuts side by side
+the choice of order on one line (the text to tokenize under "✏️ Text", the swaps that change its cut,
+one click each, or why none does, under "⇄ Swaps"), then both cuts side by side
 from a little before the first place they differ, with "places 1–3 of N" and buttons to the earlier
 and later places.
 
@@ -42,10 +43,10 @@ from mergescope_ui.shared.training_run import TrainingRun
 from . import keys
 from .compare import SequencePair, labelled, sequences_html
 
-HOWS: dict[str, str] = {"reverse": "reversed", "shuffle": "shuffled (a seed)", "swap": "two swapped"}
+HOWS: dict[str, str] = {"reverse": "reversed", "shuffle": "shuffled", "swap": "two swapped"}
 MAX_TEXT = 5_000  # characters tokenized both ways
 DEFAULT_TEXT = 200  # characters of the training text offered first
-INPUT_WIDTH = 170  # pixels of the seed's and the swapped merges' boxes, beside the choice of order
+INPUT_WIDTH = 130  # pixels of the seed's and the swapped merges' boxes, beside the choice of order
 WINDOW_BYTES = 60  # bytes of the text shown under each order: four lines of a presenter column hold them
 
 
@@ -145,7 +146,7 @@ def merge_order(run: TrainingRun) -> None:
         if n < 2:
             st.caption("Step to merge 2 or later: reordering needs at least two merges.")
             return
-        row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium")
+        row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
         how = row.radio(
             f"This run's {n:,} merges, applied in another order:",
             list(HOWS),
@@ -164,6 +165,7 @@ def merge_order(run: TrainingRun) -> None:
                 key=keys.ORDER_TEXT,
             )
         trained = run.trainer.tokenizer().with_merges(n)
+        _offers(trained, text, row)
         other = reordered(trained, order_for(how, n, seed=seed, first=first, second=second))
         asked = (n, how, seed, first, second, text)  # the place shown first: back to 1 when any changes
         saved = st.session_state.get(keys.ORDER_PLACE)
@@ -180,7 +182,6 @@ def merge_order(run: TrainingRun) -> None:
         ):
             column.html(f'<div class="ms-order">{labelled(spans, title)}</div>')
         _places_row(pair, asked, same=same, vocab_size=len(trained.vocab))
-        _offers(trained, text)
 
 
 def _order_inputs(how: str, n: int, row: DeltaGenerator) -> tuple[int, int, int]:
@@ -239,6 +240,8 @@ def none_reason(search: OrderSearch, *, merges: int) -> str:
 compete for a place when they share a token, as a + b and b + c share b in abc, and no two of these do.
     >>> none_reason(OrderSearch(changes=(), sharing=4, meeting=0, tried=0), merges=15).split(": ")[1][:59]
     '4 pairs of merges share a token, but their three tokens nev'
+    >>> none_reason(OrderSearch(changes=(), sharing=1, meeting=0, tried=0), merges=20).split(": ")[1][:30]
+    '1 pair of merges shares a toke'
     """
     head = f"No swap of two of these {merges:,} merges that share a token changes this text's cut"
     if not search.sharing:
@@ -247,23 +250,33 @@ compete for a place when they share a token, as a + b and b + c share b in abc, 
             "share b in abc, and no two of these do."
         )
     if not search.meeting:
-        return (
-            f"{head}: {search.sharing:,} pairs of merges share a token, but their three tokens never meet "
-            "in this text; try a text with one of them."
+        pairs = (
+            "1 pair of merges shares" if search.sharing == 1 else f"{search.sharing:,} pairs of merges share"
         )
+        return (
+            f"{head}: {pairs} a token, but their three tokens never meet in this text; try a text with one "
+            "of them."
+        )
+    meet = (
+        "1 pair of merges that shares a token meets"
+        if search.meeting == 1
+        else f"{search.meeting:,} pairs of merges that share a token meet"
+    )
     return (
-        f"{head}: where the {search.meeting:,} pairs of merges that share a token meet in it, one of the "
+        f"{head}: where the {meet} in it, one of the "
         "two cannot apply first (a token it needs is made by the other, or a third merge decides), so "
         "either order gives the same tokens."
         + (f" (The first {search.tried:,} were tried.)" if search.tried < search.meeting else "")
     )
 
 
-def _offers(trained: Tokenizer, text: str) -> None:
-    """The swaps that change this text's cut, one click each, or why there are none."""
+def _offers(trained: Tokenizer, text: str, row: DeltaGenerator) -> None:
+    """The swaps that change this text's cut, one click each, or why there are none: in a popover in
+    ``row`` (beside the choice of order) whose label says which, so the lesson stays one screen."""
     search = swaps_that_change(trained, text)
     if not search.changes:
-        st.html(caption_html(none_reason(search, merges=len(trained.merges))))
+        with row.popover("⇄ Swaps: why none?", help="Why no swap of two merges changes this text's cut"):
+            st.html(caption_html(none_reason(search, merges=len(trained.merges))))
         return
 
     def pick(first: int, second: int) -> None:
@@ -271,16 +284,18 @@ def _offers(trained: Tokenizer, text: str) -> None:
         st.session_state[keys.ORDER_SWAP_A] = first
         st.session_state[keys.ORDER_SWAP_B] = second
 
-    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
-    row.html(caption_html("Swaps that change this text's cut (two merges that share a token):"))
-    for n, change in enumerate(search.changes):
-        a, b = change.first + 1, change.second + 1
-        places = "place" if change.stretches == 1 else "places"
-        shared = md_escape(label(trained.vocab[change.shared]), limit=12)
-        row.button(
-            f"⇄ {a} and {b} · {change.stretches} {places}",
-            key=f"{keys.ORDER_OFFER}{n}",
-            help=f"Merges {a} and {b} share the token {shared}: swapped, they cut this text differently.",
-            on_click=pick,
-            args=(a, b),
-        )
+    count = len(search.changes)
+    said = "1 swap of two merges changes" if count == 1 else f"{count:,} swaps of two merges change"
+    with row.popover(f"⇄ Swaps ({count:,})", help=f"{said} this text's cut: one click shows it"):
+        st.html(caption_html("Swaps that change this text's cut (two merges that share a token):"))
+        for n, change in enumerate(search.changes):
+            a, b = change.first + 1, change.second + 1
+            places = "place" if change.stretches == 1 else "places"
+            shared = md_escape(label(trained.vocab[change.shared]), limit=12)
+            st.button(
+                f"⇄ {a} and {b} · {change.stretches} {places}",
+                key=f"{keys.ORDER_OFFER}{n}",
+                help=f"Merges {a} and {b} share the token {shared}: swapped, they cut this text differently.",
+                on_click=pick,
+                args=(a, b),
+            )

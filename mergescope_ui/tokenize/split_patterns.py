@@ -32,13 +32,13 @@ MAX_SPLIT_CHARS = 3000  # the first characters of the text shown cut (all of the
 
 SPLIT_CSS = """
 <style>
-.ms-split{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
+.ms-pcut{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
   line-height:2.1;word-break:break-all;max-height:14rem;overflow-y:auto;padding:.3rem .4rem;
   border:1px solid rgba(128,128,128,.35);border-radius:.5rem;margin-bottom:.6rem;}
-.ms-split .ms-k{padding:.1em .12em;margin:0 1px;border-radius:.25em;border:1px solid rgba(0,0,0,.18);
+.ms-pcut .ms-k{padding:.1em .12em;margin:0 1px;border-radius:.25em;border:1px solid rgba(0,0,0,.18);
   white-space:pre;color:#111;}
-.ms-split .ms-k0{background:#a5d8ff}.ms-split .ms-k1{background:#ffd8a8}
-.ms-split .ms-diff{outline:3px solid #c2255c;outline-offset:1px;}
+.ms-pcut .ms-k0{background:#a5d8ff}.ms-pcut .ms-k1{background:#ffd8a8}
+.ms-pcut .ms-diff{outline:3px solid #c2255c;outline-offset:1px;}
 </style>
 """
 
@@ -70,7 +70,10 @@ def disputed(cuts: Sequence[PatternCut]) -> frozenset[int]:
 
 def cut_html(cut: PatternCut, differ: frozenset[int]) -> str:
     """One pattern's chunks as spans (alternating colours; outlined where the patterns differ)."""
-    parts = ['<div class="ms-split">']
+    name = html.escape(cut.name, quote=True)
+    # A scroll area the keyboard can reach (tabindex) and a screen reader can name (axe-core:
+    # scrollable-region-focusable).
+    parts = [f'<div class="ms-pcut" tabindex="0" role="region" aria-label="the text cut by {name}">']
     end = 0
     for n, chunk in enumerate(cut.chunks):
         end += len(chunk)

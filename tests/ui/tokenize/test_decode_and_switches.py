@@ -99,7 +99,7 @@ def test_the_compare_tab_shows_the_three_split_patterns_side_by_side() -> None:
         f"**GPT-4 (cl100k)**: {len(split('gpt4', text))} chunks",
         f"**GPT-4o (o200k)**: {len(split('o200k', text))} chunks",
     ]
-    rows = [h.value for h in at.html if 'class="ms-split"' in h.value]
+    rows = [h.value for h in at.html if 'class="ms-pcut"' in h.value]
     assert len(rows) == 3 and all("<script" not in r and "&lt;" in r and "&gt;" in r for r in rows)
     assert all("ms-diff" in r for r in rows)  # "'LL" and "12345" are cut differently
 

@@ -30,7 +30,7 @@ PAGES = [
     # The default page is the root, "/"; url_path="" leaves it no other name, so "home" is free for the alias.
     st.Page("pages/views/welcome.py", title="Welcome", icon="🏠", url_path="", default=True),
     st.Page("pages/views/train.py", title="Train", icon="🔬", url_path="train"),
-    st.Page("pages/views/tokenize.py", title="Tokenize", icon="🔤", url_path="tokenize"),
+    st.Page("pages/views/tokenize_page.py", title="Tokenize", icon="🔤", url_path="tokenize"),
     st.Page("pages/views/vocab-lab.py", title="Vocab-size lab", icon="🧪", url_path="vocab-lab"),
     st.Page("pages/views/schemes.py", title="Compare schemes", icon="⚖️", url_path="schemes"),
 ]

@@ -101,9 +101,9 @@ def _bare_main() -> Iterator[None]:
 
     A new ``spawn``/``forkserver`` process runs the parent's ``__main__`` file again before the job
     (multiprocessing's main fixup).  Inside Streamlit (and AppTest) ``__main__`` is the page script
-    being run, so each worker would run a page, and ``pages/views/tokenize.py`` there shadows the
-    standard ``tokenize`` module (the worker died with exit code 1).  A job needs nothing of
-    ``__main__``: its function is looked up in its own module.
+    being run, so each worker would run a page first.  A job needs nothing of ``__main__``: its
+    function is looked up in its own module.  (No page file may take a standard module's name
+    either: the page's folder is on ``sys.path`` under AppTest, and the worker copies it.)
     """
     main = sys.modules.get("__main__")
     sys.modules["__main__"] = types.ModuleType("__main__")

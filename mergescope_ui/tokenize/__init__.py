@@ -1,6 +1,6 @@
 """The Tokenize page: paste text, pick a tokenizer, see its tokens, bytes and details.
 
-``pages/views/tokenize.py`` calls these sections in order:
+``pages/views/tokenize_page.py`` calls these sections in order:
 
 - :func:`header` (``intro``): the title, and the link's state applied once a session
   (``link`` reads and writes the URL, ``share`` is its pure side);

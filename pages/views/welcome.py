@@ -28,7 +28,7 @@ st.markdown(
 )
 links = st.columns(3)
 links[0].page_link("pages/views/train.py", label="Start training", icon="▶️")
-links[1].page_link("pages/views/tokenize.py", label="Paste text, see tokens", icon="🔤")
+links[1].page_link("pages/views/tokenize_page.py", label="Paste text, see tokens", icon="🔤")
 links[2].page_link("pages/views/vocab-lab.py", label="Vocab size vs compression", icon="🧪")
 st.subheader("What you will see at every step")
 left, right = st.columns([1.2, 1], gap="large")

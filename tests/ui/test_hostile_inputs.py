@@ -32,7 +32,7 @@ def catastrophic_tokenizer_json() -> bytes:
 
 
 def test_a_catastrophic_split_in_an_uploaded_tokenizer_json_is_stopped_on_the_tokenize_page():
-    at = AppTest.from_file(str(ROOT / "pages" / "views" / "tokenize.py"), default_timeout=60)
+    at = AppTest.from_file(str(ROOT / "pages" / "views" / "tokenize_page.py"), default_timeout=60)
     at.session_state[tok_keys.KIND] = "upload"
     at.session_state[tok_keys.TEXT] = "hello world"
     at.run()

@@ -31,7 +31,7 @@ def notes(at: AppTest) -> list[str]:
 
 
 def test_tokenize_quotes_a_huge_tok_and_cmp_by_a_cut_prefix() -> None:
-    at = page("pages/views/tokenize.py", {"tok": "q" * HUGE, "cmp": ",".join(["x" * 50] * 600)})
+    at = page("pages/views/tokenize_page.py", {"tok": "q" * HUGE, "cmp": ",".join(["x" * 50] * 600)})
     said = notes(at)
     tok = [n for n in said if "ignored tok=" in n]
     assert len(tok) == 1 and f"{HUGE:,} characters" in tok[0] and len(tok[0]) < SHORT, tok

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = [
     "pages/views/welcome.py",
     "pages/views/train.py",
-    "pages/views/tokenize.py",
+    "pages/views/tokenize_page.py",
     "pages/views/vocab-lab.py",
     "pages/views/schemes.py",
 ]
@@ -177,7 +177,7 @@ def bad_tokenizer_files() -> list[list[tuple[str, bytes, str]]]:
 def test_bad_tokenizer_files_on_the_tokenize_page_and_in_the_lab(files):
     at = app()
     at.session_state[tok_keys.KIND] = "upload"
-    at.switch_page("pages/views/tokenize.py").run()
+    at.switch_page("pages/views/tokenize_page.py").run()
     at.file_uploader(key=tok_keys.FILES).set_value(files).run()
     assert at.error, "the loader's message is shown"
     assert_no_live_markup(at)
@@ -237,7 +237,7 @@ def test_quiz_choices_and_replies_built_from_corpus_tokens():
 @pytest.mark.parametrize("value", ["²", "٣", "３"])
 def test_a_page_number_in_other_digits_is_ignored_not_raised(value):
     at = app(page=value, tok=f"quick:low_lowest_newest:30{value}:gpt2")
-    at.switch_page("pages/views/tokenize.py").run()
+    at.switch_page("pages/views/tokenize_page.py").run()
     assert not at.exception, at.exception
     notes = " ".join(w.value for w in at.warning)
     assert "not a page number" in notes and "is not a whole number" in notes, notes

@@ -13,7 +13,7 @@ from mergescope_ui.shared import job_wait
 from mergescope_ui.shared.jobs import runner
 from mergescope_ui.tokenize import keys
 
-PAGE = str(Path(__file__).resolve().parents[3] / "pages" / "views" / "tokenize.py")
+PAGE = str(Path(__file__).resolve().parents[3] / "pages" / "views" / "tokenize_page.py")
 
 
 def saved(vocab_size: int, text: str) -> tuple[bytes, int]:

@@ -14,7 +14,7 @@ from mergescope_ui.tokenize.resolve import local_tokenizers
 from tests.ui.tokenize.fake_caches import build_fake_caches
 
 ROOT = Path(__file__).resolve().parents[3]
-PAGE = str(ROOT / "pages" / "views" / "tokenize.py")
+PAGE = str(ROOT / "pages" / "views" / "tokenize_page.py")
 
 
 def app(**state) -> AppTest:

@@ -21,7 +21,7 @@ from tests.ui.train.test_stage_contract import typedefs
 
 ROOT = Path(__file__).resolve().parents[3]
 JS = (ROOT / "mergescope_ui" / "tokenize" / "live_assets" / "encoder.js").read_text(encoding="utf-8")
-PAGE = str(ROOT / "pages" / "views" / "tokenize.py")
+PAGE = str(ROOT / "pages" / "views" / "tokenize_page.py")
 TEXT = "the keeper lit the lamp, and the ships came home. 机器学习 <|endoftext|>"
 
 

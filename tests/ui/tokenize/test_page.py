@@ -35,7 +35,7 @@ from tests.ui.tokenize.fake_caches import trained as cached_tokenizer
 from tests.ui.train.stage_driver import step_through
 
 ROOT = Path(__file__).resolve().parents[3]
-PAGE = str(ROOT / "pages" / "views" / "tokenize.py")
+PAGE = str(ROOT / "pages" / "views" / "tokenize_page.py")
 EVIL = '<script>alert("x")</script> </span> & "quotes" \'single\' 机器 👋🏽'
 
 
@@ -422,7 +422,7 @@ def test_session_path_through_the_real_train_page():
     step_through(at, 1, 2, 3, 4, 5)  # Next five times in the Train page's stage
     run = at.session_state[shared_keys.RUN]
     assert run.position == 5
-    at.switch_page("pages/views/tokenize.py").run()
+    at.switch_page("pages/views/tokenize_page.py").run()
     assert not at.exception
     assert any("after 5 merges" in h.value for h in at.subheader)
     text = at.session_state[keys.TEXT]

@@ -19,7 +19,7 @@ from mergescope_ui.tokenize.tab_views import TAB_NAMES
 from tests.engine.formats.support import CORPUS, EOT
 
 ROOT = Path(__file__).resolve().parents[3]
-PAGE = str(ROOT / "pages" / "views" / "tokenize.py")
+PAGE = str(ROOT / "pages" / "views" / "tokenize_page.py")
 TEXT = "Größe 2024 it's   自然语言 " + EOT + " The quick brown fox"
 
 

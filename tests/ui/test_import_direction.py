@@ -66,8 +66,9 @@ PAGE_FILES = sorted(
 @pytest.mark.parametrize("path", PAGE_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_page_files_use_their_own_package_only(path: Path) -> None:
     names = _imports(path, ".".join(path.relative_to(ROOT).with_suffix("").parts), False)
-    # A page file is named as its package, or as its URL ending in it (vocab-lab.py -> lab).
-    own = {path.stem, path.stem.rsplit("-", 1)[-1]}
+    # A page file is named as its package, or as its URL ending in it (vocab-lab.py -> lab), or as its
+    # package plus _page where the package's name is a standard module's (tokenize_page.py -> tokenize).
+    own = {path.stem, path.stem.rsplit("-", 1)[-1], path.stem.removesuffix("_page")}
     found = page_packages_in(names)
     assert len(found) <= 1 and found <= own, f"{path.relative_to(ROOT)} imports another page's package"
     assert not {n for n in names if n == "bpe_core" or n.startswith("bpe_core.")}, "pages reach the engine"

@@ -1,6 +1,6 @@
 """What a producer sends to the stage: typed records, and the one function that turns them into JSON.
 
-The stage (the Train page's component, ``mergescope_ui/train/stage_assets/stage.js``) shows
+The stage (the Train page's component, ``mergescope_ui/shared/stage_assets/stage.js``) shows
 a *window* of steps, each step's view made on the server: HTML blocks (the card, the chart),
 plain sentences, and stretches of the text as *spans*, each span a run of token ids under one
 *mark*.  The browser draws what it is sent: it steps, pages, fits and reports, and knows

@@ -5,7 +5,7 @@ keys), the step line, the merge card, the compact pair chart and the
 sequence before and after the merge, from a window of steps built in
 :mod:`.stage_data` as the records of :mod:`mergescope_ui.shared.stage_contract`.
 It steps through that window in the browser, with no server round trip
-(``stage_assets/stage.js``), and reports what it shows as one state value, a
+(``mergescope_ui/shared/stage_assets/stage.js``), and reports what it shows as one state value, a
 :class:`~mergescope_ui.shared.stage_contract.Shown` (the step, the first place
 it needs, the window's serial): :func:`_on_shown` applies it to the run.  A
 step past the window is a jump (trained here first); in the quiz, a step
@@ -14,32 +14,24 @@ the stage itself (a jump that had to train, the quiz's Next, a new run) it
 bumps the serial, and the stage takes the position it is sent.
 
 Every string in the data is HTML-escaped on the server; the component's own
-HTML, CSS and JavaScript are the constant files in ``stage_assets/``.
+HTML, CSS and JavaScript are :mod:`mergescope_ui.shared.stage_component`'s.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.stage_contract import Shown, wire
+from mergescope_ui.shared.stage_component import mount_stage
+from mergescope_ui.shared.stage_contract import Shown
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
 from .quiz import grade
 from .stage_data import StageOptions, StageViews
 
-ASSETS = Path(__file__).with_name("stage_assets")
-_COMPONENT = st.components.v2.component(
-    "mergescope_train_stage",
-    html=(ASSETS / "stage.html").read_text(encoding="utf-8"),
-    css=(ASSETS / "stage.css").read_text(encoding="utf-8"),
-    js=(ASSETS / "stage.js").read_text(encoding="utf-8"),
-    isolate_styles=False,  # the page's token and card styles apply inside
-)
 MAX_STEP = 10_000_000  # a step number from the browser above this is not a step
 
 
@@ -48,7 +40,7 @@ def stage(run: TrainingRun, views: StageViews, options: StageOptions) -> None:
     serial = st.session_state.setdefault(keys.STAGE_SERIAL, 0)
     notice = st.session_state.pop(keys.STAGE_NOTICE, "")
     window = views.window(position=run.position, serial=serial, options=options, notice=notice)
-    _COMPONENT(key=keys.STAGE, data=wire(window), on_shown_change=_on_shown)
+    mount_stage(window, key=keys.STAGE, on_shown=_on_shown)
 
 
 def move_stage(notice: str = "") -> None:

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 
 def _stage(at: AppTest):
-    found = [el for el in at.get("bidi_component") if el.proto.component_name == "mergescope_train_stage"]
+    found = [el for el in at.get("bidi_component") if el.proto.component_name == "mergescope_stage"]
     assert len(found) == 1, f"expected one stage on the page, found {len(found)}"
     return found[0]
 

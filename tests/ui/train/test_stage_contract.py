@@ -22,7 +22,7 @@ from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.train.stage_data import StageOptions, StageViews
 
 ROOT = Path(__file__).resolve().parents[3]
-JS = (ROOT / "mergescope_ui" / "train" / "stage_assets" / "stage.js").read_text(encoding="utf-8")
+JS = (ROOT / "mergescope_ui" / "shared" / "stage_assets" / "stage.js").read_text(encoding="utf-8")
 
 
 def _typedef_block(js: str) -> str:

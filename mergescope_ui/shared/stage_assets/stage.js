@@ -1,4 +1,4 @@
-// The Train page's stage (a Streamlit components v2 component, no iframe).
+// The stage (a Streamlit components v2 component, no iframe): the Train page steps a training run on it.
 //
 // Python sends a window of steps (the records of mergescope_ui/shared/stage_contract.py, typed
 // below, made by mergescope_ui/train/stage_data.py): each step's card and chart as HTML and its

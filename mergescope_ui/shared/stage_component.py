@@ -1,0 +1,31 @@
+"""The stage component: one screen for the current step, shared by every view that steps through something.
+
+The Train page steps through a training run (:mod:`mergescope_ui.train.stage`);
+other views (an encode trace, a classroom) send the same records of
+:mod:`mergescope_ui.shared.stage_contract` and mount the same component.  Its
+HTML, CSS and JavaScript are the constant files in ``stage_assets/``; every
+string in the data is HTML-escaped on the server before it is sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import streamlit as st
+
+from .stage_contract import Window, wire
+
+ASSETS = Path(__file__).with_name("stage_assets")
+_COMPONENT = st.components.v2.component(
+    "mergescope_stage",
+    html=(ASSETS / "stage.html").read_text(encoding="utf-8"),
+    css=(ASSETS / "stage.css").read_text(encoding="utf-8"),
+    js=(ASSETS / "stage.js").read_text(encoding="utf-8"),
+    isolate_styles=False,  # the page's token and card styles apply inside
+)
+
+
+def mount_stage(window: Window, *, key: str, on_shown: Callable[[], None]) -> None:
+    """Mount the stage under ``key`` with ``window``; ``on_shown`` runs when it reports another step."""
+    _COMPONENT(key=key, data=wire(window), on_shown_change=on_shown)

@@ -73,7 +73,8 @@ ENCODE_CSS = """
 .ms-enc-card .ms-enc-big{font-size:1.6em;line-height:1.6;display:flex;flex-wrap:wrap;align-items:center;}
 .ms-enc-card .ms-op{font-size:.8em;color:#495057;padding:0 .25em;}
 .ms-enc-card code,.ms-enc-col code{font-size:.9em;overflow-wrap:anywhere;white-space:break-spaces;}
-.ms-enc-chunks{display:flex;flex-wrap:wrap;gap:.35rem .3rem;line-height:1.2;}
+.ms-enc-card .ms-tokens.ms-enc-chunks{display:flex;flex-wrap:wrap;gap:.35rem .3rem;line-height:1.2;
+  font-size:1.05em;margin-top:.3rem;}
 .ms-enc-chunk{display:inline-flex;flex-direction:column;align-items:flex-start;max-width:100%;}
 .ms-enc-chunk .ms-t{white-space:pre;max-width:100%;overflow:hidden;text-overflow:ellipsis;}
 .ms-enc-part{font-size:.72em;color:#495057;font-family:sans-serif;padding-left:.15em;white-space:nowrap;}

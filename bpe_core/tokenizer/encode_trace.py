@@ -232,7 +232,8 @@ def trace_encode(
     """How ``tokenizer`` encodes ``text``: step 0's chunks, then one step per merge that fires.
 
     ``specials=False`` reads special-token strings as plain text.  At most ``max_bytes`` bytes
-    (whole chunks, at least the first) and ``max_steps`` steps; ``note`` says what was left out.
+    (whole chunks; none when the first is longer) and ``max_steps`` steps; ``note`` says what was left
+    out.
 
     >>> from bpe_core import train
     >>> tok = train("aaab " * 20, vocab_size=259, pattern="gpt2")
@@ -241,6 +242,8 @@ def trace_encode(
     (False, 'The trace stops at step 1 (at most 1 steps are shown); the text has more merges to make.')
     >>> trace_encode(tok, "ab " * 10, max_bytes=7).note
     'Traced: the first 5 characters (2 chunks) of 30; the rest is cut the same way.'
+    >>> trace_encode(tok, "aaab", max_bytes=3).chunks
+    ()
     """
     for name, value in (("max_bytes", max_bytes), ("max_steps", max_steps)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -248,21 +251,24 @@ def trace_encode(
     if not specials:
         tokenizer = tokenizer.without_special_tokens()
     chunks: list[Chunk] = []
+    too_long: Chunk | None = None  # a first chunk over max_bytes: nothing is traced
     for chunk in step0_chunks(tokenizer, text):
-        if chunks and chunk.byte_end > max_bytes:
+        if chunk.byte_end > max_bytes:
+            too_long = None if chunks else chunk
             break
         chunks.append(chunk)
     traced_chars = chunks[-1].end if chunks else 0
     notes: list[str] = []
-    if traced_chars < len(text):
+    if too_long is not None:
+        notes.append(
+            f"The text's first chunk is {too_long.byte_end:,} bytes, over the {max_bytes:,} a trace "
+            "follows (with no split pattern, the text between special tokens is one chunk); shorten "
+            "the text, or pick a tokenizer with a split pattern."
+        )
+    elif traced_chars < len(text):
         notes.append(
             f"Traced: the first {traced_chars:,} characters ({len(chunks):,} chunks) of {len(text):,}; "
             "the rest is cut the same way."
-        )
-    if chunks and chunks[0].byte_end > max_bytes:
-        notes.append(
-            f"Its first chunk alone is {chunks[0].byte_end:,} bytes, over the {max_bytes:,} a trace "
-            "shows; it may take a while (a split pattern cuts the text into shorter chunks)."
         )
     steps, complete, ids = _steps(tokenizer, chunks, max_steps)
     if not complete:

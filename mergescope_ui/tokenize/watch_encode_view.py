@@ -72,8 +72,12 @@ def encode_tab(text: str, picked: Picked, *, specials: bool) -> None:
         serial = state.serial + 1 if state is not None else 0
         state = EncodeStage(signature, views, serial=serial)
         st.session_state[keys.ENCODE_STAGE_STATE] = state
-    if state.views.trace.note:
-        st.info(md_escape(state.views.trace.note))
+    trace = state.views.trace
+    if not trace.chunks:
+        st.warning(md_escape(trace.note))
+        return
+    if trace.note:
+        st.info(md_escape(trace.note))
     st.html(ENCODE_CSS)
     options = EncodeOptions(large=bool(st.session_state.get(shared_keys.PRESENTER, False)))
     window = state.views.window(position=state.position, serial=state.serial, options=options)

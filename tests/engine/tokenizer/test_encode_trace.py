@@ -221,11 +221,14 @@ def test_the_step_cap_stops_the_trace_and_says_so() -> None:
     assert list(short.ids) == replay.flat()
 
 
-def test_one_huge_chunk_is_traced_and_said() -> None:
+def test_a_first_chunk_over_the_cap_is_not_traced_and_said() -> None:
     tok = train(CORPUS, vocab_size=400, pattern="none")
-    trace = trace_encode(tok, CORPUS[:1500], max_bytes=100)
-    assert len(trace.chunks) == 1 and "first chunk alone" in trace.note
-    assert list(trace.ids) == tok.encode(CORPUS[:1500])
+    trace = trace_encode(tok, CORPUS[:1500], max_bytes=1000)
+    assert trace.chunks == trace.steps == trace.ids == () and not trace.whole
+    assert trace.note.startswith(f"The text's first chunk is {len(CORPUS[:1500].encode()):,} bytes")
+    short = CORPUS[:700]
+    fits = trace_encode(tok, short, max_bytes=len(short.encode()))
+    assert fits.whole and list(fits.ids) == tok.encode(short)
 
 
 def test_merges_out_of_rank_order_still_give_the_tokenizers_ids() -> None:

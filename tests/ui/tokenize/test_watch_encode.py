@@ -164,3 +164,16 @@ def test_the_window_is_json_of_the_contracts_records_only() -> None:
     assert {v["step"] for v in data["views"]} == set(range(data["lo"], data["hi"] + 1))
     shown_ids = {str(i) for v in data["views"] for s in v["head"] for i in (*s["ids"], *(s["was"] or ()))}
     assert shown_ids <= set(data["labels"])
+
+
+def test_no_split_pattern_and_a_long_text_says_what_to_do() -> None:
+    state = {keys.KIND: "quick", keys.CORPUS: cid("lighthouse"), keys.VOCAB: 300, keys.PATTERN: "none"}
+    at = watch(**state, **{keys.TEXT: "The keeper lit the lamp. " * 300})
+    assert not [el for el in at.get("bidi_component") if el.proto.component_name == "mergescope_stage"]
+    assert any("first chunk is" in w.value and "split pattern" in w.value for w in at.warning)
+    at = watch(**state, **{keys.TEXT: "low lower lowest"})  # a short one is one chunk, traced
+    tok = quick(cid("lighthouse"), 300, "none")
+    send(at, position=stage_data(at)["last"])
+    assert spans_ids(view(at)["head"]) == tok.encode("low lower lowest")
+    assert [c.part for c in trace_encode(tok, "low lower lowest").chunks] == ["whole text"]
+    assert '<span class="ms-enc-part">whole text</span>' in view(at, 0)["card"]

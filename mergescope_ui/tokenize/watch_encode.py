@@ -101,6 +101,12 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+def _region(classes: str, name: str) -> str:
+    """A block's opening tag: a region the keyboard can reach and a screen reader can name (in presenter
+    mode the card and the column scroll inside; axe-core: scrollable-region-focusable)."""
+    return f'<div class="{classes}" tabindex="0" role="region" aria-label="{_e(name)}">'
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
@@ -254,7 +260,7 @@ class EncodeViews:
             else f"{pattern} split pattern cut the text; no token ever crosses a chunk's edge."
         )
         return (
-            '<div class="ms-card ms-enc-card"><h4>Step 0: the chunks</h4>'
+            f"{_region('ms-card ms-enc-card', 'step 0: the chunks')}<h4>Step 0: the chunks</h4>"
             f"<p>{what[0].upper() + what[1:]}</p>"
             f'<div class="ms-tokens ms-enc-chunks">{"".join(chips)}</div>{more}</div>'
         )
@@ -277,7 +283,7 @@ class EncodeViews:
         for name in sorted(set(counts) - seen):  # special tokens, a whole text, what no part matched
             rows.append(f'<tr><td>{_e(name)}</td><td class="ms-num">{counts[name]:,}</td></tr>')
         return (
-            '<div class="ms-enc-col"><h5>The pattern\'s parts</h5>'
+            f"{_region('ms-enc-col', 'the pattern parts')}<h5>The pattern's parts</h5>"
             f"<table><tbody>{''.join(rows)}</tbody></table>"
             '<p class="ms-note">Chunks each part cut. The regex tries its parts in order at each '
             "place.</p></div>"
@@ -294,7 +300,7 @@ class EncodeViews:
             f"chunk{'' if len(chunks) == 1 else 's'} {named}"
         )
         return (
-            f'<div class="ms-card ms-enc-card"><h4>Merge rank {step.rank:,}</h4>'
+            f"{_region('ms-card ms-enc-card', f'merge rank {step.rank:,}')}<h4>Merge rank {step.rank:,}</h4>"
             f'<div class="ms-tokens ms-enc-big">{self._token(a)}<span class="ms-op">+</span>'
             f'{self._token(b)}<span class="ms-op">→</span>{self._token(step.new_id, extra=" ms-new")}</div>'
             f"<p>Makes token id <b>{step.new_id:,}</b> ({len(self.vocab[step.new_id])} bytes), {where}.</p>"
@@ -319,7 +325,7 @@ class EncodeViews:
         rest = len(chunks) - CHUNKS_LISTED
         more = f'<p class="ms-note">… and {_plural(rest, "more chunk")}.</p>' if rest > 0 else ""
         return (
-            '<div class="ms-enc-col"><h5>The chunks it merged in</h5>'
+            f"{_region('ms-enc-col', 'the chunks it merged in')}<h5>The chunks it merged in</h5>"
             f"<table><tbody>{''.join(rows)}</tbody></table>{more}</div>"
         )
 

@@ -29,6 +29,7 @@ from bpe_core.byte_level import readable
 from bpe_core.pretokenizer import pattern_name
 from bpe_core.tokenizer.encode_trace import EncodeStep, EncodeTrace, TraceReplay, trace_encode
 from mergescope_ui.shared.stage_contract import (
+    ButtonTitles,
     Place,
     Places,
     Spans,
@@ -59,6 +60,12 @@ PATTERN_TITLES = {
     "none": "no",
 }
 
+TITLES = ButtonTitles(
+    back="The step before (← key)",
+    next="The next merge to fire (→ key)",
+    play="Step on its own, a step a second (P key)",
+    reset="Back to step 0: the chunks, as bytes",
+)
 # The card and the chunks column (the token colours are the page's, shared/token_html.py).
 ENCODE_CSS = """
 <style>
@@ -404,4 +411,5 @@ class EncodeViews:
                 finished=end,
             ),
             arrows_from="",
+            titles=TITLES,
         )

@@ -16,6 +16,7 @@ from bpe_core import train
 from bpe_core.tokenizer.encode_trace import trace_encode
 from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
 from mergescope_ui.tokenize.tab_views import WATCH_TAB
+from mergescope_ui.tokenize.watch_encode import TITLES
 from tests.browser.layout import STICKING_OUT
 from tests.browser.support import ARTIFACTS, chromium_page, missing_browser, streamlit_server, wait_idle
 from tests.ui.tokenize.fake_caches import no_caches
@@ -92,6 +93,7 @@ def test_the_trace_steps_on_a_projector_and_fits_the_screen(server: str) -> None
         parts = pg.locator(".ms-stage .ms-enc-part").all_inner_texts()
         assert parts == [c.part for c in trace.chunks]
         assert pg.locator(".ms-stage b").count() == 0, "the text's <b> stays text"
+        assert pg.locator(".ms-stage .ms-next").get_attribute("title") == TITLES.next  # not training's
         _fits(pg, "step 0")
         _shot(pg, "watch_encode_1280x720_presenter_step0")
         # Next, then the → key, through every step: each card names the rank the engine fired.

@@ -134,3 +134,50 @@ def test_the_trace_steps_on_a_projector_and_fits_the_screen(server: str) -> None
         assert pg.locator(".ms-stage .ms-play").inner_text() == "▶ Play"
         wait_idle(pg)
         assert not errors, errors
+
+
+def test_a_longer_text_jumps_and_pages_its_places_on_a_projector(server: str) -> None:
+    """Text of the lighthouse story itself: early merges fire at many places (the stage pages them), a
+    jump past the window asks the server, and the stage fits the screen at each step visited."""
+    corpus = _corpus_id("lighthouse")
+    story = load_text(find_corpus(corpus))
+    text = story[: story.index(" ", 900)]
+    tok = train(story, vocab_size=VOCAB, pattern="gpt2")
+    trace = trace_encode(tok, text)
+    url = f"{server}/tokenize?presenter=true&tok=quick:{corpus}:{VOCAB}:gpt2&t={quote_plus(text)}"
+    with chromium_page(width=1280, height=720) as pg:
+        errors: list[str] = []
+        pg.on("pageerror", lambda exc: errors.append(str(exc)))
+        pg.emulate_media(reduced_motion="reduce")
+        pg.goto(url)
+        pg.get_by_text("Tokenize: paste text").first.wait_for(timeout=60_000)
+        wait_idle(pg, timeout=60_000)
+        pg.get_by_role("tab", name=WATCH_TAB).click()
+        pg.locator(".ms-stage .ms-card").first.wait_for(timeout=60_000)
+        wait_idle(pg)
+        _fits(pg, "step 0")
+        for k in (1, len(trace.steps) // 3, len(trace.steps)):
+            step = trace.steps[k - 1]
+            box = pg.locator(".ms-stage .ms-jump-in")
+            box.fill(str(k))
+            box.press("Enter")
+            pg.wait_for_function(
+                "(h) => { const c = document.querySelector('.ms-stage .ms-card:not(.ms-wait) h4');"
+                " return c && c.textContent === h; }",
+                arg=f"Merge rank {step.rank:,}",
+                timeout=30_000,
+            )
+            wait_idle(pg)
+            pager = pg.locator(".ms-stage .ms-pager-t").inner_text()
+            assert pager.endswith(f"of {len(step.places):,}"), (k, pager)
+            _fits(pg, f"step {k}")
+            _shot(pg, f"watch_encode_story_1280x720_presenter_step{k}")
+            if len(step.places) > 2:  # the next places come from the server; the stage still fits
+                pg.locator(".ms-stage .ms-next-place").click()
+                pg.wait_for_function(
+                    "() => document.querySelector('.ms-stage .ms-pager-t').textContent.startsWith('places 3')"
+                )
+                wait_idle(pg)
+                assert pg.locator(".ms-stage .ms-after .ms-num").first.inner_text().startswith("3")
+                _fits(pg, f"step {k}, places 3 on")
+        assert not errors, errors

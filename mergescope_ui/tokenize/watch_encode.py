@@ -299,9 +299,9 @@ class EncodeViews:
     def _merge_card(self, step: EncodeStep) -> str:
         a, b = step.pair
         chunks = sorted({p.chunk for p in step.places})
-        named = ", ".join(f"{n + 1} ({_e(self.trace.chunks[n].part)})" for n in chunks[:CHUNKS_LISTED]) + (
-            " …" if len(chunks) > CHUNKS_LISTED else ""
-        )
+        named = ", ".join(f"{n + 1} ({_e(self.trace.chunks[n].part)})" for n in chunks[:CHUNKS_LISTED])
+        if len(chunks) > CHUNKS_LISTED:
+            named += f" and {len(chunks) - CHUNKS_LISTED:,} more"
         where = (
             f"at {_plural(len(step.places), 'place')} in {_plural(len(chunks), 'chunk')}: "
             f"chunk{'' if len(chunks) == 1 else 's'} {named}"

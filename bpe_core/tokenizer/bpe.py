@@ -230,6 +230,14 @@ class Tokenizer:
             raise ValueError(f"id {token_id} is not in this tokenizer's vocabulary of {self.vocab_size}")
         return to_unicode_string(self.vocab[token_id])
 
+    def merge_ranks(self) -> Mapping[tuple[int, int], int]:
+        """pair -> the rank of its merge (the first, where a pair is listed twice); not a copy: read only.
+
+        >>> Tokenizer({i: bytes([i]) for i in range(256)} | {256: b"ab"}, [(97, 98)]).merge_ranks()
+        {(97, 98): 0}
+        """
+        return self._rank
+
     def id_of(self, token: bytes) -> int | None:
         """The id of an ordinary (non-special) token, or None."""
         return self._id_of.get(token)

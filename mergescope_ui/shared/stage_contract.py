@@ -136,6 +136,17 @@ class Wording:
 
 
 @dataclass(frozen=True, slots=True)
+class ButtonTitles:
+    """The tooltips of the stage's Back, Next, Play and Reset buttons (plain text), for a producer that
+    steps something other than a training run (the stage's own speak of merges learned)."""
+
+    back: str
+    next: str
+    play: str
+    reset: str
+
+
+@dataclass(frozen=True, slots=True)
 class Window:
     """What the stage is sent at each run: the views of steps ``lo``..``hi`` around ``position``.
 
@@ -146,7 +157,8 @@ class Window:
     settings allow.  ``quiz``: Next asks the server (it grades the guess) instead of stepping.
     ``notice``: a sentence for the status line, shown once.  ``arrows_from``: a CSS selector of the
     page's own choices (outside the stage) whose ← → keys step the stage too (the quiz's guess),
-    "" for none.
+    "" for none.  ``titles``: the buttons' tooltips, in place of the stage's own (which speak of
+    training); None keeps those.
     """
 
     serial: int
@@ -165,6 +177,7 @@ class Window:
     notice: str
     wording: Wording
     arrows_from: str
+    titles: ButtonTitles | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +191,7 @@ class Shown:
     serial: int
 
 
-RECORDS: tuple[type, ...] = (TokenLabel, Span, Place, Places, StepView, Wording, Window, Shown)
+RECORDS: tuple[type, ...] = (TokenLabel, Span, Place, Places, StepView, Wording, ButtonTitles, Window, Shown)
 
 
 def spans(ids: Sequence[int], changed: Mapping[int, tuple[Mark, tuple[int, ...]]] | None = None) -> Spans:

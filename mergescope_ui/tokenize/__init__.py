@@ -14,7 +14,9 @@
   holds the records); while you type the browser encodes and draws them itself
   (``encoder_table`` sends the tokenizer, ``live_assets/encoder.js`` encodes);
 - :func:`tabs` (``tab_views``): token ids (with ids back to text: ``decode_box``), byte ribbon
-  (``ribbon``), token details (``details_tab`` on ``details``), compare (``compare_tab``, and the
+  (``ribbon``), watch it encode (``watch_encode_view`` mounts the shared stage with the windows
+  ``watch_encode`` builds from the engine's encode trace), token details (``details_tab`` on
+  ``details``), compare (``compare_tab``, and the
   split patterns side by side: ``split_patterns``), chat (``chat_tab`` on ``chat``),
   files (``file_bundle``), share;
 - :func:`write_link`: the link alone, when there is nothing to show.

@@ -52,6 +52,7 @@ CHAT_TEXT: Final = "tokenize_chat_text_"  # + message number: plain, its text
 CHAT_BOX: Final = "tokenize_chat_box_"  # + message number: its live text box
 CHAT_ADD: Final = "tokenize_chat_add"  # button
 CHAT_DROP: Final = "tokenize_chat_drop_"  # + message number: button
+ENCODE_STAGE: Final = "tokenize_encode_stage"  # components v2 stage: Watch it encode (reports the step shown)
 DOWNLOAD_IDS: Final = "tokenize_dl_ids"  # download_button: all ids as text
 DOWNLOAD_ZIP: Final = "tokenize_dl_zip"  # download_button: every file format in a zip
 
@@ -67,4 +68,6 @@ SESSION_MEMO: Final = "tokenize_session_memo"  # SessionMemo: the Train page's t
 RESULT_MEMO: Final = "tokenize_result_memo"  # dict: (tokenizer identity, text digest) -> Tokenized
 TABLE_MEMO: Final = "tokenize_table_memo"  # dict: tokenizer identity -> EncoderTable | None (the last 2)
 TABLES_SENT: Final = "tokenize_tables_sent"  # set: the identities whose EncoderTable this session sent
+ENCODE_MEMO: Final = "tokenize_encode_memo"  # dict: (tokenizer, text, switch) -> EncodeViews (the last 2)
+ENCODE_STAGE_STATE: Final = "tokenize_encode_stage_state"  # EncodeStage: the trace shown and its step
 BUNDLE_MEMO: Final = "tokenize_bundle_memo"  # dict: tokenizer identity -> FileBundle (the last one)

@@ -1,4 +1,5 @@
-"""The Tokenize page's tabs: token ids, byte ribbon, token details, compare, chat, files, share.
+"""The Tokenize page's tabs: token ids, byte ribbon, watch it encode, token details, compare, chat, files,
+share.
 
 User text only reaches the page escaped, through ``st.html``, ``st.code`` or tables.
 """
@@ -28,10 +29,21 @@ from .ribbon import byte_ribbon_html
 from .share import MAX_SHARED_CHARS, ShareState, text_fits, to_query
 from .specs import parse
 from .split_patterns import split_patterns_view
+from .watch_encode_view import encode_tab
 
 RIBBON_LINE_BYTES = 24  # bytes a ribbon line holds before it may break (fits a 1400 px window)
 RIBBON_LINE_BYTES_LARGE = 10  # in presenter mode (fits a 1400 px window at the large font)
-TAB_NAMES = ["🔢 Token ids", "🧬 Byte ribbon", DETAILS_TAB, "⚖️ Compare", "💬 Chat", "💾 Files", "🔗 Share"]
+WATCH_TAB = "🎬 Watch it encode"
+TAB_NAMES = [
+    "🔢 Token ids",
+    "🧬 Byte ribbon",
+    WATCH_TAB,
+    DETAILS_TAB,
+    "⚖️ Compare",
+    "💬 Chat",
+    "💾 Files",
+    "🔗 Share",
+]
 # Presenter mode: the tab row wraps onto a second line instead of scrolling labels out of sight.
 TABS_CSS = """
 <style>
@@ -42,16 +54,21 @@ TABS_CSS = """
 
 
 def tabs(text: str, picked: Picked, shown: Shown) -> None:
-    """The seven tabs, each drawn only while open (the first three need the text encoded); the link."""
+    """The eight tabs, each drawn only while open (ids, ribbon, details need the text encoded); the link."""
     result, page = shown.result, shown.page
     st.html(TABS_CSS)
-    ids, ribbon, details, compare, chat, files, share = st.tabs(TAB_NAMES, key=keys.TABS, on_change="rerun")
+    ids, ribbon, watch, details, compare, chat, files, share = st.tabs(
+        TAB_NAMES, key=keys.TABS, on_change="rerun"
+    )
     if ids.open and not result.error:
         with ids:
             _ids_tab(result, page)
     if ribbon.open and not result.error:
         with ribbon:
             _ribbon_tab(text, result, page)
+    if watch.open:
+        with watch:
+            encode_tab(text, picked, specials=bool(st.session_state.get(keys.SPECIALS, True)))
     if details.open and not result.error:
         with details:
             details_tab(picked, shown)

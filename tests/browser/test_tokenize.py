@@ -19,6 +19,7 @@ import pytest
 from bpe_core import Tokenizer, train
 from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
+from mergescope_ui.tokenize.tab_views import TAB_NAMES
 from tests.browser.layout import STICKING_OUT
 from tests.browser.support import (
     PASTE,
@@ -258,7 +259,7 @@ def test_presenter_mode_tab_row_shows_every_label_whole(server, width: int, heig
         )
         left, right, scroll_width, client_width = boxes["list"]
         assert scroll_width <= client_width + 1, "the tab row scrolls: some tabs are out of sight"
-        assert len(boxes["tabs"]) == 7
+        assert len(boxes["tabs"]) == len(TAB_NAMES)
         for label, tab_left, tab_right, tab_scroll, tab_client in boxes["tabs"]:
             assert left - 1 <= tab_left and tab_right <= right + 1, f"tab {label!r} sticks out of the row"
             assert tab_scroll <= tab_client + 1, f"tab {label!r} is cut"

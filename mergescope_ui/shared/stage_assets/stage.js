@@ -21,9 +21,11 @@
  *   before_caption: string, after_caption: string, head: Span[], head_more: boolean, places: Places | null}} StepView
  * @typedef {{heading: string, waiting: string, waiting_card: string, past_end: string, past_limit: string,
  *   finished: string}} Wording
+ * @typedef {{back: string, next: string, play: string, reset: string}} ButtonTitles
  * @typedef {{serial: number, position: number, lo: number, hi: number, views: StepView[],
  *   labels: Object<string, TokenLabel>, last: number, finished: boolean, max_steps: number, quiz: boolean,
- *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording, arrows_from: string}} Window
+ *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording, arrows_from: string,
+ *   titles: ButtonTitles | null}} Window
  * @typedef {{position: number, start: number, serial: number}} Shown
  */
 
@@ -299,6 +301,8 @@ function draw(s, animate) {
   const status = !view ? withStep(d.wording.waiting, k) : end ? d.wording.finished : view.status;
   q(".ms-status").textContent = s.notice || status;
   s.root.dataset.pos = String(k);
+  // A producer that steps something other than training names its buttons' tooltips (plain text).
+  if (d.titles) for (const name of ["back", "next", "play", "reset"]) q(`.ms-${name}`).title = d.titles[name];
   s.root.classList.toggle("ms-large", !!d.large);
   const key = [s.serial, k, s.tab, s.page[k] || 0, view ? view.places && view.places.start : "none", !!view];
   if (key.join("|") === s.shown && !animate) return;

@@ -1,0 +1,415 @@
+"""Watch it encode: a text's encode trace as the stage's records (pure: no Streamlit).
+
+The engine's :func:`~bpe_core.tokenizer.encode_trace.trace_encode` records step 0 (the chunks the
+split pattern cut, each with the name of the pattern part that cut it) and then one step per merge
+that fires, the lowest-ranked first across the whole text, at all its places.  This module turns
+it into the records of :mod:`mergescope_ui.shared.stage_contract`, the same stage the Train page
+steps: each step's card (which merge rank fired, the pair, the token it makes, where) and its
+chunks column as escaped HTML, and the text's tokens around each place where it merged as spans
+(each new token marked, with the pair it was made from).  :mod:`.watch_encode_view` mounts it.
+
+>>> from bpe_core import train
+>>> tok = train("low low low lower lowest", vocab_size=259, pattern="gpt2")
+>>> views = EncodeViews(trace_encode(tok, "slow low"), tok)
+>>> views.view(0).heading, views.view(1).heading
+('Step 0: the text cut into 2 chunks', 'Step 1 of 3: merge rank 0')
+>>> [(p.number, p.token) for p in views.view(1).places.items]
+[(1, (Span(ids=(256,), mark='new', was=(111, 119)),)), (2, (Span(ids=(256,), mark='new', was=(111, 119)),))]
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bpe_core import Tokenizer
+from bpe_core.byte_level import readable
+from bpe_core.pretokenizer import pattern_name
+from bpe_core.tokenizer.encode_trace import EncodeStep, EncodeTrace, TraceReplay, trace_encode
+from mergescope_ui.shared.stage_contract import (
+    ButtonTitles,
+    Place,
+    Places,
+    Spans,
+    StepView,
+    TokenLabel,
+    Window,
+    Wording,
+    spans,
+)
+from mergescope_ui.shared.token_html import clip_label, label_width, token_class, token_title
+
+__all__ = ["ENCODE_CSS", "EncodeOptions", "EncodeViews", "trace_encode"]
+
+PLACES_PER_STEP = 6  # places sent with each step; the stage shows a few at a time and asks for more
+CONTEXT_COLUMNS = 12  # tokens shown on each side of a place, in columns (a CJK character takes two)
+HEAD_TOKENS = 400  # the text from its start: tokens shown
+TOKEN_COLUMNS = 14  # columns a token's label may take in the sequences before it is shortened
+CARD_COLUMNS = 12  # columns each token of the card's big line may take
+CHUNKS_SHOWN = 40  # step 0's card: chunks shown with their part names
+CHUNKS_LISTED = 5  # a step's card and column: chunks named where it merged
+BEHIND, AHEAD = 6, 12  # steps sent before and after the current one
+MAX_VIEWS = 400  # step views kept
+PATTERN_TITLES = {
+    "gpt2": "GPT-2's",
+    "gpt4": "GPT-4's (cl100k)",
+    "o200k": "GPT-4o's (o200k)",
+    "whitespace": "the whitespace",
+    "none": "no",
+}
+
+TITLES = ButtonTitles(
+    back="The step before (← key)",
+    next="The next merge to fire (→ key)",
+    play="Step on its own, a step a second (P key)",
+    reset="Back to step 0: the chunks, as bytes",
+)
+# The card and the chunks column (the token colours are the page's, shared/token_html.py).
+ENCODE_CSS = """
+<style>
+.ms-enc-card{border:2px solid #1c7ed6;border-radius:.8rem;padding:.55rem .9rem;
+  background:rgba(28,126,214,.05);
+  font-size:var(--ms-card-size,1rem);min-width:0;overflow-wrap:anywhere;}
+.ms-enc-card h4{margin:0 0 .2rem 0;font-size:1.1em;font-weight:700;color:#1864ab;padding:0;line-height:1.3;}
+.ms-enc-card p{margin:.2rem 0;line-height:1.4;}
+.ms-enc-card .ms-note,.ms-enc-col .ms-note{color:#495057;font-size:.92em;}
+.ms-enc-card .ms-tokens,.ms-enc-col .ms-tokens{border:none;max-height:none;overflow:visible;contain:none;
+  padding:.1rem 0;word-break:normal;}
+.ms-enc-card .ms-enc-big{font-size:1.6em;line-height:1.6;display:flex;flex-wrap:wrap;align-items:center;}
+.ms-enc-card .ms-op{font-size:.8em;color:#495057;padding:0 .25em;}
+.ms-enc-card code,.ms-enc-col code{font-size:.9em;overflow-wrap:anywhere;white-space:break-spaces;}
+.ms-enc-card .ms-tokens.ms-enc-chunks{display:flex;flex-wrap:wrap;gap:.35rem .3rem;line-height:1.2;
+  font-size:1.05em;margin-top:.3rem;}
+.ms-enc-chunk{display:inline-flex;flex-direction:column;align-items:flex-start;max-width:100%;}
+.ms-enc-chunk .ms-t{white-space:pre;max-width:100%;overflow:hidden;text-overflow:ellipsis;}
+.ms-enc-part{font-size:.72em;color:#495057;font-family:sans-serif;padding-left:.15em;white-space:nowrap;}
+.ms-enc-col{font-size:.95rem;min-width:0;}
+.ms-enc-col h5{margin:0 0 .2rem 0;font-size:1em;font-weight:700;padding:0;}
+.ms-enc-col table{border-collapse:collapse;width:100%;}
+.ms-enc-col td{padding:.12rem .3rem;border-bottom:1px solid rgba(128,128,128,.25);vertical-align:top;}
+.ms-enc-col td.ms-num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums;}
+.ms-enc-col .ms-tokens .ms-t{margin:.1em 1px;}
+</style>
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class EncodeOptions:
+    """How the stage runs here: presenter sizes, the animation, Play's seconds per step."""
+
+    large: bool = False
+    animate: bool = True
+    speed: float = 1.0
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _region(classes: str, name: str) -> str:
+    """A block's opening tag: a region the keyboard can reach and a screen reader can name (in presenter
+    mode the card and the column scroll inside; axe-core: scrollable-region-focusable)."""
+    return f'<div class="{classes}" tabindex="0" role="region" aria-label="{_e(name)}">'
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+class EncodeViews:
+    """Each step's view of one trace, built on demand and kept (and the replay that finds the places)."""
+
+    def __init__(self, trace: EncodeTrace, tokenizer: Tokenizer) -> None:
+        self.trace = trace
+        self.vocab = tokenizer.vocab
+        self.special_ids = frozenset(tokenizer.special_tokens.values())
+        self.replay = TraceReplay(trace)
+        self.bytes = trace.chunks[-1].byte_end if trace.chunks else 0
+        self.place_start: dict[int, int] = {}  # step -> the first place the stage asked to see
+        self._views: dict[tuple[int, int], StepView] = {}
+        self._labels: dict[int, TokenLabel] = {}
+        self._columns: dict[int, int] = {}
+        self.pattern_title = PATTERN_TITLES.get(pattern_name(trace.pattern), "a custom")
+
+    @property
+    def last(self) -> int:
+        return len(self.trace.steps)
+
+    # ----- one step -----
+    def view(self, k: int) -> StepView:
+        """The view of step ``k`` (0: the chunks as bytes), built once per first place shown."""
+        start = self.place_start.get(k, 0)
+        key = (k, start)
+        if key not in self._views:
+            if len(self._views) >= MAX_VIEWS:
+                self._views.pop(next(iter(self._views)))
+            self._views[key] = self._build(k, start)
+        return self._views[key]
+
+    def _build(self, k: int, start: int) -> StepView:
+        trace, replay = self.trace, self.replay
+        replay.move_to(k)
+        flat = replay.flat()
+        head = flat[:HEAD_TOKENS]
+        more = len(flat) > HEAD_TOKENS or trace.traced_chars < trace.total_chars
+        if k == 0:
+            return StepView(
+                step=0,
+                heading=f"Step 0: the text cut into {_plural(len(trace.chunks), 'chunk')}",
+                status=(
+                    "👉 Each chunk is encoded on its own, starting from its bytes. "
+                    "Press Next ▶ (or the → key) for the first merge."
+                    if trace.steps
+                    else "No merge of this tokenizer fires on this text: every token is a byte."
+                ),
+                card=self._chunks_card(),
+                pairs=self._parts_column(),
+                figures=self._figures(0),
+                before_caption="",
+                after_caption="The text as bytes, from its start",
+                head=spans(head),
+                head_more=more,
+                places=None,
+            )
+        step = trace.steps[k - 1]
+        offsets = replay.offsets()
+        at = [offsets[p.chunk] + p.after for p in step.places]  # where each new token stands in flat
+        new_at = set(at)
+
+        def line(lo: int, hi: int) -> Spans:
+            return spans(flat[lo:hi], {n - lo: ("new", step.pair) for n in range(lo, hi) if n in new_at})
+
+        items = []
+        shown = at[start : start + PLACES_PER_STEP]
+        for n, g in enumerate(shown):
+            lo, hi = self._context(flat, g)
+            nxt = shown[n + 1] if n + 1 < len(shown) else None
+            items.append(
+                Place(
+                    number=start + n + 1,
+                    lead=line(lo, g),
+                    token=line(g, g + 1),
+                    tail=line(g + 1, hi),
+                    link=line(g + 1, nxt) if nxt is not None and nxt < hi else None,
+                    cut_before=lo > 0,
+                    cut_after=hi < len(flat) or trace.traced_chars < trace.total_chars,
+                )
+            )
+        return StepView(
+            step=k,
+            heading=f"Step {k:,} of {self.last:,}: merge rank {step.rank:,}",
+            status="",
+            card=self._merge_card(step),
+            pairs=self._where_column(step),
+            figures=self._figures(k),
+            before_caption=f"Before step {k:,}",
+            after_caption=f"After step {k:,}",
+            head=line(0, len(head)),
+            head_more=more,
+            places=Places(total=len(step.places), start=start, items=tuple(items)),
+        )
+
+    def _context(self, flat: Sequence[int], g: int) -> tuple[int, int]:
+        """The tokens around position ``g`` that fit :data:`CONTEXT_COLUMNS` on each side (one at least)."""
+        lo, used = g, 0
+        while lo > 0:
+            used += self.columns(flat[lo - 1])
+            if lo < g and used > CONTEXT_COLUMNS:
+                break
+            lo -= 1
+        hi, used = g + 1, 0
+        while hi < len(flat):
+            used += self.columns(flat[hi])
+            if hi > g + 1 and used > CONTEXT_COLUMNS:
+                break
+            hi += 1
+        return lo, hi
+
+    def _figures(self, k: int) -> str:
+        tokens = self.trace.steps[k - 1].tokens_after if k else sum(len(c.ids) for c in self.trace.chunks)
+        return (
+            f"{_plural(tokens, 'token')} for {_plural(self.bytes, 'byte')} · "
+            f"{self.bytes / max(tokens, 1):.2f} bytes per token · {_plural(len(self.trace.chunks), 'chunk')}"
+        )
+
+    # ----- the HTML blocks -----
+    def _token(self, i: int, *, columns: int = CARD_COLUMNS, extra: str = "") -> str:
+        token = self.vocab[i]
+        special = i in self.special_ids
+        text = clip_label(token.decode("utf-8") if special else readable(token), columns)
+        return (
+            f'<span class="{token_class(i, token, special=special)}{extra}" '
+            f'title="{_e(token_title(i, token, special=special))}">{_e(text)}</span>'
+        )
+
+    def _chunks_card(self) -> str:
+        trace = self.trace
+        chips = []
+        for c in trace.chunks[:CHUNKS_SHOWN]:
+            label = clip_label(c.text if c.special else readable(c.text.encode("utf-8")), TOKEN_COLUMNS)
+            kind = "ms-special" if c.special else f"ms-c{c.index % 2 * 2}"
+            size = c.byte_end - c.byte_start
+            title = f"chunk {c.index + 1} · {c.part} · characters {c.start}–{c.end} · {_plural(size, 'byte')}"
+            chips.append(
+                f'<span class="ms-enc-chunk"><span class="ms-t {kind}" title="{_e(title)}">{_e(label)}</span>'
+                f'<span class="ms-enc-part">{_e(c.part)}</span></span>'
+            )
+        rest = len(trace.chunks) - CHUNKS_SHOWN
+        more = f'<p class="ms-note">… and {_plural(rest, "more chunk")}.</p>' if rest > 0 else ""
+        if not trace.chunks:
+            chips.append('<span class="ms-note">The text is empty: there is nothing to cut.</span>')
+        pattern = _e(self.pattern_title)
+        what = (
+            "The text is not split (pattern none): each stretch between special tokens is one chunk."
+            if not trace.parts
+            else f"{pattern} split pattern cut the text; no token ever crosses a chunk's edge."
+        )
+        return (
+            f"{_region('ms-card ms-enc-card', 'step 0: the chunks')}<h4>Step 0: the chunks</h4>"
+            f"<p>{what[0].upper() + what[1:]}</p>"
+            f'<div class="ms-tokens ms-enc-chunks">{"".join(chips)}</div>{more}</div>'
+        )
+
+    def _parts_column(self) -> str:
+        """The pattern's parts: each one's regex and how many chunks it cut."""
+        trace = self.trace
+        counts = Counter(c.part for c in trace.chunks)
+        rows = []
+        seen: set[str] = set()
+        for part in trace.parts:
+            sources = [p.source for p in trace.parts if p.name == part.name]
+            if part.name in seen:
+                continue
+            seen.add(part.name)
+            regexes = " ".join(f"<code>{_e(s)}</code>" for s in sources)
+            rows.append(
+                f'<tr><td>{_e(part.name)}<br>{regexes}</td><td class="ms-num">{counts[part.name]:,}</td></tr>'
+            )
+        for name in sorted(set(counts) - seen):  # special tokens, a whole text, what no part matched
+            rows.append(f'<tr><td>{_e(name)}</td><td class="ms-num">{counts[name]:,}</td></tr>')
+        return (
+            f"{_region('ms-enc-col', 'the pattern parts')}<h5>The pattern's parts</h5>"
+            f"<table><tbody>{''.join(rows)}</tbody></table>"
+            '<p class="ms-note">Chunks each part cut. The regex tries its parts in order at each '
+            "place.</p></div>"
+        )
+
+    def _merge_card(self, step: EncodeStep) -> str:
+        a, b = step.pair
+        chunks = sorted({p.chunk for p in step.places})
+        named = ", ".join(f"{n + 1} ({_e(self.trace.chunks[n].part)})" for n in chunks[:CHUNKS_LISTED])
+        if len(chunks) > CHUNKS_LISTED:
+            named += f" and {len(chunks) - CHUNKS_LISTED:,} more"
+        where = (
+            f"at {_plural(len(step.places), 'place')} in {_plural(len(chunks), 'chunk')}: "
+            f"chunk{'' if len(chunks) == 1 else 's'} {named}"
+        )
+        return (
+            f"{_region('ms-card ms-enc-card', f'merge rank {step.rank:,}')}<h4>Merge rank {step.rank:,}</h4>"
+            f'<div class="ms-tokens ms-enc-big">{self._token(a)}<span class="ms-op">+</span>'
+            f'{self._token(b)}<span class="ms-op">→</span>{self._token(step.new_id, extra=" ms-new")}</div>'
+            f"<p>Makes token id <b>{step.new_id:,}</b> ({len(self.vocab[step.new_id])} bytes), {where}.</p>"
+            '<p class="ms-note">The lowest-ranked merge whose pair stands anywhere in the text now: '
+            "it fires at every place, left to right in each chunk.</p></div>"
+        )
+
+    def _where_column(self, step: EncodeStep) -> str:
+        """The chunks it merged in: each one's tokens after the step, the new ones outlined."""
+        rows = []
+        chunks = sorted({p.chunk for p in step.places})
+        for n in chunks[:CHUNKS_LISTED]:
+            ids = self.replay.chunk_ids[n]
+            tokens = "".join(
+                self._token(i, columns=TOKEN_COLUMNS, extra=" ms-new" if i == step.new_id else "")
+                for i in ids[:12]
+            ) + ("…" if len(ids) > 12 else "")
+            rows.append(
+                f'<tr><td class="ms-num">{n + 1}</td><td>{_e(self.trace.chunks[n].part)}'
+                f'<div class="ms-tokens">{tokens}</div></td></tr>'
+            )
+        rest = len(chunks) - CHUNKS_LISTED
+        more = f'<p class="ms-note">… and {_plural(rest, "more chunk")}.</p>' if rest > 0 else ""
+        return (
+            f"{_region('ms-enc-col', 'the chunks it merged in')}<h5>The chunks it merged in</h5>"
+            f"<table><tbody>{''.join(rows)}</tbody></table>{more}</div>"
+        )
+
+    # ----- token labels -----
+    def columns(self, token_id: int) -> int:
+        """Columns token ``token_id``'s label takes in the sequences (as shortened)."""
+        if token_id not in self._columns:
+            self.labels([token_id])
+        return self._columns[token_id]
+
+    def labels(self, ids: Sequence[int] | set[int]) -> dict[str, TokenLabel]:
+        """id (as a string) -> its label in the stage's sequences."""
+        out: dict[str, TokenLabel] = {}
+        for i in sorted(ids):
+            entry = self._labels.get(i)
+            if entry is None:
+                token = self.vocab[i]
+                special = i in self.special_ids
+                text = clip_label(token.decode("utf-8") if special else readable(token), TOKEN_COLUMNS)
+                entry = self._labels[i] = TokenLabel(
+                    text=html.escape(text, quote=True),
+                    classes=token_class(i, token, special=special),
+                    title=html.escape(token_title(i, token, special=special), quote=True),
+                    breaks=0 if special else min(2, token.count(b"\n")),
+                )
+                self._columns[i] = label_width(text)
+            out[str(i)] = entry
+        return out
+
+    # ----- the window -----
+    def window(self, *, position: int, serial: int, options: EncodeOptions, notice: str = "") -> Window:
+        """Everything the stage needs around ``position``."""
+        position = max(0, min(position, self.last))
+        lo, hi = max(0, position - BEHIND), min(self.last, position + AHEAD)
+        steps = list(range(lo, hi + 1))
+        if self.replay.step > position:  # built nearest the replay's step first: it moves the least
+            steps.reverse()
+        views = sorted((self.view(k) for k in steps), key=lambda v: v.step)
+        ids: set[int] = set()
+        for v in views:
+            lines = [v.head] + [
+                line
+                for p in (v.places.items if v.places else ())
+                for line in (p.lead, p.token, p.tail, p.link)
+                if line
+            ]
+            ids.update(i for line in lines for span in line for i in (*span.ids, *(span.was or ())))
+        last = self.last
+        end = (
+            f"🏁 Encoded in {_plural(last, 'step')}: {_plural(len(self.trace.ids), 'token')}, "
+            "the tokenizer's own ids."
+            if self.trace.whole
+            else f"🏁 The trace ends at step {last:,}. {self.trace.note}"
+        )
+        return Window(
+            serial=serial,
+            position=position,
+            lo=lo,
+            hi=hi,
+            views=tuple(views),
+            labels=self.labels(ids),
+            last=last,
+            finished=True,
+            max_steps=last,
+            quiz=False,
+            animate=options.animate,
+            speed=options.speed,
+            large=options.large,
+            notice=notice,
+            wording=Wording(
+                heading=f"Step {{step}} of {last:,}",
+                waiting="Loading step {step}…",
+                waiting_card="Step {step}",
+                past_end=f"The text is encoded after step {last:,}; showing it.",
+                past_limit=f"The text is encoded after step {last:,}; showing it.",
+                finished=end,
+            ),
+            arrows_from="",
+            titles=TITLES,
+        )

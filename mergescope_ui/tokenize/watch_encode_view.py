@@ -1,0 +1,118 @@
+"""The Watch it encode tab: the text encoding step by step on the stage the Train page uses.
+
+Step 0 shows the chunks the split pattern cut, each with the name of the pattern part that cut it;
+each step after it is one merge rank firing at every place it stands (:mod:`.watch_encode` builds
+the records, :mod:`mergescope_ui.shared.stage_component` mounts the stage).  Next, Back, Play, the
+keys and presenter mode work as on the Train page; the stage reports the step it shows
+(:class:`~mergescope_ui.shared.stage_contract.Shown`) and :func:`_on_shown` follows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from bpe_core import Tokenizer
+from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.cache import remember
+from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.stage_component import mount_stage
+from mergescope_ui.shared.stage_contract import Shown
+
+from . import keys
+from .resolve import Picked
+from .watch_encode import ENCODE_CSS, EncodeOptions, EncodeViews, trace_encode
+
+MAX_STEP = 10_000_000  # a step number from the browser above this is not a step
+
+
+@dataclass(slots=True)
+class EncodeStage:
+    """Where the stage is for one (tokenizer, text, special-token switch): the step shown and the serial
+    of the window last sent (bumped when the server moves the stage itself: a new text or tokenizer)."""
+
+    signature: str
+    views: EncodeViews
+    position: int = 0
+    serial: int = 0
+
+
+def encode_tab(text: str, picked: Picked, *, specials: bool) -> None:
+    """The trace of ``text`` with ``picked``'s tokenizer on the stage (or why there is none)."""
+    tok = picked.tokenizer
+    st.caption(
+        "Watch the tokenizer encode your text: step 0 cuts it into chunks with the split pattern "
+        "(each named by the part of the pattern that cut it); each step then applies the lowest-ranked "
+        "merge whose pair stands anywhere in the text, at every place. The last step's tokens are the "
+        "tokenizer's own."
+    )
+    if not isinstance(tok, Tokenizer):
+        st.info(
+            f"{md_escape(picked.label)} is not a byte-level BPE tokenizer: there are no merges to watch. "
+            "Pick a BPE tokenizer (GPT-2, cl100k, o200k, one trained here or uploaded)."
+        )
+        return
+    if not text:
+        st.info("Type a text above to watch it encode.")
+        return
+    signature = f"{picked.identity}|{digest(text)}|{'special' if specials else 'plain'}"
+    state: EncodeStage | None = st.session_state.get(keys.ENCODE_STAGE_STATE)
+    if state is None or state.signature != signature:
+        memo = st.session_state.setdefault(keys.ENCODE_MEMO, {})
+        try:
+            views = remember(
+                memo, signature, lambda: EncodeViews(trace_encode(tok, text, specials=specials), tok), size=2
+            )
+        except ValueError as exc:
+            st.error(f"This text cannot be traced: {md_escape(exc)}")
+            return
+        serial = state.serial + 1 if state is not None else 0
+        state = EncodeStage(signature, views, serial=serial)
+        st.session_state[keys.ENCODE_STAGE_STATE] = state
+    trace = state.views.trace
+    if not trace.chunks:
+        st.warning(md_escape(trace.note))
+        return
+    if trace.note:
+        st.info(md_escape(trace.note))
+    st.html(ENCODE_CSS)
+    options = EncodeOptions(large=bool(st.session_state.get(shared_keys.PRESENTER, False)))
+    window = state.views.window(position=state.position, serial=state.serial, options=options)
+    mount_stage(window, key=keys.ENCODE_STAGE, on_shown=_on_shown)
+
+
+def _number(value: Any) -> int | None:
+    """A step or place number sent by the browser, or None when it is not one."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return None
+    return int(value) if 0 <= value <= MAX_STEP else None
+
+
+def shown(value: Any) -> Shown | None:
+    """The stage's report as a record, or None when it is not one.
+
+    >>> shown({"position": 3, "start": 6, "serial": 2}), shown({"position": "3", "start": 0, "serial": 2})
+    (Shown(position=3, start=6, serial=2), None)
+    """
+    if not isinstance(value, dict):
+        return None
+    numbers = [_number(value.get(name)) for name in ("position", "start", "serial")]
+    if None in numbers:
+        return None
+    position, start, serial = numbers
+    return Shown(position=position or 0, start=start or 0, serial=serial or 0)
+
+
+def _on_shown() -> None:
+    """The stage shows another step (or needs other places of it): follow it."""
+    state: EncodeStage | None = st.session_state.get(keys.ENCODE_STAGE_STATE)
+    report = shown((st.session_state.get(keys.ENCODE_STAGE) or {}).get("shown"))
+    if state is None or report is None or report.serial != state.serial:
+        return  # no trace, not a report, or one about a window the server has moved on from
+    k = min(report.position, state.views.last)
+    if k > 0:
+        state.views.place_start[k] = report.start
+    state.position = k

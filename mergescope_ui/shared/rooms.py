@@ -464,7 +464,7 @@ class MemoryRooms:
                 return False
             if not room.asked or room.asked[-1].number != number or room.asked[-1].revealed:
                 return False
-            if choice not in room.asked[-1].question.choices:
+            if choice not in room.asked[-1].question.choices or student in room.answers[-1]:
                 return False
             room.answers[-1][student] = choice
             room.version += 1

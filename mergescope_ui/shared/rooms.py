@@ -129,7 +129,8 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class RoomState:
-    """A room as a page draws it.  ``version`` changes whenever anything a student sees changes;
+    """A room as a page draws it.  ``version`` changes whenever what every student sees changes (a step, a
+    question, a reveal, the end; not a join or an answer, which the teacher's page looks at every second);
     ``mine``: the asking student's answer to the open question (None: none yet, or no student)."""
 
     code: str
@@ -232,7 +233,8 @@ class RoomStore(Protocol):
         ...
 
     def version(self, code: str) -> int | None:
-        """A number that changes whenever the room changes (None: no such room): what students poll."""
+        """A number that changes whenever what every student sees changes (None: no such room): what
+        students poll."""
         ...
 
     def state(self, code: str, *, student: str | None = None) -> RoomState | None:
@@ -453,8 +455,7 @@ class MemoryRooms:
             if len(room.students) >= MAX_STUDENTS:
                 raise RoomError(f"This room is full ({MAX_STUDENTS} students): ask your teacher for another.")
             student = secrets.token_urlsafe(12)
-            room.students[student] = shown
-            room.version += 1
+            room.students[student] = shown  # (no new version: students see nothing of it)
             return student
 
     def answer(self, code: str, student: str, number: int, choice: str) -> bool:
@@ -466,8 +467,7 @@ class MemoryRooms:
                 return False
             if choice not in room.asked[-1].question.choices or student in room.answers[-1]:
                 return False
-            room.answers[-1][student] = choice
-            room.version += 1
+            room.answers[-1][student] = choice  # (no new version: every student would redraw at each answer)
             return True
 
     # ----- reading -----

@@ -13,6 +13,7 @@ again and no link ever carries it.
 
 from __future__ import annotations
 
+import functools
 import html
 import io
 import urllib.parse
@@ -62,8 +63,9 @@ def join_url(code: str, *, here: str) -> str:
     return urllib.parse.urljoin(here or "/", JOIN_PAGE) + "?code=" + urllib.parse.quote(code)
 
 
+@functools.lru_cache(maxsize=16)
 def qr_png(url: str) -> bytes:
-    """A QR code of ``url`` as PNG bytes (dark on white, a quiet zone of 4).
+    """A QR code of ``url`` as PNG bytes (dark on white, a quiet zone of 4), made once per link.
 
     >>> qr_png("http://localhost:8501/room?code=ABC234")[:4] == b"\\x89PNG"
     True

@@ -13,6 +13,8 @@ from __future__ import annotations
 import urllib.parse
 from dataclasses import replace
 
+import streamlit as st
+
 from mergescope_ui.shared.room_host import host_room
 from mergescope_ui.shared.rooms import Moment, Question, Verdict
 from mergescope_ui.shared.training_run import TrainingRun
@@ -20,6 +22,8 @@ from mergescope_ui.shared.training_run import TrainingRun
 from .link import page_url
 from .quiz import choice_labels, choices, grade
 from .stage_data import StageOptions, StageViews
+
+QUESTION = "_room_question"  # plain: (run, step, Question): the question of the next merge, made once
 
 
 def live_room(run: TrainingRun, views: StageViews, options: StageOptions) -> None:
@@ -38,21 +42,27 @@ def room_moment(run: TrainingRun, views: StageViews, options: StageOptions) -> M
 
 
 def next_question(run: TrainingRun) -> Question | None:
-    """Which pair makes the next merge: the quiz's choices and each one's verdict (None at the end)."""
+    """Which pair makes the next merge: the quiz's choices and each one's verdict (None at the end); made
+    once per run and step (the panel reruns at every step, and grading builds the pair table each time)."""
     upcoming = run.peek()
     if upcoming is None:
         return None
+    made: tuple[TrainingRun, int, Question] | None = st.session_state.get(QUESTION)
+    if made is not None and made[0] is run and made[1] == upcoming.index:
+        return made[2]
     options = choices(upcoming)
     shown = choice_labels(options)
     verdicts = {option: grade(option, upcoming) for option in options}
     answer = next(iter(verdicts.values())).answer
-    return Question(
+    question = Question(
         step=upcoming.index,
         choices=tuple(options),
         shown=tuple(shown[o] for o in options),
         answer=answer,
         verdicts={o: Verdict(outcome=r.outcome, message=r.message) for o, r in verdicts.items()},
     )
+    st.session_state[QUESTION] = (run, upcoming.index, question)
+    return question
 
 
 def _lesson_link(url: str) -> str:

@@ -12,8 +12,11 @@ student "sees" a step when the message carrying the page drawn for it arrives
 (the line "Teacher at step N" and the stage's window with it); a phone's own
 drawing time (about 50-150 ms in chromium, see tests/browser/test_classroom.py)
 is not in the figure.  For each class size it prints p50/p95/max of the time
-from the teacher's click to each student's screen, the server's CPU (share of
-one core over the stepping) and its RSS before and at peak.
+from the teacher's click to each student's screen, how many (student, step)
+pairs never arrived (a student who redraws slower than the teacher steps skips
+a step), the server's CPU (share of one core over the stepping, and CPU time
+per teacher step), its RSS before and at peak, and the machine's load average
+(on a shared machine the wall-clock figures grow with it; CPU per step does not).
 
 Prints figures; asserts nothing.  Needs chromium and playwright (the teacher).
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import statistics
 import sys
@@ -153,6 +157,10 @@ def join_class(base: str, code: str, students: int) -> tuple[list[dict[int, floa
     while not all(s.done.is_set() for s in crowd) and time.time() < deadline:
         time.sleep(0.2)
     time.sleep(3.0)  # every join answered and the room drawn once
+    joined = sum(s.done.is_set() for s in crowd)
+    drawn = sum(bool(s.seen) for s in crowd)
+    if joined < students or drawn < students:
+        print(f"of {students} students, {joined} sent their join and {drawn} saw the room", file=sys.stderr)
     return seen, stop, (loop, thread)
 
 
@@ -168,8 +176,8 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     print(f"teacher steps every {args.every} s, {args.steps} steps per class size")
-    head = ("students", "p50 ms", "p95 ms", "max ms", "missed", "CPU %", "RSS MB")
-    print(" ".join(f"{h:>{w}}" for h, w in zip(head, (8, 8, 8, 8, 7, 6, 14), strict=True)))
+    head = ("students", "p50 ms", "p95 ms", "max ms", "missed", "CPU %", "CPU ms/step", "RSS MB", "load")
+    print(" ".join(f"{h:>{w}}" for h, w in zip(head, (8, 8, 8, 8, 7, 6, 12, 14, 5), strict=True)))
     with streamlit_process() as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         pid = server.process.pid
@@ -193,7 +201,9 @@ def main() -> None:
                     rss_peak = max(rss_peak, rss_mb(pid))
                     time.sleep(0.1)
             time.sleep(1.0)
-            cpu = (cpu_seconds(pid) - cpu0) / (time.perf_counter() - wall0)
+            used = cpu_seconds(pid) - cpu0
+            cpu = used / (time.perf_counter() - wall0)
+            load = os.getloadavg()[0]
             loop.call_soon_threadsafe(stop.set)
             thread.join(timeout=10)
             latencies = [(student[k] - clicks[k]) * 1000 for student in seen for k in clicks if k in student]
@@ -203,10 +213,14 @@ def main() -> None:
                 p95 = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
                 print(
                     f"{size:>8} {statistics.median(latencies):>8.0f} {p95:>8.0f} {latencies[-1]:>8.0f} "
-                    f"{missed:>7} {100 * cpu:>6.0f} {rss_before:>6.0f}->{rss_peak:<6.0f}"
+                    f"{missed:>7} {100 * cpu:>6.0f} {1000 * used / args.steps:>12.0f} "
+                    f"{rss_before:>6.0f}->{rss_peak:<6.0f} {load:>5.1f}"
                 )
             else:
-                print(f"{size:>8} no step arrived ({missed} missed)")
+                print(
+                    f"{size:>8} no step arrived ({missed} missed); CPU {100 * cpu:.0f} %, "
+                    f"{1000 * used / args.steps:.0f} ms a step, load {load:.1f}"
+                )
             teacher.get_by_role("button", name="⏹ End room").click()
             teacher.context.close()
         browser.close()

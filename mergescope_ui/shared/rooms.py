@@ -101,11 +101,14 @@ class Question:
 class Moment:
     """What the teacher's screen shows, as the room passes it on: the stage's ``window`` (its views go up
     to ``window.position``, the teacher's step, and no further), the question the next merge poses
-    (None at the end), and ``lesson``: a link that replays the lesson at one's own pace."""
+    (None at the end), ``lesson``: a link that replays the lesson at one's own pace, and ``run``: a name
+    of the training run (a new text or new settings make a new run: the room forgets the old one's views,
+    whose steps and token ids mean other things)."""
 
     window: Window
     question: Question | None
     lesson: str
+    run: str = ""  # names the run (text and settings): another run's views and token ids are not kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,6 +403,10 @@ class MemoryRooms:
         with self._lock:
             room = self._driven(host)
             window = moment.window
+            if room.moment is not None and room.moment.run != moment.run:
+                room.history.clear()
+                room.labels.clear()
+                room.version += 1
             for view in window.views:
                 if view.step <= window.position:
                     room.history[view.step] = view

@@ -38,7 +38,13 @@ def room_moment(run: TrainingRun, views: StageViews, options: StageOptions) -> M
         serial=0,
         options=replace(options, quiz=True, large=False, arrows_from=""),  # quiz: no step past this one
     )
-    return Moment(window=window, question=next_question(run), lesson=_lesson_link(page_url()))
+    identity = run.identity
+    return Moment(
+        window=window,
+        question=next_question(run),
+        lesson=_lesson_link(page_url()),
+        run=f"{identity.text_digest}:{identity.settings!r}",
+    )
 
 
 def next_question(run: TrainingRun) -> Question | None:

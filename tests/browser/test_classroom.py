@@ -124,6 +124,7 @@ def test_a_teacher_and_three_students(server: str) -> None:
             page.locator(".st-key-room_question button").nth(pick).click()
             page.get_by_text("Wait for the reveal").wait_for(timeout=FOLLOW_MS)
         teacher.get_by_text(re.compile(r"3 answered")).wait_for(timeout=FOLLOW_MS)
+        teacher.locator(".st-key-room_box").screenshot(path=str(ARTIFACTS / "classroom_teacher_answers.png"))
         # A student cannot answer twice: the buttons are gone, the answer stays.
         assert phone.locator(".st-key-room_question button").count() == 0
 

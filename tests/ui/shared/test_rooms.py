@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -240,3 +241,14 @@ def test_many_threads_answer_at_once(store: MemoryRooms) -> None:
 
 def test_the_process_wide_store_is_one() -> None:
     assert rooms.room_store() is rooms.room_store()
+
+
+def test_a_new_run_drops_the_old_runs_views(store: MemoryRooms) -> None:
+    code, host = store.open()
+    store.publish(host, replace(_moment(8), run="text A"))  # views of steps 4..8 of run A
+    store.publish(host, replace(_moment(2), run="text B"))  # views of steps 0..2 of run B
+    late = _moment(6)
+    only_six = replace(late, window=replace(late.window, views=late.window.views[-1:]), run="text B")
+    store.publish(host, only_six)
+    window = store.window(code, position=6, serial=1)
+    assert [v.step for v in window.views] == [2, 6]  # run A's steps 4 and 5 are gone

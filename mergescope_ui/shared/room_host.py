@@ -24,7 +24,7 @@ import segno
 import streamlit as st
 
 from .csv_cells import csv_bytes
-from .rooms import IDLE_SECONDS, Moment, RoomError, RoomState, Summary, room_store
+from .rooms import IDLE_SECONDS, Moment, RoomError, RoomState, Summary, name_html, room_store
 from .safe_text import md_escape
 from .tab_memory import tab_memory
 
@@ -34,6 +34,7 @@ FORGET = "_room_forget"  # plain: the tab should forget the host key (the room w
 NOTE = "_room_note"  # plain: a sentence for the teacher after a button (an error a button met)
 MEMORY = "room_tab_memory"  # the tab memory component (the host key across reloads)
 JOIN_PAGE = "room"  # the students' page, beside the teacher's
+MAX_LISTED = 40  # names listed under the room (the rest counted)
 ANSWERS_EVERY = 1.0  # seconds between two looks at the answers while a question is open
 ROOM_CSS = """
 <style>
@@ -41,10 +42,11 @@ ROOM_CSS = """
 .ms-room .ms-room-code{font-size:3rem;font-weight:800;letter-spacing:.18em;
   font-family:ui-monospace,monospace;}
 .ms-room .ms-room-link{font-size:1.25rem;overflow-wrap:anywhere;}
-.ms-room .ms-room-count{font-size:1.1rem;}
+.ms-room-count{font-size:1.1rem;}
+.ms-room-names{opacity:.85;overflow-wrap:anywhere;}
 .ms-answers{display:grid;grid-template-columns:minmax(0,max-content) minmax(4rem,1fr) max-content;
   gap:.25rem .6rem;align-items:center;font-size:1.05rem;max-width:44rem;}
-.ms-answers .ms-a-bar{height:1.1rem;background:#1c66d4;border-radius:.2rem;min-width:2px;}
+.ms-answers .ms-a-bar{display:block;height:1.1rem;background:#1c66d4;border-radius:.2rem;min-width:2px;}
 .ms-answers .ms-a-right .ms-a-bar{background:#2b8a3e;}
 .ms-answers .ms-a-right{font-weight:700;}
 .ms-answers .ms-a-label{font-family:ui-monospace,monospace;overflow-wrap:anywhere;}
@@ -212,7 +214,11 @@ def _answers(code: str) -> None:
     state = room_store().state(code)
     if state is None:
         return
-    line = f"👥 {state.students:,} student{'s' * (state.students != 1)} joined"
+    names = room_store().names(code)
+    shown = ", ".join(name_html(n) for n in names[:MAX_LISTED]) + (" …" if len(names) > MAX_LISTED else "")
+    line = f"👥 {state.students:,} student{'s' * (state.students != 1)} joined" + (
+        f' <span class="ms-room-names">({shown})</span>' if names else ""
+    )
     asked, tally = state.asked, state.tally
     if asked is None or tally is None:
         st.html(f'<div class="ms-room-count">{line}. Step through the lesson: they follow.</div>')

@@ -48,7 +48,7 @@ from tests.browser.support import (  # noqa: E402
 )
 
 TEACHER = "/train?corpus=low_lower_newest_widest&pattern=none"
-STEP_LINE = re.compile(r"Teacher at step ([\d,]+)")
+STEP_BYTES = re.compile(rb"Teacher at step ([\d,]+)")
 
 
 class Student:
@@ -78,9 +78,16 @@ class Student:
         return msg.SerializeToString()
 
     def _read(self, raw: bytes) -> bool:
-        """Take one message in; True when a script run finished."""
+        """Take one message in; True when a script run finished.  After joining, a large message (a page
+        drawn) is only searched for the step line: parsing 40 students' pages would starve this process
+        before the server."""
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+        found = STEP_BYTES.search(raw)
+        if found:
+            self.seen.setdefault(int(found.group(1).replace(b",", b"")), time.perf_counter())
+        if self.done.is_set() and len(raw) > 2048:
+            return False
         msg = ForwardMsg()
         msg.ParseFromString(raw)
         kind = msg.WhichOneof("type")
@@ -95,12 +102,18 @@ class Student:
                 self.widgets[element.text_input.label] = element.text_input.id
             elif what == "button" and element.button.is_form_submitter:
                 self.submit = element.button.id
-            elif what == "html":
-                found = STEP_LINE.search(element.html.body)
-                if found:
-                    step = int(found.group(1).replace(",", ""))
-                    self.seen.setdefault(step, time.perf_counter())
         return kind == "script_finished"
+
+    async def _timers(self, ws, stop: asyncio.Event) -> None:
+        """The browser's run_every timers: a rerun of each fragment at its interval."""
+        due: dict[str, float] = {}
+        while not stop.is_set():
+            now = time.perf_counter()
+            for fragment, every in list(self.fragments.items()):
+                if every > 0 and now >= due.setdefault(fragment, now + every):
+                    await ws.send(self._rerun(fragment=fragment))
+                    due[fragment] = now + every
+            await asyncio.sleep(0.05)
 
     async def run(self, stop: asyncio.Event) -> None:
         import websockets
@@ -109,7 +122,7 @@ class Student:
         parts = urlsplit(self.base)
         url = f"ws://{parts.netloc}/_stcore/stream"
         async with websockets.connect(
-            url, subprotocols=["streamlit"], origin=self.base, max_size=None, open_timeout=60
+            url, subprotocols=["streamlit"], origin=self.base, max_size=None, open_timeout=120
         ) as ws:
             await ws.send(self._rerun())
             while not self._read(await ws.recv()):
@@ -122,19 +135,16 @@ class Student:
             states.append(WidgetState(id=self.submit, trigger_value=True))
             await ws.send(self._rerun(widgets=states))
             self.done.set()
-            timers: dict[str, float] = {}
-            while not stop.is_set():
-                now = time.perf_counter()
-                for fragment, every in self.fragments.items():  # the browser's run_every timers
-                    if now >= timers.get(fragment, now + every) and every > 0:
-                        await ws.send(self._rerun(fragment=fragment))
-                        timers[fragment] = now + every
-                    timers.setdefault(fragment, now + every)
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=0.05)
-                except TimeoutError:
-                    continue
-                self._read(raw)
+            timers = asyncio.ensure_future(self._timers(ws, stop))
+            try:
+                while not stop.is_set():
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                    except TimeoutError:
+                        continue
+                    self._read(raw)
+            finally:
+                timers.cancel()
 
 
 def join_class(base: str, code: str, students: int) -> tuple[list[dict[int, float]], asyncio.Event, object]:

@@ -33,6 +33,7 @@ PAGES = [
     st.Page("pages/views/tokenize_page.py", title="Tokenize", icon="🔤", url_path="tokenize"),
     st.Page("pages/views/vocab-lab.py", title="Vocab-size lab", icon="🧪", url_path="vocab-lab"),
     st.Page("pages/views/schemes.py", title="Compare schemes", icon="⚖️", url_path="schemes"),
+    st.Page("pages/views/classroom.py", title="Live room", icon="🎓", url_path="room"),
 ]
 # Unlisted: /home (the Welcome page's old URL) switches to "/"; any other unknown URL gets "No such page".
 navigation = st.navigation(PAGES + hidden_pages(PAGES, aliases={"home": PAGES[0]}))

@@ -18,6 +18,7 @@ from mergescope_ui.shared.training_run import TrainingRun
 from . import details, keys, whatif
 from .inputs import Inputs
 from .link import link_box, link_state, write_link
+from .live import live_room
 from .quiz import QuizResult, choice_labels, choices, question, quiz_html
 from .stage import move_stage, stage
 from .stage_data import AHEAD, StageOptions, StageViews
@@ -58,6 +59,7 @@ def _panel(*, inputs: Inputs) -> None:
     write_link(moment)  # the URL follows the step the stage shows (applied above, in its callback)
     details.text_line(inputs, run)
     link_box(moment)
+    live_room(run, views, options)  # a live room: students follow this step on their phones (#26)
     whatif.what_if(run, moved=move_stage)  # what if one choice had gone the other way (#14)
     details.step_tables(run, large=options.large)
     details.merges_so_far(run, large=options.large)

@@ -13,7 +13,7 @@ from tests.browser.support import ARTIFACTS, chromium_page, missing_browser, str
 
 REASON = missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
-NAVIGATION = ["Welcome", "Train", "Tokenize", "Vocab-size lab", "Compare schemes"]
+NAVIGATION = ["Welcome", "Train", "Tokenize", "Vocab-size lab", "Compare schemes", "Live room"]
 
 
 def test_an_unknown_url_says_there_is_no_such_page_and_links_to_the_pages() -> None:

@@ -15,7 +15,7 @@ from tests.browser.support import chromium_page, missing_browser, streamlit_serv
 
 REASON = missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
-NAVIGATION = ["Welcome", "Train", "Tokenize", "Vocab-size lab", "Compare schemes"]
+NAVIGATION = ["Welcome", "Train", "Tokenize", "Vocab-size lab", "Compare schemes", "Live room"]
 
 
 @pytest.mark.parametrize(
@@ -27,6 +27,7 @@ NAVIGATION = ["Welcome", "Train", "Tokenize", "Vocab-size lab", "Compare schemes
         ("/tokenize", "Tokenize: paste text, see tokens"),
         ("/vocab-lab", "Vocab-size lab"),
         ("/schemes", "Compare schemes"),
+        ("/room", "Live room"),
     ],
 )
 def test_first_visit_straight_to_a_page_shows_navigation_title_and_presenter_toggle(

@@ -61,13 +61,14 @@ def test_every_page_has_a_proper_title_in_the_navigation():
         assert p.get("title") and p.get("icon") and (p.get("url_path") or p.get("default")), (
             f"give {p['page']} a title, icon and URL"
         )
-    assert [p["url_path"] for p in pages] == ["", "train", "tokenize", "vocab-lab", "schemes"]
+    assert [p["url_path"] for p in pages] == ["", "train", "tokenize", "vocab-lab", "schemes", "room"]
     assert [p["title"] for p in pages] == [
         "Welcome",
         "Train",
         "Tokenize",
         "Vocab-size lab",
         "Compare schemes",
+        "Live room",
     ]
 
 

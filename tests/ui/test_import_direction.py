@@ -36,7 +36,7 @@ def _imports(path: Path, module: str, is_package: bool) -> set[str]:
 
 
 def test_there_are_page_packages_and_shared() -> None:
-    assert PAGE_PACKAGES == ["lab", "schemes", "tokenize", "train"]
+    assert PAGE_PACKAGES == ["classroom", "lab", "schemes", "tokenize", "train"]
     assert (UI / "shared" / "__init__.py").is_file()
 
 

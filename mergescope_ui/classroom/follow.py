@@ -1,0 +1,180 @@
+"""Following a room: the teacher's step on the stage, the question, the reveal, the end.
+
+The stage shows the step the teacher shows.  A small part of the page
+(:func:`_poll`, a fragment) looks at the room's version every
+:data:`POLL_EVERY` seconds (one dictionary read under a lock) and reruns the
+page only when it changed: a step, a question, a reveal, the end.  A student
+may step the stage back (its own ◀ Back, Reset or Jump); the stage then stays
+where they are while the teacher moves on, and "Back to live" returns in one
+tap.  Stepping past the teacher's step goes back to live.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+
+import streamlit as st
+
+from mergescope_ui.shared.rooms import IDLE_SECONDS, RoomState, room_store
+from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.stage_component import mount_stage
+
+from . import keys
+from .join import Joined
+
+POLL_EVERY = 0.5  # seconds between two looks at the room (the teacher's step shows within about this)
+ICONS = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}
+FOLLOW_CSS = """
+<style>
+.ms-room-line{font-size:1rem;display:flex;flex-wrap:wrap;gap:.1rem .8rem;overflow-wrap:anywhere;}
+.ms-room-line b{font-family:ui-monospace,monospace;letter-spacing:.08em;}
+.ms-room-verdict{padding:.4rem .6rem;border-radius:.4rem;font-size:1.05rem;overflow-wrap:anywhere;}
+.ms-room-verdict.ms-right{background:#d3f9d8;color:#1f6f33;}
+.ms-room-verdict.ms-tied{background:#fff3bf;color:#7a4f00;}
+.ms-room-verdict.ms-wrong{background:#ffe3e3;color:#a61e1e;}
+.ms-room-live{color:#1f6f33;font-weight:600;}
+</style>
+"""
+
+
+def follow(joined: Joined) -> None:
+    """The room as this student sees it now (or the word that it ended)."""
+    store = room_store()
+    state = store.state(joined.code, student=joined.student)
+    if state is None or state.closed:
+        _ended(state)
+        return
+    ss = st.session_state
+    ss.setdefault(keys.SERIAL, 1)
+    ss.setdefault(keys.FOLLOWING, True)
+    if ss[keys.FOLLOWING] and ss.get(keys.LIVE_SENT) != state.position:
+        ss[keys.SERIAL] += 1  # the stage moves to the teacher's new step
+        ss[keys.LIVE_SENT] = state.position
+    ss[keys.SEEN] = state.version
+    st.html(FOLLOW_CSS)
+    st.html(
+        f'<div class="ms-room-line"><span>Room <b>{html.escape(state.code)}</b></span>'
+        f"<span>You: {html.escape(joined.name)}</span>"
+        f"<span>Teacher at step {state.position:,}</span></div>"
+    )
+    with st.container(key="room_question"):
+        _question(state, joined)
+    with st.container(key="room_live"):
+        if ss[keys.FOLLOWING]:
+            st.html('<div class="ms-room-live" role="status">● Live: you see your teacher\'s step</div>')
+        else:
+            st.button(
+                f"⏩ Back to live (step {state.position:,})",
+                key="room_to_live",
+                on_click=_to_live,
+                type="primary",
+                width="stretch",
+            )
+    at = state.position if ss[keys.FOLLOWING] else int(ss.get(keys.LOOKING_AT, state.position))
+    window = store.window(joined.code, position=at, serial=ss[keys.SERIAL])
+    if window is None:
+        st.info("Waiting for your teacher's first step…")
+    else:
+        mount_stage(window, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code))
+    st.fragment(_poll, run_every=POLL_EVERY)(joined.code)
+
+
+def _poll(code: str) -> None:
+    """Rerun the page when the room changed since it was drawn (else nothing: a look costs a lock)."""
+    if room_store().version(code) != st.session_state.get(keys.SEEN):
+        st.rerun(scope="app")
+
+
+def _to_live() -> None:
+    st.session_state[keys.FOLLOWING] = True
+    st.session_state[keys.SERIAL] = st.session_state.get(keys.SERIAL, 1) + 1
+
+
+def _number(value: object) -> int | None:
+    """A step or serial number from the browser, or None.
+
+    >>> _number(3), _number(3.0), _number(True), _number("3"), _number(-1)
+    (3, 3, None, None, None)
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return None
+    return int(value) if 0 <= value <= 10_000_000 else None
+
+
+def _on_shown(code: str) -> None:
+    """The student stepped the stage: looking back, at the teacher's step (live), or past it (to live)."""
+    ss = st.session_state
+    value = (ss.get(keys.STAGE) or {}).get("shown")
+    if not isinstance(value, dict):
+        return
+    position, serial = _number(value.get("position")), _number(value.get("serial"))
+    state = room_store().state(code)
+    if position is None or serial != ss.get(keys.SERIAL) or state is None:
+        return  # not a report, or one about a window already replaced
+    if position >= state.position:
+        ss[keys.FOLLOWING] = True
+        if position > state.position:  # Next at the teacher's step: no step past it to see
+            _to_live()
+    else:
+        ss[keys.FOLLOWING] = False
+        ss[keys.LOOKING_AT] = position
+
+
+def _answer(code: str, student: str, number: int, choice: str) -> None:
+    if not room_store().answer(code, student, number, choice):
+        st.session_state["_room_answer_note"] = "Your answer was not taken: the question has closed."
+
+
+def _question(state: RoomState, joined: Joined) -> None:
+    """The open question with a button per pair, the answer sent, or the reveal and the verdict."""
+    asked = state.asked
+    note = st.session_state.pop("_room_answer_note", "")
+    if note:
+        st.warning(note)
+    if asked is None:
+        st.caption("When your teacher asks which pair merges next, answer here.")
+        return
+    q = asked.question
+    shown = dict(zip(q.choices, q.shown, strict=True))
+    if not asked.revealed:
+        if state.mine is None:
+            st.markdown(f"**❓ Question {asked.number}: which pair makes merge {q.step:,}?**")
+            for n, (choice, label) in enumerate(shown.items()):
+                st.button(
+                    md_escape(label),
+                    key=f"room_answer_{asked.number}_{n}",
+                    on_click=_answer,
+                    args=(joined.code, joined.student, asked.number, choice),
+                    width="stretch",
+                )
+        else:
+            st.info(f"Your answer: {md_escape(shown.get(state.mine, state.mine))}. Wait for the reveal.")
+        return
+    verdict = q.verdicts.get(state.mine) if state.mine else None
+    if verdict is None:
+        st.info(f"Question {asked.number}: the answer was {md_escape(shown.get(q.answer, q.answer))}.")
+        return
+    st.html(
+        f'<div class="ms-room-verdict ms-{html.escape(verdict.outcome)}" role="status">'
+        f"{ICONS.get(verdict.outcome, '')} Question {asked.number}: {html.escape(verdict.message)}.</div>"
+    )
+
+
+def _ended(state: RoomState | None) -> None:
+    """The room ended (or is gone): say so, and offer the lesson to replay and another room."""
+    if state is None:
+        st.warning("This room has closed: your teacher ended it, or it is over. Ask for the new code.")
+    elif state.reason == "expired":
+        st.warning(f"This room has closed: it was idle for {IDLE_SECONDS // 60} minutes.")
+    else:
+        st.warning("This room has closed: your teacher ended the lesson.")
+    lesson = state.lesson if state is not None else ""
+    if lesson.startswith(("http://", "https://", "/")):
+        st.link_button("🔁 Replay the lesson at your own pace", lesson, width="stretch")
+    st.button("Join another room", key="room_leave", on_click=_leave)
+
+
+def _leave() -> None:
+    for key in (keys.JOINED, keys.SERIAL, keys.FOLLOWING, keys.LOOKING_AT, keys.LIVE_SENT, keys.SEEN):
+        st.session_state.pop(key, None)

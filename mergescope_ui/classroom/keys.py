@@ -1,0 +1,15 @@
+"""Every ``st.session_state`` key of the room page (the students' side of a live room), declared once."""
+
+from __future__ import annotations
+
+from typing import Final
+
+CODE: Final = "room_code"  # text_input: the room code typed (or given by ?code=)
+NAME: Final = "room_name"  # text_input: the display name the student chooses
+JOINED: Final = "_room_joined"  # plain: a Joined (the room, the student's id and name) once joined
+SERIAL: Final = "_room_serial"  # plain: the stage's serial (a new one moves it to the step sent)
+FOLLOWING: Final = "_room_following"  # plain: True while the stage follows the teacher ("live")
+LOOKING_AT: Final = "_room_looking_at"  # plain: the step a student looking back is at
+LIVE_SENT: Final = "_room_live_sent"  # plain: the teacher's step the stage was last moved to
+SEEN: Final = "_room_seen"  # plain: the room's version this page was drawn for
+STAGE: Final = "room_stage"  # the stage component

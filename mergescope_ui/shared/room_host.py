@@ -1,0 +1,243 @@
+"""The teacher's side of a live room (issue 26): open it, show how to join, ask, reveal, end.
+
+A page that steps through a lesson (the Train page today) calls :func:`host_room`
+once per run of the part that reruns at each step, with a function that makes
+the :class:`~.rooms.Moment` it shows.  Until the teacher opens a room it draws
+one button; once open it publishes the moment at every run (students follow
+within a second), and draws the room: its code and join link large, a QR code
+for phones, Ask / Reveal / End room, and the answers as they arrive (a part
+that reruns alone every second while a question is open).  The host key stays
+in this session and in this tab (:mod:`.tab_memory`), so a reload finds the room
+again and no link ever carries it.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import io
+import urllib.parse
+from collections.abc import Callable
+
+import pandas as pd
+import segno
+import streamlit as st
+
+from .csv_cells import csv_bytes
+from .rooms import IDLE_SECONDS, Moment, RoomError, RoomState, Summary, name_html, room_store
+from .safe_text import md_escape
+from .tab_memory import tab_memory
+
+HOST = "_room_host"  # plain: the host key of the room this session drives
+ENDED = "_room_ended"  # plain: the Summary of the room this session ended last
+FORGET = "_room_forget"  # plain: the tab should forget the host key (the room was ended here)
+NOTE = "_room_note"  # plain: a sentence for the teacher after a button (an error a button met)
+MEMORY = "room_tab_memory"  # the tab memory component (the host key across reloads)
+JOIN_PAGE = "room"  # the students' page, beside the teacher's
+MAX_LISTED = 40  # names listed under the room (the rest counted)
+ANSWERS_EVERY = 1.0  # seconds between two looks at the answers while a question is open
+ROOM_CSS = """
+<style>
+.ms-room{display:flex;flex-wrap:wrap;align-items:baseline;gap:.2rem 1.2rem;}
+.ms-room .ms-room-code{font-size:3rem;font-weight:800;letter-spacing:.18em;
+  font-family:ui-monospace,monospace;}
+.ms-room .ms-room-link{font-size:1.25rem;overflow-wrap:anywhere;}
+.ms-room-count{font-size:1.1rem;}
+.ms-room-names{opacity:.85;overflow-wrap:anywhere;}
+.ms-answers{display:grid;grid-template-columns:minmax(0,max-content) minmax(4rem,1fr) max-content;
+  gap:.25rem .6rem;align-items:center;font-size:1.05rem;max-width:44rem;}
+.ms-answers .ms-a-bar{display:block;height:1.1rem;background:#1c66d4;border-radius:.2rem;min-width:2px;}
+.ms-answers .ms-a-right .ms-a-bar{background:#2b8a3e;}
+.ms-answers .ms-a-right{font-weight:700;}
+.ms-answers .ms-a-label{font-family:ui-monospace,monospace;overflow-wrap:anywhere;}
+</style>
+"""
+
+
+def join_url(code: str, *, here: str) -> str:
+    """The link students open: the students' page beside ``here`` (this page's URL), with the code.
+
+    >>> join_url("ABC234", here="http://10.0.0.5:8501/train")
+    'http://10.0.0.5:8501/room?code=ABC234'
+    >>> join_url("ABC234", here="https://school.example/mergescope/train")
+    'https://school.example/mergescope/room?code=ABC234'
+    """
+    return urllib.parse.urljoin(here or "/", JOIN_PAGE) + "?code=" + urllib.parse.quote(code)
+
+
+@functools.lru_cache(maxsize=16)
+def qr_png(url: str) -> bytes:
+    """A QR code of ``url`` as PNG bytes (dark on white, a quiet zone of 4), made once per link.
+
+    >>> qr_png("http://localhost:8501/room?code=ABC234")[:4] == b"\\x89PNG"
+    True
+    """
+    out = io.BytesIO()
+    segno.make(url, error="m", micro=False).save(out, kind="png", scale=8, border=4)
+    return out.getvalue()
+
+
+def summary_table(summary: Summary) -> pd.DataFrame:
+    """The summary's questions as a table (the CSV is this table)."""
+    columns = ["question", "merge", "answer", "answered", "right", "tied", "wrong", "share right"]
+    return pd.DataFrame(summary.rows(), columns=columns)
+
+
+def host_room(moment: Callable[[], Moment]) -> None:
+    """The room of this session: a button to open one, or the open room (``moment`` is published)."""
+    store = room_store()
+    host: str | None = st.session_state.get(HOST)
+    code = store.hosted(host) if host else None
+    gone = host is not None and code is None  # it ended or expired while this page was away
+    if gone:
+        st.session_state.pop(HOST, None)
+        host = None
+    forget = gone or st.session_state.pop(FORGET, False)
+    kept = tab_memory("room-host", key=MEMORY, value=host or ("" if forget else None))
+    if host is None and not forget and kept and (code := store.hosted(kept)):  # a reload: the tab kept it
+        host = st.session_state[HOST] = kept
+    note = st.session_state.pop(NOTE, "")
+    if note:
+        st.warning(md_escape(note))
+    if gone:
+        st.info(f"Your live room ended (a room closes after {IDLE_SECONDS // 60} idle minutes).")
+    if host is None or code is None:
+        _closed_room()
+        return
+    try:
+        store.publish(host, moment())
+    except RoomError as exc:
+        st.warning(md_escape(exc))
+        return
+    state = store.state(code)
+    if state is not None:
+        _open_room(host, state)
+
+
+def _closed_room() -> None:
+    """No room open: the summary of the one just ended (with its CSV), and the button to open one."""
+    summary: Summary | None = st.session_state.get(ENDED)
+    if summary is not None:
+        with st.container(border=True, key="room_summary"):
+            st.subheader(f"Room {summary.code}: summary")
+            asked = len(summary.questions)
+            st.markdown(
+                f"**{len(summary.steps):,}** steps shown · **{asked:,}** question{'s' * (asked != 1)} asked "
+                f"· **{summary.students:,}** student{'s' * (summary.students != 1)} joined"
+            )
+            table = summary_table(summary)
+            if asked:
+                st.dataframe(table, hide_index=True)
+            st.download_button(
+                "⬇ Summary as CSV",
+                csv_bytes(table),
+                file_name=f"mergescope_room_{summary.code}.csv",
+                mime="text/csv",
+                key="room_csv",
+                on_click="ignore",
+            )
+    st.button(
+        "📡 Open a live room",
+        key="room_open",
+        on_click=_open,
+        help="Students join on their phones with a code and follow your steps live; you can ask them which "
+        "pair merges next and see their answers arrive.",
+    )
+
+
+def _open() -> None:
+    try:
+        _, host = room_store().open()
+    except RoomError as exc:
+        st.session_state[NOTE] = str(exc)
+        return
+    st.session_state[HOST] = host
+    st.session_state.pop(ENDED, None)
+
+
+def _act(action: Callable[[str], object]) -> None:
+    """Run a teacher's button on the room (what it could not do is said above the room)."""
+    host = st.session_state.get(HOST)
+    if not host:
+        return
+    try:
+        result = action(host)
+    except RoomError as exc:
+        st.session_state[NOTE] = str(exc)
+        return
+    if isinstance(result, Summary):
+        st.session_state[ENDED] = result
+        st.session_state[FORGET] = True  # the tab forgets the key
+        st.session_state.pop(HOST, None)
+
+
+def _open_room(host: str, state: RoomState) -> None:
+    """The open room: how to join (large), the buttons, and the answers."""
+    store = room_store()
+    url = join_url(state.code, here=st.context.url or "")
+    with st.container(border=True, key="room_box"):
+        st.html(ROOM_CSS)
+        words, picture = st.columns([3, 1], vertical_alignment="center")
+        with words:
+            st.html(
+                '<div class="ms-room"><span>📡 Live room</span>'
+                f'<span class="ms-room-code" aria-label="Room code">{html.escape(state.code)}</span>'
+                f'<span class="ms-room-link">Join at <b>{html.escape(url)}</b></span></div>'
+            )
+            ask, reveal, end = st.columns(3)
+            asked = state.asked
+            open_question = asked is not None and not asked.revealed
+            ask.button(
+                "❓ Ask: which pair merges next?",
+                key="room_ask",
+                on_click=_act,
+                args=(store.ask,),
+                disabled=open_question or state.finished,
+                width="stretch",
+            )
+            reveal.button(
+                "💡 Reveal",
+                key="room_reveal",
+                on_click=_act,
+                args=(store.reveal,),
+                disabled=not open_question,
+                width="stretch",
+            )
+            end.button("⏹ End room", key="room_end", on_click=_act, args=(store.close,), width="stretch")
+        with picture:
+            st.image(qr_png(url), width=200, caption="Scan to join")
+        st.fragment(_answers, run_every=ANSWERS_EVERY if open_question else None)(state.code)
+
+
+def _answers(code: str) -> None:
+    """Who joined, and the answers to the question asked last (a bar per pair, the share right)."""
+    state = room_store().state(code)
+    if state is None:
+        return
+    names = room_store().names(code)
+    shown = ", ".join(name_html(n) for n in names[:MAX_LISTED]) + (" …" if len(names) > MAX_LISTED else "")
+    line = f"👥 {state.students:,} student{'s' * (state.students != 1)} joined" + (
+        f' <span class="ms-room-names">({shown})</span>' if names else ""
+    )
+    asked, tally = state.asked, state.tally
+    if asked is None or tally is None:
+        st.html(f'<div class="ms-room-count">{line}. Step through the lesson: they follow.</div>')
+        return
+    share = f"{tally.right / tally.answered:.0%}" if tally.answered else "–"
+    status = "revealed" if asked.revealed else "open"
+    st.html(
+        f'<div class="ms-room-count">{line} · question {asked.number} (merge {asked.question.step:,}, '
+        f"{status}): <b>{tally.answered:,}</b> answered · <b>{share}</b> right</div>"
+    )
+    top = max(tally.counts.values(), default=0) or 1
+    rows = []
+    for choice, shown in zip(asked.question.choices, asked.question.shown, strict=True):
+        n = tally.counts.get(choice, 0)
+        right = asked.revealed and choice == asked.question.answer
+        rows.append(
+            f'<span class="ms-a-label{" ms-a-right" if right else ""}">{html.escape(shown)}'
+            f"{' ✔' if right else ''}</span>"
+            f'<span class="{"ms-a-right" if right else ""}"><span class="ms-a-bar" '
+            f'style="width:{100 * n / top:.0f}%"></span></span><span>{n:,}</span>'
+        )
+    st.html(f'<div class="ms-answers" role="list" aria-label="Answers per pair">{"".join(rows)}</div>')

@@ -1,0 +1,648 @@
+"""Live classroom rooms: a teacher drives, students follow and answer (pure: no Streamlit).
+
+A *room* is what a teacher opens from the Train page.  It holds what the
+teacher shows (the stage's step views up to the step on the teacher's screen,
+never past it), the question the teacher asks (which pair merges next), the
+students who joined and their answers.  Every page reaches the rooms through
+one small interface, :class:`RoomStore`; :class:`MemoryRooms` is the one a
+single Streamlit server uses (:func:`room_store` gives the process-wide one).
+A shared store (Redis) for several servers behind a load balancer would
+implement the same methods: README, "Live classroom".
+
+The rules, all enforced here:
+
+- A room's code is :data:`CODE_LENGTH` characters drawn with :mod:`secrets`
+  from :data:`CODE_ALPHABET` (no 0/O, 1/I/L): about 2^30 codes, none derived
+  from another.  The teacher holds a second, long secret, the *host key*
+  (``secrets.token_urlsafe``), in their own session and tab; every call that
+  moves the room takes it, and the join link never carries it.
+- A room expires after :data:`IDLE_SECONDS` (90 minutes) without a teacher
+  action (a step, Ask, Reveal, or the teacher's page drawing the room).  An
+  ended or expired room is kept, closed, for :data:`CLOSED_KEPT_SECONDS` so
+  its students are told it ended, then forgotten.
+- At most :data:`MAX_ROOMS` rooms at once and :data:`MAX_STUDENTS` students a
+  room; a display name is cleaned (:func:`clean_name`: controls removed,
+  spaces folded, at most :data:`MAX_NAME` characters) and escaped wherever it
+  is shown (:func:`name_html`).
+- A student answers each question once: a second answer is refused.
+
+>>> t = [0.0]
+>>> rooms = MemoryRooms(clock=lambda: t[0])
+>>> code, host = rooms.open()
+>>> len(code), rooms.hosted(host) == code
+(6, True)
+>>> ada = rooms.join(code, "  Ada <b>L</b> ")
+>>> rooms.names(code)
+('Ada <b>L</b>',)
+>>> rooms.publish(host, _moment(3, question=_question(4)))
+>>> rooms.ask(host)
+1
+>>> rooms.answer(code, ada, 1, "o + w"), rooms.answer(code, ada, 1, "l + o")
+(True, False)
+>>> rooms.reveal(host)
+>>> state = rooms.state(code, student=ada)
+>>> state.position, state.asked.revealed, state.mine, state.tally.right
+(3, True, 'o + w', 1)
+>>> t[0] += IDLE_SECONDS + 1
+>>> rooms.state(code).closed, rooms.state(code).reason
+(True, 'expired')
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import secrets
+import threading
+import time
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from .stage_contract import StepView, TokenLabel, Window
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed on a phone
+CODE_LENGTH = 6
+IDLE_SECONDS = 90 * 60  # a room with no teacher action for this long expires
+CLOSED_KEPT_SECONDS = 30 * 60  # an ended or expired room still tells its students so, this long
+MAX_ROOMS = 100  # open rooms one server holds
+MAX_STUDENTS = 60  # students a room admits
+MAX_NAME = 24  # characters of a display name
+MAX_HISTORY = 400  # step views a room keeps for students looking back (the oldest go first)
+BEHIND, AHEAD = 4, 8  # steps a student's window holds before and after the step it shows
+
+
+class RoomError(ValueError):
+    """A room operation that cannot be done; the message says what to do instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """How one answer to a question went: ``outcome`` right, tied or wrong, and the sentence saying why."""
+
+    outcome: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """Which pair makes merge ``step``?  ``choices`` (pair labels) with what each shows (``shown``), the
+    ``answer``, and each choice's :class:`Verdict` (ties explained as in the single-player quiz)."""
+
+    step: int
+    choices: tuple[str, ...]
+    shown: tuple[str, ...]
+    answer: str
+    verdicts: Mapping[str, Verdict]
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """What the teacher's screen shows, as the room passes it on: the stage's ``window`` (its views go up
+    to ``window.position``, the teacher's step, and no further), the question the next merge poses
+    (None at the end), ``lesson``: a link that replays the lesson at one's own pace, and ``run``: a name
+    of the training run (a new text or new settings make a new run: the room forgets the old one's views,
+    whose steps and token ids mean other things)."""
+
+    window: Window
+    question: Question | None
+    lesson: str
+    run: str = ""  # names the run (text and settings): another run's views and token ids are not kept
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A question the teacher posed: its number in the room (from 1), and whether it was revealed."""
+
+    number: int
+    question: Question
+    revealed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The answers to the open question so far: choice -> how many, and how many right / tied."""
+
+    counts: Mapping[str, int]
+    answered: int
+    right: int
+    tied: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoomState:
+    """A room as a page draws it.  ``version`` changes whenever what every student sees changes (a step, a
+    question, a reveal, the end; not a join or an answer, which the teacher's page looks at every second);
+    ``mine``: the asking student's answer to the open question (None: none yet, or no student)."""
+
+    code: str
+    version: int
+    closed: bool
+    reason: str  # "" while open; "ended" by the teacher, or "expired"
+    position: int
+    finished: bool
+    students: int
+    asked: Asked | None
+    tally: Tally | None
+    mine: str | None
+    lesson: str
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionSummary:
+    """One question of the lesson as the summary lists it."""
+
+    number: int
+    step: int
+    answer: str
+    answered: int
+    right: int
+    tied: int
+
+    @property
+    def share_right(self) -> float:
+        """Right answers over answers (0.0 when nobody answered)."""
+        return self.right / self.answered if self.answered else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The lesson at its end: steps shown (in the order first shown), students, and every question."""
+
+    code: str
+    steps: tuple[int, ...]
+    students: int
+    questions: tuple[QuestionSummary, ...]
+
+    def rows(self) -> list[dict[str, object]]:
+        """One row per question, for a table and its CSV.
+
+        >>> q = QuestionSummary(number=1, step=4, answer="o + w", answered=4, right=3, tied=1)
+        >>> Summary(code="ABC234", steps=(0, 1, 2), students=5, questions=(q,)).rows()[0]["share right"]
+        0.75
+        """
+        return [
+            {
+                "question": q.number,
+                "merge": q.step,
+                "answer": q.answer,
+                "answered": q.answered,
+                "right": q.right,
+                "tied": q.tied,
+                "wrong": q.answered - q.right - q.tied,
+                "share right": round(q.share_right, 3),
+            }
+            for q in self.questions
+        ]
+
+
+class RoomStore(Protocol):
+    """Where the rooms live.  ``host`` is a room's host key (the teacher's secret), ``student`` the id
+    :meth:`join` gave; a method that moves a room raises :class:`RoomError` for a key it does not know
+    or a room that is closed."""
+
+    def open(self) -> tuple[str, str]:
+        """A new room: its code and its host key."""
+        ...
+
+    def hosted(self, host: str) -> str | None:
+        """The code of the open room ``host`` drives (a teacher's reload gets it back), or None."""
+        ...
+
+    def publish(self, host: str, moment: Moment) -> None:
+        """The teacher's screen now shows ``moment``."""
+        ...
+
+    def ask(self, host: str) -> int:
+        """Pose the question of the moment shown; its number."""
+        ...
+
+    def reveal(self, host: str) -> None:
+        """Show every student the answer to the open question."""
+        ...
+
+    def close(self, host: str) -> Summary:
+        """End the room (its students are told); the lesson's summary."""
+        ...
+
+    def join(self, code: str, name: str) -> str:
+        """A new student in room ``code`` under ``name`` (cleaned): their id."""
+        ...
+
+    def answer(self, code: str, student: str, number: int, choice: str) -> bool:
+        """Record ``student``'s answer to question ``number``: False when they had answered already (or
+        the question is no longer open)."""
+        ...
+
+    def version(self, code: str) -> int | None:
+        """A number that changes whenever what every student sees changes (None: no such room): what
+        students poll."""
+        ...
+
+    def state(self, code: str, *, student: str | None = None) -> RoomState | None:
+        """The room as a page draws it (None: no such room, or forgotten)."""
+        ...
+
+    def window(self, code: str, *, position: int, serial: int) -> Window | None:
+        """A student's stage at ``position`` (at most the teacher's step), from the views the room kept."""
+        ...
+
+    def summary(self, code: str) -> Summary | None:
+        """The lesson so far (None: no such room)."""
+        ...
+
+    def names(self, code: str) -> tuple[str, ...]:
+        """The display names in room ``code``, in the order they joined (cleaned, not escaped)."""
+        ...
+
+
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def clean_name(name: str) -> str:
+    """A display name as kept: NFC, controls and direction overrides removed, spaces folded, at most
+    :data:`MAX_NAME` characters (ValueError when nothing is left).
+
+    >>> clean_name("  Grace\\u202e  Hopper\\n"), len(clean_name("x" * 100))
+    ('Grace Hopper', 24)
+    >>> clean_name(" \\t ")
+    Traceback (most recent call last):
+    ...
+    ValueError: Type a display name (letters or digits), up to 24 characters.
+    """
+    text = _CONTROLS.sub(" ", unicodedata.normalize("NFC", str(name)))
+    text = " ".join(text.split())[:MAX_NAME].strip()
+    if not text:
+        raise ValueError(f"Type a display name (letters or digits), up to {MAX_NAME} characters.")
+    return text
+
+
+def name_html(name: str) -> str:
+    """A display name for ``st.html``: escaped.
+
+    >>> name_html('<img src=x onerror="alert(1)">')
+    '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;'
+    """
+    return html.escape(name, quote=True)
+
+
+def normal_code(code: str) -> str:
+    """A typed room code as stored: upper case, spaces and dashes dropped ("" when it is no code's length).
+
+    >>> normal_code(" ab-c 234 "), normal_code("x" * 40)
+    ('ABC234', '')
+    """
+    text = "".join(str(code).split()).replace("-", "").upper()[: CODE_LENGTH + 2]
+    return text if len(text) == CODE_LENGTH else ""
+
+
+def new_code() -> str:
+    """A fresh room code (:mod:`secrets`: one code says nothing of another)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def view_ids(views: Iterable[StepView]) -> set[int]:
+    """Every token id the ``views`` show (for the label table a window carries)."""
+    ids: set[int] = set()
+    for v in views:
+        lines = [v.head] + [
+            line
+            for p in (v.places.items if v.places else ())
+            for line in (p.lead, p.token, p.tail, p.link)
+            if line
+        ]
+        ids.update(i for line in lines for span in line for i in (*span.ids, *(span.was or ())))
+    return ids
+
+
+@dataclass
+class _Room:
+    code: str
+    host: str
+    touched: float
+    version: int = 0
+    closed_at: float | None = None
+    reason: str = ""
+    students: dict[str, str] = field(default_factory=dict)  # id -> name
+    moment: Moment | None = None
+    history: dict[int, StepView] = field(default_factory=dict)
+    labels: dict[str, TokenLabel] = field(default_factory=dict)
+    steps: dict[int, None] = field(default_factory=dict)  # steps shown, in order (a set that keeps it)
+    asked: list[Asked] = field(default_factory=list)
+    answers: list[dict[str, str]] = field(default_factory=list)  # per question: student -> choice
+
+
+class MemoryRooms:
+    """The rooms of one server process, behind one lock (Streamlit runs each session in its own thread).
+
+    ``clock`` gives seconds (``time.monotonic``; tests pass their own).
+    """
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._rooms: dict[str, _Room] = {}
+        self._hosts: dict[str, str] = {}  # host key -> code
+
+    # ----- housekeeping -----
+    def _expire(self, room: _Room, now: float) -> None:
+        if room.closed_at is None and now - room.touched > IDLE_SECONDS:
+            room.closed_at, room.reason = room.touched + IDLE_SECONDS, "expired"
+            room.version += 1
+
+    def _sweep(self, now: float) -> None:
+        for code in list(self._rooms):
+            room = self._rooms[code]
+            self._expire(room, now)
+            if room.closed_at is not None and now - room.closed_at > CLOSED_KEPT_SECONDS:
+                del self._rooms[code]
+                self._hosts.pop(room.host, None)
+
+    def _room(self, code: str) -> _Room | None:
+        room = self._rooms.get(normal_code(code))
+        if room is not None:
+            self._expire(room, self._clock())
+        return room
+
+    def _driven(self, host: str) -> _Room:
+        code = self._hosts.get(str(host))
+        room = self._room(code) if code else None
+        if room is None:
+            raise RoomError("This room is gone (ended, or idle too long): open a new one.")
+        if room.closed_at is not None:
+            raise RoomError("This room has ended: open a new one.")
+        room.touched = self._clock()
+        return room
+
+    # ----- the teacher -----
+    def open(self) -> tuple[str, str]:
+        with self._lock:
+            now = self._clock()
+            self._sweep(now)
+            if sum(r.closed_at is None for r in self._rooms.values()) >= MAX_ROOMS:
+                raise RoomError(
+                    f"This server holds {MAX_ROOMS} open rooms, the most it allows: end a room you no longer "
+                    f"use, or wait for idle ones to expire ({IDLE_SECONDS // 60} minutes)."
+                )
+            code = new_code()
+            while code in self._rooms:
+                code = new_code()
+            host = secrets.token_urlsafe(24)
+            self._rooms[code] = _Room(code=code, host=host, touched=now)
+            self._hosts[host] = code
+            return code, host
+
+    def hosted(self, host: str) -> str | None:
+        with self._lock:
+            code = self._hosts.get(str(host))
+            room = self._room(code) if code else None
+            return room.code if room is not None and room.closed_at is None else None
+
+    def publish(self, host: str, moment: Moment) -> None:
+        with self._lock:
+            room = self._driven(host)
+            window = moment.window
+            if room.moment is not None and room.moment.run != moment.run:
+                room.history.clear()
+                room.labels.clear()
+                room.version += 1
+            for view in window.views:
+                if view.step <= window.position:
+                    room.history[view.step] = view
+            while len(room.history) > MAX_HISTORY:
+                del room.history[min(room.history, key=lambda k: abs(k - window.position))]
+            room.labels.update(window.labels)
+            room.steps.setdefault(window.position, None)
+            before = room.moment
+            room.moment = moment
+            if room.asked and not room.asked[-1].revealed and window.position >= room.asked[-1].question.step:
+                room.asked[-1] = replace(room.asked[-1], revealed=True)  # the stage shows the answer now
+                room.version += 1
+            if before is None or before.window.position != window.position or before.lesson != moment.lesson:
+                room.version += 1
+
+    def ask(self, host: str) -> int:
+        with self._lock:
+            room = self._driven(host)
+            question = room.moment.question if room.moment else None
+            if question is None:
+                raise RoomError("There is no next merge to ask about: step back, or train further.")
+            if room.asked and not room.asked[-1].revealed:
+                raise RoomError("A question is open: reveal it before asking the next.")
+            room.asked.append(Asked(number=len(room.asked) + 1, question=question, revealed=False))
+            room.answers.append({})
+            room.version += 1
+            return len(room.asked)
+
+    def reveal(self, host: str) -> None:
+        with self._lock:
+            room = self._driven(host)
+            if room.asked and not room.asked[-1].revealed:
+                room.asked[-1] = replace(room.asked[-1], revealed=True)
+                room.version += 1
+
+    def close(self, host: str) -> Summary:
+        with self._lock:
+            room = self._driven(host)
+            room.closed_at, room.reason = self._clock(), "ended"
+            room.version += 1
+            return self._summary(room)
+
+    # ----- students -----
+    def join(self, code: str, name: str) -> str:
+        shown = clean_name(name)
+        with self._lock:
+            self._sweep(self._clock())
+            room = self._room(code)
+            if room is None:
+                raise RoomError("No room has this code: check it with your teacher (6 letters and digits).")
+            if room.closed_at is not None:
+                raise RoomError("This room has ended: ask your teacher for the new code.")
+            if len(room.students) >= MAX_STUDENTS:
+                raise RoomError(f"This room is full ({MAX_STUDENTS} students): ask your teacher for another.")
+            student = secrets.token_urlsafe(12)
+            room.students[student] = shown  # (no new version: students see nothing of it)
+            return student
+
+    def answer(self, code: str, student: str, number: int, choice: str) -> bool:
+        with self._lock:
+            room = self._room(code)
+            if room is None or room.closed_at is not None or student not in room.students:
+                return False
+            if not room.asked or room.asked[-1].number != number or room.asked[-1].revealed:
+                return False
+            if choice not in room.asked[-1].question.choices or student in room.answers[-1]:
+                return False
+            room.answers[-1][student] = choice  # (no new version: every student would redraw at each answer)
+            return True
+
+    # ----- reading -----
+    def version(self, code: str) -> int | None:
+        with self._lock:
+            room = self._room(code)
+            return None if room is None else room.version
+
+    def state(self, code: str, *, student: str | None = None) -> RoomState | None:
+        with self._lock:
+            room = self._room(code)
+            if room is None:
+                return None
+            asked = room.asked[-1] if room.asked else None
+            tally = self._tally(asked, room.answers[-1]) if asked else None
+            window = room.moment.window if room.moment else None
+            return RoomState(
+                code=room.code,
+                version=room.version,
+                closed=room.closed_at is not None,
+                reason=room.reason,
+                position=window.position if window else 0,
+                finished=bool(window and window.finished and window.position >= window.last),
+                students=len(room.students),
+                asked=asked,
+                tally=tally,
+                mine=room.answers[-1].get(student or "") if asked else None,
+                lesson=room.moment.lesson if room.moment else "",
+            )
+
+    def window(self, code: str, *, position: int, serial: int) -> Window | None:
+        with self._lock:
+            room = self._room(code)
+            if room is None or room.moment is None:
+                return None
+            return student_window(room.moment.window, room.history, room.labels, at=position, serial=serial)
+
+    def summary(self, code: str) -> Summary | None:
+        with self._lock:
+            room = self._room(code)
+            return None if room is None else self._summary(room)
+
+    def names(self, code: str) -> tuple[str, ...]:
+        with self._lock:
+            room = self._room(code)
+            return () if room is None else tuple(room.students.values())
+
+    @staticmethod
+    def _tally(asked: Asked, answers: Mapping[str, str]) -> Tally:
+        counts = dict.fromkeys(asked.question.choices, 0)
+        for choice in answers.values():
+            counts[choice] += 1
+        outcomes = [asked.question.verdicts[c].outcome for c in answers.values()]
+        return Tally(
+            counts=counts,
+            answered=len(answers),
+            right=outcomes.count("right"),
+            tied=outcomes.count("tied"),
+        )
+
+    def _summary(self, room: _Room) -> Summary:
+        questions = []
+        for asked, answers in zip(room.asked, room.answers, strict=True):
+            tally = self._tally(asked, answers)
+            questions.append(
+                QuestionSummary(
+                    number=asked.number,
+                    step=asked.question.step,
+                    answer=asked.question.answer,
+                    answered=tally.answered,
+                    right=tally.right,
+                    tied=tally.tied,
+                )
+            )
+        return Summary(
+            code=room.code, steps=tuple(room.steps), students=len(room.students), questions=tuple(questions)
+        )
+
+
+def student_window(
+    live: Window, history: Mapping[int, StepView], labels: Mapping[str, TokenLabel], *, at: int, serial: int
+) -> Window:
+    """A student's stage window at step ``at`` (cut to the teacher's step ``live.position``): the kept
+    views around it, no quiz of its own, phone sizes, and the stage's last step the teacher's."""
+    top = live.position
+    at = max(0, min(at, top))
+    lo, hi = max(0, at - BEHIND), min(top, at + AHEAD)
+    views = tuple(history[k] for k in range(lo, hi + 1) if k in history)
+    if views:
+        lo, hi = min(lo, views[0].step), max(v.step for v in views)
+    return replace(
+        live,
+        serial=serial,
+        position=at,
+        lo=lo,
+        hi=hi,
+        views=views,
+        labels={str(i): labels[str(i)] for i in sorted(view_ids(views)) if str(i) in labels},
+        last=top,
+        finished=live.finished and top >= live.last,
+        quiz=False,
+        large=False,
+        notice="",
+        arrows_from="",
+    )
+
+
+_STORE: RoomStore | None = None
+_STORE_LOCK = threading.Lock()
+
+
+def room_store() -> RoomStore:
+    """The process-wide store (made on first use): every session of this server sees the same rooms."""
+    global _STORE
+    with _STORE_LOCK:
+        if _STORE is None:
+            _STORE = MemoryRooms()
+        return _STORE
+
+
+def _question(step: int) -> Question:
+    """A question for the doctests: o + w is right, l + o tied, e + s wrong."""
+    verdicts = {
+        "e + s": Verdict("wrong", "Not this time"),
+        "l + o": Verdict("tied", "Tied: l + o also occurs 3 times"),
+        "o + w": Verdict("right", "Right!"),
+    }
+    labels = tuple(verdicts)
+    return Question(step=step, choices=labels, shown=labels, answer="o + w", verdicts=verdicts)
+
+
+def _moment(position: int, *, question: Question | None = None) -> Moment:
+    """A moment for the doctests and tests: empty views of steps 0..position."""
+    from .stage_contract import Wording
+
+    views = tuple(
+        StepView(
+            step=k,
+            heading=f"Step {k}",
+            status="",
+            card="",
+            pairs="",
+            figures="",
+            before_caption="",
+            after_caption="",
+            head=(),
+            head_more=False,
+            places=None,
+        )
+        for k in range(max(0, position - BEHIND), position + 1)
+    )
+    wording = Wording(heading="", waiting="", waiting_card="", past_end="", past_limit="", finished="")
+    window = Window(
+        serial=0,
+        position=position,
+        lo=views[0].step,
+        hi=position,
+        views=views,
+        labels={},
+        last=position + 5,
+        finished=False,
+        max_steps=100,
+        quiz=True,
+        animate=True,
+        speed=1.0,
+        large=True,
+        notice="",
+        wording=wording,
+        arrows_from="",
+    )
+    return Moment(window=window, question=question, lesson="/train?step=" + str(position))

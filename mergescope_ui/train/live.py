@@ -1,0 +1,82 @@
+"""The Train page's live room (issue 26): what the room passes on to the students at each step.
+
+The panel calls :func:`live_room` once per run; the room itself (open, join,
+ask, reveal, end) is :mod:`mergescope_ui.shared.room_host`.  What this module
+adds is the lesson's side: the stage's window up to the step shown (never past
+it, so a student cannot peek at the next merge), the question the next merge
+poses with each choice's verdict made by the single-player quiz (so a tie is
+explained the same way), and the link that replays the lesson.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from dataclasses import replace
+
+import streamlit as st
+
+from mergescope_ui.shared.room_host import host_room
+from mergescope_ui.shared.rooms import Moment, Question, Verdict
+from mergescope_ui.shared.training_run import TrainingRun
+
+from .link import page_url
+from .quiz import choice_labels, choices, grade
+from .stage_data import StageOptions, StageViews
+
+QUESTION = "_room_question"  # plain: (run, step, Question): the question of the next merge, made once
+
+
+def live_room(run: TrainingRun, views: StageViews, options: StageOptions) -> None:
+    """The room's button or the open room, fed with this run's moment."""
+    host_room(lambda: room_moment(run, views, options))
+
+
+def room_moment(run: TrainingRun, views: StageViews, options: StageOptions) -> Moment:
+    """The step shown, the question of the next merge, and the lesson's link (without presenter mode)."""
+    window = views.window(
+        position=run.position,
+        serial=0,
+        options=replace(options, quiz=True, large=False, arrows_from=""),  # quiz: no step past this one
+    )
+    identity = run.identity
+    return Moment(
+        window=window,
+        question=next_question(run),
+        lesson=_lesson_link(page_url()),
+        run=f"{identity.text_digest}:{identity.settings!r}",
+    )
+
+
+def next_question(run: TrainingRun) -> Question | None:
+    """Which pair makes the next merge: the quiz's choices and each one's verdict (None at the end); made
+    once per run and step (the panel reruns at every step, and grading builds the pair table each time)."""
+    upcoming = run.peek()
+    if upcoming is None:
+        return None
+    made: tuple[TrainingRun, int, Question] | None = st.session_state.get(QUESTION)
+    if made is not None and made[0] is run and made[1] == upcoming.index:
+        return made[2]
+    options = choices(upcoming)
+    shown = choice_labels(options)
+    verdicts = {option: grade(option, upcoming) for option in options}
+    answer = next(iter(verdicts.values())).answer
+    question = Question(
+        step=upcoming.index,
+        choices=tuple(options),
+        shown=tuple(shown[o] for o in options),
+        answer=answer,
+        verdicts={o: Verdict(outcome=r.outcome, message=r.message) for o, r in verdicts.items()},
+    )
+    st.session_state[QUESTION] = (run, upcoming.index, question)
+    return question
+
+
+def _lesson_link(url: str) -> str:
+    """``url`` without presenter mode (a student replays it on a phone).
+
+    >>> _lesson_link("http://h/train?corpus=a&presenter=true&step=4")
+    'http://h/train?corpus=a&step=4'
+    """
+    parts = urllib.parse.urlsplit(url)
+    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if k != "presenter"]
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))

@@ -1,0 +1,194 @@
+"""A live room in real browsers (issue 26): a teacher and three students, each in a context of their own.
+
+The students follow the teacher's steps, answer the question, see the reveal;
+a student's page cannot move the room; a teacher who reloads gets the room
+back; an ended room says so to its students.  Screenshots of a student's
+phone (390x844) go to ``artifacts/`` (``classroom_phone_*.png``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from tests.browser.support import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    missing_browser,
+    streamlit_server,
+    wait_idle,
+)
+
+REASON = missing_browser()
+pytestmark = [
+    pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}"),
+    pytest.mark.browser,
+]
+TEACHER = "/train?corpus=low_lower_newest_widest&pattern=none"
+PHONE = {"width": 390, "height": 844}
+FOLLOW_MS = 20_000  # a student's stage follows within about a second; the test allows for a busy machine
+NAME_AS_MARKUP = "[Cy](http://e.io)<i>"  # a link and a tag, 20 characters (names take up to 24)
+LOAD_MS = 90_000  # a page's first load on a busy machine
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with streamlit_server() as url:
+        yield url
+
+
+@contextmanager
+def _browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def _step_shown(page, step: int, *, timeout: float = FOLLOW_MS) -> None:
+    line = page.locator(".ms-stage .ms-stepline")
+    line.get_by_text(re.compile(rf"^Step {step}( of up to|:)")).wait_for(timeout=timeout)
+
+
+def _no_sideways_scroll(page) -> None:
+    width = page.evaluate(
+        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+        " return Math.max(document.documentElement.scrollWidth, m ? m.scrollWidth : 0); }"
+    )
+    assert width <= PHONE["width"], f"the phone view scrolls sideways: {width} px wide"
+
+
+def _phone_shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"classroom_phone_{name}.png"), full_page=False)
+
+
+def test_a_teacher_and_three_students(server: str) -> None:
+    with _browser() as browser:
+        teacher = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+        teacher.goto(server + TEACHER)
+        teacher.locator(".ms-stage .ms-card").first.wait_for(timeout=LOAD_MS)
+        wait_idle(teacher, timeout=LOAD_MS)
+        teacher.get_by_role("button", name="📡 Open a live room").click()
+        code_box = teacher.get_by_label("Room code")
+        code_box.wait_for(timeout=FOLLOW_MS)
+        code = code_box.inner_text().strip()
+        assert re.fullmatch(r"[A-Z2-9]{6}", code), code
+        join = teacher.get_by_text(re.compile(r"/room\?code=")).first.inner_text()
+        link = re.search(r"\S+/room\?code=\w+", join).group()
+
+        students = []
+        for n, name in enumerate(["Ada", "Ben", NAME_AS_MARKUP]):
+            page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+            if n == 0:
+                page.goto(link)  # the join link fills the code in
+            else:
+                page.goto(server + "/room")
+                page.get_by_label("Room code").fill(code.lower())
+            page.get_by_label("Your name").fill(name)
+            page.get_by_role("button", name="Join the room").click()
+            _step_shown_or_zero(page)
+            students.append(page)
+        phone = students[0]
+        _phone_shot(phone, "1_joined")
+        _no_sideways_scroll(phone)
+        # The name shows as typed, never as markup.
+        shown_name = students[2].locator(".ms-room-line")
+        assert NAME_AS_MARKUP in shown_name.inner_text()
+        assert students[2].locator(".ms-room-line a, .ms-room-line i").count() == 0
+
+        # The teacher steps: every student follows.
+        for k in (1, 2):
+            teacher.get_by_role("button", name="Next ▶").click()
+            _step_shown(teacher, k)
+            for page in students:
+                _step_shown(page, k)
+
+        # Ask: the students answer on their phones, the teacher sees the answers arrive.
+        teacher.get_by_role("button", name=re.compile("Ask: which pair merges next")).click()
+        for page in students:
+            page.get_by_text("Question 1: which pair makes merge 3?").wait_for(timeout=FOLLOW_MS)
+        _phone_shot(phone, "2_question")
+        _no_sideways_scroll(phone)
+        choices = [b.inner_text() for b in phone.locator(".st-key-room_question button").all()]
+        assert len(choices) >= 2
+        for page, pick in zip(students, [0, 1, 0], strict=True):
+            page.locator(".st-key-room_question button").nth(pick).click()
+            page.get_by_text("Wait for the reveal").wait_for(timeout=FOLLOW_MS)
+        teacher.get_by_text(re.compile(r"3 answered")).wait_for(timeout=FOLLOW_MS)
+        names = teacher.locator(".ms-room-names")
+        assert NAME_AS_MARKUP in names.inner_text()  # the teacher sees the names as typed, never as markup
+        assert names.locator("a, i").count() == 0
+        widths = [box.bounding_box()["width"] for box in teacher.locator(".ms-answers .ms-a-bar").all()]
+        assert max(widths) > 50 and sorted(widths)[0] < 5, widths  # a bar per pair, as long as its count
+        teacher.locator(".st-key-room_box").screenshot(path=str(ARTIFACTS / "classroom_teacher_answers.png"))
+        # A student cannot answer twice: the buttons are gone, the answer stays.
+        assert phone.locator(".st-key-room_question button").count() == 0
+
+        teacher.get_by_role("button", name="💡 Reveal").click()
+        for page in students:
+            page.locator(".ms-room-verdict").wait_for(timeout=FOLLOW_MS)
+        verdicts = [page.locator(".ms-room-verdict").inner_text() for page in students]
+        assert verdicts[0] == verdicts[2]  # the same pick, the same verdict
+        assert any("Right!" in v for v in verdicts), verdicts
+        _phone_shot(phone, "3_reveal")
+
+        # A student looks back, the teacher moves on, the student returns to live in one tap.
+        teacher.get_by_role("button", name="Next ▶").click()
+        _step_shown(teacher, 3)
+        _step_shown(phone, 3)
+        phone.locator(".ms-stage .ms-back").click()
+        _step_shown(phone, 2)
+        phone.get_by_role("button", name=re.compile("Back to live")).wait_for(timeout=FOLLOW_MS)
+        teacher.get_by_role("button", name="Next ▶").click()
+        _step_shown(teacher, 4)
+        _step_shown(students[1], 4)
+        phone.wait_for_timeout(1500)
+        _step_shown(phone, 2)  # still where the student went (waits out a redraw in progress)
+        assert phone.locator(".ms-stage .ms-stepline").get_by_text(re.compile(r"^Step 4")).count() == 0
+        _phone_shot(phone, "4_looking_back")
+        phone.get_by_role("button", name=re.compile(r"Back to live \(step 4\)")).click()
+        _step_shown(phone, 4)
+
+        # A student cannot drive: their stage stepping forward moves no one; they have no room buttons.
+        students[1].locator(".ms-stage .ms-next").click()
+        students[1].wait_for_timeout(800)
+        _step_shown(teacher, 4, timeout=1000)
+        _step_shown(students[2], 4, timeout=1000)
+        for page in students:
+            assert (
+                page.get_by_role("button", name=re.compile("Ask|Reveal|End room|Open a live room")).count()
+                == 0
+            )
+
+        # The teacher reloads: the room comes back with the same code.
+        teacher.reload()
+        teacher.locator(".ms-stage .ms-card").first.wait_for(timeout=LOAD_MS)
+        teacher.get_by_label("Room code").wait_for(timeout=FOLLOW_MS)
+        assert teacher.get_by_label("Room code").inner_text().strip() == code
+        teacher.get_by_role("button", name="Next ▶").click()
+        _step_shown(teacher, 5)
+        _step_shown(students[2], 5)
+
+        # End: the summary for the teacher, a word for every student.
+        teacher.get_by_role("button", name="⏹ End room").click()
+        teacher.get_by_text(f"Room {code}: summary").wait_for(timeout=FOLLOW_MS)
+        assert teacher.get_by_role("button", name="⬇ Summary as CSV").count() == 1
+        for page in students:
+            page.get_by_text("This room has closed").wait_for(timeout=FOLLOW_MS)
+        _phone_shot(phone, "5_closed")
+        _no_sideways_scroll(phone)
+        assert phone.get_by_role("link", name=re.compile("Replay the lesson")).count() == 1
+
+
+def _step_shown_or_zero(page) -> None:
+    """After joining: the stage at the teacher's step (0 shows the raw bytes)."""
+    page.locator(".ms-stage .ms-stepline").get_by_text(re.compile(r"^Step \d")).wait_for(timeout=LOAD_MS)

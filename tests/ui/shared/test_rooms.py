@@ -1,0 +1,254 @@
+"""The live classroom's rooms (issue 26): join, answer once, expiry, bounds, names, the teacher's reload."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+
+import pytest
+
+from mergescope_ui.shared import rooms
+from mergescope_ui.shared.rooms import (
+    CLOSED_KEPT_SECONDS,
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    IDLE_SECONDS,
+    MAX_NAME,
+    MAX_ROOMS,
+    MAX_STUDENTS,
+    MemoryRooms,
+    RoomError,
+    _moment,
+    _question,
+    clean_name,
+    name_html,
+)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def store(clock: Clock) -> MemoryRooms:
+    return MemoryRooms(clock=clock)
+
+
+def test_codes_are_short_unguessable_and_distinct(store: MemoryRooms) -> None:
+    codes = [store.open()[0] for _ in range(50)]
+    assert len(set(codes)) == 50
+    assert all(len(c) == CODE_LENGTH and set(c) <= set(CODE_ALPHABET) for c in codes)
+    # Drawn with secrets, not a counter or a clock: consecutive codes share no common prefix pattern.
+    assert len({c[:3] for c in codes}) > 40
+
+
+def test_a_student_joins_by_code_typed_loosely(store: MemoryRooms) -> None:
+    code, _ = store.open()
+    loose = f" {code[:3].lower()}-{code[3:]} "
+    student = store.join(loose, "Ada")
+    assert store.names(code) == ("Ada",)
+    state = store.state(code, student=student)
+    assert state is not None and state.students == 1 and not state.closed
+
+
+def test_joining_a_wrong_code_says_so(store: MemoryRooms) -> None:
+    store.open()
+    with pytest.raises(RoomError, match="No room has this code"):
+        store.join("ZZZZ22", "Ada")
+    with pytest.raises(RoomError, match="No room has this code"):
+        store.join("", "Ada")
+
+
+def test_only_the_host_key_drives_the_room(store: MemoryRooms) -> None:
+    code, host = store.open()
+    student = store.join(code, "Eve")
+    for key in (code, student, "", host[:-1]):  # the code, a student's id, nothing, a key cut short
+        with pytest.raises(RoomError):
+            store.publish(key, _moment(2))
+        with pytest.raises(RoomError):
+            store.ask(key)
+        with pytest.raises(RoomError):
+            store.close(key)
+        assert store.hosted(key) is None
+    store.publish(host, _moment(2))
+    assert store.state(code).position == 2
+
+
+def test_a_teacher_reloading_gets_the_room_back(store: MemoryRooms) -> None:
+    code, host = store.open()
+    store.publish(host, _moment(5, question=_question(6)))
+    # A fresh session knows only the host key kept in the tab: it finds the room, at the step it was.
+    assert store.hosted(host) == code
+    assert store.state(code).position == 5
+    store.close(host)
+    assert store.hosted(host) is None  # an ended room is not given back
+
+
+def test_each_student_answers_each_question_once(store: MemoryRooms) -> None:
+    code, host = store.open()
+    a, b = store.join(code, "A"), store.join(code, "B")
+    store.publish(host, _moment(3, question=_question(4)))
+    assert not store.answer(code, a, 1, "o + w")  # nothing asked yet
+    number = store.ask(host)
+    assert store.answer(code, a, number, "o + w")
+    assert not store.answer(code, a, number, "l + o")  # a second answer is refused...
+    assert store.state(code, student=a).mine == "o + w"  # ...and the first one stands
+    assert not store.answer(code, b, number, "not a choice")
+    assert not store.answer(code, "someone", number, "o + w")  # not a student of this room
+    assert store.answer(code, b, number, "l + o")
+    tally = store.state(code).tally
+    assert (tally.answered, tally.right, tally.tied, dict(tally.counts)) == (
+        2,
+        1,
+        1,
+        {"e + s": 0, "l + o": 1, "o + w": 1},
+    )
+    store.reveal(host)
+    assert not store.answer(code, store.join(code, "Late"), number, "o + w")  # revealed: closed to answers
+    # The next question takes answers afresh.
+    assert store.ask(host) == 2
+    assert store.answer(code, a, 2, "e + s")
+
+
+def test_a_second_question_waits_for_the_reveal(store: MemoryRooms) -> None:
+    _, host = store.open()
+    store.publish(host, _moment(3, question=_question(4)))
+    store.ask(host)
+    with pytest.raises(RoomError, match="reveal it"):
+        store.ask(host)
+
+
+def test_stepping_past_the_asked_merge_reveals_it(store: MemoryRooms) -> None:
+    code, host = store.open()
+    store.publish(host, _moment(3, question=_question(4)))
+    store.ask(host)
+    store.publish(host, _moment(4, question=_question(5)))
+    assert store.state(code).asked.revealed
+
+
+def test_a_room_expires_after_its_idle_time_and_then_is_forgotten(store: MemoryRooms, clock: Clock) -> None:
+    code, host = store.open()
+    student = store.join(code, "Ada")
+    clock.now += IDLE_SECONDS - 1
+    store.publish(host, _moment(1))  # a teacher action keeps it alive
+    clock.now += IDLE_SECONDS - 1
+    assert not store.state(code).closed
+    for _ in range(5):  # students polling do not keep it alive
+        store.version(code)
+        store.state(code, student=student)
+    clock.now += 2
+    state = store.state(code)
+    assert state.closed and state.reason == "expired"
+    with pytest.raises(RoomError):
+        store.publish(host, _moment(2))
+    with pytest.raises(RoomError, match="ended"):
+        store.join(code, "Late")
+    clock.now += CLOSED_KEPT_SECONDS + 1
+    store.open()  # sweeps
+    assert store.state(code) is None and store.version(code) is None
+
+
+def test_an_ended_room_says_so_and_keeps_its_summary(store: MemoryRooms) -> None:
+    code, host = store.open()
+    a = store.join(code, "A")
+    for k in (0, 1, 2, 1, 3):
+        store.publish(host, _moment(k, question=_question(k + 1)))
+    store.ask(host)
+    store.answer(code, a, 1, "l + o")
+    summary = store.close(host)
+    state = store.state(code)
+    assert state.closed and state.reason == "ended"
+    assert summary.steps == (0, 1, 2, 3)
+    assert summary.students == 1
+    (row,) = summary.rows()
+    assert row == {
+        "question": 1,
+        "merge": 4,
+        "answer": "o + w",
+        "answered": 1,
+        "right": 0,
+        "tied": 1,
+        "wrong": 0,
+        "share right": 0.0,
+    }
+
+
+def test_rooms_and_students_are_bounded(store: MemoryRooms) -> None:
+    hosts = [store.open()[1] for _ in range(MAX_ROOMS)]
+    with pytest.raises(RoomError, match=f"{MAX_ROOMS} open rooms"):
+        store.open()
+    store.close(hosts[0])  # an ended room frees its place
+    code, _ = store.open()
+    for n in range(MAX_STUDENTS):
+        store.join(code, f"s{n}")
+    with pytest.raises(RoomError, match="full"):
+        store.join(code, "one more")
+    assert len(store.names(code)) == MAX_STUDENTS
+
+
+def test_names_are_cleaned_bounded_and_escaped() -> None:
+    hostile = '<img src=x onerror="alert(1)">[link](https://evil.example)\u202eabc'
+    kept = clean_name(hostile)
+    assert len(kept) <= MAX_NAME and "\u202e" not in kept
+    shown = name_html(kept)
+    assert "<" not in shown and '"' not in shown
+    assert clean_name("x" * 1000) == "x" * MAX_NAME
+    assert clean_name("a\x00b\nc\td") == "a b c d"
+    for empty in ("", "   ", "\u200b\u200b", "\n\t"):
+        with pytest.raises(ValueError, match="display name"):
+            clean_name(empty)
+
+
+def test_a_student_window_never_runs_past_the_teachers_step(store: MemoryRooms) -> None:
+    code, host = store.open()
+    store.publish(host, _moment(10))
+    window = store.window(code, position=99, serial=7)
+    assert window is not None
+    assert (window.position, window.hi, window.serial, window.quiz) == (10, 10, 7, False)
+    assert max(v.step for v in window.views) == 10
+    back = store.window(code, position=7, serial=8)
+    assert back.position == 7 and back.lo <= 7 <= back.hi <= 10
+
+
+def test_many_threads_answer_at_once(store: MemoryRooms) -> None:
+    code, host = store.open()
+    students = [store.join(code, f"s{n}") for n in range(MAX_STUDENTS)]
+    store.publish(host, _moment(3, question=_question(4)))
+    number = store.ask(host)
+    accepted: list[bool] = []
+
+    def answer(student: str) -> None:
+        for _ in range(3):
+            accepted.append(store.answer(code, student, number, "o + w"))
+
+    threads = [threading.Thread(target=answer, args=(s,)) for s in students]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert accepted.count(True) == MAX_STUDENTS
+    assert store.state(code).tally.answered == MAX_STUDENTS
+
+
+def test_the_process_wide_store_is_one() -> None:
+    assert rooms.room_store() is rooms.room_store()
+
+
+def test_a_new_run_drops_the_old_runs_views(store: MemoryRooms) -> None:
+    code, host = store.open()
+    store.publish(host, replace(_moment(8), run="text A"))  # views of steps 4..8 of run A
+    store.publish(host, replace(_moment(2), run="text B"))  # views of steps 0..2 of run B
+    late = _moment(6)
+    only_six = replace(late, window=replace(late.window, views=late.window.views[-1:]), run="text B")
+    store.publish(host, only_six)
+    window = store.window(code, position=6, serial=1)
+    assert [v.step for v in window.views] == [2, 6]  # run A's steps 4 and 5 are gone

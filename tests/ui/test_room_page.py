@@ -1,0 +1,54 @@
+"""The students' room page headless (AppTest): join, a wrong code, a hostile name, the question, the end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from mergescope_ui.shared.rooms import _moment, _question, room_store
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "views" / "classroom.py")
+
+
+def _join(code: str, name: str) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["code"] = code
+    at.run()
+    at.text_input(key="room_name").set_value(name)
+    at.button[0].click().run()  # the form's submit button
+    return at
+
+
+def test_a_wrong_code_says_so_and_keeps_the_form() -> None:
+    at = _join("ZZZZ22", "Ada")
+    assert not at.exception
+    assert any("No room has this code" in e.value for e in at.error)
+    assert at.text_input(key="room_name").value == "Ada"
+
+
+def test_a_student_joins_answers_once_and_sees_the_verdict() -> None:
+    store = room_store()
+    code, host = store.open()
+    store.publish(host, _moment(3, question=_question(4)))
+    name = "[Cy](http://e.io) <img>"
+    at = _join(code, name)
+    assert not at.exception
+    line = next(h.value for h in at.html if "ms-room-line" in h.value)
+    assert "&lt;img&gt;" in line and "<img" not in line  # the name as text, never markup
+    assert "Teacher at step 3" in line
+    number = store.ask(host)
+    at.run()
+    answers = [b for b in at.button if b.key and b.key.startswith(f"room_answer_{number}_")]
+    assert [b.label for b in answers] == ["e \\+ s", "l \\+ o", "o \\+ w"]  # escaped for Markdown
+    answers[1].click().run()
+    assert not [b for b in at.button if b.key and b.key.startswith("room_answer_")]  # once
+    assert any("Wait for the reveal" in i.value for i in at.info)
+    store.reveal(host)
+    at.run()
+    verdict = next(h.value for h in at.html if "ms-room-verdict" in h.value)
+    assert "ms-tied" in verdict and "Tied: l + o also occurs 3 times" in verdict
+    store.close(host)
+    at.run()
+    assert any("This room has closed" in w.value for w in at.warning)

@@ -1,0 +1,47 @@
+"""The teacher's live room on the Train page under AppTest: open, the room follows the steps, ask, reveal,
+end with the summary and its CSV (issue 26)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from mergescope_ui.shared import room_host
+from mergescope_ui.shared.rooms import room_store
+from tests.ui.train.stage_driver import step_through
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_a_teacher_opens_a_room_that_follows_asks_reveals_and_ends() -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.query_params.update({"corpus": "low_lower_newest_widest", "pattern": "none"})
+    at.switch_page("pages/views/train.py").run()
+    at.button(key="room_open").click().run()
+    assert not at.exception, at.exception
+    host = at.session_state[room_host.HOST]
+    store = room_store()
+    code = store.hosted(host)
+    assert code is not None
+    assert any(f">{code}</span>" in h.value for h in at.html)  # the code, large
+    step_through(at, 1, 2)
+    state = store.state(code)
+    assert state is not None and state.position == 2  # the room follows the teacher's step
+    window = store.window(code, position=99, serial=1)
+    assert window is not None and window.hi == 2  # nothing past the teacher's step reaches a phone
+
+    at.button(key="room_ask").click().run()
+    state = store.state(code)
+    assert state.asked is not None and state.asked.question.step == 3 and not state.asked.revealed
+    assert state.asked.question.answer in state.asked.question.choices
+    student = store.join(code, "Ada")
+    assert store.answer(code, student, 1, state.asked.question.answer)
+    at.button(key="room_reveal").click().run()
+    assert store.state(code).asked.revealed
+
+    at.button(key="room_end").click().run()
+    assert not at.exception, at.exception
+    assert store.state(code).closed and room_host.HOST not in at.session_state
+    assert at.dataframe[0].value["share right"].tolist() == [1.0]
+    assert any(b.label == "⬇ Summary as CSV" for b in at.get("download_button"))

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from bpe_core.byte_level import character_counts, readable
 from bpe_core.training.places import Place as TextPlace
-from bpe_core.training.places import TextReplay
+from mergescope_ui.shared.remote_trainer import replay_for
 from mergescope_ui.shared.stage_contract import (
     Place,
     Places,
@@ -78,7 +78,7 @@ class StageViews:
         trainer = run.trainer
         self.run = run
         self.special_ids = frozenset(trainer.special_tokens.values())
-        self.replay = TextReplay(text, trainer.pretokenizer, special_tokens=trainer.special_tokens)
+        self.replay = replay_for(trainer, text)  # a large text's stays in its worker
         self.head_bytes = len(text[:HEAD_CHARS].encode("utf-8"))
         self.text_chars = len(text)
         self.chars = character_counts(text)  # ties a partial token's bytes to its character (cards, bars)

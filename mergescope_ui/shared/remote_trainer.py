@@ -32,10 +32,11 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from bpe_core import MergeStep, Trainer, TrainOptions
+from bpe_core.byte_level import character_counts
 from bpe_core.training.places import Place, TextReplay
 from bpe_core.training.records import PairCount
 from bpe_core.training.trainer import Method
@@ -66,6 +67,8 @@ class Facts:
     initial_tokens: int
     preview_text: str
     initial_sequence: tuple[int, ...]
+    characters: dict[str, int]
+    """The text's characters of more than one byte, with their counts (``character_counts``)."""
 
 
 def start_trainer(
@@ -187,6 +190,7 @@ class RemoteTrainer(Trainer):
                 f"not {at!r}"
             )
         facts: Facts = self.worker.call(_branch, self.handle, at, list(block), dict(force or {}))
+        facts = replace(facts, characters=self.characters)  # the same text
         base = facts.options.base_vocab
         vocab = {i: t for i, t in self.vocab.items() if i < base + at - 1}
         child = RemoteTrainer(self.worker, facts, merges=self.merges[: at - 1], vocab=vocab)
@@ -204,6 +208,11 @@ class RemoteTrainer(Trainer):
     @property
     def preview_text(self) -> str:
         return self._facts.preview_text
+
+    @property
+    def characters(self) -> dict[str, int]:
+        """The text's characters of more than one byte, with their counts (a branch: its run's)."""
+        return self._facts.characters
 
 
 class RemoteReplay:
@@ -244,6 +253,18 @@ class RemoteReplay:
         return found
 
 
+def characters_for(trainer: Trainer, text: str) -> dict[str, int]:
+    """``character_counts(text)``, counted in the worker for a remote trainer (a pass over every
+    character of a large text).
+
+    >>> characters_for(Trainer("a语b语", TrainOptions(vocab_size=257)), "a语b语")
+    {'语': 2}
+    """
+    if isinstance(trainer, RemoteTrainer):
+        return trainer.characters
+    return character_counts(text)
+
+
 def replay_for(trainer: Trainer, text: str) -> TextReplay | RemoteReplay:
     """The stage's replay of ``text`` for ``trainer``: here, or in the worker of a remote one."""
     if isinstance(trainer, RemoteTrainer):
@@ -261,7 +282,7 @@ class _Hosted:
     replay: list[TextReplay]
 
 
-def _facts(handle: int, trainer: Trainer) -> Facts:
+def _facts(handle: int, trainer: Trainer, characters: dict[str, int]) -> Facts:
     return Facts(
         handle=handle,
         options=trainer.options,
@@ -270,12 +291,13 @@ def _facts(handle: int, trainer: Trainer) -> Facts:
         initial_tokens=trainer.initial_tokens,
         preview_text=trainer.preview_text,
         initial_sequence=tuple(trainer.initial_sequence),
+        characters=characters,
     )
 
 
 def _build(ctx: Context, text: str, options: TrainOptions) -> Facts:
     trainer = Trainer(text, options, workers=1)
-    return _facts(ctx.put(_Hosted(trainer, [text], [])), trainer)
+    return _facts(ctx.put(_Hosted(trainer, [text], [])), trainer, character_counts(text))
 
 
 def _pull(ctx: Context, handle: int, n: int) -> tuple[list[MergeStep], str | None]:
@@ -300,7 +322,7 @@ def _branch(
 ) -> Facts:
     hosted: _Hosted = ctx.get(handle)
     child = hosted.trainer.branch(at, block=block, force=force)
-    return _facts(ctx.put(_Hosted(child, hosted.text, hosted.replay)), child)
+    return _facts(ctx.put(_Hosted(child, hosted.text, hosted.replay)), child, {})
 
 
 def _replay_at(hosted: _Hosted, step: int) -> TextReplay:

@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.remote_trainer import start_trainer
+from mergescope_ui.shared.remote_trainer import RemoteTrainer, start_trainer
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.settings import APP_WORKERS, changes
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
@@ -44,6 +44,8 @@ def ensure_run(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
     try:
         with st.spinner("Pre-tokenizing and counting pairs…"):
             trainer = start_trainer(source.text, settings, workers=APP_WORKERS)  # a bad text: ValueError
+            if isinstance(trainer, RemoteTrainer):  # its pairs are counted at the first merge, in the worker
+                trainer.prefetch(1)
             run = TrainingRun(trainer=trainer, identity=identity)
             target = old.position if same_text and old is not None else 0
             if target:

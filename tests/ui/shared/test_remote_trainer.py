@@ -12,10 +12,17 @@ import time
 import pytest
 
 import bpe_core
+from bpe_core.byte_level import character_counts
 from bpe_core.training.places import TextReplay
 from mergescope_ui.shared import session_worker
 from mergescope_ui.shared.jobs import MEGABYTE, Limits
-from mergescope_ui.shared.remote_trainer import RemoteReplay, RemoteTrainer, replay_for, start_trainer
+from mergescope_ui.shared.remote_trainer import (
+    RemoteReplay,
+    RemoteTrainer,
+    characters_for,
+    replay_for,
+    start_trainer,
+)
 from mergescope_ui.shared.session_worker import Context, SessionWorker
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from tests.ui.shared.test_jobs import gone, until
@@ -76,6 +83,7 @@ def test_the_remote_trainer_yields_the_engines_records_tables_branches_and_place
         assert list(remote) == steps and remote.stop_reason == local.stop_reason
         assert remote.merges == local.merges and remote.vocab == local.vocab
         assert remote.tokenizer().encode(TEXT) == local.tokenizer().encode(TEXT)
+        assert remote.characters == character_counts(TEXT) == characters_for(local, TEXT)
         for k in (1, len(steps) // 2, len(steps)):
             assert remote.pair_table(k) == local.pair_table(k)
         at = len(steps) // 3
@@ -85,6 +93,7 @@ def test_the_remote_trainer_yields_the_engines_records_tables_branches_and_place
             mine, theirs = local.branch(at, **kwargs), remote.branch(at, **kwargs)
             assert isinstance(theirs, RemoteTrainer)
             assert list(theirs) == list(mine) and theirs.merges == mine.merges and theirs.vocab == mine.vocab
+            assert theirs.characters == remote.characters
         here = TextReplay(TEXT, local.pretokenizer, special_tokens=local.special_tokens)
         there = replay_for(remote, TEXT)
         assert isinstance(there, RemoteReplay)

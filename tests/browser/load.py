@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from mergescope_ui.shared.memory import TRIM_EVERY_SECONDS
 from tests.browser.support import CHROMIUM, CHROMIUM_ARGS, chromium_page, generated_text, rss_mb, wait_idle
@@ -170,7 +171,7 @@ async def _uploader(browser, url: str, text_file: Path, result: ClassroomResult,
         await context.close()
 
 
-async def _trainer(browser, url: str, text_file: Path, result: ClassroomResult, n: int) -> None:
+async def _trainer(browser: Any, url: str, text_file: Path, result: ClassroomResult, n: int) -> None:
     """Upload a large text to the Train page (pattern none: it trains in a session worker) and wait for
     its first steps on the stage."""
     who = f"trainer {n}"

@@ -5,6 +5,7 @@ own trainer, and a new text's run lets the old worker go."""
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 
 import pytest
 
@@ -34,11 +35,11 @@ def remote(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.__name__.removeprefix("test_") for c in CASES])
-def test_the_page_works_the_same_with_a_remote_trainer(case, remote) -> None:
+def test_the_page_works_the_same_with_a_remote_trainer(case: Callable[[], None], remote: None) -> None:
     case()
 
 
-def test_the_page_trains_remotely_and_a_new_text_lets_the_old_worker_go(remote) -> None:
+def test_the_page_trains_remotely_and_a_new_text_lets_the_old_worker_go(remote: None) -> None:
     at = test_page._train(**{keys.SOURCE: "lighthouse_story"})
     run = at.session_state[shared_keys.RUN]
     assert isinstance(run.trainer, RemoteTrainer)

@@ -1,6 +1,7 @@
 """The server stays responsive while one heavy job runs: the health probe's latency during each job.
 
-    python bench/bench_health.py [--tokens 800000] [--lab-mb 6] [--which tiktoken,lab]
+    python bench/bench_health.py [--tokens 800000] [--lab-mb 6] [--train-mb 9.5] [--jump 200]
+                                 [--which tiktoken,lab,train]
 
 Starts ``streamlit run app.py`` on 127.0.0.1, probes ``/_stcore/health`` every
 0.25 s from another client (a thread of this script), and in one headless
@@ -11,7 +12,11 @@ chromium runs one heavy job at a time:
   ``bench/make_tiktoken.py``) on the
   Tokenize page and waits for "Loaded";
 - ``lab``: uploads a ``--lab-mb`` MB text to the Vocab-size lab and waits for
-  its results.
+  its results;
+- ``train``: uploads a ``--train-mb`` MB text to the Train page with pattern
+  ``none`` and 20,000 merges, waits for its first steps on the stage, then
+  jumps to step ``--jump`` (the trainer works in a session worker,
+  :mod:`mergescope_ui.shared.remote_trainer`).
 
 For each job it prints the time to the result, the probes' p50, p99 and
 maximum while it ran, how many probes got no answer within 2 s, the
@@ -122,7 +127,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokens", type=int, default=800_000)
     parser.add_argument("--lab-mb", type=float, default=6.0)
-    parser.add_argument("--which", default="tiktoken,lab")
+    parser.add_argument("--train-mb", type=float, default=9.5)  # MiB: 9.96 million bytes, under the cap
+    parser.add_argument("--jump", type=int, default=200)
+    parser.add_argument("--which", default="tiktoken,lab,train")
     args = parser.parse_args()
     reason = missing_browser()
     if reason:
@@ -133,6 +140,7 @@ def main() -> int:
         rank_path = Path(tmp) / "big.tiktoken"
         rank_path.write_bytes(rank_file(args.tokens, seed=28))
         lab_path = text_file(Path(tmp) / "lab.txt", args.lab_mb, seed=28)
+        train_path = text_file(Path(tmp) / "train.txt", args.train_mb, seed=29)
         print(
             f"tiktoken file {rank_path.stat().st_size / 2**20:.1f} MB ({args.tokens:,} tokens); "
             f"lab text {lab_path.stat().st_size / 2**20:.1f} MB"
@@ -168,6 +176,26 @@ def main() -> int:
                     wait_idle(page, timeout=120_000)
 
                 job(server, f"lab on a {args.lab_mb:g} MB upload", lab)
+            if "train" in which:
+
+                def train() -> None:
+                    url = f"{server.url}/train?corpus=__upload__&pattern=none&merges=20000"
+                    open_app(page, url, heading="Train")
+                    page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(
+                        str(train_path)
+                    )
+                    page.get_by_text("tokens before any merge").first.wait_for(timeout=600_000)
+                    wait_idle(page, timeout=600_000)
+                    print(f"  first steps on the stage after {time.perf_counter() - started:.1f} s")
+                    jump = page.locator("input.ms-jump-in").first
+                    if args.jump and jump.count():
+                        jump.fill(str(args.jump))
+                        jump.press("Enter")
+                        page.get_by_text(f"Merge {args.jump:,}", exact=False).first.wait_for(timeout=600_000)
+                        wait_idle(page, timeout=600_000)
+
+                started = time.perf_counter()
+                job(server, f"Train page on a {args.train_mb:g} MB upload, pattern none", train)
     return 0
 
 

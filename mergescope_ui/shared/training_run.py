@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from bpe_core import MergeStep, Trainer, TrainOptions
 
 from .digest import digest
+from .remote_trainer import RemoteTrainer
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +130,8 @@ class TrainingRun:
             raise ValueError(f"step {target} is negative; steps start at 0 (the raw bytes)")
         start = len(self.records)
         need = target - start
+        if need > 0 and isinstance(self.trainer, RemoteTrainer):  # the records come in batches
+            self.trainer.prefetch(need, progress=progress)
         while len(self.records) < target and self.pull():
             done = len(self.records) - start
             if progress is not None and done % every == 0:

@@ -37,6 +37,7 @@ STAGE_VIEWS: Final = "train_stage_views"  # plain: the run's StageViews (mergesc
 STAGE_SERIAL: Final = "train_stage_serial"  # plain int: bumped when the server moves the stage itself
 STAGE_NOTICE: Final = "train_stage_notice"  # plain: a sentence for the stage's status line, shown once
 JUMP_PENDING: Final = "jump_pending"  # plain: a step to pull up to on the next run
+JUMP_CANCEL: Final = "jump_cancel"  # button: stops a long jump (its click interrupts the run; #28)
 PLAY_SPEED: Final = "play_speed"  # selectbox: seconds per step
 ANIMATE: Final = "animate"  # toggle: the two tokens slide into one at each merge
 ALL_PAIRS: Final = "all_pairs"  # toggle: every pair counted at the step shown (off: the engine's top pairs)

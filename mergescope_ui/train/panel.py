@@ -80,13 +80,20 @@ def _train_ahead(run: TrainingRun, *, quiz: bool, slot: DeltaGenerator) -> None:
     the one shown."""
     pending = st.session_state.pop(keys.JUMP_PENDING, None)
     if pending is not None:
-        bar = slot.progress(0.0, text=f"Training up to step {pending:,}…")
+        box = slot.container()
+        bar = box.progress(0.0, text=f"Training up to step {pending:,}…")
+        box.button(  # a click reruns the panel, which stops the wait; the steps made so far stay
+            "Cancel",
+            key=keys.JUMP_CANCEL,
+            help="Stop training here; the steps made so far stay.",
+            on_click=lambda: move_stage("Training was stopped: showing the step you were on."),
+        )
 
         def progress(done: int, total: int) -> None:
             bar.progress(min(1.0, done / max(total, 1)), text=f"Training… {done:,} of {total:,}")
 
         reached = run.jump(pending, progress=progress)
-        bar.empty()
+        slot.empty()  # the bar and its Cancel
         stop = run.stop_reason
         move_stage(
             f"Training stopped at step {reached:,}: {stop}. Showing step {reached:,}."

@@ -11,8 +11,8 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-import bpe_core
 from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.remote_trainer import RemoteTrainer, start_trainer
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.settings import APP_WORKERS, changes
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
@@ -43,7 +43,9 @@ def ensure_run(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
     same_text = old is not None and old.identity.text_digest == identity.text_digest
     try:
         with st.spinner("Pre-tokenizing and counting pairs…"):
-            trainer = bpe_core.Trainer(source.text, settings, workers=APP_WORKERS)  # a bad text: ValueError
+            trainer = start_trainer(source.text, settings, workers=APP_WORKERS)  # a bad text: ValueError
+            if isinstance(trainer, RemoteTrainer):  # its pairs are counted at the first merge, in the worker
+                trainer.prefetch(1)
             run = TrainingRun(trainer=trainer, identity=identity)
             target = old.position if same_text and old is not None else 0
             if target:

@@ -23,9 +23,9 @@ import html
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from bpe_core.byte_level import character_counts, readable
+from bpe_core.byte_level import readable
 from bpe_core.training.places import Place as TextPlace
-from bpe_core.training.places import TextReplay
+from mergescope_ui.shared.remote_trainer import characters_for, replay_for
 from mergescope_ui.shared.stage_contract import (
     Place,
     Places,
@@ -78,10 +78,10 @@ class StageViews:
         trainer = run.trainer
         self.run = run
         self.special_ids = frozenset(trainer.special_tokens.values())
-        self.replay = TextReplay(text, trainer.pretokenizer, special_tokens=trainer.special_tokens)
+        self.replay = replay_for(trainer, text)  # a large text's stays in its worker
         self.head_bytes = len(text[:HEAD_CHARS].encode("utf-8"))
         self.text_chars = len(text)
-        self.chars = character_counts(text)  # ties a partial token's bytes to its character (cards, bars)
+        self.chars = characters_for(trainer, text)  # ties a partial token's bytes to its character
         self.place_start: dict[int, int] = {}  # step -> the first place the stage asked to see
         self._views: dict[tuple[int, int], StepView] = {}
         self._merges: list[tuple[tuple[int, int], int]] = []

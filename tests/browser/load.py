@@ -1,8 +1,10 @@
 """A classroom on one server: many browser sessions at once, on loopback (the load test and its benchmark).
 
 :func:`classroom` opens ``students`` sessions that each load the Train page and
-press Next ``steps`` times, and ``uploaders`` sessions that each upload a text
-file to the Vocab-size lab and wait for its results, all at the same time in
+press Next ``steps`` times, ``uploaders`` sessions that each upload a text
+file to the Vocab-size lab and wait for its results, and one session per file
+of ``trainers`` that uploads it to the Train page (pattern ``none``) and waits
+for its first steps, all at the same time in
 one headless chromium.  It records every Next's time from click to the new
 step on screen, the server's resident memory while it runs, and every error a
 page showed or logged.  Nothing leaves the machine: the server listens on
@@ -19,12 +21,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from mergescope_ui.shared.memory import TRIM_EVERY_SECONDS
 from tests.browser.support import CHROMIUM, CHROMIUM_ARGS, chromium_page, generated_text, rss_mb, wait_idle
 
 TRAIN_URL = "/train?corpus=lighthouse_story"
 LAB_URL = "/vocab-lab"
+UPLOAD_TRAIN_URL = "/train?corpus=__upload__&pattern=none&merges=20000"
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 # The class ends sooner with short lifetimes: sessions dropped 5 s after their browser closed, cached
 # results of one user's text 5 s after their last use (both 120 s by default); the memory thread
@@ -43,6 +47,7 @@ class ClassroomResult:
 
     next_ms: list[float] = field(default_factory=list)
     lab_seconds: list[float] = field(default_factory=list)
+    train_seconds: list[float] = field(default_factory=list)  # a large upload's first steps on the Train page
     rss_samples: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -60,7 +65,8 @@ class ClassroomResult:
         return (
             f"{len(self.next_ms)} Next clicks: p50 {median:.0f} ms, p95 {self.percentile(95):.0f} ms, "
             f"max {max(self.next_ms, default=float('nan')):.0f} ms; {len(self.lab_seconds)} lab runs: "
-            f"max {max(self.lab_seconds, default=float('nan')):.1f} s; server peak RSS "
+            f"max {max(self.lab_seconds, default=float('nan')):.1f} s; {len(self.train_seconds)} large "
+            f"trainings: max {max(self.train_seconds, default=float('nan')):.1f} s; server peak RSS "
             f"{self.peak_rss:.0f} MB; {len(self.errors)} errors; {self.seconds:.0f} s in all"
         )
 
@@ -165,8 +171,33 @@ async def _uploader(browser, url: str, text_file: Path, result: ClassroomResult,
         await context.close()
 
 
+async def _trainer(browser: Any, url: str, text_file: Path, result: ClassroomResult, n: int) -> None:
+    """Upload a large text to the Train page (pattern none: it trains in a session worker) and wait for
+    its first steps on the stage."""
+    who = f"trainer {n}"
+    context = await browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = await context.new_page()
+        _watch(page, result.errors, who)
+        await page.goto(url + UPLOAD_TRAIN_URL, timeout=180_000)
+        await page.get_by_text("Upload a .txt file in the sidebar").first.wait_for(timeout=180_000)
+        await _idle(page, 180_000)
+        start = time.perf_counter()
+        await page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(
+            str(text_file)
+        )
+        await page.get_by_text("tokens before any merge").first.wait_for(timeout=600_000)
+        result.train_seconds.append(time.perf_counter() - start)
+        await _idle(page, 180_000)
+        await _exceptions(page, result.errors, who)
+    except Exception as exc:
+        result.errors.append(f"{who}: {type(exc).__name__}: {str(exc)[:300]}")
+    finally:
+        await context.close()
+
+
 async def _classroom(
-    url: str, students: int, steps: int, uploaders: int, files: list[Path]
+    url: str, students: int, steps: int, uploaders: int, files: list[Path], trainers: list[Path]
 ) -> ClassroomResult:
     from playwright.async_api import async_playwright
 
@@ -177,6 +208,7 @@ async def _classroom(
             start = time.perf_counter()
             tasks = [_student(browser, url, steps, result, n) for n in range(students)]
             tasks += [_uploader(browser, url, files[n % len(files)], result, n) for n in range(uploaders)]
+            tasks += [_trainer(browser, url, path, result, n) for n, path in enumerate(trainers)]
             await asyncio.gather(*tasks)
             result.seconds = time.perf_counter() - start
         finally:
@@ -192,11 +224,12 @@ def classroom(
     steps: int = 20,
     uploaders: int = 5,
     files: list[Path],
+    trainers: list[Path] | None = None,
     on_sample: Callable[[float], None] | None = None,
 ) -> ClassroomResult:
     """Run the classroom against the server at ``url`` (process ``server_pid``); see the module docstring."""
     with MemorySampler(server_pid) as sampler:
-        result = asyncio.run(_classroom(url, students, steps, uploaders, files))
+        result = asyncio.run(_classroom(url, students, steps, uploaders, files, list(trainers or [])))
     result.rss_samples = sampler.samples
     return result
 

@@ -1,0 +1,351 @@
+"""A trainer whose work runs in a session worker process, for large texts (no Streamlit).
+
+A 10 MB text trained with pattern ``none`` holds the interpreter lock for
+seconds at each of its first merges; on the server's thread that froze every
+other session.  :func:`start_trainer` keeps a small text's
+:class:`~bpe_core.Trainer` here (stepping stays instant) and puts a larger
+one (over :data:`IN_PROCESS_CHARS`) in a :class:`~.session_worker.SessionWorker`
+of its own, behind a :class:`RemoteTrainer`: a ``Trainer`` for every page that
+steps it (:class:`~.training_run.TrainingRun`, the stage, the quiz, the
+what-if), whose records come back in batches as compact step records, whose
+pair tables and branches are made in the worker, and whose tokenizer is
+built here from the merges already received.  :class:`RemoteReplay` is the
+stage's :class:`~bpe_core.training.places.TextReplay` for such a run: the text
+and its tokens stay in the worker, the stage gets the tokens it shows.
+
+The worker ends with the run: when the session lets go of the run (a new
+text, or the session ended) the worker object is collected and its process
+killed; a time or memory limit ends it with a message (a ``ValueError`` the
+page shows).
+
+>>> from bpe_core import TrainOptions, Trainer
+>>> options = TrainOptions(vocab_size=300, pattern="none", tie_break="lowest-id")
+>>> remote = RemoteTrainer.start("aaabdaaabac", options)
+>>> steps = list(remote)
+>>> steps == list(Trainer("aaabdaaabac", options)), len(steps), remote.stop_reason
+(True, 7, 'no pair of adjacent tokens is left to merge')
+>>> remote.worker.stop()
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Final
+
+from bpe_core import MergeStep, Trainer, TrainOptions
+from bpe_core.byte_level import character_counts
+from bpe_core.training.places import Place, TextReplay
+from bpe_core.training.records import PairCount
+from bpe_core.training.trainer import Method
+
+from .jobs import MEGABYTE, Limits
+from .session_worker import Context, ProgressFn, SessionWorker
+
+IN_PROCESS_CHARS: Final = int(os.environ.get("MERGESCOPE_IN_PROCESS_CHARS", str(200_000)))
+"""Texts up to this many characters train in the server's own process, so stepping the built-in texts
+or a pasted page stays instant and starts no process.  Measured on 2 cores at load 41 (other work on
+the machine): building and the first merge of 200,000 characters took 1.0 s (gpt2) and 1.2 s (none),
+ten merges 0.2-0.9 s more; unloaded that is some twenty times less (not measured quiet).  Longer
+texts train in a worker (``MERGESCOPE_IN_PROCESS_CHARS`` moves the line)."""
+TRAINER_LIMITS: Final = Limits(seconds=300, memory_bytes=2560 * MEGABYTE)
+"""Per request (a batch of merges, a pair table, a branch) and per worker: a 10 MB text with pattern
+``none`` reaches about 1.5 GB at its first merge."""
+BATCH: Final = 256  # most merges in one answer (a few hundred KB of records)
+FIRST_BATCH: Final = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the server keeps of a run trained in the worker: its settings and the corpus's figures."""
+
+    handle: int
+    options: TrainOptions
+    method: Method
+    corpus_bytes: int
+    initial_tokens: int
+    preview_text: str
+    initial_sequence: tuple[int, ...]
+    characters: dict[str, int]
+    """The text's characters of more than one byte, with their counts (``character_counts``)."""
+
+
+def start_trainer(
+    text: str, options: TrainOptions, *, workers: int | None = None, in_process_chars: int | None = None
+) -> Trainer:
+    """A trainer for ``text``: here when the text is small, else in a worker (:class:`RemoteTrainer`).
+
+    >>> start_trainer("low lower", TrainOptions(vocab_size=258)).__class__.__name__
+    'Trainer'
+    """
+    limit = IN_PROCESS_CHARS if in_process_chars is None else in_process_chars
+    if len(text) <= limit:
+        return Trainer(text, options, workers=workers)
+    return RemoteTrainer.start(text, options)
+
+
+class RemoteTrainer(Trainer):
+    """A :class:`~bpe_core.Trainer` kept in a worker process (see the module docstring).
+
+    It yields the same records as the trainer it stands for; ``vocab``, ``merges`` and
+    ``stop_reason`` follow the records handed out, as the engine's do.
+    """
+
+    def __init__(
+        self,
+        worker: SessionWorker,
+        facts: Facts,
+        *,
+        merges: Sequence[tuple[int, int]] = (),
+        vocab: Mapping[int, bytes] | None = None,
+    ) -> None:
+        # Trainer.__init__ is not called: the corpus and its state live in the worker.
+        self.worker, self.handle = worker, facts.handle
+        self.options, self.method, self.records = facts.options, facts.method, True
+        self.pretokenizer = facts.options.pretokenizer()
+        self.special_tokens = facts.options.special_ids()
+        self.vocab = dict(vocab) if vocab is not None else dict(facts.options.initial_vocab())
+        self.merges = list(merges)
+        self.first_step = len(self.merges) + 1
+        self.tokens = facts.initial_tokens
+        self.stop_reason = None
+        self.initial_sequence = facts.initial_sequence
+        self._facts = facts
+        self._buffer: deque[MergeStep] = deque()
+        self._end: str | None = None  # why the worker's trainer stopped, once it has
+        self._batch = FIRST_BATCH
+
+    @classmethod
+    def start(cls, text: str, options: TrainOptions, *, limits: Limits | None = None) -> RemoteTrainer:
+        """Start a worker and build the trainer there (a bad text is the engine's ValueError)."""
+        worker = SessionWorker(limits=limits or TRAINER_LIMITS, name="trainer")
+        try:
+            facts: Facts = worker.call(_build, text, options)
+        except BaseException:
+            worker.stop()
+            raise
+        return cls(worker, facts)
+
+    def __del__(self) -> None:
+        self.worker.release(self.handle)
+
+    # ----- steps -----
+    def __next__(self) -> MergeStep:
+        if self.stop_reason is not None:
+            raise StopIteration
+        if not self._buffer and self._end is None:
+            self._fetch(self._batch)
+            self._batch = min(BATCH, self._batch * 2)
+        if not self._buffer:
+            self.stop_reason = self._end
+            raise StopIteration
+        step = self._buffer.popleft()
+        self.vocab[step.new_id] = step.token
+        self.merges.append(step.pair)
+        self.tokens = step.tokens_after
+        return step
+
+    def prefetch(self, n: int, *, progress: ProgressFn | None = None) -> int:
+        """Have the next ``n`` records here (fewer when training ends first), in batches, reporting
+        ``progress(done, n)``; returns how many are here."""
+        while len(self._buffer) < n and self._end is None:
+            have = len(self._buffer)
+            report = None if progress is None else (lambda d, t, have=have: progress(have + d, n))
+            self._fetch(min(BATCH, n - have), progress=report)
+            if progress is not None:
+                progress(len(self._buffer), n)
+        return min(n, len(self._buffer))
+
+    def _fetch(self, n: int, *, progress: ProgressFn | None = None) -> None:
+        self._took(self.worker.call(_pull, self.handle, n, progress=progress, late=self._took))
+
+    def _took(self, answer: tuple[list[MergeStep], str | None]) -> None:
+        steps, end = answer
+        self._buffer.extend(steps)
+        self._end = end
+
+    # ----- what the worker makes -----
+    def pair_table(self, step: int) -> tuple[PairCount, ...]:
+        done = len(self.merges)
+        if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= done + 1:
+            raise ValueError(
+                f"the pair table is there for steps 1 to {done + 1} (the steps made so far, "
+                f"and the next), not {step!r}"
+            )
+        table: tuple[PairCount, ...] = self.worker.call(_pair_table, self.handle, step)
+        return table
+
+    def branch(
+        self,
+        at: int,
+        *,
+        block: Iterable[tuple[int, int]] = (),
+        force: Mapping[int, tuple[int, int]] | None = None,
+    ) -> Trainer:
+        done = len(self.merges)
+        if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= done + 1:
+            raise ValueError(
+                f"a branch starts at a step from 1 to {done + 1} (the steps made so far, or the next), "
+                f"not {at!r}"
+            )
+        facts: Facts = self.worker.call(_branch, self.handle, at, list(block), dict(force or {}))
+        facts = replace(facts, characters=self.characters)  # the same text
+        base = facts.options.base_vocab
+        vocab = {i: t for i, t in self.vocab.items() if i < base + at - 1}
+        child = RemoteTrainer(self.worker, facts, merges=self.merges[: at - 1], vocab=vocab)
+        return child
+
+    # ----- facts about the corpus and the preview -----
+    @property
+    def corpus_bytes(self) -> int:
+        return self._facts.corpus_bytes
+
+    @property
+    def initial_tokens(self) -> int:
+        return self._facts.initial_tokens
+
+    @property
+    def preview_text(self) -> str:
+        return self._facts.preview_text
+
+    @property
+    def characters(self) -> dict[str, int]:
+        """The text's characters of more than one byte, with their counts (a branch: its run's)."""
+        return self._facts.characters
+
+
+class RemoteReplay:
+    """The stage's :class:`~bpe_core.training.places.TextReplay` of a :class:`RemoteTrainer`'s text,
+    kept in its worker: moving is free here, :meth:`head` and :meth:`places` ask the worker."""
+
+    def __init__(self, trainer: RemoteTrainer) -> None:
+        self._trainer = trainer
+        self._step = 0
+
+    @property
+    def step(self) -> int:
+        return self._step
+
+    def move_to(self, step: int, merges: Sequence[tuple[tuple[int, int], int]]) -> None:
+        if not 0 <= step <= len(merges):
+            raise ValueError(f"step {step} is outside 0..{len(merges)} (the merges given)")
+        self._step = step
+
+    def head(self, *, max_bytes: int) -> list[int]:
+        ids: list[int] = self._trainer.worker.call(
+            _replay_head, self._trainer.handle, self._step, max_bytes=max_bytes
+        )
+        return ids
+
+    def places(
+        self, token_id: int, *, start: int = 0, limit: int = 5, context_bytes: int = 24
+    ) -> list[Place]:
+        found: list[Place] = self._trainer.worker.call(
+            _replay_places,
+            self._trainer.handle,
+            self._step,
+            token_id,
+            start=start,
+            limit=limit,
+            context_bytes=context_bytes,
+        )
+        return found
+
+
+def characters_for(trainer: Trainer, text: str) -> dict[str, int]:
+    """``character_counts(text)``, counted in the worker for a remote trainer (a pass over every
+    character of a large text).
+
+    >>> characters_for(Trainer("a语b语", TrainOptions(vocab_size=257)), "a语b语")
+    {'语': 2}
+    """
+    if isinstance(trainer, RemoteTrainer):
+        return trainer.characters
+    return character_counts(text)
+
+
+def replay_for(trainer: Trainer, text: str) -> TextReplay | RemoteReplay:
+    """The stage's replay of ``text`` for ``trainer``: here, or in the worker of a remote one."""
+    if isinstance(trainer, RemoteTrainer):
+        return RemoteReplay(trainer)
+    return TextReplay(text, trainer.pretokenizer, special_tokens=trainer.special_tokens)
+
+
+# ----- in the worker -----
+@dataclass(eq=False, slots=True)
+class _Hosted:
+    """A trainer in the worker, with the text it was made from (shared by its branches)."""
+
+    trainer: Trainer
+    text: list[str]  # one item; a list, so that the replay made from it is shared too
+    replay: list[TextReplay]
+
+
+def _facts(handle: int, trainer: Trainer, characters: dict[str, int]) -> Facts:
+    return Facts(
+        handle=handle,
+        options=trainer.options,
+        method=trainer.method,
+        corpus_bytes=trainer.corpus_bytes,
+        initial_tokens=trainer.initial_tokens,
+        preview_text=trainer.preview_text,
+        initial_sequence=tuple(trainer.initial_sequence),
+        characters=characters,
+    )
+
+
+def _build(ctx: Context, text: str, options: TrainOptions) -> Facts:
+    trainer = Trainer(text, options, workers=1)
+    return _facts(ctx.put(_Hosted(trainer, [text], [])), trainer, character_counts(text))
+
+
+def _pull(ctx: Context, handle: int, n: int) -> tuple[list[MergeStep], str | None]:
+    """Up to ``n`` more records (fewer when the page stopped waiting), and why training ended (None:
+    not yet)."""
+    trainer = ctx.get(handle).trainer
+    steps: list[MergeStep] = []
+    for step in trainer:
+        steps.append(step)
+        if len(steps) >= n or ctx.stopped():
+            break
+        ctx.progress(len(steps), n)
+    return steps, trainer.stop_reason
+
+
+def _pair_table(ctx: Context, handle: int, step: int) -> tuple[PairCount, ...]:
+    return ctx.get(handle).trainer.pair_table(step)
+
+
+def _branch(
+    ctx: Context, handle: int, at: int, block: list[tuple[int, int]], force: dict[int, tuple[int, int]]
+) -> Facts:
+    hosted: _Hosted = ctx.get(handle)
+    child = hosted.trainer.branch(at, block=block, force=force)
+    return _facts(ctx.put(_Hosted(child, hosted.text, hosted.replay)), child, {})
+
+
+def _replay_at(hosted: _Hosted, step: int) -> TextReplay:
+    trainer = hosted.trainer
+    if not hosted.replay:
+        hosted.replay.append(
+            TextReplay(hosted.text[0], trainer.pretokenizer, special_tokens=trainer.special_tokens)
+        )
+    base = trainer.options.base_vocab
+    merges = [(pair, base + n) for n, pair in enumerate(trainer.merges[:step])]
+    replay = hosted.replay[0]
+    replay.move_to(step, merges)
+    return replay
+
+
+def _replay_head(ctx: Context, handle: int, step: int, *, max_bytes: int) -> list[int]:
+    return _replay_at(ctx.get(handle), step).head(max_bytes=max_bytes)
+
+
+def _replay_places(
+    ctx: Context, handle: int, step: int, token_id: int, *, start: int, limit: int, context_bytes: int
+) -> list[Place]:
+    return _replay_at(ctx.get(handle), step).places(
+        token_id, start=start, limit=limit, context_bytes=context_bytes
+    )

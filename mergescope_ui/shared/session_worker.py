@@ -1,0 +1,372 @@
+"""A long-lived worker process that keeps one session's heavy objects and answers requests (no Streamlit).
+
+:mod:`.jobs` runs a job start to end and sends back its result.  A training run
+is different: the page steps it, jumps it, asks for a pair table or a branch,
+many times over minutes, and the trainer's state (a 10 MB text as a linked
+list of ten million ids) is far too big to send back and forth.  So a
+:class:`SessionWorker` is a process that keeps such objects and answers
+requests about them, while the server's own thread only waits on a pipe (which
+releases the interpreter lock: the other sessions and the health probe go on).
+
+- **started safely**: from the ``forkserver`` context (``spawn`` where there is
+  none) with :data:`~.jobs.PRELOAD`, never ``fork`` inside the threaded server;
+- **general**: a request names a module-level function ``fn(ctx, *args,
+  **kwargs)`` that runs in the worker; :class:`Context` lets it keep objects
+  (:meth:`Context.put`, :meth:`Context.get`), report progress and see whether
+  the page stopped waiting (:meth:`Context.stopped`).  A trainer
+  (:mod:`.remote_trainer`) is one user; a WordPiece or Unigram run could be
+  another, with functions of its own;
+- **limited**: each request has the :class:`~.jobs.Limits` time limit (past it
+  the process is killed), and the process the memory limit (``RLIMIT_AS``, as
+  for a job): both end the worker with a clear message, which every later
+  request gets as a ``ValueError``;
+- **interruptible**: when the waiting page is interrupted (a click reruns the
+  script, so a Streamlit exception comes out of the progress callback), the
+  worker is told to stop the request early; what the request still returns
+  is handed to its ``late`` callback before the next request, so nothing the
+  worker did is lost;
+- **owned**: the process ends when the :class:`SessionWorker` object is
+  collected (its session ended, or a new run replaced it), on :meth:`stop`,
+  when the server exits (``atexit``), and on its own when the server is gone
+  (it watches its parent, as a job does).  At most :data:`MAX_WORKERS` live at
+  once in one server; past that :class:`SessionWorker` refuses with a message.
+
+>>> worker = SessionWorker(name="doc")
+>>> worker.call(_add, 20, 22)
+42
+>>> worker.call(_add, -1, 0)
+Traceback (most recent call last):
+...
+ValueError: -1 is negative: give a positive number
+>>> worker.stop()
+>>> worker.alive
+False
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import gc
+import itertools
+import multiprocessing
+import os
+import resource
+import signal
+import sys
+import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any, Final
+
+from .jobs import MEGABYTE, PRELOAD, PROGRESS_EVERY, Limits, _address_space, _bare_main, _orphan_watch
+
+MAX_WORKERS: Final = max(1, int(os.environ.get("MERGESCOPE_SESSION_WORKERS", "4")))
+"""Session workers alive at once in one server (each may hold a large text's trainer, up to its memory
+limit).  A host with more memory sets ``MERGESCOPE_SESSION_WORKERS``."""
+LOOK_EVERY: Final = 0.1  # seconds between two looks at the worker while a request runs
+
+ProgressFn = Callable[[int, int], object]
+LateFn = Callable[[Any], object]
+
+
+class Context:
+    """What a request's function gets in the worker: the kept objects, progress, and the stop flag."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+        self._objects: dict[int, Any] = {}
+        self._ids = itertools.count(1)
+        self._request = 0
+        self._stopped = False
+        self._last = 0.0
+
+    def put(self, obj: Any) -> int:
+        """Keep ``obj``; returns its handle for later requests."""
+        handle = next(self._ids)
+        self._objects[handle] = obj
+        return handle
+
+    def get(self, handle: int) -> Any:
+        """The object kept under ``handle`` (ValueError when there is none)."""
+        try:
+            return self._objects[handle]
+        except KeyError:
+            raise ValueError(f"this worker keeps no object {handle}; start the run again") from None
+
+    def drop(self, handle: int) -> None:
+        self._objects.pop(handle, None)
+
+    def progress(self, done: int, total: int, note: str = "") -> None:
+        """Tell the waiting page how far the request is (at most every :data:`~.jobs.PROGRESS_EVERY`)."""
+        now = time.monotonic()
+        if now - self._last >= PROGRESS_EVERY:
+            self._last = now
+            self._conn.send(("progress", self._request, int(done), int(total), str(note)))
+
+    def stopped(self) -> bool:
+        """True once the page stopped waiting for this request: end it early with what is done."""
+        while not self._stopped and self._conn.poll():
+            message = self._conn.recv()
+            if message[0] == "stop" and message[1] == self._request:
+                self._stopped = True
+            elif message[0] == "drop":
+                self.drop(message[1])
+            # a stop for an earlier request (it ended before the stop came) means nothing now
+        return self._stopped
+
+    def _begin(self, request: int) -> None:
+        self._request, self._stopped, self._last = request, False, 0.0
+
+
+class SessionWorker:
+    """One worker process and the requests sent to it (see the module docstring)."""
+
+    def __init__(self, *, limits: Limits | None = None, name: str = "session") -> None:
+        self.limits = limits or Limits()
+        self.message = ""
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._pending: tuple[int, float, LateFn | None] | None = None
+        self._drops: deque[int] = deque()
+        with _registry_lock:
+            live = sum(w.alive for w in _live)  # a count: a list would keep them alive through the collection
+            if live >= MAX_WORKERS:
+                gc.collect()  # workers of sessions that ended but were not collected yet
+                live = sum(w.alive for w in _live)
+            if live >= MAX_WORKERS:
+                raise ValueError(
+                    f"the server already holds {live} large runs of other sessions, its limit; try a "
+                    "smaller text, or again in a few minutes"
+                )
+            context = _context()
+            self._conn, child = context.Pipe(duplex=True)
+            self._process: Any = context.Process(
+                target=_serve,
+                args=(child, os.getpid(), self.limits.memory_bytes),
+                name=f"mergescope-{name}",
+                daemon=True,
+            )
+            try:
+                with _bare_main():
+                    self._process.start()
+            except (OSError, ValueError) as exc:
+                raise ValueError(
+                    f"could not start a worker process ({type(exc).__name__}); try again in a minute"
+                ) from None
+            finally:
+                child.close()
+            _live.add(self)
+        self._finalizer = weakref.finalize(self, _end_process, self._process, self._conn)
+
+    # ----- what callers use -----
+    @property
+    def alive(self) -> bool:
+        return not self.message and self._process.is_alive()
+
+    @property
+    def pid(self) -> int | None:
+        return int(self._process.pid) if self._process.pid is not None else None
+
+    def call(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        progress: ProgressFn | None = None,
+        late: LateFn | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Run ``fn(ctx, *args, **kwargs)`` in the worker and return its value.
+
+        ``progress(done, total)`` is called as the worker reports.  A ``ValueError`` raised there comes
+        back as a ``ValueError``; a worker that ended (time or memory limit, cancel, crash) raises a
+        ``ValueError`` with the reason, now and for every later call.  When this wait is interrupted
+        (any exception out of ``progress``), the worker is asked to stop early and ``late(value)``
+        gets what the request returned, before the next call.
+        """
+        with self._lock:
+            self._finish_pending()
+            self._check()
+            request = next(self._ids)
+            try:
+                while self._drops:
+                    self._conn.send(("drop", self._drops.popleft()))
+                self._conn.send(("call", request, fn, args, kwargs))
+            except (OSError, ValueError):
+                self._fail(self._ended_message())
+                self._check()
+            deadline = time.monotonic() + self.limits.seconds
+            self._pending = (request, deadline, late)
+            try:
+                value = self._receive(request, deadline, progress)
+            except BaseException:
+                if self._pending is not None:  # the page stopped waiting: let the worker stop too
+                    with contextlib.suppress(OSError, ValueError):
+                        self._conn.send(("stop", request))
+                raise
+            return value
+
+    def release(self, handle: int) -> None:
+        """Let the worker drop the object under ``handle`` (sent with the next call; safe from any thread)."""
+        self._drops.append(handle)
+
+    def stop(self, message: str = "cancelled: the run was stopped") -> None:
+        """End the worker now; every later call raises ``ValueError(message)``."""
+        if not self.message:
+            self.message = message
+        self._finalizer()
+
+    # ----- waiting -----
+    def _check(self) -> None:
+        if self.message:
+            raise ValueError(self.message)
+
+    def _fail(self, message: str) -> None:
+        self._pending = None
+        self.stop(message)
+
+    def _ended_message(self) -> str:
+        code = self._process.exitcode
+        return f"the worker process stopped (exit code {code}); start the run again"
+
+    def _finish_pending(self) -> None:
+        """Wait for an interrupted request's answer and hand it to its ``late`` callback."""
+        if self._pending is None:
+            return
+        request, deadline, late = self._pending
+        try:
+            value = self._receive(request, deadline, None)
+        except ValueError:
+            return  # the request failed: nothing to hand over (a dead worker raises in _check)
+        if late is not None:
+            late(value)
+
+    def _receive(self, request: int, deadline: float, progress: ProgressFn | None) -> Any:
+        conn = self._conn
+        while True:
+            wait = min(LOOK_EVERY, deadline - time.monotonic())
+            try:
+                ready = wait > 0 and conn.poll(wait)
+            except (OSError, EOFError):
+                ready = False
+            if ready:
+                try:
+                    kind, got, *rest = conn.recv()
+                except (OSError, EOFError):
+                    self._fail(self._ended_message())
+                    self._check()
+                if got != request:
+                    continue  # an answer to a request abandoned long ago
+                if kind == "progress":
+                    if progress is not None:
+                        progress(rest[0], rest[1])
+                    continue
+                self._pending = None
+                if kind == "done":
+                    return rest[0]
+                if kind == "error":
+                    raise ValueError(rest[0])
+                self._fail(
+                    f"stopped: the run needed more than {self.limits.memory_bytes // MEGABYTE} MB, this "
+                    "server's memory limit for one session's worker; try a smaller text or fewer merges"
+                )
+                self._check()
+            elif not self._process.is_alive():
+                self._fail(self._ended_message())
+                self._check()
+            elif time.monotonic() >= deadline:
+                self._fail(
+                    f"stopped after {self.limits.seconds:g} s, this server's time limit for one request; "
+                    "try a smaller text or fewer merges"
+                )
+                self._check()
+
+
+def _end_process(process: Any, conn: Connection) -> None:
+    """Kill a worker's process and close its pipe (the finalizer: it must not hold the worker)."""
+    with contextlib.suppress(Exception):
+        if process.is_alive():
+            process.kill()
+        process.join(timeout=5)
+    with contextlib.suppress(OSError):
+        conn.close()
+
+
+# ----- the server's workers -----
+_live: weakref.WeakSet[SessionWorker] = weakref.WeakSet()
+_registry_lock = threading.Lock()
+
+
+def live_workers() -> list[SessionWorker]:
+    """The workers whose process runs now."""
+    with _registry_lock:
+        return [w for w in _live if w.alive]
+
+
+def stop_all(message: str = "cancelled: the server is stopping") -> None:
+    """End every worker (at the interpreter's exit)."""
+    for worker in list(_live):
+        worker.stop(message)
+
+
+atexit.register(stop_all)
+
+
+def _context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    method = "forkserver" if "forkserver" in methods else "spawn"
+    context: Any = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(PRELOAD)
+    return context
+
+
+# ----- in the worker process -----
+def _serve(conn: Connection, server: int, memory_bytes: int) -> None:
+    """A worker's whole life: limit memory, watch the server, answer requests until the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C on the server's terminal is the server's
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=_orphan_watch, args=(server, os.getppid()), daemon=True).start()
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = _address_space() + memory_bytes
+    resource.setrlimit(
+        resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard)
+    )
+    ctx = Context(conn)
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return  # the server closed the pipe
+        if message[0] == "drop":
+            ctx.drop(message[1])
+            continue
+        if message[0] != "call":
+            continue  # a stop for a request that had ended
+        _, request, fn, args, kwargs = message
+        ctx._begin(request)
+        try:
+            reply: tuple[Any, ...] = ("done", request, fn(ctx, *args, **kwargs))
+        except MemoryError:
+            reply = ("memory", request)
+        except ValueError as exc:
+            reply = ("error", request, str(exc) or "the input could not be used")
+        except Exception as exc:  # the page gets a message, never a traceback
+            reply = ("error", request, f"the worker failed ({type(exc).__name__}); try a smaller input")
+            print(f"mergescope session worker: {type(exc).__name__}: {exc}", file=sys.stderr)
+        try:
+            conn.send(reply)
+        except MemoryError:
+            conn.send(("memory", request))
+        if reply[0] == "memory":
+            return  # what the objects hold may be half made: the server ends this worker
+
+
+def _add(ctx: Context, a: int, b: int) -> int:
+    """The module docstring's request."""
+    if a < 0:
+        raise ValueError(f"{a} is negative: give a positive number")
+    return a + b

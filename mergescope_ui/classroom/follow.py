@@ -176,5 +176,6 @@ def _ended(state: RoomState | None) -> None:
 
 
 def _leave() -> None:
+    st.session_state[keys.FORGET] = True  # the tab forgets the room too
     for key in (keys.JOINED, keys.SERIAL, keys.FOLLOWING, keys.LOOKING_AT, keys.LIVE_SENT, keys.SEEN):
         st.session_state.pop(key, None)

@@ -1,4 +1,9 @@
-"""Joining a room: the code (the join link fills it in) and a display name."""
+"""Joining a room: the code (the join link fills it in) and a display name.
+
+The tab keeps the room joined (:mod:`mergescope_ui.shared.tab_memory`: the code and the student's
+id, never in a link), so a student who reloads the page is back in the room under the same name,
+their answer kept, without joining again.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import streamlit as st
 
 from mergescope_ui.shared.rooms import MAX_NAME, RoomError, clean_name, normal_code, room_store
 from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.tab_memory import tab_memory
 
 from . import keys
 
@@ -26,9 +32,18 @@ class Joined:
 def join_form() -> Joined | None:
     """The page title, then the room joined, or the form to join one (None until joined)."""
     st.title(TITLE)
+    store = room_store()
     joined: Joined | None = st.session_state.get(keys.JOINED)
+    forget = st.session_state.pop(keys.FORGET, False)
+    kept = tab_memory(
+        "room-student", key=keys.MEMORY, value=kept_value(joined) if joined else ("" if forget else None)
+    )
     if joined is not None:
         return joined
+    place = None if forget or not kept else parse_kept(kept)
+    if place is not None and (name := store.member(*place)) is not None:  # a reload: the tab kept it
+        st.session_state[keys.JOINED] = Joined(code=place[0], student=place[1], name=name)
+        st.rerun()
     given = normal_code(str(st.query_params.get("code", "")))
     if given and not st.session_state.get(keys.CODE):
         st.session_state[keys.CODE] = given
@@ -47,6 +62,27 @@ def join_form() -> Joined | None:
         if joined is not None:
             st.rerun()
     return None
+
+
+def kept_value(joined: Joined) -> str:
+    """What the tab keeps of the room joined: its code and the student's id.
+
+    >>> kept_value(Joined(code="ABC234", student="x_-Y9", name="Ada"))
+    'ABC234 x_-Y9'
+    """
+    return f"{joined.code} {joined.student}"
+
+
+def parse_kept(kept: str) -> tuple[str, str] | None:
+    """The code and the student's id the tab kept (None: not such a pair).
+
+    >>> parse_kept("ABC234 x_-Y9"), parse_kept("ABC234"), parse_kept("a b c")
+    (('ABC234', 'x_-Y9'), None, None)
+    """
+    parts = kept.split(" ")
+    if len(parts) != 2 or not all(parts) or len(kept) > 100:
+        return None
+    return parts[0], parts[1]
 
 
 def _join() -> None:

@@ -13,3 +13,5 @@ LOOKING_AT: Final = "_room_looking_at"  # plain: the step a student looking back
 LIVE_SENT: Final = "_room_live_sent"  # plain: the teacher's step the stage was last moved to
 SEEN: Final = "_room_seen"  # plain: the room's version this page was drawn for
 STAGE: Final = "room_stage"  # the stage component
+FORGET: Final = "_room_forget"  # plain: the tab should forget the room joined (the student left it)
+MEMORY: Final = "room_tab_memory"  # the tab memory component (the room joined, across reloads)

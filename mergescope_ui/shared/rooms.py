@@ -230,6 +230,11 @@ class RoomStore(Protocol):
         """A new student in room ``code`` under ``name`` (cleaned): their id."""
         ...
 
+    def member(self, code: str, student: str) -> str | None:
+        """``student``'s name in the open room ``code`` (None: no such student, or the room ended): how a
+        student's reloaded page finds its place again."""
+        ...
+
     def answer(self, code: str, student: str, number: int, choice: str) -> bool:
         """Record ``student``'s answer to question ``number``: False when they had answered already (or
         the question is no longer open)."""
@@ -464,6 +469,13 @@ class MemoryRooms:
             student = secrets.token_urlsafe(12)
             room.students[student] = shown  # (no new version: students see nothing of it)
             return student
+
+    def member(self, code: str, student: str) -> str | None:
+        with self._lock:
+            room = self._room(code)
+            if room is None or room.closed_at is not None:
+                return None
+            return room.students.get(str(student))
 
     def answer(self, code: str, student: str, number: int, choice: str) -> bool:
         with self._lock:

@@ -1,8 +1,10 @@
 """axe-core in the real browser: no serious or critical violation on any page or tab (light theme).
 
 Every page, and every tab of the Tokenize page and the lab, is checked in the
-default view and in presenter mode.  axe-core comes from its npm package, which
-``.ci/run`` installs into ``.ci/node`` (``npm ci --prefix .ci/node``); without it
+default view and in presenter mode; the live room's student page (``/room``) is
+checked as its join form and as a joined student sees a teacher's room.
+axe-core comes from its npm package, which ``.ci/run`` installs into ``.ci/node``
+(``npm ci --prefix .ci/node``); without it
 the test is skipped, except in CI (``CI=true``), where it fails.  Only ``serious`` and
 ``critical`` count.  The violations
 found are written to ``artifacts/axe.json``.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -96,3 +99,42 @@ def test_no_serious_or_critical_axe_violation_on_any_page_or_tab(server: str, pr
     nodes = sum(len(v["nodes"]) for vs in found.values() for v in vs)
     assert not found, f"axe-core, {mode}: {nodes} elements fail " + json.dumps(summary, ensure_ascii=False)
     assert set(KNOWN) <= known, f"fixed: take {sorted(set(KNOWN) - known)} out of KNOWN"
+
+
+def _found(page, view: str) -> dict[str, list[dict]]:
+    """The serious and critical violations on ``page`` now, under ``view`` (none: an empty dict)."""
+    violations = severe_violations(page)
+    return {view: violations} if violations else {}
+
+
+def test_no_serious_or_critical_axe_violation_on_the_room_page(server: str) -> None:
+    """A student's side of a live room: the join form, the room joined, a question (teacher: Train)."""
+    found: dict[str, list[dict]] = {}
+    with chromium_page(width=1400, height=900) as teacher:
+        teacher.goto(server + "/train?corpus=low_lower_newest_widest&pattern=none")
+        teacher.locator(".ms-stage .ms-card").first.wait_for(timeout=120_000)
+        wait_idle(teacher, timeout=120_000)
+        teacher.get_by_role("button", name="📡 Open a live room").click()
+        code_box = teacher.get_by_label("Room code")
+        code_box.wait_for(timeout=60_000)
+        code = code_box.inner_text().strip()
+        student = teacher.context.new_page()  # a tab of its own: a session of its own
+        student.set_viewport_size({"width": 390, "height": 844})
+        student.goto(server + "/room")
+        student.get_by_role("heading", name=re.compile("Live room")).first.wait_for(timeout=60_000)
+        wait_idle(student, timeout=120_000)
+        found |= _found(student, "/room join form")
+        student.get_by_label("Room code").fill(code)
+        student.get_by_label("Your name").fill("Ada")
+        student.get_by_role("button", name="Join the room").click()
+        student.locator(".ms-stage .ms-stepline").first.wait_for(timeout=60_000)
+        wait_idle(student, timeout=60_000)
+        found |= _found(student, "/room joined")
+        teacher.get_by_role("button", name=re.compile("Ask: which pair merges next")).click()
+        student.locator(".st-key-room_question button").first.wait_for(timeout=60_000)
+        found |= _found(student, "/room question")
+    ARTIFACTS.mkdir(exist_ok=True)
+    report = json.dumps(found, indent=1, ensure_ascii=False)
+    (ARTIFACTS / "axe_room.json").write_text(report, encoding="utf-8")
+    summary = {view: {v["id"]: v["nodes"] for v in vs} for view, vs in found.items()}
+    assert not found, "axe-core, the room page: " + json.dumps(summary, ensure_ascii=False)

@@ -52,3 +52,32 @@ def test_a_student_joins_answers_once_and_sees_the_verdict() -> None:
     store.close(host)
     at.run()
     assert any("This room has closed" in w.value for w in at.warning)
+
+
+def test_a_reloaded_student_keeps_their_place_and_a_left_one_does_not() -> None:
+    store = room_store()
+    code, host = store.open()
+    store.publish(host, _moment(3, question=_question(4)))
+    first = _join(code, "Ada")
+    joined = first.session_state["_room_joined"]
+    memory = [str(e.proto) for e in first.get("bidi_component") if "mergescope_tab_memory" in str(e.proto)]
+    assert len(memory) == 1 and f"{code} {joined.student}" in memory[0]  # what the tab is told to keep
+    number = store.ask(host)
+    first.run()
+    first.button(key=f"room_answer_{number}_1").click().run()
+    # A reload: a new session, whose tab gives back what it kept (the browser's answer, here by hand).
+    again = AppTest.from_file(PAGE, default_timeout=60)
+    again.session_state["room_tab_memory"] = {"value": f"{code} {joined.student}"}
+    again.run()
+    assert not again.exception
+    line = next(h.value for h in again.html if "ms-room-line" in h.value)
+    assert "You: Ada" in line and "Teacher at step 3" in line
+    assert any("Wait for the reveal" in i.value for i in again.info)  # the same student: the answer kept
+    assert store.state(code).students == 1  # not a second join
+    # A kept place that is not one (another room's id, a made-up one) shows the form.
+    stranger = AppTest.from_file(PAGE, default_timeout=60)
+    stranger.session_state["room_tab_memory"] = {"value": f"{code} made-up-id"}
+    stranger.run()
+    assert not stranger.exception
+    assert stranger.text_input(key="room_name").value == ""
+    assert not [h for h in stranger.html if "ms-room-line" in h.value]

@@ -60,6 +60,17 @@ def test_a_student_joins_by_code_typed_loosely(store: MemoryRooms) -> None:
     assert state is not None and state.students == 1 and not state.closed
 
 
+def test_a_member_is_found_in_their_open_room_only(store: MemoryRooms) -> None:
+    code, host = store.open()
+    other, _ = store.open()
+    student = store.join(code, "<b>Ada</b>")
+    assert store.member(code.lower(), student) == "<b>Ada</b>"  # the name as kept (escaped when shown)
+    assert store.member(other, student) is None  # another room's student
+    assert store.member(code, "made-up") is None
+    store.close(host)
+    assert store.member(code, student) is None  # an ended room has no place to go back to
+
+
 def test_joining_a_wrong_code_says_so(store: MemoryRooms) -> None:
     store.open()
     with pytest.raises(RoomError, match="No room has this code"):

@@ -33,6 +33,17 @@ BASE_CSS = """
 [data-testid="stCaptionContainer"],[data-testid="stCaptionContainer"] p{color:var(--ms-muted);opacity:1;}
 /* A file the browser refused (over the upload cap, or of the wrong type): Streamlit marks its chip with an
    icon and keeps the reason ("File must be 10.0MB or smaller.") for screen readers only; show it. */
+/* Phones (390 px wide): a two-line title, not three; a row of tabs wraps rather than cut its last tab
+   ("Speed l…"); a row of figures (st.metric in columns) two to a line, not one. */
+@media (max-width:640px){
+  [data-testid="stMain"] h1{font-size:1.9rem;}
+  [data-testid="stTabs"] [role="tablist"]{flex-wrap:wrap;row-gap:.25rem;}
+  [data-testid="stMetricLabel"] *{white-space:normal !important;}  /* a long label wraps, not cut */
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] [data-testid="stMetric"]){flex-wrap:wrap;
+    flex-direction:row;gap:.5rem 1rem;}
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] [data-testid="stMetric"])
+    > [data-testid="stColumn"]{min-width:calc(50% - .5rem);flex:1 1 calc(50% - .5rem);}
+}
 [data-testid="stFileChip"][aria-invalid="true"]{flex-wrap:wrap;}
 [data-testid="stFileChip"][aria-invalid="true"] [role="alert"]{position:static;width:auto;height:auto;
   margin:0;padding:.15rem 0 0 0;clip:auto;overflow:visible;white-space:normal;flex-basis:100%;color:inherit;

@@ -237,4 +237,5 @@ def script_chart(
         .mark_text(align="left", dx=8, fontSize=label, fontWeight="bold")
         .encode(x=x, y=y, text="script:N")
     )
-    return alt.layer(lines, points, names).properties(height=SCRIPT_HEIGHT_LARGE if large else SCRIPT_HEIGHT)
+    height = SCRIPT_HEIGHT_LARGE if large else SCRIPT_HEIGHT
+    return alt.LayerChart(layer=[lines, points, names]).properties(height=height)

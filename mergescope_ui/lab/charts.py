@@ -107,10 +107,17 @@ def compression_chart(
 
 
 def gain_chart(data: pd.DataFrame, *, large: bool = False) -> alt.Chart:
-    """Tokens saved per merge vs merge step (log y): the first merges save the most."""
+    """Tokens saved per merge vs merge step (symlog y, named in its title): the first merges save the most.
+
+    >>> frame = pd.DataFrame({"first_step": [1, 2], "last_step": [1, 2], "gain": [9.0, 2.0],
+    ...                       "max_gain": [9, 2]})
+    >>> gain_chart(frame).to_dict()["encoding"]["y"]["title"]
+    'tokens saved (symlog scale)'
+    """
     label, title = _axis_sizes(large)
     binned = bool(len(data)) and bool((data["last_step"] > data["first_step"]).any())
-    y_title = "tokens saved (bin mean)" if binned else "tokens saved"
+    # A symlog axis (log-like, and 0 has a place): its title says so, the numbers are not evenly spaced.
+    y_title = "tokens saved, bin mean (symlog scale)" if binned else "tokens saved (symlog scale)"
     return (
         alt.Chart(data)
         .mark_area(line={"color": "#e8590c"}, color="#ffd8a8", interpolate="step-after")
@@ -135,28 +142,66 @@ def gain_chart(data: pd.DataFrame, *, large: bool = False) -> alt.Chart:
     )
 
 
-def script_chart(data: pd.DataFrame, *, metric: str = "chars_per_token", large: bool = False) -> alt.Chart:
-    """``metric`` vs vocab size per script category: colour = script, dash = text (train solid)."""
+SCRIPT_SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "star", "wedge"]
+
+
+def script_chart(
+    data: pd.DataFrame,
+    *,
+    metric: str = "chars_per_token",
+    large: bool = False,
+    marks: Sequence[int] = LESSON_SIZES,
+) -> alt.LayerChart:
+    """``metric`` vs vocab size per script category: colour and marker shape = script, dash = text (train
+    solid), and each line named at its end, so no line is told apart by colour alone.
+
+    The markers sit at the lessons' sizes ``marks`` and at both ends of each line.
+
+    >>> frame = pd.DataFrame({"text": ["train"] * 4, "script": ["Latin", "Latin", "Han", "Han"],
+    ...     "merges": [0, 9, 0, 9], "vocab_size": [256, 265] * 2, "tokens": [9, 5, 8, 4],
+    ...     "chars": [9, 9, 8, 8],
+    ...     "bytes_per_token": [1.0, 1.8, 1.0, 2.0], "chars_per_token": [1.0, 1.8, 1.0, 2.0]})
+    >>> spec = script_chart(frame).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['line', 'point', 'text']
+    >>> sorted(spec["layer"][1]["encoding"]) == ['color', 'shape', 'tooltip', 'x', 'y']
+    True
+    """
     if metric not in METRIC_TITLES:
         raise ValueError(f"metric must be one of {list(METRIC_TITLES)}, not {metric!r}")
     label, title = _axis_sizes(large)
     texts = list(dict.fromkeys(data["text"])) if "text" in data else ["train"]
-    return (
+    scripts = list(dict.fromkeys(data["script"])) if "script" in data else []
+    x = alt.X(
+        "vocab_size:Q",
+        title="vocab size (log scale)",
+        scale=alt.Scale(type="log", base=2),
+        axis=alt.Axis(labelFontSize=label, titleFontSize=title),
+    )
+    y = alt.Y(
+        f"{metric}:Q", title=METRIC_TITLES[metric], axis=alt.Axis(labelFontSize=label, titleFontSize=title)
+    )
+    color = alt.Color(
+        "script:N",
+        title=None,
+        scale=alt.Scale(domain=scripts),
+        legend=alt.Legend(orient="bottom", labelFontSize=label),
+    )
+    tooltip = [
+        "text:N",
+        "script:N",
+        "vocab_size:Q",
+        "tokens:Q",
+        "chars:Q",
+        alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric]),
+    ]
+    lines = (
         alt.Chart(data)
         .mark_line(strokeWidth=3 if large else 2)
         .encode(
-            x=alt.X(
-                "vocab_size:Q",
-                title="vocab size (log scale)",
-                scale=alt.Scale(type="log", base=2),
-                axis=alt.Axis(labelFontSize=label, titleFontSize=title),
-            ),
-            y=alt.Y(
-                f"{metric}:Q",
-                title=METRIC_TITLES[metric],
-                axis=alt.Axis(labelFontSize=label, titleFontSize=title),
-            ),
-            color=alt.Color("script:N", title=None, legend=alt.Legend(orient="bottom", labelFontSize=label)),
+            x=x,
+            y=y,
+            color=color,
             strokeDash=alt.StrokeDash(
                 "text:N",
                 title=None,
@@ -164,14 +209,33 @@ def script_chart(data: pd.DataFrame, *, metric: str = "chars_per_token", large: 
                 legend=alt.Legend(orient="bottom", labelFontSize=label, symbolStrokeWidth=3),
             ),
             detail="text:N",
-            tooltip=[
-                "text:N",
-                "script:N",
-                "vocab_size:Q",
-                "tokens:Q",
-                "chars:Q",
-                alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric]),
-            ],
+            tooltip=tooltip,
         )
-        .properties(height=SCRIPT_HEIGHT_LARGE if large else SCRIPT_HEIGHT)
     )
+    ends = data.groupby(["text", "script"], sort=False)["vocab_size"].transform
+    marked = data[data["vocab_size"].isin(list(marks)) | (data["vocab_size"] == ends("min"))]
+    marked = pd.concat([marked, data[data["vocab_size"] == ends("max")]]).drop_duplicates()
+    points = (
+        alt.Chart(marked)
+        .mark_point(size=110 if large else 60, filled=True, opacity=1)
+        .encode(
+            x=x,
+            y=y,
+            color=color,
+            shape=alt.Shape(
+                "script:N",
+                title=None,
+                scale=alt.Scale(domain=scripts, range=SCRIPT_SHAPES[: max(len(scripts), 1)]),
+                legend=alt.Legend(orient="bottom", labelFontSize=label),
+            ),
+            tooltip=tooltip,
+        )
+    )
+    last = data[(data["text"] == texts[0]) & (data["vocab_size"] == ends("max"))] if len(data) else data
+    names = (
+        alt.Chart(last)
+        .mark_text(align="left", dx=8, fontSize=label, fontWeight="bold")
+        .encode(x=x, y=y, text="script:N")
+    )
+    height = SCRIPT_HEIGHT_LARGE if large else SCRIPT_HEIGHT
+    return alt.LayerChart(layer=[lines, points, names]).properties(height=height)

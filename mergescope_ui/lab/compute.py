@@ -20,7 +20,7 @@ immutable, so sharing them between sessions is safe.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bpe_core import Tokenizer, TrainOptions
@@ -65,11 +65,13 @@ class LabSettings:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class LabResult:
-    """A training run with its curves, the table of sizes, and how long it took."""
+    """A training run with its curves, the table of sizes, and how long it took; ``left_out`` are the
+    sizes asked for that training did not reach (the table has no row for them)."""
 
     run: CompressionCurve
     rows: tuple[SizeRow, ...]
     seconds: float
+    left_out: tuple[int, ...] = ()
 
 
 def parse_sizes(
@@ -114,6 +116,22 @@ def parse_sizes(
     return tuple(out)
 
 
+def reached_sizes(sizes: Sequence[int], final: int) -> list[int]:
+    """The sizes of the table when training stopped at vocab size ``final``: those it reached, and the
+    first one past it (its row is the final tokenizer, marked as where training stopped), but no more:
+    every bigger size would repeat that row.
+
+    >>> reached_sizes([300, 512, 1024, 4096, 32768], 700)
+    [300, 512, 1024]
+    >>> reached_sizes([300, 512, 700, 4096], 700), reached_sizes([300, 512], 32768)
+    ([300, 512, 700], [300, 512])
+    """
+    ordered = sorted(set(sizes))
+    reached = [s for s in ordered if s <= final]
+    beyond = [s for s in ordered if s > final]
+    return reached + beyond[:1] if not reached or reached[-1] < final else reached
+
+
 def compute_lab(
     train_text: str,
     heldout: Mapping[str, str],
@@ -137,15 +155,16 @@ def compute_lab(
     if progress is not None:
         progress(0.92, "table: compression, OOV and round-trip rates")
     texts = {run.train.name: train_text, **heldout}
-    rows = size_table(
-        run, [s for s in settings.table_sizes if s >= run.base_vocab], texts, samples=settings.samples
-    )
+    asked = [s for s in settings.table_sizes if s >= run.base_vocab]
+    sizes = reached_sizes(asked, run.vocab_size(run.merges))
+    rows = size_table(run, sizes, texts, samples=settings.samples)
     if progress is not None:
         progress(1.0, "done")
     return LabResult(
         run=run,
         rows=tuple(rows),
         seconds=time.perf_counter() - start,
+        left_out=tuple(s for s in asked if s not in sizes),
     )
 
 

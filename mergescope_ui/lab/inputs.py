@@ -57,7 +57,7 @@ def sidebar(messages: DeltaGenerator) -> LabInputs | None:
         settings = lab_settings(messages)
         st.header("Compare")
         ref_files = reference_upload()
-    write_link()
+    write_link(messages)
     if picked is None or split is None or settings is None:
         return None
     train, heldout, how = split

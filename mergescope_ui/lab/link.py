@@ -14,7 +14,18 @@ from mergescope_ui.shared.url_state import read_params_once, write_params
 
 from . import keys
 from .settings_form import DEFAULT_PATTERN, DEFAULT_VOCAB, PATTERN_LABELS
-from .share import DEFAULT_SHARE, END, PARAM_NAMES, SPLIT, TEXT, HeldOut, LabLink, from_query, to_query
+from .share import (
+    DEFAULT_SHARE,
+    END,
+    PARAM_NAMES,
+    SPLIT,
+    TEXT,
+    HeldOut,
+    LabLink,
+    from_query,
+    own_text_note,
+    to_query,
+)
 from .texts import default_corpora
 
 
@@ -26,6 +37,8 @@ def apply_link(messages: DeltaGenerator) -> None:
     link, notes = from_query(params, corpus_ids=[c.id for c in corpus_index()], patterns=list(PATTERN_LABELS))
     for note in notes:
         messages.warning(f"From the link: {md_escape(note)}")
+    if link.own is not None:
+        messages.warning(own_text_note(link.own, opened=True))
     if link.corpora is not None:
         st.session_state[keys.CORPORA] = list(link.corpora)
     if link.pattern is not None:
@@ -51,16 +64,35 @@ def _heldout_now() -> HeldOut | None:
     return HeldOut(how, share=int(state.get(keys.HELDOUT_SHARE, DEFAULT_SHARE)))
 
 
-def write_link() -> None:
-    """Put the sidebar's corpora, pattern, largest vocab and held-out split into the URL (defaults
-    stay out; other pages' parameters are left alone)."""
+def _own_now() -> tuple[str, ...]:
+    """The texts of the user's own in the run now (keys of ``share.OWN_TEXTS``)."""
     state = st.session_state
+    own = []
+    if state.get(keys.UPLOAD_RAW) is not None:
+        own.append("upload")
+    if str(state.get(keys.PASTED) or "").strip():
+        own.append("paste")
+    separate = state.get(keys.HELDOUT_MODE) == keys.SEPARATE and state.get(keys.HELDOUT_SOURCE) == keys.PASTE
+    if separate and str(state.get(keys.HELDOUT_PASTED) or "").strip():
+        own.append("heldout")
+    return tuple(own)
+
+
+def write_link(messages: DeltaGenerator | None = None) -> None:
+    """Put the sidebar's corpora, pattern, largest vocab and held-out split into the URL (defaults
+    stay out; other pages' parameters are left alone), and which texts of the user's own it leaves out;
+    in ``messages``, say that the link does not carry them."""
+    state = st.session_state
+    own = _own_now()
+    if own and messages is not None:
+        messages.caption(own_text_note(own, opened=False))
     ids = [c.id for c in corpus_index()]
     now = LabLink(
         corpora=tuple(state.get(keys.CORPORA, ())),
         pattern=state.get(keys.PATTERN),
         vocab=int(state[keys.VOCAB]) if state.get(keys.VOCAB) is not None else None,
         heldout=_heldout_now(),
+        own=own or None,
     )
     defaults = LabLink(
         tuple(default_corpora(ids)), DEFAULT_PATTERN, DEFAULT_VOCAB, HeldOut(SPLIT, DEFAULT_SHARE)

@@ -86,7 +86,7 @@ def _headline(result: LabResult, cached: bool) -> None:
     if run.vocab_size(K) < run.requested_vocab:
         st.info(
             f"Training stopped at {run.vocab_size(K):,} of the {run.requested_vocab:,} asked for: "
-            f"{run.stop_reason}. Bigger sizes in the table show this final tokenizer."
+            f"{run.stop_reason}. The table stops there: its last row is this final tokenizer."
         )
     cols = st.columns(4)
     cols[0].metric(

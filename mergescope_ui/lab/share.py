@@ -3,7 +3,9 @@
 A teacher sends ``/vocab-lab?corpus=lighthouse_story,machine_learning_zh&vocab=8192&heldout=end:30``
 and the class opens the same run.  The held-out text reads ``split:PERCENT`` (documents held out),
 ``end:PERCENT`` (the end of the text) or ``text:CORPUS`` (a separate built-in text).  Values equal to
-the page's defaults stay out of the link; a bad value is ignored with a note saying why.
+the page's defaults stay out of the link; a bad value is ignored with a note saying why.  Text of the
+user's own (an uploaded file, pasted text) does not fit in a link: ``own=upload,paste`` says the run had
+some, so the page that opens it can say it trains on the built-in texts instead.
 
 >>> ids = ["lighthouse_story", "mixed_scripts", "machine_learning_zh"]
 >>> params = {"corpus": "mixed_scripts,nope", "vocab": "8192", "heldout": "end:30"}
@@ -14,6 +16,9 @@ the page's defaults stay out of the link; a bad value is ignored with a note say
 ["ignored corpus 'nope': not a built-in corpus"]
 >>> to_query(link, defaults=LabLink(corpora=("lighthouse_story",), pattern="gpt2", vocab=4096))
 {'corpus': 'mixed_scripts', 'vocab': '8192', 'heldout': 'end:30'}
+>>> link, notes = from_query({"own": "upload,nope"}, corpus_ids=ids)
+>>> link.own, notes
+(('upload',), ["ignored own 'nope': use upload, paste or heldout"])
 """
 
 from __future__ import annotations
@@ -23,8 +28,14 @@ from dataclasses import dataclass
 
 from bpe_core.pretokenizer import excerpt
 
-CORPUS, PATTERN, VOCAB, HELDOUT = "corpus", "pattern", "vocab", "heldout"
-PARAM_NAMES = (CORPUS, PATTERN, VOCAB, HELDOUT)
+CORPUS, PATTERN, VOCAB, HELDOUT, OWN = "corpus", "pattern", "vocab", "heldout", "own"
+PARAM_NAMES = (CORPUS, PATTERN, VOCAB, HELDOUT, OWN)
+# The user's own texts a link cannot carry, by the name the link gives them.
+OWN_TEXTS = {
+    "upload": "an uploaded file",
+    "paste": "pasted training text",
+    "heldout": "a pasted held-out text",
+}
 SPLIT, END, TEXT = "split", "end", "text"
 SHARES = range(5, 51, 5)  # the held-out share slider's values (percent)
 DEFAULT_SHARE = 20
@@ -52,6 +63,31 @@ class LabLink:
     pattern: str | None = None
     vocab: int | None = None
     heldout: HeldOut | None = None
+    own: tuple[str, ...] | None = (
+        None  # the run had these texts of its own (keys of OWN_TEXTS), not in the link
+    )
+
+
+def own_text_note(own: tuple[str, ...], *, opened: bool) -> str:
+    """What a page says about texts of the user's own that its link cannot carry: ``opened`` from a link
+    that was made with them, or (not ``opened``) while the user's run has them.
+
+    >>> own_text_note(("upload",), opened=True)[:58]
+    'This link was made from a run on an uploaded file, which a'
+    >>> own_text_note(("upload", "paste"), opened=False)[:72]
+    "This page's link (the address bar) carries the built-in corpora and the "
+    """
+    what = " and ".join(OWN_TEXTS[o] for o in own)
+    if opened:
+        return (
+            f"This link was made from a run on {what}, which a link cannot carry: the lab opens on the "
+            "built-in texts the link names (or its default texts) instead. Add that text again to see the "
+            "same run."
+        )
+    return (
+        "This page's link (the address bar) carries the built-in corpora and the settings, not "
+        f"{what}: it opens on the built-in texts, and says so to whoever opens it."
+    )
 
 
 def _one(value: str | list[str] | None) -> str | None:
@@ -100,7 +136,19 @@ def from_query(
                 f"ignored heldout {excerpt(raw)}: use split:PERCENT, end:PERCENT (5 to 50, in steps of 5) "
                 "or text:CORPUS"
             )
-    return LabLink(corpora, pattern, vocab, heldout), notes
+    own = None
+    raw = _one(params.get(OWN))
+    if raw is not None:
+        parts = [p for p in raw.split(",") if p]
+        for p in parts:
+            if p not in OWN_TEXTS:
+                notes.append(
+                    f"ignored own {excerpt(p)}: use {', '.join(OWN_TEXTS)}".replace(
+                        ", heldout", " or heldout"
+                    )
+                )
+        own = tuple(o for o in OWN_TEXTS if o in parts) or None
+    return LabLink(corpora, pattern, vocab, heldout, own), notes
 
 
 def _heldout(raw: str, corpus_ids: Collection[str]) -> HeldOut | None:
@@ -123,4 +171,6 @@ def to_query(link: LabLink, *, defaults: LabLink) -> dict[str, str]:
         out[VOCAB] = str(link.vocab)
     if link.heldout is not None and link.heldout != (defaults.heldout or HeldOut(SPLIT, DEFAULT_SHARE)):
         out[HELDOUT] = link.heldout.key()
+    if link.own:
+        out[OWN] = ",".join(link.own)
     return out

@@ -147,8 +147,16 @@ def _table(result: LabResult, references: tuple[SizeRow, ...]) -> None:
     st.subheader("Table of sizes")
     rows = (*result.rows, *references)
     st.dataframe(size_frame(rows), hide_index=True, width="stretch")
+    if result.left_out:
+        final = result.run.vocab_size(result.run.merges)
+        st.caption(
+            f"Training stopped at vocab size {final:,}, so there is no row for "
+            + ", ".join(f"{s:,}" for s in result.left_out)
+            + " (it would repeat the final tokenizer): raise the vocab size in the settings to train "
+            "that far."
+        )
     st.caption(
-        "Sizes past the end of training show the final tokenizer. The character baseline's vocab is the "
+        "The character baseline's vocab is the "
         "distinct characters of the training text; round trips encode and decode random characters drawn "
         "from each text."
     )

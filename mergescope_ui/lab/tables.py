@@ -204,11 +204,13 @@ SIZE_COLUMNS = [
     "tokens/word",
     "OOV rate %",
     "round-trip %",
+    "note",
 ]
 
 
 def size_frame(rows: Sequence[SizeRow]) -> pd.DataFrame:
-    """The table of sizes as a DataFrame (rates in percent)."""
+    """The table of sizes as a DataFrame (rates in percent); a row asked for a bigger vocab than training
+    reached says so in its note."""
     return pd.DataFrame(
         [
             {
@@ -223,6 +225,7 @@ def size_frame(rows: Sequence[SizeRow]) -> pd.DataFrame:
                 "tokens/word": round(r.compression.tokens_per_word, 3),
                 "OOV rate %": round(100 * r.oov_rate, 3),
                 "round-trip %": round(100 * r.round_trip_rate, 3),
+                "note": f"training stopped at {r.vocab_size:,}" if r.vocab_size < r.requested_vocab else "",
             }
             for r in rows
         ],

@@ -28,6 +28,8 @@ CUTS_CSS = """
 .ms-schemes-table table.ms-table{font-size:.86rem;}
 .ms-schemes-table table.ms-table th{white-space:normal;vertical-align:bottom;padding:.25rem .3rem;}
 .ms-schemes-table table.ms-table td{padding:.2rem .3rem;}
+/* On a phone the thirteen columns scroll in their own box (focusable), not the page. */
+.ms-schemes-table{overflow-x:auto;}
 @media (max-width:640px){.ms-scheme-row{grid-template-columns:minmax(0,1fr);}
   .ms-scheme-row .ms-scheme-lost{grid-column:1;}}
 </style>
@@ -90,7 +92,9 @@ def _table(inputs: SchemesInputs, result: Comparison) -> None:
     if not frame["note"].any():
         frame = frame.drop(columns="note")
     shown = frame.astype(object).where(frame.notna(), "—")
-    st.html(f'<div class="ms-schemes-table">{html_table(shown, clip={"note": 200})}</div>')
+    table = html_table(shown, clip={"note": 200})
+    region = 'tabindex="0" role="region" aria-label="The schemes side by side"'  # it may scroll sideways
+    st.html(f'<div class="ms-schemes-table" {region}>{table}</div>')
     st.caption(
         f"Each scheme trained to {inputs.vocab_size:,} ids; “vocab reached” is where it stopped. OOV: the "
         "share of tokens that are the unknown token. Round trip: the share of non-empty lines that "

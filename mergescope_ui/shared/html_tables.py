@@ -38,15 +38,15 @@ TABLE_CSS = """
 .ms-table-wrap{max-height:var(--ms-table-height,17rem);overflow:auto;border:1px solid rgba(128,128,128,.3);
   border-radius:.5rem;contain:layout paint;}
 table.ms-table{border-collapse:collapse;width:100%;font-size:.92rem;}
-table.ms-table th{position:sticky;top:0;background:#f1f3f5;text-align:left;font-weight:600;
-  padding:.25rem .6rem;border-bottom:1px solid #dee2e6;}
-table.ms-table td{padding:.2rem .6rem;border-bottom:1px solid #f1f3f5;
+table.ms-table th{position:sticky;top:0;background:var(--ms-panel);text-align:left;font-weight:600;
+  padding:.25rem .6rem;border-bottom:1px solid var(--ms-rule);}
+table.ms-table td{padding:.2rem .6rem;border-bottom:1px solid var(--ms-panel);
   font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
   white-space:pre-wrap;overflow-wrap:anywhere;}
 table.ms-table td.ms-num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;}
 table.ms-table td.ms-word{overflow-wrap:normal;}
-table.ms-table tr.ms-chosen td{background:#ffe8cc;font-weight:700;}
-table.ms-table tr.ms-tied td{background:#fff3bf;}
+table.ms-table tr.ms-chosen td{background:light-dark(#ffe8cc,#5c2a0a);font-weight:700;}
+table.ms-table tr.ms-tied td{background:light-dark(#fff3bf,#4a3d00);}
 </style>
 """
 

@@ -29,7 +29,7 @@ from .token_html import PALETTE_SIZE, TOKEN_CSS
 
 SCHEME_CSS = """
 <style>
-.ms-tokens .ms-unk{background:#8b1a1a;color:#fff;border:2px dashed #fff;outline:2px solid #8b1a1a;}
+.ms-tokens .ms-t.ms-unk{background:#8b1a1a;color:#fff;border:2px dashed #fff;outline:2px solid #8b1a1a;}
 .ms-scheme-cut{margin:0 0 .35rem 0;}
 .ms-scheme-cut .ms-tokens{max-height:none;}
 .ms-lost{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono",monospace;white-space:pre-wrap;

@@ -22,30 +22,58 @@ import regex
 
 from bpe_core.byte_level import readable as screen_label
 
-PALETTE_SIZE = 10
+# The fills of learned tokens, by id % 10, and of raw single bytes: told apart with normal colour vision and
+# under simulated protanopia, deuteranopia and tritanopia (CIEDE2000 at least 10 between any two, in
+# tests/ui/shared/test_token_palette.py), each under dark text at 7:1 or more.  The same in the light and the
+# dark theme: a token carries its own text colour, and its border marks where it starts and ends.
+PALETTE = (
+    "#999ebc",  # slate
+    "#65dcfd",  # sky
+    "#70ac8f",  # sage
+    "#eff154",  # lemon
+    "#a0c40b",  # lime
+    "#f4c489",  # apricot
+    "#b29f5d",  # khaki
+    "#beb8c0",  # lilac grey
+    "#b98dff",  # violet
+    "#d8fdd4",  # mint
+)
+BYTE_FILL = "#e8e8e8"
+TOKEN_TEXT = "#111"
+PALETTE_SIZE = len(PALETTE)
+
+
+def palette_css(scope: str) -> str:
+    """The token fills as CSS rules for the token spans inside ``scope`` (a selector).
+
+    >>> palette_css(".ms-tokens").splitlines()[:2]
+    ['.ms-tokens .ms-byte{background:#e8e8e8}', '.ms-tokens .ms-c0{background:#999ebc}']
+    """
+    rules = [f"{scope} .ms-byte{{background:{BYTE_FILL}}}"]
+    rules += [f"{scope} .ms-c{n}{{background:{fill}}}" for n, fill in enumerate(PALETTE)]
+    return "\n".join(rules) + "\n"
+
 
 # One namespaced style block; st.html keeps <style> and applies it page-wide.
-TOKEN_CSS = """
+TOKEN_CSS = (
+    """
 <style>
 .ms-tokens{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
   font-size:var(--ms-token-size,1.05rem);line-height:2.1;max-height:var(--ms-token-height,26rem);
   overflow-y:auto;padding:.4rem .5rem;border:1px solid rgba(128,128,128,.35);border-radius:.5rem;
   word-break:break-all;contain:layout paint;}
-.ms-tokens .ms-t{padding:.1em .12em;margin:0 1px;border-radius:.25em;border:1px solid rgba(0,0,0,.18);
-  white-space:pre;color:#111;}
-.ms-tokens .ms-byte{background:#e8e8e8;}
-.ms-tokens .ms-c0{background:#ffd8a8}.ms-tokens .ms-c1{background:#b2f2bb}
-.ms-tokens .ms-c2{background:#a5d8ff}.ms-tokens .ms-c3{background:#ffc9c9}
-.ms-tokens .ms-c4{background:#d0bfff}.ms-tokens .ms-c5{background:#ffec99}
-.ms-tokens .ms-c6{background:#96f2d7}.ms-tokens .ms-c7{background:#fcc2d7}
-.ms-tokens .ms-c8{background:#c5f6fa}.ms-tokens .ms-c9{background:#d8f5a2}
-.ms-tokens .ms-partial{border-style:dashed;font-size:.8em;color:#5c3c00;}
+.ms-tokens .ms-t{padding:.1em .12em;margin:0 1px;border-radius:.25em;
+  border:1px solid light-dark(rgba(0,0,0,.18),rgba(255,255,255,.45));white-space:pre;color:#111;}
+"""
+    + palette_css(".ms-tokens")
+    + """.ms-tokens .ms-partial{border-style:dashed;font-size:.8em;color:#5c3c00;}
 .ms-tokens .ms-special{background:#343a40;color:#fff;}
-.ms-tokens .ms-new{outline:3px solid #e8590c;outline-offset:1px;font-weight:700;}
-.ms-tokens .ms-more{color:#868e96;font-style:italic;white-space:normal;}
-.ms-tokens .ms-empty{color:#868e96;font-style:italic;}
+.ms-tokens .ms-new{outline:3px solid var(--ms-accent-line,#e8590c);outline-offset:1px;font-weight:700;}
+.ms-tokens .ms-more{color:var(--ms-muted,#696867);font-style:italic;white-space:normal;}
+.ms-tokens .ms-empty{color:var(--ms-muted,#696867);font-style:italic;}
 </style>
 """
+)
 
 
 def token_class(token_id: int, token: bytes, *, special: bool = False) -> str:

@@ -123,13 +123,13 @@ DETAIL_CSS = """
 .ms-tree > ul{border-left:none;padding-left:0;}
 .ms-tree li{margin:.25em 0;}
 .ms-tree .ms-tokens{display:inline;border:none;padding:0;max-height:none;overflow:visible;}
-.ms-tree .ms-step{color:#495057;font-size:.85em;margin-left:.4em;}
+.ms-tree .ms-step{color:var(--ms-note);font-size:.85em;margin-left:.4em;}
 /* a long token wraps inside the panel instead of running out of it (CJK has no spaces: anywhere) */
 .ms-tree .ms-tokens .ms-t,.ms-tokens.ms-later .ms-t,.ms-tokens.ms-big .ms-t{white-space:pre-wrap;
   overflow-wrap:anywhere;word-break:break-all;}
 .ms-tokens.ms-big{font-size:2.2em;border:none;max-height:none;}
 .ms-tree summary{cursor:pointer;}
-.ms-tree summary::marker{color:#e8590c;}
+.ms-tree summary::marker{color:var(--ms-accent-line);}
 .ms-facts table.ms-table td:first-child{white-space:nowrap;font-family:inherit;}
 </style>
 """

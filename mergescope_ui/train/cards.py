@@ -36,9 +36,11 @@ RULE_GIST = {
 
 CARD_CSS = """
 <style>
-.ms-card{border:2px solid #e8590c;border-radius:.8rem;padding:.55rem .9rem;background:rgba(232,89,12,.05);
+.ms-card{border:2px solid var(--ms-accent-line);border-radius:.8rem;padding:.55rem .9rem;
+  background:rgba(232,89,12,.05);
   font-size:var(--ms-card-size,1rem);min-width:0;overflow-wrap:anywhere;}
-.ms-card h4{margin:0 0 .15rem 0;font-size:1.1em;font-weight:700;color:#b5400c;padding:0;line-height:1.3;}
+.ms-card h4{margin:0 0 .15rem 0;font-size:1.1em;font-weight:700;color:var(--ms-accent-text);padding:0;
+  line-height:1.3;}
 .ms-card .ms-tokens{border:none;max-height:none;padding:.1rem 0;font-size:1.7em;overflow:visible;
   contain:none;line-height:1.6;word-break:normal;display:flex;flex-wrap:wrap;align-items:center;}
 .ms-card .ms-tokens.ms-long{font-size:1.3em;}
@@ -50,9 +52,9 @@ CARD_CSS = """
 /* The merges so far beside the longest tokens only where the merges' ten columns have room. */
 .ms-split-room{container-type:inline-size;}
 @container (max-width: 64rem){.ms-split-room .ms-wide-split{grid-template-columns:minmax(0,1fr);gap:0;}}
-.ms-card .ms-op{font-size:.8em;color:#495057;padding:0 .25em;}
+.ms-card .ms-op{font-size:.8em;color:var(--ms-note);padding:0 .25em;}
 .ms-card p{margin:.15rem 0;line-height:1.4;}
-.ms-card .ms-note{color:#495057;font-size:.92em;}
+.ms-card .ms-note{color:var(--ms-note);font-size:.92em;}
 .ms-card code{font-size:.92em;overflow-wrap:anywhere;white-space:break-spaces;padding:0 .1em;}
 .ms-card code.ms-pairname{display:inline-block;max-width:100%;white-space:nowrap;overflow:hidden;
   text-overflow:ellipsis;vertical-align:bottom;}

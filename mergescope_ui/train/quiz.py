@@ -52,7 +52,7 @@ QUIZ_CSS = """
   gap:0 1rem;}
 /* A long verdict wraps (a projector shows no tooltip), in lines close enough to keep the stage on it. */
 .ms-quiz .ms-verdict{min-width:0;padding:0 .4rem;border-radius:.4rem;}
-.ms-quiz .ms-right{background:#d3f9d8;color:#2b8a3e;}
+.ms-quiz .ms-right{background:#d3f9d8;color:#22702f;}
 .ms-quiz .ms-tied{background:#fff3bf;color:#8a5a00;}
 .ms-quiz .ms-wrong{background:#ffe3e3;color:#c92a2a;}
 .ms-quiz .ms-score{opacity:.75;white-space:nowrap;margin-left:auto;}

@@ -140,8 +140,9 @@ def streamlit_process(
 
 
 @contextmanager
-def chromium_page(*, width: int = 1600, height: int = 1000) -> Iterator[object]:
-    """A fresh headless chromium page (persistent context in a temp dir)."""
+def chromium_page(*, width: int = 1600, height: int = 1000, color_scheme: str = "light") -> Iterator[object]:
+    """A fresh headless chromium page (persistent context in a temp dir); ``color_scheme`` is the system
+    setting the page sees (``prefers-color-scheme``; playwright's default is "light")."""
     from playwright.sync_api import sync_playwright
 
     profile = tempfile.mkdtemp(prefix="mergescope-chromium-")
@@ -153,6 +154,7 @@ def chromium_page(*, width: int = 1600, height: int = 1000) -> Iterator[object]:
                 headless=True,
                 args=CHROMIUM_ARGS,
                 viewport={"width": width, "height": height},
+                color_scheme=color_scheme,
             )
             try:
                 yield context.pages[0] if context.pages else context.new_page()

@@ -1,8 +1,10 @@
-"""axe-core in the real browser: no serious or critical violation on any page or tab (light theme).
+"""axe-core in the real browser: no serious or critical violation on any page or tab, light and dark.
 
-Every page, and every tab of the Tokenize page and the lab, is checked in the
-default view and in presenter mode; the live room's student page (``/room``) is
-checked as its join form and as a joined student sees a teacher's room.
+Every page, and every tab of the Tokenize page, the lab and Compare schemes, is checked in the
+default view and in presenter mode, in the light and in the dark theme.  The dark theme comes from the
+system setting in the default view (``prefers-color-scheme: dark``, which the app follows) and from the
+link in presenter mode (``?embed_options=dark_theme`` over a light system setting).  The live room's
+student page (``/room``) is checked as its join form and as a joined student sees a teacher's room.
 axe-core comes from its npm package, which ``.ci/run`` installs into ``.ci/node``
 (``npm ci --prefix .ci/node``); without it
 the test is skipped, except in CI (``CI=true``), where it fails.  Only ``serious`` and
@@ -35,10 +37,13 @@ PAGES = {  # URL -> a heading that says the page is drawn
     "/train": "Train: watch BPE learn",
     "/tokenize": "Tokenize: paste text",
     "/vocab-lab": "Vocab-size lab",
+    "/schemes": "Compare schemes",
 }
 # Violations known and left to the code that owns them, by the element's selector: the test fails when one is
 # no longer found, so the entry goes as soon as it is fixed.
 KNOWN: dict[str, str] = {}  # selector -> why it is still allowed (none now)
+# The theme the app is drawn in, from the color-scheme Streamlit gives its root.
+THEME_OF_THE_APP = """() => getComputedStyle(document.querySelector('[data-testid="stApp"]')).colorScheme"""
 RUN_AXE = """async () => {
   const result = await axe.run(document, {resultTypes: ["violations"]});
   return result.violations
@@ -76,14 +81,29 @@ def views(page, path: str) -> Iterator[str]:
         yield f"{path} tab {name}"
 
 
+def query(*, presenter: bool, theme: str) -> str:
+    """The query string that opens a page in presenter mode and, there, in ``theme`` by the link.
+
+    >>> query(presenter=True, theme="dark"), query(presenter=False, theme="dark")
+    ('?presenter=true&embed_options=dark_theme', '')
+    """
+    return "?presenter=true" + ("&embed_options=dark_theme" if theme == "dark" else "") if presenter else ""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("presenter", [False, True], ids=["default", "presenter"])
-def test_no_serious_or_critical_axe_violation_on_any_page_or_tab(server: str, presenter: bool) -> None:
+def test_no_serious_or_critical_axe_violation_on_any_page_or_tab(
+    server: str, presenter: bool, theme: str
+) -> None:
     found: dict[str, list[dict]] = {}
     known: set[str] = set()
-    with chromium_page(width=1400, height=900) as page:
+    system = theme if not presenter else "light"  # presenter mode gets its theme from the link
+    with chromium_page(width=1400, height=900, color_scheme=system) as page:
         for path, heading in PAGES.items():
-            page.goto(server + path + ("?presenter=true" if presenter else ""))
+            page.goto(server + path + query(presenter=presenter, theme=theme))
             page.get_by_role("heading", name=heading).first.wait_for(timeout=60_000)
+            applied = page.evaluate(THEME_OF_THE_APP)
+            assert applied == theme, f"{path} is drawn in the {applied} theme, not {theme}"
             for view in views(page, path):
                 for violation in severe_violations(page):
                     nodes = [n for n in violation["nodes"] if n.split(" | ")[0] not in KNOWN]
@@ -91,7 +111,7 @@ def test_no_serious_or_critical_axe_violation_on_any_page_or_tab(server: str, pr
                     if nodes:
                         found.setdefault(view, []).append({**violation, "nodes": nodes})
     ARTIFACTS.mkdir(exist_ok=True)
-    mode = "presenter" if presenter else "default"
+    mode = ("presenter" if presenter else "default") + "_" + theme
     (ARTIFACTS / f"axe_{mode}.json").write_text(
         json.dumps(found, indent=1, ensure_ascii=False), encoding="utf-8"
     )

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 WHATIF_CSS = """
 <style>
-.ms-whatif-bar{border:2px solid #1971c2;border-radius:.8rem;padding:.4rem .9rem;
+.ms-whatif-bar{border:2px solid var(--ms-info-line);border-radius:.8rem;padding:.4rem .9rem;
   background:rgba(25,113,194,.06);line-height:1.4;}
-.ms-whatif-bar b{color:#1864ab;}
+.ms-whatif-bar b{color:var(--ms-info-text);}
 .ms-whatif-bar .ms-note{font-size:.85em;opacity:.75;}
 .ms-whatif .ms-tokens{max-height:calc(3 * 1.9em + .6rem);line-height:1.9;
   font-size:min(var(--ms-token-size,1.05rem),1rem);}
@@ -31,8 +31,8 @@ WHATIF_CSS = """
    so the end's five columns fit a presenter column without wrapping a cell */
 .ms-figures-box table.ms-table td{font-family:inherit;font-variant-numeric:tabular-nums;}
 .ms-figures-box table.ms-table th{white-space:nowrap;}
-table.ms-table tr.ms-same td{background:#ebfbee;}
-table.ms-table tr.ms-part td{background:#fff4e6;font-weight:700;}
+table.ms-table tr.ms-same td{background:light-dark(#ebfbee,#12291c);}
+table.ms-table tr.ms-part td{background:light-dark(#fff4e6,#4a2a0e);font-weight:700;}
 /* the tokens only one side has: a line under that side's text, the count first */
 .ms-whatif .ms-only .ms-tokens{max-height:calc(1.9em + .9rem);margin-top:.3rem;}
 /* a box's label on its first line, before the tokens: which history, and what the strip holds */

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core.analysis.metrics import LESSON_SIZES
 from mergescope_ui.lab import keys as lk
-from mergescope_ui.lab.compute import clear_caches
+from mergescope_ui.lab.compute import clear_caches, reached_sizes
 from mergescope_ui.shared.corpora import find_id, load_index
 from mergescope_ui.shared.safe_text import md_escape
 
@@ -56,9 +56,10 @@ def compression_data(at: AppTest) -> pd.DataFrame:
 
 
 def script_data(at: AppTest) -> pd.DataFrame:
-    found = [f for f in chart_frames(at) if {"script", "chars_per_token"} <= set(f.columns)]
-    assert len(found) == 1
-    return found[0]
+    # the lines' data, and the rows of it that carry a marker and a name (the lines' ends among them)
+    found = sorted((f for f in chart_frames(at) if {"script", "chars_per_token"} <= set(f.columns)), key=len)
+    assert len(found) == 3 and len(found[-1]) > len(found[0])
+    return found[-1]
 
 
 def size_table(at: AppTest) -> pd.DataFrame:
@@ -81,7 +82,7 @@ def check_page(at: AppTest, sizes: set[int]) -> pd.DataFrame:
         assert tokens[-1] < tokens[0]
     table = size_table(at)
     bpe = table[table["tokenizer"] == "byte-level BPE"]
-    assert set(bpe["vocab size asked"]) == sizes
+    assert set(bpe["vocab size asked"]) == set(reached_sizes(sizes, int(bpe["vocab size"].max())))
     assert (bpe["round-trip %"] == 100.0).all()
     assert (bpe["OOV rate %"] == 0.0).all()
     assert set(bpe["text"]) == {"train", "held-out"}
@@ -93,7 +94,9 @@ def check_page(at: AppTest, sizes: set[int]) -> pd.DataFrame:
 
 def test_defaults() -> None:
     at = open_lab()
-    table = check_page(at, {*LESSON_SIZES, 1024})
+    # training stops at the vocab size set, 4,096: no row for 32,768 (it repeated the 4,096 tokenizer)
+    table = check_page(at, {512, 1024, 4096})
+    assert any("no row for 32,768" in c.value for c in at.caption)
     # the table agrees with the curve it came from
     data = compression_data(at)
     train_row = table[
@@ -253,8 +256,13 @@ def test_per_script_chart_shows_train_and_heldout_and_is_tall() -> None:
     scripts = script_data(at)
     assert set(scripts["text"]) == {"train", "held-out"}
     assert "Han" in set(scripts[scripts["text"] == "held-out"]["script"])
-    spec = next(s for s in chart_specs(at) if "strokeDash" in s.get("encoding", {}))
-    assert spec["encoding"]["strokeDash"]["field"] == "text" and spec["height"] >= 420
+    spec = next(
+        s for s in chart_specs(at) if any("strokeDash" in x.get("encoding", {}) for x in s.get("layer", []))
+    )
+    line, points, names = spec["layer"]
+    assert line["encoding"]["strokeDash"]["field"] == "text" and spec["height"] >= 420
+    # not by colour alone: a marker shape per script, and each line named at its end
+    assert points["encoding"]["shape"]["field"] == "script" and names["encoding"]["text"]["field"] == "script"
     at.selectbox(key=lk.SCRIPT_TEXT).set_value("train").run()
     assert set(script_data(at)["text"]) == {"train"}
 
@@ -274,3 +282,18 @@ def test_coinciding_train_and_heldout_lines_both_show_and_are_named() -> None:
     lines = next(x for x in spec["layer"] if "layer" in x)["layer"]
     widths = [x["mark"]["strokeWidth"] for x in lines]
     assert widths[0] > widths[1] and lines[1]["mark"]["strokeDash"]  # wide under, dashed over
+
+
+def test_a_link_made_after_an_upload_says_it_opens_on_the_built_in_texts() -> None:
+    """An uploaded file cannot go in a link: the page says so, and so does the link when opened."""
+    at = open_lab()
+    at.file_uploader(key=lk.UPLOAD).set_value(("mine.txt", b"my own words, my own words " * 30, "text/plain"))
+    at.run()
+    assert not at.exception and not at.error
+    assert at.query_params["own"] == "upload"
+    assert any("not an uploaded file" in c.value for c in at.caption)
+    opened = open_lab_link(own=at.query_params["own"])
+    said = " ".join(w.value for w in opened.warning)
+    assert "made from a run on an uploaded file" in said and "opens on the built-in texts" in said
+    check_page(opened, {*LESSON_SIZES, 1024})  # the default texts, as said
+    assert "own" not in opened.query_params  # this run has no text of its own

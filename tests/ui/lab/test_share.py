@@ -22,6 +22,12 @@ LINKS = st.builds(
         st.builds(HeldOut, how=st.sampled_from(["split", "end"]), share=st.sampled_from(list(share.SHARES))),
         st.builds(HeldOut, how=st.just("text"), text=st.sampled_from(IDS)),
     ),
+    own=st.one_of(
+        st.none(),
+        st.sets(st.sampled_from(list(share.OWN_TEXTS)), min_size=1).map(
+            lambda s: tuple(o for o in share.OWN_TEXTS if o in s)
+        ),
+    ),
 )
 
 
@@ -33,13 +39,17 @@ def test_doctests():
 def test_a_link_round_trips(link):
     back, notes = from_query(to_query(link, defaults=DEFAULTS), corpus_ids=IDS)
     assert notes == []
-    for field in ("corpora", "pattern", "vocab", "heldout"):
+    for field in ("corpora", "pattern", "vocab", "heldout", "own"):
         value = getattr(link, field)
         if value is not None and value != getattr(DEFAULTS, field):
             assert getattr(back, field) == value, field
 
 
-@given(st.dictionaries(st.sampled_from(["corpus", "pattern", "vocab", "heldout", "x"]), st.text(max_size=20)))
+@given(
+    st.dictionaries(
+        st.sampled_from(["corpus", "pattern", "vocab", "heldout", "own", "x"]), st.text(max_size=20)
+    )
+)
 @example({"vocab": "²"})
 @example({"heldout": "end:²"})
 @example({"heldout": "text:../../etc"})

@@ -32,11 +32,13 @@ from .split_patterns import split_patterns_view
 RIBBON_LINE_BYTES = 24  # bytes a ribbon line holds before it may break (fits a 1400 px window)
 RIBBON_LINE_BYTES_LARGE = 10  # in presenter mode (fits a 1400 px window at the large font)
 TAB_NAMES = ["🔢 Token ids", "🧬 Byte ribbon", DETAILS_TAB, "⚖️ Compare", "💬 Chat", "💾 Files", "🔗 Share"]
-# Presenter mode: the tab row wraps onto a second line instead of scrolling labels out of sight.
+# Presenter mode: the tab row wraps onto a second line instead of scrolling labels out of sight.  The ids
+# fill their box (on a phone the space at a line's end would hang out of it).
 TABS_CSS = """
 <style>
 .st-key-tokenize_tabs [role="tablist"]{flex-wrap:wrap;row-gap:.25rem;}
 .st-key-tokenize_tabs [role="tablist"] [role="tab"]{flex:0 0 auto;}
+.st-key-tokenize_tabs [data-testid="stCode"] code{display:block;}
 </style>
 """
 

@@ -33,6 +33,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+PHONE = {  # a phone's browser, for chromium_page(mobile=True)
+    "user_agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/120.0.0.0 Mobile Safari/537.36",
+    "is_mobile": True,
+    "has_touch": True,
+}
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 
@@ -140,8 +146,9 @@ def streamlit_process(
 
 
 @contextmanager
-def chromium_page(*, width: int = 1600, height: int = 1000) -> Iterator[object]:
-    """A fresh headless chromium page (persistent context in a temp dir)."""
+def chromium_page(*, width: int = 1600, height: int = 1000, mobile: bool = False) -> Iterator[object]:
+    """A fresh headless chromium page (persistent context in a temp dir); ``mobile``: as a phone's
+    browser (its user agent, touch, and the mobile viewport)."""
     from playwright.sync_api import sync_playwright
 
     profile = tempfile.mkdtemp(prefix="mergescope-chromium-")
@@ -153,6 +160,7 @@ def chromium_page(*, width: int = 1600, height: int = 1000) -> Iterator[object]:
                 headless=True,
                 args=CHROMIUM_ARGS,
                 viewport={"width": width, "height": height},
+                **(PHONE if mobile else {}),
             )
             try:
                 yield context.pages[0] if context.pages else context.new_page()

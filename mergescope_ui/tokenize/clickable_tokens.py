@@ -20,11 +20,10 @@ text, id and byte count (:func:`token_name`; the tooltip alone reaches no one on
 
 from __future__ import annotations
 
+import html as html_lib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import html as html_lib
 
 import streamlit as st
 
@@ -122,9 +121,10 @@ def clickable_tokens(
 ) -> None:
     """Draw ``html`` (from :func:`clickable_spans_html`); a click calls ``on_pick(position)``.
 
-    ``counts`` (of the whole text) show above the spans.  ``signature`` names the content (tokenizer, text, page): the browser replaces the spans only when
-    it changes, and keeps the box's scroll position within one page.  With ``live`` the browser
-    draws page 1 itself from the text as typed in ``live.box`` (see :class:`Live`).
+    ``counts`` (of the whole text) show above the spans.  ``signature`` names the content (tokenizer,
+    text, page): the browser replaces the spans only when it changes, and keeps the box's scroll
+    position within one page.  With ``live`` the browser draws page 1 itself from the text as typed
+    in ``live.box`` (see :class:`Live`).
     """
 
     def clicked() -> None:

@@ -66,7 +66,8 @@ export default function (component) {
     let p = 0;
     while (p < was.length && p < now.length && was[p] === now[p]) p++;
     let s = 0;
-    while (s < was.length - p && s < now.length - p && was[was.length - 1 - s] === now[now.length - 1 - s]) s++;
+    const m = was.length - 1, n = now.length - 1;
+    while (s < was.length - p && s < now.length - p && was[m - s] === now[n - s]) s++;
     // where the first p (and the last s) characters of the box's text end in the full text
     let a = 0;
     for (let k = 0; k < p; k++) a += full[a] === "\r" && full[a + 1] === "\n" ? 2 : 1;

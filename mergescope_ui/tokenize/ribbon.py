@@ -221,7 +221,8 @@ def byte_ribbon_html(
     # A scroll area the keyboard can reach (its arrow keys then scroll it), named for screen readers.
     parts = [
         RIBBON_CSS if css else "",
-        '<div class="ms-ribbon" tabindex="0" role="region" aria-label="Byte ribbon: characters, bytes, tokens">',
+        '<div class="ms-ribbon" tabindex="0" role="region"'
+        ' aria-label="Byte ribbon: characters, bytes, tokens">',
     ]
     for line in lines:
         parts.append(

@@ -48,7 +48,7 @@ def on_phone() -> bool:
     """True when this session's browser is a phone (no headers, as in headless tests: False)."""
     try:
         headers = st.context.headers
-    except Exception:  # noqa: BLE001 (no browser session: a headless run)
+    except Exception:
         return False
     return is_phone({k: headers.get(k) or "" for k in ("Sec-CH-UA-Mobile", "User-Agent")})
 

@@ -36,8 +36,8 @@ def example_buttons() -> None:
 
 
 def text_input() -> str:
-    """A row of example buttons (in presenter mode and on a phone: with the picker), then the text box (the English
-    example to start with)."""
+    """A row of example buttons (in presenter mode and on a phone: with the picker), then the text box
+    (the English example to start with)."""
     if not folded():
         example_buttons()
     st.session_state.setdefault(keys.TEXT, EXAMPLES["English"])

@@ -39,6 +39,8 @@ TABS_CSS = """
 .st-key-tokenize_tabs [role="tablist"]{flex-wrap:wrap;row-gap:.25rem;}
 .st-key-tokenize_tabs [role="tablist"] [role="tab"]{flex:0 0 auto;}
 .st-key-tokenize_tabs [data-testid="stCode"] code{display:block;}
+.st-key-tokenize_tabs [data-testid="stCode"] code,.st-key-tokenize_tabs [data-testid="stCode"] code span{
+  white-space:break-spaces;}
 </style>
 """
 

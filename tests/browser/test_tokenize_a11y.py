@@ -40,6 +40,12 @@ HOST = ".ms-click-host"
 SPANS = f"{HOST} .ms-t"
 IDS = """() => Array.from(document.querySelectorAll(".ms-click-host .ms-t"),
     (s) => Number(s.title.split(" ")[1]))"""
+# An element's boxes (an inline one cut by line ends has one per line) and its text's lines.
+LINES = """(e) => {
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  return [e.getClientRects().length, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size];
+}"""
 # What has the focus: a token's position, the ribbon, or the element's tag and class.
 FOCUSED = """() => {
   const e = document.activeElement;
@@ -202,3 +208,25 @@ def test_a_carriage_return_from_a_link_survives_typing(server) -> None:
         assert pg.evaluate(IDS) == tok.encode("y" + text + "x")
         chars = pg.locator(f"{HOST} .ms-counts [data-count='characters']").inner_text()
         assert chars.strip() == f"{len('y' + text + 'x'):,}"
+
+
+def test_the_details_show_a_long_token_as_one_box(server) -> None:
+    """A 42-byte Chinese token wraps in the details panel: as one box over several lines, not as
+    pieces that each look like a token of their own."""
+    text = "机器学习是人工智能的一个分支 the keeper"
+    tok = train(load_text(find_corpus("machine_learning_zh")), vocab_size=1200, pattern="gpt2")
+    ids = tok.encode(text)
+    position = max(range(len(ids)), key=lambda i: len(tok.vocab[ids[i]]))
+    assert len(tok.vocab[ids[position]]) > 24, "the test needs a long token"
+    with chromium_page(width=390, height=844, mobile=True) as pg:
+        _open(pg, f"{server}/tokenize?tok=quick:machine_learning_zh:1200:gpt2&t={quote(text)}")
+        pg.locator(f"{SPANS}[data-i='{position}']").click()
+        big = pg.locator(".ms-tokens.ms-big .ms-t")
+        big.wait_for(timeout=30_000)
+        wait_idle(pg)
+        full_screenshot(pg, "tokenize_phone_long_token_details")
+        boxes, lines = big.evaluate(LINES)
+        assert lines > 1, lines  # its text does wrap here (else the test shows nothing)
+        assert boxes == 1, f"the token is drawn as {boxes} separate boxes"
+        pieces = pg.locator(".ms-tree .ms-t").evaluate_all("(es) => es.map((e) => e.getClientRects().length)")
+        assert pieces and max(pieces) == 1, pieces

@@ -41,9 +41,13 @@ export default function (component) {
   if (!root) {
     root = document.createElement("div");
     root.className = "ms-box";
-    root.innerHTML = '<label class="ms-box-label"></label>' +
-      '<textarea class="ms-box-area" spellcheck="false" autocomplete="off"></textarea>' +
-      '<div class="ms-box-note" aria-live="polite"></div>';
+    const made = (tag, cls) => Object.assign(document.createElement(tag), { className: cls });
+    const area = made("textarea", "ms-box-area");
+    area.spellcheck = false;
+    area.setAttribute("autocomplete", "off");
+    const said = made("div", "ms-box-note");
+    said.setAttribute("aria-live", "polite");
+    root.append(made("label", "ms-box-label"), area, said);
     parentElement.appendChild(root);
   }
   const label = root.querySelector("label");

@@ -11,8 +11,9 @@
   caches on this machine, uploaded files);
 - :func:`token_view` (``main_view``): two switches (special tokens, whitespace marks), the counts
   and the coloured spans, a page at a time, each token clickable (``clickable_tokens``; ``results``
-  holds the records); while you type the browser encodes and draws them itself
-  (``encoder_table`` sends the tokenizer, ``live_assets/encoder.js`` encodes);
+  holds the records); while you type the browser encodes and draws them itself, with their counts
+  (``encoder_table`` sends the tokenizer, ``live_assets/encoder.js`` encodes); the tokens are a list
+  for screen readers, each named by its text, id and bytes;
 - :func:`tabs` (``tab_views``): token ids (with ids back to text: ``decode_box``), byte ribbon
   (``ribbon``), watch it encode (``watch_encode_view`` mounts the shared stage with the windows
   ``watch_encode`` builds from the engine's encode trace), token details (``details_tab`` on
@@ -22,7 +23,8 @@
 - :func:`write_link`: the link alone, when there is nothing to show.
 
 Its session keys are in ``keys``; the Train page's run comes through the shared key ``RUN``;
-``screen`` says whether it is on a projector (presenter mode draws it more compactly).
+``screen`` says whether it is on a projector or a phone (presenter mode and phones draw it more
+compactly).
 """
 
 from .intro import header

@@ -8,23 +8,31 @@ trigger value; the picked token is outlined at once in the browser, before
 Python answers with its details.  From the keyboard: Tab reaches the
 tokens once, the arrow keys move between them, Enter picks one.
 
+For screen readers the tokens are a list (``role="list"``), each token an item whose name gives its
+text, id and byte count (:func:`token_name`; the tooltip alone reaches no one on a keyboard).
+
 >>> html = clickable_spans_html([104, 60], {104: b"h", 60: b"<"}, start=10)
 >>> html.count('data-i="'), 'data-i="11"' in html, "&lt;" in html, "<script" in html
 (2, True, True, False)
+>>> html.count('role="listitem"'), 'aria-label="&quot;&lt;&quot;, id 60, 1 byte"' in html
+(2, True)
 """
 
 from __future__ import annotations
 
+import html as html_lib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
 
+from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.stage_contract import wire
 from mergescope_ui.shared.token_html import token_span
 
 from .encoder_table import EncoderTable, LiveView
+from .results import Counts
 
 ASSETS = Path(__file__).with_name("live_assets")
 # The encoder (a classic script that defines globalThis.msEncoder once), then the view (the module).
@@ -36,6 +44,13 @@ _JS = (
 
 # No selector names data-i: the browser then renumbers thousands of spans without restyling them.
 _CSS = """
+.ms-click-host .ms-counts{display:flex;flex-wrap:wrap;gap:.2rem 1.6rem;margin:0 0 .6rem 0;padding:0;}
+.ms-click-host .ms-counts > div{display:flex;flex-direction:column;min-width:4.5rem;}
+.ms-click-host .ms-counts dt{font-size:.875rem;color:var(--st-text-color);margin:0;font-weight:400;}
+.ms-click-host .ms-counts dd{font-size:1.75rem;line-height:1.25;margin:0;color:var(--st-text-color);
+  font-variant-numeric:tabular-nums;}
+@media (max-width:640px){.ms-click-host .ms-counts{gap:.1rem 1rem;}
+  .ms-click-host .ms-counts dd{font-size:1.3rem;}}
 .ms-click-host .ms-t{cursor:pointer;}
 .ms-click-host .ms-t:hover{outline:2px solid rgba(28,126,214,.55);outline-offset:1px;}
 .ms-click-host .ms-t:focus-visible{outline:3px solid #1c7ed6;outline-offset:1px;}
@@ -58,16 +73,39 @@ def clickable_spans_html(
 
     ``marks``: whitespace shows as ␣ ↵ ⇥ (else as itself)."""
     special = set(special_ids)
-    parts = ['<div class="ms-tokens">']
+    parts = [f'<div class="ms-tokens" role="list" aria-label="{LIST_NAME}">']
     for pos, token_id in enumerate(ids[:max_tokens], start=start):
-        span = token_span(token_id, vocab[token_id], special=token_id in special, marks=marks)
-        parts.append(f'<span data-i="{pos}"{span[5:]}')  # span starts with "<span"
+        token, is_special = vocab[token_id], token_id in special
+        span = token_span(token_id, token, special=is_special, marks=marks)
+        name = html_lib.escape(token_name(token_id, token, special=is_special), quote=True)
+        # span starts with "<span"
+        parts.append(f'<span data-i="{pos}" role="listitem" aria-label="{name}"{span[5:]}')
     if not ids:
-        parts.append('<span class="ms-empty">(empty text)</span>')
+        parts.append('<span class="ms-empty" role="listitem">(empty text)</span>')
     if len(ids) > max_tokens:
-        parts.append(f'<span class="ms-more"> … {len(ids) - max_tokens:,} more tokens not shown</span>')
+        parts.append(
+            f'<span class="ms-more" role="listitem"> … {len(ids) - max_tokens:,} more tokens not shown</span>'
+        )
     parts.append("</div>")
     return "".join(parts)
+
+
+LIST_NAME = "Tokens"  # the list's name for screen readers (encoder.js names it the same)
+
+
+def token_name(token_id: int, token: bytes, *, special: bool = False) -> str:
+    """What a screen reader says for a token: its text (whitespace marked), id and byte count.
+
+    The same words as ``look()`` in ``live_assets/encoder.js`` (the browser test compares them).
+
+    >>> token_name(262, b" the"), token_name(60, b"<"), token_name(50256, b"<|endoftext|>", special=True)
+    ('"␣the", id 262, 4 bytes', '"<", id 60, 1 byte', '"<|endoftext|>", id 50256, 13 bytes, special token')
+    >>> token_name(300, b"\\xe6\\x9c")
+    '"<E6><9C>", id 300, 2 bytes'
+    """
+    text = token.decode("utf-8") if special else screen_label(token)
+    size = f"{len(token)} {'byte' if len(token) == 1 else 'bytes'}"
+    return f'"{text}", id {token_id}, {size}' + (", special token" if special else "")
 
 
 def clickable_tokens(
@@ -78,13 +116,15 @@ def clickable_tokens(
     page: int,
     picked: int | None,
     on_pick: Callable[[int], None],
+    counts: Counts,
     live: Live | None = None,
 ) -> None:
     """Draw ``html`` (from :func:`clickable_spans_html`); a click calls ``on_pick(position)``.
 
-    ``signature`` names the content (tokenizer, text, page): the browser replaces the spans only when
-    it changes, and keeps the box's scroll position within one page.  With ``live`` the browser
-    draws page 1 itself from the text as typed in ``live.box`` (see :class:`Live`).
+    ``counts`` (of the whole text) show above the spans.  ``signature`` names the content (tokenizer,
+    text, page): the browser replaces the spans only when it changes, and keeps the box's scroll
+    position within one page.  With ``live`` the browser draws page 1 itself from the text as typed
+    in ``live.box`` (see :class:`Live`).
     """
 
     def clicked() -> None:
@@ -105,6 +145,9 @@ def clickable_tokens(
         marks=live.marks,
         max_tokens=live.max_tokens,
         live_chars=live.live_chars,
+        characters=counts.characters,
+        bytes=counts.bytes,
+        tokens=counts.tokens or 0,
     )
     _SPANS(key=key, data=wire(view), on_picked_change=clicked, on_missing_change=lambda: None)
 

@@ -124,9 +124,11 @@ DETAIL_CSS = """
 .ms-tree li{margin:.25em 0;}
 .ms-tree .ms-tokens{display:inline;border:none;padding:0;max-height:none;overflow:visible;}
 .ms-tree .ms-step{color:var(--ms-note);font-size:.85em;margin-left:.4em;}
-/* a long token wraps inside the panel instead of running out of it (CJK has no spaces: anywhere) */
+/* a long token wraps inside the panel instead of running out of it (CJK has no spaces: anywhere),
+   as one box over its lines: an inline box cut at each line end looks like two tokens */
 .ms-tree .ms-tokens .ms-t,.ms-tokens.ms-later .ms-t,.ms-tokens.ms-big .ms-t{white-space:pre-wrap;
-  overflow-wrap:anywhere;word-break:break-all;}
+  overflow-wrap:anywhere;word-break:break-all;display:inline-block;max-width:100%;box-sizing:border-box;
+  vertical-align:top;line-height:1.5;}
 .ms-tokens.ms-big{font-size:2.2em;border:none;max-height:none;}
 .ms-tree summary{cursor:pointer;}
 .ms-tree summary::marker{color:var(--ms-accent-line);}

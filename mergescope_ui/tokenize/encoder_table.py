@@ -76,7 +76,9 @@ class LiveView:
     whose typing the view follows; ``table_key``: the browser's table to encode with (``""``: the
     server's spans only); ``table``: that table, sent once per session; ``specials``: special
     tokens in the text are special (else plain text); ``marks``: whitespace shows as ␣ ↵ ⇥;
-    ``max_tokens``: the spans shown at most; ``live_chars``: the longest text encoded live.
+    ``max_tokens``: the spans shown at most; ``live_chars``: the longest text encoded live;
+    ``characters``, ``bytes``, ``tokens``: the counts of the server's text (the browser counts the
+    text as typed when it encodes it).
     """
 
     html: str
@@ -90,6 +92,9 @@ class LiveView:
     marks: bool
     max_tokens: int
     live_chars: int
+    characters: int
+    bytes: int
+    tokens: int
 
 
 RECORDS: tuple[type, ...] = (EncoderTable, LiveView)

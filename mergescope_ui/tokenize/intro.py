@@ -8,7 +8,7 @@ from mergescope_ui.shared.safe_text import md_escape
 
 from . import keys
 from .link import apply_link
-from .screen import presenting
+from .screen import PHONE_CSS, folded
 
 TITLE = "🔤 Tokenize: paste text, see tokens"
 
@@ -20,7 +20,8 @@ def header() -> None:
     place on the page when they are gone.
     """
     st.title(TITLE)
-    if not presenting():  # on a projector the tokens come first
+    st.html(PHONE_CSS)
+    if not folded():  # on a projector or a phone the tokens come first
         st.caption(
             "Pick a tokenizer (trained here or on the Train page, one on this machine, loaded from files, "
             "or a baseline) and see exactly how your text splits, byte by byte. Hover a token for its id "

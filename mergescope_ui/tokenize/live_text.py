@@ -41,9 +41,13 @@ export default function (component) {
   if (!root) {
     root = document.createElement("div");
     root.className = "ms-box";
-    root.innerHTML = '<label class="ms-box-label"></label>' +
-      '<textarea class="ms-box-area" spellcheck="false" autocomplete="off"></textarea>' +
-      '<div class="ms-box-note" aria-live="polite"></div>';
+    const made = (tag, cls) => Object.assign(document.createElement(tag), { className: cls });
+    const area = made("textarea", "ms-box-area");
+    area.spellcheck = false;
+    area.setAttribute("autocomplete", "off");
+    const said = made("div", "ms-box-note");
+    said.setAttribute("aria-live", "polite");
+    root.append(made("label", "ms-box-label"), area, said);
     parentElement.appendChild(root);
   }
   const label = root.querySelector("label");
@@ -57,16 +61,39 @@ export default function (component) {
   box.style.minHeight = data.height + "px";
   // What was typed and not yet sent, kept across redraws of the box (per box, per revision).
   const typed = (window.__msTypedText = window.__msTypedText || {});
+  // A text box turns every \r\n and \r into \n. The text (root.full) keeps the page's line ends:
+  // an edit replaces only the stretch that changed, so a \r from a link survives typing elsewhere.
+  const follow = () => {
+    const full = root.full, was = root.shown, now = box.value;
+    if (now === was) return;
+    if (!full.includes("\r")) { root.full = now; root.shown = now; return; }
+    let p = 0;
+    while (p < was.length && p < now.length && was[p] === now[p]) p++;
+    let s = 0;
+    const m = was.length - 1, n = now.length - 1;
+    while (s < was.length - p && s < now.length - p && was[m - s] === now[n - s]) s++;
+    // where the first p (and the last s) characters of the box's text end in the full text
+    let a = 0;
+    for (let k = 0; k < p; k++) a += full[a] === "\r" && full[a + 1] === "\n" ? 2 : 1;
+    let b = full.length;
+    for (let k = 0; k < s; k++) b -= full[b - 1] === "\n" && full[b - 2] === "\r" ? 2 : 1;
+    root.full = full.slice(0, a) + now.slice(p, now.length - s) + full.slice(b);
+    root.shown = now;
+  };
+  const value = () => { follow(); return root.full; };
   if (box.dataset.rev !== String(data.rev)) {
     const mine = typed[data.name];
     const keep = mine && mine.rev === data.rev;
-    box.value = keep ? mine.value : data.text;
+    const text = keep ? mine.value : data.text;
+    box.value = text;
+    root.full = text;
+    root.shown = box.value;
     box.dataset.rev = String(data.rev);
     root.sent = keep ? null : data.text;
   }
   // The text as typed, for the token view that encodes it in the browser (clickable_tokens.py).
   const publish = () => {
-    (globalThis.msLiveText = globalThis.msLiveText || {})[data.name] = box.value;
+    (globalThis.msLiveText = globalThis.msLiveText || {})[data.name] = value();
     globalThis.dispatchEvent(new CustomEvent("ms-live-text", { detail: data.name }));
   };
   const kb = (n) => (n / 1000).toLocaleString("en-US", { maximumFractionDigits: 0 });
@@ -74,21 +101,26 @@ export default function (component) {
   const send = () => {
     clearTimeout(root.timer);
     root.timer = null;
-    if (box.value !== root.sent) {
-      root.sent = box.value;
+    const text = value();
+    if (text !== root.sent) {
+      root.sent = text;
       delete typed[data.name];
-      setStateValue("text", box.value);
+      setStateValue("text", text);
     }
   };
   const live = () => {
-    const n = size(box.value);
+    const n = size(value());
     const ok = n <= data.live_bytes;
     root.classList.toggle("ms-box-manual", !ok || root.cut);
+    // Both sizes in bytes when rounding to KB would make them read the same ("100 KB, over 100 KB").
+    const [mine, limit] = kb(n) === kb(data.live_bytes) ?
+      [n, data.live_bytes].map((v) => `${v.toLocaleString("en-US")} bytes`) :
+      [n, data.live_bytes].map((v) => `${kb(v)} KB`);
     note.textContent = (root.cut ?
       `Your paste was cut at ${data.max_paste.toLocaleString("en-US")} characters (a longer paste ` +
       "freezes the browser for minutes); paste the rest in parts. " : "") + (ok ? "" :
-      `This text is ${kb(n)} KB, over ${kb(data.live_bytes)} KB: the tokens update when you press ` +
-      "Ctrl+Enter (or click outside the box).");
+      `This text is ${mine}, over the ${limit} that update as you type: the tokens update when you ` +
+      "press Ctrl+Enter (or click outside the box).");
     return ok;
   };
   // The browser takes about 90 s to insert a million pasted characters: a paste inserts at most
@@ -106,7 +138,7 @@ export default function (component) {
     publish();
   };
   box.oninput = () => {
-    typed[data.name] = { rev: data.rev, value: box.value };
+    typed[data.name] = { rev: data.rev, value: value() };
     publish();
     clearTimeout(root.timer);
     if (live()) root.timer = setTimeout(send, data.debounce_ms);

@@ -68,10 +68,10 @@ def token_view(picked: Picked, text: str) -> Shown | None:
     if result is None:
         return None
     st.subheader(md_escape(result.label))
-    counts_row(result)
     # Names the ids a picked position points into (special tokens off gives other ids).
     signature = f"{picked.identity}|{digest(text)}" + ("" if specials else "|plain")
     if result.error:
+        counts_row(result)
         st.error(f"This tokenizer cannot encode the text: {md_escape(result.error)}")
         unknown = picked.tokenizer.unknown(text) if isinstance(picked.tokenizer, CharTokenizer) else []
         if unknown:
@@ -96,6 +96,7 @@ def token_view(picked: Picked, text: str) -> Shown | None:
         page=page.number,
         picked=picked_position(shown),
         on_pick=lambda position: pick_token(signature, position),
+        counts=result.counts,
         live=_live(picked, specials=specials, marks=marks),
     )
     st.caption("Click a token for its story: the merge that made it, its genealogy, its bytes.")
@@ -152,14 +153,17 @@ def _fmt(value: float | None) -> str:
 
 
 def counts_row(result: Tokenized) -> None:
-    """Characters, bytes, tokens and the two ratios, as a row of metrics."""
+    """Characters, bytes, tokens and the two ratios, as a row of metrics that wraps on a phone.
+
+    (The main view's counts are drawn with its tokens, by the browser: ``live_assets/view.js``.)
+    """
     c = result.counts
-    cols = st.columns(5)
-    cols[0].metric("Characters", f"{c.characters:,}")
-    cols[1].metric("Bytes (UTF-8)", f"{c.bytes:,}")
-    cols[2].metric("Tokens", "—" if c.tokens is None else f"{c.tokens:,}")
-    cols[3].metric("Bytes / token", _fmt(c.bytes_per_token))
-    cols[4].metric("Chars / token", _fmt(c.chars_per_token))
+    with st.container(horizontal=True, gap="medium"):
+        st.metric("Characters", f"{c.characters:,}", width="content")
+        st.metric("Bytes (UTF-8)", f"{c.bytes:,}", width="content")
+        st.metric("Tokens", "—" if c.tokens is None else f"{c.tokens:,}", width="content")
+        st.metric("Bytes / token", _fmt(c.bytes_per_token), width="content")
+        st.metric("Chars / token", _fmt(c.chars_per_token), width="content")
 
 
 def _page_choice(result: Tokenized) -> Page:

@@ -37,6 +37,7 @@ RIBBON_CSS = (
 .ms-ribbon{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
   font-size:var(--ms-token-size,1.05rem);}
 .ms-ribbon{overflow-x:auto;}
+.ms-ribbon:focus-visible{outline:3px solid #1c7ed6;outline-offset:2px;}
 .ms-ribbon .ms-rl{display:grid;gap:2px;margin:0 0 .9rem 0;justify-content:start;}
 .ms-ribbon .ms-rc{grid-row:1;text-align:center;padding:.15em .1em;border:1px solid rgba(0,0,0,.25);
   border-radius:.25em;background:light-dark(#fff,#171614);white-space:pre;font-size:1.15em;}
@@ -219,7 +220,12 @@ def byte_ribbon_html(
         tokens.append((token_id, token))
         size += len(token)
     lines = ribbon_lines(data[:size], tokens, special_ids=special_ids, line_bytes=line_bytes)
-    parts = [RIBBON_CSS if css else "", '<div class="ms-ribbon">']
+    # A scroll area the keyboard can reach (its arrow keys then scroll it), named for screen readers.
+    parts = [
+        RIBBON_CSS if css else "",
+        '<div class="ms-ribbon" tabindex="0" role="region"'
+        ' aria-label="Byte ribbon: characters, bytes, tokens">',
+    ]
     for line in lines:
         parts.append(
             f'<div class="ms-rl" style="grid-template-columns:repeat({line.n_bytes},minmax(2.2em,auto))">'

@@ -1,17 +1,58 @@
-"""Whether the page is on a projector (presenter mode): it then keeps the tokens within the first screen.
+"""Whether the page is on a projector (presenter mode) or a phone: it then keeps the tokens within the
+first screen.
 
 Presenter mode leaves out the intro line, makes the text box shorter and folds the example buttons,
 the tokenizer picker and its notes away under one line (the name of the tokenizer in use stays above
-the tokens).
+the tokens).  A phone gets the same folding (:func:`folded`), at its own font sizes (:data:`PHONE_CSS`):
+on a 390 px wide screen the picker alone is half a screen high.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import streamlit as st
 
 from mergescope_ui.shared import keys as shared_keys
 
+# On a narrow screen the page's title and the tokenizer's name take two lines, not four.
+PHONE_CSS = """
+<style>
+@media (max-width: 640px) {
+  [data-testid="stMain"] h1 { font-size: 1.75rem; padding-top: .25rem; }
+  [data-testid="stMain"] h3 { font-size: 1.2rem; padding-top: .25rem; }
+}
+</style>
+"""
+
 
 def presenting() -> bool:
     """True in presenter mode (the toggle in the sidebar, or ``?presenter=true``)."""
     return bool(st.session_state.get(shared_keys.PRESENTER, False))
+
+
+def is_phone(headers: Mapping[str, str]) -> bool:
+    """Whether the browser that sent ``headers`` says it is a phone (a client hint, or its user agent).
+
+    >>> is_phone({"Sec-CH-UA-Mobile": "?1"}), is_phone({"User-Agent": "Mozilla/5.0 (iPhone) Mobile/15E148"})
+    (True, True)
+    >>> is_phone({"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0"}), is_phone({})
+    (False, False)
+    """
+    hint = headers.get("Sec-CH-UA-Mobile") or headers.get("sec-ch-ua-mobile") or ""
+    agent = headers.get("User-Agent") or headers.get("user-agent") or ""
+    return hint.strip() == "?1" or "Mobi" in agent
+
+
+def on_phone() -> bool:
+    """True when this session's browser is a phone (no headers, as in headless tests: False)."""
+    try:
+        headers = st.context.headers
+    except Exception:
+        return False
+    return is_phone({k: headers.get(k) or "" for k in ("Sec-CH-UA-Mobile", "User-Agent")})
+
+
+def folded() -> bool:
+    """True when the examples and the picker fold away under one line: presenter mode or a phone."""
+    return presenting() or on_phone()

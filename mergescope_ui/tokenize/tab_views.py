@@ -44,11 +44,15 @@ TAB_NAMES = [
     "💾 Files",
     "🔗 Share",
 ]
-# Presenter mode: the tab row wraps onto a second line instead of scrolling labels out of sight.
+# Presenter mode: the tab row wraps onto a second line instead of scrolling labels out of sight.  The ids
+# fill their box (on a phone the space at a line's end would hang out of it).
 TABS_CSS = """
 <style>
 .st-key-tokenize_tabs [role="tablist"]{flex-wrap:wrap;row-gap:.25rem;}
 .st-key-tokenize_tabs [role="tablist"] [role="tab"]{flex:0 0 auto;}
+.st-key-tokenize_tabs [data-testid="stCode"] code{display:block;}
+.st-key-tokenize_tabs [data-testid="stCode"] code,.st-key-tokenize_tabs [data-testid="stCode"] code span{
+  white-space:break-spaces;}
 </style>
 """
 

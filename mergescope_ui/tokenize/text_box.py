@@ -6,7 +6,7 @@ import streamlit as st
 
 from . import keys
 from .live_text import MAX_CHARS, live_text_box
-from .screen import presenting
+from .screen import folded
 
 MAX_TEXT_CHARS = MAX_CHARS
 EXAMPLES: dict[str, str] = {
@@ -36,9 +36,9 @@ def example_buttons() -> None:
 
 
 def text_input() -> str:
-    """A row of example buttons (in presenter mode: with the picker), then the text box (the English
-    example to start with)."""
-    if not presenting():
+    """A row of example buttons (in presenter mode and on a phone: with the picker), then the text box
+    (the English example to start with)."""
+    if not folded():
         example_buttons()
     st.session_state.setdefault(keys.TEXT, EXAMPLES["English"])
     live_text_box(
@@ -46,7 +46,7 @@ def text_input() -> str:
         key=keys.TEXT_BOX,
         state_key=keys.TEXT,
         revision=st.session_state.get(keys.TEXT_REV, 0),
-        height=70 if presenting() else 130,
+        height=70 if folded() else 130,
         placeholder="Type or paste anything: several languages, code, emoji",
     )
     return st.session_state.get(keys.TEXT) or ""

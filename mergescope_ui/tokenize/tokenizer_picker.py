@@ -32,7 +32,7 @@ from .resolve import (
     resolve,
     training_run,
 )
-from .screen import presenting
+from .screen import folded
 from .specs import (
     LOCAL,
     MAX_QUICK_VOCAB,
@@ -75,8 +75,8 @@ def default_corpus(titles: dict[str, str]) -> str:
 def picker() -> Picked:
     """The picker in a bordered box, resolved; shows the tokenizer's notes and why there is none."""
     # On a projector the picker (with the examples and the notes) folds away under one line: the text
-    # and its tokens fill the screen; the tokenizer's name stays above the tokens.
-    presenter = presenting()
+    # and its tokens fill the screen; the tokenizer's name stays above the tokens.  So on a phone.
+    presenter = folded()
     box = st.expander("🔧 Tokenizer and examples", expanded=False) if presenter else st.container(border=True)
     with box:
         if presenter:

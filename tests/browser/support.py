@@ -33,6 +33,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+PHONE = {  # a phone's browser, for chromium_page(mobile=True)
+    "user_agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/120.0.0.0 Mobile Safari/537.36",
+    "is_mobile": True,
+    "has_touch": True,
+}
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 
@@ -140,9 +146,12 @@ def streamlit_process(
 
 
 @contextmanager
-def chromium_page(*, width: int = 1600, height: int = 1000, color_scheme: str = "light") -> Iterator[object]:
+def chromium_page(
+    *, width: int = 1600, height: int = 1000, color_scheme: str = "light", mobile: bool = False
+) -> Iterator[object]:
     """A fresh headless chromium page (persistent context in a temp dir); ``color_scheme`` is the system
-    setting the page sees (``prefers-color-scheme``; playwright's default is "light")."""
+    setting the page sees (``prefers-color-scheme``; playwright's default is "light"); ``mobile``: as a
+    phone's browser (its user agent, touch, and the mobile viewport)."""
     from playwright.sync_api import sync_playwright
 
     profile = tempfile.mkdtemp(prefix="mergescope-chromium-")
@@ -155,6 +164,7 @@ def chromium_page(*, width: int = 1600, height: int = 1000, color_scheme: str = 
                 args=CHROMIUM_ARGS,
                 viewport={"width": width, "height": height},
                 color_scheme=color_scheme,
+                **(PHONE if mobile else {}),
             )
             try:
                 yield context.pages[0] if context.pages else context.new_page()

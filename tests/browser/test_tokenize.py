@@ -102,7 +102,7 @@ def _open(pg, url: str) -> None:
 
 def _tokens(pg) -> str:
     """The Tokens figure of the main view."""
-    return pg.locator('[data-testid="stMetricValue"]').nth(2).inner_text().strip()
+    return pg.locator(".ms-click-host .ms-counts [data-count='tokens']").inner_text().strip()
 
 
 def _wait_tokens(pg, want: int, *, timeout: float) -> float:
@@ -123,7 +123,7 @@ def test_typing_updates_the_count_within_a_second_without_ctrl_enter(server, pag
     page.keyboard.press("End")
     added = " lit the lamp at dusk, and the ships came home"
     box.press_sequentially(added, delay=25)  # no Ctrl+Enter, no click elsewhere
-    # The spans follow each key in the browser (issue 23); the count follows the server's run.
+    # The spans and the counts follow each key in the browser (issue 23).
     want = len(tok.encode("The keeper" + added))
     start = time.monotonic()
     page.wait_for_function(f"document.querySelectorAll('{SPANS}').length === {want}", timeout=1_000)
@@ -157,9 +157,9 @@ def test_pasted_html_is_shown_as_tokens_never_run(server, page):
     assert page.evaluate("() => window.__pwned") is None
     title = spans.first.get_attribute("title")
     assert title and title.startswith("id ") and "byte" in title
-    metrics = page.locator('[data-testid="stMetric"]').all_text_contents()
-    assert any(f"{len(TEXT):,}" in m and "Characters" in m for m in metrics), metrics
-    assert any(f"{len(TEXT.encode()):,}" in m and "Bytes" in m for m in metrics), metrics
+    counts = page.locator(".ms-click-host .ms-counts > div").all_text_contents()
+    assert any(f"{len(TEXT):,}" in m and "Characters" in m for m in counts), counts
+    assert any(f"{len(TEXT.encode()):,}" in m and "Bytes" in m for m in counts), counts
     full_screenshot(page, "tokenize")
     page.get_by_role("tab", name="🧬 Byte ribbon").click()
     page.locator(".ms-ribbon .ms-split").first.wait_for(timeout=30_000)

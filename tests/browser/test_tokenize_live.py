@@ -51,10 +51,16 @@ def test_the_spans_follow_a_key_at_once_with_the_servers_ids(server) -> None:
         box.press("End")
         box.press("x")
         assert pg.evaluate(IDS) == quick_ids(text + "x")
+        counts = pg.locator(".ms-click-host .ms-counts dd").all_inner_texts()  # with the tokens, at once
+        assert counts[:3] == [
+            f"{len(text) + 1:,}",
+            f"{len(text.encode()) + 1:,}",
+            f"{len(quick_ids(text + 'x')):,}",
+        ]
         pg.wait_for_timeout(600)
         wait_idle(pg)
         assert pg.evaluate(IDS) == quick_ids(text + "x")  # the server's run changed nothing
-        metric = pg.locator('[data-testid="stMetricValue"]').nth(2).inner_text()
+        metric = pg.locator(".ms-click-host .ms-counts [data-count='tokens']").inner_text()
         assert metric.strip() == f"{len(quick_ids(text + 'x')):,}"
         first = pg.locator(f'{SPANS}[data-i="3"]')
         first.click()

@@ -5,7 +5,7 @@
  *
  * The records come from mergescope_ui/tokenize/encoder_table.py, field for field:
  * @typedef {{key: string, pattern: string, byte_ids: number[], merges: number[], merge_ids: number[], specials: Array<[string, number]>, invisible: string, names: Object<string, string>}} EncoderTable
- * @typedef {{html: string, sig: string, page: number, picked: ?number, box: string, table_key: string, table: ?EncoderTable, specials: boolean, marks: boolean, max_tokens: number, live_chars: number}} LiveView
+ * @typedef {{html: string, sig: string, page: number, picked: ?number, box: string, table_key: string, table: ?EncoderTable, specials: boolean, marks: boolean, max_tokens: number, live_chars: number, characters: number, bytes: number, tokens: number}} LiveView
  */
 (function () {
   if (globalThis.msEncoder) return;
@@ -224,7 +224,8 @@
       return out.join("");
     }
 
-    /** How a token looks: [classes, label, title, line breaks after it] (token_html.token_span). */
+    /** How a token looks: [classes, label, title, line breaks after it, accessible name]
+     * (token_html.token_span, clickable_tokens.token_name). */
     look(id, marks) {
       const memoKey = marks ? id : -1 - id;
       let look = this.labelMemo.get(memoKey);
@@ -245,7 +246,10 @@
         (special ? " · special token" : "");
       let breaks = 0;
       if (!special) for (const b of bytes) if (b === 10 && breaks < 2) breaks += 1;
-      look = [classes, label, title, breaks];
+      // What a screen reader says (clickable_tokens.token_name): text, id, byte count.
+      const name = `"${special ? label : this.readable(bytes, true)}", id ${id}, ${bytes.length} ` +
+        (bytes.length === 1 ? "byte" : "bytes") + (special ? ", special token" : "");
+      look = [classes, label, title, breaks, name];
       this.labelMemo.set(memoKey, look);
       return look;
     }
@@ -254,6 +258,8 @@
     spans(ids, marks, max) {
       const box = document.createElement("div");
       box.className = "ms-tokens";
+      box.setAttribute("role", "list");
+      box.setAttribute("aria-label", "Tokens");
       this.patch(box, ids, marks, max);
       return box;
     }
@@ -303,12 +309,14 @@
       if (!ids.length) {
         const empty = document.createElement("span");
         empty.className = "ms-empty";
+        empty.setAttribute("role", "listitem");
         empty.textContent = "(empty text)";
         box.appendChild(empty);
       }
       if (ids.length > shown) {
         const more = document.createElement("span");
         more.className = "ms-more";
+        more.setAttribute("role", "listitem");
         more.textContent = ` … ${(ids.length - shown).toLocaleString("en-US")} more tokens not shown`;
         box.appendChild(more);
       }
@@ -319,10 +327,13 @@
     line(ids, start, marks) {
       const block = document.createElement("div");
       block.className = "ms-line";
+      block.setAttribute("role", "none"); // the list's items are the tokens
       for (let i = 0; i < ids.length; i++) {
-        const [classes, label, title, breaks] = this.look(ids[i], marks);
+        const [classes, label, title, breaks, name] = this.look(ids[i], marks);
         const span = document.createElement("span");
         span.setAttribute("data-i", String(start + i));
+        span.setAttribute("role", "listitem");
+        span.setAttribute("aria-label", name);
         span.className = classes;
         span.title = title;
         span.textContent = label;

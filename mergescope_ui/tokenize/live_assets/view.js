@@ -1,13 +1,29 @@
-// The token view: the server's spans, or (when the browser holds the tokenizer's table) the spans of
-// the text as typed, encoded here at every key. Clicks report a position; see clickable_tokens.py.
+// The token view: the counts and the tokens. The server's spans, or (when the browser holds the
+// tokenizer's table) the spans of the text as typed, encoded here at every key, with the counts of that
+// text. Clicks report a position; see clickable_tokens.py. User text goes in with textContent only.
 export default function (component) {
   const { data, parentElement, setTriggerValue, setStateValue } = component;
   let host = parentElement.querySelector(".ms-click-host");
   if (!host) {
     host = document.createElement("div");
     host.className = "ms-click-host";
+    const counts = document.createElement("dl");
+    counts.className = "ms-counts";
+    for (const [name, label] of COUNTS) {
+      const item = document.createElement("div");
+      const term = document.createElement("dt");
+      const value = document.createElement("dd");
+      term.textContent = label;
+      value.dataset.count = name;
+      item.append(term, value);
+      counts.appendChild(item);
+    }
+    const view = document.createElement("div");
+    view.className = "ms-view";
+    host.append(counts, view);
     parentElement.appendChild(host);
   }
+  const view = host.querySelector(".ms-view");
   host.msData = data;
   const encoder = globalThis.msEncoder.get(data.table_key, data.table);
   // A table the server thinks was sent but this page never got (a script run cut short): ask again.
@@ -18,13 +34,27 @@ export default function (component) {
     host.msAsked = null;
     setStateValue("missing", "");  // got it: the server stops sending it
   }
+  const showCounts = (characters, bytes, tokens) => {
+    const ratio = (n) => (tokens ? (n / tokens).toFixed(2) : "—");
+    const values = {
+      characters: characters.toLocaleString("en-US"), bytes: bytes.toLocaleString("en-US"),
+      tokens: tokens.toLocaleString("en-US"), bytes_per_token: ratio(bytes), chars_per_token: ratio(characters),
+    };
+    for (const dd of host.querySelectorAll(".ms-counts dd")) {
+      if (dd.textContent !== values[dd.dataset.count]) dd.textContent = values[dd.dataset.count];
+    }
+  };
+  // Replace the spans: built here from ids (an element), or the server's markup parsed into nodes.
   const place = (box) => {
-    const old = host.querySelector(".ms-tokens");
+    const old = view.querySelector(".ms-tokens");
     const top = old && host.dataset.page === String(host.msData.page) ? old.scrollTop : 0;
-    if (typeof box === "string") host.innerHTML = box;  // built and escaped in Python (token_html.token_span)
-    else host.replaceChildren(box);
+    if (typeof box === "string") {
+      // Built and escaped in Python (clickable_spans_html): parsed inert, never run, then moved in.
+      const doc = new DOMParser().parseFromString(box, "text/html");
+      view.replaceChildren(...doc.body.childNodes);
+    } else view.replaceChildren(box);
     host.dataset.page = String(host.msData.page);
-    const now = host.querySelector(".ms-tokens");
+    const now = view.querySelector(".ms-tokens");
     if (now) now.scrollTop = top;
   };
   // The text as typed, encoded here: true when drawn (or already on screen).
@@ -39,9 +69,11 @@ export default function (component) {
         drawn.marks === d.marks) return true;
     let ids;
     try { ids = enc.encode(text, d.specials); } catch (e) { return false; }
-    const box = host.querySelector(".ms-tokens");
+    const box = view.querySelector(".ms-tokens");
     if (drawn && drawn.key === d.table_key && box && box.msBlocks) enc.patch(box, ids, d.marks, d.max_tokens);
     else place(enc.spans(ids, d.marks, d.max_tokens));
+    const pairs = (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g) || []).length;
+    showCounts(text.length - pairs, UTF8.encode(text).length, ids.length);
     host.msDrawn = { key: d.table_key, text, specials: d.specials, marks: d.marks };
     host.dataset.sig = "";
     return true;
@@ -50,6 +82,7 @@ export default function (component) {
     // drawn from the text as typed
   } else if (host.dataset.sig !== data.sig) {
     place(data.html);
+    showCounts(data.characters, data.bytes, data.tokens);
     host.dataset.sig = data.sig;
     host.msDrawn = null;
   }
@@ -58,30 +91,69 @@ export default function (component) {
     host.querySelectorAll('.ms-t[tabindex="0"]').forEach((e) => e.removeAttribute("tabindex"));
     if (t) t.tabIndex = 0;
   };
+  const token = (i) => (i === null || i === undefined ? null : host.querySelector(`.ms-t[data-i="${Number(i)}"]`));
   const mark = (i) => {
     host.querySelectorAll(".ms-picked").forEach((e) => e.classList.remove("ms-picked"));
-    const t = i === null || i === undefined ? null : host.querySelector(`.ms-t[data-i="${Number(i)}"]`);
+    const t = token(i);
     if (t) t.classList.add("ms-picked");
     stop(t || host.querySelector(".ms-t[data-i]"));
   };
   mark(data.picked);
+  // A token picked from the keyboard keeps the focus while its details open (the page's run may redraw
+  // what had it, and the browser then drops it to the page's start), until the user acts elsewhere.
+  const FOCUS = (globalThis.msTokenFocus = globalThis.msTokenFocus || { i: null });
+  const refocus = () => {
+    const t = token(FOCUS.i);
+    if (FOCUS.i === null || !t || !host.isConnected) return;
+    const at = document.activeElement;
+    if (at !== t && (!at || at === document.body || host.contains(at) || at.closest('[role="tab"]'))) {
+      stop(t);
+      t.focus({ preventScroll: true });
+    }
+  };
+  const watch = () => { for (const ms of [0, 50, 150, 400, 1000]) setTimeout(refocus, ms); };
+  watch();
   if (!host.msListening) {
     host.msListening = true;
     globalThis.addEventListener("ms-live-text", (event) => {
       if (event.detail === host.msData.box && host.isConnected && live()) mark(null);
     });
+    host.addEventListener("focusout", () => { if (FOCUS.i !== null) watch(); });
+    const elsewhere = (e) => {
+      const keys = ["Enter", " ", "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"];
+      if (e.type === "pointerdown" || !e.target.closest || !e.target.closest(".ms-click-host .ms-t") ||
+          !keys.includes(e.key)) FOCUS.i = null;
+    };
+    document.addEventListener("keydown", elsewhere, true);
+    document.addEventListener("pointerdown", elsewhere, true);
   }
-  const pick = (t) => { mark(t.dataset.i); setTriggerValue("picked", Number(t.dataset.i)); };
+  const pick = (t, byKeyboard) => {
+    mark(t.dataset.i);
+    FOCUS.i = byKeyboard ? Number(t.dataset.i) : null;
+    setTriggerValue("picked", Number(t.dataset.i));
+  };
   host.onclick = (e) => {
     const t = e.target.closest(".ms-t[data-i]");
-    if (t && host.contains(t)) pick(t);
+    if (t && host.contains(t)) pick(t, false);
   };
   host.onkeydown = (e) => {
     const t = e.target.closest(".ms-t[data-i]");
     if (!t) return;
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(t); return; }
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(t, true); return; }
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
     const next = step && host.querySelector(`.ms-t[data-i="${Number(t.dataset.i) + step}"]`);
-    if (next) { e.preventDefault(); stop(next); next.focus(); }
+    if (next) {
+      e.preventDefault();
+      stop(next);
+      next.focus();
+      if (FOCUS.i !== null) FOCUS.i = Number(next.dataset.i);
+    }
   };
 }
+
+const UTF8 = new TextEncoder();
+// The counts above the tokens: [data-count name, label] (main_view.COUNT_LABELS says the same).
+const COUNTS = [
+  ["characters", "Characters"], ["bytes", "Bytes (UTF-8)"], ["tokens", "Tokens"],
+  ["bytes_per_token", "Bytes / token"], ["chars_per_token", "Chars / token"],
+];

@@ -34,7 +34,8 @@ def view(at: AppTest) -> dict:
 
 
 def tokens(at: AppTest) -> int:
-    return int(next(m.value for m in at.metric if m.label == "Tokens").replace(",", ""))
+    """The main view's token count (sent with its tokens)."""
+    return int(view(at)["tokens"])
 
 
 @pytest.fixture()

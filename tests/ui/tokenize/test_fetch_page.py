@@ -60,7 +60,14 @@ def page(**state) -> AppTest:
 
 
 def tokens_metric(at: AppTest) -> int | None:
-    """The main view's token count (None when there is no tokenizer to count with)."""
+    """The main view's token count, sent with its tokens (None when there is no tokenizer to count with)."""
+    drawn = [
+        json.loads(el.proto.json)
+        for el in at.get("bidi_component")
+        if el.proto.component_name == "mergescope_clickable_tokens"
+    ]
+    if drawn:
+        return drawn[0]["tokens"]
     values = [m.value for m in at.metric if m.label == "Tokens"]
     return int(values[0].replace(",", "")) if values and values[0] != "—" else None
 

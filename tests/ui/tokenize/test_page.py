@@ -93,12 +93,12 @@ def fake_local(tmp_path, monkeypatch):
     local_tokenizers.clear()
 
 
-def metric(at: AppTest, name: str) -> str:
-    return next(m.value for m in at.metric if m.label == name)
-
-
 def tokens_metric(at: AppTest, *, last: bool = False) -> int | None:
-    """The main view's token count (``last``: the one of the open tab, e.g. the chat's)."""
+    """The main view's token count, sent with its tokens (``last``: the metric of the open tab, e.g. the
+    chat's; without tokens, as when the text cannot be encoded: the metric row's)."""
+    drawn = component_data(at, "mergescope_clickable_tokens")
+    if drawn and not last:
+        return drawn[0]["tokens"]
     values = [m.value for m in at.metric if m.label == "Tokens"]
     value = values[-1] if last else values[0]
     return None if value == "—" else int(value.replace(",", ""))

@@ -4,6 +4,7 @@ encoding.json (issue #29)."""
 from __future__ import annotations
 
 import io
+import json
 import tempfile
 import zipfile
 from pathlib import Path
@@ -45,7 +46,13 @@ def _upload(names: list[str], files: dict[str, bytes]) -> AppTest:
 
 
 def _tokens(at: AppTest) -> int:
-    return int(next(m.value for m in at.metric if m.label == "Tokens").replace(",", ""))
+    """The main view's token count (sent with its tokens)."""
+    (count,) = [
+        json.loads(el.proto.json)["tokens"]
+        for el in at.get("bidi_component")
+        if el.proto.component_name == "mergescope_clickable_tokens"
+    ]
+    return int(count)
 
 
 def test_an_upload_with_encoding_json_is_the_same_tokenizer() -> None:

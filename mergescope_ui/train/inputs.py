@@ -16,6 +16,8 @@ from mergescope_ui.shared.url_state import ignored_value, read_params_once
 from . import keys
 from .lesson import preset_picker
 from .link import apply_link
+from .scheme_form import scheme_choice, scheme_settings
+from .scheme_run import SchemeSettings
 from .settings_form import settings_widgets
 from .text_source import SourceText, choose_source
 
@@ -32,13 +34,21 @@ class Inputs:
     settings: TrainOptions
 
 
+@dataclass(frozen=True, slots=True)
+class SchemeInputs:
+    """What the sidebar gives the page for WordPiece or Unigram: the text and that scheme's settings."""
+
+    source: SourceText
+    settings: SchemeSettings
+
+
 def header() -> DeltaGenerator:
     """The page title, and the container under it where every section writes its messages."""
     st.title(SHORT_TITLE if st.session_state.get(shared_keys.PRESENTER) else TITLE)
     return st.container()
 
 
-def sidebar(messages: DeltaGenerator) -> Inputs | None:
+def sidebar(messages: DeltaGenerator) -> Inputs | SchemeInputs | None:
     """The sidebar's three sections; None (after saying why in ``messages``) until text and settings work."""
     given = read_params_once(keys.LINK_CHECKED, list(LINK_RULES))  # before the widgets take (or drop) them
     apply_link(messages)  # once a session: what the link carries beyond the bound widgets
@@ -47,7 +57,9 @@ def sidebar(messages: DeltaGenerator) -> Inputs | None:
         preset_picker()
         source = choose_source(messages)
         st.header("Training")
-        settings = settings_widgets(messages)
+        scheme = scheme_choice()
+        settings = settings_widgets(messages) if scheme == "bpe" else None
+        chosen = None if scheme == "bpe" else scheme_settings(scheme, messages)
         st.header("Classroom")
         st.toggle(
             "Quiz: guess the next merge",
@@ -77,6 +89,8 @@ def sidebar(messages: DeltaGenerator) -> Inputs | None:
             note = ignored_value(given, param, st.session_state[param], rule)
             if note is not None:
                 messages.warning(md_escape(note[0].upper() + note[1:]) + ".")
+    if source is not None and chosen is not None:
+        return SchemeInputs(source=source, settings=chosen)
     if source is None or settings is None:
         return None
     return Inputs(source=source, settings=settings)
@@ -87,4 +101,5 @@ def sidebar(messages: DeltaGenerator) -> Inputs | None:
 LINK_RULES = {
     keys.TIE_BREAK: f"use one of {', '.join(TIE_BREAKS)}",
     keys.QUIZ: "use true or false",
+    keys.SCHEME: "use one of bpe, wordpiece, unigram",
 }

@@ -57,7 +57,7 @@ def sidebar(messages: DeltaGenerator) -> Inputs | SchemeInputs | None:
         preset_picker()
         source = choose_source(messages)
         st.header("Training")
-        scheme = scheme_choice()
+        scheme = scheme_choice(messages)
         settings = settings_widgets(messages) if scheme == "bpe" else None
         chosen = None if scheme == "bpe" else scheme_settings(scheme, messages)
         st.header("Classroom")
@@ -101,5 +101,4 @@ def sidebar(messages: DeltaGenerator) -> Inputs | SchemeInputs | None:
 LINK_RULES = {
     keys.TIE_BREAK: f"use one of {', '.join(TIE_BREAKS)}",
     keys.QUIZ: "use true or false",
-    keys.SCHEME: "use one of bpe, wordpiece, unigram",
 }

@@ -50,7 +50,7 @@ QR_ENTRY: Final = "train_qr_entry"  # expander: the QR code of the link (built o
 DOWNLOAD_TEXT: Final = "train_download_text"  # download_button: a text too long for a link, as a file
 
 # --- WordPiece and Unigram (mergescope_ui.train.scheme_form, scheme_panel) -------------
-SCHEME: Final = "scheme"  # radio: bpe, wordpiece or unigram (bind="query-params": ?scheme=)
+SCHEME: Final = "scheme"  # radio: bpe, wordpiece or unigram (?scheme=, through shared.url_state)
 WP_MERGES: Final = "wp_merges"  # number_input: WordPiece merges to learn (?wp_merges=)
 UG_VOCAB: Final = "ug_vocab"  # number_input: Unigram's target vocabulary size (?ug_vocab=)
 UG_SHRINK: Final = "ug_shrink"  # selectbox: Unigram's shrinking factor

@@ -1,7 +1,7 @@
 """The scheme choice of the Train page's sidebar (BPE, WordPiece, Unigram) and the settings of the two
 new ones.
 
-``?scheme=`` picks the scheme (the radio is bound to the URL); ``?wp_merges=`` and ``?ug_vocab=`` set
+``?scheme=`` picks the scheme (and the URL follows the radio); ``?wp_merges=`` and ``?ug_vocab=`` set
 the sizes (a bad value is ignored with a warning that names it).  BPE keeps its own settings
 (:mod:`.settings_form`).
 """
@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.url_state import ignored_value, mirror_to_url, seed_number_from_url
+from mergescope_ui.shared.url_state import ignored_value, mirror_to_url, seed_from_url, seed_number_from_url
 
 from . import keys
 from .scheme_run import MAX_STEPS, MAX_UNIGRAM_VOCAB, SCHEMES, SchemeSettings
@@ -28,8 +28,15 @@ DEFAULT_UG_VOCAB = 60
 SHRINKS = {0.5: "0.5 (halve each round)", 0.6: "0.6", 0.75: "0.75 (SentencePiece's default)", 0.9: "0.9"}
 
 
-def scheme_choice() -> str:
-    """The scheme radio (call inside ``st.sidebar``); its value."""
+def scheme_choice(messages: DeltaGenerator) -> str:
+    """The scheme radio (call inside ``st.sidebar``); its value, shown in the URL as ``?scheme=``."""
+    unknown = seed_from_url(keys.SCHEME, keys.SCHEME, SCHEME_LABELS)
+    if unknown is not None:
+        messages.warning(
+            f"The link asks for the scheme {md_escape(repr(unknown), limit=100)}, which is unknown; "
+            "use bpe, wordpiece or unigram. Showing BPE."
+        )
+    st.session_state.setdefault(keys.SCHEME, "bpe")
     choice = st.radio(
         "Scheme",
         list(SCHEMES),
@@ -37,10 +44,11 @@ def scheme_choice() -> str:
         horizontal=True,
         key=keys.SCHEME,
         persist_state="session",
-        bind="query-params",
         help=SCHEME_HELP,
     )
-    return str(choice or "bpe")
+    scheme = str(choice or "bpe")
+    mirror_to_url(keys.SCHEME, scheme, default="bpe")
+    return scheme
 
 
 def _number(

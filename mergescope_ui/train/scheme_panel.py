@@ -48,14 +48,14 @@ def scheme_training(inputs: SchemeInputs, messages: DeltaGenerator) -> SchemeRun
         return old
     name = SCHEME_LABELS[settings.scheme]
     try:
-        with st.spinner(f"Counting the words and starting {name}…"):
+        with st.spinner(f"Counting the words and starting {md_escape(name)}…"):
             run = start_scheme_run(text, settings)
     except ValueError as exc:
-        messages.error(f"Cannot train {name} with these settings: {md_escape(exc)}.")
+        messages.error(f"Cannot train {md_escape(name)} with these settings: {md_escape(exc)}.")
         st.session_state.pop(keys.SCHEME_RUN, None)
         return None
     if old is not None:
-        messages.info(f"Training restarted: {name} on this text, from step 0.", icon="🔄")
+        messages.info(f"Training restarted: {md_escape(name)} on this text, from step 0.", icon="🔄")
     st.session_state[keys.SCHEME_RUN] = run
     st.session_state.pop(keys.SCHEME_VIEWS, None)
     st.session_state[keys.QUIZ_LOG] = {}

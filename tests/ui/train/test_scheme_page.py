@@ -62,7 +62,7 @@ def test_unigram_rounds_show_the_engines_losses_and_the_lattice_of_a_clicked_wor
     at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
     run = at.session_state[keys.SCHEME_RUN]
     engine = list(unigram_steps(KIND, vocab_size=50, seed_size=20_000, top_k=20))
-    assert "Round 0: the seed vocabulary" == view(at, 0)["heading"]
+    assert view(at, 0)["heading"] == "Round 0: the seed vocabulary"
     assert "236 substrings" not in view(at, 0)["card"] and "237" in _text(view(at, 0)["card"])
     for k, rnd in enumerate(engine, start=1):
         send(at, position=k)

@@ -227,9 +227,10 @@ class UnigramViews(SchemeViews):
         return (
             f'<div class="ms-card"><h4>Round {rnd.index:,}: {len(rnd.pruned):,} pieces pruned</h4>'
             f'<div class="ms-tokens"><b>{rnd.vocab_size_before:,}</b><span class="ms-op">→</span>'
-            f'<b>{rnd.vocab_size:,}</b><span class="ms-op">pieces (target {rnd.target:,})</span></div>'
+            f"<b>{rnd.vocab_size:,}</b></div>"
             f"{self._shrink(rnd.vocab_size)}"
             '<div class="ms-sc-grid">'
+            f"<span>target</span><span><b>{rnd.target:,}</b> pieces</span>"
             f"<span>loss before</span><span><b>{rnd.loss_before:,.2f}</b></span>"
             f"<span>loss after</span><span><b>{rnd.loss_after:,.2f}</b> ({rise:+,.2f})</span>"
             f"<span>corpus pieces</span><span>{rnd.tokens_before:,} → {rnd.tokens_after:,}</span></div>"

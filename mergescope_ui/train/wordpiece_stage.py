@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from itertools import pairwise
 
 from bpe_core.tokenizer.wordpiece import BERT_SPECIAL_TOKENS
@@ -298,10 +299,15 @@ class WordPieceViews(SchemeViews):
             bpe = next((r for r in step.top_by_count if (r.left, r.right) == step.bpe_pair), None)
             if bpe is not None:
                 a, b = clip_apart(list(step.bpe_pair), CARD_COLUMNS)
+                why = (
+                    f"but scores only {_score(bpe.score)} (its parts occur {bpe.left_count:,} and "
+                    f"{bpe.right_count:,} times)"
+                    if bpe.exact_score < Fraction(step.count, step.left_count * step.right_count)
+                    else f"and scores as much ({_score(bpe.score)}): the {step.tie_break} rule chose"
+                )
                 out.append(
                     f'<p class="ms-sc-bpe">BPE would merge <code>{esc(a)} + {esc(b)}</code>: it occurs '
-                    f"<b>{bpe.count:,}</b> times, more often, but scores only {_score(bpe.score)} "
-                    f"(its parts occur {bpe.left_count:,} and {bpe.right_count:,} times).</p>"
+                    f"<b>{bpe.count:,}</b> times, more often, {esc(why)}.</p>"
                 )
         else:
             out.append(
@@ -343,13 +349,13 @@ class WordPieceViews(SchemeViews):
             if name_winner and n == 0 and pair == step.pair:
                 status, mark = "chosen", " ◀"
             elif bpe is not None and pair == bpe:
-                status, mark = "bpe", " BPE"
+                status = "bpe"  # blue and underlined (the key and the tooltip say so): no room for a word
             halves = clip_apart(list(pair), LABEL_COLUMNS)
             label = '<span class="ms-bar-op"> + </span>'.join(f"<span>{esc(h)}</span>" for h in halves)
             full = (
                 f"{r.left} + {r.right} · score {_score(r.score)} = "
                 f"{r.count:,} / ({r.left_count:,} × {r.right_count:,})"
-            )
+            ) + (" · BPE's pick: the most frequent pair" if status == "bpe" else "")
             width = 100 * r.score / top
             out.append(
                 f'<div class="ms-bar ms-{status}" title="{esc(full)}">'

@@ -7,6 +7,7 @@ import html
 import json
 import math
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,10 @@ def test_wordpiece_cards_charts_and_places_are_the_engines(text: str, steps: int
         assert ("BPE would merge the same pair" in card) is not differs
         if differs:
             a, b = step.bpe_pair  # type: ignore[misc]
-            assert f"BPE would merge {a} + {b}: it occurs {step.top_by_count[0].count:,} times" in card
+            bpe = step.top_by_count[0]
+            assert f"BPE would merge {a} + {b}: it occurs {bpe.count:,} times" in card
+            tied = bpe.exact_score == Fraction(step.count, step.left_count * step.right_count)
+            assert ("scores as much" in card) is tied and ("but scores only" in card) is not tied
         # the places: each word the merge changed, and their counts add up to the engine's places merged
         words = views.replay.changed[k]
         merged = sum(

@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import bpe_core  # noqa: E402
 from make_corpus import generate  # noqa: E402
+
+import bpe_core  # noqa: E402
 from mergescope_ui.shared.settings import PREVIEW_CHARS, TOP_K  # noqa: E402
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun  # noqa: E402
 from mergescope_ui.train.scheme_run import SchemeSettings, start_scheme_run  # noqa: E402

@@ -146,6 +146,9 @@ class WordPieceViews(SchemeViews):
         ]
         self.head_more = len(text) > HEAD_CHARS
         self.ids: dict[str, int] = {}
+        self.chars = sum(
+            len(w) * n for w, n in trainer.word_counts.items()
+        )  # the corpus's characters in words
 
     # ----- ids and labels -----
     def id_of(self, piece: str) -> int:
@@ -244,16 +247,12 @@ class WordPieceViews(SchemeViews):
     def _figures(self, k: int) -> str:
         records = self.run.records[:k]
         vocab = len(self.options.special_tokens) + self.trainer.alphabet_size
-        vocab += sum(1 for r in records if isinstance(r, WordPieceStep) and r.added)
+        vocab += sum(1 for r in records if isinstance(r, WordPieceStep) and r.added)  # (k steps: cheap)
         step = records[-1] if records else None
-        tokens = step.tokens_after if isinstance(step, WordPieceStep) else self._initial_tokens()
+        tokens = step.tokens_after if isinstance(step, WordPieceStep) else self.chars
         fewer = f" ({step.replaced:,} fewer)" if isinstance(step, WordPieceStep) else ""
-        chars = sum(len(w) * n for w, n in self.trainer.word_counts.items())
-        per = chars / max(tokens, 1)
+        per = self.chars / max(tokens, 1)
         return f"Vocab {vocab:,} · corpus pieces {tokens:,}{fewer} · {per:.3f} characters per piece"
-
-    def _initial_tokens(self) -> int:
-        return sum(len(w) * n for w, n in self.trainer.word_counts.items())
 
     def _intro_card(self) -> str:
         o = self.options

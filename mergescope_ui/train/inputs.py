@@ -50,7 +50,7 @@ def header() -> DeltaGenerator:
     title = SHORT_TITLE if st.session_state.get(shared_keys.PRESENTER) else TITLE
     if scheme in SCHEME_TITLES:
         title = title.replace("BPE", SCHEME_TITLES[scheme]).replace("merge by merge", SCHEME_STEPS[scheme])
-    st.title(title)
+    st.title(md_escape(title))  # (our words, escaped all the same)
     return st.container()
 
 

@@ -23,8 +23,16 @@ from .text_source import SourceText, choose_source
 
 TITLE = "🔬 Train: watch BPE learn, merge by merge"
 SHORT_TITLE = "🔬 Train: watch BPE learn"  # presenter mode: one line on a 1280 px projector
-SCHEME_TITLES = {"wordpiece": "WordPiece", "unigram": "Unigram"}
-SCHEME_STEPS = {"wordpiece": "merge by merge", "unigram": "round by round"}
+TITLES = {
+    "bpe": TITLE,
+    "wordpiece": "🔬 Train: watch WordPiece learn, merge by merge",
+    "unigram": "🔬 Train: watch Unigram learn, round by round",
+}
+SHORT_TITLES = {
+    "bpe": SHORT_TITLE,
+    "wordpiece": "🔬 Train: watch WordPiece learn",
+    "unigram": "🔬 Train: watch Unigram learn",
+}
 SPEEDS = {2.0: "slow (2 s)", 1.0: "1 s", 0.5: "fast (0.5 s)", 0.2: "very fast (0.2 s)"}
 
 
@@ -46,11 +54,9 @@ class SchemeInputs:
 
 def header() -> DeltaGenerator:
     """The page title (naming the scheme chosen), and the container under it for every message."""
-    scheme = st.session_state.get(keys.SCHEME) or st.query_params.get(keys.SCHEME) or "bpe"
-    title = SHORT_TITLE if st.session_state.get(shared_keys.PRESENTER) else TITLE
-    if scheme in SCHEME_TITLES:
-        title = title.replace("BPE", SCHEME_TITLES[scheme]).replace("merge by merge", SCHEME_STEPS[scheme])
-    st.title(md_escape(title))  # (our words, escaped all the same)
+    scheme = str(st.session_state.get(keys.SCHEME) or st.query_params.get(keys.SCHEME) or "bpe")
+    scheme = scheme if scheme in TITLES else "bpe"
+    st.title(SHORT_TITLES[scheme] if st.session_state.get(shared_keys.PRESENTER) else TITLES[scheme])
     return st.container()
 
 

@@ -11,18 +11,34 @@
   sections below it (``details``, built from ``tables`` and ``charts``, and ``whatif``: one
   choice changed, and the merge-order lesson).
 
+With WordPiece or Unigram chosen (``scheme_form``), :func:`scheme_training` and :func:`scheme_panel`
+(``scheme_panel``) take the place of the last two: the same stage, fed by ``wordpiece_stage`` or
+``unigram_stage`` from a ``scheme_run``, and for Unigram the Viterbi lattice (``lattice_view``).
+
 Its session keys are in ``keys``; :data:`PAGE_CSS` (the card's, the pair chart's, the quiz's
 and the what-if's) goes into the page-wide CSS that ``app.py`` sends once per run.
 """
 
 from .cards import CARD_CSS
-from .inputs import header, sidebar
+from .inputs import SchemeInputs, header, sidebar
+from .lattice_view import LATTICE_CSS
 from .pair_bars import BARS_CSS
 from .panel import step_panel
 from .quiz import QUIZ_CSS
 from .run import training
+from .scheme_panel import scheme_panel, scheme_training
+from .scheme_stage import SCHEME_STAGE_CSS
 from .whatif import WHATIF_CSS
 
-PAGE_CSS = CARD_CSS + BARS_CSS + QUIZ_CSS + WHATIF_CSS
+PAGE_CSS = CARD_CSS + BARS_CSS + QUIZ_CSS + WHATIF_CSS + SCHEME_STAGE_CSS + LATTICE_CSS
 
-__all__ = ["PAGE_CSS", "header", "sidebar", "step_panel", "training"]
+__all__ = [
+    "PAGE_CSS",
+    "SchemeInputs",
+    "header",
+    "scheme_panel",
+    "scheme_training",
+    "sidebar",
+    "step_panel",
+    "training",
+]

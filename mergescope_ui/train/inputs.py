@@ -16,11 +16,23 @@ from mergescope_ui.shared.url_state import ignored_value, read_params_once
 from . import keys
 from .lesson import preset_picker
 from .link import apply_link
+from .scheme_form import scheme_choice, scheme_settings
+from .scheme_run import SchemeSettings
 from .settings_form import settings_widgets
 from .text_source import SourceText, choose_source
 
 TITLE = "🔬 Train: watch BPE learn, merge by merge"
 SHORT_TITLE = "🔬 Train: watch BPE learn"  # presenter mode: one line on a 1280 px projector
+TITLES = {
+    "bpe": TITLE,
+    "wordpiece": "🔬 Train: watch WordPiece learn, merge by merge",
+    "unigram": "🔬 Train: watch Unigram learn, round by round",
+}
+SHORT_TITLES = {
+    "bpe": SHORT_TITLE,
+    "wordpiece": "🔬 Train: watch WordPiece learn",
+    "unigram": "🔬 Train: watch Unigram learn",
+}
 SPEEDS = {2.0: "slow (2 s)", 1.0: "1 s", 0.5: "fast (0.5 s)", 0.2: "very fast (0.2 s)"}
 
 
@@ -32,13 +44,23 @@ class Inputs:
     settings: TrainOptions
 
 
+@dataclass(frozen=True, slots=True)
+class SchemeInputs:
+    """What the sidebar gives the page for WordPiece or Unigram: the text and that scheme's settings."""
+
+    source: SourceText
+    settings: SchemeSettings
+
+
 def header() -> DeltaGenerator:
-    """The page title, and the container under it where every section writes its messages."""
-    st.title(SHORT_TITLE if st.session_state.get(shared_keys.PRESENTER) else TITLE)
+    """The page title (naming the scheme chosen), and the container under it for every message."""
+    scheme = str(st.session_state.get(keys.SCHEME) or st.query_params.get(keys.SCHEME) or "bpe")
+    scheme = scheme if scheme in TITLES else "bpe"
+    st.title(SHORT_TITLES[scheme] if st.session_state.get(shared_keys.PRESENTER) else TITLES[scheme])
     return st.container()
 
 
-def sidebar(messages: DeltaGenerator) -> Inputs | None:
+def sidebar(messages: DeltaGenerator) -> Inputs | SchemeInputs | None:
     """The sidebar's three sections; None (after saying why in ``messages``) until text and settings work."""
     given = read_params_once(keys.LINK_CHECKED, list(LINK_RULES))  # before the widgets take (or drop) them
     apply_link(messages)  # once a session: what the link carries beyond the bound widgets
@@ -47,7 +69,9 @@ def sidebar(messages: DeltaGenerator) -> Inputs | None:
         preset_picker()
         source = choose_source(messages)
         st.header("Training")
-        settings = settings_widgets(messages)
+        scheme = scheme_choice(messages)
+        settings = settings_widgets(messages) if scheme == "bpe" else None
+        chosen = None if scheme == "bpe" else scheme_settings(scheme, messages)
         st.header("Classroom")
         st.toggle(
             "Quiz: guess the next merge",
@@ -77,6 +101,8 @@ def sidebar(messages: DeltaGenerator) -> Inputs | None:
             note = ignored_value(given, param, st.session_state[param], rule)
             if note is not None:
                 messages.warning(md_escape(note[0].upper() + note[1:]) + ".")
+    if source is not None and chosen is not None:
+        return SchemeInputs(source=source, settings=chosen)
     if source is None or settings is None:
         return None
     return Inputs(source=source, settings=settings)

@@ -50,6 +50,17 @@ COPY_LINK: Final = "train_copy_link"  # component: the Copy-link button
 QR_ENTRY: Final = "train_qr_entry"  # expander: the QR code of the link (built only while open)
 DOWNLOAD_TEXT: Final = "train_download_text"  # download_button: a text too long for a link, as a file
 
+# --- WordPiece and Unigram (mergescope_ui.train.scheme_form, scheme_panel) -------------
+SCHEME: Final = "scheme"  # radio: bpe, wordpiece or unigram (?scheme=, through shared.url_state)
+WP_MERGES: Final = "wp_merges"  # number_input: WordPiece merges to learn (?wp_merges=)
+UG_VOCAB: Final = "ug_vocab"  # number_input: Unigram's target vocabulary size (?ug_vocab=)
+UG_SHRINK: Final = "ug_shrink"  # selectbox: Unigram's shrinking factor
+SCHEME_RUN: Final = "train_scheme_run"  # plain: the session's SchemeRun (mergescope_ui.train.scheme_run)
+SCHEME_VIEWS: Final = "train_scheme_views"  # plain: its views (wordpiece_stage / unigram_stage)
+SCHEME_STAGE: Final = "train_scheme_stage"  # the stage component for a WordPiece or Unigram run
+LATTICE_WORD: Final = "lattice_word"  # pills: the word whose Viterbi lattice is drawn
+LATTICE_TYPED: Final = "lattice_typed"  # text_input: a word typed for the lattice
+
 # --- quiz ------------------------------------------------------------------------------
 QUIZ: Final = "quiz"  # toggle
 LINK_CHECKED: Final = "train_link_checked"  # plain: the link's tie_break and quiz were checked

@@ -67,7 +67,9 @@ def _html(at: AppTest) -> str:
 
 def test_breaking_the_tie_the_other_way_at_merge_3() -> None:
     at = _open_whatif(_go(_train(**SENNRICH), 3))
-    assert [r.value for r in at.radio] == ["tie"]  # merge 3 tied (l, o) with (o, w): the tie is offered first
+    assert [r.value for r in at.radio if r.key != "scheme"] == [
+        "tie"
+    ]  # merge 3 tied (l, o) with (o, w): the tie is offered first
     assert at.selectbox(key=whatif_keys.TIE_PAIR).options == ["o + w  (7×)"]
     at.button(key=whatif_keys.START).click().run()
     assert not at.exception, at.exception

@@ -1,0 +1,113 @@
+"""The scheme choice of the Train page's sidebar (BPE, WordPiece, Unigram) and the settings of the two
+new ones.
+
+``?scheme=`` picks the scheme (and the URL follows the radio); ``?wp_merges=`` and ``?ug_vocab=`` set
+the sizes (a bad value is ignored with a warning that names it).  BPE keeps its own settings
+(:mod:`.settings_form`).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.url_state import ignored_value, mirror_to_url, seed_from_url, seed_number_from_url
+
+from . import keys
+from .scheme_run import MAX_STEPS, MAX_UNIGRAM_VOCAB, SCHEMES, SchemeSettings
+
+SCHEME_LABELS = {"bpe": "BPE", "wordpiece": "WordPiece", "unigram": "Unigram"}
+SCHEME_HELP = (
+    "BPE merges the most frequent pair; WordPiece merges the pair with the best score, count(ab) / "
+    "(count(a) × count(b)); Unigram starts with every frequent substring and prunes the pieces the text "
+    "needs least."
+)
+DEFAULT_WP_MERGES = 30
+DEFAULT_UG_VOCAB = 60
+SHRINKS = {0.5: "0.5 (halve each round)", 0.6: "0.6", 0.75: "0.75 (SentencePiece's default)", 0.9: "0.9"}
+
+
+def scheme_choice(messages: DeltaGenerator) -> str:
+    """The scheme radio (call inside ``st.sidebar``); its value, shown in the URL as ``?scheme=``."""
+    unknown = seed_from_url(keys.SCHEME, keys.SCHEME, SCHEME_LABELS)
+    if unknown is not None:
+        messages.warning(
+            f"The link asks for the scheme {md_escape(repr(unknown), limit=100)}, which is unknown; "
+            "use bpe, wordpiece or unigram. Showing BPE."
+        )
+    st.session_state.setdefault(keys.SCHEME, "bpe")
+    choice = st.radio(
+        "Scheme",
+        list(SCHEMES),
+        format_func=SCHEME_LABELS.__getitem__,
+        horizontal=True,
+        key=keys.SCHEME,
+        persist_state="session",
+        help=SCHEME_HELP,
+    )
+    scheme = str(choice or "bpe")
+    mirror_to_url(keys.SCHEME, scheme, default="bpe")
+    return scheme
+
+
+def _number(
+    messages: DeltaGenerator, key: str, label: str, default: int, high: int, low: int, help: str
+) -> int:
+    bad = seed_number_from_url(key, key, low=low, high=high)
+    st.session_state.setdefault(key, default)
+    value = int(
+        st.number_input(
+            label, min_value=low, max_value=high, step=10, key=key, persist_state="session", help=help
+        )
+    )
+    mirror_to_url(key, str(value), default=str(default))
+    if bad is not None:
+        note = ignored_value({key: [bad]}, key, value, f"give a whole number from {low} to {high:,}")
+        if note is not None:
+            messages.warning(md_escape(note[0].upper() + note[1:]) + ".")
+    return value
+
+
+def scheme_settings(scheme: str, messages: DeltaGenerator) -> SchemeSettings | None:
+    """WordPiece's or Unigram's settings (call inside ``st.sidebar``); None after an error in ``messages``."""
+    try:
+        if scheme == "wordpiece":
+            merges = _number(
+                messages,
+                keys.WP_MERGES,
+                "Merges to learn",
+                DEFAULT_WP_MERGES,
+                MAX_STEPS,
+                1,
+                "WordPiece starts from the text's characters (the first of a word as it is, the others "
+                "with ##) and adds one piece per merge; it stops here, or when no pair is left.",
+            )
+            st.caption(
+                "Text cut into words as BERT does (at spaces and punctuation); special tokens [PAD] [UNK] "
+                "[CLS] [SEP] [MASK]. Ties: the pair seen first in the text wins."
+            )
+            return SchemeSettings(scheme="wordpiece", steps=merges)
+        vocab = _number(
+            messages,
+            keys.UG_VOCAB,
+            "Vocabulary size to reach",
+            DEFAULT_UG_VOCAB,
+            MAX_UNIGRAM_VOCAB,
+            2,
+            "Unigram prunes its seed round by round down to this many pieces (<unk> counted); it needs at "
+            "least the text's characters + 1.",
+        )
+        st.session_state.setdefault(keys.UG_SHRINK, 0.75)
+        shrink = st.selectbox(
+            "Shrinking factor (share kept each round)",
+            list(SHRINKS),
+            format_func=SHRINKS.__getitem__,
+            key=keys.UG_SHRINK,
+            persist_state="session",
+        )
+        st.caption("Words start with ▁ (the space before them); the seed is every substring seen twice.")
+        return SchemeSettings(scheme="unigram", vocab_size=vocab, shrinking_factor=float(shrink))
+    except ValueError as exc:
+        messages.error(f"Cannot train with these settings: {md_escape(exc)}.")
+        return None

@@ -1,0 +1,291 @@
+"""What the stage shows at each Unigram pruning round: the engine's rounds as stage records (pure).
+
+Unigram goes the other way from BPE: it starts with every frequent substring and throws pieces away.
+A step is a round: the card gives the loss before and after and the vocabulary shrinking toward its
+target, the chart the pieces pruned with their loss increase and the kept pieces closest to being
+pruned; the sequences show the text's best segmentation (Viterbi) before and after the round, with
+the places that changed outlined (marked ``new``, what they were before in one box).  "Where it
+changed" lists the words whose best cut changed.
+
+>>> from .scheme_run import SchemeSettings, start_scheme_run
+>>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
+>>> run = start_scheme_run(text, SchemeSettings(scheme="unigram", vocab_size=12))
+>>> views = UnigramViews(run, text)
+>>> run.jump(3), views.view(1).places, "ms-pruned" in views.view(1).pairs  # round 1 changes no best cut
+(3, None, True)
+>>> changed = views.view(3).places.items[0].token[0]  # round 3 prunes ▁hugs: the word is cut anew
+>>> [views.piece(i) for i in changed.was], [views.piece(i) for i in changed.ids], changed.mark
+(['▁hugs'], ['▁hug', 's'], 'new')
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from itertools import accumulate
+
+from bpe_core.tokenizer.unigram_lattice import viterbi
+from bpe_core.training.unigram import UnigramTrainer
+from bpe_core.training.unigram_records import PieceLoss, UnigramRound
+from mergescope_ui.shared.stage_contract import Place, Places, Span, Spans, StepView, TokenLabel, Wording
+from mergescope_ui.shared.token_html import PALETTE_SIZE, clip_label
+
+from .scheme_run import SchemeRun
+from .scheme_stage import HEAD_CHARS, PLACES_PER_STEP, SchemeViews, esc, visible
+
+# A word as training sees it (the engine's rule in bpe_core.training.unigram): a ▁ and what follows up to
+# the next ▁ or white space; a run of other non-space; or a run of white space other than the space.
+WORD = re.compile(r"▁[^▁\s]*|[^▁\s]+|\s+")
+PRUNED_ROWS, KEPT_ROWS = 6, 4  # rows of the chart: pieces pruned, then kept pieces closest to it
+LABEL_COLUMNS = 12
+KEPT_CUTS = 3  # steps whose cuts of every word are kept
+
+
+def changed_spans(before: Sequence[int], after: Sequence[int], widths: Sequence[int]) -> Spans:
+    """``after`` as spans, each stretch cut differently from ``before`` marked ``new`` (with the ids it
+    was).  ``widths`` gives each id's length in characters (before's and after's ids both).
+
+    >>> w = {1: 1, 2: 1, 3: 1, 4: 2, 5: 3}
+    >>> [(s.ids, s.mark, s.was) for s in changed_spans([1, 2, 3], [4, 3], [w.get(i, 0) for i in range(6)])]
+    [((4,), 'new', (1, 2)), ((3,), '', None)]
+    """
+    ends_b = list(accumulate(widths[i] for i in before))
+    ends_a = list(accumulate(widths[i] for i in after))
+    common = sorted(set(ends_b) & set(ends_a))
+    out: list[Span] = []
+    plain: list[int] = []
+    ib = ia = 0
+    for end in common:
+        b: list[int] = []
+        a: list[int] = []
+        while ib < len(before) and ends_b[ib] <= end:
+            b.append(before[ib])
+            ib += 1
+        while ia < len(after) and ends_a[ia] <= end:
+            a.append(after[ia])
+            ia += 1
+        if a == b:
+            plain += a
+            continue
+        if plain:
+            out.append(Span(tuple(plain), "", None))
+            plain = []
+        out.append(Span(tuple(a), "new", tuple(b)))
+    if plain:
+        out.append(Span(tuple(plain), "", None))
+    return tuple(out)
+
+
+class UnigramViews(SchemeViews):
+    """The stage's views of one Unigram run (see the module docstring)."""
+
+    noun = "round"
+
+    def __init__(self, run: SchemeRun, text: str) -> None:
+        super().__init__(run)
+        trainer = run.trainer
+        if not isinstance(trainer, UnigramTrainer):
+            raise ValueError("UnigramViews needs a Unigram run")
+        self.trainer = trainer
+        self.pieces = [p for p, _ in trainer.seed.pieces]
+        self.ids = {p: i + 1 for i, p in enumerate(self.pieces)}  # 0 is <unk>
+        self.widths = [1] + [len(p) for p in self.pieces]
+        head = trainer.normalizer.normalize(text[:HEAD_CHARS]).text
+        self.head_words = WORD.findall(head)
+        self.head_more = len(text) > HEAD_CHARS
+        self._cuts: dict[tuple[int, str], tuple[int, ...]] = {}
+        self._changed: dict[int, list[str]] = {}
+        self._all_cuts: dict[int, dict[str, tuple[str, ...] | None]] = {}
+
+    # ----- pieces -----
+    def piece(self, token_id: int) -> str:
+        return self.trainer.options.unk_piece if token_id == 0 else self.pieces[token_id - 1]
+
+    def label(self, token_id: int) -> TokenLabel:
+        piece = self.piece(token_id)
+        single = len(piece) == 1
+        return self.make_label(
+            token_id,
+            piece,
+            classes="ms-t ms-byte" if single or token_id == 0 else f"ms-t ms-c{token_id % PALETTE_SIZE}",
+            title=f"seed piece #{token_id} · “{piece}” · {len(piece)} character{'' if single else 's'}",
+        )
+
+    def cut(self, word: str, k: int) -> tuple[int, ...]:
+        """``word``'s best segmentation after ``k`` rounds, as ids."""
+        key = (k, word)
+        if key not in self._cuts:
+            best = viterbi(word, self.run.scores[k], self.trainer.longest)
+            self._cuts[key] = tuple(self.ids[p] for p in best.pieces) if best else (0,) * len(word)
+        return self._cuts[key]
+
+    def all_cuts(self, k: int) -> dict[str, tuple[str, ...] | None]:
+        """Every word's best cut after ``k`` rounds (kept for the last few steps asked: a round's
+        changes need the cuts before and after it, and the next round's reuse them)."""
+        if k not in self._all_cuts:
+            if len(self._all_cuts) >= KEPT_CUTS:
+                self._all_cuts.pop(next(iter(self._all_cuts)))
+            scores, longest = self.run.scores[k], self.trainer.longest
+            self._all_cuts[k] = {
+                w: best.pieces if (best := viterbi(w, scores, longest)) else None for w in self.trainer.words
+            }
+        return self._all_cuts[k]
+
+    def changed_words(self, k: int) -> list[str]:
+        """The words (first-occurrence order) whose best cut round ``k`` changed."""
+        if k not in self._changed:
+            before, after = self.all_cuts(k - 1), self.all_cuts(k)
+            self._changed[k] = [w for w in self.trainer.words if before[w] != after[w] or after[w] is None]
+        return self._changed[k]
+
+    # ----- the views -----
+    def build(self, k: int, start: int) -> StepView:
+        run = self.run
+        if k == 0:
+            upcoming = run.records[0] if run.records else None
+            head: list[Span] = [Span(self.cut(w, 0), "", None) for w in self.head_words]
+            return StepView(
+                step=0,
+                heading="Round 0: the seed vocabulary",
+                status="👉 Unigram starts big and prunes. Press Next ▶ (→) for the first round.",
+                card=self._seed_card(),
+                pairs="" if upcoming is None else self._chart(upcoming, name_pruned=False),  # type: ignore[arg-type]
+                figures=self._figures(0),
+                before_caption="",
+                after_caption="The text's best segmentation, from its start",
+                head=tuple(head),
+                head_more=self.head_more,
+                places=None,
+            )
+        rnd = run.records[k - 1]
+        if not isinstance(rnd, UnigramRound):
+            raise ValueError("a Unigram run holds Unigram rounds")
+        head = []
+        for w in self.head_words:
+            head += changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths)
+        changed = self.changed_words(k)
+        items = tuple(
+            Place(
+                number=n + 1,
+                lead=(),
+                token=changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths),
+                tail=(),
+                link=None,
+                cut_before=False,
+                cut_after=False,
+            )
+            for n, w in enumerate(changed[start : start + PLACES_PER_STEP], start=start)
+        )
+        return StepView(
+            step=k,
+            heading=f"Round {k:,}: {rnd.vocab_size_before:,} → {rnd.vocab_size:,} pieces",
+            status="" if changed else "No word is cut differently after this round: the best cuts stay.",
+            card=self._card(rnd),
+            pairs=self._chart(rnd, name_pruned=True),
+            figures=self._figures(k),
+            before_caption=f"Best cut before round {k}",
+            after_caption=f"After round {k}",
+            head=tuple(head),
+            head_more=self.head_more,
+            places=Places(total=len(changed), start=start, items=items) if changed else None,
+        )
+
+    def _figures(self, k: int) -> str:
+        seed = self.trainer.seed
+        rnd = self.run.records[k - 1] if k else None
+        vocab, loss, tokens = (
+            (rnd.vocab_size, rnd.loss_after, rnd.tokens_after)
+            if isinstance(rnd, UnigramRound)
+            else (len(seed.pieces) + 1, seed.loss, seed.tokens)
+        )
+        target = self.trainer.options.vocab_size
+        return f"Vocab {vocab:,} (target {target:,}) · loss {loss:,.1f} · corpus pieces {tokens:,}"
+
+    def _shrink(self, vocab: int) -> str:
+        seed, target = len(self.trainer.seed.pieces) + 1, self.trainer.options.vocab_size
+        done = 1.0 if seed <= target else (seed - vocab) / (seed - target)
+        return (
+            f'<div class="ms-sc-shrink" role="img" aria-label="{100 * done:.0f}% of the way from the seed to '
+            f'the target"><span style="width:{100 * done:.1f}%"></span></div>'
+        )
+
+    def _seed_card(self) -> str:
+        seed, o = self.trainer.seed, self.trainer.options
+        small = (
+            f'<p class="ms-note">The seed has only {len(seed.pieces) + 1:,} pieces, no more than the '
+            f"{o.vocab_size:,} asked for: nothing to prune. Ask for fewer (at least {seed.characters + 1:,}) "
+            "to watch it prune.</p>"
+            if len(seed.pieces) + 1 <= o.vocab_size
+            else ""
+        )
+        return (
+            '<div class="ms-card"><h4>The seed: every frequent substring</h4>'
+            f'<div class="ms-tokens"><b>{len(seed.pieces) + 1:,}</b><span class="ms-op">→</span>'
+            f"<b>{o.vocab_size:,}</b></div>"
+            f"<p>{seed.characters:,} characters and {len(seed.pieces) - seed.characters:,} substrings of the "
+            f"{seed.distinct_words:,} words (▁ marks a word's start), each with a probability.</p>"
+            f"<p>Loss = Σ count × −log P(best cut) = <b>{seed.loss:,.2f}</b>.</p>"
+            f"<p>Each round removes the pieces whose loss increase is smallest, keeping "
+            f"{o.shrinking_factor:.0%} of them; single characters are never removed.</p>"
+            f"{self._shrink(len(seed.pieces) + 1)}{small}</div>"
+        )
+
+    def _card(self, rnd: UnigramRound) -> str:
+        rise = rnd.loss_after - rnd.loss_before
+        return (
+            f'<div class="ms-card"><h4>Round {rnd.index:,}: {len(rnd.pruned):,} pieces pruned</h4>'
+            f'<div class="ms-tokens"><b>{rnd.vocab_size_before:,}</b><span class="ms-op">→</span>'
+            f"<b>{rnd.vocab_size:,}</b></div>"
+            f"{self._shrink(rnd.vocab_size)}"
+            '<div class="ms-sc-grid">'
+            f"<span>target</span><span><b>{rnd.target:,}</b> pieces</span>"
+            f"<span>loss before</span><span><b>{rnd.loss_before:,.2f}</b></span>"
+            f"<span>loss after</span><span><b>{rnd.loss_after:,.2f}</b> ({rise:+,.2f})</span>"
+            f"<span>corpus pieces</span><span>{rnd.tokens_before:,} → {rnd.tokens_after:,}</span></div>"
+            '<p class="ms-note">Pruned: the pieces whose removal raised the loss least (ties: the less '
+            "probable first); then EM re-estimated the probabilities of the rest.</p></div>"
+        )
+
+    def _chart(self, rnd: UnigramRound, *, name_pruned: bool) -> str:
+        pruned = list(rnd.pruned[:PRUNED_ROWS])
+        kept = list(rnd.closest_kept[:KEPT_ROWS])
+        top = max((p.increase for p in pruned + kept), default=0.0)
+        title = (
+            f"Loss increase without each piece (round {rnd.index})" if name_pruned else "Loss increases now"
+        )
+        key = "Bar: how much the loss rises without the piece."
+        if name_pruned:
+            key += f" Orange: pruned ({len(rnd.pruned):,} in all); blue: kept, the closest to being pruned."
+        out = ['<div class="ms-bars">', f'<div class="ms-bars-h" title="{esc(key)}">{esc(title)}</div>']
+        if name_pruned:
+            out.append(f'<div class="ms-bars-sep">✂ Pruned ({len(rnd.pruned):,})</div>')
+            out += [self._bar(p, "pruned", top) for p in pruned]
+            out.append('<div class="ms-bars-sep">Kept, closest to being pruned</div>')
+            out += [self._bar(p, "kept", top) for p in kept]
+        else:
+            out += [self._bar(p, "other", top) for p in (pruned + kept)[: PRUNED_ROWS + KEPT_ROWS]]
+        out.append(f'<div class="ms-bars-k">{esc(key)}</div></div>')
+        return "".join(out)
+
+    def _bar(self, p: PieceLoss, status: str, top: float) -> str:
+        width = 100 * p.increase / top if top > 0 else 0.0
+        full = f"“{p.piece}” · loss +{p.increase:,.3f} without it · probability {math.exp(p.score):.2e}"
+        return (
+            f'<div class="ms-bar ms-{status}" title="{esc(full)}">'
+            f'<span class="ms-bar-l"><span>{esc(clip_label(visible(p.piece), LABEL_COLUMNS))}</span></span>'
+            f'<span class="ms-bar-t"><span class="ms-bar-f" style="width:{width:.1f}%"></span></span>'
+            f'<span class="ms-bar-n">+{p.increase:,.2f}</span></div>'
+        )
+
+    def wording(self) -> Wording:
+        run = self.run
+        last, stop = run.pulled, run.stop_reason or ""
+        return Wording(
+            heading="Round {step}",
+            waiting="Training up to round {step}…",
+            waiting_card="Round {step}",
+            past_end=f"Training stopped after round {last:,}: {stop}. Showing round {last:,}.",
+            past_limit=f"Training stops at round {run.max_steps:,}.",
+            finished=f"🏁 Unigram finished after {last:,} round{'' if last == 1 else 's'}: {stop}.",
+        )

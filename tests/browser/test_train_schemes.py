@@ -1,0 +1,102 @@
+"""The Train page's WordPiece and Unigram stages, and the Viterbi lattice, in a real browser.
+
+At 1280x720 in presenter mode each scheme's step fits the screen with nothing sticking out of its box;
+screenshots go to ``artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.layout import STAGE_BOXES, STICKING_OUT, outside_viewport
+from tests.browser.support import ROOT, chromium_page, missing_browser, open_app, streamlit_server, wait_idle
+
+REASON = missing_browser()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
+HEADING = "Train: watch"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with streamlit_server() as url:
+        yield url
+
+
+def _shot(name: str) -> Path:
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    return ROOT / "artifacts" / f"{name}.png"
+
+
+def _settled(page) -> None:
+    wait_idle(page)
+    page.wait_for_function("() => document.getAnimations().length === 0")
+    page.mouse.move(0, 0)
+
+
+def _card(page, title: str):
+    return page.locator(".ms-stage .ms-card:not(.ms-wait) h4").filter(has_text=re.compile(rf"^{title}"))
+
+
+def _fits(page, name: str, *, start: bool = False) -> dict:
+    """The step on one screen; at the start (no step yet) there is no "before", and the text from its
+    start scrolls inside its own box (its tokens below the box are not on the screen by design)."""
+    _settled(page)
+    boxes = page.evaluate(STAGE_BOXES)
+    page.screenshot(path=str(_shot(name)))
+    if start:
+        boxes = {**boxes, "before": boxes["card"], "after": boxes["card"]}
+        seq = page.locator(".ms-stage .ms-seqcol").bounding_box()
+        assert seq is not None and seq["y"] + seq["height"] <= 720, (name, seq)
+    assert outside_viewport(boxes) == [], (name, boxes)
+    assert page.evaluate(STICKING_OUT) == [], name
+    return boxes
+
+
+def test_wordpiece_steps_fit_a_projector(server: str) -> None:
+    with chromium_page(width=1280, height=720) as page:
+        page.emulate_media(reduced_motion="reduce")
+        open_app(page, f"{server}/train?scheme=wordpiece&corpus=hug_pug_pun&presenter=true", heading=HEADING)
+        _card(page, "WordPiece starts from characters").wait_for()
+        page.get_by_role("button", name="Next ▶").click()
+        _card(page, "Merge 1").wait_for()
+        boxes = _fits(page, "train_wordpiece_1280x720_presenter_merge1")
+        card = page.locator(".ms-stage .ms-card").inner_text()
+        assert "score = 5 / (20 × 5) = 0.05" in card and "BPE would merge ##u + ##g" in card
+        assert page.locator(".ms-stage .ms-bar.ms-bpe").count() == 1
+        assert boxes["fused"] is not None and boxes["fresh"] is not None, "the merge marked before and after"
+        assert "##gs" in page.locator(".ms-stage .ms-after").inner_text()
+        page.keyboard.press("ArrowRight")  # the keys step as for BPE
+        _card(page, "Merge 2").wait_for()
+        _fits(page, "train_wordpiece_1280x720_presenter_merge2")
+
+
+def test_unigram_rounds_fit_a_projector_and_the_lattice_draws_a_clicked_word(server: str) -> None:
+    with chromium_page(width=1280, height=720) as page:
+        page.emulate_media(reduced_motion="reduce")
+        query = "scheme=unigram&corpus=kind_kindness_unkind&ug_vocab=50&presenter=true"
+        open_app(page, f"{server}/train?{query}", heading=HEADING)
+        _card(page, "The seed").wait_for()
+        _fits(page, "train_unigram_1280x720_presenter_seed", start=True)
+        for k in range(1, 7):
+            page.get_by_role("button", name="Next ▶").click()
+            _card(page, f"Round {k}:").wait_for(timeout=60_000)
+        boxes = _fits(page, "train_unigram_1280x720_presenter_round6")
+        assert boxes["fused"] is not None and boxes["fresh"] is not None, "the changed cuts outlined"
+        assert page.locator(".ms-stage .ms-bar.ms-pruned").count() >= 1
+        assert "Unigram finished after 6 rounds" in page.locator(".ms-stage .ms-status").inner_text()
+        # the lattice, below the stage: click a word
+        word = page.locator(".st-key-lattice_word button", has_text="▁boldness").first
+        word.scroll_into_view_if_needed()
+        word.click()
+        lat = page.locator(".ms-lat-g")
+        lat.wait_for(timeout=30_000)
+        _settled(page)
+        lat.scroll_into_view_if_needed()
+        page.screenshot(path=str(_shot("train_unigram_1280x720_presenter_lattice")))
+        assert page.locator(".ms-lat-e.ms-lat-best").count() >= 1
+        assert "◀ best (Viterbi)" in page.locator(".ms-lat-t").inner_text()
+        assert page.evaluate(STICKING_OUT) == []

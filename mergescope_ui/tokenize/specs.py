@@ -88,7 +88,7 @@ class LoadedUpload:
     digest: str
     names: tuple[str, ...]
     pattern: str | None
-    tokenizer: Tokenizer | None = None
+    tokenizer: AnyTokenizer | None = None  # byte-level BPE, or WordPiece / Unigram read from their files
     error: str | None = None
     notes: tuple[str, ...] = ()  # what the loader said (a pattern or special tokens the files do not carry)
 

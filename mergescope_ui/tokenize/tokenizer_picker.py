@@ -222,7 +222,8 @@ def _local_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
         key=keys.HF_NAME,
         on_change=_named,
         placeholder="org/name, e.g. openai-community/gpt2",
-        help="A model on the Hugging Face hub whose tokenizer.json is byte-level BPE (GPT-2 style).",
+        help="A model on the Hugging Face hub whose tokenizer.json is byte-level BPE (GPT-2 style), "
+        "WordPiece or Unigram.",
     )
     cols[2].button("Look again", key=keys.RESCAN, on_click=_rescan, help="Look in the caches again.")
     problem = st.session_state.get(keys.HF_NAME_PROBLEM)

@@ -21,7 +21,14 @@ from bpe_core.tokenizer.unigram_normalizer import SentencePieceNormalizer
 from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
 
 RTL = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: would flip the page's text around it if it were not marked
-HOSTILE = ("<script>", "[x](http://evil.example)", "![i](http://evil.example/i.png)", "**b**", f"{RTL}ab", '"q"')
+HOSTILE = (
+    "<script>",
+    "[x](http://evil.example)",
+    "![i](http://evil.example/i.png)",
+    "**b**",
+    f"{RTL}ab",
+    '"q"',
+)
 TEXT = f'hugs pugs <script>alert(1)</script> [x](http://evil.example) ☃ "q" {RTL}ab'
 """A text with pieces of every kind: words cut into ``##`` pieces, hostile pieces, a character (☃) no
 vocabulary holds."""
@@ -115,7 +122,9 @@ UNIGRAM_PIECES = [
 
 def unigram() -> UnigramTokenizer:
     """HF's Unigram: spaces kept as they are (``tokenizer.json``'s Metaspace cannot squeeze them)."""
-    return UnigramTokenizer(UNIGRAM_PIECES, normalizer=SentencePieceNormalizer(remove_extra_whitespaces=False))
+    return UnigramTokenizer(
+        UNIGRAM_PIECES, normalizer=SentencePieceNormalizer(remove_extra_whitespaces=False)
+    )
 
 
 def unigram_json() -> bytes:

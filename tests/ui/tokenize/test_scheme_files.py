@@ -24,11 +24,12 @@ from mergescope_ui.tokenize.resolve import local_tokenizers
 from mergescope_ui.tokenize.results import round_trip
 from mergescope_ui.tokenize.results import tokenize as tokenize_result
 from tests.file_server import file_server, serve_hub_tokenizer
+from tests.ui.test_markup import markdown_strings
 from tests.ui.tokenize import scheme_files as sf
 from tests.ui.tokenize.fake_caches import no_caches
-from tests.ui.test_markup import markdown_strings
 from tests.ui.tokenize.test_page import (
     COMPARE_TAB,
+    Cells,
     app,
     component_data,
     main_html,
@@ -96,7 +97,7 @@ def test_each_kind_of_file_shows_its_pieces_as_the_engine_cuts_them(files, kind)
     ids = tok.encode(sf.TEXT)
     spans = main_spans(at)
     assert tokens_metric(at) == len(ids) and len(spans.texts) == len(ids)
-    unknown = getattr(tok, "unk_id")
+    unknown = tok.unk_id
     # each span: the piece as the vocabulary writes it (## and ▁ visible), its id in the tooltip
     assert spans.texts == [marked(tok.piece(i)) for i in ids]
     assert [t.split(" ·")[0] for t in spans.titles] == [f"id {i}" for i in ids]
@@ -146,8 +147,6 @@ def _details(at: AppTest, position: int) -> tuple[dict[str, str], str]:
     at.session_state[keys.TABS] = DETAILS_TAB
     at.run()
     assert not at.exception
-    from tests.ui.tokenize.test_page import Cells
-
     panel = next(h.value for h in at.html if "ms-facts" in h.value)
     cells = Cells()
     cells.feed(panel)

@@ -200,10 +200,14 @@ COMPARE_COLUMNS = [
     "round trip",
     "note",
 ]
+PIECE_COLUMNS = ("unknown tokens", "round trip")  # shown when a WordPiece or Unigram result is compared
 
 
 def compare_table(results: Sequence[Tokenized]) -> pd.DataFrame:
     """One row per tokenizer, in the order given (failed ones keep their row, with the error as note).
+
+    With a WordPiece or Unigram result among them, two more columns: its unknown tokens, and whether
+    the round trip is exact (the note says what a lossy one loses).
 
     >>> from bpe_core import CharTokenizer
     >>> t = compare_table(
@@ -228,40 +232,47 @@ def compare_table(results: Sequence[Tokenized]) -> pd.DataFrame:
                 "chars/token": c.chars_per_token,
                 "unknown tokens": r.unknown,
                 "round trip": round_trip(r),
-                "note": r.error or "",
+                "note": r.error or what_is_lost(r),
             }
         )
     table = pd.DataFrame(rows, columns=COMPARE_COLUMNS)
     table["tokens"] = table["tokens"].astype("Int64")
     table["unknown tokens"] = table["unknown tokens"].astype("Int64")
+    if not any(r.pieces for r in results):
+        table = table.drop(columns=list(PIECE_COLUMNS))
     for col in ("bytes/token", "chars/token"):
         table[col] = table[col].astype(float)
     return table
 
 
 def round_trip(result: Tokenized) -> str:
-    """Whether ``decode(encode(text))`` gives the text back, and what it loses when not (in words).
+    """``exact`` when ``decode(encode(text))`` gives the text back, else ``lossy`` (``""``: not encoded).
 
     >>> round_trip(tokenize(WordPieceTokenizer(["[UNK]", "a", "b"]), "a  b c", label="w"))
-    'lossy: 1 char unknown, 1 spacing change'
+    'lossy'
     >>> from bpe_core import Tokenizer
     >>> round_trip(tokenize(Tokenizer({i: bytes([i]) for i in range(256)}, []), "héllo", label="b"))
     'exact'
     """
     if not result.ok:
         return ""
+    # byte-level BPE and the character baseline give every text they encode back
+    return "exact" if result.loss is None or result.loss.round_trip else "lossy"
+
+
+def what_is_lost(result: Tokenized) -> str:
+    """What the round trip loses, in a few words (``""``: nothing).
+
+    >>> what_is_lost(tokenize(WordPieceTokenizer(["[UNK]", "a", "b"]), "a  b c", label="w"))
+    'lost: 1 char unknown, 1 spacing change'
+    """
     loss = result.loss
-    if loss is None:
-        return "exact"  # byte-level BPE and the character baseline give every text they encode back
-    if loss.round_trip:
-        return "exact"
-    parts = []
-    for n, what in (
-        (loss.unknown_chars, "char unknown"),
-        (loss.spacing, "spacing change"),
-        (loss.changed, "char normalized"),
-    ):
-        if n:
-            word, _, rest = what.partition(" ")
-            parts.append(f"{n:,} {word}{'' if n == 1 else 's'} {rest}")
-    return "lossy: " + (", ".join(parts) or "the text comes back otherwise")
+    if loss is None or loss.round_trip or not result.ok:
+        return ""
+    counts = (
+        (loss.unknown_chars, "char unknown", "chars unknown"),
+        (loss.spacing, "spacing change", "spacing changes"),
+        (loss.changed, "char normalized", "chars normalized"),
+    )
+    parts = [f"{n:,} {one if n == 1 else many}" for n, one, many in counts if n]
+    return "lost: " + (", ".join(parts) or "the text comes back otherwise")

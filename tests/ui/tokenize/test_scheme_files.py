@@ -21,7 +21,7 @@ from mergescope_ui.tokenize import keys
 from mergescope_ui.tokenize.main_view import DETAILS_TAB, PickedToken
 from mergescope_ui.tokenize.piece_html import marked
 from mergescope_ui.tokenize.resolve import local_tokenizers
-from mergescope_ui.tokenize.results import round_trip
+from mergescope_ui.tokenize.results import round_trip, what_is_lost
 from mergescope_ui.tokenize.results import tokenize as tokenize_result
 from tests.file_server import file_server, serve_hub_tokenizer
 from tests.ui.test_markup import markdown_strings
@@ -228,9 +228,10 @@ def test_compare_puts_wordpiece_and_unigram_beside_byte_level_bpe(files):
     for label, result in want.items():
         row = table.loc[label]
         assert row["tokens"] == len(result.ids) and row["unknown tokens"] == result.unknown
-        assert row["round trip"] == round_trip(result) and row["round trip"].startswith("lossy: ")
+        assert row["round trip"] == round_trip(result) == "lossy"
+        assert row["note"] == what_is_lost(result) and row["note"].startswith("lost: ")
     raw = table.loc["raw bytes (no merges)"]
-    assert raw["tokens"] == len(sf.TEXT.encode()) and raw["round trip"] == "exact"
+    assert raw["tokens"] == len(sf.TEXT.encode()) and raw["round trip"] == "exact" and raw["note"] == ""
     assert str(raw["unknown tokens"]) == "<NA>"
     # the spans: each scheme's pieces (## and ▁ visible, [UNK] marked), escaped
     pages = [h.value for h in at.html if "ms-scheme-cut" in h.value or "ms-unk" in h.value]
@@ -291,3 +292,11 @@ def test_a_hub_model_named_is_fetched_and_shown_as_its_scheme(hub, files, kind):
     tok = sf.wordpiece() if scheme == "WordPiece" else sf.unigram()
     assert main_spans(at).texts == [marked(tok.piece(i)) for i in tok.encode(sf.TEXT)]
     assert any(f"{scheme}, {tok.vocab_size} pieces" in c.value for c in at.caption)
+
+
+def test_compare_without_wordpiece_or_unigram_keeps_its_columns():
+    from mergescope_ui.tokenize.results import COMPARE_COLUMNS, PIECE_COLUMNS
+
+    at = app(**{keys.TEXT: "hugs", keys.KIND: "bytes", keys.TABS: COMPARE_TAB}).run()
+    table = at.dataframe[0].value
+    assert list(table.columns) == [c for c in COMPARE_COLUMNS if c not in PIECE_COLUMNS]

@@ -114,9 +114,15 @@ title="lost: became the unknown token">&lt;b&gt;</span><span class="ms-ws">␣</
 
 
 def _visible(s: str) -> str:
-    """``s`` escaped, with its white space marked."""
+    """``s`` escaped, with its white space marked and its invisible characters named.
+
+    >>> _visible("a\\u202e<")
+    'a<span class="ms-ws">⟨U+202E⟩</span>&lt;'
+    """
     out = []
     for ch in s:
         mark = {" ": "␣", "\n": "↵", "\t": "⇥"}.get(ch)
+        if mark is None and not ch.isprintable():  # named: an RTL override would turn the text around
+            mark = f"⟨U+{ord(ch):04X}⟩"
         out.append(f'<span class="ms-ws">{mark}</span>' if mark else html.escape(ch, quote=True))
     return "".join(out)

@@ -26,14 +26,16 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from bpe_core.byte_level import readable
 from bpe_core.tokenizer.unigram import UnigramTokenizer
 from bpe_core.tokenizer.unigram_normalizer import SPACE
 from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
-from mergescope_ui.shared.scheme_html import Cut
+from mergescope_ui.shared.scheme_html import SCHEME_CSS, Cut
 from mergescope_ui.shared.token_html import PALETTE_SIZE
 
-_MARKS = {" ": "␣", "\n": "↵", "\t": "⇥"}
-PIECE_CSS = """
+PIECE_CSS = (
+    SCHEME_CSS
+    + """
 <style>
 .ms-tokens .ms-t.ms-unk{background:#8b1a1a;color:#fff;border:2px dashed #fff;outline:2px solid #8b1a1a;}
 .ms-tokens .ms-t.ms-piece-special{background:#343a40;color:#fff;}
@@ -41,15 +43,17 @@ PIECE_CSS = """
   overflow-wrap:anywhere;word-break:break-all;}
 </style>
 """
+)
 
 
 def marked(s: str, *, marks: bool = True) -> str:
-    """``s`` with white space shown as ␣ ↵ ⇥ (``marks``), not yet escaped.
+    """``s`` with white space shown as ␣ ↵ ⇥ (``marks``) and invisible characters named (an RTL override
+    would turn the text around it), as byte-level tokens are shown; not yet escaped.
 
-    >>> marked("a b\\n"), marked("a b", marks=False)
-    ('a␣b↵', 'a b')
+    >>> marked("a b\\n"), marked("a b", marks=False), marked("\\u202eab")
+    ('a␣b↵', 'a b', '⟨U+202E⟩ab')
     """
-    return "".join(_MARKS.get(c, c) for c in s) if marks else s
+    return readable(s.encode("utf-8", "surrogatepass"), mark_whitespace=marks)
 
 
 def piece_title(c: Cut, *, score: float | None = None, special: bool = False) -> str:
@@ -64,7 +68,8 @@ def piece_title(c: Cut, *, score: float | None = None, special: bool = False) ->
         return f"id {c.id} · unknown token · stands for “{marked(c.text)}”, which is lost"
     kind = " · special token" if special else ""
     scored = "" if score is None else f" · score {score:.4g}"
-    return f"id {c.id} · “{c.label}”{scored}{kind} · covers characters {c.start}–{c.end}: “{marked(c.text)}”"
+    where = f"covers characters {c.start}–{c.end}: “{marked(c.text)}”"
+    return f"id {c.id} · “{marked(c.label)}”{scored}{kind} · {where}"
 
 
 def piece_span(c: Cut, *, score: float | None = None, special: bool = False, marks: bool = True) -> str:

@@ -109,6 +109,9 @@ def test_each_kind_of_file_shows_its_pieces_as_the_engine_cuts_them(files, kind)
     assert metric(at, "Bytes / token") == f"{len(sf.TEXT.encode()) / len(ids):.2f}"
     no_markup(main_html(at))
     no_markup(" ".join(h.value for h in at.html))
+    # the RTL override (a piece of every vocabulary here, or lost as unknown) is named, never raw
+    assert sf.RTL not in main_html(at) and "⟨U+202E⟩" in main_html(at)
+    assert not any(sf.RTL in h.value for h in at.html)
     for tab in (DETAILS_TAB, IDS_TAB, COMPARE_TAB):
         no_live_markdown(open_tab(at, tab))
 

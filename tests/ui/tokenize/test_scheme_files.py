@@ -240,6 +240,7 @@ def test_compare_puts_wordpiece_and_unigram_beside_byte_level_bpe(files):
     pages = [h.value for h in at.html if "ms-scheme-cut" in h.value or "ms-unk" in h.value]
     joined = " ".join(pages)
     assert "##s" in joined and "▁pug" in joined and 'class="ms-t ms-unk"' in joined
+    assert sf.RTL not in joined and "⟨U+202E⟩" in joined
     no_markup(joined)
 
 

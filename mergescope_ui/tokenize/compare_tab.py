@@ -115,12 +115,12 @@ def compare_tab(text: str, picked: Picked) -> None:
 
 def _columns(*, pieces: bool) -> dict[str, Any]:
     """The table's column settings; with WordPiece or Unigram, widths that keep it within 800 px."""
-    ratio = {"format": "%.2f"}
     if not pieces:
-        return {c: st.column_config.NumberColumn(**ratio) for c in ("bytes/token", "chars/token")}
+        return {c: st.column_config.NumberColumn(format="%.2f") for c in ("bytes/token", "chars/token")}
     numbers = {c: st.column_config.Column(width=_NARROW_PX) for c in _NARROW}
     ratios = {
-        c: st.column_config.NumberColumn(width=_NARROW_PX, **ratio) for c in ("bytes/token", "chars/token")
+        c: st.column_config.NumberColumn(width=_NARROW_PX, format="%.2f")
+        for c in ("bytes/token", "chars/token")
     }
     wide = {c: st.column_config.Column(width=px) for c, px in (("tokenizer", 170), ("note", 200))}
     return numbers | ratios | wide

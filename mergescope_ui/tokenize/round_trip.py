@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.scheme_html import lost_html
 
 from .piece_html import PIECE_CSS, lost_summary
@@ -34,7 +35,7 @@ def round_trip_view(result: Tokenized, text: str) -> None:
     with st.expander(
         f"Decoded back: {'exact' if loss.round_trip else 'lossy'} ({name})", expanded=not loss.round_trip
     ):
-        st.caption(summary)
+        st.caption(md_escape(summary))
         st.code(loss.decoded[:MAX_LOST_CHARS] or "(empty)", language=None, wrap_lines=True)
         if loss.unknown:
             st.caption("The text, with what became the unknown token marked (dark red):")

@@ -14,9 +14,11 @@ Whoever has used tiktoken or ``transformers`` has tokenizer files already:
 :func:`find_local_tokenizers` lists them without loading any: for a
 ``tokenizer.json`` it reads only the top of the file, up to the model's vocab,
 which is enough to tell byte-level BPE from the rest (BERT's WordPiece,
-SentencePiece-style BPE with ``▁`` and byte fallback, Unigram...).  Those are
-listed apart, each with the reason it cannot load.  :func:`load_local` loads
-one (a few tenths of a second for cl100k_base; callers cache the result).
+SentencePiece-style BPE with ``▁`` and byte fallback, Unigram...).  A WordPiece or Unigram
+``tokenizer.json`` is found too (its ``scheme`` says which; :func:`load_local` reads it with
+``any_scheme=True``), unless it has a normalizer MergeScope's WordPiece does not apply (BERT's
+lower-casing); the rest are listed apart, each with the reason it cannot load.  :func:`load_local`
+loads one (a few tenths of a second for cl100k_base; callers cache the result).
 
 >>> import tempfile
 >>> from bpe_core import train, save_tokenizer
@@ -45,7 +47,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..tokenizer import Tokenizer
+from ..tokenizer import SchemeTokenizer, Tokenizer
 from .gpt2 import MERGES_TXT, SPECIAL_TOKENS_MAP_JSON, VOCAB_JSON, read_gpt2
 from .hf_json import TOKENIZER_JSON, layout_pattern
 from .load import load_tokenizer
@@ -57,6 +59,8 @@ TIKTOKEN = "tiktoken"
 HF = "hf"
 SOURCE_NAMES = {TIKTOKEN: "tiktoken cache", HF: "Hugging Face cache"}
 HF_MODELS_PREFIX = "models--"
+SCHEME_TYPES = {"WordPiece": "wordpiece", "Unigram": "unigram"}  # tokenizer.json's model.type -> scheme
+SCHEME_LABELS = {"wordpiece": "WordPiece", "unigram": "Unigram"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +77,13 @@ class FoundTokenizer:
     source: str
     files: tuple[Path, ...]
     folder: Path
+    scheme: str = "bpe"  # or "wordpiece", "unigram" (a tokenizer.json of the hub cache)
 
     @property
     def label(self) -> str:
-        """``cl100k_base (tiktoken cache)``."""
-        return f"{self.name} ({SOURCE_NAMES[self.source]})"
+        """``cl100k_base (tiktoken cache)``; ``org/bert (Hugging Face cache, WordPiece)``."""
+        kind = "" if self.scheme == "bpe" else f", {SCHEME_LABELS.get(self.scheme, self.scheme)}"
+        return f"{self.name} ({SOURCE_NAMES[self.source]}{kind})"
 
     def stamp(self) -> tuple[tuple[str, int, int], ...]:
         """Each file's path, size and modification time: changes when a file is replaced."""
@@ -114,7 +120,7 @@ class LocalTokenizers:
 class LocalLoad:
     """A loaded local tokenizer and what a user should know about it (one sentence each)."""
 
-    tokenizer: Tokenizer
+    tokenizer: Tokenizer | SchemeTokenizer
     notes: tuple[str, ...] = ()
 
 
@@ -202,10 +208,11 @@ def _hub_in(folder: Path, found: list[FoundTokenizer], unusable: list[Unusable])
                 )
                 continue
             problem = hf_json_problem(tokenizer_json)
-            if problem is None:
-                found.append(FoundTokenizer(f"{HF}:{name}", name, HF, (tokenizer_json,), entry))
+            scheme, why_not = hf_json_scheme(tokenizer_json) if problem is not None else ("bpe", None)
+            if problem is None or (scheme != "bpe" and why_not is None):
+                found.append(FoundTokenizer(f"{HF}:{name}", name, HF, (tokenizer_json,), entry, scheme))
             else:
-                unusable.append(Unusable(name, HF, tokenizer_json, problem))
+                unusable.append(Unusable(name, HF, tokenizer_json, why_not or problem))
         elif (snapshot / VOCAB_JSON).is_file() and (snapshot / MERGES_TXT).is_file():
             files = [snapshot / VOCAB_JSON, snapshot / MERGES_TXT]
             if (snapshot / SPECIAL_TOKENS_MAP_JSON).is_file():
@@ -267,6 +274,32 @@ def _problem_of(path: str, size: int, mtime_ns: int) -> str | None:  # size, mti
     return None
 
 
+def hf_json_scheme(path: Path) -> tuple[str, str | None]:
+    """The scheme of a ``tokenizer.json`` (``bpe``, ``wordpiece``, ``unigram``) from the top of the file,
+    and why MergeScope cannot read it as that scheme when the top says so already (None: it may).
+
+    A WordPiece model with a normalizer is one: MergeScope's WordPiece applies none (BERT's lower-cases
+    and strips accents), so it would encode otherwise.
+    """
+    try:
+        st = path.stat()
+        top = _top_of_hf_json(path, st.st_size) or parse_json(read_text(path, max_bytes=MAX_FILE_BYTES), path)
+    except (TokenizerFileError, OSError):
+        return "bpe", None
+    model = top.get("model") if isinstance(top, dict) else None
+    kind = model.get("type") if isinstance(model, dict) else None
+    scheme = SCHEME_TYPES.get(kind, "bpe") if isinstance(kind, str) else "bpe"
+    if scheme == "wordpiece" and top.get("normalizer") is not None:
+        norm = top["normalizer"]
+        named = norm.get("type") if isinstance(norm, dict) else None
+        what = f"a {named} normalizer" if isinstance(named, str) and len(named) < 40 else "a normalizer"
+        return scheme, (
+            f"a WordPiece model (BERT-style) with {what}, which MergeScope's WordPiece does not apply "
+            "(BERT's lower-cases and strips accents); upload its vocab.txt to see the pieces without it"
+        )
+    return scheme, None
+
+
 def _top_of_hf_json(path: Path, size: int) -> dict[str, Any] | None:
     """The file's top level with ``model`` holding only the keys before its vocab, read from the
     start of the file; None when it is not laid out the way HF writes it."""
@@ -311,7 +344,7 @@ def load_local(found: FoundTokenizer) -> LocalLoad:
     """Load ``found`` (tiktoken's encodings with their pattern and special tokens; cl100k_base and
     o200k_base also with the ChatML tokens their chat models use)."""
     if found.source == HF:
-        tok = load_tokenizer(found.files[0])
+        tok = load_tokenizer(found.files[0], any_scheme=True)
         snapshot = found.files[0].parent.name[:10]
         return LocalLoad(
             tok, (f"{found.name}: {_shape(tok)}, from the Hugging Face cache (snapshot {snapshot}).",)
@@ -341,7 +374,9 @@ def load_local(found: FoundTokenizer) -> LocalLoad:
     return LocalLoad(tok, tuple(notes))
 
 
-def _shape(tok: Tokenizer) -> str:
+def _shape(tok: Tokenizer | SchemeTokenizer) -> str:
+    if not isinstance(tok, Tokenizer):
+        return f"{SCHEME_LABELS.get(tok.scheme, tok.scheme)}, {tok.vocab_size:,} pieces"
     return f"{tok.vocab_size:,} tokens, {len(tok.merges):,} merges, {len(tok.special_tokens)} special tokens"
 
 

@@ -25,12 +25,13 @@ from typing import Any
 import streamlit as st
 
 from bpe_core import Tokenizer
+from bpe_core.tokenizer.scheme import SchemeTokenizer
 
 from . import keys
 from .digest import digest
 from .jobs import FAILED, QUEUED, REAPED, Limits, Progress, Status, runner
 from .safe_text import md_escape
-from .tokenizer_files import load_packed, unpack
+from .tokenizer_files import SchemeLoad, load_packed, unpack
 
 LOOK_EVERY = 0.1  # seconds between two looks at a job (each look is a few microseconds)
 
@@ -110,7 +111,7 @@ it is refused with a message."""
 SERVER_TOKENS = 3_000_000
 """The same budget for every session of the server together (some 2 GB)."""
 
-_held: weakref.WeakKeyDictionary[Tokenizer, tuple[str, int]] = weakref.WeakKeyDictionary()
+_held: weakref.WeakKeyDictionary[Tokenizer | SchemeTokenizer, tuple[str, int]] = weakref.WeakKeyDictionary()
 """Every uploaded tokenizer the server holds (for as long as a session keeps it), with its owner and
 its size in tokens."""
 
@@ -145,26 +146,38 @@ tokenizers, over its budget of 1,000,000: reload the page to start afresh, or up
 
 
 def load_uploaded_in_worker(
-    files: Sequence[tuple[str, bytes]], *, pattern: str | None, notes: list[str] | None = None
-) -> Tokenizer:
+    files: Sequence[tuple[str, bytes]],
+    *,
+    pattern: str | None,
+    notes: list[str] | None = None,
+    any_scheme: bool = False,
+) -> Tokenizer | SchemeTokenizer:
     """:func:`~mergescope_ui.shared.tokenizer_files.load_uploaded` run in a worker process (with a
     progress bar and Cancel here), within the session's and the server's budgets; the loader's
     message, or the job's, or the budget's, is a ValueError.  What the loader had to assume is
-    appended to ``notes`` when given."""
-    parts: list[str | bytes] = [repr(pattern)]
+    appended to ``notes`` when given.  ``any_scheme``: WordPiece and Unigram files load too
+    (:func:`~mergescope_ui.shared.tokenizer_files.load_uploaded_any`)."""
+    parts: list[str | bytes] = [repr(pattern), repr(any_scheme)]
     for name, data in files:
         parts += [name, data]
     key = "load:" + digest(*parts)
     names = ", ".join(name for name, _ in files)
     status = run_job(
-        key, load_packed, list(files), label=f"Loading {names}", limits=UPLOAD_LIMITS, pattern=pattern
+        key,
+        load_packed,
+        list(files),
+        label=f"Loading {names}",
+        limits=UPLOAD_LIMITS,
+        pattern=pattern,
+        any_scheme=any_scheme,
     )
     if not status.ok:
         raise ValueError(status.message)
     who = owner()
-    tokens = len(status.value.ids)
+    value = status.value
+    tokens = value.tokenizer.vocab_size if isinstance(value, SchemeLoad) else len(value.ids)
     check_budget(tokens, mine=held_tokens(who), everyone=held_tokens())
-    tok = unpack(status.value)
+    tok = value.tokenizer if isinstance(value, SchemeLoad) else unpack(value)
     _held[tok] = (who, tokens)
     if notes is not None:
         notes.extend(status.value.notes)

@@ -72,9 +72,9 @@ def _span(c: Cut) -> str:
     else:
         classes = f"ms-t ms-c{c.id % PALETTE_SIZE}"
         title = f"id {c.id} · “{c.label}” · covers characters {c.start}–{c.end}: “{c.text}”"
-    label = c.label.replace(" ", "␣").replace("\n", "↵").replace("\t", "⇥")
+    label = "".join(_named(ch) for ch in c.label.replace(" ", "␣").replace("\n", "↵").replace("\t", "⇥"))
     return (
-        f'<span class="{classes}" title="{html.escape(title, quote=True)}">'
+        f'<span class="{classes}" title="{html.escape("".join(map(_named, title)), quote=True)}">'
         f"{html.escape(label, quote=True)}</span>"
     )
 
@@ -113,10 +113,25 @@ title="lost: became the unknown token">&lt;b&gt;</span><span class="ms-ws">␣</
     return '<div class="ms-lost">' + "".join(out) + "</div>"
 
 
+def _named(ch: str) -> str:
+    """``ch``, or its code point when it is invisible (an RTL override would turn the text around it).
+
+    >>> _named("a"), _named("\\u202e")
+    ('a', '⟨U+202E⟩')
+    """
+    return ch if ch.isprintable() else f"⟨U+{ord(ch):04X}⟩"
+
+
 def _visible(s: str) -> str:
-    """``s`` escaped, with its white space marked."""
+    """``s`` escaped, with its white space marked and its invisible characters named.
+
+    >>> _visible("a\\u202e<")
+    'a<span class="ms-ws">⟨U+202E⟩</span>&lt;'
+    """
     out = []
     for ch in s:
         mark = {" ": "␣", "\n": "↵", "\t": "⇥"}.get(ch)
+        if mark is None and not ch.isprintable():
+            mark = _named(ch)
         out.append(f'<span class="ms-ws">{mark}</span>' if mark else html.escape(ch, quote=True))
     return "".join(out)

@@ -29,6 +29,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bpe_core import Tokenizer, load_tokenizer
+from bpe_core.formats.detect import detect_format
+from bpe_core.formats.load import SCHEME_NAMES, SCHEME_READERS
+from bpe_core.tokenizer.scheme import SchemeTokenizer
 
 MAX_UPLOAD_FILES = 4
 UPLOAD_TYPES = ("json", "txt", "tiktoken", "model")
@@ -78,6 +81,41 @@ def load_uploaded(
         raise ValueError(
             f"{len(files)} files uploaded; upload at most {MAX_UPLOAD_FILES} files of one tokenizer"
         )
+    tok = _load(files, pattern=pattern, notes=notes, any_scheme=False)
+    if not isinstance(tok, Tokenizer):  # load_tokenizer gives BPE without any_scheme: for the type checker
+        raise ValueError("these files hold no byte-level BPE tokenizer; upload another")
+    return tok
+
+
+def load_uploaded_any(
+    files: Sequence[tuple[str, bytes]], *, pattern: str | None = None, notes: list[str] | None = None
+) -> Tokenizer | SchemeTokenizer:
+    """:func:`load_uploaded`, and WordPiece or Unigram files too (BERT's ``vocab.txt``, a WordPiece or
+    Unigram ``tokenizer.json``, a SentencePiece ``.model``): those give their scheme's tokenizer.
+
+    A split pattern chosen for them is not used (they cut words their own way), and a note says so.
+
+    >>> notes = []
+    >>> tok = load_uploaded_any([("vocab.txt", b"[UNK]\\nhug\\n##s\\n")], pattern="gpt4", notes=notes)
+    >>> tok.scheme, [tok.piece(i) for i in tok.encode("hugs")]
+    ('wordpiece', ['hug', '##s'])
+    >>> notes[0].startswith("vocab.txt holds a WordPiece"), notes[0].endswith("(gpt4) is not used")
+    (True, True)
+    """
+    return _load(files, pattern=pattern, notes=notes, any_scheme=True)
+
+
+def _load(
+    files: Sequence[tuple[str, bytes]], *, pattern: str | None, notes: list[str] | None, any_scheme: bool
+) -> Tokenizer | SchemeTokenizer:
+    if not files:
+        raise ValueError(
+            "no file uploaded; upload tokenizer.json, a .tiktoken or .model file, or vocab.json + merges.txt"
+        )
+    if len(files) > MAX_UPLOAD_FILES:
+        raise ValueError(
+            f"{len(files)} files uploaded; upload at most {MAX_UPLOAD_FILES} files of one tokenizer"
+        )
     names = [safe_name(name) for name, _ in files]
     if len(set(names)) != len(names):
         raise ValueError(f"two uploaded files share a name ({sorted(names)}); upload each file once")
@@ -87,7 +125,15 @@ def load_uploaded(
         target = Path(tmp) / names[0] if len(names) == 1 else Path(tmp)
         try:
             found: list[str] = []
-            tok = load_tokenizer(target, pattern=pattern, notes=found)
+            if any_scheme:
+                fmt, read = detect_format(target)
+                if fmt in SCHEME_READERS and pattern is not None:
+                    found.append(
+                        f"{read[0].name} holds a {SCHEME_NAMES[fmt]} tokenizer, which cuts words its own "
+                        f"way: the split pattern chosen ({pattern}) is not used"
+                    )
+                    pattern = None
+            tok = load_tokenizer(target, pattern=pattern, notes=found, any_scheme=any_scheme)
             if notes is not None:
                 notes.extend(_without_dir(note, tmp) for note in found)
             return tok
@@ -170,18 +216,30 @@ def unpack(packed: PackedTokenizer) -> Tokenizer:
             gc.enable()
 
 
+@dataclass(frozen=True, slots=True)
+class SchemeLoad:
+    """A WordPiece or Unigram tokenizer read in a worker (it crosses as itself: its vocabulary is a list
+    of strings, quick to unpickle), and what the loader said."""
+
+    tokenizer: SchemeTokenizer
+    notes: tuple[str, ...] = ()
+
+
 def load_packed(
     files: Sequence[tuple[str, bytes]],
     *,
     pattern: str | None = None,
     progress: Callable[..., None] | None = None,
-) -> PackedTokenizer:
-    """:func:`load_uploaded`, packed: what a worker process runs for a page (see
-    :mod:`mergescope_ui.shared.jobs`)."""
+    any_scheme: bool = False,
+) -> PackedTokenizer | SchemeLoad:
+    """:func:`load_uploaded` (``any_scheme``: :func:`load_uploaded_any`), packed: what a worker process
+    runs for a page (see :mod:`mergescope_ui.shared.jobs`)."""
     if progress is not None:
         progress(0, 2, "reading the files")
     notes: list[str] = []
-    tok = load_uploaded(files, pattern=pattern, notes=notes)
+    tok = _load(files, pattern=pattern, notes=notes, any_scheme=any_scheme)
     if progress is not None:
         progress(1, 2, f"{tok.vocab_size:,} tokens read; sending them to the page")
+    if not isinstance(tok, Tokenizer):
+        return SchemeLoad(tok, tuple(notes))
     return replace(pack(tok), notes=tuple(notes))

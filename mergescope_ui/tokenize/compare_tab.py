@@ -6,6 +6,8 @@ tokenizer in use until the list is edited; it offers every tokenizer used this s
 
 from __future__ import annotations
 
+from typing import Any
+
 import altair as alt
 import pandas as pd
 import streamlit as st
@@ -16,7 +18,7 @@ from mergescope_ui.shared.safe_text import md_escape
 from . import keys
 from .main_view import spans_html
 from .resolve import Picked, corpus_titles, local_tokenizers, resolve, tokenized, training_run
-from .results import Counts, Tokenized, compare_table, page_of, text_counts
+from .results import Counts, Tokenized, compare_table, page_of, text_counts, what_is_lost
 from .share import MAX_COMPARE
 from .specs import (
     BytesSpec,
@@ -31,6 +33,8 @@ from .specs import (
 from .tokenizer_picker import DEFAULT_VOCAB, default_corpus
 
 COMPARE_SPAN_TOKENS = 600
+_NARROW = ("vocab size", "tokens", "unknown tokens", "round trip")
+_NARROW_PX = 72
 BAR_STEP, BAR_STEP_LARGE = 34, 52  # pixels per tokenizer in the bar chart
 
 
@@ -83,15 +87,18 @@ def compare_tab(text: str, picked: Picked) -> None:
             r = Tokenized(p.label, (), {}, _no_counts(text), 0, error=p.error or "not available")
         rows.append(r)
     table = compare_table(rows)
+    pieces = any(r.pieces for r in rows)
+    # With WordPiece or Unigram the table has two more columns; the characters and bytes (the same on
+    # every row: the counts above) make room for them, so every column stays in sight on a projector.
     st.dataframe(
-        table,
+        table.drop(columns=["characters", "bytes"]) if pieces else table,
         hide_index=True,
         width="stretch",
-        column_config={
-            "bytes/token": st.column_config.NumberColumn(format="%.2f"),
-            "chars/token": st.column_config.NumberColumn(format="%.2f"),
-        },
+        column_config=_columns(pieces=pieces),
     )
+    for r in rows:
+        if lost := what_is_lost(r):
+            st.caption(f"{md_escape(r.label)}: {md_escape(lost)} (see Decoded back under its tokens).")
     chart_data = table.dropna(subset=["tokens"])[["tokenizer", "tokens"]]
     if not chart_data.empty:
         large = bool(st.session_state.get(shared_keys.PRESENTER, False))
@@ -104,6 +111,19 @@ def compare_tab(text: str, picked: Picked) -> None:
                 st.error(md_escape(r.error))
             else:
                 st.html(spans_html(r, page_of(len(r.ids), page=1), max_tokens=COMPARE_SPAN_TOKENS))
+
+
+def _columns(*, pieces: bool) -> dict[str, Any]:
+    """The table's column settings; with WordPiece or Unigram, widths that keep it within 800 px."""
+    if not pieces:
+        return {c: st.column_config.NumberColumn(format="%.2f") for c in ("bytes/token", "chars/token")}
+    numbers = {c: st.column_config.Column(width=_NARROW_PX) for c in _NARROW}
+    ratios = {
+        c: st.column_config.NumberColumn(width=_NARROW_PX, format="%.2f")
+        for c in ("bytes/token", "chars/token")
+    }
+    wide = {c: st.column_config.Column(width=px) for c, px in (("tokenizer", 170), ("note", 200))}
+    return numbers | ratios | wide
 
 
 def compare_chart(data: pd.DataFrame, *, large: bool = False) -> alt.LayerChart:

@@ -23,7 +23,8 @@ from bpe_core.byte_level import readable
 from mergescope_ui.shared.safe_text import md_escape
 
 from . import keys
-from .results import Tokenized
+from .piece_html import decode_pieces
+from .results import SchemeTok, Tokenized
 
 MAX_IDS = 100_000  # ids decoded at most (a longer list is cut, and the page says so)
 MAX_INPUT_CHARS = 1_000_000
@@ -64,8 +65,10 @@ def decode_ids(ids: Sequence[int], vocab: Mapping[int, bytes]) -> Decoded:
     return Decoded(text, tuple(dict.fromkeys(i for i in ids if i not in vocab)), partial)
 
 
-def decode_box(result: Tokenized) -> None:
-    """The box and what it gives: the text, or a line naming what is wrong."""
+def decode_box(result: Tokenized, *, tok: SchemeTok | None = None) -> None:
+    """The box and what it gives: the text, or a line naming what is wrong.
+
+    ``tok``: a WordPiece or Unigram tokenizer, whose ids are pieces (its own decoder writes them)."""
     raw = st.text_input(
         "Ids to text",
         key=keys.DECODE,
@@ -83,6 +86,9 @@ def decode_box(result: Tokenized) -> None:
     if len(ids) > MAX_IDS:
         st.warning(f"{len(ids):,} ids: only the first {MAX_IDS:,} are decoded.")
         ids = ids[:MAX_IDS]
+    if tok is not None:
+        _decode_pieces(tok, ids)
+        return
     decoded = decode_ids(ids, result.vocab)
     if decoded.unknown:
         listed = ", ".join(map(str, decoded.unknown[:8])) + (" …" if len(decoded.unknown) > 8 else "")
@@ -100,3 +106,25 @@ def decode_box(result: Tokenized) -> None:
                 "`<XX>` marks a byte that is not a whole character: an id that holds part of one "
                 "(its other bytes are in a neighbouring id)."
             )
+
+
+def _decode_pieces(tok: SchemeTok, ids: list[int]) -> None:
+    """A WordPiece or Unigram tokenizer's text of ``ids`` (its decoder: ``##`` glued, ``▁`` a space)."""
+    text, unknown = decode_pieces(tok, ids)
+    if unknown:
+        listed = ", ".join(map(str, unknown[:8])) + (" …" if len(unknown) > 8 else "")
+        n = len(unknown)
+        st.error(
+            f"{n:,} {'id is' if n == 1 else 'ids are'} not in this tokenizer ({tok.vocab_size:,} tokens): "
+            f"{listed}. " + ("It is" if n == 1 else "They are") + " left out below."
+        )
+    if len(unknown) < len(set(ids)):
+        st.code(text or "(empty)", language=None, wrap_lines=True)
+        st.caption(
+            "As its decoder writes it: "
+            + (
+                "a ## piece is glued to the one before, others get a space."
+                if tok.scheme == "wordpiece"
+                else "▁ becomes a space (the first one is dropped)."
+            )
+        )

@@ -44,6 +44,7 @@ MARKS: Final = "tokenize_marks"  # toggle: whitespace in the tokens shows as ␣
 DECODE: Final = "tokenize_decode"  # text_input: token ids to turn back into text
 PAGE: Final = "tokenize_page"  # number_input: page of tokens
 DETAIL: Final = "tokenize_detail"  # selectbox: the token whose details are shown (an id)
+PIECE_DETAIL: Final = "tokenize_piece_detail"  # selectbox: position of the WordPiece/Unigram token shown
 COMPARE: Final = "tokenize_compare"  # multiselect: tokenizer spec keys to compare
 COMPARE_EDITED: Final = "tokenize_compare_edited"  # plain: the user (or a link) chose the compare list
 CHAT: Final = "tokenize_chat"  # plain: the chat's message numbers, in order

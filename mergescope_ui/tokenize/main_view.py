@@ -9,18 +9,21 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from bpe_core import CharTokenizer
+from bpe_core import CharTokenizer, Tokenizer
 from mergescope_ui.shared.cache import remember
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.scheme_html import SCHEME_CSS, cuts_html
 from mergescope_ui.shared.token_html import token_spans_html
 
 from . import keys
 from .clickable_tokens import Live, clickable_spans_html, clickable_tokens, missing_table
 from .encoder_table import EncoderTable, browser_encoding, encoder_table
 from .live_text import LIVE_BYTES
+from .piece_html import PIECE_CSS, clickable_pieces_html
 from .resolve import Picked, tokenized
 from .results import PAGE_SIZE, Page, Tokenized, page_of
+from .round_trip import round_trip_view
 
 DETAILS_TAB = "🔎 Details"
 
@@ -83,14 +86,26 @@ def token_view(picked: Picked, text: str) -> Shown | None:
         return Shown(result, page_of(0, page=1), signature)
     page = _page_choice(result)
     shown = Shown(result, page, signature)
-    clickable_tokens(
-        clickable_spans_html(
+    if result.pieces:  # WordPiece, Unigram: the pieces as their vocabulary writes them
+        st.html(PIECE_CSS)
+        scores = getattr(picked.tokenizer, "scores", None)
+        spans = clickable_pieces_html(
+            result.cuts[page.start : page.stop],
+            start=page.start,
+            special_ids=result.special_ids,
+            scores=scores,
+            marks=marks,
+        )
+    else:
+        spans = clickable_spans_html(
             result.ids[page.start : page.stop],
             result.vocab,
             start=page.start,
             special_ids=result.special_ids,
             marks=marks,
-        ),
+        )
+    clickable_tokens(
+        spans,
         key=keys.SPANS,
         signature=f"{signature}|{page.number}|{marks}",
         page=page.number,
@@ -99,14 +114,24 @@ def token_view(picked: Picked, text: str) -> Shown | None:
         counts=result.counts,
         live=_live(picked, specials=specials, marks=marks),
     )
-    st.caption("Click a token for its story: the merge that made it, its genealogy, its bytes.")
+    if result.pieces:
+        unknown_metric(result)  # the other counts are drawn with the tokens
+        round_trip_view(result, text)
+        st.caption(
+            "Click a token for its details: the piece as the vocabulary writes it ("
+            + ("## continues a word" if result.scheme == "wordpiece" else "▁ is a space; its score")
+            + "), the text it covers, and what an unknown token lost."
+        )
+    else:
+        st.caption("Click a token for its story: the merge that made it, its genealogy, its bytes.")
     return shown
 
 
 def switches(picked: Picked) -> tuple[bool, bool]:
     """Two switches: special tokens in the text are special (else plain text); whitespace marks shown."""
     with st.container(horizontal=True):
-        has = bool(getattr(picked.tokenizer, "special_tokens", None))
+        # WordPiece cuts its special tokens out of the text always (as HF does): no switch for it
+        has = isinstance(picked.tokenizer, Tokenizer) and bool(picked.tokenizer.special_tokens)
         specials = st.toggle(
             "Special tokens as special",
             value=True,
@@ -164,6 +189,21 @@ def counts_row(result: Tokenized) -> None:
         st.metric("Tokens", "—" if c.tokens is None else f"{c.tokens:,}", width="content")
         st.metric("Bytes / token", _fmt(c.bytes_per_token), width="content")
         st.metric("Chars / token", _fmt(c.chars_per_token), width="content")
+        if result.pieces:
+            unknown_metric(result)
+
+
+def unknown_metric(result: Tokenized) -> None:
+    """WordPiece, Unigram: how many tokens are the unknown token, whose text is lost."""
+    unknown = result.unknown
+    lost = result.loss.unknown_chars if result.loss is not None else None
+    st.metric(
+        "Unknown tokens",
+        "—" if unknown is None else f"{unknown:,}",
+        help="Tokens that are the unknown token ([UNK], <unk>): the text they stand for is lost"
+        + ("" if lost is None else f" ({lost:,} characters here)."),
+        width="content",
+    )
 
 
 def _page_choice(result: Tokenized) -> Page:
@@ -187,6 +227,8 @@ def _page_choice(result: Tokenized) -> Page:
 
 def spans_html(result: Tokenized, page: Page, *, max_tokens: int = PAGE_SIZE) -> str:
     """The tokens of ``page`` as coloured spans (the first ``max_tokens``; not clickable)."""
+    if result.pieces:
+        return SCHEME_CSS + cuts_html(result.cuts[page.start : page.stop], css=False, max_tokens=max_tokens)
     return token_spans_html(
         result.ids[page.start : page.stop],
         result.vocab,

@@ -37,7 +37,7 @@ from mergescope_ui.shared.job_wait import load_uploaded_in_worker
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
-from .results import Tokenized, tokenize
+from .results import SchemeTok, Tokenized, tokenize
 from .specs import LoadedUpload, Picked, QuickTrained, TokenizerSpec, UploadSpec
 
 __all__ = ["LoadedUpload", "Picked", "QuickTrained", "load_upload", "resolve", "tokenized"]
@@ -189,7 +189,9 @@ def load_upload(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> L
     names = tuple(name for name, _ in files)
     notes: list[str] = []
     try:
-        tok = load_uploaded_in_worker(files, pattern=pattern, notes=notes)
+        tok = load_uploaded_in_worker(files, pattern=pattern, notes=notes, any_scheme=True)
+        if not isinstance(tok, Tokenizer | SchemeTok):
+            raise ValueError(f"the files hold a {tok.scheme} tokenizer, which this page cannot show")
         loaded = LoadedUpload(key, names, pattern, tokenizer=tok, notes=tuple(notes))
     except ValueError as exc:
         loaded = LoadedUpload(key, names, pattern, error=str(exc))

@@ -1,8 +1,11 @@
 """The Tokenize page's records: one tokenization of one text, its counts and paging (pure).
 
-Works for both ``bpe_core.Tokenizer`` and the character baseline
-``bpe_core.CharTokenizer``; the baseline's unknown-character error becomes a
-result with ``error`` set, so a page shows it like any other outcome.
+Works for ``bpe_core.Tokenizer``, the character baseline ``bpe_core.CharTokenizer``, and the
+WordPiece and Unigram tokenizers read from their files; the baseline's unknown-character error
+becomes a result with ``error`` set, so a page shows it like any other outcome.  A WordPiece or
+Unigram result carries its tokens over the text (``cuts``: the piece as its vocabulary writes it,
+``##s``, ``▁the``, and the text it covers) and what the round trip loses (``loss``), since its ids
+do not stand for fixed bytes (an ``[UNK]`` stands for whatever word it swallowed).
 
 >>> from bpe_core import CharTokenizer, train
 >>> r = tokenize(CharTokenizer("hello"), "hole", label="chars")
@@ -23,10 +26,16 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from bpe_core import CharTokenizer, Tokenizer
+from bpe_core.tokenizer.scheme import Loss, lost
+from bpe_core.tokenizer.unigram import UnigramTokenizer
+from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
+from mergescope_ui.shared.scheme_html import Cut, cut
 
 PAGE_SIZE = 5000
 
-AnyTokenizer = Tokenizer | CharTokenizer
+SchemeTok = WordPieceTokenizer | UnigramTokenizer
+"""The tokenizers whose ids are pieces of a vocabulary of strings, not bytes (see the module docstring)."""
+AnyTokenizer = Tokenizer | CharTokenizer | WordPieceTokenizer | UnigramTokenizer
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +61,9 @@ class Tokenized:
 
     ``vocab`` maps every id that can appear to its bytes (the character
     baseline's ids map to the character's UTF-8), so views can show any
-    tokenizer the same way.
+    byte-level tokenizer the same way.  ``scheme`` is the tokenizer's (``bpe``, ``char``,
+    ``wordpiece``, ``unigram``); for WordPiece and Unigram ``vocab`` is empty, ``cuts`` holds each
+    token over the text (one per id) and ``loss`` what ``decode(encode(text))`` loses.
     """
 
     label: str
@@ -62,10 +73,23 @@ class Tokenized:
     vocab_size: int
     special_ids: frozenset[int] = frozenset()
     error: str | None = None
+    scheme: str = "bpe"
+    cuts: tuple[Cut, ...] = field(default=(), repr=False)
+    loss: Loss | None = field(default=None, repr=False)
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def pieces(self) -> bool:
+        """Its tokens are pieces of a vocabulary of strings (WordPiece, Unigram), shown from ``cuts``."""
+        return self.scheme in ("wordpiece", "unigram")
+
+    @property
+    def unknown(self) -> int | None:
+        """How many tokens are the unknown token (``[UNK]``, ``<unk>``); None for byte-level schemes."""
+        return sum(c.unknown for c in self.cuts) if self.pieces and self.ok else None
 
 
 def text_counts(text: str, ids: Sequence[int] | None) -> Counts:
@@ -96,7 +120,12 @@ def tokenize(tok: AnyTokenizer, text: str, *, label: str, specials: bool = True)
     >>> tok = Tokenizer({i: bytes([i]) for i in range(256)}, [], special_tokens={"<|x|>": 256})
     >>> tokenize(tok, "<|x|>", label="t").ids, len(tokenize(tok, "<|x|>", label="t", specials=False).ids)
     ((256,), 5)
+    >>> wp = tokenize(WordPieceTokenizer(["[UNK]", "hug", "##s"]), "hugs <b>", label="w")
+    >>> wp.ids, [c.label for c in wp.cuts], wp.unknown, wp.loss.decoded
+    ((1, 2, 0, 0, 0), ['hug', '##s', '[UNK]', '[UNK]', '[UNK]'], 3, 'hugs [UNK] [UNK] [UNK]')
     """
+    if isinstance(tok, WordPieceTokenizer | UnigramTokenizer):
+        return _tokenize_pieces(tok, text, label=label)
     if isinstance(tok, CharTokenizer):
         vocab: Mapping[int, bytes] = char_vocab(tok)
         special: frozenset[int] = frozenset()
@@ -110,6 +139,26 @@ def tokenize(tok: AnyTokenizer, text: str, *, label: str, specials: bool = True)
     except ValueError as exc:
         return Tokenized(label, (), vocab, text_counts(text, None), tok.vocab_size, special, error=str(exc))
     return Tokenized(label, ids, vocab, text_counts(text, ids), tok.vocab_size, special)
+
+
+def _tokenize_pieces(tok: SchemeTok, text: str, *, label: str) -> Tokenized:
+    """A WordPiece or Unigram tokenization: the ids with their cuts, and what the round trip loses."""
+    specials = (
+        frozenset(tok.vocab[s] for s in tok.special_tokens)
+        if isinstance(tok, WordPieceTokenizer)
+        else frozenset()
+    )
+    try:
+        cuts = tuple(cut(tok, text))
+        loss = lost(tok, text)
+    except ValueError as exc:
+        return Tokenized(
+            label, (), {}, text_counts(text, None), tok.vocab_size, specials, str(exc), tok.scheme
+        )
+    ids = tuple(c.id for c in cuts)
+    return Tokenized(
+        label, ids, {}, text_counts(text, ids), tok.vocab_size, specials, None, tok.scheme, cuts, loss
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,12 +196,18 @@ COMPARE_COLUMNS = [
     "bytes",
     "bytes/token",
     "chars/token",
+    "unknown tokens",
+    "round trip",
     "note",
 ]
+PIECE_COLUMNS = ("unknown tokens", "round trip")  # shown when a WordPiece or Unigram result is compared
 
 
 def compare_table(results: Sequence[Tokenized]) -> pd.DataFrame:
     """One row per tokenizer, in the order given (failed ones keep their row, with the error as note).
+
+    With a WordPiece or Unigram result among them, two more columns: its unknown tokens, and whether
+    the round trip is exact (the note says what a lossy one loses).
 
     >>> from bpe_core import CharTokenizer
     >>> t = compare_table(
@@ -175,11 +230,49 @@ def compare_table(results: Sequence[Tokenized]) -> pd.DataFrame:
                 "bytes": c.bytes,
                 "bytes/token": c.bytes_per_token,
                 "chars/token": c.chars_per_token,
-                "note": r.error or "",
+                "unknown tokens": r.unknown,
+                "round trip": round_trip(r),
+                "note": r.error or what_is_lost(r),
             }
         )
     table = pd.DataFrame(rows, columns=COMPARE_COLUMNS)
     table["tokens"] = table["tokens"].astype("Int64")
+    table["unknown tokens"] = table["unknown tokens"].astype("Int64")
+    if not any(r.pieces for r in results):
+        table = table.drop(columns=list(PIECE_COLUMNS))
     for col in ("bytes/token", "chars/token"):
         table[col] = table[col].astype(float)
     return table
+
+
+def round_trip(result: Tokenized) -> str:
+    """``exact`` when ``decode(encode(text))`` gives the text back, else ``lossy`` (``""``: not encoded).
+
+    >>> round_trip(tokenize(WordPieceTokenizer(["[UNK]", "a", "b"]), "a  b c", label="w"))
+    'lossy'
+    >>> from bpe_core import Tokenizer
+    >>> round_trip(tokenize(Tokenizer({i: bytes([i]) for i in range(256)}, []), "héllo", label="b"))
+    'exact'
+    """
+    if not result.ok:
+        return ""
+    # byte-level BPE and the character baseline give every text they encode back
+    return "exact" if result.loss is None or result.loss.round_trip else "lossy"
+
+
+def what_is_lost(result: Tokenized) -> str:
+    """What the round trip loses, in a few words (``""``: nothing).
+
+    >>> what_is_lost(tokenize(WordPieceTokenizer(["[UNK]", "a", "b"]), "a  b c", label="w"))
+    'lost: 1 char unknown, 1 spacing change'
+    """
+    loss = result.loss
+    if loss is None or loss.round_trip or not result.ok:
+        return ""
+    counts = (
+        (loss.unknown_chars, "char unknown", "chars unknown"),
+        (loss.spacing, "spacing change", "spacing changes"),
+        (loss.changed, "char normalized", "chars normalized"),
+    )
+    parts = [f"{n:,} {one if n == 1 else many}" for n, one, many in counts if n]
+    return "lost: " + (", ".join(parts) or "the text comes back otherwise")

@@ -31,13 +31,17 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar, Protocol
 from urllib.parse import urlsplit
 
 from bpe_core import PATTERNS, CharTokenizer, Tokenizer
 from bpe_core.formats.fetch import Fetched, FetchError, ProgressCallback, fetch_encoding, fetch_hub_tokenizer
 from bpe_core.formats.local_caches import FoundTokenizer, LocalLoad
+from bpe_core.formats.safe_io import TokenizerFileError
 from bpe_core.formats.tiktoken_registry import ENCODINGS
+from bpe_core.tokenizer.unigram import UnigramTokenizer
+from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.training_run import TrainingRun
 
@@ -88,7 +92,7 @@ class LoadedUpload:
     digest: str
     names: tuple[str, ...]
     pattern: str | None
-    tokenizer: Tokenizer | None = None
+    tokenizer: AnyTokenizer | None = None  # byte-level BPE, or WordPiece / Unigram read from their files
     error: str | None = None
     notes: tuple[str, ...] = ()  # what the loader said (a pattern or special tokens the files do not carry)
 
@@ -274,7 +278,18 @@ class CachedSpec(TokenizerSpec):
             loaded = here.load_found(found)
         except OSError as exc:
             return self.missing(label, f"cannot read its files ({exc.strerror or exc})", quiet=False)
-        return Picked(self, found.label, loaded.tokenizer, f"{found.key}:{found.stamp()}", notes=loaded.notes)
+        except TokenizerFileError as exc:  # a WordPiece or Unigram file the top did not rule out
+            where = f", {exc.where}" if exc.where else ""
+            return self.missing(
+                label,
+                f"it is on this machine, but cannot be loaded here: {Path(exc.path).name}{where}: "
+                f"{exc.problem}",
+                quiet=False,
+            )
+        tok = loaded.tokenizer
+        if not isinstance(tok, Tokenizer | WordPieceTokenizer | UnigramTokenizer):
+            return self.missing(label, f"it holds a {tok.scheme} tokenizer, which this page cannot show")
+        return Picked(self, found.label, tok, f"{found.key}:{found.stamp()}", notes=loaded.notes)
 
     @abstractmethod
     def source(self, settings: FetchSettings) -> str:

@@ -23,8 +23,9 @@ from .details_tab import details_tab
 from .file_bundle import tokenizer_bundle
 from .link import write_link
 from .main_view import DETAILS_TAB, Shown
+from .piece_views import piece_details_tab
 from .resolve import Picked
-from .results import Page, Tokenized, byte_start_of
+from .results import AnyTokenizer, Page, SchemeTok, Tokenized, byte_start_of
 from .ribbon import byte_ribbon_html
 from .share import MAX_SHARED_CHARS, ShareState, text_fits, to_query
 from .specs import parse
@@ -66,16 +67,26 @@ def tabs(text: str, picked: Picked, shown: Shown) -> None:
     )
     if ids.open and not result.error:
         with ids:
-            _ids_tab(result, page)
+            _ids_tab(result, page, picked.tokenizer)
     if ribbon.open and not result.error:
         with ribbon:
-            _ribbon_tab(text, result, page)
+            if result.pieces:
+                st.info(
+                    "WordPiece and Unigram cut between characters, never inside one: their tokens are "
+                    "pieces of text, not bytes, so there is no byte ribbon to show. The counts above give "
+                    "bytes per token; the Details tab shows what each token covers."
+                )
+            else:
+                _ribbon_tab(text, result, page)
     if watch.open:
         with watch:
             encode_tab(text, picked, specials=bool(st.session_state.get(keys.SPECIALS, True)))
     if details.open and not result.error:
         with details:
-            details_tab(picked, shown)
+            if result.pieces and isinstance(picked.tokenizer, SchemeTok):
+                piece_details_tab(picked.tokenizer, shown)
+            else:
+                details_tab(picked, shown)
     if compare.open:
         with compare:
             compare_tab(text, picked)
@@ -92,7 +103,7 @@ def tabs(text: str, picked: Picked, shown: Shown) -> None:
             _share_tab(state, text)
 
 
-def _ids_tab(result: Tokenized, page: Page) -> None:
+def _ids_tab(result: Tokenized, page: Page, tok: AnyTokenizer | None) -> None:
     ids = result.ids[page.start : page.stop]
     st.caption(f"Token ids {page.start + 1:,}–{page.stop:,} (copy with the button at the top right)")
     st.code(", ".join(map(str, ids)) or "(none)", language=None, wrap_lines=True)
@@ -104,7 +115,7 @@ def _ids_tab(result: Tokenized, page: Page) -> None:
         key=keys.DOWNLOAD_IDS,
         on_click="ignore",
     )
-    decode_box(result)
+    decode_box(result, tok=tok if isinstance(tok, SchemeTok) else None)
 
 
 def _ribbon_tab(text: str, result: Tokenized, page: Page) -> None:
@@ -127,6 +138,12 @@ def _ribbon_tab(text: str, result: Tokenized, page: Page) -> None:
 
 def _files_tab(picked: Picked) -> None:
     tok = picked.tokenizer
+    if isinstance(tok, SchemeTok):
+        st.info(
+            "This tokenizer was loaded from its own files (WordPiece or Unigram): they are the files to "
+            "keep. MergeScope writes files for byte-level BPE tokenizers."
+        )
+        return
     if not isinstance(tok, Tokenizer):
         st.info("The character baseline has no file format; pick a BPE tokenizer to download its files.")
         return

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core import PATTERNS
+from bpe_core import PATTERNS, Tokenizer
 from bpe_core.formats.tiktoken_registry import ENCODINGS
 from mergescope_ui.shared.corpora import default_id
 from mergescope_ui.shared.safe_text import md_escape
@@ -23,6 +23,7 @@ from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
 from .fetch_offer import offer_fetch
+from .piece_html import scheme_summary
 from .resolve import (
     Picked,
     corpus_titles,
@@ -32,6 +33,7 @@ from .resolve import (
     resolve,
     training_run,
 )
+from .results import SchemeTok
 from .screen import folded
 from .specs import (
     LOCAL,
@@ -220,7 +222,8 @@ def _local_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
         key=keys.HF_NAME,
         on_change=_named,
         placeholder="org/name, e.g. openai-community/gpt2",
-        help="A model on the Hugging Face hub whose tokenizer.json is byte-level BPE (GPT-2 style).",
+        help="A model on the Hugging Face hub whose tokenizer.json is byte-level BPE (GPT-2 style), "
+        "WordPiece or Unigram.",
     )
     cols[2].button("Look again", key=keys.RESCAN, on_click=_rescan, help="Look in the caches again.")
     problem = st.session_state.get(keys.HF_NAME_PROBLEM)
@@ -254,7 +257,8 @@ def _upload_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
         type=list(UPLOAD_TYPES),
         accept_multiple_files=True,
         key=keys.FILES,
-        help=f"tokenizer.json (HF), a .tiktoken or minbpe .model file, or vocab.json + merges.txt together "
+        help=f"tokenizer.json (HF: byte-level BPE, WordPiece or Unigram), a .tiktoken file, a SentencePiece "
+        f"or minbpe .model file, BERT's vocab.txt, or vocab.json + merges.txt together "
         f"(up to {MAX_UPLOAD_FILES} files of one tokenizer), with encoding.json if you have it.",
     )
     choices = [AS_RECORDED, *PATTERN_NAMES]
@@ -274,7 +278,9 @@ def _upload_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
     names = md_escape(", ".join(loaded.names))
     if loaded.error:
         st.error(f"Could not load {names}: {md_escape(loaded.error)}")
-    elif (tok := loaded.tokenizer) is not None:
+    elif isinstance(tok := loaded.tokenizer, SchemeTok):
+        st.success(f"Loaded {names}: {md_escape(scheme_summary(tok))}.")
+    elif isinstance(tok, Tokenizer):
         st.success(
             f"Loaded {names}: vocab {tok.vocab_size:,}, {len(tok.merges):,} merges, "
             f"{len(tok.special_tokens)} special tokens, pattern {md_escape(tok.pretokenizer.name)}."

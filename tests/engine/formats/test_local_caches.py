@@ -179,6 +179,16 @@ SENTENCEPIECE_BPE = {
 }
 
 
+WORDPIECE_PLAIN = {**WORDPIECE, "normalizer": None}  # no normalizer: MergeScope's WordPiece reads it
+UNIGRAM = {
+    "version": "1.0",
+    "normalizer": None,
+    "pre_tokenizer": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True},
+    "decoder": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True},
+    "model": {"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0], ["▁a", -1.0]]},
+}
+
+
 def test_fake_hub_cache_lists_byte_level_bpe_and_names_the_rest(tmp_path: Path, saved: Path, tok: Tokenizer):
     hub = tmp_path / "hub"
     hub_model(hub, "mergescope/story", {"tokenizer.json": (saved / "tokenizer.json").read_bytes()})
@@ -193,7 +203,9 @@ def test_fake_hub_cache_lists_byte_level_bpe_and_names_the_rest(tmp_path: Path, 
     assert [f.key for f in local.found] == [f"{HF}:mergescope/pair", f"{HF}:mergescope/story"]
     assert {f.source for f in local.found} == {HF}
     reasons = {u.name: u.reason for u in local.unusable}
-    assert reasons["google/bert-like"] == "a WordPiece model (BERT-style), not BPE"
+    assert reasons["google/bert-like"].startswith(
+        "a WordPiece model (BERT-style) with a BertNormalizer normalizer, which MergeScope's WordPiece does"
+    )
     assert "SentencePiece-style BPE" in reasons["meta/sp-bpe"]
     assert "SentencePiece model" in reasons["t5/sp"]
     assert "incomplete" in reasons["half/download"]
@@ -224,3 +236,21 @@ def test_the_check_reads_the_top_of_the_file_not_the_vocab(tmp_path: Path, saved
     (found,) = find_local_tokenizers({"HF_HUB_CACHE": str(hub)}, home=tmp_path).found
     with pytest.raises(TokenizerFileError, match=r"tokenizer\.json"):  # ...and loading says what is wrong
         load_local(found)
+
+
+def test_wordpiece_and_unigram_tokenizer_json_are_found_with_their_scheme(tmp_path: Path) -> None:
+    hub = tmp_path / "hub"
+    hub_model(hub, "org/wordpiece", {"tokenizer.json": json.dumps(WORDPIECE_PLAIN, indent=2).encode()})
+    hub_model(hub, "org/unigram", {"tokenizer.json": json.dumps(UNIGRAM, indent=2).encode()})
+    hub_model(hub, "google/bert-like", {"tokenizer.json": json.dumps(WORDPIECE, indent=2).encode()})
+    local = find_local_tokenizers({"HF_HUB_CACHE": str(hub)}, home=tmp_path)
+    assert [(f.key, f.scheme) for f in local.found] == [
+        (f"{HF}:org/unigram", "unigram"),
+        (f"{HF}:org/wordpiece", "wordpiece"),
+    ]
+    assert local.found[0].label == "org/unigram (Hugging Face cache, Unigram)"
+    assert [u.name for u in local.unusable] == ["google/bert-like"]
+    unigram, wordpiece = (load_local(f) for f in local.found)
+    assert [wordpiece.tokenizer.piece(i) for i in wordpiece.tokenizer.encode("a a")] == ["a", "a"]
+    assert [unigram.tokenizer.piece(i) for i in unigram.tokenizer.encode("a")] == ["▁a"]
+    assert unigram.notes[0].startswith("org/unigram: Unigram, 2 pieces, from the Hugging Face cache")

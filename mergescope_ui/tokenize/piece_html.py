@@ -1,0 +1,269 @@
+"""WordPiece and Unigram tokens on the Tokenize page: clickable spans and one token's details (pure).
+
+Their ids are pieces of a vocabulary of strings, not bytes: a WordPiece token is a word's start or a
+continuation written ``##s``, a Unigram token a piece with a score (its log probability) whose ``▁``
+stands for a space; the unknown token (``[UNK]``, ``<unk>``) stands for whatever text it swallowed,
+which the round trip loses.  The spans are :mod:`mergescope_ui.shared.scheme_html`'s (an unknown
+token dark red and dashed), each marked with its position (``data-i``) as the clickable view wants
+(:mod:`.clickable_tokens`).  Every piece, covered text and tooltip is ``html.escape``-d.
+
+>>> from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
+>>> from mergescope_ui.shared.scheme_html import cut
+>>> tok = WordPieceTokenizer(["[UNK]", "hug", "##s"])
+>>> page = clickable_pieces_html(cut(tok, "hugs <b>"), start=10)
+>>> page.count('data-i="'), 'data-i="12"' in page, "<b>" in page, "&lt;" in page
+(5, True, False, True)
+>>> d = piece_detail(tok, cut(tok, "hugs <b>")[1])
+>>> d.piece, d.role, d.covers
+('##s', 'continues a word (## : glued to the piece before it)', 's')
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from bpe_core.byte_level import readable
+from bpe_core.tokenizer.unigram import UnigramTokenizer
+from bpe_core.tokenizer.unigram_normalizer import SPACE
+from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
+from mergescope_ui.shared.scheme_html import SCHEME_CSS, Cut
+from mergescope_ui.shared.token_html import PALETTE_SIZE
+
+PIECE_CSS = (
+    SCHEME_CSS
+    + """
+<style>
+.ms-tokens .ms-t.ms-unk{background:#8b1a1a;color:#fff;border:2px dashed #fff;outline:2px solid #8b1a1a;}
+.ms-tokens .ms-t.ms-piece-special{background:#343a40;color:#fff;}
+.ms-piece-lost{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono",monospace;white-space:pre-wrap;
+  overflow-wrap:anywhere;word-break:break-all;}
+</style>
+"""
+)
+
+
+def marked(s: str, *, marks: bool = True) -> str:
+    """``s`` with white space shown as ␣ ↵ ⇥ (``marks``) and invisible characters named (an RTL override
+    would turn the text around it), as byte-level tokens are shown; not yet escaped.
+
+    >>> marked("a b\\n"), marked("a b", marks=False), marked("\\u202eab")
+    ('a␣b↵', 'a b', '⟨U+202E⟩ab')
+    """
+    return readable(s.encode("utf-8", "surrogatepass"), mark_whitespace=marks)
+
+
+def piece_title(c: Cut, *, score: float | None = None, special: bool = False) -> str:
+    """The tooltip of one piece: id, the piece, its score, and the text it covers (or lost).
+
+    >>> piece_title(Cut(3, "▁the", 0, 3, "the", False), score=-2.5)
+    'id 3 · “▁the” · score -2.5 · covers characters 0–3: “the”'
+    >>> piece_title(Cut(0, "[UNK]", 5, 8, "<b>", True))
+    'id 0 · unknown token · stands for “<b>”, which is lost'
+    """
+    if c.unknown:
+        return f"id {c.id} · unknown token · stands for “{marked(c.text)}”, which is lost"
+    kind = " · special token" if special else ""
+    scored = "" if score is None else f" · score {score:.4g}"
+    where = f"covers characters {c.start}–{c.end}: “{marked(c.text)}”"
+    return f"id {c.id} · “{marked(c.label)}”{scored}{kind} · {where}"
+
+
+def piece_span(c: Cut, *, score: float | None = None, special: bool = False, marks: bool = True) -> str:
+    """One ``<span>`` (escaped label and tooltip; the unknown token marked ``ms-unk``)."""
+    if c.unknown:
+        classes = "ms-t ms-unk"
+    elif special:
+        classes = "ms-t ms-piece-special"
+    else:
+        classes = f"ms-t ms-c{c.id % PALETTE_SIZE}"
+    title = html.escape(piece_title(c, score=score, special=special), quote=True)
+    label = html.escape(marked(c.label, marks=marks), quote=True)
+    return f'<span class="{classes}" title="{title}">{label}</span>'
+
+
+def clickable_pieces_html(
+    cuts: Sequence[Cut],
+    *,
+    start: int = 0,
+    special_ids: Collection[int] = (),
+    scores: Sequence[float] | None = None,
+    max_tokens: int = 5000,
+    marks: bool = True,
+) -> str:
+    """``<div class="ms-tokens">`` with one span per token, ``data-i`` = its position + ``start``
+    (``scores``: each id's score, for Unigram's tooltips)."""
+    special = set(special_ids)
+    parts = ['<div class="ms-tokens">']
+    for pos, c in enumerate(cuts[:max_tokens], start=start):
+        score = scores[c.id] if scores is not None and not c.unknown else None
+        span = piece_span(c, score=score, special=c.id in special, marks=marks)
+        parts.append(f'<span data-i="{pos}"{span[5:]}')  # span starts with "<span"
+    if not cuts:
+        parts.append('<span class="ms-empty">(empty text)</span>')
+    if len(cuts) > max_tokens:
+        parts.append(f'<span class="ms-more"> … {len(cuts) - max_tokens:,} more tokens not shown</span>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class PieceDetail:
+    """What the details panel shows about one WordPiece or Unigram token at one place in the text.
+
+    ``role``: what the piece does in a word (a word's start, a ``##`` continuation, a ``▁`` word
+    start...); ``covers``: the text this occurrence covers; ``lost``: that text, when the token is the
+    unknown one (the round trip cannot bring it back); ``score`` and ``rank`` (1 = the most probable
+    piece): Unigram's; ``kind``: SentencePiece's piece type (``normal``, ``control``, ``byte``...).
+    """
+
+    id: int
+    piece: str
+    scheme: str
+    role: str
+    covers: str
+    start: int
+    end: int
+    unknown: bool
+    special: bool = False
+    score: float | None = None
+    rank: int | None = None
+    kind: str | None = None
+
+    @property
+    def lost(self) -> str | None:
+        return self.covers if self.unknown else None
+
+
+def piece_detail(tok: WordPieceTokenizer | UnigramTokenizer, c: Cut) -> PieceDetail:
+    """The details of the token ``c`` (one occurrence of it in the text).
+
+    >>> u = UnigramTokenizer([("<unk>", 0.0), ("▁the", -1.0), ("t", -3.0), ("▁", -2.0)])
+    >>> from mergescope_ui.shared.scheme_html import cut
+    >>> d = piece_detail(u, cut(u, "the")[0])
+    >>> d.piece, d.score, d.rank, d.role
+    ('▁the', -1.0, 1, 'starts a word (▁ stands for the space before it)')
+    """
+    if isinstance(tok, WordPieceTokenizer):
+        piece = tok.piece(c.id)
+        special = piece in tok.special_tokens
+        if c.unknown:
+            role = f"the unknown token: the word “{marked(c.text)}” could not be cut into pieces"
+        elif special:
+            role = "a special token (the text holds it as written)"
+        elif piece.startswith(tok.prefix):
+            role = f"continues a word ({tok.prefix} : glued to the piece before it)"
+        else:
+            role = "starts a word (a space or a word's start comes before it)"
+        return PieceDetail(c.id, piece, tok.scheme, role, c.text, c.start, c.end, c.unknown, special)
+    piece = tok.piece(c.id)
+    kind = tok.kinds[c.id]
+    score = None if c.unknown else tok.score(c.id)
+    rank = None
+    if score is not None and kind == "normal":
+        rank = 1 + sum(1 for s, k in zip(tok.scores, tok.kinds) if k == "normal" and s > score)
+    if c.unknown:
+        role = f"the unknown token: “{marked(c.text)}” is in no piece, so it is lost"
+    elif kind == "byte":
+        role = "one byte of a character no piece holds (byte fallback)"
+    elif kind in ("control", "user_defined"):
+        role = "a user-defined piece (always cut as itself)" if kind == "user_defined" else "a control piece"
+    elif piece.startswith(SPACE):
+        role = f"starts a word ({SPACE} stands for the space before it)"
+    else:
+        role = "inside a word (no space before it)"
+    return PieceDetail(
+        c.id, piece, tok.scheme, role, c.text, c.start, c.end, c.unknown, False, score, rank, kind
+    )
+
+
+def piece_facts(d: PieceDetail, *, vocab_size: int, pieces: int = 0) -> pd.DataFrame:
+    """The facts of ``d`` as (field, value) rows, every value a string (``pieces``: how many normal
+    pieces rank, for Unigram).
+
+    >>> d = PieceDetail(7, "##s", "wordpiece", "continues a word", "s", 3, 4, False)
+    >>> piece_facts(d, vocab_size=30).set_index("field")["value"].to_dict()  # doctest: +NORMALIZE_WHITESPACE
+    {'id': '7', 'piece': '##s', 'scheme': 'WordPiece', 'what it is': 'continues a word',
+     'covers here': 's (characters 3–4)', 'vocab size': '30'}
+    """
+    rows = {
+        "id": str(d.id),
+        "piece": d.piece,
+        "scheme": {"wordpiece": "WordPiece", "unigram": "Unigram"}.get(d.scheme, d.scheme),
+        "what it is": d.role,
+        ("lost here" if d.unknown else "covers here"): f"{marked(d.covers)} (characters {d.start}–{d.end})",
+    }
+    if d.score is not None:
+        rows["score (log probability)"] = f"{d.score:.6g}"
+    if d.rank is not None:
+        rows["rank by score"] = f"{d.rank:,} of {pieces:,}" if pieces else f"{d.rank:,}"
+    if d.kind is not None and d.kind != "normal":
+        rows["piece type"] = d.kind
+    rows["vocab size"] = f"{vocab_size:,}"
+    return pd.DataFrame({"field": list(rows), "value": list(rows.values())})
+
+
+def lost_summary(
+    text_chars: int, *, unknown_chars: int, unknown_spans: int, spacing: int, changed: int
+) -> str:
+    """What the round trip loses, in one sentence (not escaped: numbers only).
+
+    >>> lost_summary(20, unknown_chars=3, unknown_spans=1, spacing=2, changed=0)
+    '3 of 20 characters became the unknown token (1 place); white space comes back otherwise at 2 places.'
+    >>> lost_summary(5, unknown_chars=0, unknown_spans=0, spacing=0, changed=0)
+    'Nothing is lost: decoding the tokens gives the text back exactly.'
+    """
+    parts = []
+    if unknown_chars:
+        places = f"{unknown_spans:,} place{'' if unknown_spans == 1 else 's'}"
+        parts.append(f"{unknown_chars:,} of {text_chars:,} characters became the unknown token ({places})")
+    if spacing:
+        parts.append(f"white space comes back otherwise at {spacing:,} place{'' if spacing == 1 else 's'}")
+    if changed:
+        parts.append(f"normalization changed {changed:,} character{'' if changed == 1 else 's'}")
+    if not parts:
+        return "Nothing is lost: decoding the tokens gives the text back exactly."
+    text = "; ".join(parts) + "."
+    return text[0].upper() + text[1:]
+
+
+def decode_pieces(tok: WordPieceTokenizer | UnigramTokenizer, ids: list[int]) -> tuple[str, tuple[int, ...]]:
+    """The text of the ids this tokenizer knows (as its decoder writes it), and the ids it does not.
+
+    >>> from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
+    >>> decode_pieces(WordPieceTokenizer(["[UNK]", "hug", "##s"]), [1, 2, 9, 0])
+    ('hugs [UNK]', (9,))
+    """
+    known = [i for i in ids if _has(tok, i)]
+    unknown = tuple(dict.fromkeys(i for i in ids if not _has(tok, i)))
+    return tok.decode(known), unknown
+
+
+def _has(tok: WordPieceTokenizer | UnigramTokenizer, token_id: int) -> bool:
+    try:
+        tok.piece(token_id)
+    except ValueError:
+        return False
+    return True
+
+
+def scheme_summary(tok: WordPieceTokenizer | UnigramTokenizer) -> str:
+    """What was loaded, in a few words (not escaped: it names the file's special tokens).
+
+    >>> scheme_summary(WordPieceTokenizer(["[UNK]", "[CLS]", "hug", "##s"]))
+    'WordPiece, vocab 4 (1 continuation pieces ##), special tokens [UNK] [CLS]'
+    >>> scheme_summary(UnigramTokenizer([("<unk>", 0.0), ("▁a", -1.0)]))
+    'Unigram, vocab 2, scores -1 to -1, no byte fallback'
+    """
+    if isinstance(tok, WordPieceTokenizer):
+        continuing = sum(1 for t in tok.vocab if t.startswith(tok.prefix))
+        specials = " ".join(tok.special_tokens[:6]) + (" …" if len(tok.special_tokens) > 6 else "")
+        shown = f", special tokens {specials}" if specials else ""
+        return f"WordPiece, vocab {tok.vocab_size:,} ({continuing:,} continuation pieces {tok.prefix}){shown}"
+    normal = [s for s, k in zip(tok.scores, tok.kinds) if k == "normal"]
+    scores = f", scores {min(normal):.4g} to {max(normal):.4g}" if normal else ""
+    fallback = "byte fallback" if tok.byte_fallback else "no byte fallback"
+    return f"Unigram, vocab {tok.vocab_size:,}{scores}, {fallback}"

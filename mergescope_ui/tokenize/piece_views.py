@@ -1,0 +1,141 @@
+"""The Tokenize page's Details tab for WordPiece and Unigram tokenizers: one token, and how its word was cut.
+
+Their tokens are pieces of a vocabulary of strings (see :mod:`.piece_html`): the details show the
+piece (its ``##`` or ``▁``), what it covers here, Unigram's score, and for the unknown token the text
+it swallowed; the round trip shows the decoded text and marks what it lost.  Everything from the
+text or the files reaches the page through ``st.html`` (escaped), ``st.code`` or tables.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bpe_core.tokenizer.unigram import UnigramTokenizer
+from bpe_core.tokenizer.unigram_normalizer import SPACE
+from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
+from mergescope_ui.shared.html_tables import TABLE_CSS, html_table
+from mergescope_ui.shared.scheme_html import lost_html
+from mergescope_ui.shared.token_html import TOKEN_CSS
+
+from . import keys
+from .main_view import PickedToken, Shown, picked_position
+from .piece_html import PIECE_CSS, marked, piece_detail, piece_facts, piece_span
+from .results import SchemeTok, Tokenized
+
+MAX_PIECE_CHOICES = 3000
+
+
+def piece_details_tab(tok: SchemeTok, shown: Shown) -> None:
+    """The token clicked above (else the page's longest piece), and its details; a selectbox picks another.
+
+    One choice per distinct piece (its first place on the page), and one per unknown token: each
+    stands for other text."""
+    result, page = shown.result, shown.page
+    cuts = result.cuts
+    options: list[int] = []
+    seen: set[int] = set()
+    for pos in range(page.start, page.stop):
+        c = cuts[pos]
+        if c.unknown or c.id not in seen:
+            seen.add(c.id)
+            options.append(pos)
+        if len(options) >= MAX_PIECE_CHOICES:
+            break
+    if not options:
+        st.info("No tokens to inspect.")
+        return
+    clicked = picked_position(shown)
+    mark: PickedToken | None = st.session_state.get(keys.PICKED)
+    current = st.session_state.get(keys.PIECE_DETAIL)
+    if clicked is not None and mark is not None and (mark.fresh or current is None):
+        mark.fresh = False
+        if clicked not in options:
+            options.append(clicked)
+        st.session_state[keys.PIECE_DETAIL] = clicked
+    elif current not in options:
+        st.session_state[keys.PIECE_DETAIL] = max(options, key=lambda p: (len(cuts[p].label), -p))
+    position = st.selectbox(
+        "Token (click one in the text above, or pick it here)",
+        options,
+        key=keys.PIECE_DETAIL,
+        on_change=_follow_choice,
+        args=(shown,),
+        format_func=lambda p: f"{marked(cuts[p].label)}  · id {cuts[p].id} · at token {p + 1:,}",
+    )
+    c = cuts[position]
+    detail = piece_detail(tok, c)
+    normal = sum(1 for k in tok.kinds if k == "normal") if isinstance(tok, UnigramTokenizer) else 0
+    facts = piece_facts(detail, vocab_size=tok.vocab_size, pieces=normal)
+    left, right = st.columns([1, 1.3], gap="large")
+    with left:
+        st.html(
+            TOKEN_CSS
+            + PIECE_CSS
+            + TABLE_CSS
+            + '<div class="ms-tokens" style="font-size:2.2em;border:none;max-height:none">'
+            + piece_span(c, score=detail.score, special=detail.special)
+            + "</div>"
+            + f'<div class="ms-facts">{html_table(facts)}</div>'
+        )
+    with right:
+        if detail.unknown:
+            st.markdown("**Lost here**")
+            st.caption(
+                "The unknown token keeps nothing of the text it stands for: decoding gives the unknown "
+                "token back, not this."
+            )
+            st.html(
+                PIECE_CSS + '<div class="ms-piece-lost">' + lost_html(c.text, [(0, len(c.text))]) + "</div>"
+            )
+        elif isinstance(tok, WordPieceTokenizer):
+            st.markdown("**How WordPiece cut this word**")
+            st.caption(
+                "From the word's start it takes the longest piece in the vocabulary, then the longest "
+                "## piece from where that ended, and so on; a word it cannot finish is one unknown token."
+            )
+            st.html(TOKEN_CSS + PIECE_CSS + _word_html(result, position, prefix=tok.prefix))
+        else:
+            st.markdown("**How Unigram cut this word**")
+            st.caption(
+                "Of every way to cut the text into pieces, the one whose scores (log probabilities) add "
+                "up to the most; ▁ stands for a space."
+            )
+            st.html(TOKEN_CSS + PIECE_CSS + _word_html(result, position, scores=tok.scores))
+
+
+def _word_html(
+    result: Tokenized, position: int, *, scores: list[float] | None = None, prefix: str = "##"
+) -> str:
+    """The pieces of the word around ``position`` (for WordPiece: up to the next piece without ``##``;
+    for Unigram: up to the next ``▁``), with the picked one outlined."""
+    cuts = result.cuts
+    wordpiece = result.scheme == "wordpiece"
+
+    def starts_word(label: str) -> bool:
+        return not label.startswith(prefix) if wordpiece else label.startswith(SPACE)
+
+    lo = position
+    while lo > 0 and not starts_word(cuts[lo].label) and not cuts[lo].unknown:
+        lo -= 1
+    hi = position + 1
+    while hi < len(cuts) and not starts_word(cuts[hi].label) and not cuts[hi].unknown and hi - lo < 60:
+        hi += 1
+    spans = []
+    for p in range(lo, hi):
+        c = cuts[p]
+        span = piece_span(c, score=None if scores is None or c.unknown else scores[c.id])
+        if p == position:
+            span = span.replace('class="ms-t', 'class="ms-t ms-new', 1)
+        spans.append(span)
+    total = ""
+    if scores is not None:
+        score = sum(scores[cuts[p].id] for p in range(lo, hi) if not cuts[p].unknown)
+        total = f"<p>Score of these pieces: {score:.4g}</p>"
+    return '<div class="ms-tokens" style="max-height:none">' + "".join(spans) + "</div>" + total
+
+
+def _follow_choice(shown: Shown) -> None:
+    """The selectbox picked a token: outline it in the text."""
+    position = st.session_state.get(keys.PIECE_DETAIL)
+    if isinstance(position, int):
+        st.session_state[keys.PICKED] = PickedToken(shown.signature, position, fresh=False)

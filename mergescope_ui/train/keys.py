@@ -52,6 +52,7 @@ DOWNLOAD_TEXT: Final = "train_download_text"  # download_button: a text too long
 # --- quiz ------------------------------------------------------------------------------
 QUIZ: Final = "quiz"  # toggle
 LINK_CHECKED: Final = "train_link_checked"  # plain: the link's tie_break and quiz were checked
+QUIZ_SLOT: Final = "train_quiz_slot"  # container: the verdict, the score and the guess, one fixed height
 QUIZ_GUESS: Final = "quiz_guess"  # radio: the guessed pair label (None until chosen)
 QUIZ_LOG: Final = "quiz_log"  # plain: dict step index -> mergescope_ui.train.quiz.QuizResult
 

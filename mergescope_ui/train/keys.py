@@ -31,7 +31,6 @@ SPECIAL_TOKENS: Final = "special_tokens"  # text_area: one special token a line
 MIN_FREQUENCY: Final = "min_frequency"  # number_input
 
 # --- the run and the stage (plain keys unless said) ----------------------------------
-RUN_NOTICE: Final = "run_notice"  # plain: a sentence saying training restarted and why
 STAGE: Final = "train_stage"  # the stage component (mergescope_ui.train.stage): its state is the step shown
 STAGE_VIEWS: Final = "train_stage_views"  # plain: the run's StageViews (mergescope_ui.train.stage_data)
 STAGE_SERIAL: Final = "train_stage_serial"  # plain int: bumped when the server moves the stage itself

@@ -146,7 +146,8 @@ class Window:
     settings allow.  ``quiz``: Next asks the server (it grades the guess) instead of stepping.
     ``notice``: a sentence for the status line, shown once.  ``arrows_from``: a CSS selector of the
     page's own choices (outside the stage) whose ← → keys step the stage too (the quiz's guess),
-    "" for none.
+    "" for none.  ``tab``: the sequences' tab a new serial opens on, ``"places"`` (where it merged)
+    or ``"head"`` (from the start of the text).
     """
 
     serial: int
@@ -165,17 +166,19 @@ class Window:
     notice: str
     wording: Wording
     arrows_from: str
+    tab: str = "places"
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
     """What the stage reports back (its one state value): the step it shows, the first place it needs
-    sent for that step, and the ``serial`` of the window it was sent (a report about an older
-    window is ignored)."""
+    sent for that step, the ``serial`` of the window it was sent (a report about an older
+    window is ignored), and the sequences' tab shown (``"places"`` or ``"head"``)."""
 
     position: int
     start: int
     serial: int
+    tab: str = "places"
 
 
 RECORDS: tuple[type, ...] = (TokenLabel, Span, Place, Places, StepView, Wording, Window, Shown)

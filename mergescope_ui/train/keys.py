@@ -34,6 +34,7 @@ MIN_FREQUENCY: Final = "min_frequency"  # number_input
 STAGE: Final = "train_stage"  # the stage component (mergescope_ui.train.stage): its state is the step shown
 STAGE_VIEWS: Final = "train_stage_views"  # plain: the run's StageViews (mergescope_ui.train.stage_data)
 STAGE_SERIAL: Final = "train_stage_serial"  # plain int: bumped when the server moves the stage itself
+STAGE_TAB: Final = "train_stage_tab"  # plain: the sequences' tab shown, "places" or "head" (in the link)
 STAGE_NOTICE: Final = "train_stage_notice"  # plain: a sentence for the stage's status line, shown once
 JUMP_PENDING: Final = "jump_pending"  # plain: a step to pull up to on the next run
 PLAY_SPEED: Final = "play_speed"  # selectbox: seconds per step

@@ -23,8 +23,8 @@
  *   finished: string}} Wording
  * @typedef {{serial: number, position: number, lo: number, hi: number, views: StepView[],
  *   labels: Object<string, TokenLabel>, last: number, finished: boolean, max_steps: number, quiz: boolean,
- *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording, arrows_from: string}} Window
- * @typedef {{position: number, start: number, serial: number}} Shown
+ *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording, arrows_from: string, tab: string}} Window
+ * @typedef {{position: number, start: number, serial: number, tab: string}} Shown
  */
 
 // How each mark shows (stage.css): after the step, a class on each of its tokens; before it, a box
@@ -189,7 +189,7 @@ function report(s, now, position = s.pos) {
   clearTimeout(s.reportTimer);
   const send = () => {
     /** @type {Shown} */
-    const shown = { position, start: placesNeeded(s, position), serial: s.serial };
+    const shown = { position, start: placesNeeded(s, position), serial: s.serial, tab: s.tab };
     const key = JSON.stringify(shown);
     if (key === s.reported) return;
     s.reported = key;
@@ -244,6 +244,7 @@ function stopPlay(s) {
 function setTab(s, tab) {
   s.tab = tab;
   render(s, false);
+  report(s, true); // the link carries the tab
 }
 
 function turnPage(s, by) {
@@ -360,7 +361,9 @@ function receive(s, data) {
     s.page = {};
     s.notice = data.notice || "";
     s.shown = "";
-    s.reported = JSON.stringify({ position: s.pos, start: placesNeeded(s, s.pos), serial: s.serial });
+    s.tab = data.tab === "head" ? "head" : "places";
+    const start = placesNeeded(s, s.pos);
+    s.reported = JSON.stringify({ position: s.pos, start, serial: s.serial, tab: s.tab });
     if (s.playing) stopPlay(s);
   }
   render(s, false);

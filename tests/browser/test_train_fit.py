@@ -191,6 +191,7 @@ def test_every_step_of_every_built_in_text_fits_the_projector(server: str) -> No
                         _walk(page, "ArrowRight", stop=last, measure=False)
                         if page.evaluate(NEXT_DISABLED):
                             break
+                before = len(problems)
                 for size, rows in measured.items():
                     where = f"{name}, {mode}, {size[0]}x{size[1]}"
                     steps = {row["pos"] for row in rows}
@@ -202,6 +203,10 @@ def test_every_step_of_every_built_in_text_fits_the_projector(server: str) -> No
                         problems.append(f"{where}: the stage moves or changes height: {sorted(boxes)}")
                     if not steps or max(steps) < 1 or min(steps) != 0:
                         problems.append(f"{where}: walked steps {sorted(steps)[:5]}…")
+                took = time.monotonic() - started
+                print(
+                    f"{name}, {mode}: {checked} steps so far, {took:.0f} s, {len(problems) - before} problems"
+                )
     took = time.monotonic() - started
     print(f"checked {checked} steps in {took:.0f} s, {len(problems)} problems")
     assert not problems, "\n".join(problems[:40])

@@ -14,7 +14,7 @@ from mergescope_ui.shared import keys
 from mergescope_ui.shared.memory import start_trimmer
 from mergescope_ui.shared.no_such_page import hidden_pages
 from mergescope_ui.shared.paste_guard import paste_guard
-from mergescope_ui.shared.theme import page_css
+from mergescope_ui.shared.theme import DEFAULT_TEXT_SIZE, TEXT_SIZES, page_css
 
 # Presenter mode (?presenter=true, or the toggle below) starts with the sidebar folded away: the page gets
 # the whole projector width; the » button at the top left brings the sidebar back.
@@ -45,6 +45,22 @@ with st.sidebar:
         bind="query-params",
         help="Bigger text, tokens and charts for a projector.",
     )
+    if st.session_state.get(keys.PRESENTER):
+        st.selectbox(
+            "Text size for the room",
+            list(TEXT_SIZES),
+            index=list(TEXT_SIZES).index(DEFAULT_TEXT_SIZE),
+            key=keys.TEXT_SIZE,
+            persist_state="session",
+            bind="query-params",
+            help="Presenter mode scales with the window; this makes every size larger or smaller on top.",
+        )
     paste_guard()  # a long paste is cut before the browser inserts it (it froze the page)
-st.html(page_css(presenter=bool(st.session_state.get(keys.PRESENTER, False)), pages=train.PAGE_CSS))
+st.html(
+    page_css(
+        presenter=bool(st.session_state.get(keys.PRESENTER, False)),
+        pages=train.PAGE_CSS,
+        text_size=str(st.session_state.get(keys.TEXT_SIZE, DEFAULT_TEXT_SIZE)),
+    )
+)
 navigation.run()

@@ -1,15 +1,17 @@
 """Training-page benchmark: engine and stage views per step, the page's first load, browser time per Next.
 
     python bench/bench_training_page.py [--corpus FILE] [--clicks 20] [--steps 200] [--no-browser]
-                                        [--app-dir DIR]
+                                        [--app-dir DIR] [--cost-only]
 
 Without --corpus it builds bench/out/corpus_1mb.txt (../shared/tools/make_bench_corpus.py, or the
 built-in corpora numbered and repeated).  The browser part opens the Train page in chromium, uploads the
 corpus, and times each Next in the page itself: from the click to the moment the merge card shows the new
 step, one animation frame later (median and max, plain and presenter mode).  It also prints, for the same
 clicks, the time until the server has redrawn the rest of the page (the script idle again), and the first
-load: from opening /train to the first step on screen.  ``--app-dir`` measures another checkout (say the
-code before a change) the same way.  Targets (issue #12): at most 100 ms median per Next, aim 50 ms.
+load: from opening /train to the first step on screen.  Then what each Next costs once all has settled:
+the browser's main-thread busy time and the server's CPU time (``--cost-only``: just that).
+``--app-dir`` measures another checkout (say the code before a change) the same way.  Targets
+(issue #12): at most 100 ms median per Next, aim 50 ms.
 Prints figures; asserts nothing.
 """
 
@@ -202,6 +204,56 @@ def bench_floor(clicks: int) -> None:
     print(f"browser floor: a server round trip on a one-button app:     {stats(shown)}")
 
 
+def _busy_ms(cdp) -> float:
+    """The browser's main-thread task time so far (Chrome's Performance.getMetrics TaskDuration), in ms."""
+    metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    return metrics["TaskDuration"] * 1000
+
+
+def bench_cost_per_next(clicks: int, app_dir: Path) -> None:
+    """What each Next costs both sides once everything has settled: the browser's busy time (all its
+    main-thread tasks from the click until the page is idle again: drawing the stage, then whatever the
+    server's rerun redraws) and the server's CPU time (the fragment's rerun), median and max, on the
+    classroom string and on the Lighthouse story, plain and presenter mode."""
+    from tests.browser.support import (
+        chromium_page,
+        cpu_seconds,
+        missing_browser,
+        streamlit_process,
+        wait_idle,
+    )
+
+    if missing_browser():
+        return
+    with streamlit_process(cwd=app_dir) as server:
+        for presenter in (False, True):
+            mode = "presenter" if presenter else "plain"
+            size = (1280, 720) if presenter else (1600, 1000)
+            for corpus in ("low_lower_newest_widest&pattern=none", "lighthouse_story"):
+                with chromium_page(width=size[0], height=size[1]) as page:
+                    page.goto(
+                        f"{server.url}/train?corpus={corpus}" + ("&presenter=true" if presenter else "")
+                    )
+                    page.get_by_text("Step 0: the text as raw bytes").first.wait_for(timeout=60_000)
+                    wait_idle(page, timeout=60_000)
+                    page.wait_for_timeout(1000)
+                    cdp = page.context.new_cdp_session(page)
+                    cdp.send("Performance.enable")
+                    busy, cpu = [], []
+                    for k in range(1, clicks + 1):
+                        b0, c0 = _busy_ms(cdp), cpu_seconds(server.process.pid)
+                        page.get_by_role("button", name="Next ▶").click()
+                        page.locator(".ms-card:not(.ms-wait) h4", has_text=f"Merge {k}").first.wait_for()
+                        page.get_by_text(f"Merges so far ({k:,})").first.wait_for(timeout=60_000)
+                        wait_idle(page, timeout=60_000)
+                        page.wait_for_timeout(300)  # the last redraws after the script went idle
+                        busy.append(_busy_ms(cdp) - b0)
+                        cpu.append((cpu_seconds(server.process.pid) - c0) * 1000)
+                    name = corpus.split("&")[0]
+                    print(f"per Next ({mode}, {name}): browser busy  {stats(busy)}")
+                    print(f"per Next ({mode}, {name}): server CPU    {stats(cpu)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", help="a UTF-8 text file (default: a ~1 MB corpus in bench/out/)")
@@ -209,13 +261,20 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=20, help="Next clicks to time in the browser")
     parser.add_argument("--no-browser", action="store_true", help="engine and stage views only")
     parser.add_argument("--app-dir", default=str(ROOT), help="the checkout whose app.py to time")
+    parser.add_argument(
+        "--cost-only", action="store_true", help="only the browser's busy time and server CPU per Next"
+    )
     args = parser.parse_args()
+    if args.cost_only:
+        bench_cost_per_next(args.clicks, Path(args.app_dir))
+        return
     path = corpus_path(args.corpus)
     text = path.read_text(encoding="utf-8")
     print(f"corpus: {path} ({len(text.encode()):,} bytes)")
     bench_engine(text, args.steps)
     if not args.no_browser:
         bench_browser(path, args.clicks, Path(args.app_dir))
+        bench_cost_per_next(args.clicks, Path(args.app_dir))
         bench_floor(args.clicks)
 
 

@@ -12,6 +12,7 @@ from typing import Final
 PRESENTER: Final = (
     "presenter"  # toggle in app.py's sidebar (and ?presenter=true): large fonts for a projector
 )
+TEXT_SIZE: Final = "text_size"  # selectbox in app.py's sidebar in presenter mode (?text_size=S|M|L|XL)
 RUN: Final = "run"  # plain: the Train page's TrainingRun (shared.training_run); the Tokenize page reads it
 URL_SEEDED: Final = (
     "_url_seeded"  # plain: widget keys already set from the URL (mergescope_ui.shared.url_state)

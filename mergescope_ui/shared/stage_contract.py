@@ -157,8 +157,9 @@ class Window:
     settings allow.  ``quiz``: Next asks the server (it grades the guess) instead of stepping.
     ``notice``: a sentence for the status line, shown once.  ``arrows_from``: a CSS selector of the
     page's own choices (outside the stage) whose ← → keys step the stage too (the quiz's guess),
-    "" for none.  ``titles``: the buttons' tooltips, in place of the stage's own (which speak of
-    training); None keeps those.
+    "" for none.  ``tab``: the sequences' tab a new serial opens on, ``"places"`` (where it merged)
+    or ``"head"`` (from the start of the text).  ``titles``: the buttons' tooltips, in place of the
+    stage's own (which speak of training); None keeps those.
     """
 
     serial: int
@@ -177,18 +178,20 @@ class Window:
     notice: str
     wording: Wording
     arrows_from: str
+    tab: str = "places"
     titles: ButtonTitles | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
     """What the stage reports back (its one state value): the step it shows, the first place it needs
-    sent for that step, and the ``serial`` of the window it was sent (a report about an older
-    window is ignored)."""
+    sent for that step, the ``serial`` of the window it was sent (a report about an older
+    window is ignored), and the sequences' tab shown (``"places"`` or ``"head"``)."""
 
     position: int
     start: int
     serial: int
+    tab: str = "places"
 
 
 RECORDS: tuple[type, ...] = (TokenLabel, Span, Place, Places, StepView, Wording, ButtonTitles, Window, Shown)

@@ -52,10 +52,12 @@ BASE_CSS = """
 """
 
 # Presenter mode: readable from the back of a room.  Streamlit sizes text in
-# rem, so raising the root font size scales nearly everything at once.
+# rem, so raising the root font size scales nearly everything at once: 22 px on a
+# 1280x720 projector, and in proportion to the window (33 px at 1920x1080), so the
+# same screen fills any projector; times the room's text size (:data:`TEXT_SIZES`).
 PRESENTER_CSS = """
 <style>
-html{font-size:22px;}
+html{font-size:calc(var(--ms-text-scale,1) * clamp(14px, min(1.72vw, 3.06vh), 60px));}
 /* One screen on a projector: less room above the page, a one-line title. */
 [data-testid="stMainBlockContainer"]{padding:3.2rem 1.6rem 3rem 1.6rem;}
 [data-testid="stMain"] h1{font-size:1.9rem;padding:.1rem 0 .45rem 0;}
@@ -74,7 +76,12 @@ table.ms-table{font-size:1.05rem;}
 """
 
 
-def page_css(*, presenter: bool, pages: str = "") -> str:
+# The room's text size in presenter mode (app.py's sidebar, ?text_size=): a factor on the sizes above.
+TEXT_SIZES = {"S": 0.85, "M": 1.0, "L": 1.2, "XL": 1.4}
+DEFAULT_TEXT_SIZE = "M"
+
+
+def page_css(*, presenter: bool, pages: str = "", text_size: str = DEFAULT_TEXT_SIZE) -> str:
     """The CSS for the current mode, token spans, tables and blocks included (one ``st.html`` call).
 
     ``pages`` is CSS the pages' own blocks need (the Train page's merge card:
@@ -83,4 +90,6 @@ def page_css(*, presenter: bool, pages: str = "") -> str:
     every step the way a ``<style>`` inside each redrawn block would.
     """
     mode = PRESENTER_CSS if presenter else ""
+    if presenter and text_size != DEFAULT_TEXT_SIZE:
+        mode += f"<style>:root{{--ms-text-scale:{TEXT_SIZES.get(text_size, 1.0)};}}</style>"
     return BASE_CSS + TOKEN_CSS + pages + TABLE_CSS + BLOCK_CSS + mode

@@ -31,10 +31,10 @@ SPECIAL_TOKENS: Final = "special_tokens"  # text_area: one special token a line
 MIN_FREQUENCY: Final = "min_frequency"  # number_input
 
 # --- the run and the stage (plain keys unless said) ----------------------------------
-RUN_NOTICE: Final = "run_notice"  # plain: a sentence saying training restarted and why
 STAGE: Final = "train_stage"  # the stage component (mergescope_ui.train.stage): its state is the step shown
 STAGE_VIEWS: Final = "train_stage_views"  # plain: the run's StageViews (mergescope_ui.train.stage_data)
 STAGE_SERIAL: Final = "train_stage_serial"  # plain int: bumped when the server moves the stage itself
+STAGE_TAB: Final = "train_stage_tab"  # plain: the sequences' tab shown, "places" or "head" (in the link)
 STAGE_NOTICE: Final = "train_stage_notice"  # plain: a sentence for the stage's status line, shown once
 JUMP_PENDING: Final = "jump_pending"  # plain: a step to pull up to on the next run
 JUMP_CANCEL: Final = "jump_cancel"  # button: stops a long jump (its click interrupts the run; #28)
@@ -64,6 +64,7 @@ LATTICE_TYPED: Final = "lattice_typed"  # text_input: a word typed for the latti
 # --- quiz ------------------------------------------------------------------------------
 QUIZ: Final = "quiz"  # toggle
 LINK_CHECKED: Final = "train_link_checked"  # plain: the link's tie_break and quiz were checked
+QUIZ_SLOT: Final = "train_quiz_slot"  # container: the verdict, the score and the guess, one fixed height
 QUIZ_GUESS: Final = "quiz_guess"  # radio: the guessed pair label (None until chosen)
 QUIZ_LOG: Final = "quiz_log"  # plain: dict step index -> mergescope_ui.train.quiz.QuizResult
 

@@ -74,8 +74,8 @@ _COPY = st.components.v2.component("mergescope_copy_link", js=_COPY_JS, css=_COP
 
 
 def apply_link(messages: DeltaGenerator) -> None:
-    """Once a session, before the sidebar's widgets are drawn: the text, regex, specials and step of
-    the link (what it could not use is said in ``messages``)."""
+    """Once a session, before the sidebar's widgets are drawn: the text, regex, specials, step and tab
+    of the link (what it could not use is said in ``messages``)."""
     params = read_params_once(keys.LINK_READ, (*PARAM_NAMES, "corpus"))
     if not params:
         return
@@ -93,6 +93,7 @@ def apply_link(messages: DeltaGenerator) -> None:
         st.session_state[keys.SPECIAL_TOKENS] = state.specials
     if state.step:
         st.session_state[keys.JUMP_PENDING] = state.step
+    st.session_state[keys.STAGE_TAB] = state.tab
     corpus = params.get("corpus", [""])[-1]
     if corpus in CORPUS_LESSONS and not any(name in st.query_params for name in LESSON_PARAMS):
         lesson_settings(CORPUS_LESSONS[corpus])  # a corpus with its own lesson, and no settings named
@@ -101,13 +102,14 @@ def apply_link(messages: DeltaGenerator) -> None:
 
 
 def link_state(run: TrainingRun, *, pasted: str | None) -> LinkState:
-    """This moment: the step shown, pasted text, the custom regex, the special tokens."""
+    """This moment: the step shown, the stage's tab, pasted text, the custom regex, the special tokens."""
     custom = st.session_state.get(keys.PATTERN) == keys.CUSTOM
     return LinkState(
         step=run.position,
         text=pasted,
         regex=st.session_state.get(keys.CUSTOM_REGEX) if custom else None,
         specials=st.session_state.get(keys.SPECIAL_TOKENS) or None,
+        tab=st.session_state.get(keys.STAGE_TAB, "places"),
     )
 
 

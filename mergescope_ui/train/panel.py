@@ -106,21 +106,22 @@ def _train_ahead(run: TrainingRun, *, quiz: bool, slot: DeltaGenerator) -> None:
 
 
 def _quiz(run: TrainingRun) -> None:
-    """The guess for the next merge (above the stage), the verdict on the last one, and the score."""
+    """The guess for the next merge (above the stage), the verdict on the last one, and the score, in a
+    slot of one height at every step (quiz.QUIZ_CSS), so the stage below never moves."""
     log: dict[int, QuizResult] = st.session_state.setdefault(keys.QUIZ_LOG, {})
     upcoming = run.peek()
-    line = quiz_html(log.get(run.position), results=list(log.values()))
-    if line:
-        st.html(line)
-    if upcoming is None:
-        return
-    options = choices(upcoming)
-    shown = choice_labels(options)
-    st.radio(
-        md_escape(question(upcoming.index)),  # the choices beside it (quiz.QUIZ_CSS)
-        options,
-        index=None,
-        horizontal=True,
-        key=keys.QUIZ_GUESS,
-        format_func=lambda option: md_escape(shown.get(option, option)),
-    )
+    with st.container(key=keys.QUIZ_SLOT):
+        st.html(quiz_html(log.get(run.position), results=list(log.values())) or '<div class="ms-quiz"></div>')
+        if upcoming is None:
+            st.html('<div class="ms-quiz-done">🏁 No merge left to guess.</div>')
+            return
+        options = choices(upcoming)
+        shown = choice_labels(options)
+        st.radio(
+            md_escape(question(upcoming.index)),  # the choices beside it (quiz.QUIZ_CSS)
+            options,
+            index=None,
+            horizontal=True,
+            key=keys.QUIZ_GUESS,
+            format_func=lambda option: md_escape(shown.get(option, option)),
+        )

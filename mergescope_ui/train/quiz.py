@@ -57,7 +57,11 @@ QUIZ_CSS = """
 .ms-quiz .ms-wrong{background:#ffe3e3;color:#c92a2a;}
 .ms-quiz .ms-score{opacity:.75;white-space:nowrap;margin-left:auto;}
 /* The question, then the choices on the same line (rows of them close together). */
-.st-key-quiz_guess{margin-top:-.6rem;}
+/* The verdict (two lines at most), then the guess: one height at every step, so the stage never moves. */
+[data-testid="stMain"] .st-key-train_quiz_slot{height:6.5rem;flex:none;gap:.3rem;overflow:hidden;}
+.st-key-train_quiz_slot .ms-quiz{height:2.4em;align-items:flex-start;}
+.ms-quiz-done{font-weight:600;}
+.st-key-quiz_guess{margin-top:0;}
 .st-key-quiz_guess .stRadio{display:flex;flex-wrap:nowrap;align-items:baseline;gap:0 1rem;}
 .st-key-quiz_guess [data-testid="stWidgetLabel"]{margin:0;min-height:0;flex:none;}
 .st-key-quiz_guess [data-testid="stWidgetLabel"] p{font-size:1rem;font-weight:600;}

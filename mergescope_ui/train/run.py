@@ -23,13 +23,10 @@ from .stage import move_stage
 
 
 def training(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
-    """The run for ``inputs`` (None after an error in ``messages``); says so when it restarted."""
+    """The run for ``inputs`` (None after an error in ``messages``); the stage says when it restarted."""
     run = ensure_run(inputs, messages)
     if run is None:
         return None
-    notice = st.session_state.pop(keys.RUN_NOTICE, None)
-    if notice:
-        messages.info(md_escape(notice), icon="🔄")
     return run
 
 
@@ -56,13 +53,15 @@ def ensure_run(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
         messages.error(f"Cannot train with these settings: {md_escape(exc)}.")
         st.session_state.pop(shared_keys.RUN, None)
         return None
+    notice = ""
     if old is not None:
         what = changes(old.identity.settings, settings) if same_text else ["the text changed"]
         where = f" and replayed to step {run.position} so you can compare" if run.position else ""
-        st.session_state[keys.RUN_NOTICE] = (
-            f"Training restarted ({'; '.join(what) or 'new text'}): every merge was recomputed{where}."
-        )
+        why = "; ".join(what) or "new text"
+        notice = f"🔄 Training restarted ({why}): every merge was recomputed{where}."
     st.session_state[shared_keys.RUN] = run
     st.session_state[keys.QUIZ_LOG] = {}
-    move_stage()  # the stage shows the new run's position
+    # The stage shows the new run's position, and says why in its status line (a banner above the
+    # stage would push it down the screen until the next full rerun).
+    move_stage(notice)
     return run

@@ -11,7 +11,9 @@ rest of the moment:
   of ordinary prose); past that the link leaves it out, and the page says so and
   offers the text as a file to upload;
 - ``regex``: the custom pre-tokenization regex (pattern ``custom``);
-- ``specials``: the special tokens, one a line.
+- ``specials``: the special tokens, one a line;
+- ``view``: ``start`` when the stage shows the text from its start (the default, where it merged, is
+  left out).
 
 >>> state = LinkState(step=7, text="low lower <b>", regex=None, specials="<|endoftext|>")
 >>> params = to_query(state)
@@ -21,6 +23,8 @@ rest of the moment:
 True
 >>> from_query({"step": "-1", "text": "not base64!"})[1]
 ["ignored step='-1': not a step number", 'ignored text: not a text this page wrote (a link cut short?)']
+>>> to_query(LinkState(step=2, tab="head")), from_query({"view": "start"})[0].tab
+({'step': '2', 'view': 'start'}, 'head')
 """
 
 from __future__ import annotations
@@ -32,8 +36,9 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-STEP, TEXT, REGEX, SPECIALS = "step", "text", "regex", "specials"
-PARAM_NAMES = (STEP, TEXT, REGEX, SPECIALS)
+STEP, TEXT, REGEX, SPECIALS, VIEW = "step", "text", "regex", "specials", "view"
+PARAM_NAMES = (STEP, TEXT, REGEX, SPECIALS, VIEW)
+VIEWS = {"start": "head"}  # ?view= -> the stage's tab (its default, "places", is not in the link)
 MAX_LINK_TEXT = 6_000  # characters of the packed text a link may carry (URLs past ~8 KB fail on some hosts)
 MAX_STEP_DIGITS = 7
 MAX_PLAIN = 4_000  # characters of a regex or of the special tokens a link may carry
@@ -48,6 +53,7 @@ class LinkState:
     text: str | None = None
     regex: str | None = None
     specials: str | None = None
+    tab: str = "places"
 
 
 @functools.lru_cache(maxsize=8)
@@ -95,6 +101,9 @@ def to_query(state: LinkState) -> dict[str, str]:
         out[REGEX] = state.regex
     if state.specials and len(state.specials) <= MAX_PLAIN:
         out[SPECIALS] = state.specials
+    for name, tab in VIEWS.items():
+        if tab == state.tab:
+            out[VIEW] = name
     return out
 
 
@@ -133,4 +142,12 @@ def from_query(params: Mapping[str, str | list[str]]) -> tuple[LinkState, list[s
             notes.append(f"ignored {name}: {len(value):,} characters, over the {MAX_PLAIN:,} a link carries")
             value = None
         plain[name] = value
-    return LinkState(step=step, text=text, regex=plain[REGEX], specials=plain[SPECIALS]), notes
+    tab = "places"
+    raw_view = _one(params.get(VIEW))
+    if raw_view is not None:
+        if raw_view in VIEWS:
+            tab = VIEWS[raw_view]
+        else:
+            notes.append(f"ignored {VIEW}={raw_view[:40]!r}: use {' or '.join(VIEWS)}")
+    state = LinkState(step=step, text=text, regex=plain[REGEX], specials=plain[SPECIALS], tab=tab)
+    return state, notes

@@ -33,13 +33,15 @@ from .quiz import grade
 from .stage_data import StageOptions, StageViews
 
 MAX_STEP = 10_000_000  # a step number from the browser above this is not a step
+TABS = ("places", "head")  # the sequences' tabs: where it merged, and from the start of the text
 
 
 def stage(run: TrainingRun, views: StageViews, options: StageOptions) -> None:
     """Mount the stage with the window around ``run.position``."""
     serial = st.session_state.setdefault(keys.STAGE_SERIAL, 0)
     notice = st.session_state.pop(keys.STAGE_NOTICE, "")
-    window = views.window(position=run.position, serial=serial, options=options, notice=notice)
+    tab = st.session_state.get(keys.STAGE_TAB, "places")
+    window = views.window(position=run.position, serial=serial, options=options, notice=notice, tab=tab)
     mount_stage(window, key=keys.STAGE, on_shown=_on_shown)
 
 
@@ -58,10 +60,12 @@ def _number(value: Any) -> int | None:
 
 
 def shown(value: Any) -> Shown | None:
-    """The stage's report as a record, or None when it is not one.
+    """The stage's report as a record, or None when it is not one (a tab it does not know: "places").
 
     >>> shown({"position": 3, "start": 0, "serial": 2}), shown({"position": -1, "start": 0, "serial": 2})
-    (Shown(position=3, start=0, serial=2), None)
+    (Shown(position=3, start=0, serial=2, tab='places'), None)
+    >>> shown({"position": 3, "start": 0, "serial": 2, "tab": "head"}).tab
+    'head'
     """
     if not isinstance(value, dict):
         return None
@@ -69,7 +73,8 @@ def shown(value: Any) -> Shown | None:
     if None in numbers:
         return None
     position, start, serial = numbers
-    return Shown(position=position or 0, start=start or 0, serial=serial or 0)
+    tab = value.get("tab") if value.get("tab") in TABS else "places"
+    return Shown(position=position or 0, start=start or 0, serial=serial or 0, tab=str(tab))
 
 
 def _on_shown() -> None:
@@ -79,6 +84,7 @@ def _on_shown() -> None:
     if run is None or report is None or report.serial != st.session_state.get(keys.STAGE_SERIAL, 0):
         return  # no run, not a report, or one about a window the server has moved on from
     k = report.position
+    st.session_state[keys.STAGE_TAB] = report.tab
     views: StageViews | None = st.session_state.get(keys.STAGE_VIEWS)
     if views is not None and views.run is run and 0 < k <= run.pulled:
         views.place_start[k] = report.start

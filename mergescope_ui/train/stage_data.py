@@ -226,8 +226,11 @@ class StageViews:
         return out
 
     # ----- the window -----
-    def window(self, *, position: int, serial: int, options: StageOptions, notice: str = "") -> Window:
-        """Everything the stage needs around ``position`` (in the quiz, no step after it)."""
+    def window(
+        self, *, position: int, serial: int, options: StageOptions, notice: str = "", tab: str = "places"
+    ) -> Window:
+        """Everything the stage needs around ``position`` (in the quiz, no step after it); ``tab``: the
+        sequences' tab a new serial opens on."""
         run = self.run
         lo = max(0, position - BEHIND)
         hi = position if options.quiz else min(run.pulled, position + AHEAD)
@@ -260,6 +263,7 @@ class StageViews:
             speed=options.speed,
             large=options.large,
             notice=notice,
+            tab=tab,
             wording=Wording(
                 heading=f"Step {{step}} of up to {max_merges:,} merges",
                 waiting="Training up to step {step}…",

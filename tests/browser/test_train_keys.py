@@ -115,3 +115,25 @@ def test_the_quiz_verdict_is_whole_on_a_projector(server: str) -> None:
         )
         assert all(px <= 1 for px in cut), f"the verdict is cut: {cut} px (width, height, below the screen)"
         assert outside_viewport(page.evaluate(STAGE_BOXES)) == []
+
+
+def test_on_a_phone_next_and_back_stay_in_reach_of_the_sequence(server: str) -> None:
+    """Issue #22 (11): at 390x844 the stage is one column (card, chart, sequences); scrolled down to the
+    text after the merge, Next and Back are still on the screen beside it (the controls stick)."""
+    with _browser(width=390, height=844) as page:
+        _open(page, server, "corpus=lighthouse_story")
+        page.get_by_role("button", name="Next ▶").click()
+        _card(page, 1).wait_for(timeout=QUICK)
+        wait_idle(page)
+        after = page.locator(".ms-stage .ms-after")
+        after.evaluate("e => e.scrollIntoView({block: 'end'})")
+        header = page.evaluate(
+            "() => document.querySelector('[data-testid=\"stHeader\"]').getBoundingClientRect().bottom"
+        )
+        for name in ("Next ▶", "◀ Back"):
+            box = page.get_by_role("button", name=name).bounding_box()
+            assert box["y"] >= header - 1 and box["y"] + box["height"] <= 844, (name, box, header)
+        a = after.bounding_box()
+        assert a["y"] + a["height"] <= 844 + 1, a
+        page.get_by_role("button", name="Next ▶").click()  # and it steps from there
+        _card(page, 2).wait_for(timeout=QUICK)

@@ -246,3 +246,31 @@ def test_the_merge_order_lesson_fits_one_presenter_screen(
             wait_idle(page)
             seen = page.evaluate(ORDER_OUT_OF_SIGHT)
             assert seen["below"] <= 0 and seen["boxes"] == 2 and seen["hidden"] == [], (said, seen)
+
+
+def test_a_branch_run_from_the_page_comes_into_view_with_plain_legends(server: str) -> None:
+    """Issue #22 (11): after "Run the what-if" the comparison is scrolled to, without the user scrolling,
+    and its legend says in words what = ≠ ⇄ mean."""
+    with chromium_page(width=1280, height=720) as page:
+        page.emulate_media(reduced_motion="reduce")
+        open_app(page, f"{server}/train?{SENNRICH}&presenter=true", heading=HEADING)
+        page.get_by_text("What if? Change merge 1").click()
+        page.get_by_text("this pair had been blocked").click()
+        wait_idle(page)
+        page.get_by_role("button", name="Run the what-if from merge 1").click()
+        page.get_by_text("Back to the real history").first.wait_for()
+        wait_idle(page)
+        page.wait_for_timeout(500)  # the scroll comes a frame after the comparison is drawn
+        # The line with "Back" just under Streamlit's header, and both histories' texts whole on the screen.
+        header, boxes = page.evaluate(
+            """() => [document.querySelector('[data-testid="stHeader"]').getBoundingClientRect().bottom,
+              [...document.querySelectorAll('.st-key-whatif_back, .ms-whatif-bar, .ms-whatif')].slice(0, 4)
+                .map((el) => [el.getBoundingClientRect().top, el.getBoundingClientRect().bottom])]"""
+        )
+        assert all(header - 1 <= top and bottom <= page.viewport_size["height"] for top, bottom in boxes), (
+            boxes
+        )
+        assert min(top for top, _ in boxes) <= header + 40, "scrolled to the comparison's first line"
+        legend = page.locator(".ms-whatif").filter(has_text="The merges since merge 1").inner_text()
+        assert "both histories made the same token" in legend and "the other history made it too" in legend
+        assert "they part ·" not in legend and "⇄ k" not in legend

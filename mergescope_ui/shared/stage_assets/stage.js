@@ -25,8 +25,8 @@
  * @typedef {{serial: number, position: number, lo: number, hi: number, views: StepView[],
  *   labels: Object<string, TokenLabel>, last: number, finished: boolean, max_steps: number, quiz: boolean,
  *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording, arrows_from: string,
- *   titles: ButtonTitles | null}} Window
- * @typedef {{position: number, start: number, serial: number}} Shown
+ *   tab: string, titles: ButtonTitles | null}} Window
+ * @typedef {{position: number, start: number, serial: number, tab: string}} Shown
  */
 
 // How each mark shows (stage.css): after the step, a class on each of its tokens; before it, a box
@@ -34,7 +34,7 @@
 const MARKS = { "": { token: "", box: "" }, new: { token: " ms-new", box: "ms-fuse" } };
 // Places shown at a time: two on a small projector screen in presenter mode, else three.
 const perPage = (data) => (data.large && window.innerHeight < 900 ? 2 : 3);
-const MIN_ROOM = 260; // px: below this a card or chart scrolls the page rather than itself
+const MIN_ROOM = 260; // px: the presenter stage's least height (below it the page scrolls)
 const REPORT_MS = 40; // report the step shown once stepping pauses this long (a held arrow key repeats faster)
 // Keys that step: the arrows and a presentation clicker's PageDown / PageUp, and Space / Enter where
 // they would press nothing else. Not in a text field; in the page's choices (Window.arrows_from) the
@@ -145,27 +145,30 @@ function mount(root) {
   // The choices' own keys act before the stage sees them bubble: the stage takes those first.
   document.addEventListener("keydown", (e) => choices(e) && onKey(e), { ...on, capture: true });
   document.addEventListener("keydown", (e) => choices(e) || onKey(e), on);
-  // In presenter mode the card and the chart never reach below the screen (they scroll inside
-  // instead): the room left under the stage's top changes with the window and with what the page
-  // shows above the stage (the quiz), so it is measured again whenever either changes size.
+  // In presenter mode the stage ends at the window's bottom: the room under its top changes with
+  // the window and with what the page shows above the stage, so it is measured again on either.
   const refit = () => (root.isConnected ? fit(s) : unmount(s));
   s.resizes = new ResizeObserver(refit);
   s.resizes.observe(document.body);
+  const page = root.closest('[data-testid="stMainBlockContainer"]');
+  if (page) s.resizes.observe(page);
   window.addEventListener("resize", refit, on);
   return s;
 }
 
-// Presenter mode: the room under the stage's top, and "tight" when a column would not fit in it
+// Presenter mode: the stage takes the room from its top to the window's bottom, at every step the same
+// (stage.css lays it out in that fixed height); "tight" when the card or the chart has to scroll in it
 // (then the chart's key goes to its heading's tooltip and the sequences sit closer; stage.css).
 function fit(s) {
   const root = s.root;
-  const top = s.q(".ms-grid").getBoundingClientRect().top;
-  const room = Math.max(MIN_ROOM, Math.floor(window.innerHeight - Math.max(top, 0) - 6));
-  root.style.setProperty("--ms-room", `${room}px`);
   root.classList.remove("ms-tight");
-  if (!root.classList.contains("ms-large")) return;
-  const cols = [s.q(".ms-cardcol .ms-card"), s.q(".ms-pairscol"), s.q(".ms-seqcol")];
-  root.classList.toggle("ms-tight", cols.some((col) => col && col.scrollHeight > room));
+  if (!root.classList.contains("ms-large")) return root.style.removeProperty("--ms-stage-h");
+  const main = root.closest('[data-testid="stMain"]');
+  const top = root.getBoundingClientRect().top + (main ? main.scrollTop : 0); // as if scrolled to the top
+  const room = Math.max(MIN_ROOM, Math.floor(window.innerHeight - Math.max(top, 0) - 6));
+  root.style.setProperty("--ms-stage-h", `${room}px`);
+  const cols = [s.q(".ms-cardcol > *"), s.q(".ms-pairscol > *")];
+  root.classList.toggle("ms-tight", cols.some((col) => col && col.scrollHeight > col.clientHeight + 1));
 }
 
 function atEnd(s) {
@@ -188,7 +191,7 @@ function report(s, now, position = s.pos) {
   clearTimeout(s.reportTimer);
   const send = () => {
     /** @type {Shown} */
-    const shown = { position, start: placesNeeded(s, position), serial: s.serial };
+    const shown = { position, start: placesNeeded(s, position), serial: s.serial, tab: s.tab };
     const key = JSON.stringify(shown);
     if (key === s.reported) return;
     s.reported = key;
@@ -243,6 +246,7 @@ function stopPlay(s) {
 function setTab(s, tab) {
   s.tab = tab;
   render(s, false);
+  report(s, true); // the link carries the tab
 }
 
 function turnPage(s, by) {
@@ -361,7 +365,9 @@ function receive(s, data) {
     s.page = {};
     s.notice = data.notice || "";
     s.shown = "";
-    s.reported = JSON.stringify({ position: s.pos, start: placesNeeded(s, s.pos), serial: s.serial });
+    s.tab = data.tab === "head" ? "head" : "places";
+    const start = placesNeeded(s, s.pos);
+    s.reported = JSON.stringify({ position: s.pos, start, serial: s.serial, tab: s.tab });
     if (s.playing) stopPlay(s);
   }
   render(s, false);

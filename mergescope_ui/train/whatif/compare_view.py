@@ -14,6 +14,7 @@ import streamlit as st
 
 from mergescope_ui.shared.blocks import caption_html
 from mergescope_ui.shared.html_tables import html_table
+from mergescope_ui.shared.scroll_to import scroll_to
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
@@ -79,10 +80,17 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
         merges_col.html(
             '<div class="ms-whatif">'
             + html_table(rows, row_classes=classes, wrap=True)
-            + caption_html(f"Since merge {what.step:,} · ≠ they part · ⇄ k: the other side's merge k")
+            + caption_html(
+                f"The merges since merge {what.step:,}: = both histories made the same token, ≠ they made "
+                "different ones; “⇄ 7” after a token: the other history made it too, at its merge 7."
+            )
             + "</div>"
         )
     figures_col.html(figures_html(position, now, end))
+    serial = st.session_state.get(keys.SCROLL, 0)
+    if serial != st.session_state.get(keys.SCROLLED, 0):  # the run after "Run the what-if": bring it in view
+        st.session_state[keys.SCROLLED] = serial
+        scroll_to(".st-key-whatif_back, .ms-whatif-bar", key=keys.SCROLLER, serial=serial)
 
 
 def _note(run: TrainingRun, branch: TrainingRun, pair: SequencePair, step: int) -> str:

@@ -23,6 +23,9 @@ BACK_TO_REAL: Final = "whatif_back"  # button: back to the real history
 HELDOUT: Final = "whatif_heldout"  # selectbox: the built-in text held out for compression
 TO_END: Final = "whatif_to_end"  # button: train both histories to the end
 TO_END_PENDING: Final = "whatif_to_end_pending"  # plain: the button was pressed; train on this run
+SCROLL: Final = "whatif_scroll"  # plain int: bumped when a branch starts from the page (scroll to it)
+SCROLLED: Final = "whatif_scrolled"  # plain int: the SCROLL value last brought into view
+SCROLLER: Final = "whatif_scroller"  # component: scrolls the new branch into view (shared.scroll_to)
 SUMMARIES: Final = "whatif_summaries"  # plain: cache of summaries by (branch, positions, held-out)
 
 # --- the merge-order lesson (mergescope_ui.train.whatif.order_lesson) -----------------

@@ -84,5 +84,6 @@ def on_start(what: WhatIf, moved: Callable[[], None]) -> None:
         return
     try:
         begin(run, what, moved)
+        st.session_state[keys.SCROLL] = st.session_state.get(keys.SCROLL, 0) + 1  # bring it into view
     except ValueError as exc:
         st.session_state[keys.MESSAGE] = f"The what-if could not start: {md_escape(exc)}."

@@ -43,6 +43,7 @@ def send(
     jump: Any = None,
     next: Any = None,  # the quiz's Next button
     places: Any = None,
+    tab: str = "places",
 ) -> AppTest:
     """Run the page as after one action in the stage, reported as the browser does:
     ``position=k`` (it shows step k: Next, Back, a step in reach), ``jump=k`` (Jump to step k),
@@ -58,7 +59,7 @@ def send(
     states = at._tree.get_widget_states()
     state = states.widgets.add()
     state.id = el.proto.id
-    shown = {"position": position, "start": start, "serial": stage_data(at)["serial"]}
+    shown = {"position": position, "start": start, "serial": stage_data(at)["serial"], "tab": tab}
     state.json_value = json.dumps({"shown": shown})
     at._run(states)
     assert not at.exception, at.exception

@@ -132,3 +132,19 @@ def test_bound_settings_from_a_link_still_win_over_the_defaults() -> None:
     at = _open({"merges": "7", "min_frequency": "3", "tie_break": "first-seen"})
     options = at.session_state[shared_keys.RUN].trainer.options
     assert (options.max_merges, options.min_frequency, options.tie_break) == (7, 3, "first-seen")
+
+
+def test_the_tab_of_the_sequences_travels_in_the_link() -> None:
+    """Issue #22 (1): "From the start" is in the link (?view=start) and a fresh session opens on it."""
+    at = _open({})
+    step_through(at, 1, 2)
+    assert stage_data(at)["tab"] == "places" and "view" not in _params(at)
+    send(at, position=2, tab="head")
+    assert _params(at).get("view") == "start" and _params(at).get("step") == "2"
+    again = _open(_params(at))
+    assert stage_data(again)["tab"] == "head" and stage_data(again)["position"] == 2
+    send(again, position=2, tab="places")
+    assert "view" not in _params(again)
+    odd = _open({"view": "<b>x</b>"})
+    assert any("ignored view" in w.value for w in odd.warning), [w.value for w in odd.warning]
+    assert stage_data(odd)["tab"] == "places"

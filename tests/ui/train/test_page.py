@@ -155,8 +155,10 @@ def test_changing_a_setting_restarts_training_and_says_so() -> None:
     assert new is not old and new.identity.settings.pattern == "none"
     assert new.position == 3, "replayed to the same step so the two can be compared"
     assert stage_data(at)["serial"] > serial and stage_data(at)["position"] == 3
-    notice = " ".join(i.value for i in at.info)
+    # In the stage's status line, not in a banner above it that would push the stage down the screen.
+    notice = stage_data(at)["notice"]
     assert "Training restarted" in notice and "gpt2 → none" in notice
+    assert not any("Training restarted" in i.value for i in at.info)
 
 
 def test_bad_custom_regex_is_an_error_message_not_a_traceback() -> None:

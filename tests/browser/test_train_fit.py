@@ -1,0 +1,212 @@
+"""The Train page's stage fits the screen at every step of every built-in text (issue #22: 2 and 9).
+
+A teacher presents at 1280x720 or 1920x1080 (presenter mode), with and without the quiz, on any built-in
+corpus, any lesson preset, or a paragraph pasted in English or Chinese.  At every step of each: the stage
+ends inside the window, its After box and (in the quiz) the verdict and the choices too, nothing sticks
+out sideways, the page is not scrolled, and the stage keeps one height (a fixed stage: playing never moves
+the page; a message lies over it or in its fixed slot).
+
+To be quick, the browser steps with the stage's own keys (→ steps inside the window the server sent, with
+no round trip) and measures each step in the same ``page.evaluate``; one page serves both sizes of a text
+and mode.  In the quiz → asks the server (it grades the guess), so the quiz is walked backwards from the
+end with ←, which steps in the browser too.  Skipped with the reason when chromium or playwright is missing.
+"""
+
+from __future__ import annotations
+
+import time
+import tomllib
+import urllib.parse
+from collections.abc import Iterator
+
+import pytest
+
+from mergescope_ui.train.presets import PRESETS
+from mergescope_ui.train.share import pack_text
+from tests.browser.layout import STICKING_OUT
+from tests.browser.support import ROOT, chromium_page, missing_browser, open_app, streamlit_server, wait_idle
+
+REASON = missing_browser()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
+HEADING = "Train: watch BPE learn"
+SIZES = ((1280, 720), (1920, 1080))
+ENGLISH = (
+    "The lighthouse keeper climbed the stairs every evening at dusk. She trimmed the wick, polished the "
+    "lens, and wrote the weather in her log: wind from the west, rain later, ships passing in the night. "
+    "In the morning she walked down to the harbour, where the fishermen mended their nets and the children "
+    "counted the boats coming home. Nobody remembered a night when the light had failed."
+)
+CHINESE = (
+    "机器学习是人工智能的一个分支。它让计算机从数据中学习规律，而不是由人把每一条规则都写下来。"
+    "分词器把文本切成一个个词元，模型再把词元变成向量。字节对编码从单个字节开始，一次合并最常见的一对，"
+    "直到词表达到预定的大小。学习的过程一步一步，看得见，也讲得清。"
+)
+
+
+def _texts() -> list[tuple[str, str]]:
+    """(name, link query) of every built-in text: the corpora, the lesson presets, two pasted paragraphs."""
+    index = tomllib.loads((ROOT / "corpora" / "index.toml").read_text(encoding="utf-8"))
+    out = [(c["id"], f"corpus={c['id']}") for c in index["corpus"]]
+    for p in PRESETS:
+        if p.corpus is not None:  # the corpus's own lesson: its link above opens with these settings
+            continue
+        settings = {
+            "corpus": "__paste__",
+            "text": pack_text(p.text),
+            "pattern": p.pattern,
+            "tie_break": p.tie_break,
+            "min_frequency": p.min_frequency,
+            "merges": p.merges,
+        }
+        out.append((f"preset {p.id}", urllib.parse.urlencode(settings)))
+    for name, text in (("pasted English", ENGLISH), ("pasted Chinese", CHINESE)):
+        out.append((name, urllib.parse.urlencode({"corpus": "__paste__", "text": pack_text(text)})))
+    return out
+
+
+# Press `key` (unless it is "") and measure the step then shown, again and again: until step `stop`,
+# until the key moves nothing (the end; in the quiz, → waits for the server), or until the stage waits
+# for a step the server has not sent.  Each step's measure: what is wrong with it, and its stage's box.
+WALK = f"""({{key, stop, measure}}) => {{
+  const stage = document.querySelector('.ms-stage');
+  const main = document.querySelector('[data-testid="stMain"]');
+  const stuck = {STICKING_OUT};
+  const rows = [];
+  const inside = (r, box) => r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+  for (;;) {{
+    const pos = +stage.dataset.pos;
+    const card = stage.querySelector('.ms-card');
+    if (!card || card.classList.contains('ms-wait')) return {{rows, state: 'wait', pos}};
+    if (measure) {{
+      const bad = [];
+      const box = stage.getBoundingClientRect();
+      if (box.bottom > innerHeight) bad.push(`the stage ends ${{box.bottom - innerHeight}} px below`);
+      if (main.scrollTop) bad.push(`the page is scrolled by ${{main.scrollTop}} px`);
+      const after = stage.querySelector('.ms-after').getBoundingClientRect();
+      if (after.bottom > innerHeight || after.height < 20)
+        bad.push(`the After box is at ${{after.top}}-${{after.bottom}}`);
+      // What the step is about is in sight, not scrolled away inside its box.
+      for (const [what, sel, within] of [['the new token in the After box', '.ms-after .ms-new', '.ms-after'],
+                                         ['the card heading', '.ms-card h4', '.ms-card'],
+                                         ['the new token in the card', '.ms-card .ms-fn', '.ms-card']]) {{
+        const el = stage.querySelector(sel);
+        if (el && !inside(el.getBoundingClientRect(), stage.querySelector(within).getBoundingClientRect()))
+          bad.push(`${{what}} is out of sight`);
+      }}
+      for (const sel of ['.ms-quiz', '.st-key-quiz_guess', '.ms-quiz-done']) {{
+        const el = document.querySelector(sel);
+        if (!el) continue;
+        const r = el.getBoundingClientRect();
+        if (r.bottom > box.top + 1) bad.push(`${{sel}} reaches ${{r.bottom - box.top}} px into the stage`);
+        if (el.scrollHeight > el.clientHeight + 1)
+          bad.push(`${{sel}} is cut (${{el.scrollHeight}} > ${{el.clientHeight}} px)`);
+      }}
+      bad.push(...stuck('.ms-stage'));
+      rows.push({{pos, bad, top: Math.round(box.top), height: Math.round(box.height)}});
+    }}
+    if (pos === stop || !key) return {{rows, state: 'done', pos}};
+    document.body.dispatchEvent(new KeyboardEvent('keydown', {{key, bubbles: true, cancelable: true}}));
+    if (+stage.dataset.pos === pos) return {{rows, state: 'end', pos}};
+  }}
+}}"""
+NEXT_DISABLED = "() => document.querySelector('.ms-stage .ms-next').disabled"
+ARRIVED = (
+    "() => { const c = document.querySelector('.ms-stage .ms-card'); return c && !c.matches('.ms-wait'); }"
+)
+
+
+def _walk(
+    page, key: str, *, stop: int = -1, measure: bool = True, wait: bool = True
+) -> tuple[list[dict], int]:
+    """Step with ``key`` until ``stop`` or the end (or, with ``wait`` off, until the stage has to wait
+    for the server after a step measured), waiting for the server where the stage must; the measures
+    of every step, and the step where the walk ended."""
+    rows: list[dict] = []
+    while True:
+        got = page.evaluate(WALK, {"key": key, "stop": stop, "measure": measure})
+        rows += got["rows"]
+        if got["state"] != "wait":
+            return rows, got["pos"]
+        if not wait and rows:
+            return rows, rows[-1]["pos"]
+        page.wait_for_function(ARRIVED, timeout=60_000)
+
+
+def _size(page, size: tuple[int, int]) -> None:
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with streamlit_server() as url:
+        yield url
+
+
+def _jump_to_end(page) -> None:
+    box = page.locator(".ms-stage .ms-jump-in")
+    box.fill("100000")
+    box.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.ms-stage .ms-status').textContent.includes('Training')",
+        timeout=60_000,
+    )
+    page.wait_for_function(ARRIVED, timeout=60_000)
+    wait_idle(page, timeout=60_000)
+
+
+def test_every_step_of_every_built_in_text_fits_the_projector(server: str) -> None:
+    started = time.monotonic()
+    problems: list[str] = []
+    checked = 0
+    with chromium_page(width=SIZES[0][0], height=SIZES[0][1]) as page:
+        page.emulate_media(reduced_motion="reduce")
+        for name, query in _texts():
+            for quiz in (False, True):
+                mode = "quiz" if quiz else "normal"
+                _size(page, SIZES[0])
+                open_app(
+                    page,
+                    f"{server}/train?{query}&presenter=true" + ("&quiz=true" if quiz else ""),
+                    heading=HEADING,
+                    timeout=60_000,
+                )
+                page.locator(".ms-stage .ms-card").wait_for()
+                measured: dict[tuple[int, int], list[dict]] = {size: [] for size in SIZES}
+                if quiz:  # to the end, then back with ← at each size
+                    for size in SIZES:
+                        _size(page, size)
+                        _jump_to_end(page)
+                        rows, _ = _walk(page, "ArrowLeft", stop=0)
+                        measured[size] = rows
+                else:  # → through the window sent at one size, ← back through it at the other, → on there
+                    at = 0
+                    while True:
+                        first = int(page.locator(".ms-stage").get_attribute("data-pos"))
+                        rows, last = _walk(page, "ArrowRight", wait=False)
+                        measured[SIZES[at]] += rows
+                        at = 1 - at
+                        _size(page, SIZES[at])
+                        rows, _ = _walk(page, "ArrowLeft", stop=first)
+                        measured[SIZES[at]] += rows
+                        _walk(page, "ArrowRight", stop=last, measure=False)
+                        if page.evaluate(NEXT_DISABLED):
+                            break
+                before = len(problems)
+                for size, rows in measured.items():
+                    where = f"{name}, {mode}, {size[0]}x{size[1]}"
+                    steps = {row["pos"] for row in rows}
+                    checked += len(steps)
+                    for row in rows:
+                        problems += [f"{where}, step {row['pos']}: {bad}" for bad in row["bad"]]
+                    boxes = {(row["top"], row["height"]) for row in rows}
+                    if len(boxes) > 1:
+                        problems.append(f"{where}: the stage moves or changes height: {sorted(boxes)}")
+                    if not steps or max(steps) < 1 or min(steps) != 0:
+                        problems.append(f"{where}: walked steps {sorted(steps)[:5]}…")
+                took = time.monotonic() - started
+                print(
+                    f"{name}, {mode}: {checked} steps so far, {took:.0f} s, {len(problems) - before} problems"
+                )
+    took = time.monotonic() - started
+    print(f"checked {checked} steps in {took:.0f} s, {len(problems)} problems")
+    assert not problems, "\n".join(problems[:40])

@@ -131,7 +131,7 @@ def _question(state: RoomState, joined: Joined) -> None:
     asked = state.asked
     note = st.session_state.pop("_room_answer_note", "")
     if note:
-        st.warning(note)
+        st.warning(md_escape(note))
     if asked is None:
         st.caption("When your teacher asks which pair merges next, answer here.")
         return

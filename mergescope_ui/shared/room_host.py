@@ -119,7 +119,7 @@ def _closed_room() -> None:
     summary: Summary | None = st.session_state.get(ENDED)
     if summary is not None:
         with st.container(border=True, key="room_summary"):
-            st.subheader(f"Room {summary.code}: summary")
+            st.subheader(f"Room {md_escape(summary.code)}: summary")
             asked = len(summary.questions)
             st.markdown(
                 f"**{len(summary.steps):,}** steps shown · **{asked:,}** question{'s' * (asked != 1)} asked "

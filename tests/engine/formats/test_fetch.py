@@ -191,10 +191,8 @@ def test_a_renamed_model_is_followed_within_the_hub(tmp_path, server, files):
     assert fetch_hub_tokenizer("story", hub=tmp_path, base_url=server.url).downloaded == 1
 
 
-def test_a_model_that_is_not_byte_level_bpe_is_kept_and_listed_with_why(tmp_path, server):
+def test_a_model_that_is_not_byte_level_bpe_is_kept_and_listed_with_its_scheme(tmp_path, server):
     serve_hub_tokenizer(server, "org/bert", json.dumps(WORDPIECE).encode(), large=False)
     fetch_hub_tokenizer("org/bert", hub=tmp_path, base_url=server.url)
     local = find_local_tokenizers({"HF_HUB_CACHE": str(tmp_path)}, home=tmp_path)
-    assert local.found == () and [u.reason for u in local.unusable] == [
-        "a WordPiece model (BERT-style), not BPE"
-    ]
+    assert [(f.name, f.scheme) for f in local.found] == [("org/bert", "wordpiece")] and not local.unusable

@@ -45,6 +45,7 @@ def metric(at: AppTest, name: str) -> str:
     """The value of the metric labelled ``name`` (the first one)."""
     return next(m.value for m in at.metric if m.label == name)
 
+
 RIBBON_TAB = "🧬 Byte ribbon"
 FILES_TAB = "💾 Files"
 

@@ -38,7 +38,7 @@ def apply_link(messages: DeltaGenerator) -> None:
     for note in notes:
         messages.warning(f"From the link: {md_escape(note)}")
     if link.own is not None:
-        messages.warning(md_escape(own_text_note(link.own, opened=True)))
+        messages.warning(own_text_note(link.own, opened=True))
     if link.corpora is not None:
         st.session_state[keys.CORPORA] = list(link.corpora)
     if link.pattern is not None:
@@ -85,7 +85,7 @@ def write_link(messages: DeltaGenerator | None = None) -> None:
     state = st.session_state
     own = _own_now()
     if own and messages is not None:
-        messages.caption(md_escape(own_text_note(own, opened=False)))
+        messages.caption(own_text_note(own, opened=False))
     ids = [c.id for c in corpus_index()]
     now = LabLink(
         corpora=tuple(state.get(keys.CORPORA, ())),

@@ -95,7 +95,7 @@ def shown(value: Any) -> Shown | None:
     """The stage's report as a record, or None when it is not one.
 
     >>> shown({"position": 3, "start": 6, "serial": 2}), shown({"position": "3", "start": 0, "serial": 2})
-    (Shown(position=3, start=6, serial=2), None)
+    (Shown(position=3, start=6, serial=2, tab='places'), None)
     """
     if not isinstance(value, dict):
         return None

@@ -41,6 +41,10 @@ SAFE = {
     },
     "mergescope_ui/shared/upload_widgets.py": {"instead"},  # the calling page's own words
     "pages/views/welcome.py": {"corpus.title", "corpus.description"},  # the built-in corpora
+    "mergescope_ui/lab/link.py": {  # the lab's own sentence, naming only kinds of text it knows (OWN_TEXTS)
+        "own_text_note(link.own, opened=True)",
+        "own_text_note(own, opened=False)",
+    },
     "mergescope_ui/classroom/follow.py": {"asked.number", "IDLE_SECONDS // 60"},  # numbers
     "mergescope_ui/shared/room_host.py": {  # numbers, and plural endings of the page's own
         "IDLE_SECONDS // 60",

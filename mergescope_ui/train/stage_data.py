@@ -23,7 +23,7 @@ import html
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from bpe_core.byte_level import readable
+from bpe_core.byte_level import partial_note, readable
 from bpe_core.training.places import Place as TextPlace
 from mergescope_ui.shared.remote_trainer import characters_for, replay_for
 from mergescope_ui.shared.stage_contract import (
@@ -215,10 +215,14 @@ class StageViews:
                 token = vocab[i]
                 special = i in self.special_ids
                 text = clip_label(token.decode("utf-8") if special else readable(token), TOKEN_COLUMNS)
+                title = token_title(i, token, special=special)
+                # a token that ends inside a character says which one, wherever it stands (the places too)
+                if not special and self.chars and (note := partial_note(token, self.chars, shown=1)):
+                    title = f"{title} · {note}"
                 entry = self._labels[i] = TokenLabel(
                     text=html.escape(text, quote=True),
                     classes=token_class(i, token, special=special),
-                    title=html.escape(token_title(i, token, special=special), quote=True),
+                    title=html.escape(title, quote=True),
                     breaks=0 if special else min(2, token.count(b"\n")),
                 )
                 self._columns[i] = label_width(text)

@@ -19,7 +19,22 @@ TEXT = ("It's 2024.\nThe  cat sat; 机器学习!\n\n  indented\tline\r\n" * 300)
 
 
 def children() -> list[int]:
-    """The pids of this process's living children (read from /proc)."""
+    """The pids of this process's living children (read from /proc) that it did not have before this test
+    (under pytest-xdist, other files' tests in the same worker may have left a pool running)."""
+    return [pid for pid in _children() if pid not in _BEFORE]
+
+
+_BEFORE: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _children_before() -> None:
+    """The children this process has when a test starts: not the test's to end."""
+    _BEFORE.clear()
+    _BEFORE.update(_children())
+
+
+def _children() -> list[int]:
     me, out = os.getpid(), []
     for entry in os.listdir("/proc"):
         if entry.isdigit():

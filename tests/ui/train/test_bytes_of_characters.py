@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from bpe_core.byte_level import broken_ends, character_counts, partial_note
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.train import keys
-from tests.ui.train.stage_driver import send, view
+from tests.ui.train.stage_driver import send, stage_data, view
 
 ROOT = Path(__file__).resolve().parents[3]
 TRAIN = "pages/views/train.py"
@@ -48,6 +48,9 @@ def test_chinese_card_and_chart_name_the_character() -> None:
     _check(card.split("🧩", 1)[1].split("</p>", 1)[0], partial[0].token, text)
     bars = html.unescape(view(at, k)["pairs"])
     assert "🧩" in bars
+    # in the places (the sequences), the token's label names its character too
+    label = stage_data(at)["labels"][str(partial[0].new_id)]
+    _check(html.unescape(label["title"]).split(" · ", 1)[1], partial[0].token, text)
 
 
 @settings(max_examples=200, deadline=None)

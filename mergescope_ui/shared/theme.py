@@ -34,9 +34,12 @@ BASE_CSS = """
 /* A file the browser refused (over the upload cap, or of the wrong type): Streamlit marks its chip with an
    icon and keeps the reason ("File must be 10.0MB or smaller.") for screen readers only; show it. */
 /* Phones (390 px wide): a two-line title, not three; a row of tabs wraps rather than cut its last tab
-   ("Speed l…"); a row of figures (st.metric in columns) two to a line, not one. */
+   ("Speed l…"); a row of figures (st.metric in columns) two to a line, not one; inline code (a file name, a
+   long identifier) breaks anywhere rather than stick out of its line, and a space in it that ends a line
+   wraps rather than hangs past the edge (pre-wrap's does); spaces kept, they can be part of a token. */
 @media (max-width:640px){
   [data-testid="stMain"] h1{font-size:1.9rem;}
+  [data-testid="stMain"] :not(pre) > code{overflow-wrap:anywhere;white-space:break-spaces;}
   [data-testid="stTabs"] [role="tablist"]{flex-wrap:wrap;row-gap:.25rem;}
   [data-testid="stMetricLabel"] *{white-space:normal !important;}  /* a long label wraps, not cut */
   [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] [data-testid="stMetric"]){flex-wrap:wrap;

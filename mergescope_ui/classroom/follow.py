@@ -19,6 +19,7 @@ import streamlit as st
 from mergescope_ui.shared.rooms import IDLE_SECONDS, RoomState, room_store
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.stage_component import mount_stage
+from mergescope_ui.shared.stage_contract import read_shown
 
 from . import keys
 from .join import Joined
@@ -91,27 +92,14 @@ def _to_live() -> None:
     st.session_state[keys.SERIAL] = st.session_state.get(keys.SERIAL, 1) + 1
 
 
-def _number(value: object) -> int | None:
-    """A step or serial number from the browser, or None.
-
-    >>> _number(3), _number(3.0), _number(True), _number("3"), _number(-1)
-    (3, 3, None, None, None)
-    """
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        return None
-    return int(value) if 0 <= value <= 10_000_000 else None
-
-
 def _on_shown(code: str) -> None:
     """The student stepped the stage: looking back, at the teacher's step (live), or past it (to live)."""
     ss = st.session_state
-    value = (ss.get(keys.STAGE) or {}).get("shown")
-    if not isinstance(value, dict):
-        return
-    position, serial = _number(value.get("position")), _number(value.get("serial"))
+    report = read_shown((ss.get(keys.STAGE) or {}).get("shown"))
     state = room_store().state(code)
-    if position is None or serial != ss.get(keys.SERIAL) or state is None:
+    if report is None or report.serial != ss.get(keys.SERIAL) or state is None:
         return  # not a report, or one about a window already replaced
+    position = report.position
     if position >= state.position:
         ss[keys.FOLLOWING] = True
         if position > state.position:  # Next at the teacher's step: no step past it to see

@@ -194,6 +194,42 @@ class Shown:
     tab: str = "places"
 
 
+MAX_STEP = 10_000_000  # a step or place number from the browser above this is not one
+TABS = ("places", "head")  # the sequences' tabs: where it merged, and from the start of the text
+
+
+def _number(value: object) -> int | None:
+    """A step or place number sent by the browser, or None when it is not one.
+
+    >>> _number(3), _number(3.0), _number(True), _number("3"), _number(-1)
+    (3, 3, None, None, None)
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return None
+    return int(value) if 0 <= value <= MAX_STEP else None
+
+
+def read_shown(value: object) -> Shown | None:
+    """The stage's report (its state value, from the browser) as a record, or None when it is not one;
+    a tab it does not know is "places".
+
+    >>> read_shown({"position": 3, "start": 0, "serial": 2})
+    Shown(position=3, start=0, serial=2, tab='places')
+    >>> read_shown({"position": -1, "start": 0, "serial": 2}) is None
+    True
+    >>> read_shown({"position": 3, "start": 0, "serial": 2, "tab": "head"}).tab, read_shown("3")
+    ('head', None)
+    """
+    if not isinstance(value, dict):
+        return None
+    numbers = [_number(value.get(name)) for name in ("position", "start", "serial")]
+    if None in numbers:
+        return None
+    position, start, serial = numbers
+    tab = value.get("tab") if value.get("tab") in TABS else "places"
+    return Shown(position=position or 0, start=start or 0, serial=serial or 0, tab=str(tab))
+
+
 RECORDS: tuple[type, ...] = (TokenLabel, Span, Place, Places, StepView, Wording, ButtonTitles, Window, Shown)
 
 

@@ -10,7 +10,6 @@ keys and presenter mode work as on the Train page; the stage reports the step it
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import streamlit as st
 
@@ -20,13 +19,11 @@ from mergescope_ui.shared.cache import remember
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.stage_component import mount_stage
-from mergescope_ui.shared.stage_contract import Shown
+from mergescope_ui.shared.stage_contract import read_shown
 
 from . import keys
 from .resolve import Picked
 from .watch_encode import ENCODE_CSS, EncodeOptions, EncodeViews, trace_encode
-
-MAX_STEP = 10_000_000  # a step number from the browser above this is not a step
 
 
 @dataclass(slots=True)
@@ -84,32 +81,10 @@ def encode_tab(text: str, picked: Picked, *, specials: bool) -> None:
     mount_stage(window, key=keys.ENCODE_STAGE, on_shown=_on_shown)
 
 
-def _number(value: Any) -> int | None:
-    """A step or place number sent by the browser, or None when it is not one."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        return None
-    return int(value) if 0 <= value <= MAX_STEP else None
-
-
-def shown(value: Any) -> Shown | None:
-    """The stage's report as a record, or None when it is not one.
-
-    >>> shown({"position": 3, "start": 6, "serial": 2}), shown({"position": "3", "start": 0, "serial": 2})
-    (Shown(position=3, start=6, serial=2, tab='places'), None)
-    """
-    if not isinstance(value, dict):
-        return None
-    numbers = [_number(value.get(name)) for name in ("position", "start", "serial")]
-    if None in numbers:
-        return None
-    position, start, serial = numbers
-    return Shown(position=position or 0, start=start or 0, serial=serial or 0)
-
-
 def _on_shown() -> None:
     """The stage shows another step (or needs other places of it): follow it."""
     state: EncodeStage | None = st.session_state.get(keys.ENCODE_STAGE_STATE)
-    report = shown((st.session_state.get(keys.ENCODE_STAGE) or {}).get("shown"))
+    report = read_shown((st.session_state.get(keys.ENCODE_STAGE) or {}).get("shown"))
     if state is None or report is None or report.serial != state.serial:
         return  # no trace, not a report, or one about a window the server has moved on from
     k = min(report.position, state.views.last)

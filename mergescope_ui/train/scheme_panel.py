@@ -20,6 +20,7 @@ from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.stage_component import mount_stage
+from mergescope_ui.shared.stage_contract import read_shown
 
 from . import keys
 from .inputs import SchemeInputs
@@ -31,7 +32,7 @@ from .scheme_quiz import choices, grade, question
 from .scheme_run import SchemeIdentity, SchemeRun, start_scheme_run
 from .scheme_stage import SchemeViews
 from .share import LinkState
-from .stage import move_stage, shown
+from .stage import move_stage
 from .stage_data import AHEAD, StageOptions
 from .unigram_stage import UnigramViews
 from .wordpiece_stage import WordPieceViews
@@ -155,7 +156,7 @@ def _quiz(run: SchemeRun) -> None:
 def _on_shown() -> None:
     """The stage shows another step (or needs other places of it): follow it."""
     run: SchemeRun | None = st.session_state.get(keys.SCHEME_RUN)
-    report = shown((st.session_state.get(keys.SCHEME_STAGE) or {}).get("shown"))
+    report = read_shown((st.session_state.get(keys.SCHEME_STAGE) or {}).get("shown"))
     if run is None or report is None or report.serial != st.session_state.get(keys.STAGE_SERIAL, 0):
         return
     k = report.position

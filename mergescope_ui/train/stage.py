@@ -19,21 +19,16 @@ HTML, CSS and JavaScript are :mod:`mergescope_ui.shared.stage_component`'s.
 
 from __future__ import annotations
 
-from typing import Any
-
 import streamlit as st
 
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.stage_component import mount_stage
-from mergescope_ui.shared.stage_contract import Shown
+from mergescope_ui.shared.stage_contract import read_shown
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
 from .quiz import grade
 from .stage_data import StageOptions, StageViews
-
-MAX_STEP = 10_000_000  # a step number from the browser above this is not a step
-TABS = ("places", "head")  # the sequences' tabs: where it merged, and from the start of the text
 
 
 def stage(run: TrainingRun, views: StageViews, options: StageOptions) -> None:
@@ -52,35 +47,10 @@ def move_stage(notice: str = "") -> None:
         st.session_state[keys.STAGE_NOTICE] = notice
 
 
-def _number(value: Any) -> int | None:
-    """A step or place number sent by the browser, or None when it is not one."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        return None
-    return int(value) if 0 <= value <= MAX_STEP else None
-
-
-def shown(value: Any) -> Shown | None:
-    """The stage's report as a record, or None when it is not one (a tab it does not know: "places").
-
-    >>> shown({"position": 3, "start": 0, "serial": 2}), shown({"position": -1, "start": 0, "serial": 2})
-    (Shown(position=3, start=0, serial=2, tab='places'), None)
-    >>> shown({"position": 3, "start": 0, "serial": 2, "tab": "head"}).tab
-    'head'
-    """
-    if not isinstance(value, dict):
-        return None
-    numbers = [_number(value.get(name)) for name in ("position", "start", "serial")]
-    if None in numbers:
-        return None
-    position, start, serial = numbers
-    tab = value.get("tab") if value.get("tab") in TABS else "places"
-    return Shown(position=position or 0, start=start or 0, serial=serial or 0, tab=str(tab))
-
-
 def _on_shown() -> None:
     """The stage shows another step (or needs other places of it): follow it."""
     run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
-    report = shown((st.session_state.get(keys.STAGE) or {}).get("shown"))
+    report = read_shown((st.session_state.get(keys.STAGE) or {}).get("shown"))
     if run is None or report is None or report.serial != st.session_state.get(keys.STAGE_SERIAL, 0):
         return  # no run, not a report, or one about a window the server has moved on from
     k = report.position

@@ -14,11 +14,11 @@ from streamlit.testing.v1 import AppTest
 from bpe_core.tokenizer.encode_trace import trace_encode
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.stage_contract import RECORDS, wire
+from mergescope_ui.shared.stage_contract import read_shown as shown
 from mergescope_ui.tokenize import keys
 from mergescope_ui.tokenize.resolve import local_tokenizers
 from mergescope_ui.tokenize.tab_views import WATCH_TAB
 from mergescope_ui.tokenize.watch_encode import EncodeOptions, EncodeViews
-from mergescope_ui.tokenize.watch_encode_view import shown
 from tests.ui.tokenize.fake_caches import build_fake_caches
 from tests.ui.tokenize.fake_caches import trained as cached_tokenizer
 from tests.ui.tokenize.test_page import EVIL, PAGE, cid, quick, spans_of

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from mergescope_ui.train import keys
 from tests.browser.layout import HIDDEN_PLUS, SPLIT_WORDS, STAGE_BOXES, STICKING_OUT, outside_viewport
 from tests.browser.support import (
     ROOT,
@@ -77,6 +78,11 @@ def page():
 def _open(page, server: str, query: str) -> None:
     open_app(page, f"{server}/train?{query}", heading=HEADING)
     page.locator(".ms-stage .ms-card").wait_for()
+
+
+def _guess(page):
+    """The quiz's choices: its own radio group, not the sidebar's "Scheme" radio beside it."""
+    return page.locator(f".st-key-{keys.QUIZ_GUESS}").get_by_role("radiogroup")
 
 
 def _card(page, step: int):
@@ -220,7 +226,7 @@ def test_places_page_on_and_come_from_the_server_past_the_first_ones(server: str
 def test_quiz_round_in_the_browser(server: str, page) -> None:
     _open(page, server, "corpus=aaabdaaabac&pattern=none&quiz=true")
     page.get_by_text("Your guess for merge 1").wait_for()
-    page.get_by_role("radiogroup").get_by_text("a + a", exact=True).click()
+    _guess(page).get_by_text("a + a", exact=True).click()
     wait_idle(page)
     _next(page, 1)
     page.get_by_text("Right!").wait_for()
@@ -235,7 +241,7 @@ def test_quiz_on_a_projector_keeps_the_stage_on_screen_and_a_tie_is_not_wrong(se
         _open(page, server, CLASSIC + "&quiz=true&presenter=true")
         for step in (1, 2, 3, 4):  # merge 4 ties o + w (chosen) with l + o: guess l + o
             page.get_by_text(f"Your guess for merge {step}:").wait_for()
-            choices = page.get_by_role("radiogroup")
+            choices = _guess(page)
             (
                 choices.get_by_text("l + o", exact=True) if step == 4 else choices.locator("label").first
             ).click()
@@ -252,7 +258,7 @@ def test_quiz_on_a_projector_keeps_the_stage_on_screen_and_a_tie_is_not_wrong(se
         # On to the end: the verdicts and choices name ever longer tokens (newest␣newest␣…), and
         # the stage stays on the screen under them.
         for step in range(5, 29):
-            page.get_by_role("radiogroup").locator("label").last.click()
+            _guess(page).locator("label").last.click()
             wait_idle(page)
             _next(page, step)
             _settled(page)

@@ -138,7 +138,11 @@ def _size(page, size: tuple[int, int]) -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    with streamlit_server() as url:
+    # The walk opens a new session for each text and mode, one after another; Streamlit keeps a closed
+    # tab's session (and its run's worker process) for server.disconnectedSessionTTL (120 s), so the
+    # server's default limit of 4 session workers (MERGESCOPE_SESSION_WORKERS) refuses the later texts'
+    # runs.  This test checks the layout, not that limit: give its one server room for every run.
+    with streamlit_server(env={"MERGESCOPE_SESSION_WORKERS": "64"}) as url:
         yield url
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from tests.browser.layout import STAGE_BOXES, outside_viewport
 from tests.browser.support import missing_browser, streamlit_server, wait_idle
-from tests.browser.test_train import CLASSIC, _browser, _card, _open
+from tests.browser.test_train import CLASSIC, _browser, _card, _guess, _open
 
 REASON = missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
@@ -50,7 +50,7 @@ def test_in_the_quiz_the_arrow_keys_step_after_a_click_on_a_choice(server: str) 
     with _browser() as page:
         _open(page, server, "corpus=aaabdaaabac&pattern=none&quiz=true")
         page.get_by_text("Your guess for merge 1").wait_for()
-        choices = page.get_by_role("radiogroup")
+        choices = _guess(page)
         choices.get_by_text("a + a", exact=True).click()  # the focus stays in the choices
         wait_idle(page)
         page.keyboard.press("ArrowRight")  # Next: grades the guess clicked, not the choice beside it
@@ -98,7 +98,7 @@ def test_the_quiz_verdict_is_whole_on_a_projector(server: str) -> None:
         _open(page, server, CLASSIC + "&quiz=true&presenter=true")
         for step in (1, 2, 3, 4):  # merge 4 ties o + w (chosen) with l + o: the longest verdict
             page.get_by_text(f"Your guess for merge {step}:").wait_for()
-            choices = page.get_by_role("radiogroup")
+            choices = _guess(page)
             pick = choices.get_by_text("l + o", exact=True) if step == 4 else choices.locator("label").first
             pick.click()
             wait_idle(page)

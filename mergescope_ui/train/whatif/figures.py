@@ -27,6 +27,7 @@ from .compare import Summary, step_summary, summary, summary_table
 KEY = "A text: tokens · bytes per token (more: better)"
 SHOWN_ONLY = 30  # tokens shown of those only one side has
 ONLY_CLIP = 12  # columns of each of them: several fit the one line shown
+KEY_WIDTH = 330  # pixels of the key beside the held-out choice: two lines of it, also at 1920x1080
 HELDOUT_PREFERRED = ("lighthouse_story", "mixed_scripts", "machine_learning_zh")  # the first not trained on
 
 
@@ -73,8 +74,7 @@ def controls(real: TrainingRun, branch: TrainingRun, column: DeltaGenerator) -> 
     row = column.container(horizontal=True, vertical_alignment="center", gap="small", wrap=False)
     heldout_id = _heldout_choice(real, row)
     if real.finished and branch.finished:
-        # as wide as its box, 10rem (style.py): two lines of it at any presenter text size
-        row.html(f'<div class="ms-whatif-key">{caption_html(KEY)}</div>', width="content")
+        row.html(f'<div class="ms-whatif-key">{caption_html(KEY)}</div>', width=KEY_WIDTH)
     else:
         row.button(
             "⏭ Train both to the end",

@@ -25,9 +25,6 @@ WHATIF_CSS = """
    ran out of the box: allow a break between any two tokens */
 :is(.ms-whatif,.ms-only,.ms-order) .ms-tokens{line-break:anywhere;}
 :is(.ms-whatif,.ms-whatif-key) .ms-caption{font-size:.8rem;margin:.2rem 0 0 0;line-height:1.4;}
-/* the key beside the held-out choice: two lines at any text size (in px it took three on a big screen,
-   where presenter mode's text is larger, and pushed the figures below the screen) */
-.ms-whatif-key{width:10rem;}
 .ms-whatif table.ms-table{font-size:.8rem;}
 .ms-whatif table.ms-table :is(td,th){white-space:normal;padding:.15rem .4rem;line-height:1.3;}
 /* the figures are words and numbers, not tokens: the text font, narrower than the tokens' monospace,

@@ -22,6 +22,8 @@ import regex
 
 from bpe_core.byte_level import readable as screen_label
 
+from .stage_contract import TokenLabel
+
 # The fills of learned tokens, by id % 10, and of raw single bytes: told apart with normal colour vision and
 # under simulated protanopia, deuteranopia and tritanopia (CIEDE2000 at least 10 between any two, in
 # tests/ui/shared/test_token_palette.py), each under dark text at 7:1 or more.  The same in the light and the
@@ -369,3 +371,24 @@ def merged_positions(
             f"before has {len(before) - i} extra ids at the end; pass the sequences of one merge"
         )
     return old, new
+
+
+STAGE_LABEL_COLUMNS = 14  # columns a token's label may take in the stage's sequences before it is shortened
+
+
+def stage_label(token_id: int, token: bytes, *, special: bool, note: str = "") -> tuple[TokenLabel, int]:
+    """The stage's label of a byte-level token (escaped), and the columns it takes; ``note`` ends its title.
+
+    >>> label, columns = stage_label(7, b"<b>", special=False)
+    >>> label.text, columns
+    ('&lt;b&gt;', 3)
+    """
+    text = clip_label(token.decode("utf-8") if special else screen_label(token), STAGE_LABEL_COLUMNS)
+    title = token_title(token_id, token, special=special) + (f" · {note}" if note else "")
+    label = TokenLabel(
+        text=html.escape(text, quote=True),
+        classes=token_class(token_id, token, special=special),
+        title=html.escape(title, quote=True),
+        breaks=0 if special else min(2, token.count(b"\n")),
+    )
+    return label, label_width(text)

@@ -39,14 +39,20 @@ from mergescope_ui.shared.stage_contract import (
     Wording,
     spans,
 )
-from mergescope_ui.shared.token_html import clip_label, label_width, token_class, token_title
+from mergescope_ui.shared.token_html import (
+    STAGE_LABEL_COLUMNS,
+    clip_label,
+    stage_label,
+    token_class,
+    token_title,
+)
 
 __all__ = ["ENCODE_CSS", "EncodeOptions", "EncodeViews", "trace_encode"]
 
 PLACES_PER_STEP = 6  # places sent with each step; the stage shows a few at a time and asks for more
 CONTEXT_COLUMNS = 12  # tokens shown on each side of a place, in columns (a CJK character takes two)
 HEAD_TOKENS = 400  # the text from its start: tokens shown
-TOKEN_COLUMNS = 14  # columns a token's label may take in the sequences before it is shortened
+TOKEN_COLUMNS = STAGE_LABEL_COLUMNS  # columns a token's label takes in the sequences before it is cut
 CARD_COLUMNS = 12  # columns each token of the card's big line may take
 CHUNKS_SHOWN = 40  # step 0's card: chunks shown with their part names
 CHUNKS_LISTED = 5  # a step's card and column: chunks named where it merged
@@ -352,15 +358,8 @@ class EncodeViews:
             entry = self._labels.get(i)
             if entry is None:
                 token = self.vocab[i]
-                special = i in self.special_ids
-                text = clip_label(token.decode("utf-8") if special else readable(token), TOKEN_COLUMNS)
-                entry = self._labels[i] = TokenLabel(
-                    text=html.escape(text, quote=True),
-                    classes=token_class(i, token, special=special),
-                    title=html.escape(token_title(i, token, special=special), quote=True),
-                    breaks=0 if special else min(2, token.count(b"\n")),
-                )
-                self._columns[i] = label_width(text)
+                self._labels[i], self._columns[i] = stage_label(i, token, special=i in self.special_ids)
+                entry = self._labels[i]
             out[str(i)] = entry
         return out
 

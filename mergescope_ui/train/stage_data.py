@@ -19,11 +19,10 @@ per window in a table: id -> :class:`~..shared.stage_contract.TokenLabel`.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from bpe_core.byte_level import partial_note, readable
+from bpe_core.byte_level import partial_note
 from bpe_core.training.places import Place as TextPlace
 from mergescope_ui.shared.remote_trainer import characters_for, replay_for
 from mergescope_ui.shared.stage_contract import (
@@ -36,7 +35,7 @@ from mergescope_ui.shared.stage_contract import (
     Wording,
     spans,
 )
-from mergescope_ui.shared.token_html import clip_label, label_width, token_class, token_title
+from mergescope_ui.shared.token_html import STAGE_LABEL_COLUMNS, stage_label
 from mergescope_ui.shared.training_run import TrainingRun
 
 from .cards import intro_card_html, merge_card_html
@@ -45,7 +44,7 @@ from .pair_bars import pair_bars_html
 PLACES_PER_STEP = 6  # places sent with each step; the stage shows a few at a time and asks for more
 CONTEXT_COLUMNS = 12  # text shown on each side of a place, in columns (a CJK character takes two)
 HEAD_CHARS = 600  # the text from its start: characters shown
-TOKEN_COLUMNS = 14  # columns a token's label may take in the sequences before it is shortened
+TOKEN_COLUMNS = STAGE_LABEL_COLUMNS  # columns a token's label takes in the sequences before it is cut
 BEHIND, AHEAD = 4, 8  # steps sent before and after the current one
 MAX_VIEWS = 400  # step views kept per run
 
@@ -214,18 +213,10 @@ class StageViews:
             if entry is None:
                 token = vocab[i]
                 special = i in self.special_ids
-                text = clip_label(token.decode("utf-8") if special else readable(token), TOKEN_COLUMNS)
-                title = token_title(i, token, special=special)
                 # a token that ends inside a character says which one, wherever it stands (the places too)
-                if not special and self.chars and (note := partial_note(token, self.chars, shown=1)):
-                    title = f"{title} · {note}"
-                entry = self._labels[i] = TokenLabel(
-                    text=html.escape(text, quote=True),
-                    classes=token_class(i, token, special=special),
-                    title=html.escape(title, quote=True),
-                    breaks=0 if special else min(2, token.count(b"\n")),
-                )
-                self._columns[i] = label_width(text)
+                note = "" if special or not self.chars else partial_note(token, self.chars, shown=1)
+                self._labels[i], self._columns[i] = stage_label(i, token, special=special, note=note)
+                entry = self._labels[i]
             out[str(i)] = entry
         return out
 

@@ -78,7 +78,9 @@ def _views(run: TrainingRun, inputs: Inputs) -> StageViews:
 def _train_ahead(run: TrainingRun, *, quiz: bool, slot: DeltaGenerator) -> None:
     """Pull the steps the stage will need: a pending jump (its progress in ``slot``), then a few past
     the one shown."""
-    pending = st.session_state.pop(keys.JUMP_PENDING, None)
+    # The jump stays pending until it is made: a run stopped on the way (a rerun the browser asked for
+    # meanwhile) leaves it to the next, which may see no new report (the browser's last one equals it).
+    pending = st.session_state.get(keys.JUMP_PENDING)
     if pending is not None:
         box = slot.container()
         bar = box.progress(0.0, text=f"Training up to step {pending:,}…")
@@ -86,13 +88,14 @@ def _train_ahead(run: TrainingRun, *, quiz: bool, slot: DeltaGenerator) -> None:
             "Cancel",
             key=keys.JUMP_CANCEL,
             help="Stop training here; the steps made so far stay.",
-            on_click=lambda: move_stage("Training was stopped: showing the step you were on."),
+            on_click=_cancel_jump,
         )
 
         def progress(done: int, total: int) -> None:
             bar.progress(min(1.0, done / max(total, 1)), text=f"Training… {done:,} of {total:,}")
 
         reached = run.jump(pending, progress=progress)
+        st.session_state.pop(keys.JUMP_PENDING, None)
         slot.empty()  # the bar and its Cancel
         stop = run.stop_reason
         move_stage(
@@ -103,6 +106,11 @@ def _train_ahead(run: TrainingRun, *, quiz: bool, slot: DeltaGenerator) -> None:
     want = run.position + (1 if quiz else AHEAD)
     while run.pulled < want and run.pull():
         pass
+
+
+def _cancel_jump() -> None:
+    st.session_state.pop(keys.JUMP_PENDING, None)
+    move_stage("Training was stopped: showing the step you were on.")
 
 
 def _quiz(run: TrainingRun) -> None:

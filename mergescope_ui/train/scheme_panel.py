@@ -113,13 +113,14 @@ def _views(run: SchemeRun, inputs: SchemeInputs) -> SchemeViews:
 
 def _train_ahead(run: SchemeRun, *, quiz: bool, slot: DeltaGenerator) -> None:
     """Pull a pending jump (its progress in ``slot``), then a few steps past the one shown."""
-    pending = st.session_state.pop(keys.JUMP_PENDING, None)
+    pending = st.session_state.get(keys.JUMP_PENDING)  # pending until made (see panel._train_ahead)
     if pending is not None:
         bar = slot.progress(0.0, text=f"Training up to step {pending:,}…")
         reached = run.jump(
             int(pending),
             progress=lambda done, total: bar.progress(min(1.0, done / max(total, 1)), text="Training…"),
         )
+        st.session_state.pop(keys.JUMP_PENDING, None)
         bar.empty()
         stop = run.stop_reason
         move_stage(
@@ -160,6 +161,7 @@ def _on_shown() -> None:
     if run is None or report is None or report.serial != st.session_state.get(keys.STAGE_SERIAL, 0):
         return
     k = report.position
+    st.session_state.pop(keys.JUMP_PENDING, None)  # a newer report supersedes a jump not yet made
     views: SchemeViews | None = st.session_state.get(keys.SCHEME_VIEWS)
     if views is not None and views.run is run and 0 < k <= run.pulled:
         views.place_start[k] = report.start

@@ -54,6 +54,7 @@ def _on_shown() -> None:
     if run is None or report is None or report.serial != st.session_state.get(keys.STAGE_SERIAL, 0):
         return  # no run, not a report, or one about a window the server has moved on from
     k = report.position
+    st.session_state.pop(keys.JUMP_PENDING, None)  # a newer report supersedes a jump not yet made
     st.session_state[keys.STAGE_TAB] = report.tab
     views: StageViews | None = st.session_state.get(keys.STAGE_VIEWS)
     if views is not None and views.run is run and 0 < k <= run.pulled:

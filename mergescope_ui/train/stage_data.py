@@ -227,7 +227,9 @@ class StageViews:
         """Everything the stage needs around ``position`` (in the quiz, no step after it); ``tab``: the
         sequences' tab a new serial opens on."""
         run = self.run
-        lo = max(0, position - BEHIND)
+        # the quiz sends no step after the current one (it would give the answer away), and as many
+        # before it as the window holds otherwise: Back steps through them with no round trip
+        lo = max(0, position - (BEHIND + AHEAD if options.quiz else BEHIND))
         hi = position if options.quiz else min(run.pulled, position + AHEAD)
         views = sorted((self.view(k) for k in self._order(lo, hi)), key=lambda v: v.step)
         if options.quiz and views[0].step == 0:  # before the first guess, the counts would give it away

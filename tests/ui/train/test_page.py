@@ -69,6 +69,33 @@ def test_jump_pulls_up_to_the_step_and_moves_the_stage() -> None:
     assert "Merge 40" in view(at)["card"]
 
 
+def test_a_run_stopped_during_a_jump_leaves_the_jump_to_the_next_run(monkeypatch) -> None:
+    """A rerun the browser asks for while a jump trains stops that run (issue #22's stall): the next run
+    makes the jump, though it hears no new report (the browser's last one is the one it already had)."""
+    import streamlit as st
+
+    from mergescope_ui.shared.training_run import TrainingRun
+
+    at = _train(**{keys.SOURCE: "lighthouse_story"})
+    serial = stage_data(at)["serial"]
+    jump = TrainingRun.jump
+    stops = []
+
+    def stopped_once(self, target, **options):
+        if not stops:
+            stops.append(target)
+            st.stop()  # where a rerun request stops a run: at its next Streamlit call
+        return jump(self, target, **options)
+
+    monkeypatch.setattr(TrainingRun, "jump", stopped_once)
+    send(at, jump=40)
+    assert stops == [40] and _run(at).position < 40, "the first run stopped in the jump"
+    at.run()  # the next run, with no new report
+    assert not at.exception, at.exception
+    data = stage_data(at)
+    assert _run(at).position == 40 and data["position"] == 40 and data["serial"] == serial + 1
+
+
 def test_a_jump_past_the_end_says_where_training_stopped() -> None:
     at = _train(**{keys.SOURCE: "aaabdaaabac", keys.PATTERN: "none"})
     send(at, jump=50)

@@ -27,5 +27,6 @@ _COMPONENT = st.components.v2.component(
 
 
 def mount_stage(window: Window, *, key: str, on_shown: Callable[[], None]) -> None:
-    """Mount the stage under ``key`` with ``window``; ``on_shown`` runs when it reports another step."""
-    _COMPONENT(key=key, data=wire(window), on_shown_change=on_shown)
+    """Mount the stage under ``key`` with ``window``; ``on_shown`` runs when it reports another step, or
+    asks again for the one it shows (its trigger ``ask``: a window came without that step)."""
+    _COMPONENT(key=key, data=wire(window), on_shown_change=on_shown, on_ask_change=on_shown)

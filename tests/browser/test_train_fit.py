@@ -116,6 +116,12 @@ ARRIVED = (
 )
 
 
+STAGE_STATE = """() => {
+  const s = document.querySelector('.ms-stage').__ms, d = s.data;
+  return {pos: s.pos, serial: s.serial, reported: s.reported, asked: s.asked,
+    window: {position: d.position, lo: d.lo, hi: d.hi, steps: [...s.views.keys()], quiz: d.quiz,
+      last: d.last, finished: d.finished}, url: location.search.slice(-60)};
+}"""
 # Steps at which the stage waited for a window from the server that never came (a stall: a failure,
 # issue #22; the page is reloaded to go on measuring the rest).
 STALLS: list[int] = []
@@ -139,6 +145,7 @@ def _walk(
             page.wait_for_function(ARRIVED, timeout=20_000)
         except PlaywrightTimeout:  # a window that never came (see STALLS): reload, as a teacher
             STALLS.append(got["pos"])  # would; the link brings the same step back
+            print(f"stalled at step {got['pos']}: the stage {page.evaluate(STAGE_STATE)}")
             page.reload()
             page.wait_for_function(ARRIVED, timeout=60_000)
 

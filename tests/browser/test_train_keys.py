@@ -137,3 +137,24 @@ def test_on_a_phone_next_and_back_stay_in_reach_of_the_sequence(server: str) -> 
         assert a["y"] + a["height"] <= 844 + 1, a
         page.get_by_role("button", name="Next ▶").click()  # and it steps from there
         _card(page, 2).wait_for(timeout=QUICK)
+
+
+# The stage shows step 40 as if the report of it had reached a server's run that was stopped on the
+# way: the server still holds step 0, and the stage will not say 40 again by itself (it said it).
+LOST_REPORT = """() => {
+  const s = document.querySelector('.ms-stage').__ms;
+  s.pos = 40;
+  s.reported = JSON.stringify({position: 40, start: 0, serial: s.serial, tab: s.tab});
+}"""
+
+
+def test_a_window_without_the_step_shown_makes_the_stage_ask_again(server: str) -> None:
+    """Issue #22's stall: a window that comes without the step the stage waits for (the run that had it
+    was stopped) is answered by asking again, so the stage never waits for ever."""
+    with _browser() as page:
+        _open(page, server, "corpus=lighthouse_story")
+        wait_idle(page)
+        page.evaluate(LOST_REPORT)
+        page.get_by_text("Animate each merge").click()  # any rerun: its window is made for step 0
+        _card(page, 40).wait_for(timeout=QUICK)
+        assert page.locator(".ms-stage").get_attribute("data-pos") == "40"

@@ -353,8 +353,21 @@ function draw(s, animate) {
   }
 }
 
+const ASKS = 2; // times the stage asks again for a step a window came without (see receive)
+
+/** Ask the server again for the step shown: its last report (the same value) and a trigger, "ask",
+ * which runs the same callback though the value did not change. */
+function ask(s) {
+  s.asked = (s.asked || 0) + 1;
+  s.reported = "";
+  report(s, true);
+  s.setTrigger("ask", s.pos);
+}
+
 /** A window from Python: a new serial moves the stage to its position; otherwise the stage stays
- * where the user took it, and says so again if the window was made for another step. */
+ * where the user took it, and says so again if the window was made for another step.  A window that
+ * comes without the step the stage waits for (the server's run that had it was stopped on the way)
+ * is answered by asking again, a few times at most. */
 function receive(s, data) {
   const fresh = data.serial !== s.serial;
   s.data = data;
@@ -371,15 +384,19 @@ function receive(s, data) {
     if (s.playing) stopPlay(s);
   }
   render(s, false);
-  if (!fresh) report(s, false);
+  if (s.views.has(s.pos)) s.asked = 0;
+  if (fresh) return;
+  if (!s.views.has(s.pos) && (s.asked || 0) < ASKS) ask(s);
+  else report(s, false);
 }
 
 export default function (component) {
-  const { data, setStateValue, parentElement } = component;
+  const { data, setStateValue, setTriggerValue, parentElement } = component;
   const root = parentElement.querySelector(".ms-stage");
   if (!root || !data) return undefined;
   const s = root.__ms || (root.__ms = mount(root));
   s.setState = setStateValue;
+  s.setTrigger = setTriggerValue;
   receive(s, data);
   // Streamlit may call this and then draw the component again into the same element, the stage
   // still on the page: its state is kept then (a new mount would go back to the step the server

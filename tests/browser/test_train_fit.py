@@ -150,11 +150,31 @@ def _walk(
             page.wait_for_function(ARRIVED, timeout=60_000)
 
 
+# The page has settled at the window's new size: the stage has the height its fit gives it (from its top to
+# the window's bottom, stage.js) and the layout has not moved for five frames in a row (or 3 s passed).
+SETTLED = """(width) => new Promise((done) => {
+  const started = performance.now();
+  let last = '', same = 0;
+  const look = () => {
+    const stage = document.querySelector('.ms-stage');
+    const box = stage.getBoundingClientRect();
+    const main = document.querySelector('[data-testid="stMain"]');
+    const top = Math.max(box.top + (main ? main.scrollTop : 0), 0);
+    const room = Math.max(260, Math.floor(innerHeight - top - 6));
+    const fitted = !stage.classList.contains('ms-large') || Math.round(box.height) === room;
+    const now = [innerWidth, innerHeight, Math.round(box.top), Math.round(box.height), fitted].join();
+    same = now === last && innerWidth === width && fitted ? same + 1 : 0;
+    last = now;
+    if (same >= 5 || performance.now() - started > 3000) done(same);
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})"""
+
+
 def _size(page, size: tuple[int, int]) -> None:
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    # the stage fits itself on the window's resize event: let it (and two frames) pass before measuring
-    page.wait_for_timeout(500)
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.evaluate(SETTLED, size[0])  # the stage fits itself on the window's resize event
 
 
 @pytest.fixture(scope="module")

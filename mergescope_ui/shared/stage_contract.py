@@ -15,10 +15,12 @@ The names here are the names in the JavaScript: ``stage.js`` opens with a JSDoc 
 each record, field for field, and ``tests/ui/train/test_stage_contract.py`` fails when the
 two drift apart.  :func:`wire` is the only place a record becomes JSON-ready data.
 
-Every string that reaches the browser's markup is escaped by the producer: a
-:class:`TokenLabel`'s ``text`` and ``title``, and the ``card`` and ``pairs`` HTML of a
-:class:`StepView`.  Sentences (``heading``, ``status``, ``figures``, the :class:`Wording`)
-are plain text, put in the page with ``textContent``.
+Nothing reaches the browser as markup.  A :class:`TokenLabel`'s ``text`` and ``title`` are plain
+text, as are the sentences (``heading``, ``status``, ``figures``, the :class:`Wording`): the
+stage puts them in the page as text.  The ``card`` and ``pairs`` of a :class:`StepView` are HTML
+blocks the producer builds from escaped parts; :func:`wire` sends them as trees of
+:class:`~.markup_tree.Element` records (:func:`~.markup_tree.fragment`), which the stage builds
+element by element, every text a text node.
 
 >>> wire(spans([5, 6, 9], {2: ("new", (1, 2))}))
 [{'ids': [5, 6], 'mark': '', 'was': None}, {'ids': [9], 'mark': 'new', 'was': [1, 2]}]
@@ -29,6 +31,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Literal, TypeAlias
+
+from .markup_tree import Element, fragment
 
 # How a span is shown after the step: "" plain; "new" each token outlined (what the step made;
 # before the step, what it was made from is shown in one dashed box).  A producer that needs
@@ -41,8 +45,8 @@ MARKS: tuple[Mark, ...] = ("", "new")
 class TokenLabel:
     """How one token looks in the stage's sequences (sent once per window for every id shown).
 
-    ``text``: the label, escaped (shortened in the middle when long); ``classes``: its CSS
-    classes; ``title``: the tooltip, escaped (id, bytes, the whole text); ``breaks``: line
+    ``text``: the label, plain text (shortened in the middle when long); ``classes``: its CSS
+    classes; ``title``: the tooltip, plain text (id, bytes, the whole text); ``breaks``: line
     breaks after it in running text (the newlines it holds, at most two).
     """
 
@@ -103,8 +107,9 @@ class StepView:
     """Everything the stage shows at one step.
 
     ``heading``: the step line; ``status``: a hint under it ("" for none); ``card`` and
-    ``pairs``: escaped HTML blocks; ``figures``: the line under the stage; ``head``: the text
-    from its start (``head_more``: it goes on); ``places``: where the step changed the text
+    ``pairs``: HTML blocks built from escaped parts (sent as element trees, see :func:`wire`);
+    ``figures``: the line under the stage; ``head``: the text from its start (``head_more``: it
+    goes on); ``places``: where the step changed the text
     (None at a step that changed nothing, such as step 0); ``before_caption`` /
     ``after_caption``: the captions of the two sequences ("" hides ``before``).
     """
@@ -230,7 +235,20 @@ def read_shown(value: object) -> Shown | None:
     return Shown(position=position or 0, start=start or 0, serial=serial or 0, tab=str(tab))
 
 
-RECORDS: tuple[type, ...] = (TokenLabel, Span, Place, Places, StepView, Wording, ButtonTitles, Window, Shown)
+RECORDS: tuple[type, ...] = (
+    TokenLabel,
+    Span,
+    Place,
+    Places,
+    StepView,
+    Wording,
+    ButtonTitles,
+    Window,
+    Shown,
+    Element,
+)
+# A view's HTML blocks leave Python as element trees (markup_tree.fragment), never as markup.
+_BLOCKS = frozenset({"card", "pairs"})
 
 
 def spans(ids: Sequence[int], changed: Mapping[int, tuple[Mark, tuple[int, ...]]] | None = None) -> Spans:
@@ -282,4 +300,6 @@ def wire(value: Any) -> Any:
         if not is_dataclass(value):
             raise ValueError(f"{cls.__name__} is not a stage record; send the records of stage_contract")
         names = _FIELDS[cls] = tuple(f.name for f in fields(value))
+    if cls is StepView:
+        return {n: wire(fragment(getattr(value, n)) if n in _BLOCKS else getattr(value, n)) for n in names}
     return {name: wire(getattr(value, name)) for name in names}

@@ -377,18 +377,19 @@ STAGE_LABEL_COLUMNS = 14  # columns a token's label may take in the stage's sequ
 
 
 def stage_label(token_id: int, token: bytes, *, special: bool, note: str = "") -> tuple[TokenLabel, int]:
-    """The stage's label of a byte-level token (escaped), and the columns it takes; ``note`` ends its title.
+    """The stage's label of a byte-level token (plain text: the stage puts it in the page as text), and
+    the columns it takes; ``note`` ends its title.
 
     >>> label, columns = stage_label(7, b"<b>", special=False)
     >>> label.text, columns
-    ('&lt;b&gt;', 3)
+    ('<b>', 3)
     """
     text = clip_label(token.decode("utf-8") if special else screen_label(token), STAGE_LABEL_COLUMNS)
     title = token_title(token_id, token, special=special) + (f" · {note}" if note else "")
     label = TokenLabel(
-        text=html.escape(text, quote=True),
+        text=text,
         classes=token_class(token_id, token, special=special),
-        title=html.escape(title, quote=True),
+        title=title,
         breaks=0 if special else min(2, token.count(b"\n")),
     )
     return label, label_width(text)

@@ -88,11 +88,11 @@ class SchemeViews:
         return self._views[key]
 
     def make_label(self, token_id: int, piece: str, *, classes: str, title: str) -> TokenLabel:
-        """A label for ``piece`` (escaped, shortened in the middle when long)."""
+        """A label for ``piece`` (plain text, shortened in the middle when long)."""
         return TokenLabel(
-            text=esc(clip_label(visible(piece), TOKEN_COLUMNS)),
+            text=clip_label(visible(piece), TOKEN_COLUMNS),
             classes=classes,
-            title=esc(title),
+            title=title,
             breaks=min(2, piece.count("\n")),
         )
 

@@ -1,8 +1,9 @@
 // The stage (a Streamlit components v2 component, no iframe): the Train page steps a training run on it.
 //
 // Python sends a window of steps (the records of mergescope_ui/shared/stage_contract.py, typed
-// below, made by mergescope_ui/train/stage_data.py): each step's card and chart as HTML and its
-// text as spans with their marks, all escaped on the server, the sentences as plain text. Back,
+// below, made by mergescope_ui/train/stage_data.py): each step's card and chart as element trees,
+// its text as spans of token ids with their marks, the labels and sentences as plain text. Nothing
+// is read as markup: every element is built here and every text is a text node. Back,
 // Next, Play, Reset, the arrow keys and Jump move through that window here, with no server
 // round trip, and the stage reports what it shows as one state value (Shown) so Python moves the
 // window and redraws the rest of the page. This file draws, steps, pages, fits and reports; it
@@ -17,7 +18,9 @@
  * @typedef {{number: number, lead: Span[], token: Span[], tail: Span[], link: Span[] | null,
  *   cut_before: boolean, cut_after: boolean}} Place
  * @typedef {{total: number, start: number, items: Place[]}} Places
- * @typedef {{step: number, heading: string, status: string, card: string, pairs: string, figures: string,
+ * @typedef {{tag: string, attrs: string[][], children: (Element | string)[]}} Element
+ * @typedef {{step: number, heading: string, status: string, card: (Element | string)[],
+ *   pairs: (Element | string)[], figures: string,
  *   before_caption: string, after_caption: string, head: Span[], head_more: boolean, places: Places | null}} StepView
  * @typedef {{heading: string, waiting: string, waiting_card: string, past_end: string, past_limit: string,
  *   finished: string}} Wording
@@ -42,32 +45,65 @@ const REPORT_MS = 40; // report the step shown once stepping pauses this long (a
 const STEP_KEYS = { ArrowRight: 1, PageDown: 1, " ": 1, Enter: 1, ArrowLeft: -1, PageUp: -1 };
 const FIELDS = "input, textarea, select, [contenteditable], [role=grid], [role=listbox]";
 const PRESSABLE = "button, a[href], summary, label, [role=button], [role=tab], [role=switch], [role=checkbox]";
-const ELLIPSIS = '<span class="ms-cut">…</span>';
 const fmt = (k) => k.toLocaleString("en-US");
 const withStep = (text, k) => text.replace("{step}", fmt(k));
 
-/** One HTML span per token (labels and tooltips come escaped), as the text reads after the step
- * (side "after": marked) or before it (side "before": what a span was made from, in one box). */
-function spansHTML(data, spans, side, breaks) {
+/** A new element: its tag, class, and children (nodes or plain text, which becomes a text node). */
+function el(tag, className, ...children) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  node.append(...children);
+  return node;
+}
+
+/** The elements of a block made on the server (its card, its chart), from its Element tree: each built
+ * with createElement and setAttribute, each text a text node, so nothing the tree holds is read as
+ * markup. TAGS and ATTRIBUTES are markup_tree.py's (tests/ui/train/test_stage_contract.py). */
+const TAGS = new Set(["div", "span", "p", "b", "i", "em", "strong", "code", "small", "h4", "h5", "br", "ul", "ol",
+  "li", "table", "thead", "tbody", "tr", "th", "td", "abbr", "sub", "sup", "mark", "s", "u", "details", "summary"]);
+const ATTRIBUTES = new Set(["class", "title", "style", "role", "aria-label", "aria-hidden", "lang", "dir",
+  "tabindex", "open"]);
+function build(nodes) {
+  return nodes.map((n) => {
+    if (typeof n === "string") return document.createTextNode(n);
+    if (!TAGS.has(n.tag)) return document.createTextNode("");
+    const node = document.createElement(n.tag);
+    for (const [name, value] of n.attrs) if (ATTRIBUTES.has(name)) node.setAttribute(name, value);
+    node.append(...build(n.children));
+    return node;
+  });
+}
+
+/** One span per token (its label and tooltip plain text), as the text reads after the step (side
+ * "after": marked) or before it (side "before": what a span was made from, in one box). */
+function spanNodes(data, spans, side, breaks) {
   const out = [];
   for (const span of spans) {
     const mark = MARKS[span.mark] || MARKS[""];
     const boxed = side === "before" && span.was;
     const ids = boxed ? span.was : span.ids;
-    if (boxed) out.push(`<span class="${mark.box}">`);
-    ids.forEach((id, n) => {
+    const into = boxed ? el("span", mark.box) : null;
+    const add = (...nodes) => (into ? into.append(...nodes) : out.push(...nodes));
+    for (const id of ids) {
       const t = data.labels[id];
-      const classes = t && t.classes + (side === "after" ? mark.token : "");
-      out.push(t ? `<span class="${classes}" title="${t.title}">${t.text}</span>` : '<span class="ms-t ms-byte">?</span>');
-      if (boxed && n === ids.length - 1) out.push("</span>");
-      if (breaks && t && t.breaks) out.push("<br>".repeat(t.breaks));
-    });
+      if (!t) {
+        add(el("span", "ms-t ms-byte", "?"));
+        continue;
+      }
+      const token = el("span", t.classes + (side === "after" ? mark.token : ""), t.text);
+      token.title = t.title;
+      add(token);
+      if (breaks && t.breaks) for (let n = 0; n < t.breaks; n++) add(document.createElement("br"));
+    }
+    if (into) out.push(into);
   }
-  return out.join("");
+  return out;
 }
 
-/** The page's places, one side ("before" or "after"): a place whose `link` is set shares its line
- * with the next one. */
+const ellipsis = () => el("span", "ms-cut", "…");
+
+/** The page's places, one side ("before" or "after"), one line each: a place whose `link` is set
+ * shares its line with the next one. */
 function placeLines(data, view, first, side) {
   const { items, start, total } = view.places;
   const page = [];
@@ -76,7 +112,7 @@ function placeLines(data, view, first, side) {
     if (!p) break;
     page.push(p);
   }
-  if (!page.length) return '<div class="ms-line ms-cut">Loading these places…</div>';
+  if (!page.length) return [el("div", "ms-line ms-cut", "Loading these places…")];
   const lines = [];
   page.forEach((p, n) => {
     const line = lines[lines.length - 1];
@@ -84,20 +120,20 @@ function placeLines(data, view, first, side) {
     else lines.push({ first: p, spans: [...p.lead, ...p.token] });
     lines[lines.length - 1].last = p;
   });
-  return lines
-    .map(({ first: a, last: b, spans }) => {
-      const num = a === b ? `${a.number}` : `${a.number}–${b.number}`;
-      return (
-        `<div class="ms-line"><span class="ms-num">${num}</span>${a.cut_before ? ELLIPSIS : ""}` +
-        `${spansHTML(data, spans.concat(b.tail), side, false)}${b.cut_after ? ELLIPSIS : ""}</div>`
-      );
-    })
-    .join("");
+  return lines.map(({ first: a, last: b, spans }) => {
+    const num = a === b ? `${a.number}` : `${a.number}–${b.number}`;
+    const line = el("div", "ms-line", el("span", "ms-num", num));
+    if (a.cut_before) line.append(ellipsis());
+    line.append(...spanNodes(data, spans.concat(b.tail), side, false));
+    if (b.cut_after) line.append(ellipsis());
+    return line;
+  });
 }
 
-function headHTML(data, view, side) {
-  const more = view.head_more ? '<span class="ms-cut"> … the text goes on</span>' : "";
-  return `<div class="ms-line ms-head">${spansHTML(data, view.head, side, true)}${more}</div>`;
+function headLine(data, view, side) {
+  const line = el("div", "ms-line ms-head", ...spanNodes(data, view.head, side, true));
+  if (view.head_more) line.append(el("span", "ms-cut", " … the text goes on"));
+  return line;
 }
 
 function mount(root) {
@@ -321,8 +357,8 @@ function draw(s, animate) {
     q(".ms-cardcol").replaceChildren(card);
     return;
   }
-  q(".ms-cardcol").innerHTML = view.card;
-  q(".ms-pairscol").innerHTML = view.pairs;
+  q(".ms-cardcol").replaceChildren(...build(view.card));
+  q(".ms-pairscol").replaceChildren(...build(view.pairs));
   const places = !!view.places && s.tab === "places";
   q(".ms-tabs").hidden = !view.places;
   q(".ms-tab-places").setAttribute("aria-selected", String(places));
@@ -343,7 +379,7 @@ function draw(s, animate) {
   q(".ms-lb-before").textContent = view.before_caption + where;
   q(".ms-lb-after").textContent = view.after_caption + where;
   for (const side of ["before", "after"])
-    q(`.ms-${side}`).innerHTML = places ? placeLines(d, view, first, side) : headHTML(d, view, side);
+    q(`.ms-${side}`).replaceChildren(...(places ? placeLines(d, view, first, side) : [headLine(d, view, side)]));
   q(".ms-figs").textContent = view.figures;
   const move = animate && d.animate && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   s.root.classList.remove("ms-animate");

@@ -10,6 +10,7 @@ for a user's action and runs the script with it (AppTest's ``_run``);
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Any
 
@@ -22,9 +23,27 @@ def _stage(at: AppTest):
     return found[0]
 
 
+def as_html(nodes: list[Any]) -> str:
+    """A block sent as element trees (markup_tree.Element as JSON), written as the HTML the stage builds
+    from it: every text escaped, as the browser's text nodes are."""
+    out = []
+    for node in nodes:
+        if isinstance(node, str):
+            out.append(html.escape(node, quote=True))
+            continue
+        attrs = "".join(f' {name}="{html.escape(value, quote=True)}"' for name, value in node["attrs"])
+        inner = "" if node["tag"] == "br" else f"{as_html(node['children'])}</{node['tag']}>"
+        out.append(f"<{node['tag']}{attrs}>{inner}")
+    return "".join(out)
+
+
 def stage_data(at: AppTest) -> dict[str, Any]:
-    """The window the page last sent to the stage (mergescope_ui.shared.stage_contract.Window, as JSON)."""
-    return json.loads(_stage(at).proto.json)
+    """The window the page last sent to the stage (mergescope_ui.shared.stage_contract.Window, as JSON),
+    each view's card and chart written back as HTML (:func:`as_html`)."""
+    data = json.loads(_stage(at).proto.json)
+    for v in data["views"]:
+        v["card"], v["pairs"] = as_html(v["card"]), as_html(v["pairs"])
+    return data
 
 
 def view(at: AppTest, step: int | None = None) -> dict[str, Any]:

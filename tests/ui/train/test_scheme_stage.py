@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from bpe_core.tokenizer.unigram_lattice import lattice
 from bpe_core.training.unigram import unigram_steps
 from bpe_core.training.wordpiece import wordpiece_steps
+from mergescope_ui.shared.markup_tree import TAGS
 from mergescope_ui.shared.stage_contract import RECORDS, wire
 from mergescope_ui.train.lattice_view import lattice_html
 from mergescope_ui.train.scheme_run import SchemeSettings, start_scheme_run
@@ -198,7 +199,14 @@ def test_a_window_is_json_of_contract_records(scheme: str) -> None:
     data = json.loads(json.dumps(wire(window)))
     assert data["position"] == 2 and [v["step"] for v in data["views"]] == [0, 1, 2, 3]
     assert all(type(v) in RECORDS for v in window.views)
-    for label in data["labels"].values():  # markup in the text stays text
-        assert "<" not in label["text"] and "<" not in label["title"]
-    for v in data["views"]:
-        assert "<b>kind" not in v["card"] and "<b>kind" not in v["pairs"]
+    labels = "".join(label["text"] for label in data["labels"].values())
+    assert "<" in labels, "markup in the text stays text: plain text the stage puts in as text nodes"
+    elements = [e for v in data["views"] for name in ("card", "pairs") for e in _elements(v[name])]
+    assert elements and {e["tag"] for e in elements} <= TAGS
+    assert not [e for e in elements if e["tag"] == "b" and e["children"] == ["kind"]], "<b> stays text"
+
+
+def _elements(nodes: list) -> list[dict]:
+    """Every element of a block sent as element trees (markup_tree.Element as JSON)."""
+    out = [n for n in nodes if isinstance(n, dict)]
+    return out + [e for n in out for e in _elements(n["children"])]

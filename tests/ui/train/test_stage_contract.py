@@ -119,3 +119,15 @@ def test_a_real_window_is_json_and_every_object_in_it_is_a_record() -> None:
             assert names and all(n.isdigit() for n in names)  # token ids
         else:
             assert frozenset(names) in records, (path, names)
+
+
+def test_the_stage_builds_the_same_tags_and_attributes_the_server_allows() -> None:
+    """markup_tree.py reads a block into elements of TAGS with ATTRIBUTES only; stage.js builds those
+    and no others (it skips any other), and puts no markup in the page by innerHTML."""
+    from mergescope_ui.shared.markup_tree import ATTRIBUTES, TAGS
+
+    for name, allowed in (("TAGS", TAGS), ("ATTRIBUTES", ATTRIBUTES)):
+        found = re.search(rf"const {name} = new Set\(\[(.*?)\]\);", JS, re.S)
+        assert found, f"stage.js lists the {name} it builds"
+        assert set(re.findall(r'"([^"]+)"', found.group(1))) == allowed, name
+    assert "innerHTML" not in JS and "insertAdjacentHTML" not in JS and "outerHTML" not in JS

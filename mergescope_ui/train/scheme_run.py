@@ -88,13 +88,15 @@ class SchemeRun:
     """A WordPiece or Unigram trainer, the steps pulled from it, and the step shown.
 
     ``scores`` (Unigram): the pieces' scores (log probabilities) at each step, ``scores[k]`` after
-    ``k`` rounds (``scores[0]``: the seed after its EM).
+    ``k`` rounds (``scores[0]``: the seed after its EM); ``recut[k - 1]``: the words (first-occurrence
+    order) whose best cut round ``k`` changed, from the trainer's cuts before and after it.
     """
 
     identity: SchemeIdentity
     trainer: WordPieceTrainer | UnigramTrainer
     records: list[Step] = field(default_factory=list)
     scores: list[dict[str, float]] = field(default_factory=list)
+    recut: list[list[str]] = field(default_factory=list)
     position: int = 0
     finished: bool = False
 
@@ -126,15 +128,19 @@ class SchemeRun:
         """Pull one more step from the trainer; False when it has none left."""
         if self.finished:
             return False
+        trainer = self.trainer
+        before = trainer.cuts if isinstance(trainer, UnigramTrainer) else {}
         try:
-            steps: Iterator[Step] = self.trainer
+            steps: Iterator[Step] = trainer
             record = next(steps)
         except StopIteration:
             self.finished = True
             return False
         self.records.append(record)
-        if isinstance(self.trainer, UnigramTrainer):
-            self.scores.append(dict(self.trainer.scores))
+        if isinstance(trainer, UnigramTrainer):
+            self.scores.append(dict(trainer.scores))
+            after = trainer.cuts
+            self.recut.append([w for w in trainer.words if before[w][1] != after[w][1]])
         return True
 
     def peek(self) -> Step | None:

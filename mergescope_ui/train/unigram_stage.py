@@ -39,7 +39,6 @@ from .scheme_stage import HEAD_CHARS, PLACES_PER_STEP, SchemeViews, esc, visible
 WORD = re.compile(r"▁[^▁\s]*|[^▁\s]+|\s+")
 PRUNED_ROWS, KEPT_ROWS = 6, 4  # rows of the chart: pieces pruned, then kept pieces closest to it
 LABEL_COLUMNS = 12
-KEPT_CUTS = 3  # steps whose cuts of every word are kept
 
 
 def changed_spans(before: Sequence[int], after: Sequence[int], widths: Sequence[int]) -> Spans:
@@ -95,8 +94,6 @@ class UnigramViews(SchemeViews):
         self.head_words = WORD.findall(head)
         self.head_more = len(text) > HEAD_CHARS
         self._cuts: dict[tuple[int, str], tuple[int, ...]] = {}
-        self._changed: dict[int, list[str]] = {}
-        self._all_cuts: dict[int, dict[str, tuple[str, ...] | None]] = {}
 
     # ----- pieces -----
     def piece(self, token_id: int) -> str:
@@ -120,24 +117,9 @@ class UnigramViews(SchemeViews):
             self._cuts[key] = tuple(self.ids[p] for p in best.pieces) if best else (0,) * len(word)
         return self._cuts[key]
 
-    def all_cuts(self, k: int) -> dict[str, tuple[str, ...] | None]:
-        """Every word's best cut after ``k`` rounds (kept for the last few steps asked: a round's
-        changes need the cuts before and after it, and the next round's reuse them)."""
-        if k not in self._all_cuts:
-            if len(self._all_cuts) >= KEPT_CUTS:
-                self._all_cuts.pop(next(iter(self._all_cuts)))
-            scores, longest = self.run.scores[k], self.trainer.longest
-            self._all_cuts[k] = {
-                w: best.pieces if (best := viterbi(w, scores, longest)) else None for w in self.trainer.words
-            }
-        return self._all_cuts[k]
-
     def changed_words(self, k: int) -> list[str]:
-        """The words (first-occurrence order) whose best cut round ``k`` changed."""
-        if k not in self._changed:
-            before, after = self.all_cuts(k - 1), self.all_cuts(k)
-            self._changed[k] = [w for w in self.trainer.words if before[w] != after[w] or after[w] is None]
-        return self._changed[k]
+        """The words (first-occurrence order) whose best cut round ``k`` changed (the run's)."""
+        return self.run.recut[k - 1]
 
     # ----- the views -----
     def build(self, k: int, start: int) -> StepView:

@@ -185,10 +185,10 @@ class SessionWorker:
         back as a ``ValueError``; a worker that ended (time or memory limit, cancel, crash) raises a
         ``ValueError`` with the reason, now and for every later call.  When this wait is interrupted
         (any exception out of ``progress``), the worker is asked to stop early and ``late(value)``
-        gets what the request returned, before the next call.
+        gets what the request returned, before the next call (whose ``progress`` follows that wait).
         """
         with self._lock:
-            self._finish_pending()
+            self._finish_pending(progress)
             self._check()
             request = next(self._ids)
             try:
@@ -232,13 +232,13 @@ class SessionWorker:
         code = self._process.exitcode
         return f"the worker process stopped (exit code {code}); start the run again"
 
-    def _finish_pending(self) -> None:
+    def _finish_pending(self, progress: ProgressFn | None = None) -> None:
         """Wait for an interrupted request's answer and hand it to its ``late`` callback."""
         if self._pending is None:
             return
         request, deadline, late = self._pending
         try:
-            value = self._receive(request, deadline, None)
+            value = self._receive(request, deadline, progress)
         except ValueError:
             return  # the request failed: nothing to hand over (a dead worker raises in _check)
         if late is not None:

@@ -167,8 +167,11 @@ class SchemeRun:
         return self.position
 
 
-def start_scheme_run(text: str, settings: SchemeSettings) -> SchemeRun:
-    """A fresh run of ``settings`` on ``text`` (a ValueError that says how to fix a bad text or size)."""
+def start_scheme_run(
+    text: str, settings: SchemeSettings, *, progress: Callable[[int, int], object] | None = None
+) -> SchemeRun:
+    """A fresh run of ``settings`` on ``text`` (a ValueError that says how to fix a bad text or size);
+    ``progress(done, 1000)`` follows Unigram's seed and its first EM."""
     identity = SchemeIdentity(text_digest=digest(text), settings=settings)
     if settings.scheme == "wordpiece":
         check_text(text)
@@ -184,7 +187,9 @@ def start_scheme_run(text: str, settings: SchemeSettings) -> SchemeRun:
         shrinking_factor=settings.shrinking_factor,
         seed_size=UNIGRAM_SEED_SIZE,
         top_k=TOP_K,
+        progress=progress,
     )
+    trainer.progress = None
     run = SchemeRun(identity=identity, trainer=trainer)
     run.scores.append(dict(trainer.scores))
     if trainer.stop_reason is not None:

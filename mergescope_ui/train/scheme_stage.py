@@ -17,7 +17,7 @@ import html
 from collections.abc import Iterable
 from dataclasses import replace
 
-from mergescope_ui.shared.stage_contract import Spans, StepView, TokenLabel, Window, Wording
+from mergescope_ui.shared.stage_contract import ButtonTitles, Spans, StepView, TokenLabel, Window, Wording
 from mergescope_ui.shared.token_html import clip_label
 
 from .scheme_run import SchemeRun
@@ -77,6 +77,10 @@ class SchemeViews:
     def wording(self) -> Wording:
         raise NotImplementedError
 
+    def titles(self) -> ButtonTitles | None:
+        """The stage buttons' tooltips, where the stage's own (of merges) do not fit; None keeps them."""
+        return None
+
     # ----- shared -----
     def view(self, k: int) -> StepView:
         """The view of step ``k`` (0: before the first), built once per first place shown."""
@@ -135,4 +139,5 @@ class SchemeViews:
             notice=notice,
             wording=self.wording(),
             arrows_from=options.arrows_from,
+            titles=self.titles(),
         )

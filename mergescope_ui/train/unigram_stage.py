@@ -28,7 +28,16 @@ from itertools import accumulate
 from bpe_core.tokenizer.unigram_lattice import viterbi
 from bpe_core.training.unigram import UnigramTrainer
 from bpe_core.training.unigram_records import PieceLoss, UnigramRound
-from mergescope_ui.shared.stage_contract import Place, Places, Span, Spans, StepView, TokenLabel, Wording
+from mergescope_ui.shared.stage_contract import (
+    ButtonTitles,
+    Place,
+    Places,
+    Span,
+    Spans,
+    StepView,
+    TokenLabel,
+    Wording,
+)
 from mergescope_ui.shared.token_html import PALETTE_SIZE, clip_label
 
 from .scheme_run import SchemeRun
@@ -270,4 +279,15 @@ class UnigramViews(SchemeViews):
             past_end=f"Training stopped after round {last:,}: {stop}. Showing round {last:,}.",
             past_limit=f"Training stops at round {run.max_steps:,}.",
             finished=f"🏁 Unigram finished after {last:,} round{'' if last == 1 else 's'}: {stop}.",
+            places_tab="Words cut anew",
+            next_places="The next words this round cut anew",
+            places_noun="words",
+        )
+
+    def titles(self) -> ButtonTitles:
+        return ButtonTitles(
+            back="Previous round (← key); nothing retrains",
+            next="Reveal the next round: the pieces it prunes (→ key)",
+            play="Step automatically at the speed set in the sidebar (P key)",
+            reset="Back to round 0, the seed; the rounds made so far are kept for replay",
         )

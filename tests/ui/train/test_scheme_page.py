@@ -138,3 +138,26 @@ def test_the_link_opens_the_scheme_at_its_step() -> None:
     assert not at.exception
     run = at.session_state[keys.SCHEME_RUN].run
     assert run.identity.settings.steps == 4 and run.position == 3 and stage_data(at)["position"] == 3
+
+
+def test_unigram_speaks_of_rounds_pieces_and_words_not_merges() -> None:
+    """Every sentence the page and the stage show for Unigram is Unigram's (pruned, kept, loss), none of
+    BPE's merges and pairs; WordPiece and BPE keep theirs."""
+    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "hug_pug_pun", keys.UG_VOCAB: 12})
+    send(at, position=1)
+    data = stage_data(at)
+    words = [*data["wording"].values(), *data["titles"].values(), at.toggle(key=keys.QUIZ).label]
+    words += [
+        at.toggle(key=keys.ANIMATE).label,
+        at.toggle(key=keys.QUIZ).help,
+        at.toggle(key=keys.ANIMATE).help,
+    ]
+    for v in data["views"]:
+        words += [v["heading"], v["status"], v["before_caption"], v["after_caption"], v["figures"]]
+        words += [_text(v["card"]), _text(v["pairs"])]
+    assert not [w for w in words if re.search(r"\bmerg|\bpairs?\b", w, re.I)], words
+    assert data["wording"]["places_tab"] == "Words cut anew" and data["wording"]["places_noun"] == "words"
+    assert at.toggle(key=keys.QUIZ).label == "Quiz: guess the next piece pruned"
+    at = _train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "hug_pug_pun"})
+    assert stage_data(at)["wording"]["places_tab"] == "Where it merged" and stage_data(at)["titles"] is None
+    assert at.toggle(key=keys.QUIZ).label == "Quiz: guess the next merge"

@@ -32,7 +32,6 @@ SCHEME_STAGE_CSS = """
 .ms-card .ms-sc-score b{font-size:1.1em;}
 .ms-card .ms-sc-grid{display:grid;grid-template-columns:max-content max-content;gap:0 .8em;margin:.2rem 0;
   font-variant-numeric:tabular-nums;}
-.ms-card .ms-sc-grid span:nth-child(odd){color:#495057;}
 .ms-card .ms-sc-bpe{border-left:4px solid #1c7ed6;padding-left:.5em;}
 .ms-card .ms-sc-shrink{height:.8em;background:rgba(128,128,128,.15);border-radius:.3em;overflow:hidden;
   margin:.2rem 0;}

@@ -159,5 +159,7 @@ def test_unigram_speaks_of_rounds_pieces_and_words_not_merges() -> None:
     assert data["wording"]["places_tab"] == "Words cut anew" and data["wording"]["places_noun"] == "words"
     assert at.toggle(key=keys.QUIZ).label == "Quiz: guess the next piece pruned"
     at = _train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "hug_pug_pun"})
-    assert stage_data(at)["wording"]["places_tab"] == "Where it merged" and stage_data(at)["titles"] is None
+    wording = stage_data(at)["wording"]
+    assert wording["places_tab"] == "Where it merged" and wording["places_noun"] == "words"
+    assert stage_data(at)["titles"] is None
     assert at.toggle(key=keys.QUIZ).label == "Quiz: guess the next merge"

@@ -137,20 +137,22 @@ def expected_counts(
         n = len(word)
         cut = edges[word] if edges is not None else word_edges(word, scores, longest)
         if n * worst < 600:  # the smallest product is above exp(-600): no underflow
+            # each edge's probability looked up once (the same products, in the same order)
+            ranged = [(i, j, p, probs[p]) for i, j, p in cut]
             alpha = [1.0] + [0.0] * n
-            for i, j, p in cut:
-                alpha[j] += alpha[i] * probs[p]
+            for i, j, _, q in ranged:
+                alpha[j] += alpha[i] * q
             beta = [0.0] * n + [1.0]
-            for i, j, p in reversed(cut):
-                beta[i] += probs[p] * beta[j]
+            for i, j, _, q in reversed(ranged):
+                beta[i] += q * beta[j]
             z = alpha[n]
             if z <= 0.0:
                 raise ValueError(
                     f"the word {word!r} cannot be cut with the pieces; every character must be one"
                 )
             scale = freq / z
-            for i, j, p in cut:
-                counts[p] += scale * alpha[i] * probs[p] * beta[j]
+            for i, j, p, q in ranged:
+                counts[p] += scale * alpha[i] * q * beta[j]
             objective.append(-freq * math.log(z))
             continue
         log_alpha = [0.0] + [-math.inf] * n

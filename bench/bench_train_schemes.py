@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from make_corpus import generate  # noqa: E402
 
 import bpe_core  # noqa: E402
+from mergescope_ui.shared.session_worker import SessionWorker  # noqa: E402
 from mergescope_ui.shared.settings import PREVIEW_CHARS, TOP_K  # noqa: E402
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun  # noqa: E402
 from mergescope_ui.train.scheme_host import (  # noqa: E402
@@ -142,6 +143,9 @@ def main() -> None:
     if args.here:
         bench("WordPiece here", wordpiece, args.nexts, AHEAD)
         bench("Unigram here", unigram, min(args.nexts, 4), 1)
+    t = time.perf_counter()  # the fork server's start (its preloads), once per server: not a run's
+    SessionWorker(name="warm").stop()
+    print(f"{'fork server':16} started in {_ms(time.perf_counter() - t)} (once per server)", flush=True)
     hosts: dict[str, SchemeSettings] = {"WordPiece": wp, "Unigram": ug}
     for name, settings in hosts.items():
         ahead, nexts = (AHEAD, args.nexts) if name == "WordPiece" else (1, min(args.nexts, 4))

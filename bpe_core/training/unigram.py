@@ -90,7 +90,9 @@ def text_words(
     return words
 
 
-def seed_pieces(words: Mapping[str, int], options: UnigramOptions) -> tuple[list[tuple[str, int]], int, int]:
+def seed_pieces(
+    words: Mapping[str, int], options: UnigramOptions, *, tick: Tick | None = None
+) -> tuple[list[tuple[str, int]], int, int]:
     """The seed (:data:`~.unigram_records.SEED_RULE`): (piece, count) best first, candidates, characters.
 
     >>> seed, candidates, chars = seed_pieces({"hug": 10, "hugs": 5}, UnigramOptions(vocab_size=10))
@@ -100,7 +102,9 @@ def seed_pieces(words: Mapping[str, int], options: UnigramOptions) -> tuple[list
     chars: Counter[str] = Counter()
     subs: Counter[str] = Counter()
     longest = options.max_piece_length
-    for word, n in words.items():
+    for count, (word, n) in enumerate(words.items(), start=1):
+        if tick is not None and count % TICK_EVERY == 0:
+            tick(count, len(words))
         for i in range(len(word)):
             chars[word[i]] += n
             for j in range(i + 2, min(len(word), i + longest) + 1):
@@ -233,7 +237,7 @@ class UnigramTrainer(Iterator[UnigramRound]):
             )
         passes = 3 + options.em_iterations  # the seed, the edges, EM, the loss
         if seed is None:
-            pieces, candidates, _ = seed_pieces(self.words, options)
+            pieces, candidates, _ = seed_pieces(self.words, options, tick=self._tick(0, passes))
         else:
             pieces = sorted(((p, int(n)) for p, n in seed.items()), key=lambda pn: (-pn[1], pn[0]))
             candidates = len(pieces)

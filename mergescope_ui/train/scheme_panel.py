@@ -11,6 +11,7 @@ stopped (a time or memory limit) is a message, with a button to start again.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -72,6 +73,8 @@ def scheme_training(inputs: SchemeInputs, messages: DeltaGenerator) -> Host | No
     identity = SchemeIdentity(text_digest=digest(text), settings=settings)
     old: Host | None = st.session_state.get(keys.SCHEME_RUN)
     if old is not None and old.identity == identity:
+        with contextlib.suppress(ValueError):  # the worker ended: the panel says why
+            _jump(old, messages.empty())
         return old
     name = SCHEME_LABELS[settings.scheme]
     if st.session_state.get(keys.SCHEME_CANCELLED) == identity:
@@ -158,29 +161,43 @@ def _forget_run() -> None:
     st.session_state.pop(keys.SCHEME_CANCELLED, None)
 
 
+def _jump(host: Host, slot: DeltaGenerator) -> None:
+    """Train up to a pending jump, its progress and Cancel in ``slot``.
+
+    Only in a run of the whole page, outside the fragment: a click on a button inside a fragment
+    waits for the fragment's run to end (Streamlit never lets a fragment's rerun preempt a run), so
+    a Cancel there would only act once the jump was over."""
+    pending = st.session_state.pop(keys.JUMP_PENDING, None)
+    if pending is None:
+        return
+    noun = "round" if host.identity.settings.scheme == "unigram" else "step"
+    stopped = "Training was stopped: showing the step you were on."
+    if isinstance(host, RemoteSchemeHost):
+        host.settle(progress=_bar(slot, "Finishing the training under way…"))
+    progress = _bar(
+        slot,
+        f"Training up to {noun} {pending:,}…",
+        cancel=keys.SCHEME_JUMP_CANCEL,
+        on_cancel=lambda: move_stage(stopped),
+    )
+    reached = host.jump(int(pending), progress=progress).position
+    slot.empty()
+    stop = host.state.stop_reason
+    move_stage(
+        f"Training stopped at {noun} {reached:,}: {stop}. Showing {noun} {reached:,}."
+        if reached < pending and stop
+        else ""
+    )
+
+
 def _train_ahead(host: Host, *, quiz: bool, slot: DeltaGenerator) -> None:
-    """Pull a pending jump (its progress and Cancel in ``slot``), then a few steps past the one shown."""
+    """Train a few steps past the one shown (a pending jump is a run of the whole page: :func:`_jump`)."""
+    if keys.JUMP_PENDING in st.session_state:
+        st.rerun()
     if isinstance(host, RemoteSchemeHost):  # a request the page stopped waiting for ends first
         host.settle(progress=_bar(slot, "Finishing the training under way…"))
         slot.empty()
-    pending = st.session_state.pop(keys.JUMP_PENDING, None)
     noun = "round" if host.identity.settings.scheme == "unigram" else "step"
-    stopped = "Training was stopped: showing the step you were on."
-    if pending is not None:
-        progress = _bar(
-            slot,
-            f"Training up to {noun} {pending:,}…",
-            cancel=keys.SCHEME_JUMP_CANCEL,
-            on_cancel=lambda: move_stage(stopped),
-        )
-        reached = host.jump(int(pending), progress=progress).position
-        slot.empty()
-        stop = host.state.stop_reason
-        move_stage(
-            f"Training stopped at {noun} {reached:,}: {stop}. Showing {noun} {reached:,}."
-            if reached < pending and stop
-            else ""
-        )
     # Unigram rounds are few and slow: one ahead is enough to step without waiting
     position = host.state.position
     want = position + (1 if quiz or host.identity.settings.scheme == "unigram" else AHEAD)

@@ -26,6 +26,7 @@ at most a few per server, ended with the session); only records cross the pipe.
 
 from __future__ import annotations
 
+import heapq
 import os
 import time
 from collections.abc import Callable
@@ -175,10 +176,16 @@ class SchemeHost:
         trainer, views, k = self.run.trainer, self.views, self.run.position
         if not isinstance(trainer, UnigramTrainer) or not isinstance(views, UnigramViews):
             return []
-        changed = views.changed_words(k) if k else []
-        frequent = sorted(trainer.words, key=lambda w: (-trainer.words[w], w))[: 4 * LATTICE_WORDS]
-        picked = [w for w in dict.fromkeys([*changed, *frequent]) if w.strip() and len(w) <= 24]
-        return picked[:LATTICE_WORDS]
+
+        def offered(w: str) -> bool:
+            return bool(w.strip()) and len(w) <= 24
+
+        changed = [w for w in (views.changed_words(k) if k else []) if offered(w)][:LATTICE_WORDS]
+        counts = trainer.words
+        frequent = heapq.nsmallest(
+            LATTICE_WORDS, (w for w in counts if offered(w)), key=lambda w: (-counts[w], w)
+        )
+        return list(dict.fromkeys([*changed, *frequent]))[:LATTICE_WORDS]
 
     def lattice(self, word: str) -> Lattice:
         """``word``'s lattice under the pieces of the round shown (a ValueError for a word too long)."""

@@ -99,16 +99,21 @@ def seed_pieces(
     >>> seed[:6], candidates, chars
     ([('g', 15), ('h', 15), ('u', 15), ('s', 5), ('hug', 15), ('hu', 15)], 6, 4)
     """
-    chars: Counter[str] = Counter()
-    subs: Counter[str] = Counter()
+    # plain dicts and .get: a Counter's missing key costs a Python call, and most substrings are new
+    chars: dict[str, int] = {}
+    subs: dict[str, int] = {}
+    char_count, sub_count = chars.get, subs.get
     longest = options.max_piece_length
     for count, (word, n) in enumerate(words.items(), start=1):
         if tick is not None and count % TICK_EVERY == 0:
             tick(count, len(words))
-        for i in range(len(word)):
-            chars[word[i]] += n
-            for j in range(i + 2, min(len(word), i + longest) + 1):
-                subs[word[i:j]] += n
+        size = len(word)
+        for i in range(size):
+            c = word[i]
+            chars[c] = char_count(c, 0) + n
+            for j in range(i + 2, min(size, i + longest) + 1):
+                sub = word[i:j]
+                subs[sub] = sub_count(sub, 0) + n
     frequent = [(s, n) for s, n in subs.items() if n >= 2]
     frequent.sort(key=lambda sn: (-sn[1] * len(sn[0]), sn[0]))
     room = max(0, options.seed_size - len(chars))

@@ -103,3 +103,15 @@ def test_a_new_run_lets_the_old_worker_go(remote: None) -> None:
     assert not at.exception and at.session_state[keys.SCHEME_RUN].identity.settings.vocab_size == 60
     gc.collect()
     until(lambda: gone(pid))
+
+
+def test_a_remote_jump_trains_up_to_the_step_and_past_the_end_says_where_it_stopped(remote: None) -> None:
+    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
+    send(at, jump=4)
+    host = at.session_state[keys.SCHEME_RUN]
+    assert not at.exception and host.state.position == 4 and stage_data(at)["position"] == 4
+    assert view(at)["heading"].startswith("Round 4:")
+    send(at, jump=50)
+    data = stage_data(at)
+    assert host.state.finished and data["position"] == host.state.pulled == 6 and data["finished"]
+    assert "Training stopped at round 6: reached the requested vocab size" in data["notice"]

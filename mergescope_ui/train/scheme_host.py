@@ -249,7 +249,9 @@ class RemoteSchemeHost:
         """Start a worker and the run in it (the worker cap, a bad text: a ValueError saying so)."""
         worker = SessionWorker(limits=limits or LIMITS, name="scheme")
         try:
-            handle, identity, state = worker.call(_start, text, settings, progress=progress)
+            handle, identity, state = worker.call(
+                _start, text, settings, progress=progress, beat=progress is not None
+            )
         except BaseException:  # an error, or the page stopped waiting (Cancel): the worker goes
             worker.stop()
             raise
@@ -260,7 +262,14 @@ class RemoteSchemeHost:
 
     def _call(self, method: str, *args: Any, progress: Progress | None = None, **kwargs: Any) -> Any:
         value, state = self.worker.call(
-            _ask, self.handle, method, args, kwargs, progress=progress, late=self._late
+            _ask,
+            self.handle,
+            method,
+            args,
+            kwargs,
+            progress=progress,
+            late=self._late,
+            beat=progress is not None,
         )
         self.state = state
         return value

@@ -1,7 +1,7 @@
 """The server stays responsive while one heavy job runs: the health probe's latency during each job.
 
     python bench/bench_health.py [--tokens 800000] [--lab-mb 6] [--train-mb 9.5] [--jump 200]
-                                 [--which tiktoken,lab,train]
+                                 [--unigram-mb 1] [--which tiktoken,lab,train,unigram]
 
 Starts ``streamlit run app.py`` on 127.0.0.1, probes ``/_stcore/health`` every
 0.25 s from another client (a thread of this script), and in one headless
@@ -16,7 +16,10 @@ chromium runs one heavy job at a time:
 - ``train``: uploads a ``--train-mb`` MB text to the Train page with pattern
   ``none`` and 20,000 merges, waits for its first steps on the stage, then
   jumps to step ``--jump`` (the trainer works in a session worker,
-  :mod:`mergescope_ui.shared.remote_trainer`).
+  :mod:`mergescope_ui.shared.remote_trainer`);
+- ``unigram``: uploads a ``--unigram-mb`` MB text to the Train page with the Unigram scheme (vocab
+  8,000), waits for the seed on the stage, then steps to round 2 (the run and its views live in a
+  session worker, :mod:`mergescope_ui.train.scheme_host`).
 
 For each job it prints the time to the result, the probes' p50, p99 and
 maximum while it ran, how many probes got no answer within 2 s, the
@@ -52,6 +55,9 @@ from tests.browser.support import (  # noqa: E402
     wait_idle,
 )
 from tests.engine.formats.support import rank_file  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_train_schemes import corpus as schemes_corpus  # noqa: E402
 
 PROBE_EVERY = 0.25
 
@@ -129,7 +135,8 @@ def main() -> int:
     parser.add_argument("--lab-mb", type=float, default=6.0)
     parser.add_argument("--train-mb", type=float, default=9.5)  # MiB: 9.96 million bytes, under the cap
     parser.add_argument("--jump", type=int, default=200)
-    parser.add_argument("--which", default="tiktoken,lab,train")
+    parser.add_argument("--unigram-mb", type=float, default=1.0)
+    parser.add_argument("--which", default="tiktoken,lab,train,unigram")
     args = parser.parse_args()
     reason = missing_browser()
     if reason:
@@ -141,6 +148,8 @@ def main() -> int:
         rank_path.write_bytes(rank_file(args.tokens, seed=28))
         lab_path = text_file(Path(tmp) / "lab.txt", args.lab_mb, seed=28)
         train_path = text_file(Path(tmp) / "train.txt", args.train_mb, seed=29)
+        unigram_path = Path(tmp) / "unigram.txt"  # bench_train_schemes' text: some 40,000 distinct words a MB
+        unigram_path.write_text(schemes_corpus(args.unigram_mb), encoding="utf-8")
         print(
             f"tiktoken file {rank_path.stat().st_size / 2**20:.1f} MB ({args.tokens:,} tokens); "
             f"lab text {lab_path.stat().st_size / 2**20:.1f} MB"
@@ -196,6 +205,27 @@ def main() -> int:
 
                 started = time.perf_counter()
                 job(server, f"Train page on a {args.train_mb:g} MB upload, pattern none", train)
+            if "unigram" in which:
+
+                def unigram() -> None:
+                    url = f"{server.url}/train?corpus=__upload__&scheme=unigram&ug_vocab=8000"
+                    open_app(page, url, heading="Train")
+                    page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(
+                        str(unigram_path)
+                    )
+                    seed = page.locator(".ms-stage .ms-card h4").filter(has_text="The seed")
+                    seed.first.wait_for(timeout=900_000)
+                    print(f"  the seed on the stage after {time.perf_counter() - started:.1f} s")
+                    for k in (1, 2):
+                        page.get_by_role("button", name="Next ▶").click()
+                        card = page.locator(".ms-stage .ms-card:not(.ms-wait) h4")
+                        card.filter(has_text=f"Round {k}:").first.wait_for(timeout=900_000)
+                        wait_idle(page, timeout=900_000)
+                        print(f"  round {k} on the stage after {time.perf_counter() - started:.1f} s")
+                    print("  (the run's worker stays while its session lives: one process left is it)")
+
+                started = time.perf_counter()
+                job(server, f"Train page, Unigram on a {args.unigram_mb:g} MB upload", unigram)
     return 0
 
 

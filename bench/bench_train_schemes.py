@@ -1,6 +1,6 @@
 """The Train page's schemes on 1 MB: time to the first step, and per Next, for BPE, WordPiece and Unigram.
 
-    python bench/bench_train_schemes.py [--megabytes 1] [--nexts 10] [--unigram-vocab 8000]
+    python bench/bench_train_schemes.py [--megabytes 1] [--nexts 10] [--unigram-vocab 8000] [--here]
 
 The text is ``bench/make_corpus.py``'s (its seed 16, cut to ``--megabytes``).  Each scheme goes the way
 the page goes, without Streamlit: the run is started (BPE: ``bpe_core.Trainer`` in a ``TrainingRun``;
@@ -9,12 +9,18 @@ WordPiece and Unigram: ``start_scheme_run``), its stage views are made, and the 
 the page pulls and builds the window around the new step ("per Next": median and max).  Unigram's
 rounds are few and each costs a whole pass of loss increases over the corpus, so its Next is seconds
 where the others' are milliseconds; the page trains one round ahead so that a Next already pulled is
-instant.  Prints figures; asserts nothing.
+instant.
+
+WordPiece and Unigram go the page's way for a text this long: their run and views live in a session
+worker (``mergescope_ui.train.scheme_host``), and the figures include asking the worker for each
+window; ``--here`` also runs them in this process (the way of a small text, and of every text before
+the worker).  The load average is printed before and after.  Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -27,8 +33,15 @@ sys.path.insert(0, str(ROOT / "bench"))
 from make_corpus import generate  # noqa: E402
 
 import bpe_core  # noqa: E402
+from mergescope_ui.shared.session_worker import SessionWorker  # noqa: E402
 from mergescope_ui.shared.settings import PREVIEW_CHARS, TOP_K  # noqa: E402
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun  # noqa: E402
+from mergescope_ui.train.scheme_host import (  # noqa: E402
+    IN_PROCESS_CHARS,
+    RemoteSchemeHost,
+    SchemeHost,
+    start_host,
+)
 from mergescope_ui.train.scheme_run import SchemeSettings, start_scheme_run  # noqa: E402
 from mergescope_ui.train.stage_data import AHEAD, StageOptions, StageViews  # noqa: E402
 from mergescope_ui.train.unigram_stage import UnigramViews  # noqa: E402
@@ -65,7 +78,36 @@ def bench(name: str, start, nexts: int, ahead: int) -> None:
         views.window(position=run.position, serial=0, options=StageOptions())
         times.append(time.perf_counter() - t)
     per = f"median {_ms(statistics.median(times))}, max {_ms(max(times))}" if times else "no step left"
-    print(f"{name:10} first step {_ms(first):>10} · per Next ({len(times)}) {per}", flush=True)
+    print(f"{name:16} first step {_ms(first):>10} · per Next ({len(times)}) {per}", flush=True)
+
+
+def bench_host(name: str, start, nexts: int, ahead: int) -> None:
+    """A scheme through its host, as the page asks it: train ahead, show, build the window."""
+    t0 = time.perf_counter()
+    host = start()
+    host.advance(1 + ahead)
+    host.window(serial=0, options=StageOptions())
+    host.show(1)
+    host.window(serial=0, options=StageOptions())
+    first = time.perf_counter() - t0
+    times = []
+    for _ in range(nexts):
+        t = time.perf_counter()
+        k = host.state.position + 1
+        host.advance(k + ahead)
+        if host.state.pulled < k:
+            break
+        host.show(k)
+        host.window(serial=0, options=StageOptions())
+        times.append(time.perf_counter() - t)
+    if isinstance(host, RemoteSchemeHost):
+        host.stop()
+    per = f"median {_ms(statistics.median(times))}, max {_ms(max(times))}" if times else "no step left"
+    print(f"{name:16} first step {_ms(first):>10} · per Next ({len(times)}) {per}", flush=True)
+
+
+def _load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> None:
@@ -75,9 +117,10 @@ def main() -> None:
     parser.add_argument("--megabytes", type=float, default=1.0)
     parser.add_argument("--nexts", type=int, default=10)
     parser.add_argument("--unigram-vocab", type=int, default=8000)
+    parser.add_argument("--here", action="store_true", help="also WordPiece and Unigram in this process")
     args = parser.parse_args()
     text = corpus(args.megabytes)
-    print(f"{len(text.encode('utf-8')):,} bytes, {len(text):,} characters", flush=True)
+    print(f"{len(text.encode('utf-8')):,} bytes, {len(text):,} characters; {_load()}", flush=True)
 
     def bpe():
         settings = bpe_core.TrainOptions(
@@ -94,9 +137,28 @@ def main() -> None:
         run = start_scheme_run(text, SchemeSettings(scheme="unigram", vocab_size=args.unigram_vocab))
         return run, UnigramViews(run, text)
 
+    wp = SchemeSettings(scheme="wordpiece", steps=1000)
+    ug = SchemeSettings(scheme="unigram", vocab_size=args.unigram_vocab)
     bench("BPE", bpe, args.nexts, AHEAD)
-    bench("WordPiece", wordpiece, args.nexts, AHEAD)
-    bench("Unigram", unigram, min(args.nexts, 4), 1)
+    if args.here:
+        bench("WordPiece here", wordpiece, args.nexts, AHEAD)
+        bench("Unigram here", unigram, min(args.nexts, 4), 1)
+    t = time.perf_counter()  # the fork server's start (its preloads), once per server: not a run's
+    SessionWorker(name="warm").stop()
+    print(f"{'fork server':16} started in {_ms(time.perf_counter() - t)} (once per server)", flush=True)
+    hosts: dict[str, SchemeSettings] = {"WordPiece": wp, "Unigram": ug}
+    for name, settings in hosts.items():
+        ahead, nexts = (AHEAD, args.nexts) if name == "WordPiece" else (1, min(args.nexts, 4))
+
+        def start(settings: SchemeSettings = settings) -> SchemeHost | RemoteSchemeHost:
+            return (
+                RemoteSchemeHost.start(text, settings)
+                if len(text) > IN_PROCESS_CHARS
+                else start_host(text, settings)
+            )
+
+        bench_host(f"{name} worker", start, nexts, ahead)
+    print(_load(), flush=True)
 
 
 if __name__ == "__main__":

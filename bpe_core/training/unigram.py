@@ -32,14 +32,14 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Literal
 
 from ..tokenizer.unigram import UnigramTokenizer
 from ..tokenizer.unigram_lattice import Lattice, lattice
 from ..tokenizer.unigram_normalizer import SentencePieceNormalizer
 from .unigram_fast import loss_increases_fast
-from .unigram_loss import Edges, corpus_loss, loss_increases_textbook, word_edges
+from .unigram_loss import TICK_EVERY, Cut, Edges, Tick, corpus_cuts, loss_increases_textbook, word_edges
 from .unigram_records import (
     MIN_EXPECTED_COUNT,
     STOP_SMALL_SEED,
@@ -51,6 +51,8 @@ from .unigram_records import (
 )
 
 Method = Literal["fast", "textbook"]
+Progress = Callable[[int, int], object]
+"""Told how far the seed or a round has gone, ``(done, 1000)``, a few times a second."""
 UNIGRAM_METHODS: tuple[Method, ...] = ("fast", "textbook")
 
 # How our trained tokenizers normalize: no rules, a dummy ▁ in front, spaces kept as they are (so that
@@ -88,21 +90,30 @@ def text_words(
     return words
 
 
-def seed_pieces(words: Mapping[str, int], options: UnigramOptions) -> tuple[list[tuple[str, int]], int, int]:
+def seed_pieces(
+    words: Mapping[str, int], options: UnigramOptions, *, tick: Tick | None = None
+) -> tuple[list[tuple[str, int]], int, int]:
     """The seed (:data:`~.unigram_records.SEED_RULE`): (piece, count) best first, candidates, characters.
 
     >>> seed, candidates, chars = seed_pieces({"hug": 10, "hugs": 5}, UnigramOptions(vocab_size=10))
     >>> seed[:6], candidates, chars
     ([('g', 15), ('h', 15), ('u', 15), ('s', 5), ('hug', 15), ('hu', 15)], 6, 4)
     """
-    chars: Counter[str] = Counter()
-    subs: Counter[str] = Counter()
+    # plain dicts and .get: a Counter's missing key costs a Python call, and most substrings are new
+    chars: dict[str, int] = {}
+    subs: dict[str, int] = {}
+    char_count, sub_count = chars.get, subs.get
     longest = options.max_piece_length
-    for word, n in words.items():
-        for i in range(len(word)):
-            chars[word[i]] += n
-            for j in range(i + 2, min(len(word), i + longest) + 1):
-                subs[word[i:j]] += n
+    for count, (word, n) in enumerate(words.items(), start=1):
+        if tick is not None and count % TICK_EVERY == 0:
+            tick(count, len(words))
+        size = len(word)
+        for i in range(size):
+            c = word[i]
+            chars[c] = char_count(c, 0) + n
+            for j in range(i + 2, min(size, i + longest) + 1):
+                sub = word[i:j]
+                subs[sub] = sub_count(sub, 0) + n
     frequent = [(s, n) for s, n in subs.items() if n >= 2]
     frequent.sort(key=lambda sn: (-sn[1] * len(sn[0]), sn[0]))
     room = max(0, options.seed_size - len(chars))
@@ -115,6 +126,8 @@ def expected_counts(
     scores: Mapping[str, float],
     longest: int,
     edges: Mapping[str, Edges] | None = None,
+    *,
+    tick: Tick | None = None,
 ) -> tuple[dict[str, float], float]:
     """The E step: each piece's expected count over all segmentations of all words (forward-backward),
     and the objective, ``-sum count x log P(word)`` (P(word) summing over its segmentations).
@@ -127,24 +140,28 @@ def expected_counts(
     probs = {p: math.exp(s) for p, s in scores.items()}
     worst = -min(scores.values(), default=0.0)
     objective = []
-    for word, freq in words.items():
+    for count, (word, freq) in enumerate(words.items(), start=1):
+        if tick is not None and count % TICK_EVERY == 0:
+            tick(count, len(words))
         n = len(word)
         cut = edges[word] if edges is not None else word_edges(word, scores, longest)
         if n * worst < 600:  # the smallest product is above exp(-600): no underflow
+            # each edge's probability looked up once (the same products, in the same order)
+            ranged = [(i, j, p, probs[p]) for i, j, p in cut]
             alpha = [1.0] + [0.0] * n
-            for i, j, p in cut:
-                alpha[j] += alpha[i] * probs[p]
+            for i, j, _, q in ranged:
+                alpha[j] += alpha[i] * q
             beta = [0.0] * n + [1.0]
-            for i, j, p in reversed(cut):
-                beta[i] += probs[p] * beta[j]
+            for i, j, _, q in reversed(ranged):
+                beta[i] += q * beta[j]
             z = alpha[n]
             if z <= 0.0:
                 raise ValueError(
                     f"the word {word!r} cannot be cut with the pieces; every character must be one"
                 )
             scale = freq / z
-            for i, j, p in cut:
-                counts[p] += scale * alpha[i] * probs[p] * beta[j]
+            for i, j, p, q in ranged:
+                counts[p] += scale * alpha[i] * q * beta[j]
             objective.append(-freq * math.log(z))
             continue
         log_alpha = [0.0] + [-math.inf] * n
@@ -205,7 +222,9 @@ class UnigramTrainer(Iterator[UnigramRound]):
         method: Method = "fast",
         seed: Mapping[str, int] | None = None,
         normalizer: SentencePieceNormalizer = TRAIN_NORMALIZER,
+        progress: Progress | None = None,
     ) -> None:
+        self.progress = progress
         if method not in UNIGRAM_METHODS:
             raise ValueError(f"method {method!r} is unknown; use one of {', '.join(UNIGRAM_METHODS)}")
         self.words = {w: n for w, n in words.items() if w and n > 0}
@@ -221,8 +240,9 @@ class UnigramTrainer(Iterator[UnigramRound]):
                 f"vocab_size {options.vocab_size} is smaller than the text's {len(characters)} characters + "
                 f"<unk>; ask for at least {len(characters) + 1} (single characters are never pruned)"
             )
+        passes = 3 + options.em_iterations  # the seed, the edges, EM, the loss
         if seed is None:
-            pieces, candidates, _ = seed_pieces(self.words, options)
+            pieces, candidates, _ = seed_pieces(self.words, options, tick=self._tick(0, passes))
         else:
             pieces = sorted(((p, int(n)) for p, n in seed.items()), key=lambda pn: (-pn[1], pn[0]))
             candidates = len(pieces)
@@ -236,9 +256,17 @@ class UnigramTrainer(Iterator[UnigramRound]):
         self._characters = frozenset(characters)
         self.scores = scores_from_counts(self._seed_counts)
         # each word's edges (the pieces that fit where), found once and filtered as pieces go
-        self._edges: dict[str, Edges] = {w: word_edges(w, self.scores, self.longest) for w in self.words}
-        em_losses = self._em()
-        loss, tokens = corpus_loss(self.words, self.scores, self.longest, self._edges)
+        tick = self._tick(1, passes)
+        self._edges: dict[str, Edges] = {}
+        for n, w in enumerate(self.words, start=1):
+            self._edges[w] = word_edges(w, self.scores, self.longest)
+            if tick is not None and n % TICK_EVERY == 0:
+                tick(n, len(self.words))
+        em_losses = self._em(first=2, passes=passes)
+        loss, tokens, cuts = corpus_cuts(
+            self.words, self.scores, self.longest, self._edges, tick=self._tick(passes - 1, passes)
+        )
+        self._cuts = cuts
         self.seed = UnigramSeed(
             pieces=tuple(pieces),
             characters=len(characters),
@@ -266,7 +294,8 @@ class UnigramTrainer(Iterator[UnigramRound]):
         keep = max(target, int(self.options.shrinking_factor * before))
         prune = max(1, before - keep)
         candidates = [p for p in self.scores if p not in self._characters]
-        increases = self.loss_increases(candidates)
+        passes = 2 + self.options.em_iterations  # the increases, EM, the loss
+        increases = self.loss_increases(candidates, tick=self._tick(0, passes))
         ranked = sorted(candidates, key=lambda p: (increases[p], self.scores[p], p))
         pruned = [PieceLoss(p, self.scores[p], increases[p]) for p in ranked[:prune]]
         closest = [
@@ -281,8 +310,10 @@ class UnigramTrainer(Iterator[UnigramRound]):
             self.scores = scores_from_counts({p: math.exp(s) for p, s in self.scores.items()})
         gone = {p.piece for p in pruned}
         self._edges = {w: [e for e in cut if e[2] not in gone] for w, cut in self._edges.items()}
-        em_losses = self._em()
-        self._loss, self._tokens = corpus_loss(self.words, self.scores, self.longest, self._edges)
+        em_losses = self._em(first=1, passes=passes)
+        self._loss, self._tokens, self._cuts = corpus_cuts(
+            self.words, self.scores, self.longest, self._edges, tick=self._tick(passes - 1, passes)
+        )
         self.rounds += 1
         if len(self.scores) + 1 <= target:
             self.stop_reason = STOP_VOCAB_SIZE
@@ -306,11 +337,32 @@ class UnigramTrainer(Iterator[UnigramRound]):
             pass
         return self
 
-    def loss_increases(self, candidates: list[str]) -> dict[str, float]:
+    def loss_increases(self, candidates: list[str], *, tick: Tick | None = None) -> dict[str, float]:
         """Each candidate's loss increase under the scores now (by ``method``; both give the same)."""
         if self.method == "textbook":
             return loss_increases_textbook(self.words, self.scores, candidates, self.longest, self._edges)
-        return loss_increases_fast(self.words, self.scores, candidates, self.longest, self._edges)
+        return loss_increases_fast(
+            self.words, self.scores, candidates, self.longest, self._edges, cuts=self._cuts, tick=tick
+        )
+
+    @property
+    def cuts(self) -> dict[str, Cut]:
+        """Each word's best segmentation under the pieces now (its score and pieces; Viterbi, ties by
+        :data:`~bpe_core.tokenizer.unigram_lattice.TIE_RULE`), made while the loss was computed.  A
+        new dict after each round (the old one stays as it was)."""
+        return self._cuts
+
+    def _tick(self, at: int, passes: int) -> Tick | None:
+        """Pass ``at`` of ``passes`` (each a loop over the words) as the run's progress, in thousandths."""
+        progress = self.progress
+        if progress is None:
+            return None
+
+        def tick(done: int, total: int) -> None:
+            progress(int(1000 * (at + done / max(total, 1)) / passes), 1000)
+
+        tick(0, 1)
+        return tick
 
     def lattice(self, word: str) -> Lattice:
         """``word``'s lattice under the pieces now, as given (a word of the text starts with ``▁``)."""
@@ -331,10 +383,12 @@ class UnigramTrainer(Iterator[UnigramRound]):
             [(self.options.unk_piece, 0.0), *ranked], unk_id=0, normalizer=self.normalizer
         )
 
-    def _em(self) -> tuple[float, ...]:
+    def _em(self, *, first: int, passes: int) -> tuple[float, ...]:
         losses = []
-        for _ in range(self.options.em_iterations):
-            counts, objective = expected_counts(self.words, self.scores, self.longest, self._edges)
+        for k in range(self.options.em_iterations):
+            counts, objective = expected_counts(
+                self.words, self.scores, self.longest, self._edges, tick=self._tick(first + k, passes)
+            )
             self.scores = scores_from_counts(counts)
             losses.append(objective)
         return tuple(losses)
@@ -352,11 +406,13 @@ def unigram_steps(
     unk_piece: str = "<unk>",
     max_word_length: int = 32,
     method: Method = "fast",
+    progress: Progress | None = None,
 ) -> UnigramTrainer:
     """Train a Unigram model on ``text``, one :class:`~.unigram_records.UnigramRound` per ``next()``.
 
     The options are :class:`~.unigram_records.UnigramOptions`' (each checked).  An empty text, or a
-    ``vocab_size`` below the text's characters + 1, is a ValueError saying what to do.
+    ``vocab_size`` below the text's characters + 1, is a ValueError saying what to do.  ``progress(done,
+    1000)`` follows the seed's making and then each round's (set ``trainer.progress`` to change it).
     """
     options = UnigramOptions(
         vocab_size=vocab_size,
@@ -370,7 +426,8 @@ def unigram_steps(
     )
     if not isinstance(text, str) or not text.strip():
         raise ValueError("the text to train on is empty; give some text (a sentence at least)")
-    return UnigramTrainer(text_words(text, max_word_length=options.max_word_length), options, method=method)
+    words = text_words(text, max_word_length=options.max_word_length)
+    return UnigramTrainer(words, options, method=method, progress=progress)
 
 
 def train_unigram(text: str, *, vocab_size: int, **options: object) -> UnigramTokenizer:

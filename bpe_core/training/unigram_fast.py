@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from .unigram_loss import Edges, best_cut, best_pieces, word_edges
+from .unigram_loss import TICK_EVERY, Cut, Edges, Tick, best_cut, best_pieces, word_edges
 
 
 def loss_increases_fast(
@@ -30,20 +30,32 @@ def loss_increases_fast(
     candidates: list[str],
     longest: int,
     edges: Mapping[str, Edges] | None = None,
+    *,
+    cuts: Mapping[str, Cut] | None = None,
+    tick: Tick | None = None,
 ) -> dict[str, float]:
-    """Each candidate's loss increase, as :func:`~.unigram_loss.loss_increases_textbook` gives it."""
+    """Each candidate's loss increase, as :func:`~.unigram_loss.loss_increases_textbook` gives it.
+
+    ``cuts`` (word -> its best segmentation under ``scores``, :func:`~.unigram_loss.corpus_cuts`) saves
+    cutting every word once more; ``tick(words)`` follows the re-cuts (the work), word by word of the
+    users of each piece.
+    """
     wanted = set(candidates)
     users: dict[str, list[tuple[int, Edges, int, float]]] = {}
     for word, freq in words.items():
         cut = edges[word] if edges is not None else word_edges(word, scores, longest)
-        score, pieces = best_pieces(len(word), cut, scores)
+        score, pieces = cuts[word] if cuts is not None else best_pieces(len(word), cut, scores)
         for piece in set(pieces):
             if piece in wanted:
                 users.setdefault(piece, []).append((len(word), cut, freq, score))
-    return {
-        piece: math.fsum(
-            freq * (score - best_cut(n, cut, scores, piece)[0])
-            for n, cut, freq, score in users.get(piece, ())
+    out: dict[str, float] = {}
+    done, total = 0, sum(len(u) for u in users.values())
+    for piece in candidates:
+        using = users.get(piece, ())
+        out[piece] = math.fsum(
+            freq * (score - best_cut(n, cut, scores, piece)[0]) for n, cut, freq, score in using
         )
-        for piece in candidates
-    }
+        if tick is not None and (done + len(using)) // TICK_EVERY > done // TICK_EVERY:
+            tick(done + len(using), total)
+        done += len(using)
+    return out

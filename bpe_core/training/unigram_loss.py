@@ -14,9 +14,13 @@ The loss is ``sum over words of count x -log P(best segmentation)``, as in the H
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 Edges = list[tuple[int, int, str]]  # a word's pieces: (start, end, piece), by start then length
+Tick = Callable[[int, int], object]
+"""Told how far a pass over the words has gone, ``(done, total)``, every :data:`TICK_EVERY` words: a
+caller's progress."""
+TICK_EVERY = 512
 
 
 def best_cut(
@@ -63,16 +67,43 @@ def corpus_loss(
 
     ``edges`` (word -> its edges under ``scores``) saves finding them again.
     """
+    loss, tokens, _ = corpus_cuts(words, scores, longest, edges)
+    return loss, tokens
+
+
+Cut = tuple[float, tuple[str, ...]]  # a word's best segmentation: its score and its pieces
+
+
+def corpus_cuts(
+    words: Mapping[str, int],
+    scores: Mapping[str, float],
+    longest: int,
+    edges: Mapping[str, Edges] | None = None,
+    *,
+    tick: Tick | None = None,
+) -> tuple[float, int, dict[str, Cut]]:
+    """:func:`corpus_loss`, and each word's best segmentation (:func:`best_pieces`) on the way.
+
+    >>> import math
+    >>> scores = {"a": math.log(0.2), "b": math.log(0.3), "ab": math.log(0.5)}
+    >>> loss, tokens, cuts = corpus_cuts({"ab": 2, "ba": 1}, scores, 2)
+    >>> cuts["ab"][1], cuts["ba"][1], tokens
+    (('ab',), ('b', 'a'), 4)
+    """
     terms = []
     tokens = 0
-    for word, freq in words.items():
+    cuts: dict[str, Cut] = {}
+    for n, (word, freq) in enumerate(words.items(), start=1):
         cut = edges[word] if edges is not None else word_edges(word, scores, longest)
-        score, pieces = best_cut(len(word), cut, scores)
+        score, pieces = best_pieces(len(word), cut, scores)
         if score == -math.inf:
             raise ValueError(f"the word {word!r} cannot be cut with the pieces; every character must be one")
         terms.append(-freq * score)
-        tokens += freq * pieces
-    return math.fsum(terms), tokens
+        tokens += freq * len(pieces)
+        cuts[word] = (score, tuple(pieces))
+        if tick is not None and n % TICK_EVERY == 0:
+            tick(n, len(words))
+    return math.fsum(terms), tokens, cuts
 
 
 def loss_increases_textbook(

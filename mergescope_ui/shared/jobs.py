@@ -70,6 +70,7 @@ PRELOAD: Final = [
     "mergescope_ui.lab.compute",
     "mergescope_ui.shared.session_worker",
     "mergescope_ui.shared.remote_trainer",
+    "mergescope_ui.train.scheme_host",
 ]
 """Imported once by the fork server, so each job starts without importing them again (the modules of
 the jobs pages run; a module not listed is imported by each job that needs it)."""

@@ -315,7 +315,8 @@ def _pull(ctx: Context, handle: int, n: int) -> tuple[list[MergeStep], str | Non
 
 
 def _pair_table(ctx: Context, handle: int, step: int) -> tuple[PairCount, ...]:
-    return ctx.get(handle).trainer.pair_table(step)
+    hosted: _Hosted = ctx.get(handle)
+    return hosted.trainer.pair_table(step)
 
 
 def _branch(

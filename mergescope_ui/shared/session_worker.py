@@ -177,18 +177,23 @@ class SessionWorker:
         *args: Any,
         progress: ProgressFn | None = None,
         late: LateFn | None = None,
+        beat: bool = False,
         **kwargs: Any,
     ) -> Any:
         """Run ``fn(ctx, *args, **kwargs)`` in the worker and return its value.
+
+        With ``beat``, ``progress`` is also called (with the last figures reported, ``(0, 0)`` before
+        any) at each look at a worker that said nothing: a page that draws a bar there notices a click
+        within :data:`LOOK_EVERY`, however seldom the worker reports.
 
         ``progress(done, total)`` is called as the worker reports.  A ``ValueError`` raised there comes
         back as a ``ValueError``; a worker that ended (time or memory limit, cancel, crash) raises a
         ``ValueError`` with the reason, now and for every later call.  When this wait is interrupted
         (any exception out of ``progress``), the worker is asked to stop early and ``late(value)``
-        gets what the request returned, before the next call.
+        gets what the request returned, before the next call (whose ``progress`` follows that wait).
         """
         with self._lock:
-            self._finish_pending()
+            self._finish_pending(progress, beat)
             self._check()
             request = next(self._ids)
             try:
@@ -201,7 +206,7 @@ class SessionWorker:
             deadline = time.monotonic() + self.limits.seconds
             self._pending = (request, deadline, late)
             try:
-                value = self._receive(request, deadline, progress)
+                value = self._receive(request, deadline, progress, beat)
             except BaseException:
                 if self._pending is not None:  # the page stopped waiting: let the worker stop too
                     with contextlib.suppress(OSError, ValueError):
@@ -232,20 +237,21 @@ class SessionWorker:
         code = self._process.exitcode
         return f"the worker process stopped (exit code {code}); start the run again"
 
-    def _finish_pending(self) -> None:
+    def _finish_pending(self, progress: ProgressFn | None = None, beat: bool = False) -> None:
         """Wait for an interrupted request's answer and hand it to its ``late`` callback."""
         if self._pending is None:
             return
         request, deadline, late = self._pending
         try:
-            value = self._receive(request, deadline, None)
+            value = self._receive(request, deadline, progress, beat)
         except ValueError:
             return  # the request failed: nothing to hand over (a dead worker raises in _check)
         if late is not None:
             late(value)
 
-    def _receive(self, request: int, deadline: float, progress: ProgressFn | None) -> Any:
+    def _receive(self, request: int, deadline: float, progress: ProgressFn | None, beat: bool = False) -> Any:
         conn = self._conn
+        last = (0, 0)
         while True:
             wait = min(LOOK_EVERY, deadline - time.monotonic())
             try:
@@ -261,8 +267,9 @@ class SessionWorker:
                 if got != request:
                     continue  # an answer to a request abandoned long ago
                 if kind == "progress":
+                    last = (rest[0], rest[1])
                     if progress is not None:
-                        progress(rest[0], rest[1])
+                        progress(*last)
                     continue
                 self._pending = None
                 if kind == "done":
@@ -283,6 +290,8 @@ class SessionWorker:
                     "try a smaller text or fewer merges"
                 )
                 self._check()
+            elif beat and progress is not None:
+                progress(*last)
 
 
 def _end_process(process: Any, conn: Connection) -> None:

@@ -130,7 +130,8 @@ class StepView:
 @dataclass(frozen=True, slots=True)
 class Wording:
     """The stage's sentences for a step it has no view of, or past the end (plain text; ``{step}``
-    stands for a step number)."""
+    stands for a step number), and the names of the places a step changed: ``places_tab`` (the tab),
+    ``next_places`` (its pager's ▸ button) and ``places_noun`` (its count, "places 1–3 of 9")."""
 
     heading: str
     waiting: str
@@ -138,6 +139,9 @@ class Wording:
     past_end: str
     past_limit: str
     finished: str
+    places_tab: str = "Where it merged"
+    next_places: str = "The next places where it merged"
+    places_noun: str = "places"
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,12 +73,15 @@ def sidebar(messages: DeltaGenerator) -> Inputs | SchemeInputs | None:
         settings = settings_widgets(messages) if scheme == "bpe" else None
         chosen = None if scheme == "bpe" else scheme_settings(scheme, messages)
         st.header("Classroom")
+        unigram = scheme == "unigram"
         st.toggle(
-            "Quiz: guess the next merge",
+            "Quiz: guess the next piece pruned" if unigram else "Quiz: guess the next merge",
             key=keys.QUIZ,
             persist_state="session",
             bind="query-params",
-            help="Before Next reveals it, pick the pair you think will merge.",
+            help="Before Next reveals the round, pick the piece you think it prunes."
+            if unigram
+            else "Before Next reveals it, pick the pair you think will merge.",
         )
         st.selectbox(
             "Play speed (per step)",
@@ -89,12 +92,16 @@ def sidebar(messages: DeltaGenerator) -> Inputs | SchemeInputs | None:
             persist_state="session",
         )
         st.toggle(
-            "Animate each merge",
+            "Animate each round" if unigram else "Animate each merge",
             value=True,
             key=keys.ANIMATE,
             persist_state="session",
-            help="The two tokens slide into one. Off, or when the system asks for reduced motion: "
-            "no movement.",
+            help=(
+                "The words a round cuts anew change in place."
+                if unigram
+                else "The two tokens slide into one."
+            )
+            + " Off, or when the system asks for reduced motion: no movement.",
         )
     for param, rule in LINK_RULES.items():
         if param in st.session_state:  # the widget was drawn (an error above may stop the form early)

@@ -55,9 +55,12 @@ SCHEME: Final = "scheme"  # radio: bpe, wordpiece or unigram (?scheme=, through 
 WP_MERGES: Final = "wp_merges"  # number_input: WordPiece merges to learn (?wp_merges=)
 UG_VOCAB: Final = "ug_vocab"  # number_input: Unigram's target vocabulary size (?ug_vocab=)
 UG_SHRINK: Final = "ug_shrink"  # selectbox: Unigram's shrinking factor
-SCHEME_RUN: Final = "train_scheme_run"  # plain: the session's SchemeRun (mergescope_ui.train.scheme_run)
-SCHEME_VIEWS: Final = "train_scheme_views"  # plain: its views (wordpiece_stage / unigram_stage)
+SCHEME_RUN: Final = "train_scheme_run"  # plain: the run, a SchemeHost or RemoteSchemeHost
 SCHEME_STAGE: Final = "train_scheme_stage"  # the stage component for a WordPiece or Unigram run
+SCHEME_CANCELLED: Final = "train_scheme_cancelled"  # plain: the SchemeIdentity whose start was cancelled
+SCHEME_RESTART: Final = "train_scheme_restart"  # button: start a cancelled or stopped run again
+SCHEME_CANCEL: Final = "train_scheme_cancel"  # button: stops a large run's start
+SCHEME_JUMP_CANCEL: Final = "train_scheme_jump_cancel"  # button: stops a large run's long jump
 LATTICE_WORD: Final = "lattice_word"  # pills: the word whose Viterbi lattice is drawn
 LATTICE_TYPED: Final = "lattice_typed"  # text_input: a word typed for the lattice
 

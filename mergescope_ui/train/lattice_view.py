@@ -35,12 +35,16 @@ LATTICE_CSS = """
   font-size:.9rem;line-height:1.35;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;
   background:rgba(116,192,252,.18);}
 .ms-lat-e small{opacity:.8;}
-.ms-lat-e.ms-lat-best{background:#e8590c;border-color:#e8590c;color:#fff;font-weight:700;}
+/* white on #c2410c: 5.2:1 (AA), the score too (no dimming on the best path) */
+.ms-lat-e.ms-lat-best{background:#c2410c;border-color:#c2410c;color:#fff;font-weight:700;}
+.ms-lat-e.ms-lat-best small{opacity:1;}
 .ms-lat-t{border-collapse:collapse;font-size:.92rem;margin-top:.4rem;}
 .ms-lat-t td,.ms-lat-t th{padding:.1rem .6rem;border-bottom:1px solid rgba(128,128,128,.3);text-align:left;}
 .ms-lat-t td.ms-num{text-align:right;font-variant-numeric:tabular-nums;}
 .ms-lat-t tr.ms-lat-best td{font-weight:700;background:rgba(232,89,12,.12);}
 .ms-lat-t code{white-space:pre;}
+/* The word picked: Streamlit draws it in the primary colour, 3.3:1 on the dark theme's background. */
+.st-key-lattice_word button[aria-checked="true"] p{color:var(--ms-accent-text);}
 </style>
 """
 MAX_ROWS = 40  # segmentations listed (the lattice itself shows every piece)

@@ -1,21 +1,23 @@
 """The Train page for WordPiece and Unigram: the run, then the part that reruns alone (the quiz, the same
 stage as BPE's, the link, and for Unigram the Viterbi lattice of a word the user clicks).
 
-The run is a :class:`~.scheme_run.SchemeRun` in ``session_state`` (:data:`.keys.SCHEME_RUN`); its
-views come from :mod:`.wordpiece_stage` or :mod:`.unigram_stage` and go to the stage as the same
-records BPE's do, so Back, Next, Play, Reset, Jump, the arrow keys, the quiz and presenter mode
-work as they do for BPE.
+The run is a host (:mod:`.scheme_host`) in ``session_state`` (:data:`.keys.SCHEME_RUN`): here for a
+small text, in a session worker for a large one, the page the same.  Its views come from
+:mod:`.wordpiece_stage` or :mod:`.unigram_stage` and go to the stage as the same records BPE's do, so
+Back, Next, Play, Reset, Jump, the arrow keys, the quiz and presenter mode work as they do for BPE.
+Every wait on the worker shows a progress bar with Cancel; a worker refused (the server's cap) or
+stopped (a time or memory limit) is a message, with a button to start again.
 """
 
 from __future__ import annotations
 
+import contextlib
+import time
 from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core.tokenizer.unigram_lattice import lattice
-from bpe_core.training.unigram import UnigramTrainer
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.safe_text import md_escape
@@ -28,40 +30,91 @@ from .lattice_view import lattice_html
 from .link import link_box, write_link
 from .quiz import QuizResult, choice_labels, quiz_html
 from .scheme_form import SCHEME_LABELS
-from .scheme_quiz import choices, grade, question
-from .scheme_run import SchemeIdentity, SchemeRun, start_scheme_run
-from .scheme_stage import SchemeViews
+from .scheme_host import Progress, RemoteSchemeHost, SchemeHost, open_host
+from .scheme_run import SchemeIdentity
 from .share import LinkState
 from .stage import move_stage
 from .stage_data import AHEAD, StageOptions
-from .unigram_stage import UnigramViews
-from .wordpiece_stage import WordPieceViews
 
-LATTICE_CHOICES = 12  # words offered for the lattice: the ones this round cut anew, then the most frequent
+Host = SchemeHost | RemoteSchemeHost
 
 
-def scheme_training(inputs: SchemeInputs, messages: DeltaGenerator) -> SchemeRun | None:
+SHOW_AFTER = 0.3  # seconds: a wait shorter than this draws no bar (it would only flash)
+
+
+def _bar(slot: DeltaGenerator, label: str, *, cancel: str = "", on_cancel: Any = None) -> Progress:
+    """A progress callback that draws its bar (and a Cancel button, ``cancel`` its key) in ``slot`` once
+    a wait has lasted :data:`SHOW_AFTER`: a short wait draws nothing."""
+    drawn: list[Any] = []
+    began = time.monotonic()
+
+    def progress(done: int, total: int) -> None:
+        if not drawn and time.monotonic() - began < SHOW_AFTER:
+            return
+        share = min(1.0, done / max(total, 1))
+        text = md_escape(f"{label} {share:.0%}")
+        if not drawn:
+            box = slot.container()
+            drawn.append(box.progress(share, text=text))
+            if cancel:
+                box.button("Cancel", key=cancel, help="Stop training here.", on_click=on_cancel)
+        drawn[0].progress(share, text=text)
+
+    return progress
+
+
+def _cancel_start(identity: SchemeIdentity) -> None:
+    st.session_state[keys.SCHEME_CANCELLED] = identity
+
+
+def scheme_training(inputs: SchemeInputs, messages: DeltaGenerator) -> Host | None:
     """The session's run for this text and these settings (a new one on a change, and the page says so)."""
     text, settings = inputs.source.text, inputs.settings
     identity = SchemeIdentity(text_digest=digest(text), settings=settings)
-    old: SchemeRun | None = st.session_state.get(keys.SCHEME_RUN)
+    old: Host | None = st.session_state.get(keys.SCHEME_RUN)
     if old is not None and old.identity == identity:
+        with contextlib.suppress(ValueError):  # the worker ended: the panel says why
+            _jump(old, messages.empty())
         return old
     name = SCHEME_LABELS[settings.scheme]
-    try:
-        with st.spinner(f"Counting the words and starting {md_escape(name)}…"):
-            run = start_scheme_run(text, settings)
-    except ValueError as exc:
-        messages.error(f"Cannot train {md_escape(name)} with these settings: {md_escape(exc)}.")
-        st.session_state.pop(keys.SCHEME_RUN, None)
+    if st.session_state.get(keys.SCHEME_CANCELLED) == identity:
+        messages.info(f"Training {md_escape(name)} was cancelled.", icon="⏹️")
+        messages.button(
+            "Train again",
+            key=keys.SCHEME_RESTART,
+            on_click=lambda: st.session_state.pop(keys.SCHEME_CANCELLED, None),
+        )
         return None
-    if old is not None:
+    if old is not None:  # the old run's worker goes at once, before a new one counts against the cap
+        st.session_state.pop(keys.SCHEME_RUN, None)
+        if isinstance(old, RemoteSchemeHost):
+            old.stop()
+        del old
+        restarted = True
+    else:
+        restarted = False
+    slot = messages.empty()
+    label = f"Counting the words and starting {name}…"
+    try:
+        with st.spinner(md_escape(label)):
+            host = open_host(
+                text,
+                settings,
+                progress=_bar(
+                    slot, label, cancel=keys.SCHEME_CANCEL, on_cancel=lambda: _cancel_start(identity)
+                ),
+            )
+    except ValueError as exc:
+        slot.empty()
+        messages.error(f"Cannot train {md_escape(name)}: {md_escape(exc)}.")
+        return None
+    slot.empty()
+    if restarted:
         messages.info(f"Training restarted: {md_escape(name)} on this text, from step 0.", icon="🔄")
-    st.session_state[keys.SCHEME_RUN] = run
-    st.session_state.pop(keys.SCHEME_VIEWS, None)
+    st.session_state[keys.SCHEME_RUN] = host
     st.session_state[keys.QUIZ_LOG] = {}
     move_stage()
-    return run
+    return host
 
 
 def scheme_panel(inputs: SchemeInputs) -> None:
@@ -70,8 +123,8 @@ def scheme_panel(inputs: SchemeInputs) -> None:
 
 
 def _panel(*, inputs: SchemeInputs) -> None:
-    run: SchemeRun | None = st.session_state.get(keys.SCHEME_RUN)
-    if run is None:
+    host: Host | None = st.session_state.get(keys.SCHEME_RUN)
+    if host is None:
         return
     quiz = bool(st.session_state.get(keys.QUIZ))
     options = StageOptions(
@@ -81,72 +134,105 @@ def _panel(*, inputs: SchemeInputs) -> None:
         speed=float(st.session_state.get(keys.PLAY_SPEED, 1.0)),
         arrows_from=f".st-key-{keys.QUIZ_GUESS}" if quiz else "",
     )
-    slot = st.empty()  # a long jump's progress bar
+    slot = st.empty()  # a long jump's progress bar and its Cancel
     try:
-        _train_ahead(run, quiz=quiz, slot=slot)
-        views = _views(run, inputs)
+        _train_ahead(host, quiz=quiz, slot=slot)
         if quiz:
-            _quiz(run)
+            _quiz(host)
         serial = st.session_state.setdefault(keys.STAGE_SERIAL, 0)
         notice = st.session_state.pop(keys.STAGE_NOTICE, "")
-        window = views.window(position=run.position, serial=serial, options=options, notice=notice)
+        window = host.window(serial=serial, options=options, notice=notice)
         mount_stage(window, key=keys.SCHEME_STAGE, on_shown=_on_shown)
     except ValueError as exc:
-        st.error(f"The engine stopped with an error: {md_escape(exc)}.")
+        slot.empty()
+        st.error(f"Training stopped: {md_escape(exc)}.")
+        st.button("Start again", key=keys.SCHEME_RESTART, on_click=_forget_run)
         return
     pasted = inputs.source.text if st.session_state.get(keys.SOURCE) == keys.PASTE else None
-    moment = LinkState(step=run.position, text=pasted, regex=None, specials=None)
+    moment = LinkState(step=host.state.position, text=pasted, regex=None, specials=None)
     write_link(moment)
     link_box(moment)
-    if isinstance(views, UnigramViews):
-        lattice_section(run, views)
+    if inputs.settings.scheme == "unigram":
+        lattice_section(host)
 
 
-def _views(run: SchemeRun, inputs: SchemeInputs) -> SchemeViews:
-    views: SchemeViews | None = st.session_state.get(keys.SCHEME_VIEWS)
-    if views is None or views.run is not run:
-        text = inputs.source.text
-        views = WordPieceViews(run, text) if run.scheme == "wordpiece" else UnigramViews(run, text)
-        st.session_state[keys.SCHEME_VIEWS] = views
-    return views
+def _forget_run() -> None:
+    st.session_state.pop(keys.SCHEME_RUN, None)
+    st.session_state.pop(keys.SCHEME_CANCELLED, None)
 
 
-def _train_ahead(run: SchemeRun, *, quiz: bool, slot: DeltaGenerator) -> None:
-    """Pull a pending jump (its progress in ``slot``), then a few steps past the one shown."""
-    pending = st.session_state.get(keys.JUMP_PENDING)  # pending until made (see panel._train_ahead)
-    if pending is not None:
-        bar = slot.progress(0.0, text=f"Training up to step {pending:,}…")
-        reached = run.jump(
-            int(pending),
-            progress=lambda done, total: bar.progress(min(1.0, done / max(total, 1)), text="Training…"),
-        )
-        st.session_state.pop(keys.JUMP_PENDING, None)
-        bar.empty()
-        stop = run.stop_reason
-        move_stage(
-            f"Training stopped at step {reached:,}: {stop}. Showing step {reached:,}."
-            if reached < pending and stop
-            else ""
-        )
+def _jump(host: Host, slot: DeltaGenerator) -> None:
+    """Train up to a pending jump, its progress and Cancel in ``slot``.
+
+    Only in a run of the whole page, outside the fragment: a click on a button inside a fragment
+    waits for the fragment's run to end (Streamlit never lets a fragment's rerun preempt a run), so
+    a Cancel there would only act once the jump was over."""
+    # pending until made: a run stopped on the way leaves it to the next (see panel._train_ahead)
+    pending = st.session_state.get(keys.JUMP_PENDING)
+    if pending is None:
+        return
+    noun = "round" if host.identity.settings.scheme == "unigram" else "step"
+    stopped = "Training was stopped: showing the step you were on."
+    if isinstance(host, RemoteSchemeHost):
+        host.settle(progress=_bar(slot, "Finishing the training under way…"))
+    progress = _bar(
+        slot,
+        f"Training up to {noun} {pending:,}…",
+        cancel=keys.SCHEME_JUMP_CANCEL,
+        on_cancel=lambda: _drop_jump(stopped),
+    )
+    try:
+        reached = host.jump(int(pending), progress=progress).position
+    except ValueError:
+        _drop_jump()  # a jump that failed is not tried again (the panel says why)
+        raise
+    _drop_jump()
+    slot.empty()
+    stop = host.state.stop_reason
+    move_stage(
+        f"Training stopped at {noun} {reached:,}: {stop}. Showing {noun} {reached:,}."
+        if reached < pending and stop
+        else ""
+    )
+
+
+def _drop_jump(notice: str = "") -> None:
+    """The pending jump is made (or cancelled, or failed): no run makes it again."""
+    st.session_state.pop(keys.JUMP_PENDING, None)
+    if notice:
+        move_stage(notice)
+
+
+def _train_ahead(host: Host, *, quiz: bool, slot: DeltaGenerator) -> None:
+    """Train a few steps past the one shown (a pending jump is a run of the whole page: :func:`_jump`)."""
+    if keys.JUMP_PENDING in st.session_state:
+        st.rerun()
+    if isinstance(host, RemoteSchemeHost):  # a request the page stopped waiting for ends first
+        host.settle(progress=_bar(slot, "Finishing the training under way…"))
+        slot.empty()
+    noun = "round" if host.identity.settings.scheme == "unigram" else "step"
     # Unigram rounds are few and slow: one ahead is enough to step without waiting
-    want = run.position + (1 if quiz or run.scheme == "unigram" else AHEAD)
-    while run.pulled < want and run.pull():
-        pass
+    position = host.state.position
+    want = position + (1 if quiz or host.identity.settings.scheme == "unigram" else AHEAD)
+    if host.state.pulled < want and not host.state.finished:  # no Cancel: a round ends once begun
+        host.advance(
+            want, progress=_bar(slot, f"Training {noun} {position + 1:,} ahead, so Next is instant…")
+        )
+        slot.empty()
 
 
-def _quiz(run: SchemeRun) -> None:
+def _quiz(host: Host) -> None:
     log: dict[int, QuizResult] = st.session_state.setdefault(keys.QUIZ_LOG, {})
-    upcoming = run.peek()
-    line = quiz_html(log.get(run.position), results=list(log.values()))
+    ask = host.ask()
+    line = quiz_html(log.get(host.state.position), results=list(log.values()))
     if line:
         st.html(line)
-    if upcoming is None:
+    if ask is None:
         return
-    options = choices(upcoming)
-    shown_labels = choice_labels(options)
+    shown_labels = choice_labels(ask.choices)
     st.radio(
-        md_escape(question(upcoming)),
-        options,
+        md_escape(ask.question),
+        list(ask.choices),
         index=None,
         horizontal=True,
         key=keys.QUIZ_GUESS,
@@ -156,48 +242,35 @@ def _quiz(run: SchemeRun) -> None:
 
 def _on_shown() -> None:
     """The stage shows another step (or needs other places of it): follow it."""
-    run: SchemeRun | None = st.session_state.get(keys.SCHEME_RUN)
+    host: Host | None = st.session_state.get(keys.SCHEME_RUN)
     report = read_shown((st.session_state.get(keys.SCHEME_STAGE) or {}).get("shown"))
-    if run is None or report is None or report.serial != st.session_state.get(keys.STAGE_SERIAL, 0):
+    if host is None or report is None or report.serial != st.session_state.get(keys.STAGE_SERIAL, 0):
         return
     k = report.position
     st.session_state.pop(keys.JUMP_PENDING, None)  # a newer report supersedes a jump not yet made
-    views: SchemeViews | None = st.session_state.get(keys.SCHEME_VIEWS)
-    if views is not None and views.run is run and 0 < k <= run.pulled:
-        views.place_start[k] = report.start
-    if st.session_state.get(keys.QUIZ) and k == run.position + 1:
-        upcoming = run.peek()
-        guess = st.session_state.get(keys.QUIZ_GUESS)
-        if guess and upcoming is not None:
-            st.session_state.setdefault(keys.QUIZ_LOG, {})[upcoming.index] = grade(guess, upcoming)
-        run.forward()
-        st.session_state[keys.QUIZ_GUESS] = None
-        move_stage()
-    elif k <= run.pulled:
-        run.position = k
-    else:
-        st.session_state[keys.JUMP_PENDING] = k
+    try:
+        state = host.state
+        if 0 < k <= state.pulled:
+            host.places_from(k, report.start)
+        if st.session_state.get(keys.QUIZ) and k == state.position + 1:
+            result = host.answer(st.session_state.get(keys.QUIZ_GUESS))
+            if result is not None:
+                st.session_state.setdefault(keys.QUIZ_LOG, {})[result.step] = result
+            st.session_state[keys.QUIZ_GUESS] = None
+            move_stage()
+        elif k <= state.pulled:
+            host.show(k)
+        else:
+            st.session_state[keys.JUMP_PENDING] = k
+    except ValueError:
+        pass  # the worker ended: the panel's run says why
 
 
-def lattice_words(run: SchemeRun, views: UnigramViews) -> list[str]:
-    """The words offered for the lattice: those the round shown cut anew, then the most frequent."""
-    trainer = run.trainer
-    if not isinstance(trainer, UnigramTrainer):
-        return []
-    changed = views.changed_words(run.position) if run.position else []
-    frequent = sorted(trainer.words, key=lambda w: (-trainer.words[w], w))
-    picked = [w for w in dict.fromkeys([*changed, *frequent]) if w.strip() and len(w) <= 24]
-    return picked[:LATTICE_CHOICES]
-
-
-def lattice_section(run: SchemeRun, views: UnigramViews) -> None:
+def lattice_section(host: Host) -> None:
     """The Viterbi lattice of a word the user clicks (or types), under the pieces of the round shown."""
-    trainer = run.trainer
-    if not isinstance(trainer, UnigramTrainer):
-        return
-    k = run.position
+    k = host.state.position
     st.subheader("Every way to cut a word: the Viterbi lattice")
-    offered = lattice_words(run, views)
+    offered = host.lattice_words()
     picked: Any = st.pills(
         f"Click a word (pieces after round {k})" if k else "Click a word (the seed's pieces)",
         offered,
@@ -218,7 +291,7 @@ def lattice_section(run: SchemeRun, views: UnigramViews) -> None:
     if typed and typed.strip() and not word.startswith("▁"):
         word = "▁" + word
     try:
-        lat = lattice(word, run.scores[k], max_piece_length=trainer.longest)
+        lat = host.lattice(word)
     except ValueError as exc:
         st.warning(f"No lattice for this word: {md_escape(exc)}.")
         return

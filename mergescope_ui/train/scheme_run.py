@@ -88,13 +88,15 @@ class SchemeRun:
     """A WordPiece or Unigram trainer, the steps pulled from it, and the step shown.
 
     ``scores`` (Unigram): the pieces' scores (log probabilities) at each step, ``scores[k]`` after
-    ``k`` rounds (``scores[0]``: the seed after its EM).
+    ``k`` rounds (``scores[0]``: the seed after its EM); ``recut[k - 1]``: the words (first-occurrence
+    order) whose best cut round ``k`` changed, from the trainer's cuts before and after it.
     """
 
     identity: SchemeIdentity
     trainer: WordPieceTrainer | UnigramTrainer
     records: list[Step] = field(default_factory=list)
     scores: list[dict[str, float]] = field(default_factory=list)
+    recut: list[list[str]] = field(default_factory=list)
     position: int = 0
     finished: bool = False
 
@@ -126,15 +128,19 @@ class SchemeRun:
         """Pull one more step from the trainer; False when it has none left."""
         if self.finished:
             return False
+        trainer = self.trainer
+        before = trainer.cuts if isinstance(trainer, UnigramTrainer) else {}
         try:
-            steps: Iterator[Step] = self.trainer
+            steps: Iterator[Step] = trainer
             record = next(steps)
         except StopIteration:
             self.finished = True
             return False
         self.records.append(record)
-        if isinstance(self.trainer, UnigramTrainer):
-            self.scores.append(dict(self.trainer.scores))
+        if isinstance(trainer, UnigramTrainer):
+            self.scores.append(dict(trainer.scores))
+            after = trainer.cuts
+            self.recut.append([w for w in trainer.words if before[w][1] != after[w][1]])
         return True
 
     def peek(self) -> Step | None:
@@ -161,8 +167,11 @@ class SchemeRun:
         return self.position
 
 
-def start_scheme_run(text: str, settings: SchemeSettings) -> SchemeRun:
-    """A fresh run of ``settings`` on ``text`` (a ValueError that says how to fix a bad text or size)."""
+def start_scheme_run(
+    text: str, settings: SchemeSettings, *, progress: Callable[[int, int], object] | None = None
+) -> SchemeRun:
+    """A fresh run of ``settings`` on ``text`` (a ValueError that says how to fix a bad text or size);
+    ``progress(done, 1000)`` follows Unigram's seed and its first EM."""
     identity = SchemeIdentity(text_digest=digest(text), settings=settings)
     if settings.scheme == "wordpiece":
         check_text(text)
@@ -178,7 +187,9 @@ def start_scheme_run(text: str, settings: SchemeSettings) -> SchemeRun:
         shrinking_factor=settings.shrinking_factor,
         seed_size=UNIGRAM_SEED_SIZE,
         top_k=TOP_K,
+        progress=progress,
     )
+    trainer.progress = None
     run = SchemeRun(identity=identity, trainer=trainer)
     run.scores.append(dict(trainer.scores))
     if trainer.stop_reason is not None:

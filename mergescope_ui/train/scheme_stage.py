@@ -17,7 +17,7 @@ import html
 from collections.abc import Iterable
 from dataclasses import replace
 
-from mergescope_ui.shared.stage_contract import Spans, StepView, TokenLabel, Window, Wording
+from mergescope_ui.shared.stage_contract import ButtonTitles, Spans, StepView, TokenLabel, Window, Wording
 from mergescope_ui.shared.token_html import clip_label
 
 from .scheme_run import SchemeRun
@@ -32,7 +32,6 @@ SCHEME_STAGE_CSS = """
 .ms-card .ms-sc-score b{font-size:1.1em;}
 .ms-card .ms-sc-grid{display:grid;grid-template-columns:max-content max-content;gap:0 .8em;margin:.2rem 0;
   font-variant-numeric:tabular-nums;}
-.ms-card .ms-sc-grid span:nth-child(odd){color:#495057;}
 .ms-card .ms-sc-bpe{border-left:4px solid #1c7ed6;padding-left:.5em;}
 .ms-card .ms-sc-shrink{height:.8em;background:rgba(128,128,128,.15);border-radius:.3em;overflow:hidden;
   margin:.2rem 0;}
@@ -76,6 +75,10 @@ class SchemeViews:
 
     def wording(self) -> Wording:
         raise NotImplementedError
+
+    def titles(self) -> ButtonTitles | None:
+        """The stage buttons' tooltips, where the stage's own (of merges) do not fit; None keeps them."""
+        return None
 
     # ----- shared -----
     def view(self, k: int) -> StepView:
@@ -135,4 +138,5 @@ class SchemeViews:
             notice=notice,
             wording=self.wording(),
             arrows_from=options.arrows_from,
+            titles=self.titles(),
         )

@@ -28,7 +28,16 @@ from itertools import accumulate
 from bpe_core.tokenizer.unigram_lattice import viterbi
 from bpe_core.training.unigram import UnigramTrainer
 from bpe_core.training.unigram_records import PieceLoss, UnigramRound
-from mergescope_ui.shared.stage_contract import Place, Places, Span, Spans, StepView, TokenLabel, Wording
+from mergescope_ui.shared.stage_contract import (
+    ButtonTitles,
+    Place,
+    Places,
+    Span,
+    Spans,
+    StepView,
+    TokenLabel,
+    Wording,
+)
 from mergescope_ui.shared.token_html import PALETTE_SIZE, clip_label
 
 from .scheme_run import SchemeRun
@@ -39,7 +48,6 @@ from .scheme_stage import HEAD_CHARS, PLACES_PER_STEP, SchemeViews, esc, visible
 WORD = re.compile(r"▁[^▁\s]*|[^▁\s]+|\s+")
 PRUNED_ROWS, KEPT_ROWS = 6, 4  # rows of the chart: pieces pruned, then kept pieces closest to it
 LABEL_COLUMNS = 12
-KEPT_CUTS = 3  # steps whose cuts of every word are kept
 
 
 def changed_spans(before: Sequence[int], after: Sequence[int], widths: Sequence[int]) -> Spans:
@@ -95,8 +103,6 @@ class UnigramViews(SchemeViews):
         self.head_words = WORD.findall(head)
         self.head_more = len(text) > HEAD_CHARS
         self._cuts: dict[tuple[int, str], tuple[int, ...]] = {}
-        self._changed: dict[int, list[str]] = {}
-        self._all_cuts: dict[int, dict[str, tuple[str, ...] | None]] = {}
 
     # ----- pieces -----
     def piece(self, token_id: int) -> str:
@@ -120,24 +126,9 @@ class UnigramViews(SchemeViews):
             self._cuts[key] = tuple(self.ids[p] for p in best.pieces) if best else (0,) * len(word)
         return self._cuts[key]
 
-    def all_cuts(self, k: int) -> dict[str, tuple[str, ...] | None]:
-        """Every word's best cut after ``k`` rounds (kept for the last few steps asked: a round's
-        changes need the cuts before and after it, and the next round's reuse them)."""
-        if k not in self._all_cuts:
-            if len(self._all_cuts) >= KEPT_CUTS:
-                self._all_cuts.pop(next(iter(self._all_cuts)))
-            scores, longest = self.run.scores[k], self.trainer.longest
-            self._all_cuts[k] = {
-                w: best.pieces if (best := viterbi(w, scores, longest)) else None for w in self.trainer.words
-            }
-        return self._all_cuts[k]
-
     def changed_words(self, k: int) -> list[str]:
-        """The words (first-occurrence order) whose best cut round ``k`` changed."""
-        if k not in self._changed:
-            before, after = self.all_cuts(k - 1), self.all_cuts(k)
-            self._changed[k] = [w for w in self.trainer.words if before[w] != after[w] or after[w] is None]
-        return self._changed[k]
+        """The words (first-occurrence order) whose best cut round ``k`` changed (the run's)."""
+        return self.run.recut[k - 1]
 
     # ----- the views -----
     def build(self, k: int, start: int) -> StepView:
@@ -288,4 +279,15 @@ class UnigramViews(SchemeViews):
             past_end=f"Training stopped after round {last:,}: {stop}. Showing round {last:,}.",
             past_limit=f"Training stops at round {run.max_steps:,}.",
             finished=f"🏁 Unigram finished after {last:,} round{'' if last == 1 else 's'}: {stop}.",
+            places_tab="Words cut anew",
+            next_places="The next words this round cut anew",
+            places_noun="words",
+        )
+
+    def titles(self) -> ButtonTitles:
+        return ButtonTitles(
+            back="Previous round (← key); nothing retrains",
+            next="Reveal the next round: the pieces it prunes (→ key)",
+            play="Step automatically at the speed set in the sidebar (P key)",
+            reset="Back to round 0, the seed; the rounds made so far are kept for replay",
         )

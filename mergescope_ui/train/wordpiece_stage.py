@@ -375,6 +375,8 @@ class WordPieceViews(SchemeViews):
             past_end=f"Training stopped at merge {last:,}: {stop}. Showing merge {last:,}.",
             past_limit=f"Training stops at merge {run.max_steps:,}, the number of merges set in the sidebar.",
             finished=f"🏁 WordPiece finished after {last:,} merge{'' if last == 1 else 's'}: {stop}.",
+            next_places="The next words where it merged",
+            places_noun="words",  # the words of the text (each once) the merge changed
         )
 
 

@@ -1,11 +1,14 @@
 """The Train page's WordPiece and Unigram stages, and the Viterbi lattice, in a real browser.
 
-At 1280x720 in presenter mode each scheme's step fits the screen with nothing sticking out of its box;
-screenshots go to ``artifacts/`` (git-ignored).
+At 1280x720 in presenter mode (light) and at 1920x1080 (dark) each scheme's step fits the screen with
+nothing sticking out of its box, axe-core finds no serious or critical violation in either theme, and
+Unigram's page shows no word of BPE's (merge, pair).  Screenshots go to ``artifacts/`` (git-ignored).
+One server for the file; axe-core comes from ``.ci/node`` (``npm ci --prefix .ci/node``).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,11 +16,26 @@ from pathlib import Path
 import pytest
 
 from tests.browser.layout import STAGE_BOXES, STICKING_OUT, outside_viewport
-from tests.browser.support import ROOT, chromium_page, missing_browser, open_app, streamlit_server, wait_idle
+from tests.browser.support import (
+    ROOT,
+    chromium_page,
+    full_screenshot,
+    missing_browser,
+    open_app,
+    streamlit_server,
+    wait_idle,
+)
+from tests.browser.test_accessibility import AXE, THEME_OF_THE_APP, severe_violations
 
 REASON = missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 HEADING = "Train: watch"
+# Unigram's page in BPE's words: every text on the screen, and the stage's tooltips.
+SHOWN_WORDS = """() => [document.querySelector('[data-testid="stMain"]').innerText,
+  document.querySelector('[data-testid="stSidebar"]').innerText,
+  ...[...document.querySelectorAll('.ms-stage [title], .ms-stage [aria-label]')].map(
+    (e) => (e.title || '') + ' ' + (e.getAttribute('aria-label') || ''))].join('\\n')"""
+BPE_WORDS = re.compile(r"\b(merg\w*|pairs?)\b", re.I)
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +53,16 @@ def _settled(page) -> None:
     wait_idle(page)
     page.wait_for_function("() => document.getAnimations().length === 0")
     page.mouse.move(0, 0)
+
+
+def _axe(page, view: str) -> None:
+    """No serious or critical axe-core violation on the page now (skipped, saying why, without axe)."""
+    if not AXE.is_file():
+        return  # test_accessibility's marks say how to install it; the layout checks still ran
+    found = severe_violations(page)
+    if found:
+        (ROOT / "artifacts" / "axe_train_schemes.json").write_text(json.dumps({view: found}, indent=1))
+    assert not found, (view, [(v["id"], v["nodes"][:4]) for v in found])
 
 
 def _card(page, title: str):
@@ -69,6 +97,7 @@ def test_wordpiece_steps_fit_a_projector(server: str) -> None:
         assert page.locator(".ms-stage .ms-bar.ms-bpe").count() == 1
         assert boxes["fused"] is not None and boxes["fresh"] is not None, "the merge marked before and after"
         assert "##gs" in page.locator(".ms-stage .ms-after").inner_text()
+        _axe(page, "wordpiece merge 1, light")
         page.keyboard.press("ArrowRight")  # the keys step as for BPE
         _card(page, "Merge 2").wait_for()
         _fits(page, "train_wordpiece_1280x720_presenter_merge2")
@@ -88,6 +117,8 @@ def test_unigram_rounds_fit_a_projector_and_the_lattice_draws_a_clicked_word(ser
         assert boxes["fused"] is not None and boxes["fresh"] is not None, "the changed cuts outlined"
         assert page.locator(".ms-stage .ms-bar.ms-pruned").count() >= 1
         assert "Unigram finished after 6 rounds" in page.locator(".ms-stage .ms-status").inner_text()
+        assert not BPE_WORDS.findall(page.evaluate(SHOWN_WORDS))
+        _axe(page, "unigram round 6, light")
         # the lattice, below the stage: click a word
         word = page.locator(".st-key-lattice_word button", has_text="▁boldness").first
         word.scroll_into_view_if_needed()
@@ -95,8 +126,39 @@ def test_unigram_rounds_fit_a_projector_and_the_lattice_draws_a_clicked_word(ser
         lat = page.locator(".ms-lat-g")
         lat.wait_for(timeout=30_000)
         _settled(page)
-        lat.scroll_into_view_if_needed()
+        page.evaluate("() => document.querySelector('.ms-lat').scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(200)
         page.screenshot(path=str(_shot("train_unigram_1280x720_presenter_lattice")))
         assert page.locator(".ms-lat-e.ms-lat-best").count() >= 1
         assert "◀ best (Viterbi)" in page.locator(".ms-lat-t").inner_text()
         assert page.evaluate(STICKING_OUT) == []
+        _axe(page, "unigram lattice, light")
+
+
+def test_both_schemes_at_1920x1080_in_the_dark_theme(server: str) -> None:
+    with chromium_page(width=1920, height=1080, color_scheme="dark") as page:
+        page.emulate_media(reduced_motion="reduce")
+        open_app(page, f"{server}/train?scheme=wordpiece&corpus=hug_pug_pun", heading=HEADING)
+        assert page.evaluate(THEME_OF_THE_APP) == "dark"
+        _card(page, "WordPiece starts from characters").wait_for()
+        page.get_by_role("button", name="Next ▶").click()
+        _card(page, "Merge 1").wait_for()
+        _fits(page, "train_wordpiece_1920x1080_dark_merge1")
+        _axe(page, "wordpiece merge 1, dark")
+        open_app(
+            page, f"{server}/train?scheme=unigram&corpus=kind_kindness_unkind&ug_vocab=50", heading=HEADING
+        )
+        _card(page, "The seed").wait_for()
+        for k in (1, 2):
+            page.get_by_role("button", name="Next ▶").click()
+            _card(page, f"Round {k}:").wait_for(timeout=60_000)
+        _fits(page, "train_unigram_1920x1080_dark_round2")
+        assert not BPE_WORDS.findall(page.evaluate(SHOWN_WORDS))
+        word = page.locator(".st-key-lattice_word button").first
+        word.scroll_into_view_if_needed()
+        word.click()
+        page.locator(".ms-lat-g").wait_for(timeout=30_000)
+        _settled(page)
+        assert page.evaluate(STICKING_OUT) == []
+        _axe(page, "unigram round 2 and its lattice, dark")
+        full_screenshot(page, "train_unigram_1920x1080_dark_page")

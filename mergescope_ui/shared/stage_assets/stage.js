@@ -23,7 +23,7 @@
  *   pairs: (Element | string)[], figures: string,
  *   before_caption: string, after_caption: string, head: Span[], head_more: boolean, places: Places | null}} StepView
  * @typedef {{heading: string, waiting: string, waiting_card: string, past_end: string, past_limit: string,
- *   finished: string}} Wording
+ *   finished: string, places_tab: string, next_places: string, places_noun: string}} Wording
  * @typedef {{back: string, next: string, play: string, reset: string}} ButtonTitles
  * @typedef {{serial: number, position: number, lo: number, hi: number, views: StepView[],
  *   labels: Object<string, TokenLabel>, last: number, finished: boolean, max_steps: number, quiz: boolean,
@@ -343,6 +343,10 @@ function draw(s, animate) {
   s.root.dataset.pos = String(k);
   // A producer that steps something other than training names its buttons' tooltips (plain text).
   if (d.titles) for (const name of ["back", "next", "play", "reset"]) q(`.ms-${name}`).title = d.titles[name];
+  // The producer names the places a step changed (a merge's places, the words a round cut anew).
+  q(".ms-tab-places").textContent = d.wording.places_tab;
+  q(".ms-next-place").title = d.wording.next_places;
+  q(".ms-next-place").setAttribute("aria-label", d.wording.next_places);
   s.root.classList.toggle("ms-large", !!d.large);
   const key = [s.serial, k, s.tab, s.page[k] || 0, view ? view.places && view.places.start : "none", !!view];
   if (key.join("|") === s.shown && !animate) return;
@@ -370,7 +374,7 @@ function draw(s, animate) {
     const total = view.places.total;
     first = Math.min(s.page[k] || 0, Math.max(0, total - 1));
     const last = Math.min(first + perPage(d), total);
-    q(".ms-pager-t").textContent = `places ${fmt(first + 1)}–${fmt(last)} of ${fmt(total)}`;
+    q(".ms-pager-t").textContent = `${d.wording.places_noun} ${fmt(first + 1)}–${fmt(last)} of ${fmt(total)}`;
     q(".ms-prev-place").disabled = first === 0;
     q(".ms-next-place").disabled = last >= total;
     where = total === 1 ? " · its one place" : "";

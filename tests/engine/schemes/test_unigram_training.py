@@ -256,3 +256,34 @@ def test_a_seed_smaller_than_the_vocab_size_stops_at_once_and_says_why():
         unigram_steps("ab ab", vocab_size=trainer.vocab_size).stop_reason
         == "reached the requested vocab size"
     )
+
+
+@settings(max_examples=30, deadline=None)
+@given(texts, st.integers(0, 20), st.sampled_from([0.5, 0.75]))
+def test_the_trainers_cuts_are_viterbis_at_every_round(text, extra, shrinking):
+    """The cuts kept while the loss is computed are what Viterbi gives every word (ties included), at the
+    seed and after each round; a round leaves the dict it replaced as it was."""
+    vocab = len(set("".join(text_words(text)))) + 1 + extra
+    trainer = unigram_steps(text, vocab_size=vocab, shrinking_factor=shrinking, max_piece_length=6)
+    while True:
+        cuts = trainer.cuts
+        assert set(cuts) == set(trainer.words)
+        for word, (score, pieces) in cuts.items():
+            best = viterbi(word, trainer.scores, trainer.longest)
+            assert best is not None and (score, pieces) == (best.score, best.pieces), word
+        kept = dict(cuts)
+        if next(trainer, None) is None:
+            break
+        assert cuts == kept
+
+
+def test_progress_rises_to_the_end_of_the_seed_and_of_each_round():
+    seen: list[tuple[int, int]] = []
+    text = " ".join(f"w{i % 97}x{i % 13}" for i in range(3000))  # more words than a tick's TICK_EVERY
+    trainer = unigram_steps(text, vocab_size=40, progress=lambda done, total: seen.append((done, total)))
+    assert seen and all(total == 1000 for _, total in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and seen[-1][0] > 700
+    seen.clear()
+    next(trainer)
+    done = [d for d, _ in seen]
+    assert done and done == sorted(done) and done[0] == 0 and done[-1] > 700

@@ -179,6 +179,28 @@ def test_an_interrupted_wait_stops_the_request_and_hands_over_what_it_made() -> 
     worker.stop()
 
 
+def test_with_a_beat_a_silent_request_is_interrupted_at_the_next_look() -> None:
+    """A worker that reports once and then says nothing: without ``beat`` the wait hears nothing more,
+    with it the page's progress is called again (the last figures) at each look, so a click there stops
+    the wait long before the request's time limit."""
+    worker = SessionWorker(limits=Limits(seconds=60))
+    seen: list[tuple[int, int]] = []
+
+    def interrupt_at_the_third_repeat(done: int, total: int) -> None:
+        seen.append((done, total))
+        if seen.count((1, 10)) == 3:  # the worker reported (1, 10) once: the others are beats
+            raise Interrupted
+
+    with pytest.raises(Interrupted):
+        worker.call(forever, progress=interrupt_at_the_third_repeat, beat=True)
+    worker.stop()
+    worker = SessionWorker(limits=Limits(seconds=1))
+    seen.clear()
+    with pytest.raises(ValueError, match="time limit"):
+        worker.call(forever, progress=interrupt_at_the_third_repeat)
+    assert seen in ([], [(1, 10)])  # at most the one report
+
+
 def test_an_interrupted_pull_loses_no_record() -> None:
     options = bpe_core.TrainOptions(vocab_size=256 + 200, pattern="none")
     trainer = RemoteTrainer.start(TEXT, options)

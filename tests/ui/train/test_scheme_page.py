@@ -38,7 +38,7 @@ def _text(markup: str) -> str:
 
 def test_wordpiece_steps_show_the_engines_scores_and_bpes_pick() -> None:
     at = _train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "hug_pug_pun", keys.WP_MERGES: 5})
-    run = at.session_state[keys.SCHEME_RUN]
+    run = at.session_state[keys.SCHEME_RUN].run
     engine = list(wordpiece_steps(HUG, vocab_size=run.trainer.options.vocab_size))
     assert len(engine) == 5
     assert stage_data(at)["max_steps"] == 5 and view(at, 0)["heading"] == "Step 0: every word as characters"
@@ -60,7 +60,7 @@ def test_wordpiece_steps_show_the_engines_scores_and_bpes_pick() -> None:
 
 def test_unigram_rounds_show_the_engines_losses_and_the_lattice_of_a_clicked_word() -> None:
     at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
-    run = at.session_state[keys.SCHEME_RUN]
+    run = at.session_state[keys.SCHEME_RUN].run
     engine = list(unigram_steps(KIND, vocab_size=50, seed_size=20_000, top_k=20))
     assert view(at, 0)["heading"] == "Round 0: the seed vocabulary"
     assert "236 substrings" not in view(at, 0)["card"] and "237" in _text(view(at, 0)["card"])
@@ -76,7 +76,7 @@ def test_unigram_rounds_show_the_engines_losses_and_the_lattice_of_a_clicked_wor
     # the lattice: the words offered are first the ones the last round cut anew; click one
     (pills,) = at.get("button_group")
     offered = [o.content for o in pills.proto.options]
-    changed = at.session_state[keys.SCHEME_VIEWS].changed_words(run.position)
+    changed = at.session_state[keys.SCHEME_RUN].views.changed_words(run.position)
     assert offered[: len(changed)] == changed[: len(offered)] and len(offered) == 12
     at.session_state[keys.LATTICE_WORD] = offered[0]
     at.run()
@@ -112,7 +112,7 @@ def test_the_quiz_asks_each_schemes_question_and_grades_it() -> None:
     (result,) = at.session_state[keys.QUIZ_LOG].values()
     assert result.outcome == "wrong" and "BPE's pick" in result.message
     at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "hug_pug_pun", keys.UG_VOCAB: 12, keys.QUIZ: True})
-    run = at.session_state[keys.SCHEME_RUN]
+    run = at.session_state[keys.SCHEME_RUN].run
     radio = at.radio(key=keys.QUIZ_GUESS)
     assert "pruned in round 1" in radio.label
     first = run.peek().pruned[0].piece
@@ -136,5 +136,30 @@ def test_the_link_opens_the_scheme_at_its_step() -> None:
     at.run()
     at.switch_page(TRAIN).run()
     assert not at.exception
-    run = at.session_state[keys.SCHEME_RUN]
+    run = at.session_state[keys.SCHEME_RUN].run
     assert run.identity.settings.steps == 4 and run.position == 3 and stage_data(at)["position"] == 3
+
+
+def test_unigram_speaks_of_rounds_pieces_and_words_not_merges() -> None:
+    """Every sentence the page and the stage show for Unigram is Unigram's (pruned, kept, loss), none of
+    BPE's merges and pairs; WordPiece and BPE keep theirs."""
+    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "hug_pug_pun", keys.UG_VOCAB: 12})
+    send(at, position=1)
+    data = stage_data(at)
+    words = [*data["wording"].values(), *data["titles"].values(), at.toggle(key=keys.QUIZ).label]
+    words += [
+        at.toggle(key=keys.ANIMATE).label,
+        at.toggle(key=keys.QUIZ).help,
+        at.toggle(key=keys.ANIMATE).help,
+    ]
+    for v in data["views"]:
+        words += [v["heading"], v["status"], v["before_caption"], v["after_caption"], v["figures"]]
+        words += [_text(v["card"]), _text(v["pairs"])]
+    assert not [w for w in words if re.search(r"\bmerg|\bpairs?\b", w, re.I)], words
+    assert data["wording"]["places_tab"] == "Words cut anew" and data["wording"]["places_noun"] == "words"
+    assert at.toggle(key=keys.QUIZ).label == "Quiz: guess the next piece pruned"
+    at = _train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "hug_pug_pun"})
+    wording = stage_data(at)["wording"]
+    assert wording["places_tab"] == "Where it merged" and wording["places_noun"] == "words"
+    assert stage_data(at)["titles"] is None
+    assert at.toggle(key=keys.QUIZ).label == "Quiz: guess the next merge"

@@ -1,0 +1,355 @@
+"""A WordPiece or Unigram run and its stage views, behind the few questions the page asks (no Streamlit).
+
+The page never reads a trainer: it asks a host to train up to a step, to show a step, for the stage's
+window, the quiz's question and verdict, and a word's Viterbi lattice, and gets typed records back
+(:class:`RunState`, :class:`~..shared.stage_contract.Window`, :class:`QuizAsk`,
+:class:`~.quiz.QuizResult`, :class:`~bpe_core.tokenizer.unigram_lattice.Lattice`).  So the run can
+live here (:class:`SchemeHost`, a small text) or in a session worker
+(:class:`RemoteSchemeHost`, a text over :data:`IN_PROCESS_CHARS`: Unigram on 1 MB spends seconds per
+round holding the interpreter lock), with the page the same.  A remote host's worker is the one BPE's
+large runs use (:class:`~..shared.session_worker.SessionWorker`: forkserver, time and memory limits,
+at most a few per server, ended with the session); only records cross the pipe.
+
+>>> from .scheme_run import SchemeSettings, start_scheme_run
+>>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
+>>> host = start_host(text, SchemeSettings(scheme="unigram", vocab_size=12))
+>>> host.advance(1), host.ask().question
+(RunState(position=0, pulled=1, finished=False, stop_reason=None, max_steps=20000), \
+'🤔 Which of these pieces is pruned in round 1?')
+>>> host.answer("bu").outcome, host.state.position
+('right', 1)
+>>> remote = RemoteSchemeHost.start(text, SchemeSettings(scheme="unigram", vocab_size=12))
+>>> remote.jump(9) == host.jump(9), remote.lattice("▁hugs") == host.lattice("▁hugs")
+(True, True)
+>>> remote.stop()
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from bpe_core.tokenizer.unigram_lattice import Lattice, lattice
+from bpe_core.training.unigram import UnigramTrainer
+from mergescope_ui.shared.jobs import MEGABYTE, Limits
+from mergescope_ui.shared.session_worker import Context, SessionWorker
+from mergescope_ui.shared.stage_contract import Window
+
+from .quiz import QuizResult
+from .scheme_quiz import choices, grade, question
+from .scheme_run import SchemeIdentity, SchemeRun, SchemeSettings, start_scheme_run
+from .scheme_stage import SchemeViews
+from .stage_data import StageOptions
+from .unigram_stage import UnigramViews
+from .wordpiece_stage import WordPieceViews
+
+IN_PROCESS_CHARS: Final = int(os.environ.get("MERGESCOPE_SCHEME_IN_PROCESS_CHARS", str(50_000)))
+"""Texts up to this many characters train WordPiece and Unigram in the server's own process (every
+built-in text, a pasted page); longer ones in a session worker.  Lower than BPE's line
+(:data:`~..shared.remote_trainer.IN_PROCESS_CHARS`): a Unigram round costs a pass of Viterbi and two of
+EM over the words, some ten times BPE's merge."""
+LIMITS: Final = Limits(seconds=600, memory_bytes=2560 * MEGABYTE)
+"""Per request (the start, or one stretch of training) and per worker."""
+STRETCH_SECONDS: Final = 5.0
+"""A remote jump trains in requests of about this long (at least one step each), so that no request
+nears the time limit however far the jump goes, and the page hears from the worker between them."""
+LATTICE_WORDS = 12  # words offered for the lattice: the ones this round cut anew, then the most frequent
+
+Progress = Callable[[int, int], object]
+
+
+@dataclass(frozen=True, slots=True)
+class RunState:
+    """Where a run is: the step shown, the steps trained, whether training ended and why, the most
+    steps the settings allow."""
+
+    position: int
+    pulled: int
+    finished: bool
+    stop_reason: str | None
+    max_steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class QuizAsk:
+    """The quiz's question about the next step, and its choices (in label order)."""
+
+    question: str
+    choices: tuple[str, ...]
+
+
+class SchemeHost:
+    """A :class:`~.scheme_run.SchemeRun` and its views, answering the page (see the module docstring)."""
+
+    def __init__(self, run: SchemeRun, views: SchemeViews) -> None:
+        self.run, self.views = run, views
+
+    @property
+    def identity(self) -> SchemeIdentity:
+        return self.run.identity
+
+    @property
+    def state(self) -> RunState:
+        run = self.run
+        return RunState(run.position, run.pulled, run.finished, run.stop_reason, run.max_steps)
+
+    # ----- training -----
+    def advance(
+        self,
+        want: int,
+        *,
+        progress: Progress | None = None,
+        stopped: Callable[[], bool] | None = None,
+        seconds: float | None = None,
+        within: bool = False,
+    ) -> RunState:
+        """Train until ``want`` steps are made (or training ends); ``progress(done, 1000)`` between two
+        steps, and with ``within`` inside a Unigram round too (only where ``progress`` cannot raise: an
+        exception inside a round would leave the trainer half changed); it returns early, between two
+        steps, once ``stopped()`` or after ``seconds``."""
+        run = self.run
+        start, began = run.pulled, time.monotonic()
+        todo = max(0, want - start)
+        trainer = run.trainer
+        while run.pulled < want:
+            done = run.pulled - start
+            if within and progress is not None and isinstance(trainer, UnigramTrainer):  # a round is long
+                trainer.progress = _within(progress, done, todo)
+            try:
+                if not run.pull():
+                    break
+            finally:
+                if isinstance(trainer, UnigramTrainer):
+                    trainer.progress = None
+            if progress is not None:
+                progress(int(1000 * (run.pulled - start) / todo), 1000)
+            if (stopped is not None and stopped()) or (
+                seconds is not None and time.monotonic() - began >= seconds
+            ):
+                break
+        return self.state
+
+    def jump(self, target: int, *, progress: Progress | None = None) -> RunState:
+        """Train up to step ``target`` and show it (or the last step, where training stopped)."""
+        if target < 0:
+            raise ValueError(f"step {target} is negative; steps start at 0")
+        self.advance(target, progress=progress)
+        return self.show(target)
+
+    def ping(self) -> None:
+        """Nothing: a remote host's way to wait for a request the page stopped waiting for."""
+
+    def show(self, position: int) -> RunState:
+        """Show step ``position`` (at most the steps trained)."""
+        self.run.position = max(0, min(position, self.run.pulled))
+        return self.state
+
+    def places_from(self, k: int, start: int) -> None:
+        """The stage shows step ``k``'s places from the ``start``-th on."""
+        if 0 < k <= self.run.pulled:
+            self.views.place_start[k] = start
+
+    # ----- what the page shows -----
+    def window(self, *, serial: int, options: StageOptions, notice: str = "") -> Window:
+        return self.views.window(position=self.run.position, serial=serial, options=options, notice=notice)
+
+    def ask(self) -> QuizAsk | None:
+        """The quiz's question about the step after the one shown (None when training has ended)."""
+        upcoming = self.run.peek()
+        if upcoming is None:
+            return None
+        return QuizAsk(question=question(upcoming), choices=tuple(choices(upcoming)))
+
+    def answer(self, guess: str | None) -> QuizResult | None:
+        """Grade ``guess`` (None: no guess) against the next step, then show that step."""
+        upcoming = self.run.peek()
+        result = grade(guess, upcoming) if guess and upcoming is not None else None
+        self.run.forward()
+        return result
+
+    def lattice_words(self) -> list[str]:
+        """The words offered for the lattice: those the round shown cut anew, then the most frequent."""
+        trainer, views, k = self.run.trainer, self.views, self.run.position
+        if not isinstance(trainer, UnigramTrainer) or not isinstance(views, UnigramViews):
+            return []
+
+        def offered(w: str) -> bool:
+            return bool(w.strip()) and len(w) <= 24
+
+        changed = [w for w in (views.changed_words(k) if k else []) if offered(w)][:LATTICE_WORDS]
+        counts = trainer.words
+        frequent = heapq.nsmallest(
+            LATTICE_WORDS, (w for w in counts if offered(w)), key=lambda w: (-counts[w], w)
+        )
+        return list(dict.fromkeys([*changed, *frequent]))[:LATTICE_WORDS]
+
+    def lattice(self, word: str) -> Lattice:
+        """``word``'s lattice under the pieces of the round shown (a ValueError for a word too long)."""
+        trainer = self.run.trainer
+        if not isinstance(trainer, UnigramTrainer):
+            raise ValueError("a lattice is drawn for a Unigram run; choose Unigram")
+        return lattice(word, self.run.scores[self.run.position], max_piece_length=trainer.longest)
+
+
+def _within(progress: Progress, done: int, todo: int) -> Progress:
+    """A round's progress (thousandths) as the progress of ``todo`` rounds of which ``done`` are done."""
+
+    def report(d: int, t: int) -> None:
+        progress(int(1000 * (done + d / max(t, 1)) / max(todo, 1)), 1000)
+
+    return report
+
+
+def start_host(text: str, settings: SchemeSettings, *, progress: Progress | None = None) -> SchemeHost:
+    """A run of ``settings`` on ``text`` with its views, here (a ValueError that says how to fix a bad
+    text or size)."""
+    run = start_scheme_run(text, settings, progress=progress)
+    views: SchemeViews = WordPieceViews(run, text) if run.scheme == "wordpiece" else UnigramViews(run, text)
+    return SchemeHost(run, views)
+
+
+def open_host(
+    text: str,
+    settings: SchemeSettings,
+    *,
+    progress: Progress | None = None,
+    in_process_chars: int | None = None,
+) -> SchemeHost | RemoteSchemeHost:
+    """A host for ``text``: here when the text is small (quick: ``progress`` is not called, so nothing
+    interrupts the start), else in a session worker."""
+    limit = IN_PROCESS_CHARS if in_process_chars is None else in_process_chars
+    if len(text) <= limit:
+        return start_host(text, settings)
+    return RemoteSchemeHost.start(text, settings, progress=progress)
+
+
+class RemoteSchemeHost:
+    """A :class:`SchemeHost` kept in a session worker: the same questions, asked over its pipe.
+
+    ``state`` is the worker's, as of the last answer.  A worker that ended (a limit, a crash, Cancel)
+    makes every later question a ``ValueError`` with the reason.
+    """
+
+    def __init__(self, worker: SessionWorker, handle: int, identity: SchemeIdentity, state: RunState) -> None:
+        self.worker, self.handle, self.identity, self.state = worker, handle, identity, state
+
+    @classmethod
+    def start(
+        cls,
+        text: str,
+        settings: SchemeSettings,
+        *,
+        progress: Progress | None = None,
+        limits: Limits | None = None,
+    ) -> RemoteSchemeHost:
+        """Start a worker and the run in it (the worker cap, a bad text: a ValueError saying so)."""
+        worker = SessionWorker(limits=limits or LIMITS, name="scheme")
+        try:
+            handle, identity, state = worker.call(
+                _start, text, settings, progress=progress, beat=progress is not None
+            )
+        except BaseException:  # an error, or the page stopped waiting (Cancel): the worker goes
+            worker.stop()
+            raise
+        return cls(worker, handle, identity, state)
+
+    def stop(self, message: str = "cancelled: the run was stopped") -> None:
+        self.worker.stop(message)
+
+    def _call(self, method: str, *args: Any, progress: Progress | None = None, **kwargs: Any) -> Any:
+        value, state = self.worker.call(
+            _ask,
+            self.handle,
+            method,
+            args,
+            kwargs,
+            progress=progress,
+            late=self._late,
+            beat=progress is not None,
+        )
+        self.state = state
+        return value
+
+    def _late(self, answer: tuple[Any, RunState]) -> None:
+        self.state = answer[1]  # an interrupted request's end: where the run got to
+
+    # ----- the host's questions -----
+    def advance(self, want: int, *, progress: Progress | None = None) -> RunState:
+        start = self.state.pulled
+        todo = max(1, want - start)
+        while self.state.pulled < want and not self.state.finished:
+            have = self.state.pulled - start
+
+            def part(done: int, total: int, have: int = have) -> None:
+                if progress is not None:
+                    progress(int(1000 * have / todo + done * (want - start - have) / todo), 1000)
+
+            before = self.state.pulled
+            self._call("advance", want, progress=part, seconds=STRETCH_SECONDS)
+            if self.state.pulled == before:
+                break
+        return self.state
+
+    def jump(self, target: int, *, progress: Progress | None = None) -> RunState:
+        if target < 0:
+            raise ValueError(f"step {target} is negative; steps start at 0")
+        self.advance(target, progress=progress)
+        return self.show(target)
+
+    def settle(self, *, progress: Progress | None = None) -> None:
+        """Wait (with ``progress``) for the end of a request the page stopped waiting for, if any."""
+        self._call("ping", progress=progress)
+
+    def show(self, position: int) -> RunState:
+        self._call("show", position)
+        return self.state
+
+    def places_from(self, k: int, start: int) -> None:
+        self._call("places_from", k, start)
+
+    def window(self, *, serial: int, options: StageOptions, notice: str = "") -> Window:
+        window: Window = self._call("window", serial=serial, options=options, notice=notice)
+        return window
+
+    def ask(self) -> QuizAsk | None:
+        ask: QuizAsk | None = self._call("ask")
+        return ask
+
+    def answer(self, guess: str | None) -> QuizResult | None:
+        result: QuizResult | None = self._call("answer", guess)
+        return result
+
+    def lattice_words(self) -> list[str]:
+        words: list[str] = self._call("lattice_words")
+        return words
+
+    def lattice(self, word: str) -> Lattice:
+        lat: Lattice = self._call("lattice", word)
+        return lat
+
+
+# ----- in the worker -----
+_METHODS = frozenset(
+    {"advance", "ping", "show", "places_from", "window", "ask", "answer", "lattice_words", "lattice"}
+)
+
+
+def _start(ctx: Context, text: str, settings: SchemeSettings) -> tuple[int, SchemeIdentity, RunState]:
+    host = start_host(text, settings, progress=ctx.progress)
+    return ctx.put(host), host.identity, host.state
+
+
+def _ask(
+    ctx: Context, handle: int, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[Any, RunState]:
+    if method not in _METHODS:
+        raise ValueError(f"a scheme run answers no {method!r}")
+    host: SchemeHost = ctx.get(handle)
+    if method == "advance":
+        kwargs = {**kwargs, "progress": ctx.progress, "stopped": ctx.stopped, "within": True}
+    value = getattr(host, method)(*args, **kwargs)
+    return value, host.state

@@ -1,0 +1,117 @@
+"""WordPiece and Unigram trained in a session worker (the in-process line set to 0): the page shows what
+an in-process run shows, a Cancel ends a long jump between two steps, the server's cap and a time limit
+are messages, and a new run lets the old worker go."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pytest
+
+from mergescope_ui.shared import session_worker
+from mergescope_ui.shared.jobs import Limits
+from mergescope_ui.train import keys, scheme_host
+from mergescope_ui.train.lattice_view import lattice_html
+from mergescope_ui.train.scheme_host import RemoteSchemeHost, start_host
+from mergescope_ui.train.scheme_run import SchemeSettings
+from mergescope_ui.train.stage_data import StageOptions
+from tests.ui.shared.test_jobs import gone, until
+from tests.ui.train.stage_driver import send, stage_data, view
+from tests.ui.train.test_scheme_page import _train
+
+CORPORA = Path(__file__).resolve().parents[3] / "corpora"
+KIND = (CORPORA / "kind_kindness_unkind.txt").read_text(encoding="utf-8")
+HUG = (CORPORA / "hug_pug_pun.txt").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def remote(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scheme_host, "IN_PROCESS_CHARS", 0)
+
+
+def _wire(window) -> dict:
+    from mergescope_ui.shared.stage_contract import wire
+
+    return wire(window)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    ("scheme", "source", "size"),
+    [
+        ("unigram", "kind_kindness_unkind", {keys.UG_VOCAB: 50}),
+        ("wordpiece", "hug_pug_pun", {keys.WP_MERGES: 6}),
+    ],
+)
+def test_a_remote_run_shows_what_a_run_here_shows(remote: None, scheme: str, source: str, size: dict) -> None:
+    at = _train(**{keys.SCHEME: scheme, keys.SOURCE: source, **size})
+    host = at.session_state[keys.SCHEME_RUN]
+    assert isinstance(host, RemoteSchemeHost) and host.worker.alive
+    text = KIND if scheme == "unigram" else HUG
+    settings = host.identity.settings
+    here = start_host(text, settings)
+    for k in range(host.state.finished or 6):
+        send(at, position=k)
+        here.advance(k + 1)  # the page trains one ahead before it builds a window
+        here.show(k)
+        shown = stage_data(at)
+        mine = _wire(here.window(serial=shown["serial"], options=StageOptions()))
+        assert view(at) == next(v for v in mine["views"] if v["step"] == k), k
+    if scheme == "unigram":
+        (pills,) = at.get("button_group")
+        offered = [o.content for o in pills.proto.options]
+        assert offered == here.lattice_words()
+        at.session_state[keys.LATTICE_WORD] = offered[0]
+        at.run()
+        drawn = [h.value for h in at.html if h.value.startswith('<div class="ms-lat"')]
+        assert drawn == [lattice_html(here.lattice(offered[0]))]
+
+
+def test_cancel_stops_a_long_jump_between_two_rounds() -> None:
+    host = RemoteSchemeHost.start(KIND, SchemeSettings(scheme="unigram", vocab_size=50))
+
+    def cancel(done: int, total: int) -> None:
+        raise KeyboardInterrupt  # what a click does to the waiting script: an exception out of progress
+
+    with pytest.raises(KeyboardInterrupt):
+        host.jump(6, progress=cancel)
+    host.settle()  # the round under way ends; the worker stops there and keeps the run
+    assert 1 <= host.state.pulled < 6 and host.worker.alive
+    assert host.jump(6).position == 6
+    host.stop()
+    assert not host.worker.alive
+
+
+def test_the_servers_cap_and_a_time_limit_are_messages(remote: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(session_worker, "MAX_WORKERS", 0)
+    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
+    assert not at.exception and keys.SCHEME_RUN not in at.session_state
+    assert any("large runs of other sessions, its limit" in e.value for e in at.error), at.error
+    monkeypatch.setattr(session_worker, "MAX_WORKERS", 4)
+    monkeypatch.setattr(scheme_host, "LIMITS", Limits(seconds=0.001))
+    at.run()
+    assert not at.exception and keys.SCHEME_RUN not in at.session_state
+    assert any("time limit" in e.value for e in at.error), at.error
+
+
+def test_a_new_run_lets_the_old_worker_go(remote: None) -> None:
+    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
+    pid = at.session_state[keys.SCHEME_RUN].worker.pid
+    assert pid is not None and not gone(pid)
+    at.session_state[keys.UG_VOCAB] = 60
+    at.run()
+    assert not at.exception and at.session_state[keys.SCHEME_RUN].identity.settings.vocab_size == 60
+    gc.collect()
+    until(lambda: gone(pid))
+
+
+def test_a_remote_jump_trains_up_to_the_step_and_past_the_end_says_where_it_stopped(remote: None) -> None:
+    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
+    send(at, jump=4)
+    host = at.session_state[keys.SCHEME_RUN]
+    assert not at.exception and host.state.position == 4 and stage_data(at)["position"] == 4
+    assert view(at)["heading"].startswith("Round 4:")
+    send(at, jump=50)
+    data = stage_data(at)
+    assert host.state.finished and data["position"] == host.state.pulled == 6 and data["finished"]
+    assert "Training stopped at round 6: reached the requested vocab size" in data["notice"]

@@ -17,7 +17,7 @@ from mergescope_ui.train.scheme_host import RemoteSchemeHost, start_host
 from mergescope_ui.train.scheme_run import SchemeSettings
 from mergescope_ui.train.stage_data import StageOptions
 from tests.ui.shared.test_jobs import gone, until
-from tests.ui.train.stage_driver import send, stage_data, view
+from tests.ui.train.stage_driver import as_html, send, stage_data, view
 from tests.ui.train.test_scheme_page import _train
 
 CORPORA = Path(__file__).resolve().parents[3] / "corpora"
@@ -31,9 +31,13 @@ def remote(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _wire(window) -> dict:
+    """The window as the page sends it, read as stage_driver.stage_data reads it (blocks as HTML)."""
     from mergescope_ui.shared.stage_contract import wire
 
-    return wire(window)  # type: ignore[no-any-return]
+    data = wire(window)
+    for v in data["views"]:
+        v["card"], v["pairs"] = as_html(v["card"]), as_html(v["pairs"])
+    return data  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ import html
 
 import streamlit as st
 
-from mergescope_ui.shared.rooms import IDLE_SECONDS, RoomState, room_store
+from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, room_store
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.stage_component import mount_stage
 from mergescope_ui.shared.stage_contract import read_shown
@@ -121,13 +121,16 @@ def _question(state: RoomState, joined: Joined) -> None:
     if note:
         st.warning(md_escape(note))
     if asked is None:
-        st.caption("When your teacher asks which pair merges next, answer here.")
+        st.caption(
+            "When your teacher asks which pair merges next (or would, with a pair blocked), answer here."
+        )
         return
     q = asked.question
     shown = dict(zip(q.choices, q.shown, strict=True))
     if not asked.revealed:
         if state.mine is None:
-            st.markdown(f"**❓ Question {asked.number}: which pair makes merge {q.step:,}?**")
+            icon = "🚫" if q.kind == BLOCK else "❓"
+            st.markdown(f"**{icon} Question {asked.number}: {md_escape(q.prompt)}**")
             for n, (choice, label) in enumerate(shown.items()):
                 st.button(
                     md_escape(label),

@@ -2,7 +2,8 @@
 
 A *room* is what a teacher opens from the Train page.  It holds what the
 teacher shows (the stage's step views up to the step on the teacher's screen,
-never past it), the question the teacher asks (which pair merges next), the
+never past it), the question the teacher asks (which pair merges next, or the
+what-if: with that pair blocked, which one would merge instead?), the
 students who joined and their answers.  Every page reaches the rooms through
 one small interface, :class:`RoomStore`; :class:`MemoryRooms` is the one a
 single Streamlit server uses (:func:`room_store` gives the process-wide one).
@@ -85,16 +86,36 @@ class Verdict:
     message: str
 
 
+NEXT, BLOCK = "next", "block"  # a question's kinds: which pair merges next; the what-if with a pair blocked
+KIND_NAMES = {NEXT: "which pair merges next", BLOCK: "what if a pair is blocked"}
+
+
 @dataclass(frozen=True, slots=True)
 class Question:
     """Which pair makes merge ``step``?  ``choices`` (pair labels) with what each shows (``shown``), the
-    ``answer``, and each choice's :class:`Verdict` (ties explained as in the single-player quiz)."""
+    ``answer``, and each choice's :class:`Verdict` (ties explained as in the single-player quiz).
+
+    ``kind`` :data:`NEXT` asks about the run as it is; :data:`BLOCK` is the teacher's what-if: with the
+    pair the run merges at ``step`` blocked (``blocked``, its label), which pair would merge instead?
+
+    >>> _question(4).prompt, replace(_question(4), kind=BLOCK, blocked="e + s").prompt
+    ('which pair makes merge 4?', 'if e + s were blocked, which pair would make merge 4?')
+    """
 
     step: int
     choices: tuple[str, ...]
     shown: tuple[str, ...]
     answer: str
     verdicts: Mapping[str, Verdict]
+    kind: str = NEXT
+    blocked: str = ""  # the pair blocked (a label, plain text), for a BLOCK question
+
+    @property
+    def prompt(self) -> str:
+        """The question as the students read it (plain text: escape it where it is shown)."""
+        if self.kind == BLOCK:
+            return f"if {self.blocked} were blocked, which pair would make merge {self.step:,}?"
+        return f"which pair makes merge {self.step:,}?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +180,8 @@ class QuestionSummary:
     answered: int
     right: int
     tied: int
+    kind: str = NEXT
+    blocked: str = ""
 
     @property
     def share_right(self) -> float:
@@ -179,13 +202,17 @@ class Summary:
         """One row per question, for a table and its CSV.
 
         >>> q = QuestionSummary(number=1, step=4, answer="o + w", answered=4, right=3, tied=1)
-        >>> Summary(code="ABC234", steps=(0, 1, 2), students=5, questions=(q,)).rows()[0]["share right"]
-        0.75
+        >>> w = replace(q, number=2, kind=BLOCK, blocked="e + s")
+        >>> rows = Summary(code="ABC234", steps=(0, 1, 2), students=5, questions=(q, w)).rows()
+        >>> rows[0]["share right"], rows[0]["asked"], rows[1]["asked"], rows[1]["blocked"]
+        (0.75, 'which pair merges next', 'what if a pair is blocked', 'e + s')
         """
         return [
             {
                 "question": q.number,
+                "asked": KIND_NAMES.get(q.kind, q.kind),
                 "merge": q.step,
+                "blocked": q.blocked,
                 "answer": q.answer,
                 "answered": q.answered,
                 "right": q.right,
@@ -214,8 +241,9 @@ class RoomStore(Protocol):
         """The teacher's screen now shows ``moment``."""
         ...
 
-    def ask(self, host: str) -> int:
-        """Pose the question of the moment shown; its number."""
+    def ask(self, host: str, question: Question | None = None) -> int:
+        """Pose the question of the moment shown (or ``question``, the teacher's what-if about the same
+        next merge); its number."""
         ...
 
     def reveal(self, host: str) -> None:
@@ -427,12 +455,20 @@ class MemoryRooms:
             if before is None or before.window.position != window.position or before.lesson != moment.lesson:
                 room.version += 1
 
-    def ask(self, host: str) -> int:
+    def ask(self, host: str, question: Question | None = None) -> int:
         with self._lock:
             room = self._driven(host)
-            question = room.moment.question if room.moment else None
-            if question is None:
+            upcoming = room.moment.question if room.moment else None
+            if upcoming is None:
                 raise RoomError("There is no next merge to ask about: step back, or train further.")
+            if question is not None and question.step != upcoming.step:
+                raise RoomError(
+                    f"The room shows the step before merge {upcoming.step:,}, not before merge "
+                    f"{question.step:,}: ask again."
+                )
+            if question is not None and (question.answer not in question.choices or not question.choices):
+                raise RoomError("This question has no right answer among its choices: ask another.")
+            question = question or upcoming
             if room.asked and not room.asked[-1].revealed:
                 raise RoomError("A question is open: reveal it before asking the next.")
             room.asked.append(Asked(number=len(room.asked) + 1, question=question, revealed=False))
@@ -559,6 +595,8 @@ class MemoryRooms:
                     answered=tally.answered,
                     right=tally.right,
                     tied=tally.tied,
+                    kind=asked.question.kind,
+                    blocked=asked.question.blocked,
                 )
             )
         return Summary(

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from mergescope_ui.shared.rooms import _moment, _question, room_store
+from mergescope_ui.shared.rooms import BLOCK, _moment, _question, room_store
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "views" / "classroom.py")
@@ -49,6 +50,17 @@ def test_a_student_joins_answers_once_and_sees_the_verdict() -> None:
     at.run()
     verdict = next(h.value for h in at.html if "ms-room-verdict" in h.value)
     assert "ms-tied" in verdict and "Tied: l + o also occurs 3 times" in verdict
+    # The what-if: its own question, the blocked pair named (escaped), answered and revealed the same way.
+    what_if = replace(_question(4), kind=BLOCK, blocked="[x](http://e.io)", answer="o + w")
+    number = store.ask(host, what_if)
+    at.run()
+    heading = next(m.value for m in at.markdown if f"Question {number}" in m.value)
+    assert "🚫" in heading and "were blocked" in heading and "\\[x\\]" in heading  # escaped for Markdown
+    at.button(key=f"room_answer_{number}_2").click().run()
+    store.reveal(host)
+    at.run()
+    verdict = next(h.value for h in at.html if "ms-room-verdict" in h.value)
+    assert "ms-right" in verdict and f"Question {number}" in verdict
     store.close(host)
     at.run()
     assert any("This room has closed" in w.value for w in at.warning)

@@ -16,7 +16,9 @@ from mergescope_ui.shared.rooms import (
     MAX_NAME,
     MAX_ROOMS,
     MAX_STUDENTS,
+    BLOCK,
     MemoryRooms,
+    Verdict,
     RoomError,
     _moment,
     _question,
@@ -183,7 +185,9 @@ def test_an_ended_room_says_so_and_keeps_its_summary(store: MemoryRooms) -> None
     (row,) = summary.rows()
     assert row == {
         "question": 1,
+        "asked": "which pair merges next",
         "merge": 4,
+        "blocked": "",
         "answer": "o + w",
         "answered": 1,
         "right": 0,
@@ -263,3 +267,63 @@ def test_a_new_run_drops_the_old_runs_views(store: MemoryRooms) -> None:
     store.publish(host, only_six)
     window = store.window(code, position=6, serial=1)
     assert [v.step for v in window.views] == [2, 6]  # run A's steps 4 and 5 are gone
+
+
+def _what_if(step: int) -> rooms.Question:
+    """The what-if about merge ``step`` of :func:`_question`: o + w blocked, l + o merges instead."""
+    verdicts = {
+        "e + s": Verdict("wrong", "With o + w blocked: Not this time"),
+        "l + o": Verdict("right", "With o + w blocked: Right!"),
+        "o + w": Verdict("wrong", "Not this time: o + w is the pair blocked"),
+    }
+    labels = tuple(verdicts)
+    return rooms.Question(
+        step=step,
+        choices=labels,
+        shown=labels,
+        answer="l + o",
+        verdicts=verdicts,
+        kind=BLOCK,
+        blocked="o + w",
+    )
+
+
+def test_the_what_if_is_asked_answered_once_revealed_and_summed_up(store: MemoryRooms) -> None:
+    code, host = store.open()
+    a, b, c = (store.join(code, n) for n in "ABC")
+    store.publish(host, _moment(3, question=_question(4)))
+    first = store.ask(host)
+    store.answer(code, a, first, "o + w")
+    store.reveal(host)
+    number = store.ask(host, _what_if(4))
+    assert number == 2
+    state = store.state(code, student=a)
+    assert state.asked.question.kind == BLOCK and state.mine is None  # a fresh question, no answer yet
+    assert state.asked.question.prompt == "if o + w were blocked, which pair would make merge 4?"
+    assert store.answer(code, a, number, "l + o")
+    assert not store.answer(code, a, number, "e + s")  # once
+    assert store.answer(code, b, number, "o + w")  # the blocked pair: a choice, and wrong
+    assert store.answer(code, c, number, "e + s")
+    tally = store.state(code).tally
+    assert (tally.answered, tally.right, dict(tally.counts)) == (3, 1, {"e + s": 1, "l + o": 1, "o + w": 1})
+    store.reveal(host)
+    mine = store.state(code, student=b)
+    assert mine.asked.revealed and mine.asked.question.verdicts[mine.mine].outcome == "wrong"
+    rows = store.close(host).rows()
+    assert [(r["asked"], r["blocked"], r["answer"], r["right"], r["wrong"]) for r in rows] == [
+        ("which pair merges next", "", "o + w", 1, 0),
+        ("what if a pair is blocked", "o + w", "l + o", 1, 2),
+    ]
+
+
+def test_a_what_if_about_another_merge_is_refused(store: MemoryRooms) -> None:
+    code, host = store.open()
+    store.publish(host, _moment(3, question=_question(4)))
+    with pytest.raises(RoomError, match="ask again"):
+        store.ask(host, _what_if(6))  # the teacher has moved on: it is about another merge
+    with pytest.raises(RoomError, match="no right answer"):
+        store.ask(host, replace(_what_if(4), answer="x + y"))
+    assert store.state(code).asked is None
+    store.publish(host, _moment(9))  # the end of training: no next merge
+    with pytest.raises(RoomError, match="no next merge"):
+        store.ask(host, _what_if(10))

@@ -231,8 +231,9 @@ def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None) -> None
             if what_if is None:
                 ask, reveal, end = st.columns(3)
                 block = None
-            else:
-                ask, block, reveal, end = st.columns([3, 3, 2, 2])
+            else:  # two rows: the questions (long labels, whole on a projector), then Reveal and End
+                ask, block = st.columns(2)
+                reveal, end = st.columns(2)
             asked = state.asked
             open_question = asked is not None and not asked.revealed
             ask.button(
@@ -245,7 +246,7 @@ def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None) -> None
             )
             if block is not None and what_if is not None:
                 block.button(
-                    "🚫 Ask the what-if: block that pair?",
+                    "🚫 Ask the what-if: block that pair, which merges?",
                     key="room_ask_what_if",
                     on_click=_act,
                     args=(_ask_what_if(store, what_if, state.position),),

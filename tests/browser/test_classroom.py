@@ -141,6 +141,28 @@ def test_a_teacher_and_three_students(server: str) -> None:
         assert any("Right!" in v for v in verdicts), verdicts
         _phone_shot(phone, "3_reveal")
 
+        # The what-if: block the pair merge 3 makes; which would merge instead?  Asked, answered, revealed.
+        teacher.get_by_role("button", name=re.compile("Ask the what-if")).click()
+        for page in students:
+            page.get_by_text(
+                re.compile(r"Question 2: if .+ were blocked, which pair would make merge 3\?")
+            ).wait_for(timeout=FOLLOW_MS)
+        _phone_shot(phone, "3b_what_if")
+        _no_sideways_scroll(phone)
+        for page, pick in zip(students, [0, 0, 1], strict=True):
+            page.locator(".st-key-room_question button").nth(pick).click()
+            page.get_by_text("Wait for the reveal").wait_for(timeout=FOLLOW_MS)
+        teacher.get_by_text(re.compile(r"were blocked, .*3 answered")).wait_for(timeout=FOLLOW_MS)
+        teacher.locator(".st-key-room_box").screenshot(path=str(ARTIFACTS / "classroom_teacher_what_if.png"))
+        teacher.get_by_role("button", name="💡 Reveal").click()
+        for page in students:
+            page.locator(".ms-room-verdict").get_by_text(re.compile(r"Question 2: .*blocked")).wait_for(
+                timeout=FOLLOW_MS
+            )
+        verdicts = [page.locator(".ms-room-verdict").inner_text() for page in students]
+        assert verdicts[0] == verdicts[1] != verdicts[2], verdicts  # the same pick, the same verdict
+        _phone_shot(phone, "3c_what_if_reveal")
+
         # A student looks back, the teacher moves on, the student returns to live in one tap.
         teacher.get_by_role("button", name="Next ▶").click()
         _step_shown(teacher, 3)
@@ -181,6 +203,7 @@ def test_a_teacher_and_three_students(server: str) -> None:
         # End: the summary for the teacher, a word for every student.
         teacher.get_by_role("button", name="⏹ End room").click()
         teacher.get_by_text(f"Room {code}: summary").wait_for(timeout=FOLLOW_MS)
+        teacher.get_by_text(re.compile(r"2 questions asked")).wait_for(timeout=FOLLOW_MS)
         assert teacher.get_by_role("button", name="⬇ Summary as CSV").count() == 1
         for page in students:
             page.get_by_text("This room has closed").wait_for(timeout=FOLLOW_MS)

@@ -9,6 +9,7 @@ import pytest
 
 from mergescope_ui.shared import rooms
 from mergescope_ui.shared.rooms import (
+    BLOCK,
     CLOSED_KEPT_SECONDS,
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -16,10 +17,9 @@ from mergescope_ui.shared.rooms import (
     MAX_NAME,
     MAX_ROOMS,
     MAX_STUDENTS,
-    BLOCK,
     MemoryRooms,
-    Verdict,
     RoomError,
+    Verdict,
     _moment,
     _question,
     clean_name,

@@ -6,7 +6,9 @@ The stage shows the step the teacher shows.  A small part of the page
 page only when it changed: a step, a question, a reveal, the end.  A student
 may step the stage back (its own ◀ Back, Reset or Jump); the stage then stays
 where they are while the teacher moves on, and "Back to live" returns in one
-tap.  Stepping past the teacher's step goes back to live.
+tap.  Stepping past the teacher's step goes back to live.  Paging through a
+step's places past the first ones asks the room for that page, which the
+teacher's run makes once for the whole room (:meth:`.rooms.MemoryRooms.window`).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def follow(joined: Joined) -> None:
     ss.setdefault(keys.SERIAL, 1)
     ss.setdefault(keys.FOLLOWING, True)
     if ss[keys.FOLLOWING] and ss.get(keys.LIVE_SENT) != state.position:
-        ss[keys.SERIAL] += 1  # the stage moves to the teacher's new step
+        _new_serial()  # the stage moves to the teacher's new step
         ss[keys.LIVE_SENT] = state.position
     ss[keys.SEEN] = state.version
     st.html(FOLLOW_CSS)
@@ -73,7 +75,7 @@ def follow(joined: Joined) -> None:
                 width="stretch",
             )
     at = state.position if ss[keys.FOLLOWING] else int(ss.get(keys.LOOKING_AT, state.position))
-    window = store.window(joined.code, position=at, serial=ss[keys.SERIAL])
+    window = store.window(joined.code, position=at, serial=ss[keys.SERIAL], starts=ss.get(keys.STARTS))
     if window is None:
         st.info("Waiting for your teacher's first step…")
     else:
@@ -87,9 +89,15 @@ def _poll(code: str) -> None:
         st.rerun(scope="app")
 
 
+def _new_serial() -> None:
+    """The server moves the stage: it shows the step it is sent, from the first place."""
+    st.session_state[keys.SERIAL] = st.session_state.get(keys.SERIAL, 1) + 1
+    st.session_state[keys.STARTS] = {}
+
+
 def _to_live() -> None:
     st.session_state[keys.FOLLOWING] = True
-    st.session_state[keys.SERIAL] = st.session_state.get(keys.SERIAL, 1) + 1
+    _new_serial()
 
 
 def _on_shown(code: str) -> None:
@@ -100,6 +108,8 @@ def _on_shown(code: str) -> None:
     if report is None or report.serial != ss.get(keys.SERIAL) or state is None:
         return  # not a report, or one about a window already replaced
     position = report.position
+    if position <= state.position:  # the places it pages through (made once for the room)
+        ss.setdefault(keys.STARTS, {})[position] = report.start
     if position >= state.position:
         ss[keys.FOLLOWING] = True
         if position > state.position:  # Next at the teacher's step: no step past it to see
@@ -168,5 +178,13 @@ def _ended(state: RoomState | None) -> None:
 
 def _leave() -> None:
     st.session_state[keys.FORGET] = True  # the tab forgets the room too
-    for key in (keys.JOINED, keys.SERIAL, keys.FOLLOWING, keys.LOOKING_AT, keys.LIVE_SENT, keys.SEEN):
+    for key in (
+        keys.JOINED,
+        keys.SERIAL,
+        keys.FOLLOWING,
+        keys.LOOKING_AT,
+        keys.LIVE_SENT,
+        keys.SEEN,
+        keys.STARTS,
+    ):
         st.session_state.pop(key, None)

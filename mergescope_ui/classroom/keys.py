@@ -11,6 +11,7 @@ SERIAL: Final = "_room_serial"  # plain: the stage's serial (a new one moves it 
 FOLLOWING: Final = "_room_following"  # plain: True while the stage follows the teacher ("live")
 LOOKING_AT: Final = "_room_looking_at"  # plain: the step a student looking back is at
 LIVE_SENT: Final = "_room_live_sent"  # plain: the teacher's step the stage was last moved to
+STARTS: Final = "_room_starts"  # plain: step -> the first place the student's stage asked for there
 SEEN: Final = "_room_seen"  # plain: the room's version this page was drawn for
 STAGE: Final = "room_stage"  # the stage component
 FORGET: Final = "_room_forget"  # plain: the tab should forget the room joined (the student left it)

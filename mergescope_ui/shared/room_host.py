@@ -30,6 +30,7 @@ from .csv_cells import csv_bytes
 from .rooms import (
     IDLE_SECONDS,
     Moment,
+    Pager,
     Question,
     RoomError,
     RoomState,
@@ -111,9 +112,12 @@ def summary_table(summary: Summary) -> pd.DataFrame:
 WhatIfMaker: TypeAlias = Callable[[int], Question | None]
 
 
-def host_room(moment: Callable[[], Moment], *, what_if: WhatIfMaker | None = None) -> None:
+def host_room(
+    moment: Callable[[], Moment], *, what_if: WhatIfMaker | None = None, pager: Pager | None = None
+) -> None:
     """The room of this session: a button to open one, or the open room (``moment`` is published);
-    ``what_if`` makes the what-if question at the step shown (None: the page poses none)."""
+    ``what_if`` makes the what-if question at the step shown (None: the page poses none); ``pager``
+    makes the pages of places students ask for (None: they see the first ones)."""
     store = room_store()
     host: str | None = st.session_state.get(HOST)
     code = store.hosted(host) if host else None
@@ -134,7 +138,7 @@ def host_room(moment: Callable[[], Moment], *, what_if: WhatIfMaker | None = Non
         _closed_room()
         return
     try:
-        store.publish(host, moment())
+        store.publish(host, moment(), pager=pager)
     except RoomError as exc:
         st.warning(md_escape(exc))
         return

@@ -57,11 +57,11 @@ import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
-from .stage_contract import StepView, TokenLabel, Window
+from .stage_contract import StepView, TokenLabel, Window, view_ids
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed on a phone
 CODE_LENGTH = 6
@@ -224,6 +224,19 @@ class Summary:
         ]
 
 
+Page: TypeAlias = tuple[StepView, Mapping[str, TokenLabel]]  # a step's view from another place, its labels
+MAX_PAGES = 200  # pages of places a room keeps (built once for all its students; the oldest go first)
+
+
+class Pager(Protocol):
+    """What the teacher's page lends its room so students can page through a step's places past the
+    first ones: the view of step ``step`` with its places from the ``start``-th on, and the labels of
+    the tokens it shows (None: that step cannot be shown).  It runs in the student's session thread,
+    so it must be safe to call beside the teacher's own session (the Train page's takes a lock)."""
+
+    def page(self, step: int, start: int) -> Page | None: ...
+
+
 class RoomStore(Protocol):
     """Where the rooms live.  ``host`` is a room's host key (the teacher's secret), ``student`` the id
     :meth:`join` gave; a method that moves a room raises :class:`RoomError` for a key it does not know
@@ -237,8 +250,9 @@ class RoomStore(Protocol):
         """The code of the open room ``host`` drives (a teacher's reload gets it back), or None."""
         ...
 
-    def publish(self, host: str, moment: Moment) -> None:
-        """The teacher's screen now shows ``moment``."""
+    def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
+        """The teacher's screen now shows ``moment``; ``pager`` makes the pages of places students ask
+        for (None: students see the places the teacher's views carry)."""
         ...
 
     def ask(self, host: str, question: Question | None = None) -> int:
@@ -277,8 +291,12 @@ class RoomStore(Protocol):
         """The room as a page draws it (None: no such room, or forgotten)."""
         ...
 
-    def window(self, code: str, *, position: int, serial: int) -> Window | None:
-        """A student's stage at ``position`` (at most the teacher's step), from the views the room kept."""
+    def window(
+        self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
+    ) -> Window | None:
+        """A student's stage at ``position`` (at most the teacher's step), from the views the room kept;
+        ``starts``: step -> the first place the student's stage asked for there (a page made once for
+        the whole room, by the teacher's pager)."""
         ...
 
     def summary(self, code: str) -> Summary | None:
@@ -335,20 +353,6 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def view_ids(views: Iterable[StepView]) -> set[int]:
-    """Every token id the ``views`` show (for the label table a window carries)."""
-    ids: set[int] = set()
-    for v in views:
-        lines = [v.head] + [
-            line
-            for p in (v.places.items if v.places else ())
-            for line in (p.lead, p.token, p.tail, p.link)
-            if line
-        ]
-        ids.update(i for line in lines for span in line for i in (*span.ids, *(span.was or ())))
-    return ids
-
-
 @dataclass
 class _Room:
     code: str
@@ -364,6 +368,8 @@ class _Room:
     steps: dict[int, None] = field(default_factory=dict)  # steps shown, in order (a set that keeps it)
     asked: list[Asked] = field(default_factory=list)
     answers: list[dict[str, str]] = field(default_factory=list)  # per question: student -> choice
+    pager: Pager | None = None  # the teacher's (in this process only)
+    pages: dict[tuple[int, int], Page] = field(default_factory=dict)  # (step, start) -> the page made
 
 
 class MemoryRooms:
@@ -432,13 +438,15 @@ class MemoryRooms:
             room = self._room(code) if code else None
             return room.code if room is not None and room.closed_at is None else None
 
-    def publish(self, host: str, moment: Moment) -> None:
+    def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
         with self._lock:
             room = self._driven(host)
             window = moment.window
+            room.pager = pager
             if room.moment is not None and room.moment.run != moment.run:
                 room.history.clear()
                 room.labels.clear()
+                room.pages.clear()
                 room.version += 1
             for view in window.views:
                 if view.step <= window.position:
@@ -487,6 +495,7 @@ class MemoryRooms:
         with self._lock:
             room = self._driven(host)
             room.closed_at, room.reason = self._clock(), "ended"
+            room.pager, room.pages = None, {}  # (the teacher's run is let go)
             room.version += 1
             return self._summary(room)
 
@@ -553,12 +562,30 @@ class MemoryRooms:
                 lesson=room.moment.lesson if room.moment else "",
             )
 
-    def window(self, code: str, *, position: int, serial: int) -> Window | None:
+    def window(
+        self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
+    ) -> Window | None:
         with self._lock:
             room = self._room(code)
             if room is None or room.moment is None:
                 return None
-            return student_window(room.moment.window, room.history, room.labels, at=position, serial=serial)
+            live, pager = room.moment, room.pager
+            wanted = _wanted(starts or {}, room.history, top=live.window.position, at=position)
+            missing = [key for key in wanted.items() if key not in room.pages]
+        made = {}
+        if pager is not None:
+            for step, start in missing:  # built outside the lock: the other sessions go on meanwhile
+                page = pager.page(step, start)
+                if page is not None:
+                    made[step, start] = page
+        with self._lock:
+            if made and room.moment is not None and room.moment.run == live.run:
+                room.pages.update(made)
+                while len(room.pages) > MAX_PAGES:
+                    del room.pages[next(iter(room.pages))]
+            pages = {k: room.pages[k, s] for k, s in wanted.items() if (k, s) in room.pages}
+            window = room.moment.window if room.moment else live.window
+            return student_window(window, room.history, room.labels, at=position, serial=serial, pages=pages)
 
     def summary(self, code: str) -> Summary | None:
         with self._lock:
@@ -604,17 +631,51 @@ class MemoryRooms:
         )
 
 
+def _wanted(
+    starts: Mapping[int, int], history: Mapping[int, StepView], *, top: int, at: int
+) -> dict[int, int]:
+    """The pages a student's window needs: step -> first place, for the steps of the window whose kept
+    view starts elsewhere, and only starts that are places of that step (a report is the browser's).
+
+    >>> from mergescope_ui.shared.stage_contract import Places
+    >>> view = replace(_moment(3).window.views[-1], places=Places(total=20, start=0, items=()))
+    >>> _wanted({3: 6, 2: 6, 99: 6}, {3: view}, top=3, at=3), _wanted({3: 20}, {3: view}, top=3, at=3)
+    ({3: 6}, {})
+    """
+    at = max(0, min(at, top))
+    wanted = {}
+    for step, start in starts.items():
+        view = history.get(step)
+        places = view.places if view is not None else None
+        if places is None or not at - BEHIND <= step <= min(top, at + AHEAD):
+            continue
+        if 0 <= start < places.total and start != places.start:
+            wanted[step] = start
+    return wanted
+
+
 def student_window(
-    live: Window, history: Mapping[int, StepView], labels: Mapping[str, TokenLabel], *, at: int, serial: int
+    live: Window,
+    history: Mapping[int, StepView],
+    labels: Mapping[str, TokenLabel],
+    *,
+    at: int,
+    serial: int,
+    pages: Mapping[int, Page] | None = None,
 ) -> Window:
     """A student's stage window at step ``at`` (cut to the teacher's step ``live.position``): the kept
-    views around it, no quiz of its own, phone sizes, and the stage's last step the teacher's."""
+    views around it (or the ``pages`` made for it: step -> view and its labels), no quiz of its own,
+    phone sizes, and the stage's last step the teacher's."""
     top = live.position
     at = max(0, min(at, top))
     lo, hi = max(0, at - BEHIND), min(top, at + AHEAD)
-    views = tuple(history[k] for k in range(lo, hi + 1) if k in history)
+    pages = pages or {}
+    views = tuple(pages[k][0] if k in pages else history[k] for k in range(lo, hi + 1) if k in history)
     if views:
         lo, hi = min(lo, views[0].step), max(v.step for v in views)
+    known = dict(labels)
+    for _, page_labels in pages.values():
+        known.update(page_labels)
     return replace(
         live,
         serial=serial,
@@ -622,7 +683,7 @@ def student_window(
         lo=lo,
         hi=hi,
         views=views,
-        labels={str(i): labels[str(i)] for i in sorted(view_ids(views)) if str(i) in labels},
+        labels={str(i): known[str(i)] for i in sorted(view_ids(views)) if str(i) in known},
         last=top,
         finished=live.finished and top >= live.last,
         quiz=False,

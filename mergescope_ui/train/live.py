@@ -32,7 +32,9 @@ QUESTION = "_room_question"  # plain: (run, step, Question): the question of the
 def live_room(run: TrainingRun, views: StageViews, options: StageOptions) -> None:
     """The room's button or the open room, fed with this run's moment."""
     host_room(
-        lambda: room_moment(run, views, options), what_if=lambda position: block_question(run, position)
+        lambda: room_moment(run, views, options),
+        what_if=lambda position: block_question(run, position),
+        pager=views,  # students page through a step's places: built once per page for the room, here
     )
 
 

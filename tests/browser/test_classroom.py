@@ -112,6 +112,22 @@ def test_a_teacher_and_three_students(server: str) -> None:
             for page in students:
                 _step_shown(page, k)
 
+        # A student pages through merge 2's places past the first six: the teacher's run makes them.
+        ben = students[1]
+        pager = ben.locator(".ms-stage .ms-pager-t")
+        total = int(pager.inner_text().rsplit(" of ", 1)[1].replace(",", ""))
+        assert total > 6, total
+        for first in (4, 7):
+            ben.get_by_role("button", name="Next places").click()
+            ben.get_by_text(f"places {first}–{min(first + 2, total)} of {total:,}").wait_for(
+                timeout=FOLLOW_MS
+            )
+        ben.locator(".ms-stage .ms-after .ms-num").first.get_by_text(re.compile(r"^7")).wait_for(
+            timeout=FOLLOW_MS
+        )
+        assert ben.locator(".ms-stage .ms-after .ms-new").count() >= 1
+        _phone_shot(ben, "1b_places_paged")
+
         # Ask: the students answer on their phones, the teacher sees the answers arrive.
         teacher.get_by_role("button", name=re.compile("Ask: which pair merges next")).click()
         for page in students:

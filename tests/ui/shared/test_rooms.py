@@ -25,6 +25,7 @@ from mergescope_ui.shared.rooms import (
     clean_name,
     name_html,
 )
+from mergescope_ui.shared.stage_contract import Place, Places, Span, TokenLabel
 
 
 class Clock:
@@ -327,3 +328,56 @@ def test_a_what_if_about_another_merge_is_refused(store: MemoryRooms) -> None:
     store.publish(host, _moment(9))  # the end of training: no next merge
     with pytest.raises(RoomError, match="no next merge"):
         store.ask(host, _what_if(10))
+
+
+class CountingPager:
+    """A teacher's pager for the tests: step ``step`` from place ``start``, counted."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, int]] = []
+
+    def page(self, step: int, start: int) -> rooms.Page | None:
+        self.calls.append((step, start))
+        view = _moment(step).window.views[-1]
+        token = (Span((1000 + start,), "new", (1, 2)),)
+        place = Place(
+            number=start + 1, lead=(), token=token, tail=(), link=None, cut_before=True, cut_after=True
+        )
+        label = TokenLabel(text=f"t{start}", classes="", title="", breaks=0)
+        return replace(view, places=Places(total=20, start=start, items=(place,))), {str(1000 + start): label}
+
+
+def _with_places(moment: rooms.Moment, total: int) -> rooms.Moment:
+    """``moment`` whose views each have ``total`` places (the first page: none of them drawn)."""
+    views = tuple(replace(v, places=Places(total=total, start=0, items=())) for v in moment.window.views)
+    return replace(moment, window=replace(moment.window, views=views))
+
+
+def test_students_page_through_places_made_once_for_the_room(store: MemoryRooms) -> None:
+    code, host = store.open()
+    pager = CountingPager()
+    store.publish(host, _with_places(_moment(5), 20), pager=pager)
+    for serial in (1, 2, 3):  # three students (or one redrawing) ask for places 7.. of step 5
+        window = store.window(code, position=5, serial=serial, starts={5: 6})
+        shown = {v.step: v for v in window.views}[5]
+        assert shown.places.start == 6 and shown.places.items[0].number == 7
+        assert window.labels["1006"].text == "t6"  # the page's tokens come with their labels
+    assert pager.calls == [(5, 6)]  # built once
+    # Not past the teacher's step, not out of the step's places, not for a step outside the window.
+    window = store.window(code, position=5, serial=4, starts={6: 6, 5: 20, 4: -1})
+    assert {v.step: v.places.start for v in window.views}[5] == 0
+    assert pager.calls == [(5, 6)]
+    # Looking back: a page of an earlier step.
+    window = store.window(code, position=3, serial=5, starts={3: 12})
+    assert {v.step: v.places.start for v in window.views}[3] == 12 and pager.calls[-1] == (3, 12)
+    # A new run forgets the pages made for the old one.
+    store.publish(host, replace(_with_places(_moment(5), 20), run="another"), pager=pager)
+    store.window(code, position=5, serial=6, starts={5: 6})
+    assert pager.calls[-1] == (5, 6) and len(pager.calls) == 3
+
+
+def test_without_a_pager_students_see_the_first_places(store: MemoryRooms) -> None:
+    code, host = store.open()
+    store.publish(host, _with_places(_moment(5), 20))
+    window = store.window(code, position=5, serial=1, starts={5: 6})
+    assert {v.step: v.places.start for v in window.views}[5] == 0

@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 from mergescope_ui.shared import room_host
 from mergescope_ui.shared.keys import RUN
 from mergescope_ui.shared.rooms import BLOCK, room_store
+from mergescope_ui.shared.stage_contract import view_ids
 from mergescope_ui.train.whatif.branch import pair_label
 from tests.ui.train.stage_driver import step_through
 
@@ -32,6 +33,13 @@ def test_a_teacher_opens_a_room_that_follows_asks_reveals_and_ends() -> None:
     assert state is not None and state.position == 2  # the room follows the teacher's step
     window = store.window(code, position=99, serial=1)
     assert window is not None and window.hi == 2  # nothing past the teacher's step reaches a phone
+    # A student pages through merge 2's places: the teacher's run makes the page (7th place on).
+    first = {v.step: v for v in window.views}[2].places
+    assert first is not None and first.start == 0 and first.total > 6
+    paged = store.window(code, position=2, serial=2, starts={2: 6})
+    places = {v.step: v for v in paged.views}[2].places
+    assert places.start == 6 and [p.number for p in places.items][:1] == [7]
+    assert set(view_ids(paged.views)) <= {int(i) for i in paged.labels}  # every token shown has its label
 
     at.button(key="room_ask").click().run()
     state = store.state(code)

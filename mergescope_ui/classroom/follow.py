@@ -1,9 +1,13 @@
 """Following a room: the teacher's step on the stage, the question, the reveal, the end.
 
 The stage shows the step the teacher shows.  A small part of the page
-(:func:`_poll`, a fragment) looks at the room's version every
-:data:`POLL_EVERY` seconds (one dictionary read under a lock) and reruns the
-page only when it changed: a step, a question, a reveal, the end.  A student
+(:func:`_poll`, a fragment that draws nothing) runs every :data:`POLL_EVERY`
+seconds and waits up to :data:`WAIT` seconds for the room's version to change
+(the room wakes it the moment the teacher acts: no lag of a poll's interval),
+and reruns the page only when it changed: a step, a question, a reveal, the
+end.  The stage's window and its JSON-ready data are made once per room,
+version and step for every student (:func:`student_stage`): after a step the
+whole class redraws at once, and one build serves it.  A student
 may step the stage back (its own ◀ Back, Reset or Jump); the stage then stays
 where they are while the teacher moves on, and "Back to live" returns in one
 tap.  Stepping past the teacher's step goes back to live.  Paging through a
@@ -15,18 +19,24 @@ from __future__ import annotations
 
 import functools
 import html
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
 
 import streamlit as st
 
 from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, room_store
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.stage_component import mount_stage
-from mergescope_ui.shared.stage_contract import read_shown
+from mergescope_ui.shared.stage_contract import Window, read_shown, wire
 
 from . import keys
 from .join import Joined
 
-POLL_EVERY = 0.5  # seconds between two looks at the room (the teacher's step shows within about this)
+POLL_EVERY = 0.5  # seconds between two looks at the room
+WAIT = 0.4  # seconds a look waits for a change (the page's own taps wait for it to end: keep it short)
 ICONS = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}
 FOLLOW_CSS = """
 <style>
@@ -75,18 +85,53 @@ def follow(joined: Joined) -> None:
                 width="stretch",
             )
     at = state.position if ss[keys.FOLLOWING] else int(ss.get(keys.LOOKING_AT, state.position))
-    window = store.window(joined.code, position=at, serial=ss[keys.SERIAL], starts=ss.get(keys.STARTS))
-    if window is None:
+    drawn = student_stage(
+        joined.code, state.version, at=at, serial=ss[keys.SERIAL], starts=ss.get(keys.STARTS)
+    )
+    if drawn is None:
         st.info("Waiting for your teacher's first step…")
     else:
-        mount_stage(window, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code))
+        window, wired = drawn
+        mount_stage(window, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code), wired=wired)
     st.fragment(_poll, run_every=POLL_EVERY)(joined.code)
 
 
 def _poll(code: str) -> None:
-    """Rerun the page when the room changed since it was drawn (else nothing: a look costs a lock)."""
-    if room_store().version(code) != st.session_state.get(keys.SEEN):
+    """Rerun the page when the room changed since it was drawn: wait for a change (the room wakes every
+    waiting student the moment the teacher acts), at most :data:`WAIT` seconds."""
+    if room_store().wait(code, st.session_state.get(keys.SEEN), timeout=WAIT) != st.session_state.get(
+        keys.SEEN
+    ):
         st.rerun(scope="app")
+
+
+_WIRED: OrderedDict[tuple[object, ...], tuple[Window, dict[str, Any]]] = OrderedDict()
+_WIRED_LOCK = threading.Lock()
+MAX_WIRED = 256  # stage windows kept wired, for every student of every room of this server
+
+
+def student_stage(
+    code: str, version: int, *, at: int, serial: int, starts: Mapping[int, int] | None
+) -> tuple[Window, dict[str, Any]] | None:
+    """The stage's window at step ``at`` of room ``code`` (as of ``version``) and its wired data, made once
+    for every student who shows the same step of the same room (a class redraws at once after a step:
+    one build, forty copies of a serial)."""
+    key = (code, version, at, tuple(sorted((starts or {}).items())))
+    with _WIRED_LOCK:
+        kept = _WIRED.get(key)
+        if kept is not None:
+            _WIRED.move_to_end(key)
+    if kept is None:
+        window = room_store().window(code, position=at, serial=serial, starts=starts)
+        if window is None:
+            return None
+        kept = (window, wire(window))
+        with _WIRED_LOCK:
+            _WIRED[key] = kept
+            while len(_WIRED) > MAX_WIRED:
+                _WIRED.popitem(last=False)
+    window, wired = kept
+    return replace(window, serial=serial), {**wired, "serial": serial}
 
 
 def _new_serial() -> None:

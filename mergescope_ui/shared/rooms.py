@@ -72,6 +72,7 @@ MAX_STUDENTS = 60  # students a room admits
 MAX_NAME = 24  # characters of a display name
 MAX_HISTORY = 400  # step views a room keeps for students looking back (the oldest go first)
 BEHIND, AHEAD = 4, 8  # steps a student's window holds before and after the step it shows
+MAX_WAIT = 5.0  # seconds a student's look at the room may wait for a change
 
 
 class RoomError(ValueError):
@@ -287,6 +288,12 @@ class RoomStore(Protocol):
         students poll."""
         ...
 
+    def wait(self, code: str, seen: int | None, *, timeout: float) -> int | None:
+        """The room's version once it is no longer ``seen``, or after ``timeout`` seconds (at most
+        :data:`MAX_WAIT`) whatever it is then (None: no such room): a student's look at the room that
+        returns the moment the teacher acts, without asking again and again."""
+        ...
+
     def state(self, code: str, *, student: str | None = None) -> RoomState | None:
         """The room as a page draws it (None: no such room, or forgotten)."""
         ...
@@ -381,14 +388,21 @@ class MemoryRooms:
     def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)  # notified whenever a room's version changes
         self._rooms: dict[str, _Room] = {}
         self._hosts: dict[str, str] = {}  # host key -> code
 
     # ----- housekeeping -----
+    def _bump(self, room: _Room) -> None:
+        """What every student sees of ``room`` changed (the lock is held): a new version, and the students
+        waiting for one wake up."""
+        room.version += 1
+        self._changed.notify_all()
+
     def _expire(self, room: _Room, now: float) -> None:
         if room.closed_at is None and now - room.touched > IDLE_SECONDS:
             room.closed_at, room.reason = room.touched + IDLE_SECONDS, "expired"
-            room.version += 1
+            self._bump(room)
 
     def _sweep(self, now: float) -> None:
         for code in list(self._rooms):
@@ -447,7 +461,7 @@ class MemoryRooms:
                 room.history.clear()
                 room.labels.clear()
                 room.pages.clear()
-                room.version += 1
+                self._bump(room)
             for view in window.views:
                 if view.step <= window.position:
                     room.history[view.step] = view
@@ -459,9 +473,9 @@ class MemoryRooms:
             room.moment = moment
             if room.asked and not room.asked[-1].revealed and window.position >= room.asked[-1].question.step:
                 room.asked[-1] = replace(room.asked[-1], revealed=True)  # the stage shows the answer now
-                room.version += 1
+                self._bump(room)
             if before is None or before.window.position != window.position or before.lesson != moment.lesson:
-                room.version += 1
+                self._bump(room)
 
     def ask(self, host: str, question: Question | None = None) -> int:
         with self._lock:
@@ -481,7 +495,7 @@ class MemoryRooms:
                 raise RoomError("A question is open: reveal it before asking the next.")
             room.asked.append(Asked(number=len(room.asked) + 1, question=question, revealed=False))
             room.answers.append({})
-            room.version += 1
+            self._bump(room)
             return len(room.asked)
 
     def reveal(self, host: str) -> None:
@@ -489,14 +503,14 @@ class MemoryRooms:
             room = self._driven(host)
             if room.asked and not room.asked[-1].revealed:
                 room.asked[-1] = replace(room.asked[-1], revealed=True)
-                room.version += 1
+                self._bump(room)
 
     def close(self, host: str) -> Summary:
         with self._lock:
             room = self._driven(host)
             room.closed_at, room.reason = self._clock(), "ended"
             room.pager, room.pages = None, {}  # (the teacher's run is let go)
-            room.version += 1
+            self._bump(room)
             return self._summary(room)
 
     # ----- students -----
@@ -538,6 +552,18 @@ class MemoryRooms:
     def version(self, code: str) -> int | None:
         with self._lock:
             room = self._room(code)
+            return None if room is None else room.version
+
+    def wait(self, code: str, seen: int | None, *, timeout: float) -> int | None:
+        end = time.monotonic() + max(0.0, min(timeout, MAX_WAIT))
+        with self._changed:
+            room = self._room(code)
+            while room is not None and room.version == seen:
+                left = end - time.monotonic()
+                if left <= 0:
+                    break
+                self._changed.wait(left)
+                room = self._room(code)
             return None if room is None else room.version
 
     def state(self, code: str, *, student: str | None = None) -> RoomState | None:

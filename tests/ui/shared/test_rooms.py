@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import replace
 
 import pytest
@@ -381,3 +382,27 @@ def test_without_a_pager_students_see_the_first_places(store: MemoryRooms) -> No
     store.publish(host, _with_places(_moment(5), 20))
     window = store.window(code, position=5, serial=1, starts={5: 6})
     assert {v.step: v.places.start for v in window.views}[5] == 0
+
+
+def test_a_waiting_student_wakes_when_the_teacher_acts(store: MemoryRooms) -> None:
+    code, host = store.open()
+    store.publish(host, _moment(1))
+    seen = store.version(code)
+    assert store.wait(code, seen, timeout=0.05) == seen  # nothing happened: the time runs out
+    assert store.wait(code, seen - 1, timeout=5) == seen  # already changed: at once
+    assert store.wait("ZZZZ22", 0, timeout=5) is None
+    woke: list[tuple[int | None, float]] = []
+
+    def wait() -> None:
+        start = time.monotonic()
+        woke.append((store.wait(code, seen, timeout=5), time.monotonic() - start))
+
+    waiting = [threading.Thread(target=wait) for _ in range(3)]
+    for t in waiting:
+        t.start()
+    time.sleep(0.2)
+    store.publish(host, _moment(2))
+    for t in waiting:
+        t.join()
+    assert [v for v, _ in woke] == [seen + 1] * 3
+    assert all(0.1 < s < 4 for _, s in woke), woke  # woken by the step, long before the time ran out

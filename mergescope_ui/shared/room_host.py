@@ -25,6 +25,7 @@ from typing import TypeAlias
 import pandas as pd
 import segno
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from .csv_cells import csv_bytes
 from .rooms import (
@@ -113,11 +114,16 @@ WhatIfMaker: TypeAlias = Callable[[int], Question | None]
 
 
 def host_room(
-    moment: Callable[[], Moment], *, what_if: WhatIfMaker | None = None, pager: Pager | None = None
+    moment: Callable[[], Moment],
+    *,
+    what_if: WhatIfMaker | None = None,
+    pager: Pager | None = None,
+    quiz: bool = True,
 ) -> None:
     """The room of this session: a button to open one, or the open room (``moment`` is published);
     ``what_if`` makes the what-if question at the step shown (None: the page poses none); ``pager``
-    makes the pages of places students ask for (None: they see the first ones)."""
+    makes the pages of places students ask for (None: they see the first ones); ``quiz``: the page
+    asks questions at all (an encode trace has no next merge to guess: no Ask, no Reveal)."""
     store = room_store()
     host: str | None = st.session_state.get(HOST)
     code = store.hosted(host) if host else None
@@ -135,7 +141,7 @@ def host_room(
     if gone:
         st.info(f"Your live room ended (a room closes after {IDLE_SECONDS // 60} idle minutes).")
     if host is None or code is None:
-        _closed_room()
+        _closed_room(quiz=quiz)
         return
     try:
         store.publish(host, moment(), pager=pager)
@@ -144,10 +150,10 @@ def host_room(
         return
     state = store.state(code)
     if state is not None:
-        _open_room(host, state, what_if)
+        _open_room(host, state, what_if, quiz=quiz)
 
 
-def _closed_room() -> None:
+def _closed_room(*, quiz: bool) -> None:
     """No room open: the summary of the one just ended (with its CSV), and the button to open one."""
     summary: Summary | None = st.session_state.get(ENDED)
     if summary is not None:
@@ -173,8 +179,8 @@ def _closed_room() -> None:
         "📡 Open a live room",
         key="room_open",
         on_click=_open,
-        help="Students join on their phones with a code and follow your steps live; you can ask them which "
-        "pair merges next and see their answers arrive.",
+        help="Students join on their phones with a code and follow your steps live"
+        + ("; you can ask them which pair merges next and see their answers arrive." if quiz else "."),
     )
 
 
@@ -219,7 +225,7 @@ def _ask_what_if(store: RoomStore, what_if: WhatIfMaker, position: int) -> Calla
     return ask
 
 
-def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None) -> None:
+def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None, *, quiz: bool) -> None:
     """The open room: how to join (large), the buttons, and the answers."""
     store = room_store()
     url = join_url(state.code, here=st.context.url or "")
@@ -232,22 +238,27 @@ def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None) -> None
                 f'<span class="ms-room-code" aria-label="Room code">{html.escape(state.code)}</span>'
                 f'<span class="ms-room-link">Join at <b>{html.escape(url)}</b></span></div>'
             )
-            if what_if is None:
+            ask: DeltaGenerator | None = None
+            block: DeltaGenerator | None = None
+            reveal: DeltaGenerator | None = None
+            if not quiz:
+                _, end = st.columns([3, 1])
+            elif what_if is None:
                 ask, reveal, end = st.columns(3)
-                block = None
             else:  # two rows: the questions (long labels, whole on a projector), then Reveal and End
                 ask, block = st.columns(2)
                 reveal, end = st.columns(2)
             asked = state.asked
             open_question = asked is not None and not asked.revealed
-            ask.button(
-                "❓ Ask: which pair merges next?",
-                key="room_ask",
-                on_click=_act,
-                args=(store.ask,),
-                disabled=open_question or state.finished,
-                width="stretch",
-            )
+            if ask is not None:
+                ask.button(
+                    "❓ Ask: which pair merges next?",
+                    key="room_ask",
+                    on_click=_act,
+                    args=(store.ask,),
+                    disabled=open_question or state.finished,
+                    width="stretch",
+                )
             if block is not None and what_if is not None:
                 block.button(
                     "🚫 Ask the what-if: block that pair, which merges?",
@@ -259,14 +270,15 @@ def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None) -> None
                     "answer from the pair table; the reveal explains it (ties too).",
                     width="stretch",
                 )
-            reveal.button(
-                "💡 Reveal",
-                key="room_reveal",
-                on_click=_act,
-                args=(store.reveal,),
-                disabled=not open_question,
-                width="stretch",
-            )
+            if reveal is not None:
+                reveal.button(
+                    "💡 Reveal",
+                    key="room_reveal",
+                    on_click=_act,
+                    args=(store.reveal,),
+                    disabled=not open_question,
+                    width="stretch",
+                )
             end.button("⏹ End room", key="room_end", on_click=_act, args=(store.close,), width="stretch")
         with picture:
             st.image(qr_png(url), width=200, caption="Scan to join")

@@ -119,11 +119,13 @@ def host_room(
     what_if: WhatIfMaker | None = None,
     pager: Pager | None = None,
     quiz: bool = True,
+    ask: str = "which pair merges next?",
 ) -> None:
     """The room of this session: a button to open one, or the open room (``moment`` is published);
     ``what_if`` makes the what-if question at the step shown (None: the page poses none); ``pager``
     makes the pages of places students ask for (None: they see the first ones); ``quiz``: the page
-    asks questions at all (an encode trace has no next merge to guess: no Ask, no Reveal)."""
+    asks questions at all (an encode trace has no next merge to guess: no Ask, no Reveal); ``ask``: the
+    question the Ask button poses, in a few words."""
     store = room_store()
     host: str | None = st.session_state.get(HOST)
     code = store.hosted(host) if host else None
@@ -150,7 +152,7 @@ def host_room(
         return
     state = store.state(code)
     if state is not None:
-        _open_room(host, state, what_if, quiz=quiz)
+        _open_room(host, state, what_if, quiz=quiz, ask=ask)
 
 
 def _closed_room(*, quiz: bool) -> None:
@@ -225,7 +227,7 @@ def _ask_what_if(store: RoomStore, what_if: WhatIfMaker, position: int) -> Calla
     return ask
 
 
-def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None, *, quiz: bool) -> None:
+def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None, *, quiz: bool, ask: str) -> None:
     """The open room: how to join (large), the buttons, and the answers."""
     store = room_store()
     url = join_url(state.code, here=st.context.url or "")
@@ -238,21 +240,21 @@ def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None, *, quiz
                 f'<span class="ms-room-code" aria-label="Room code">{html.escape(state.code)}</span>'
                 f'<span class="ms-room-link">Join at <b>{html.escape(url)}</b></span></div>'
             )
-            ask: DeltaGenerator | None = None
+            asking: DeltaGenerator | None = None
             block: DeltaGenerator | None = None
             reveal: DeltaGenerator | None = None
             if not quiz:
                 _, end = st.columns([3, 1])
             elif what_if is None:
-                ask, reveal, end = st.columns(3)
+                asking, reveal, end = st.columns(3)
             else:  # two rows: the questions (long labels, whole on a projector), then Reveal and End
-                ask, block = st.columns(2)
+                asking, block = st.columns(2)
                 reveal, end = st.columns(2)
             asked = state.asked
             open_question = asked is not None and not asked.revealed
-            if ask is not None:
-                ask.button(
-                    "❓ Ask: which pair merges next?",
+            if asking is not None:
+                asking.button(
+                    f"❓ Ask: {ask}",
                     key="room_ask",
                     on_click=_act,
                     args=(store.ask,),

@@ -87,8 +87,13 @@ class Verdict:
     message: str
 
 
-NEXT, BLOCK = "next", "block"  # a question's kinds: which pair merges next; the what-if with a pair blocked
-KIND_NAMES = {NEXT: "which pair merges next", BLOCK: "what if a pair is blocked"}
+# A question's kinds: which pair merges next; the what-if, a pair blocked; which piece a Unigram round prunes.
+NEXT, BLOCK, PRUNE = "next", "block", "prune"
+KIND_NAMES = {
+    NEXT: "which pair merges next",
+    BLOCK: "what if a pair is blocked",
+    PRUNE: "which piece is pruned",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +103,7 @@ class Question:
 
     ``kind`` :data:`NEXT` asks about the run as it is; :data:`BLOCK` is the teacher's what-if: with the
     pair the run merges at ``step`` blocked (``blocked``, its label), which pair would merge instead?
+    :data:`PRUNE` asks which piece Unigram's round ``step`` prunes.
 
     >>> _question(4).prompt, replace(_question(4), kind=BLOCK, blocked="e + s").prompt
     ('which pair makes merge 4?', 'if e + s were blocked, which pair would make merge 4?')
@@ -116,6 +122,8 @@ class Question:
         """The question as the students read it (plain text: escape it where it is shown)."""
         if self.kind == BLOCK:
             return f"if {self.blocked} were blocked, which pair would make merge {self.step:,}?"
+        if self.kind == PRUNE:
+            return f"which of these pieces is pruned in round {self.step:,}?"
         return f"which pair makes merge {self.step:,}?"
 
 

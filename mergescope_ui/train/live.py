@@ -13,16 +13,20 @@ which pair merges instead?) is made when asked, from the what-if's branch.
 from __future__ import annotations
 
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import replace
 
 import streamlit as st
 
 from mergescope_ui.shared.room_host import host_room
-from mergescope_ui.shared.rooms import BLOCK, Moment, Question, Verdict
+from mergescope_ui.shared.rooms import BLOCK, NEXT, PRUNE, Moment, Question, Verdict
 from mergescope_ui.shared.training_run import TrainingRun
 
+from . import scheme_quiz
 from .link import page_url
 from .quiz import MAX_CHOICES, choice_labels, choices, grade
+from .scheme_run import SchemeRun
+from .scheme_stage import SchemeViews
 from .stage_data import StageOptions, StageViews
 from .whatif.branch import WhatIf, pair_label, start_branch
 
@@ -52,6 +56,67 @@ def room_moment(run: TrainingRun, views: StageViews, options: StageOptions) -> M
         lesson=_lesson_link(page_url()),
         run=f"{identity.text_digest}:{identity.settings!r}",
     )
+
+
+def scheme_room(run: SchemeRun, views: SchemeViews, options: StageOptions) -> None:
+    """A WordPiece or Unigram run's room: the same as byte-level BPE's, with that scheme's quiz question
+    (which pair merges next; which piece a round prunes) and no what-if."""
+    unigram = run.scheme == "unigram"
+    host_room(
+        lambda: scheme_moment(run, views, options),
+        pager=views,
+        ask="which piece is pruned next?" if unigram else "which pair merges next?",
+    )
+
+
+def scheme_moment(run: SchemeRun, views: SchemeViews, options: StageOptions) -> Moment:
+    """The scheme's step shown, the question of its next step, and the lesson's link."""
+    window = views.window(
+        position=run.position, serial=0, options=replace(options, quiz=True, large=False, arrows_from="")
+    )
+    return Moment(
+        window=window,
+        question=_once(run, scheme_question),
+        lesson=_lesson_link(page_url()),
+        run=f"{run.identity.text_digest}:{run.identity.settings!r}",
+    )
+
+
+def scheme_question(run: SchemeRun) -> Question | None:
+    """The scheme quiz's question about the next step, as the room asks it (None at the end).
+
+    >>> from .scheme_run import SchemeSettings, start_scheme_run
+    >>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
+    >>> q = scheme_question(start_scheme_run(text, SchemeSettings(scheme="unigram", vocab_size=12)))
+    >>> q.kind, q.answer, q.prompt, q.verdicts[q.answer].outcome
+    ('prune', 'bu', 'which of these pieces is pruned in round 1?', 'right')
+    """
+    upcoming = run.peek()
+    if upcoming is None:
+        return None
+    options = scheme_quiz.choices(upcoming)
+    shown = choice_labels(options)
+    verdicts = {option: scheme_quiz.grade(option, upcoming) for option in options}
+    question = Question(
+        step=upcoming.index,
+        choices=tuple(options),
+        shown=tuple(shown[o] for o in options),
+        answer=next(iter(verdicts.values())).answer,
+        verdicts={o: Verdict(outcome=r.outcome, message=r.message) for o, r in verdicts.items()},
+        kind=PRUNE if run.scheme == "unigram" else NEXT,
+    )
+    return question
+
+
+def _once(run: SchemeRun, make: Callable[[SchemeRun], Question | None]) -> Question | None:
+    """``make(run)``, made once per run and step (the panel reruns at every step)."""
+    upcoming = run.peek()
+    made: tuple[object, int, Question | None] | None = st.session_state.get(QUESTION)
+    if upcoming is not None and made is not None and made[0] is run and made[1] == upcoming.index:
+        return made[2]
+    question = make(run)
+    st.session_state[QUESTION] = (run, upcoming.index if upcoming else -1, question)
+    return question
 
 
 def next_question(run: TrainingRun) -> Question | None:

@@ -26,6 +26,7 @@ from . import keys
 from .inputs import SchemeInputs
 from .lattice_view import lattice_html
 from .link import link_box, write_link
+from .live import scheme_room
 from .quiz import QuizResult, choice_labels, quiz_html
 from .scheme_form import SCHEME_LABELS
 from .scheme_quiz import choices, grade, question
@@ -98,6 +99,7 @@ def _panel(*, inputs: SchemeInputs) -> None:
     moment = LinkState(step=run.position, text=pasted, regex=None, specials=None)
     write_link(moment)
     link_box(moment)
+    scheme_room(run, views, options)  # a live room: students follow this step on their phones (#26)
     if isinstance(views, UnigramViews):
         lattice_section(run, views)
 

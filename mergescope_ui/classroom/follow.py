@@ -3,7 +3,8 @@
 The stage shows the step the teacher shows.  A small part of the page
 (:func:`_poll`, a fragment that draws nothing) runs every :data:`POLL_EVERY`
 seconds and waits up to :data:`WAIT` seconds for the room's version to change
-(the room wakes it the moment the teacher acts: no lag of a poll's interval),
+(the room wakes it the moment the teacher acts: no lag of a poll's interval;
+shorter while the student may tap: an open question, or looking back),
 and reruns the page only when it changed: a step, a question, a reveal, the
 end.  The stage's window and its JSON-ready data are made once per room,
 version and step for every student (:func:`student_stage`): after a step the
@@ -35,8 +36,11 @@ from mergescope_ui.shared.stage_contract import Window, read_shown, wire
 from . import keys
 from .join import Joined
 
-POLL_EVERY = 0.5  # seconds between two looks at the room
-WAIT = 0.4  # seconds a look waits for a change (the page's own taps wait for it to end: keep it short)
+# Seconds between two looks at the room, and how long a look waits for a change.  A tap on the page waits
+# for the look in progress to end, so the wait is long only while the student just watches (following
+# live, no question to answer: the stage steps in the browser); answering or looking back, it is short.
+POLL_EVERY, WAIT = 1.0, 0.9
+POLL_EVERY_TAPPING, WAIT_TAPPING = 0.5, 0.2
 ICONS = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}
 FOLLOW_CSS = """
 <style>
@@ -93,15 +97,19 @@ def follow(joined: Joined) -> None:
     else:
         window, wired = drawn
         mount_stage(window, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code), wired=wired)
-    st.fragment(_poll, run_every=POLL_EVERY)(joined.code)
+    asked = state.asked
+    tapping = not ss[keys.FOLLOWING] or (asked is not None and not asked.revealed and state.mine is None)
+    every, wait = (POLL_EVERY_TAPPING, WAIT_TAPPING) if tapping else (POLL_EVERY, WAIT)
+    ss[keys.INLINE] = True  # the poll's next call is part of this page run: it must not hold it up
+    st.fragment(_poll, run_every=every)(joined.code, wait)
 
 
-def _poll(code: str) -> None:
+def _poll(code: str, wait: float) -> None:
     """Rerun the page when the room changed since it was drawn: wait for a change (the room wakes every
-    waiting student the moment the teacher acts), at most :data:`WAIT` seconds."""
-    if room_store().wait(code, st.session_state.get(keys.SEEN), timeout=WAIT) != st.session_state.get(
-        keys.SEEN
-    ):
+    waiting student the moment the teacher acts), at most ``wait`` seconds."""
+    seen = st.session_state.get(keys.SEEN)
+    inline = st.session_state.pop(keys.INLINE, False)  # (the page's run, not the poll's own: no wait)
+    if room_store().wait(code, seen, timeout=0.0 if inline else wait) != seen:
         st.rerun(scope="app")
 
 

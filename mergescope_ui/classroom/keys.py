@@ -12,6 +12,7 @@ FOLLOWING: Final = "_room_following"  # plain: True while the stage follows the 
 LOOKING_AT: Final = "_room_looking_at"  # plain: the step a student looking back is at
 LIVE_SENT: Final = "_room_live_sent"  # plain: the teacher's step the stage was last moved to
 STARTS: Final = "_room_starts"  # plain: step -> the first place the student's stage asked for there
+INLINE: Final = "_room_poll_inline"  # plain: the poll runs next inside the page's own run (no waiting)
 SEEN: Final = "_room_seen"  # plain: the room's version this page was drawn for
 STAGE: Final = "room_stage"  # the stage component
 FORGET: Final = "_room_forget"  # plain: the tab should forget the room joined (the student left it)

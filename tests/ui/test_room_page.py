@@ -7,7 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from mergescope_ui.shared.rooms import BLOCK, _moment, _question, room_store
+from mergescope_ui.shared.rooms import BLOCK, MemoryRooms, _moment, _question, room_store
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "views" / "classroom.py")
@@ -93,3 +93,24 @@ def test_a_reloaded_student_keeps_their_place_and_a_left_one_does_not() -> None:
     assert not stranger.exception
     assert stranger.text_input(key="room_name").value == ""
     assert not [h for h in stranger.html if "ms-room-line" in h.value]
+
+
+def test_the_pages_own_run_never_waits_on_the_room(monkeypatch) -> None:
+    """The poll waits for the teacher only in its own reruns: inside the page's run it looks and goes on
+    (a wait there would hold the page's run, and the buttons it replaces, for up to a second)."""
+    store = room_store()
+    code, host = store.open()
+    store.publish(host, _moment(3, question=_question(4)))
+    at = _join(code, "Ada")
+    waits: list[float] = []
+    real = MemoryRooms.wait
+
+    def wait(self: MemoryRooms, code: str, seen: int | None, *, timeout: float) -> int | None:
+        waits.append(timeout)
+        return real(self, code, seen, timeout=timeout)
+
+    monkeypatch.setattr(MemoryRooms, "wait", wait)
+    at.run()
+    store.ask(host)
+    at.run()
+    assert waits and set(waits) == {0.0}, waits

@@ -192,8 +192,10 @@ def _question(state: RoomState, joined: Joined) -> None:
     shown = dict(zip(q.choices, q.shown, strict=True))
     if not asked.revealed:
         if state.mine is None:
-            icon = "🚫" if q.kind == BLOCK else "❓"
-            st.markdown(f"**{icon} Question {asked.number}: {md_escape(q.prompt)}**")
+            if q.kind == BLOCK:  # the teacher's what-if
+                st.markdown(f"**🚫 Question {asked.number}: {md_escape(q.prompt)}**")
+            else:
+                st.markdown(f"**❓ Question {asked.number}: {md_escape(q.prompt)}**")
             for n, (choice, label) in enumerate(shown.items()):
                 st.button(
                     md_escape(label),

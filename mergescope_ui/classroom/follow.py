@@ -184,6 +184,8 @@ def _question(state: RoomState, joined: Joined) -> None:
     if note:
         st.warning(md_escape(note))
     if asked is None:
+        if not state.askable:
+            return
         st.caption(
             "When your teacher asks which pair merges next (or would, with a pair blocked), answer here."
         )

@@ -177,6 +177,7 @@ class RoomState:
     tally: Tally | None
     mine: str | None
     lesson: str
+    askable: bool = False  # the step shown poses a question the teacher may ask (an encode trace: never)
 
 
 @dataclass(frozen=True, slots=True)
@@ -594,6 +595,7 @@ class MemoryRooms:
                 tally=tally,
                 mine=room.answers[-1].get(student or "") if asked else None,
                 lesson=room.moment.lesson if room.moment else "",
+                askable=bool(room.moment and room.moment.question),
             )
 
     def window(

@@ -231,3 +231,41 @@ def test_a_teacher_and_three_students(server: str) -> None:
 def _step_shown_or_zero(page) -> None:
     """After joining: the stage at the teacher's step (0 shows the raw bytes)."""
     page.locator(".ms-stage .ms-stepline").get_by_text(re.compile(r"^Step \d")).wait_for(timeout=LOAD_MS)
+
+
+def test_a_room_from_watch_it_encode(server: str) -> None:
+    """The Tokenize page's encode stage opens a room too: a phone follows the trace, no question is asked."""
+    from urllib.parse import quote_plus
+
+    from mergescope_ui.tokenize.tab_views import WATCH_TAB
+
+    text = "the other theme: " * 6
+    with _browser() as browser:
+        teacher = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+        teacher.goto(f"{server}/tokenize?tok=quick:lighthouse_story:400:gpt2&t={quote_plus(text)}")
+        teacher.get_by_role("tab", name=WATCH_TAB).wait_for(timeout=LOAD_MS)
+        wait_idle(teacher, timeout=LOAD_MS)
+        teacher.get_by_role("tab", name=WATCH_TAB).click()
+        teacher.locator(".ms-stage .ms-card").first.wait_for(timeout=LOAD_MS)
+        teacher.get_by_role("button", name="📡 Open a live room").click()
+        teacher.get_by_label("Room code").wait_for(timeout=FOLLOW_MS)
+        code = teacher.get_by_label("Room code").inner_text().strip()
+        assert teacher.get_by_role("button", name=re.compile("Ask|Reveal")).count() == 0  # nothing to guess
+        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        phone.goto(f"{server}/room?code={code}")
+        phone.get_by_label("Your name").fill("Ada")
+        phone.get_by_role("button", name="Join the room").click()
+        _step_shown_or_zero(phone)
+        for k in (1, 2):
+            teacher.locator(".ms-stage .ms-next").click()
+            teacher.locator(".ms-stage .ms-stepline").get_by_text(re.compile(rf"^Step {k} of")).wait_for(
+                timeout=FOLLOW_MS
+            )
+            phone.locator(".ms-stage .ms-stepline").get_by_text(re.compile(rf"^Step {k} of")).wait_for(
+                timeout=FOLLOW_MS
+            )
+        assert "Merge rank" in phone.locator(".ms-stage .ms-card h4").first.inner_text()
+        _phone_shot(phone, "6_encode")
+        _no_sideways_scroll(phone)
+        teacher.get_by_role("button", name="⏹ End room").click()
+        phone.get_by_text("This room has closed").wait_for(timeout=FOLLOW_MS)

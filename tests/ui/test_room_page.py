@@ -114,3 +114,14 @@ def test_the_pages_own_run_never_waits_on_the_room(monkeypatch) -> None:
     store.ask(host)
     at.run()
     assert waits and set(waits) == {0.0}, waits
+
+
+def test_a_room_with_nothing_to_ask_does_not_promise_a_question() -> None:
+    store = room_store()
+    code, host = store.open()
+    store.publish(host, _moment(3))  # no question: an encode trace, or the end of training
+    at = _join(code, "Ada")
+    assert not any("When your teacher asks" in c.value for c in at.caption)
+    store.publish(host, _moment(3, question=_question(4)))
+    at.run()
+    assert any("When your teacher asks" in c.value for c in at.caption)

@@ -36,10 +36,11 @@ from mergescope_ui.shared.stage_contract import Window, read_shown, wire
 from . import keys
 from .join import Joined
 
-# Seconds between two looks at the room, and how long a look waits for a change.  A tap on the page waits
-# for the look in progress to end, so the wait is long only while the student just watches (following
-# live, no question to answer: the stage steps in the browser); answering or looking back, it is short.
-POLL_EVERY, WAIT = 1.0, 0.9
+# Seconds between two looks at the room, and how long a look waits for a change.  A run of the page that
+# lasts half a second shows Streamlit's running man and Stop at the top of the phone (measured in
+# chromium: a 0.9 s wait showed them half the time, 0.45 s never), so a look waits less than that.  A tap on
+# the page waits for the look in progress to end: answering or looking back, the wait is shorter still.
+POLL_EVERY, WAIT = 0.5, 0.35
 POLL_EVERY_TAPPING, WAIT_TAPPING = 0.5, 0.2
 ICONS = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}
 FOLLOW_CSS = """

@@ -411,6 +411,7 @@ class MemoryRooms:
     def _expire(self, room: _Room, now: float) -> None:
         if room.closed_at is None and now - room.touched > IDLE_SECONDS:
             room.closed_at, room.reason = room.touched + IDLE_SECONDS, "expired"
+            room.pager, room.pages = None, {}  # the teacher's run (and a large text's worker) is let go
             self._bump(room)
 
     def _sweep(self, now: float) -> None:

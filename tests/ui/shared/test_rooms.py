@@ -377,6 +377,19 @@ def test_students_page_through_places_made_once_for_the_room(store: MemoryRooms)
     assert pager.calls[-1] == (5, 6) and len(pager.calls) == 3
 
 
+def test_an_ended_or_expired_room_lets_the_teachers_run_go(store: MemoryRooms, clock: Clock) -> None:
+    pager = CountingPager()
+    for end in ("close", "expire"):
+        code, host = store.open()
+        store.publish(host, _with_places(_moment(5), 20), pager=pager)
+        if end == "close":
+            store.close(host)
+        else:
+            clock.now += IDLE_SECONDS + 1
+            assert store.state(code).reason == "expired"
+        assert store._rooms[code].pager is None  # (a large text's worker process ends with its run)
+
+
 def test_without_a_pager_students_see_the_first_places(store: MemoryRooms) -> None:
     code, host = store.open()
     store.publish(host, _with_places(_moment(5), 20))

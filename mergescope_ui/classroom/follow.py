@@ -1,30 +1,47 @@
 """Following a room: the teacher's step on the stage, the question, the reveal, the end.
 
 The stage shows the step the teacher shows.  A small part of the page
-(:func:`_poll`, a fragment) looks at the room's version every
-:data:`POLL_EVERY` seconds (one dictionary read under a lock) and reruns the
-page only when it changed: a step, a question, a reveal, the end.  A student
+(:func:`_poll`, a fragment that draws nothing) runs every :data:`POLL_EVERY`
+seconds and waits up to :data:`WAIT` seconds for the room's version to change
+(the room wakes it the moment the teacher acts: no lag of a poll's interval;
+shorter while the student may tap: an open question, or looking back),
+and reruns the page only when it changed: a step, a question, a reveal, the
+end.  The stage's window and its JSON-ready data are made once per room,
+version and step for every student (:func:`student_stage`): after a step the
+whole class redraws at once, and one build serves it.  A student
 may step the stage back (its own ◀ Back, Reset or Jump); the stage then stays
 where they are while the teacher moves on, and "Back to live" returns in one
-tap.  Stepping past the teacher's step goes back to live.
+tap.  Stepping past the teacher's step goes back to live.  Paging through a
+step's places past the first ones asks the room for that page, which the
+teacher's run makes once for the whole room (:meth:`.rooms.MemoryRooms.window`).
 """
 
 from __future__ import annotations
 
 import functools
 import html
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
 
 import streamlit as st
 
-from mergescope_ui.shared.rooms import IDLE_SECONDS, RoomState, room_store
+from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, room_store
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.stage_component import mount_stage
-from mergescope_ui.shared.stage_contract import read_shown
+from mergescope_ui.shared.stage_contract import Window, read_shown, wire
 
 from . import keys
 from .join import Joined
 
-POLL_EVERY = 0.5  # seconds between two looks at the room (the teacher's step shows within about this)
+# Seconds between two looks at the room, and how long a look waits for a change.  A run of the page that
+# lasts half a second shows Streamlit's running man and Stop at the top of the phone (measured in
+# chromium: a 0.9 s wait showed them half the time, 0.45 s never), so a look waits less than that.  A tap on
+# the page waits for the look in progress to end: answering or looking back, the wait is shorter still.
+POLL_EVERY, WAIT = 0.5, 0.35
+POLL_EVERY_TAPPING, WAIT_TAPPING = 0.5, 0.2
 ICONS = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}
 FOLLOW_CSS = """
 <style>
@@ -50,7 +67,7 @@ def follow(joined: Joined) -> None:
     ss.setdefault(keys.SERIAL, 1)
     ss.setdefault(keys.FOLLOWING, True)
     if ss[keys.FOLLOWING] and ss.get(keys.LIVE_SENT) != state.position:
-        ss[keys.SERIAL] += 1  # the stage moves to the teacher's new step
+        _new_serial()  # the stage moves to the teacher's new step
         ss[keys.LIVE_SENT] = state.position
     ss[keys.SEEN] = state.version
     st.html(FOLLOW_CSS)
@@ -73,23 +90,68 @@ def follow(joined: Joined) -> None:
                 width="stretch",
             )
     at = state.position if ss[keys.FOLLOWING] else int(ss.get(keys.LOOKING_AT, state.position))
-    window = store.window(joined.code, position=at, serial=ss[keys.SERIAL])
-    if window is None:
+    drawn = student_stage(
+        joined.code, state.version, at=at, serial=ss[keys.SERIAL], starts=ss.get(keys.STARTS)
+    )
+    if drawn is None:
         st.info("Waiting for your teacher's first step…")
     else:
-        mount_stage(window, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code))
-    st.fragment(_poll, run_every=POLL_EVERY)(joined.code)
+        window, wired = drawn
+        mount_stage(window, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code), wired=wired)
+    asked = state.asked
+    tapping = not ss[keys.FOLLOWING] or (asked is not None and not asked.revealed and state.mine is None)
+    every, wait = (POLL_EVERY_TAPPING, WAIT_TAPPING) if tapping else (POLL_EVERY, WAIT)
+    ss[keys.INLINE] = True  # the poll's next call is part of this page run: it must not hold it up
+    st.fragment(_poll, run_every=every)(joined.code, wait)
 
 
-def _poll(code: str) -> None:
-    """Rerun the page when the room changed since it was drawn (else nothing: a look costs a lock)."""
-    if room_store().version(code) != st.session_state.get(keys.SEEN):
+def _poll(code: str, wait: float) -> None:
+    """Rerun the page when the room changed since it was drawn: wait for a change (the room wakes every
+    waiting student the moment the teacher acts), at most ``wait`` seconds."""
+    seen = st.session_state.get(keys.SEEN)
+    inline = st.session_state.pop(keys.INLINE, False)  # (the page's run, not the poll's own: no wait)
+    if room_store().wait(code, seen, timeout=0.0 if inline else wait) != seen:
         st.rerun(scope="app")
+
+
+_WIRED: OrderedDict[tuple[object, ...], tuple[Window, dict[str, Any]]] = OrderedDict()
+_WIRED_LOCK = threading.Lock()
+MAX_WIRED = 256  # stage windows kept wired, for every student of every room of this server
+
+
+def student_stage(
+    code: str, version: int, *, at: int, serial: int, starts: Mapping[int, int] | None
+) -> tuple[Window, dict[str, Any]] | None:
+    """The stage's window at step ``at`` of room ``code`` (as of ``version``) and its wired data, made once
+    for every student who shows the same step of the same room (a class redraws at once after a step:
+    one build, forty copies of a serial)."""
+    key = (code, version, at, tuple(sorted((starts or {}).items())))
+    with _WIRED_LOCK:
+        kept = _WIRED.get(key)
+        if kept is not None:
+            _WIRED.move_to_end(key)
+    if kept is None:
+        window = room_store().window(code, position=at, serial=serial, starts=starts)
+        if window is None:
+            return None
+        kept = (window, wire(window))
+        with _WIRED_LOCK:
+            _WIRED[key] = kept
+            while len(_WIRED) > MAX_WIRED:
+                _WIRED.popitem(last=False)
+    window, wired = kept
+    return replace(window, serial=serial), {**wired, "serial": serial}
+
+
+def _new_serial() -> None:
+    """The server moves the stage: it shows the step it is sent, from the first place."""
+    st.session_state[keys.SERIAL] = st.session_state.get(keys.SERIAL, 1) + 1
+    st.session_state[keys.STARTS] = {}
 
 
 def _to_live() -> None:
     st.session_state[keys.FOLLOWING] = True
-    st.session_state[keys.SERIAL] = st.session_state.get(keys.SERIAL, 1) + 1
+    _new_serial()
 
 
 def _on_shown(code: str) -> None:
@@ -100,6 +162,8 @@ def _on_shown(code: str) -> None:
     if report is None or report.serial != ss.get(keys.SERIAL) or state is None:
         return  # not a report, or one about a window already replaced
     position = report.position
+    if position <= state.position:  # the places it pages through (made once for the room)
+        ss.setdefault(keys.STARTS, {})[position] = report.start
     if position >= state.position:
         ss[keys.FOLLOWING] = True
         if position > state.position:  # Next at the teacher's step: no step past it to see
@@ -121,13 +185,20 @@ def _question(state: RoomState, joined: Joined) -> None:
     if note:
         st.warning(md_escape(note))
     if asked is None:
-        st.caption("When your teacher asks which pair merges next, answer here.")
+        if not state.askable:
+            return
+        st.caption(
+            "When your teacher asks which pair merges next (or would, with a pair blocked), answer here."
+        )
         return
     q = asked.question
     shown = dict(zip(q.choices, q.shown, strict=True))
     if not asked.revealed:
         if state.mine is None:
-            st.markdown(f"**❓ Question {asked.number}: which pair makes merge {q.step:,}?**")
+            if q.kind == BLOCK:  # the teacher's what-if
+                st.markdown(f"**🚫 Question {asked.number}: {md_escape(q.prompt)}**")
+            else:
+                st.markdown(f"**❓ Question {asked.number}: {md_escape(q.prompt)}**")
             for n, (choice, label) in enumerate(shown.items()):
                 st.button(
                     md_escape(label),
@@ -165,5 +236,13 @@ def _ended(state: RoomState | None) -> None:
 
 def _leave() -> None:
     st.session_state[keys.FORGET] = True  # the tab forgets the room too
-    for key in (keys.JOINED, keys.SERIAL, keys.FOLLOWING, keys.LOOKING_AT, keys.LIVE_SENT, keys.SEEN):
+    for key in (
+        keys.JOINED,
+        keys.SERIAL,
+        keys.FOLLOWING,
+        keys.LOOKING_AT,
+        keys.LIVE_SENT,
+        keys.SEEN,
+        keys.STARTS,
+    ):
         st.session_state.pop(key, None)

@@ -5,8 +5,10 @@ once per run of the part that reruns at each step, with a function that makes
 the :class:`~.rooms.Moment` it shows.  Until the teacher opens a room it draws
 one button; once open it publishes the moment at every run (students follow
 within a second), and draws the room: its code and join link large, a QR code
-for phones, Ask / Reveal / End room, and the answers as they arrive (a part
-that reruns alone every second while a question is open).  The host key stays
+for phones, Ask / Ask what-if / Reveal / End room, and the answers as they
+arrive (a part that reruns alone every second while a question is open).  The
+what-if question (block the next merge's pair: what merges instead?) is made
+only when the teacher asks it, by the page's ``what_if`` function.  The host key stays
 in this session and in this tab (:mod:`.tab_memory`), so a reload finds the room
 again and no link ever carries it.
 """
@@ -18,13 +20,26 @@ import html
 import io
 import urllib.parse
 from collections.abc import Callable
+from typing import TypeAlias
 
 import pandas as pd
 import segno
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from .csv_cells import csv_bytes
-from .rooms import IDLE_SECONDS, Moment, RoomError, RoomState, Summary, name_html, room_store
+from .rooms import (
+    IDLE_SECONDS,
+    Moment,
+    Pager,
+    Question,
+    RoomError,
+    RoomState,
+    RoomStore,
+    Summary,
+    name_html,
+    room_store,
+)
 from .safe_text import md_escape
 from .tab_memory import tab_memory
 
@@ -79,12 +94,38 @@ def qr_png(url: str) -> bytes:
 
 def summary_table(summary: Summary) -> pd.DataFrame:
     """The summary's questions as a table (the CSV is this table)."""
-    columns = ["question", "merge", "answer", "answered", "right", "tied", "wrong", "share right"]
+    columns = [
+        "question",
+        "asked",
+        "merge",
+        "blocked",
+        "answer",
+        "answered",
+        "right",
+        "tied",
+        "wrong",
+        "share right",
+    ]
     return pd.DataFrame(summary.rows(), columns=columns)
 
 
-def host_room(moment: Callable[[], Moment]) -> None:
-    """The room of this session: a button to open one, or the open room (``moment`` is published)."""
+# The step shown -> the what-if question about the next merge (None: none can be made there).
+WhatIfMaker: TypeAlias = Callable[[int], Question | None]
+
+
+def host_room(
+    moment: Callable[[], Moment],
+    *,
+    what_if: WhatIfMaker | None = None,
+    pager: Pager | None = None,
+    quiz: bool = True,
+    ask: str = "which pair merges next?",
+) -> None:
+    """The room of this session: a button to open one, or the open room (``moment`` is published);
+    ``what_if`` makes the what-if question at the step shown (None: the page poses none); ``pager``
+    makes the pages of places students ask for (None: they see the first ones); ``quiz``: the page
+    asks questions at all (an encode trace has no next merge to guess: no Ask, no Reveal); ``ask``: the
+    question the Ask button poses, in a few words."""
     store = room_store()
     host: str | None = st.session_state.get(HOST)
     code = store.hosted(host) if host else None
@@ -102,19 +143,19 @@ def host_room(moment: Callable[[], Moment]) -> None:
     if gone:
         st.info(f"Your live room ended (a room closes after {IDLE_SECONDS // 60} idle minutes).")
     if host is None or code is None:
-        _closed_room()
+        _closed_room(quiz=quiz)
         return
     try:
-        store.publish(host, moment())
+        store.publish(host, moment(), pager=pager)
     except RoomError as exc:
         st.warning(md_escape(exc))
         return
     state = store.state(code)
     if state is not None:
-        _open_room(host, state)
+        _open_room(host, state, what_if, quiz=quiz, ask=ask)
 
 
-def _closed_room() -> None:
+def _closed_room(*, quiz: bool) -> None:
     """No room open: the summary of the one just ended (with its CSV), and the button to open one."""
     summary: Summary | None = st.session_state.get(ENDED)
     if summary is not None:
@@ -140,8 +181,8 @@ def _closed_room() -> None:
         "📡 Open a live room",
         key="room_open",
         on_click=_open,
-        help="Students join on their phones with a code and follow your steps live; you can ask them which "
-        "pair merges next and see their answers arrive.",
+        help="Students join on their phones with a code and follow your steps live"
+        + ("; you can ask them which pair merges next and see their answers arrive." if quiz else "."),
     )
 
 
@@ -171,7 +212,22 @@ def _act(action: Callable[[str], object]) -> None:
         st.session_state.pop(HOST, None)
 
 
-def _open_room(host: str, state: RoomState) -> None:
+def _ask_what_if(store: RoomStore, what_if: WhatIfMaker, position: int) -> Callable[[str], object]:
+    """The what-if button's action: make the question at the step the room shows, then pose it."""
+
+    def ask(host: str) -> int:
+        try:
+            question = what_if(position)
+        except ValueError as exc:  # the engine could not branch there: its sentence
+            raise RoomError(f"The what-if could not be made here: {exc}.") from exc
+        if question is None:
+            raise RoomError("With that pair blocked no pair could merge instead: step on, or ask the quiz.")
+        return store.ask(host, question)
+
+    return ask
+
+
+def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None, *, quiz: bool, ask: str) -> None:
     """The open room: how to join (large), the buttons, and the answers."""
     store = room_store()
     url = join_url(state.code, here=st.context.url or "")
@@ -184,25 +240,47 @@ def _open_room(host: str, state: RoomState) -> None:
                 f'<span class="ms-room-code" aria-label="Room code">{html.escape(state.code)}</span>'
                 f'<span class="ms-room-link">Join at <b>{html.escape(url)}</b></span></div>'
             )
-            ask, reveal, end = st.columns(3)
+            asking: DeltaGenerator | None = None
+            block: DeltaGenerator | None = None
+            reveal: DeltaGenerator | None = None
+            if not quiz:
+                _, end = st.columns([3, 1])
+            elif what_if is None:
+                asking, reveal, end = st.columns(3)
+            else:  # two rows: the questions (long labels, whole on a projector), then Reveal and End
+                asking, block = st.columns(2)
+                reveal, end = st.columns(2)
             asked = state.asked
             open_question = asked is not None and not asked.revealed
-            ask.button(
-                "❓ Ask: which pair merges next?",
-                key="room_ask",
-                on_click=_act,
-                args=(store.ask,),
-                disabled=open_question or state.finished,
-                width="stretch",
-            )
-            reveal.button(
-                "💡 Reveal",
-                key="room_reveal",
-                on_click=_act,
-                args=(store.reveal,),
-                disabled=not open_question,
-                width="stretch",
-            )
+            if asking is not None:
+                asking.button(
+                    f"❓ Ask: {ask}",
+                    key="room_ask",
+                    on_click=_act,
+                    args=(store.ask,),
+                    disabled=open_question or state.finished,
+                    width="stretch",
+                )
+            if block is not None and what_if is not None:
+                block.button(
+                    "🚫 Ask the what-if: block that pair, which merges?",
+                    key="room_ask_what_if",
+                    on_click=_act,
+                    args=(_ask_what_if(store, what_if, state.position),),
+                    disabled=open_question or state.finished,
+                    help="Block the pair the next merge makes: which pair would merge instead? The students "
+                    "answer from the pair table; the reveal explains it (ties too).",
+                    width="stretch",
+                )
+            if reveal is not None:
+                reveal.button(
+                    "💡 Reveal",
+                    key="room_reveal",
+                    on_click=_act,
+                    args=(store.reveal,),
+                    disabled=not open_question,
+                    width="stretch",
+                )
             end.button("⏹ End room", key="room_end", on_click=_act, args=(store.close,), width="stretch")
         with picture:
             st.image(qr_png(url), width=200, caption="Scan to join")
@@ -226,8 +304,9 @@ def _answers(code: str) -> None:
     share = f"{tally.right / tally.answered:.0%}" if tally.answered else "–"
     status = "revealed" if asked.revealed else "open"
     st.html(
-        f'<div class="ms-room-count">{line} · question {asked.number} (merge {asked.question.step:,}, '
-        f"{status}): <b>{tally.answered:,}</b> answered · <b>{share}</b> right</div>"
+        f'<div class="ms-room-count">{line} · question {asked.number} ({status}): '
+        f"{html.escape(asked.question.prompt)} <b>{tally.answered:,}</b> answered · "
+        f"<b>{share}</b> right</div>"
     )
     top = max(tally.counts.values(), default=0) or 1
     rows = []

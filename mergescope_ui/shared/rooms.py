@@ -2,7 +2,8 @@
 
 A *room* is what a teacher opens from the Train page.  It holds what the
 teacher shows (the stage's step views up to the step on the teacher's screen,
-never past it), the question the teacher asks (which pair merges next), the
+never past it), the question the teacher asks (which pair merges next, or the
+what-if: with that pair blocked, which one would merge instead?), the
 students who joined and their answers.  Every page reaches the rooms through
 one small interface, :class:`RoomStore`; :class:`MemoryRooms` is the one a
 single Streamlit server uses (:func:`room_store` gives the process-wide one).
@@ -56,11 +57,11 @@ import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
-from .stage_contract import StepView, TokenLabel, Window
+from .stage_contract import StepView, TokenLabel, Window, view_ids
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed on a phone
 CODE_LENGTH = 6
@@ -71,6 +72,7 @@ MAX_STUDENTS = 60  # students a room admits
 MAX_NAME = 24  # characters of a display name
 MAX_HISTORY = 400  # step views a room keeps for students looking back (the oldest go first)
 BEHIND, AHEAD = 4, 8  # steps a student's window holds before and after the step it shows
+MAX_WAIT = 5.0  # seconds a student's look at the room may wait for a change
 
 
 class RoomError(ValueError):
@@ -85,16 +87,44 @@ class Verdict:
     message: str
 
 
+# A question's kinds: which pair merges next; the what-if, a pair blocked; which piece a Unigram round prunes.
+NEXT, BLOCK, PRUNE = "next", "block", "prune"
+KIND_NAMES = {
+    NEXT: "which pair merges next",
+    BLOCK: "what if a pair is blocked",
+    PRUNE: "which piece is pruned",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Question:
     """Which pair makes merge ``step``?  ``choices`` (pair labels) with what each shows (``shown``), the
-    ``answer``, and each choice's :class:`Verdict` (ties explained as in the single-player quiz)."""
+    ``answer``, and each choice's :class:`Verdict` (ties explained as in the single-player quiz).
+
+    ``kind`` :data:`NEXT` asks about the run as it is; :data:`BLOCK` is the teacher's what-if: with the
+    pair the run merges at ``step`` blocked (``blocked``, its label), which pair would merge instead?
+    :data:`PRUNE` asks which piece Unigram's round ``step`` prunes.
+
+    >>> _question(4).prompt, replace(_question(4), kind=BLOCK, blocked="e + s").prompt
+    ('which pair makes merge 4?', 'if e + s were blocked, which pair would make merge 4?')
+    """
 
     step: int
     choices: tuple[str, ...]
     shown: tuple[str, ...]
     answer: str
     verdicts: Mapping[str, Verdict]
+    kind: str = NEXT
+    blocked: str = ""  # the pair blocked (a label, plain text), for a BLOCK question
+
+    @property
+    def prompt(self) -> str:
+        """The question as the students read it (plain text: escape it where it is shown)."""
+        if self.kind == BLOCK:
+            return f"if {self.blocked} were blocked, which pair would make merge {self.step:,}?"
+        if self.kind == PRUNE:
+            return f"which of these pieces is pruned in round {self.step:,}?"
+        return f"which pair makes merge {self.step:,}?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +177,7 @@ class RoomState:
     tally: Tally | None
     mine: str | None
     lesson: str
+    askable: bool = False  # the step shown poses a question the teacher may ask (an encode trace: never)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +190,8 @@ class QuestionSummary:
     answered: int
     right: int
     tied: int
+    kind: str = NEXT
+    blocked: str = ""
 
     @property
     def share_right(self) -> float:
@@ -179,13 +212,17 @@ class Summary:
         """One row per question, for a table and its CSV.
 
         >>> q = QuestionSummary(number=1, step=4, answer="o + w", answered=4, right=3, tied=1)
-        >>> Summary(code="ABC234", steps=(0, 1, 2), students=5, questions=(q,)).rows()[0]["share right"]
-        0.75
+        >>> w = replace(q, number=2, kind=BLOCK, blocked="e + s")
+        >>> rows = Summary(code="ABC234", steps=(0, 1, 2), students=5, questions=(q, w)).rows()
+        >>> rows[0]["share right"], rows[0]["asked"], rows[1]["asked"], rows[1]["blocked"]
+        (0.75, 'which pair merges next', 'what if a pair is blocked', 'e + s')
         """
         return [
             {
                 "question": q.number,
+                "asked": KIND_NAMES.get(q.kind, q.kind),
                 "merge": q.step,
+                "blocked": q.blocked,
                 "answer": q.answer,
                 "answered": q.answered,
                 "right": q.right,
@@ -195,6 +232,19 @@ class Summary:
             }
             for q in self.questions
         ]
+
+
+Page: TypeAlias = tuple[StepView, Mapping[str, TokenLabel]]  # a step's view from another place, its labels
+MAX_PAGES = 200  # pages of places a room keeps (built once for all its students; the oldest go first)
+
+
+class Pager(Protocol):
+    """What the teacher's page lends its room so students can page through a step's places past the
+    first ones: the view of step ``step`` with its places from the ``start``-th on, and the labels of
+    the tokens it shows (None: that step cannot be shown).  It runs in the student's session thread,
+    so it must be safe to call beside the teacher's own session (the Train page's takes a lock)."""
+
+    def page(self, step: int, start: int) -> Page | None: ...
 
 
 class RoomStore(Protocol):
@@ -210,12 +260,14 @@ class RoomStore(Protocol):
         """The code of the open room ``host`` drives (a teacher's reload gets it back), or None."""
         ...
 
-    def publish(self, host: str, moment: Moment) -> None:
-        """The teacher's screen now shows ``moment``."""
+    def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
+        """The teacher's screen now shows ``moment``; ``pager`` makes the pages of places students ask
+        for (None: students see the places the teacher's views carry)."""
         ...
 
-    def ask(self, host: str) -> int:
-        """Pose the question of the moment shown; its number."""
+    def ask(self, host: str, question: Question | None = None) -> int:
+        """Pose the question of the moment shown (or ``question``, the teacher's what-if about the same
+        next merge); its number."""
         ...
 
     def reveal(self, host: str) -> None:
@@ -245,12 +297,22 @@ class RoomStore(Protocol):
         students poll."""
         ...
 
+    def wait(self, code: str, seen: int | None, *, timeout: float) -> int | None:
+        """The room's version once it is no longer ``seen``, or after ``timeout`` seconds (at most
+        :data:`MAX_WAIT`) whatever it is then (None: no such room): a student's look at the room that
+        returns the moment the teacher acts, without asking again and again."""
+        ...
+
     def state(self, code: str, *, student: str | None = None) -> RoomState | None:
         """The room as a page draws it (None: no such room, or forgotten)."""
         ...
 
-    def window(self, code: str, *, position: int, serial: int) -> Window | None:
-        """A student's stage at ``position`` (at most the teacher's step), from the views the room kept."""
+    def window(
+        self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
+    ) -> Window | None:
+        """A student's stage at ``position`` (at most the teacher's step), from the views the room kept;
+        ``starts``: step -> the first place the student's stage asked for there (a page made once for
+        the whole room, by the teacher's pager)."""
         ...
 
     def summary(self, code: str) -> Summary | None:
@@ -307,20 +369,6 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def view_ids(views: Iterable[StepView]) -> set[int]:
-    """Every token id the ``views`` show (for the label table a window carries)."""
-    ids: set[int] = set()
-    for v in views:
-        lines = [v.head] + [
-            line
-            for p in (v.places.items if v.places else ())
-            for line in (p.lead, p.token, p.tail, p.link)
-            if line
-        ]
-        ids.update(i for line in lines for span in line for i in (*span.ids, *(span.was or ())))
-    return ids
-
-
 @dataclass
 class _Room:
     code: str
@@ -336,6 +384,8 @@ class _Room:
     steps: dict[int, None] = field(default_factory=dict)  # steps shown, in order (a set that keeps it)
     asked: list[Asked] = field(default_factory=list)
     answers: list[dict[str, str]] = field(default_factory=list)  # per question: student -> choice
+    pager: Pager | None = None  # the teacher's (in this process only)
+    pages: dict[tuple[int, int], Page] = field(default_factory=dict)  # (step, start) -> the page made
 
 
 class MemoryRooms:
@@ -347,14 +397,22 @@ class MemoryRooms:
     def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)  # notified whenever a room's version changes
         self._rooms: dict[str, _Room] = {}
         self._hosts: dict[str, str] = {}  # host key -> code
 
     # ----- housekeeping -----
+    def _bump(self, room: _Room) -> None:
+        """What every student sees of ``room`` changed (the lock is held): a new version, and the students
+        waiting for one wake up."""
+        room.version += 1
+        self._changed.notify_all()
+
     def _expire(self, room: _Room, now: float) -> None:
         if room.closed_at is None and now - room.touched > IDLE_SECONDS:
             room.closed_at, room.reason = room.touched + IDLE_SECONDS, "expired"
-            room.version += 1
+            room.pager, room.pages = None, {}  # the teacher's run (and a large text's worker) is let go
+            self._bump(room)
 
     def _sweep(self, now: float) -> None:
         for code in list(self._rooms):
@@ -404,14 +462,16 @@ class MemoryRooms:
             room = self._room(code) if code else None
             return room.code if room is not None and room.closed_at is None else None
 
-    def publish(self, host: str, moment: Moment) -> None:
+    def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
         with self._lock:
             room = self._driven(host)
             window = moment.window
+            room.pager = pager
             if room.moment is not None and room.moment.run != moment.run:
                 room.history.clear()
                 room.labels.clear()
-                room.version += 1
+                room.pages.clear()
+                self._bump(room)
             for view in window.views:
                 if view.step <= window.position:
                     room.history[view.step] = view
@@ -423,21 +483,29 @@ class MemoryRooms:
             room.moment = moment
             if room.asked and not room.asked[-1].revealed and window.position >= room.asked[-1].question.step:
                 room.asked[-1] = replace(room.asked[-1], revealed=True)  # the stage shows the answer now
-                room.version += 1
+                self._bump(room)
             if before is None or before.window.position != window.position or before.lesson != moment.lesson:
-                room.version += 1
+                self._bump(room)
 
-    def ask(self, host: str) -> int:
+    def ask(self, host: str, question: Question | None = None) -> int:
         with self._lock:
             room = self._driven(host)
-            question = room.moment.question if room.moment else None
-            if question is None:
+            upcoming = room.moment.question if room.moment else None
+            if upcoming is None:
                 raise RoomError("There is no next merge to ask about: step back, or train further.")
+            if question is not None and question.step != upcoming.step:
+                raise RoomError(
+                    f"The room shows the step before merge {upcoming.step:,}, not before merge "
+                    f"{question.step:,}: ask again."
+                )
+            if question is not None and (question.answer not in question.choices or not question.choices):
+                raise RoomError("This question has no right answer among its choices: ask another.")
+            question = question or upcoming
             if room.asked and not room.asked[-1].revealed:
                 raise RoomError("A question is open: reveal it before asking the next.")
             room.asked.append(Asked(number=len(room.asked) + 1, question=question, revealed=False))
             room.answers.append({})
-            room.version += 1
+            self._bump(room)
             return len(room.asked)
 
     def reveal(self, host: str) -> None:
@@ -445,13 +513,14 @@ class MemoryRooms:
             room = self._driven(host)
             if room.asked and not room.asked[-1].revealed:
                 room.asked[-1] = replace(room.asked[-1], revealed=True)
-                room.version += 1
+                self._bump(room)
 
     def close(self, host: str) -> Summary:
         with self._lock:
             room = self._driven(host)
             room.closed_at, room.reason = self._clock(), "ended"
-            room.version += 1
+            room.pager, room.pages = None, {}  # (the teacher's run is let go)
+            self._bump(room)
             return self._summary(room)
 
     # ----- students -----
@@ -495,6 +564,18 @@ class MemoryRooms:
             room = self._room(code)
             return None if room is None else room.version
 
+    def wait(self, code: str, seen: int | None, *, timeout: float) -> int | None:
+        end = time.monotonic() + max(0.0, min(timeout, MAX_WAIT))
+        with self._changed:
+            room = self._room(code)
+            while room is not None and room.version == seen:
+                left = end - time.monotonic()
+                if left <= 0:
+                    break
+                self._changed.wait(left)
+                room = self._room(code)
+            return None if room is None else room.version
+
     def state(self, code: str, *, student: str | None = None) -> RoomState | None:
         with self._lock:
             room = self._room(code)
@@ -515,14 +596,33 @@ class MemoryRooms:
                 tally=tally,
                 mine=room.answers[-1].get(student or "") if asked else None,
                 lesson=room.moment.lesson if room.moment else "",
+                askable=bool(room.moment and room.moment.question),
             )
 
-    def window(self, code: str, *, position: int, serial: int) -> Window | None:
+    def window(
+        self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
+    ) -> Window | None:
         with self._lock:
             room = self._room(code)
             if room is None or room.moment is None:
                 return None
-            return student_window(room.moment.window, room.history, room.labels, at=position, serial=serial)
+            live, pager = room.moment, room.pager
+            wanted = _wanted(starts or {}, room.history, top=live.window.position, at=position)
+            missing = [key for key in wanted.items() if key not in room.pages]
+        made = {}
+        if pager is not None:
+            for step, start in missing:  # built outside the lock: the other sessions go on meanwhile
+                page = pager.page(step, start)
+                if page is not None:
+                    made[step, start] = page
+        with self._lock:
+            if made and room.moment is not None and room.moment.run == live.run:
+                room.pages.update(made)
+                while len(room.pages) > MAX_PAGES:
+                    del room.pages[next(iter(room.pages))]
+            pages = {k: room.pages[k, s] for k, s in wanted.items() if (k, s) in room.pages}
+            window = room.moment.window if room.moment else live.window
+            return student_window(window, room.history, room.labels, at=position, serial=serial, pages=pages)
 
     def summary(self, code: str) -> Summary | None:
         with self._lock:
@@ -559,6 +659,8 @@ class MemoryRooms:
                     answered=tally.answered,
                     right=tally.right,
                     tied=tally.tied,
+                    kind=asked.question.kind,
+                    blocked=asked.question.blocked,
                 )
             )
         return Summary(
@@ -566,17 +668,51 @@ class MemoryRooms:
         )
 
 
+def _wanted(
+    starts: Mapping[int, int], history: Mapping[int, StepView], *, top: int, at: int
+) -> dict[int, int]:
+    """The pages a student's window needs: step -> first place, for the steps of the window whose kept
+    view starts elsewhere, and only starts that are places of that step (a report is the browser's).
+
+    >>> from mergescope_ui.shared.stage_contract import Places
+    >>> view = replace(_moment(3).window.views[-1], places=Places(total=20, start=0, items=()))
+    >>> _wanted({3: 6, 2: 6, 99: 6}, {3: view}, top=3, at=3), _wanted({3: 20}, {3: view}, top=3, at=3)
+    ({3: 6}, {})
+    """
+    at = max(0, min(at, top))
+    wanted = {}
+    for step, start in starts.items():
+        view = history.get(step)
+        places = view.places if view is not None else None
+        if places is None or not at - BEHIND <= step <= min(top, at + AHEAD):
+            continue
+        if 0 <= start < places.total and start != places.start:
+            wanted[step] = start
+    return wanted
+
+
 def student_window(
-    live: Window, history: Mapping[int, StepView], labels: Mapping[str, TokenLabel], *, at: int, serial: int
+    live: Window,
+    history: Mapping[int, StepView],
+    labels: Mapping[str, TokenLabel],
+    *,
+    at: int,
+    serial: int,
+    pages: Mapping[int, Page] | None = None,
 ) -> Window:
     """A student's stage window at step ``at`` (cut to the teacher's step ``live.position``): the kept
-    views around it, no quiz of its own, phone sizes, and the stage's last step the teacher's."""
+    views around it (or the ``pages`` made for it: step -> view and its labels), no quiz of its own,
+    phone sizes, and the stage's last step the teacher's."""
     top = live.position
     at = max(0, min(at, top))
     lo, hi = max(0, at - BEHIND), min(top, at + AHEAD)
-    views = tuple(history[k] for k in range(lo, hi + 1) if k in history)
+    pages = pages or {}
+    views = tuple(pages[k][0] if k in pages else history[k] for k in range(lo, hi + 1) if k in history)
     if views:
         lo, hi = min(lo, views[0].step), max(v.step for v in views)
+    known = dict(labels)
+    for _, page_labels in pages.values():
+        known.update(page_labels)
     return replace(
         live,
         serial=serial,
@@ -584,7 +720,7 @@ def student_window(
         lo=lo,
         hi=hi,
         views=views,
-        labels={str(i): labels[str(i)] for i in sorted(view_ids(views)) if str(i) in labels},
+        labels={str(i): known[str(i)] for i in sorted(view_ids(views)) if str(i) in known},
         last=top,
         finished=live.finished and top >= live.last,
         quiz=False,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
@@ -26,7 +27,11 @@ _COMPONENT = st.components.v2.component(
 )
 
 
-def mount_stage(window: Window, *, key: str, on_shown: Callable[[], None]) -> None:
+def mount_stage(
+    window: Window, *, key: str, on_shown: Callable[[], None], wired: dict[str, Any] | None = None
+) -> None:
     """Mount the stage under ``key`` with ``window``; ``on_shown`` runs when it reports another step, or
-    asks again for the one it shows (its trigger ``ask``: a window came without that step)."""
-    _COMPONENT(key=key, data=wire(window), on_shown_change=on_shown, on_ask_change=on_shown)
+    asks again for the one it shows (its trigger ``ask``: a window came without that step).
+    ``wired``: ``wire(window)`` made already (a caller that sends one window at many runs keeps it)."""
+    data = wired if wired is not None else wire(window)
+    _COMPONENT(key=key, data=data, on_shown_change=on_shown, on_ask_change=on_shown)

@@ -28,7 +28,7 @@ element by element, every text a text node.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Literal, TypeAlias
 
@@ -277,6 +277,20 @@ def spans(ids: Sequence[int], changed: Mapping[int, tuple[Mark, tuple[int, ...]]
     if run:
         out.append(Span(tuple(run), "", None))
     return tuple(out)
+
+
+def view_ids(views: Iterable[StepView]) -> set[int]:
+    """Every token id the ``views`` show (for the label table a window carries)."""
+    ids: set[int] = set()
+    for v in views:
+        lines = [v.head] + [
+            line
+            for p in (v.places.items if v.places else ())
+            for line in (p.lead, p.token, p.tail, p.link)
+            if line
+        ]
+        ids.update(i for line in lines for span in line for i in (*span.ids, *(span.was or ())))
+    return ids
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}

@@ -20,6 +20,7 @@ chunks column as escaped HTML, and the text's tokens around each place where it 
 from __future__ import annotations
 
 import html
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from mergescope_ui.shared.stage_contract import (
     Window,
     Wording,
     spans,
+    view_ids,
 )
 from mergescope_ui.shared.token_html import (
     STAGE_LABEL_COLUMNS,
@@ -136,6 +138,7 @@ class EncodeViews:
         self.replay = TraceReplay(trace)
         self.bytes = trace.chunks[-1].byte_end if trace.chunks else 0
         self.place_start: dict[int, int] = {}  # step -> the first place the stage asked to see
+        self.lock = threading.RLock()  # a live room's students page from their sessions' threads
         self._views: dict[tuple[int, int], StepView] = {}
         self._labels: dict[int, TokenLabel] = {}
         self._columns: dict[int, int] = {}
@@ -148,13 +151,25 @@ class EncodeViews:
     # ----- one step -----
     def view(self, k: int) -> StepView:
         """The view of step ``k`` (0: the chunks as bytes), built once per first place shown."""
-        start = self.place_start.get(k, 0)
+        return self._view(k, self.place_start.get(k, 0))
+
+    def _view(self, k: int, start: int) -> StepView:
         key = (k, start)
-        if key not in self._views:
-            if len(self._views) >= MAX_VIEWS:
-                self._views.pop(next(iter(self._views)))
-            self._views[key] = self._build(k, start)
-        return self._views[key]
+        with self.lock:
+            if key not in self._views:
+                if len(self._views) >= MAX_VIEWS:
+                    self._views.pop(next(iter(self._views)))
+                self._views[key] = self._build(k, start)
+            return self._views[key]
+
+    def page(self, step: int, start: int) -> tuple[StepView, dict[str, TokenLabel]] | None:
+        """Step ``step``'s view with its places from the ``start``-th on, and the labels of its tokens
+        (a live room's :class:`~mergescope_ui.shared.rooms.Pager`); None for a step the trace has not."""
+        if not 0 < step <= self.last or start < 0:
+            return None
+        with self.lock:
+            view = self._view(step, start)
+            return view, self.labels(view_ids((view,)))
 
     def _build(self, k: int, start: int) -> StepView:
         trace, replay = self.trace, self.replay
@@ -371,16 +386,9 @@ class EncodeViews:
         steps = list(range(lo, hi + 1))
         if self.replay.step > position:  # built nearest the replay's step first: it moves the least
             steps.reverse()
-        views = sorted((self.view(k) for k in steps), key=lambda v: v.step)
-        ids: set[int] = set()
-        for v in views:
-            lines = [v.head] + [
-                line
-                for p in (v.places.items if v.places else ())
-                for line in (p.lead, p.token, p.tail, p.link)
-                if line
-            ]
-            ids.update(i for line in lines for span in line for i in (*span.ids, *(span.was or ())))
+        with self.lock:
+            views = sorted((self.view(k) for k in steps), key=lambda v: v.step)
+            labels = self.labels(view_ids(views))
         last = self.last
         end = (
             f"🏁 Encoded in {_plural(last, 'step')}: {_plural(len(self.trace.ids), 'token')}, "
@@ -394,7 +402,7 @@ class EncodeViews:
             lo=lo,
             hi=hi,
             views=tuple(views),
-            labels=self.labels(ids),
+            labels=labels,
             last=last,
             finished=True,
             max_steps=last,

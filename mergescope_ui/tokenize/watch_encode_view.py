@@ -22,6 +22,7 @@ from mergescope_ui.shared.stage_component import mount_stage
 from mergescope_ui.shared.stage_contract import read_shown
 
 from . import keys
+from .encode_room import encode_room
 from .resolve import Picked
 from .watch_encode import ENCODE_CSS, EncodeOptions, EncodeViews, trace_encode
 
@@ -79,6 +80,7 @@ def encode_tab(text: str, picked: Picked, *, specials: bool) -> None:
     options = EncodeOptions(large=bool(st.session_state.get(shared_keys.PRESENTER, False)))
     window = state.views.window(position=state.position, serial=state.serial, options=options)
     mount_stage(window, key=keys.ENCODE_STAGE, on_shown=_on_shown)
+    encode_room(state.views, position=state.position, signature=signature, options=options)  # live (#26)
 
 
 def _on_shown() -> None:

@@ -5,30 +5,41 @@ ask, reveal, end) is :mod:`mergescope_ui.shared.room_host`.  What this module
 adds is the lesson's side: the stage's window up to the step shown (never past
 it, so a student cannot peek at the next merge), the question the next merge
 poses with each choice's verdict made by the single-player quiz (so a tie is
-explained the same way), and the link that replays the lesson.
+explained the same way), and the link that replays the lesson.  The teacher's
+what-if question (:func:`block_question`: block the pair the next merge makes,
+which pair merges instead?) is made when asked, from the what-if's branch.
 """
 
 from __future__ import annotations
 
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import replace
 
 import streamlit as st
 
 from mergescope_ui.shared.room_host import host_room
-from mergescope_ui.shared.rooms import Moment, Question, Verdict
+from mergescope_ui.shared.rooms import BLOCK, NEXT, PRUNE, Moment, Question, Verdict
 from mergescope_ui.shared.training_run import TrainingRun
 
+from . import scheme_quiz
 from .link import page_url
-from .quiz import choice_labels, choices, grade
+from .quiz import MAX_CHOICES, choice_labels, choices, grade
+from .scheme_run import SchemeRun
+from .scheme_stage import SchemeViews
 from .stage_data import StageOptions, StageViews
+from .whatif.branch import WhatIf, pair_label, start_branch
 
 QUESTION = "_room_question"  # plain: (run, step, Question): the question of the next merge, made once
 
 
 def live_room(run: TrainingRun, views: StageViews, options: StageOptions) -> None:
     """The room's button or the open room, fed with this run's moment."""
-    host_room(lambda: room_moment(run, views, options))
+    host_room(
+        lambda: room_moment(run, views, options),
+        what_if=lambda position: block_question(run, position),
+        pager=views,  # students page through a step's places: built once per page for the room, here
+    )
 
 
 def room_moment(run: TrainingRun, views: StageViews, options: StageOptions) -> Moment:
@@ -45,6 +56,67 @@ def room_moment(run: TrainingRun, views: StageViews, options: StageOptions) -> M
         lesson=_lesson_link(page_url()),
         run=f"{identity.text_digest}:{identity.settings!r}",
     )
+
+
+def scheme_room(run: SchemeRun, views: SchemeViews, options: StageOptions) -> None:
+    """A WordPiece or Unigram run's room: the same as byte-level BPE's, with that scheme's quiz question
+    (which pair merges next; which piece a round prunes) and no what-if."""
+    unigram = run.scheme == "unigram"
+    host_room(
+        lambda: scheme_moment(run, views, options),
+        pager=views,
+        ask="which piece is pruned next?" if unigram else "which pair merges next?",
+    )
+
+
+def scheme_moment(run: SchemeRun, views: SchemeViews, options: StageOptions) -> Moment:
+    """The scheme's step shown, the question of its next step, and the lesson's link."""
+    window = views.window(
+        position=run.position, serial=0, options=replace(options, quiz=True, large=False, arrows_from="")
+    )
+    return Moment(
+        window=window,
+        question=_once(run, scheme_question),
+        lesson=_lesson_link(page_url()),
+        run=f"{run.identity.text_digest}:{run.identity.settings!r}",
+    )
+
+
+def scheme_question(run: SchemeRun) -> Question | None:
+    """The scheme quiz's question about the next step, as the room asks it (None at the end).
+
+    >>> from .scheme_run import SchemeSettings, start_scheme_run
+    >>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
+    >>> q = scheme_question(start_scheme_run(text, SchemeSettings(scheme="unigram", vocab_size=12)))
+    >>> q.kind, q.answer, q.prompt, q.verdicts[q.answer].outcome
+    ('prune', 'bu', 'which of these pieces is pruned in round 1?', 'right')
+    """
+    upcoming = run.peek()
+    if upcoming is None:
+        return None
+    options = scheme_quiz.choices(upcoming)
+    shown = choice_labels(options)
+    verdicts = {option: scheme_quiz.grade(option, upcoming) for option in options}
+    question = Question(
+        step=upcoming.index,
+        choices=tuple(options),
+        shown=tuple(shown[o] for o in options),
+        answer=next(iter(verdicts.values())).answer,
+        verdicts={o: Verdict(outcome=r.outcome, message=r.message) for o, r in verdicts.items()},
+        kind=PRUNE if run.scheme == "unigram" else NEXT,
+    )
+    return question
+
+
+def _once(run: SchemeRun, make: Callable[[SchemeRun], Question | None]) -> Question | None:
+    """``make(run)``, made once per run and step (the panel reruns at every step)."""
+    upcoming = run.peek()
+    made: tuple[object, int, Question | None] | None = st.session_state.get(QUESTION)
+    if upcoming is not None and made is not None and made[0] is run and made[1] == upcoming.index:
+        return made[2]
+    question = make(run)
+    st.session_state[QUESTION] = (run, upcoming.index if upcoming else -1, question)
+    return question
 
 
 def next_question(run: TrainingRun) -> Question | None:
@@ -69,6 +141,62 @@ def next_question(run: TrainingRun) -> Question | None:
     )
     st.session_state[QUESTION] = (run, upcoming.index, question)
     return question
+
+
+def block_question(run: TrainingRun, position: int) -> Question | None:
+    """The what-if at the step ``position``: the pair the next merge makes is blocked; which pair merges
+    instead?  The answer is the what-if branch's own first merge (the engine's rule, ties included); the
+    choices are that step's pair table and the blocked pair itself (a tempting wrong answer).  None at
+    the end of training or when nothing could merge instead.
+
+    >>> from bpe_core import TrainOptions, Trainer
+    >>> from mergescope_ui.shared.training_run import RunIdentity
+    >>> text = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest widest widest"
+    >>> options = TrainOptions(vocab_size=280, pattern="none")
+    >>> run = TrainingRun(Trainer(text, options), identity=RunIdentity.of(text, options))
+    >>> _ = run.jump(2)
+    >>> q = block_question(run, 2)
+    >>> q.step, q.blocked, q.answer, q.prompt
+    (3, 'est + ␣', 'o + w', 'if est + ␣ were blocked, which pair would make merge 3?')
+    >>> print(q.verdicts["l + o"].message)
+    With est + ␣ blocked: Tied: l + o also occurs 7 times, as often as o + w. The lexicographic rule chose \
+o + w: the greatest byte strings win
+    >>> q.verdicts["est + ␣"]
+    Verdict(outcome='wrong', message='Not this time: est + ␣ is the pair blocked, so it is never merged')
+    """
+    while run.pulled <= position and run.pull():
+        pass
+    if not 0 <= position < run.pulled:
+        return None
+    real = run.records[position]  # the merge the run makes next
+    blocked = pair_label(real.left, real.right)
+    branch = start_branch(run, WhatIf(real.index, "block", real.pair))
+    instead = branch.peek()
+    if instead is None:
+        return None
+    options = choices(instead, limit=MAX_CHOICES - 1)
+    verdicts = {}
+    for option in options:
+        result = grade(option, instead)
+        verdicts[option] = Verdict(
+            outcome=result.outcome, message=f"With {blocked} blocked: {result.message}"
+        )
+    answer = grade(options[0], instead).answer
+    if blocked not in verdicts:
+        options = sorted([*options, blocked])
+        verdicts[blocked] = Verdict(
+            outcome="wrong", message=f"Not this time: {blocked} is the pair blocked, so it is never merged"
+        )
+    shown = choice_labels(options)
+    return Question(
+        step=real.index,
+        choices=tuple(options),
+        shown=tuple(shown[o] for o in options),
+        answer=answer,
+        verdicts=verdicts,
+        kind=BLOCK,
+        blocked=blocked,
+    )
 
 
 def _lesson_link(url: str) -> str:

@@ -28,9 +28,10 @@ from . import keys
 from .inputs import SchemeInputs
 from .lattice_view import lattice_html
 from .link import link_box, write_link
+from .live import scheme_room
 from .quiz import QuizResult, choice_labels, quiz_html
 from .scheme_form import SCHEME_LABELS
-from .scheme_host import Progress, RemoteSchemeHost, SchemeHost, open_host
+from .scheme_host import IN_PROCESS_CHARS, Progress, RemoteSchemeHost, SchemeHost, open_host
 from .scheme_run import SchemeIdentity
 from .share import LinkState
 from .stage import move_stage
@@ -152,6 +153,13 @@ def _panel(*, inputs: SchemeInputs) -> None:
     moment = LinkState(step=host.state.position, text=pasted, regex=None, specials=None)
     write_link(moment)
     link_box(moment)
+    if isinstance(host, SchemeHost):  # a live room: students follow this step on their phones (#26)
+        scheme_room(host.run, host.views, options)
+    else:
+        st.caption(
+            "A live room is for texts trained here, up to "
+            f"{IN_PROCESS_CHARS:,} characters: this one trains in a worker process of its own."
+        )
     if inputs.settings.scheme == "unigram":
         lattice_section(host)
 

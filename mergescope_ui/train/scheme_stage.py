@@ -14,10 +14,18 @@ mode work unchanged.
 from __future__ import annotations
 
 import html
+import threading
 from collections.abc import Iterable
 from dataclasses import replace
 
-from mergescope_ui.shared.stage_contract import ButtonTitles, Spans, StepView, TokenLabel, Window, Wording
+from mergescope_ui.shared.stage_contract import (
+    ButtonTitles,
+    StepView,
+    TokenLabel,
+    Window,
+    Wording,
+    view_ids,
+)
 from mergescope_ui.shared.token_html import clip_label
 
 from .scheme_run import SchemeRun
@@ -62,6 +70,7 @@ class SchemeViews:
 
     def __init__(self, run: SchemeRun) -> None:
         self.run = run
+        self.lock = threading.RLock()  # a live room's students page from their sessions' threads
         self.place_start: dict[int, int] = {}  # step -> the first place the stage asked to see
         self._views: dict[tuple[int, int], StepView] = {}
         self._labels: dict[int, TokenLabel] = {}
@@ -83,12 +92,25 @@ class SchemeViews:
     # ----- shared -----
     def view(self, k: int) -> StepView:
         """The view of step ``k`` (0: before the first), built once per first place shown."""
-        key = (k, self.place_start.get(k, 0))
-        if key not in self._views:
-            if len(self._views) >= MAX_VIEWS:
-                self._views.pop(next(iter(self._views)))
-            self._views[key] = self.build(*key)
-        return self._views[key]
+        return self._view(k, self.place_start.get(k, 0))
+
+    def _view(self, k: int, start: int) -> StepView:
+        key = (k, start)
+        with self.lock:
+            if key not in self._views:
+                if len(self._views) >= MAX_VIEWS:
+                    self._views.pop(next(iter(self._views)))
+                self._views[key] = self.build(*key)
+            return self._views[key]
+
+    def page(self, step: int, start: int) -> tuple[StepView, dict[str, TokenLabel]] | None:
+        """Step ``step``'s view with its places from the ``start``-th on, and the labels of its tokens
+        (a live room's :class:`~mergescope_ui.shared.rooms.Pager`); None for a step not trained."""
+        if not 0 < step <= self.run.pulled or start < 0:
+            return None
+        with self.lock:
+            view = self._view(step, start)
+            return view, self.labels(view_ids((view,)))
 
     def make_label(self, token_id: int, piece: str, *, classes: str, title: str) -> TokenLabel:
         """A label for ``piece`` (plain text, shortened in the middle when long)."""
@@ -112,22 +134,18 @@ class SchemeViews:
         run = self.run
         lo = max(0, position - BEHIND)
         hi = position if options.quiz else min(run.pulled, position + AHEAD)
-        views = [self.view(k) for k in range(lo, hi + 1)]
-        if options.quiz and views[0].step == 0:  # before the first guess, the chart would give it away
-            views[0] = replace(views[0], pairs="")
-        ids: set[int] = set()
-        for v in views:
-            lines: list[Spans] = [v.head]
-            for p in v.places.items if v.places else ():
-                lines += [p.lead, p.token, p.tail, p.link or ()]
-            ids.update(i for line in lines for span in line for i in (*span.ids, *(span.was or ())))
+        with self.lock:
+            views = [self.view(k) for k in range(lo, hi + 1)]
+            if options.quiz and views[0].step == 0:  # before the first guess, the chart would give it away
+                views[0] = replace(views[0], pairs="")
+            labels = self.labels(sorted(view_ids(views)))
         return Window(
             serial=serial,
             position=position,
             lo=lo,
             hi=hi,
             views=tuple(views),
-            labels=self.labels(sorted(ids)),
+            labels=labels,
             last=run.pulled,
             finished=run.finished,
             max_steps=run.max_steps,

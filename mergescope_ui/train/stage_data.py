@@ -19,6 +19,7 @@ per window in a table: id -> :class:`~..shared.stage_contract.TokenLabel`.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -34,6 +35,7 @@ from mergescope_ui.shared.stage_contract import (
     Window,
     Wording,
     spans,
+    view_ids,
 )
 from mergescope_ui.shared.token_html import STAGE_LABEL_COLUMNS, stage_label
 from mergescope_ui.shared.training_run import TrainingRun
@@ -71,10 +73,15 @@ def merged_spans(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> Span
 
 
 class StageViews:
-    """Each step's view for one run, built on demand and kept (and the replay that finds the places)."""
+    """Each step's view for one run, built on demand and kept (and the replay that finds the places).
+
+    A live room's students page through places with :meth:`page` from their own sessions' threads,
+    beside the teacher's: every build goes through one lock (the replay moves from step to step).
+    """
 
     def __init__(self, run: TrainingRun, text: str) -> None:
         trainer = run.trainer
+        self.lock = threading.RLock()
         self.run = run
         self.special_ids = frozenset(trainer.special_tokens.values())
         self.replay = replay_for(trainer, text)  # a large text's stays in its worker
@@ -95,13 +102,36 @@ class StageViews:
 
     def view(self, k: int) -> StepView:
         """The view of step ``k`` (0: the raw bytes), built once per first place shown."""
-        start = self.place_start.get(k, 0)
+        return self._view(k, self.place_start.get(k, 0))
+
+    def _view(self, k: int, start: int) -> StepView:
         key = (k, start)
-        if key not in self._views:
-            if len(self._views) >= MAX_VIEWS:
-                self._views.pop(next(iter(self._views)))
-            self._views[key] = self._build(k, start)
-        return self._views[key]
+        with self.lock:
+            if key not in self._views:
+                if len(self._views) >= MAX_VIEWS:
+                    self._views.pop(next(iter(self._views)))
+                self._views[key] = self._build(k, start)
+            return self._views[key]
+
+    def page(self, step: int, start: int) -> tuple[StepView, dict[str, TokenLabel]] | None:
+        """Step ``step``'s view with its places from the ``start``-th on, and the labels of the tokens
+        it shows (a live room's :class:`~mergescope_ui.shared.rooms.Pager`); None for a step not trained.
+
+        >>> from bpe_core import Trainer, TrainOptions
+        >>> from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
+        >>> text, options = "ab " * 20, TrainOptions(vocab_size=260, pattern="none")
+        >>> run = TrainingRun(Trainer(text, options), identity=RunIdentity.of(text, options))
+        >>> views = StageViews(run, text)
+        >>> _ = run.jump(1)
+        >>> view, labels = views.page(1, 6)
+        >>> view.places.start, [p.number for p in view.places.items], views.page(2, 0)
+        (6, [7, 8, 9, 10, 11, 12], None)
+        """
+        if not 0 < step <= self.run.pulled or start < 0:
+            return None
+        with self.lock:
+            view = self._view(step, start)
+            return view, self.labels(view_ids((view,)))
 
     def _build(self, k: int, start: int) -> StepView:
         run, replay = self.run, self.replay
@@ -197,6 +227,10 @@ class StageViews:
         )
 
     # ----- token labels -----
+    def _labels_of(self, ids: Iterable[int]) -> dict[str, TokenLabel]:
+        with self.lock:
+            return self.labels(ids)
+
     def columns(self, token_id: int) -> int:
         """Columns token ``token_id``'s label takes in the sequences (as shortened)."""
         if token_id not in self._columns:
@@ -231,18 +265,11 @@ class StageViews:
         # before it as the window holds otherwise: Back steps through them with no round trip
         lo = max(0, position - (BEHIND + AHEAD if options.quiz else BEHIND))
         hi = position if options.quiz else min(run.pulled, position + AHEAD)
-        views = sorted((self.view(k) for k in self._order(lo, hi)), key=lambda v: v.step)
+        with self.lock:
+            views = sorted((self.view(k) for k in self._order(lo, hi)), key=lambda v: v.step)
         if options.quiz and views[0].step == 0:  # before the first guess, the counts would give it away
             views[0] = replace(views[0], pairs="")
-        ids: set[int] = set()
-        for v in views:
-            lines = [v.head] + [
-                line
-                for p in (v.places.items if v.places else ())
-                for line in (p.lead, p.token, p.tail, p.link)
-                if line
-            ]
-            ids.update(i for line in lines for span in line for i in (*span.ids, *(span.was or ())))
+        ids = view_ids(views)
         max_merges = run.identity.settings.max_merges
         last, stop = run.pulled, run.stop_reason or ""
         return Window(
@@ -251,7 +278,7 @@ class StageViews:
             lo=lo,
             hi=hi,
             views=tuple(views),
-            labels=self.labels(sorted(ids)),
+            labels=self._labels_of(sorted(ids)),
             last=last,
             finished=run.finished,
             max_steps=max_merges,

@@ -66,6 +66,17 @@ def _no_sideways_scroll(page) -> None:
     assert width <= PHONE["width"], f"the phone view scrolls sideways: {width} px wide"
 
 
+def _seldom_running(page, *, samples: int = 20) -> None:
+    """A following phone does not show Streamlit's running man and Stop: the page's look at the room
+    waits less than the half second after which they show (a few glimpses allowed on a busy machine;
+    a wait of 0.9 s showed them in half the samples)."""
+    shown = 0
+    for _ in range(samples):
+        page.wait_for_timeout(100)
+        shown += page.locator('[data-testid="stStatusWidget"]').count() > 0
+    assert shown <= samples // 5, f"the running indicator showed in {shown} of {samples} looks"
+
+
 def _phone_shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"classroom_phone_{name}.png"), full_page=False)
@@ -99,6 +110,7 @@ def test_a_teacher_and_three_students(server: str) -> None:
             students.append(page)
         phone = students[0]
         _phone_shot(phone, "1_joined")
+        _seldom_running(phone)
         _no_sideways_scroll(phone)
         # The name shows as typed, never as markup.
         shown_name = students[2].locator(".ms-room-line")
@@ -111,6 +123,22 @@ def test_a_teacher_and_three_students(server: str) -> None:
             _step_shown(teacher, k)
             for page in students:
                 _step_shown(page, k)
+
+        # A student pages through merge 2's places past the first six: the teacher's run makes them.
+        ben = students[1]
+        pager = ben.locator(".ms-stage .ms-pager-t")
+        total = int(pager.inner_text().rsplit(" of ", 1)[1].replace(",", ""))
+        assert total > 6, total
+        for first in (4, 7):
+            ben.get_by_role("button", name="Next places").click()
+            ben.get_by_text(f"places {first}–{min(first + 2, total)} of {total:,}").wait_for(
+                timeout=FOLLOW_MS
+            )
+        ben.locator(".ms-stage .ms-after .ms-num").first.get_by_text(re.compile(r"^7")).wait_for(
+            timeout=FOLLOW_MS
+        )
+        assert ben.locator(".ms-stage .ms-after .ms-new").count() >= 1
+        _phone_shot(ben, "1b_places_paged")
 
         # Ask: the students answer on their phones, the teacher sees the answers arrive.
         teacher.get_by_role("button", name=re.compile("Ask: which pair merges next")).click()
@@ -140,6 +168,28 @@ def test_a_teacher_and_three_students(server: str) -> None:
         assert verdicts[0] == verdicts[2]  # the same pick, the same verdict
         assert any("Right!" in v for v in verdicts), verdicts
         _phone_shot(phone, "3_reveal")
+
+        # The what-if: block the pair merge 3 makes; which would merge instead?  Asked, answered, revealed.
+        teacher.get_by_role("button", name=re.compile("Ask the what-if")).click()
+        for page in students:
+            page.get_by_text(
+                re.compile(r"Question 2: if .+ were blocked, which pair would make merge 3\?")
+            ).wait_for(timeout=FOLLOW_MS)
+        _phone_shot(phone, "3b_what_if")
+        _no_sideways_scroll(phone)
+        for page, pick in zip(students, [0, 0, 1], strict=True):
+            page.locator(".st-key-room_question button").nth(pick).click()
+            page.get_by_text("Wait for the reveal").wait_for(timeout=FOLLOW_MS)
+        teacher.get_by_text(re.compile(r"were blocked, .*3 answered")).wait_for(timeout=FOLLOW_MS)
+        teacher.locator(".st-key-room_box").screenshot(path=str(ARTIFACTS / "classroom_teacher_what_if.png"))
+        teacher.get_by_role("button", name="💡 Reveal").click()
+        for page in students:
+            page.locator(".ms-room-verdict").get_by_text(re.compile(r"Question 2: .*blocked")).wait_for(
+                timeout=FOLLOW_MS
+            )
+        verdicts = [page.locator(".ms-room-verdict").inner_text() for page in students]
+        assert verdicts[0] == verdicts[1] != verdicts[2], verdicts  # the same pick, the same verdict
+        _phone_shot(phone, "3c_what_if_reveal")
 
         # A student looks back, the teacher moves on, the student returns to live in one tap.
         teacher.get_by_role("button", name="Next ▶").click()
@@ -181,6 +231,7 @@ def test_a_teacher_and_three_students(server: str) -> None:
         # End: the summary for the teacher, a word for every student.
         teacher.get_by_role("button", name="⏹ End room").click()
         teacher.get_by_text(f"Room {code}: summary").wait_for(timeout=FOLLOW_MS)
+        teacher.get_by_text(re.compile(r"2 questions asked")).wait_for(timeout=FOLLOW_MS)
         assert teacher.get_by_role("button", name="⬇ Summary as CSV").count() == 1
         for page in students:
             page.get_by_text("This room has closed").wait_for(timeout=FOLLOW_MS)
@@ -192,3 +243,41 @@ def test_a_teacher_and_three_students(server: str) -> None:
 def _step_shown_or_zero(page) -> None:
     """After joining: the stage at the teacher's step (0 shows the raw bytes)."""
     page.locator(".ms-stage .ms-stepline").get_by_text(re.compile(r"^Step \d")).wait_for(timeout=LOAD_MS)
+
+
+def test_a_room_from_watch_it_encode(server: str) -> None:
+    """The Tokenize page's encode stage opens a room too: a phone follows the trace, no question is asked."""
+    from urllib.parse import quote_plus
+
+    from mergescope_ui.tokenize.tab_views import WATCH_TAB
+
+    text = "the other theme: " * 6
+    with _browser() as browser:
+        teacher = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+        teacher.goto(f"{server}/tokenize?tok=quick:lighthouse_story:400:gpt2&t={quote_plus(text)}")
+        teacher.get_by_role("tab", name=WATCH_TAB).wait_for(timeout=LOAD_MS)
+        wait_idle(teacher, timeout=LOAD_MS)
+        teacher.get_by_role("tab", name=WATCH_TAB).click()
+        teacher.locator(".ms-stage .ms-card").first.wait_for(timeout=LOAD_MS)
+        teacher.get_by_role("button", name="📡 Open a live room").click()
+        teacher.get_by_label("Room code").wait_for(timeout=FOLLOW_MS)
+        code = teacher.get_by_label("Room code").inner_text().strip()
+        assert teacher.get_by_role("button", name=re.compile("Ask|Reveal")).count() == 0  # nothing to guess
+        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        phone.goto(f"{server}/room?code={code}")
+        phone.get_by_label("Your name").fill("Ada")
+        phone.get_by_role("button", name="Join the room").click()
+        _step_shown_or_zero(phone)
+        for k in (1, 2):
+            teacher.locator(".ms-stage .ms-next").click()
+            teacher.locator(".ms-stage .ms-stepline").get_by_text(re.compile(rf"^Step {k} of")).wait_for(
+                timeout=FOLLOW_MS
+            )
+            phone.locator(".ms-stage .ms-stepline").get_by_text(re.compile(rf"^Step {k} of")).wait_for(
+                timeout=FOLLOW_MS
+            )
+        assert "Merge rank" in phone.locator(".ms-stage .ms-card h4").first.inner_text()
+        _phone_shot(phone, "6_encode")
+        _no_sideways_scroll(phone)
+        teacher.get_by_role("button", name="⏹ End room").click()
+        phone.get_by_text("This room has closed").wait_for(timeout=FOLLOW_MS)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from mergescope_ui.shared.rooms import _moment, _question, room_store
+from mergescope_ui.shared.rooms import BLOCK, MemoryRooms, _moment, _question, room_store
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "views" / "classroom.py")
@@ -49,6 +50,17 @@ def test_a_student_joins_answers_once_and_sees_the_verdict() -> None:
     at.run()
     verdict = next(h.value for h in at.html if "ms-room-verdict" in h.value)
     assert "ms-tied" in verdict and "Tied: l + o also occurs 3 times" in verdict
+    # The what-if: its own question, the blocked pair named (escaped), answered and revealed the same way.
+    what_if = replace(_question(4), kind=BLOCK, blocked="[x](http://e.io)", answer="o + w")
+    number = store.ask(host, what_if)
+    at.run()
+    heading = next(m.value for m in at.markdown if f"Question {number}" in m.value)
+    assert "🚫" in heading and "were blocked" in heading and "\\[x\\]" in heading  # escaped for Markdown
+    at.button(key=f"room_answer_{number}_2").click().run()
+    store.reveal(host)
+    at.run()
+    verdict = next(h.value for h in at.html if "ms-room-verdict" in h.value)
+    assert "ms-right" in verdict and f"Question {number}" in verdict
     store.close(host)
     at.run()
     assert any("This room has closed" in w.value for w in at.warning)
@@ -81,3 +93,35 @@ def test_a_reloaded_student_keeps_their_place_and_a_left_one_does_not() -> None:
     assert not stranger.exception
     assert stranger.text_input(key="room_name").value == ""
     assert not [h for h in stranger.html if "ms-room-line" in h.value]
+
+
+def test_the_pages_own_run_never_waits_on_the_room(monkeypatch) -> None:
+    """The poll waits for the teacher only in its own reruns: inside the page's run it looks and goes on
+    (a wait there would hold the page's run, and the buttons it replaces, for up to a second)."""
+    store = room_store()
+    code, host = store.open()
+    store.publish(host, _moment(3, question=_question(4)))
+    at = _join(code, "Ada")
+    waits: list[float] = []
+    real = MemoryRooms.wait
+
+    def wait(self: MemoryRooms, code: str, seen: int | None, *, timeout: float) -> int | None:
+        waits.append(timeout)
+        return real(self, code, seen, timeout=timeout)
+
+    monkeypatch.setattr(MemoryRooms, "wait", wait)
+    at.run()
+    store.ask(host)
+    at.run()
+    assert waits and set(waits) == {0.0}, waits
+
+
+def test_a_room_with_nothing_to_ask_does_not_promise_a_question() -> None:
+    store = room_store()
+    code, host = store.open()
+    store.publish(host, _moment(3))  # no question: an encode trace, or the end of training
+    at = _join(code, "Ada")
+    assert not any("When your teacher asks" in c.value for c in at.caption)
+    store.publish(host, _moment(3, question=_question(4)))
+    at.run()
+    assert any("When your teacher asks" in c.value for c in at.caption)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import replace
 
 import pytest
 
 from mergescope_ui.shared import rooms
 from mergescope_ui.shared.rooms import (
+    BLOCK,
     CLOSED_KEPT_SECONDS,
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -18,11 +20,13 @@ from mergescope_ui.shared.rooms import (
     MAX_STUDENTS,
     MemoryRooms,
     RoomError,
+    Verdict,
     _moment,
     _question,
     clean_name,
     name_html,
 )
+from mergescope_ui.shared.stage_contract import Place, Places, Span, TokenLabel
 
 
 class Clock:
@@ -183,7 +187,9 @@ def test_an_ended_room_says_so_and_keeps_its_summary(store: MemoryRooms) -> None
     (row,) = summary.rows()
     assert row == {
         "question": 1,
+        "asked": "which pair merges next",
         "merge": 4,
+        "blocked": "",
         "answer": "o + w",
         "answered": 1,
         "right": 0,
@@ -263,3 +269,153 @@ def test_a_new_run_drops_the_old_runs_views(store: MemoryRooms) -> None:
     store.publish(host, only_six)
     window = store.window(code, position=6, serial=1)
     assert [v.step for v in window.views] == [2, 6]  # run A's steps 4 and 5 are gone
+
+
+def _what_if(step: int) -> rooms.Question:
+    """The what-if about merge ``step`` of :func:`_question`: o + w blocked, l + o merges instead."""
+    verdicts = {
+        "e + s": Verdict("wrong", "With o + w blocked: Not this time"),
+        "l + o": Verdict("right", "With o + w blocked: Right!"),
+        "o + w": Verdict("wrong", "Not this time: o + w is the pair blocked"),
+    }
+    labels = tuple(verdicts)
+    return rooms.Question(
+        step=step,
+        choices=labels,
+        shown=labels,
+        answer="l + o",
+        verdicts=verdicts,
+        kind=BLOCK,
+        blocked="o + w",
+    )
+
+
+def test_the_what_if_is_asked_answered_once_revealed_and_summed_up(store: MemoryRooms) -> None:
+    code, host = store.open()
+    a, b, c = (store.join(code, n) for n in "ABC")
+    store.publish(host, _moment(3, question=_question(4)))
+    first = store.ask(host)
+    store.answer(code, a, first, "o + w")
+    store.reveal(host)
+    number = store.ask(host, _what_if(4))
+    assert number == 2
+    state = store.state(code, student=a)
+    assert state.asked.question.kind == BLOCK and state.mine is None  # a fresh question, no answer yet
+    assert state.asked.question.prompt == "if o + w were blocked, which pair would make merge 4?"
+    assert store.answer(code, a, number, "l + o")
+    assert not store.answer(code, a, number, "e + s")  # once
+    assert store.answer(code, b, number, "o + w")  # the blocked pair: a choice, and wrong
+    assert store.answer(code, c, number, "e + s")
+    tally = store.state(code).tally
+    assert (tally.answered, tally.right, dict(tally.counts)) == (3, 1, {"e + s": 1, "l + o": 1, "o + w": 1})
+    store.reveal(host)
+    mine = store.state(code, student=b)
+    assert mine.asked.revealed and mine.asked.question.verdicts[mine.mine].outcome == "wrong"
+    rows = store.close(host).rows()
+    assert [(r["asked"], r["blocked"], r["answer"], r["right"], r["wrong"]) for r in rows] == [
+        ("which pair merges next", "", "o + w", 1, 0),
+        ("what if a pair is blocked", "o + w", "l + o", 1, 2),
+    ]
+
+
+def test_a_what_if_about_another_merge_is_refused(store: MemoryRooms) -> None:
+    code, host = store.open()
+    store.publish(host, _moment(3, question=_question(4)))
+    with pytest.raises(RoomError, match="ask again"):
+        store.ask(host, _what_if(6))  # the teacher has moved on: it is about another merge
+    with pytest.raises(RoomError, match="no right answer"):
+        store.ask(host, replace(_what_if(4), answer="x + y"))
+    assert store.state(code).asked is None
+    store.publish(host, _moment(9))  # the end of training: no next merge
+    with pytest.raises(RoomError, match="no next merge"):
+        store.ask(host, _what_if(10))
+
+
+class CountingPager:
+    """A teacher's pager for the tests: step ``step`` from place ``start``, counted."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, int]] = []
+
+    def page(self, step: int, start: int) -> rooms.Page | None:
+        self.calls.append((step, start))
+        view = _moment(step).window.views[-1]
+        token = (Span((1000 + start,), "new", (1, 2)),)
+        place = Place(
+            number=start + 1, lead=(), token=token, tail=(), link=None, cut_before=True, cut_after=True
+        )
+        label = TokenLabel(text=f"t{start}", classes="", title="", breaks=0)
+        return replace(view, places=Places(total=20, start=start, items=(place,))), {str(1000 + start): label}
+
+
+def _with_places(moment: rooms.Moment, total: int) -> rooms.Moment:
+    """``moment`` whose views each have ``total`` places (the first page: none of them drawn)."""
+    views = tuple(replace(v, places=Places(total=total, start=0, items=())) for v in moment.window.views)
+    return replace(moment, window=replace(moment.window, views=views))
+
+
+def test_students_page_through_places_made_once_for_the_room(store: MemoryRooms) -> None:
+    code, host = store.open()
+    pager = CountingPager()
+    store.publish(host, _with_places(_moment(5), 20), pager=pager)
+    for serial in (1, 2, 3):  # three students (or one redrawing) ask for places 7.. of step 5
+        window = store.window(code, position=5, serial=serial, starts={5: 6})
+        shown = {v.step: v for v in window.views}[5]
+        assert shown.places.start == 6 and shown.places.items[0].number == 7
+        assert window.labels["1006"].text == "t6"  # the page's tokens come with their labels
+    assert pager.calls == [(5, 6)]  # built once
+    # Not past the teacher's step, not out of the step's places, not for a step outside the window.
+    window = store.window(code, position=5, serial=4, starts={6: 6, 5: 20, 4: -1})
+    assert {v.step: v.places.start for v in window.views}[5] == 0
+    assert pager.calls == [(5, 6)]
+    # Looking back: a page of an earlier step.
+    window = store.window(code, position=3, serial=5, starts={3: 12})
+    assert {v.step: v.places.start for v in window.views}[3] == 12 and pager.calls[-1] == (3, 12)
+    # A new run forgets the pages made for the old one.
+    store.publish(host, replace(_with_places(_moment(5), 20), run="another"), pager=pager)
+    store.window(code, position=5, serial=6, starts={5: 6})
+    assert pager.calls[-1] == (5, 6) and len(pager.calls) == 3
+
+
+def test_an_ended_or_expired_room_lets_the_teachers_run_go(store: MemoryRooms, clock: Clock) -> None:
+    pager = CountingPager()
+    for end in ("close", "expire"):
+        code, host = store.open()
+        store.publish(host, _with_places(_moment(5), 20), pager=pager)
+        if end == "close":
+            store.close(host)
+        else:
+            clock.now += IDLE_SECONDS + 1
+            assert store.state(code).reason == "expired"
+        assert store._rooms[code].pager is None  # (a large text's worker process ends with its run)
+
+
+def test_without_a_pager_students_see_the_first_places(store: MemoryRooms) -> None:
+    code, host = store.open()
+    store.publish(host, _with_places(_moment(5), 20))
+    window = store.window(code, position=5, serial=1, starts={5: 6})
+    assert {v.step: v.places.start for v in window.views}[5] == 0
+
+
+def test_a_waiting_student_wakes_when_the_teacher_acts(store: MemoryRooms) -> None:
+    code, host = store.open()
+    store.publish(host, _moment(1))
+    seen = store.version(code)
+    assert store.wait(code, seen, timeout=0.05) == seen  # nothing happened: the time runs out
+    assert store.wait(code, seen - 1, timeout=5) == seen  # already changed: at once
+    assert store.wait("ZZZZ22", 0, timeout=5) is None
+    woke: list[tuple[int | None, float]] = []
+
+    def wait() -> None:
+        start = time.monotonic()
+        woke.append((store.wait(code, seen, timeout=5), time.monotonic() - start))
+
+    waiting = [threading.Thread(target=wait) for _ in range(3)]
+    for t in waiting:
+        t.start()
+    time.sleep(0.2)
+    store.publish(host, _moment(2))
+    for t in waiting:
+        t.join()
+    assert [v for v, _ in woke] == [seen + 1] * 3
+    assert all(0.1 < s < 4 for _, s in woke), woke  # woken by the step, long before the time ran out

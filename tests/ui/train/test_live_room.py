@@ -8,7 +8,10 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from mergescope_ui.shared import room_host
-from mergescope_ui.shared.rooms import room_store
+from mergescope_ui.shared.keys import RUN
+from mergescope_ui.shared.rooms import BLOCK, room_store
+from mergescope_ui.shared.stage_contract import view_ids
+from mergescope_ui.train.whatif.branch import pair_label
 from tests.ui.train.stage_driver import step_through
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -30,6 +33,13 @@ def test_a_teacher_opens_a_room_that_follows_asks_reveals_and_ends() -> None:
     assert state is not None and state.position == 2  # the room follows the teacher's step
     window = store.window(code, position=99, serial=1)
     assert window is not None and window.hi == 2  # nothing past the teacher's step reaches a phone
+    # A student pages through merge 2's places: the teacher's run makes the page (7th place on).
+    first = {v.step: v for v in window.views}[2].places
+    assert first is not None and first.start == 0 and first.total > 6
+    paged = store.window(code, position=2, serial=2, starts={2: 6})
+    places = {v.step: v for v in paged.views}[2].places
+    assert places.start == 6 and [p.number for p in places.items][:1] == [7]
+    assert set(view_ids(paged.views)) <= {int(i) for i in paged.labels}  # every token shown has its label
 
     at.button(key="room_ask").click().run()
     state = store.state(code)
@@ -40,8 +50,23 @@ def test_a_teacher_opens_a_room_that_follows_asks_reveals_and_ends() -> None:
     at.button(key="room_reveal").click().run()
     assert store.state(code).asked.revealed
 
+    # The what-if: block the pair merge 3 makes; the room asks which pair would merge instead.
+    at.button(key="room_ask_what_if").click().run()
+    assert not at.exception, at.exception
+    state = store.state(code)
+    what_if = state.asked.question
+    assert (state.asked.number, what_if.kind, what_if.step, state.asked.revealed) == (2, BLOCK, 3, False)
+    real = at.session_state[RUN].records[2]  # the merge the run makes at step 3
+    assert what_if.blocked == pair_label(real.left, real.right) != what_if.answer
+    assert what_if.blocked in what_if.choices and what_if.verdicts[what_if.blocked].outcome == "wrong"
+    assert any("were blocked" in h.value for h in at.html)  # the teacher's line says what was asked
+    assert store.answer(code, student, 2, what_if.blocked)
+    at.button(key="room_reveal").click().run()
+
     at.button(key="room_end").click().run()
     assert not at.exception, at.exception
     assert store.state(code).closed and room_host.HOST not in at.session_state
-    assert at.dataframe[0].value["share right"].tolist() == [1.0]
+    table = at.dataframe[0].value
+    assert table["share right"].tolist() == [1.0, 0.0]
+    assert table["blocked"].tolist() == ["", what_if.blocked]
     assert any(b.label == "⬇ Summary as CSV" for b in at.get("download_button"))

@@ -26,7 +26,7 @@ def test_a_wordpiece_room_follows_asks_and_pages() -> None:
     assert not [b for b in at.button if b.key == "room_ask_what_if"]  # the what-if is byte-level BPE's
     at.button(key="room_ask").click().run()
     asked = store.state(code).asked
-    run = at.session_state[keys.SCHEME_RUN]
+    run = at.session_state[keys.SCHEME_RUN].run  # the scheme host's run, trained here
     assert asked.question.kind == NEXT and asked.question.step == 8
     assert asked.question.answer == f"{run.records[7].left} + {run.records[7].right}"  # the engine's merge 8
     student = store.join(code, "Ada")

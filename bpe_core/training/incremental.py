@@ -117,16 +117,16 @@ class PairIndex:
         # of shared small ints, 16 bytes a slot: read faster than an array, which makes
         # an int at each read):
         # ``_m[2 * s]`` the token there (-1 inside a longer token, _EDGE at a separator)
-        # and ``_m[2 * s + 1]`` how far before ``2 * s`` the token covering slot s starts.
+        # and ``_m[2 * s + 1]`` how far before ``2 * s + 2`` the token covering slot s starts.
         # A position is ``2 * s``.  Token t at ``i`` is followed by the token at
-        # ``i + _step[t]``; the token before ``i`` starts at ``i - 2 - _m[i - 1]``.
+        # ``i + _step[t]``; the token before ``i`` starts at ``i - _m[i - 1]``.
         weights = list(chunk_counts.values())
         if start is None:
             encoded = [chunk.encode("utf-8") for chunk in chunk_counts]
             lengths = list(map(len, encoded))
             data = b"\0".join([b"", *encoded, b""])
             n = len(data)
-            m = [0] * (2 * n)
+            m = [2] * (2 * n)
             m[0::2] = data
             self._step = [2] * 256
         else:
@@ -136,7 +136,7 @@ class PairIndex:
                 tok += ids
                 tok.append(_EDGE)
             n = len(tok)
-            m = [0] * (2 * n)
+            m = [2] * (2 * n)
             m[0::2] = tok
             self._step = [2] * (max(tok) + 1)
         # Separator slots: 0, and one after each chunk; chunk c spans [_starts[c], _ends[c]).
@@ -359,7 +359,7 @@ class PairIndex:
         if new_id >= len(step):
             step.extend(repeat(2, new_id + 1 - len(step)))
         step[new_id] = lab
-        last = lab - 2  # from the new token's start to its last slot
+        back = lab - 1  # from the new token's start to its last slot's way back
         # Pass 1: merge at each occurrence, left to right (the position lists are in
         # corpus order, so overlapping runs like aaa merge as the textbook does), and read
         # the neighbours while their memory is at hand: the token before (x, starting at
@@ -378,8 +378,8 @@ class PairIndex:
                 continue
             m[i] = new_id
             m[j] = -1
-            m[i + lab - 1] = last  # the last slot's way back to the start
-            p = i - 2 - m[i - 1]
+            m[i + back] = lab  # the last slot's way back to the start
+            p = i - m[i - 1]
             x = m[p]
             if x == new_id:  # the occurrence just before: its right neighbour is this new token
                 ys[-1] = new_id

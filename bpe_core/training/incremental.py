@@ -33,7 +33,8 @@ import sys
 from array import array
 from bisect import insort
 from collections import defaultdict, deque
-from collections.abc import Generator, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from functools import partial
 from heapq import heapify, heappop, heappush
 from itertools import accumulate, chain, repeat
 from operator import lshift, or_
@@ -64,30 +65,24 @@ _Entry = tuple[int, SortKey, int]  # a heap entry: (-count, the tie rule's key, 
 Choice = tuple[Pair, int, Sequence[Pair], Sequence[tuple[Pair, int]]]
 
 
-def _positions() -> array[int]:
-    """An empty list of positions: 4 bytes each, and nothing for the garbage collector to walk."""
-    return array("I")
+_positions: Callable[[], array[int]] = partial(array, "I")
+"""An empty list of positions: 4 bytes each, nothing for the garbage collector to walk, made in C."""
 
 
-def _byte_pair_codes(data: bytes) -> list[int]:
-    """``x | y << 8`` for each adjacent pair of bytes ``x, y``, made in C: read as
-    little-endian 16-bit numbers from the even and from the odd offsets.
+def _byte_pair_codes(data: bytes) -> array[int]:
+    """``x | y << 8`` for each adjacent pair of bytes ``x, y``, made in C: the bytes and the
+    bytes after them interleaved, read as little-endian 16-bit numbers.
 
-    >>> _byte_pair_codes(b"abc") == [ord("a") | ord("b") << 8, ord("b") | ord("c") << 8]
+    >>> _byte_pair_codes(b"abc").tolist() == [ord("a") | ord("b") << 8, ord("b") | ord("c") << 8]
     True
     """
-    n = len(data)
-    codes = [0] * max(n - 1, 0)
-    codes[0::2] = _little_endian_u16(data[: n // 2 * 2])
-    codes[1::2] = _little_endian_u16(data[1 : 1 + (n - 1) // 2 * 2])
-    return codes
-
-
-def _little_endian_u16(data: bytes) -> list[int]:
-    numbers = array("H", data)
+    pairs = bytearray(2 * max(len(data) - 1, 0))
+    pairs[0::2] = data[:-1]
+    pairs[1::2] = data[1:]
+    codes = array("H", pairs)
     if sys.byteorder != "little":
-        numbers.byteswap()
-    return numbers.tolist()
+        codes.byteswap()
+    return codes
 
 
 class PairIndex:
@@ -152,8 +147,8 @@ class PairIndex:
             if self._unit
             else [0, 0, *chain.from_iterable(map(repeat, weights, [2 * m + 2 for m in lengths]))]
         )
-        # Each position filed under its pair's key, a block of slots at a time (the keys
-        # of a block are made as ints; all at once they would take 30 bytes a slot).
+        # Each position filed under its pair's key, a block of slots at a time (the branch's
+        # keys of a block are made as ints; all at once they would take 30 bytes a slot).
         filed: defaultdict[int, array[int]] = defaultdict(_positions)
         for s in range(0, n - 1, _BLOCK):
             e = min(s + _BLOCK, n - 1)  # the pairs at slots s .. e - 1

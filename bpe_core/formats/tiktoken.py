@@ -34,6 +34,7 @@ import os
 from collections.abc import Mapping
 from functools import partial
 from itertools import pairwise
+from operator import itemgetter, lt
 
 from ..pretokenizer import excerpt
 from .data import TokenizerData, TokenizerLike, merge_results
@@ -240,42 +241,66 @@ def merge_ranks(ranks: Mapping[bytes, int]) -> list[tuple[int, int]]:
     [(1, 2), (0, 3)]
     """
     longest = max(map(len, ranks), default=0)
-    out: list[tuple[int, int]] = []
     get = ranks.get
     byte_rank = [get(bytes([b]), _NO_RANK) for b in range(256)]
-    for token in sorted(ranks, key=ranks.__getitem__):
-        n = len(token)
-        if n < 2:
-            continue
-        rank = ranks[token]
-        if n == 2 and max(byte_rank[token[0]], byte_rank[token[1]]) < rank:  # BPE has nothing to choose
-            out.append((byte_rank[token[0]], byte_rank[token[1]]))
-            continue
-        if n == 3:  # _bpe's one choice, without building its lists (most tokens of a big file)
-            left, right = get(token[:2], _NO_RANK), get(token[1:], _NO_RANK)
-            left, right = (left if left < rank else _NO_RANK), (right if right < rank else _NO_RANK)
-            if left != _NO_RANK or right != _NO_RANK:
-                out.append((left, byte_rank[token[2]]) if left <= right else (byte_rank[token[0]], right))
+    tokens, rank_list = list(ranks), list(ranks.values())
+    if not all(map(lt, rank_list, rank_list[1:])):  # a file is usually in rank order already
+        tokens.sort(key=ranks.__getitem__)
+        rank_list = list(map(ranks.__getitem__, tokens))
+    # What the 2- and 3-byte shortcuts need, for every token with whole-list calls: its length,
+    # the ranks of its first and last byte, and of its first and last two bytes (read from a
+    # table of the 65,536 two-byte strings, which stays in the cache where the dict does not).
+    pair_rank = [_NO_RANK] * 65536
+    for token in [t for t in tokens if len(t) == 2]:
+        pair_rank[int.from_bytes(token)] = ranks[token]
+    lengths = map(len, tokens)
+    firsts = map(byte_rank.__getitem__, map(_FIRST_BYTE, tokens))
+    lasts = map(byte_rank.__getitem__, map(_LAST_BYTE, tokens))
+    heads = map(pair_rank.__getitem__, map(int.from_bytes, map(_HEAD, tokens)))  # big-endian: x << 8 | y
+    tails = map(pair_rank.__getitem__, map(int.from_bytes, map(_TAIL, tokens)))
+    out: list[tuple[int, int]] = []
+    add = out.append
+    for token, n, rank, first, last, head, tail in zip(
+        tokens, lengths, rank_list, firsts, lasts, heads, tails
+    ):
+        if n == 2:
+            if first < rank and last < rank:  # BPE has nothing to choose
+                add((first, last))
                 continue
-            parts = [token[:1], token[1:2], token[2:]]
-        else:
-            parts = _bpe(token, ranks, rank) if n > 2 else []  # 2 bytes, one of them unranked
-        if len(parts) != 2:
-            splits = [
-                (max(ranks[token[:k]], ranks[token[k:]]), k)
-                for k in range(max(1, n - longest), min(n - 1, longest) + 1)
-                if token[:k] in ranks and token[k:] in ranks
-            ]
-            if not splits:
-                raise ValueError(
-                    f"token {excerpt(token)} (rank {rank}) cannot be made by joining two other tokens", token
-                )
-            k = min(splits)[1]
-            parts = [token[:k], token[k:]]
-        out.append((ranks[parts[0]], ranks[parts[1]]))
+        elif n == 3:  # _bpe's one choice, without building its lists (most tokens of a big file)
+            left = head if head < rank else _NO_RANK
+            right = tail if tail < rank else _NO_RANK
+            if left != _NO_RANK or right != _NO_RANK:
+                add((left, last) if left <= right else (first, right))
+                continue
+        elif n < 2:
+            continue
+        add(_merge_of(token, rank, ranks, longest))
     return out
 
 
+def _merge_of(token: bytes, rank: int, ranks: Mapping[bytes, int], longest: int) -> tuple[int, int]:
+    """The ranks of the two parts that make ``token``: BPE's two parts, else the split whose parts
+    have the lowest ranks (see :func:`merges_from_ranks`)."""
+    n = len(token)
+    parts = _bpe(token, ranks, rank) if n > 2 else []
+    if len(parts) != 2:
+        splits = [
+            (max(ranks[token[:k]], ranks[token[k:]]), k)
+            for k in range(max(1, n - longest), min(n - 1, longest) + 1)
+            if token[:k] in ranks and token[k:] in ranks
+        ]
+        if not splits:
+            raise ValueError(
+                f"token {excerpt(token)} (rank {rank}) cannot be made by joining two other tokens", token
+            )
+        k = min(splits)[1]
+        parts = [token[:k], token[k:]]
+    return ranks[parts[0]], ranks[parts[1]]
+
+
+_FIRST_BYTE, _LAST_BYTE = itemgetter(0), itemgetter(-1)
+_HEAD, _TAIL = itemgetter(slice(0, 2)), itemgetter(slice(-2, None))
 _NO_RANK = 1 << 62
 
 

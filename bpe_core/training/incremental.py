@@ -6,15 +6,20 @@ gets there faster by never recounting: a merge changes only the pairs next to
 where the merged pair occurs, so only those counts are updated.
 
 The corpus is pre-tokenized once into distinct chunks with counts.  Their
-bytes are laid end to end in one array of token ids, with ``nxt``/``prv``
-links (-1 at a chunk's edge) and each position weighted by its chunk's count.
-For every adjacent pair we keep its weighted count, the positions where it
-was seen to start (append-only: an entry may be stale, so each is checked
-when the pair is merged), and a lazy max-heap of ``(-count, tie key, pair)``.
+bytes are laid end to end, one slot per byte and a separator slot between
+chunks, in one flat list: a merged token keeps its first slot and its other
+slots read -1, so the token after one is found from its length, and its last
+slot says how far back it starts (the way to the token before).  For every
+adjacent pair we keep its weighted count, the positions where it was seen to
+start (in corpus order, in an ``array('I')``; an entry may be stale, so each is
+checked when the pair is merged), and a lazy max-heap of ``(-count, tie key,
+pair)``.  No object is made per position: a 10 MB text takes about 20 bytes a
+byte, not the 78 of a linked list of int objects.
 
-A merge visits only the positions of the merged pair: it relinks the list
-at each occurrence, then updates the neighbouring pairs, grouped by
-neighbour token.  So a step costs in proportion to how often the pair
+A merge visits only the positions of the merged pair, left to right (so
+overlapping runs like ``aaaa`` merge as the textbook does): it rewrites the
+slots at each occurrence and reads both neighbours there, then updates the
+neighbouring pairs, grouped by neighbour token.  So a step costs in proportion to how often the pair
 occurs, not to the corpus size, and this holds for ``pattern="none"`` too,
 where the whole text is one long chunk.  Stale heap entries (pairs whose
 count fell) are fixed when they surface; pairs too rare to win soon (most of
@@ -24,13 +29,12 @@ table's rows are kept out of the heap between steps (see ``PairIndex._top_rows``
 
 from __future__ import annotations
 
-import gc
 import sys
 from array import array
 from bisect import insort
 from collections import defaultdict, deque
-from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from functools import partial
 from heapq import heapify, heappop, heappush
 from itertools import accumulate, chain, repeat
 from operator import lshift, or_
@@ -52,6 +56,7 @@ from .state import RunState
 from .tie_rules import SortKey, TieRule
 
 _EDGE = -2  # the token after the last position, so tok[-1] says "no neighbour"
+_BLOCK = 1 << 20  # slots filed at a time when the index is built
 _LEVELS = 64  # waiting pairs are filed by their count's bit length: counts below 2**63
 
 Pair = tuple[int, int]
@@ -60,38 +65,24 @@ _Entry = tuple[int, SortKey, int]  # a heap entry: (-count, the tie rule's key, 
 Choice = tuple[Pair, int, Sequence[Pair], Sequence[tuple[Pair, int]]]
 
 
-def _byte_pair_codes(data: bytes) -> list[int]:
-    """``x | y << 8`` for each adjacent pair of bytes ``x, y``, made in C: read as
-    little-endian 16-bit numbers from the even and from the odd offsets.
+_positions: Callable[[], array[int]] = partial(array, "I")
+"""An empty list of positions: 4 bytes each, nothing for the garbage collector to walk, made in C."""
 
-    >>> _byte_pair_codes(b"abc") == [ord("a") | ord("b") << 8, ord("b") | ord("c") << 8]
+
+def _byte_pair_codes(data: bytes) -> array[int]:
+    """``x | y << 8`` for each adjacent pair of bytes ``x, y``, made in C: the bytes and the
+    bytes after them interleaved, read as little-endian 16-bit numbers.
+
+    >>> _byte_pair_codes(b"abc").tolist() == [ord("a") | ord("b") << 8, ord("b") | ord("c") << 8]
     True
     """
-    n = len(data)
-    codes = [0] * max(n - 1, 0)
-    codes[0::2] = _little_endian_u16(data[: n // 2 * 2])
-    codes[1::2] = _little_endian_u16(data[1 : 1 + (n - 1) // 2 * 2])
-    return codes
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while many lists are made (none of them forms a cycle):
-    without it, each few hundred new lists start a collection that walks the whole heap."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def _little_endian_u16(data: bytes) -> list[int]:
-    numbers = array("H", data)
+    pairs = bytearray(2 * max(len(data) - 1, 0))
+    pairs[0::2] = data[:-1]
+    pairs[1::2] = data[1:]
+    codes = array("H", pairs)
     if sys.byteorder != "little":
-        numbers.byteswap()
-    return numbers.tolist()
+        codes.byteswap()
+    return codes
 
 
 class PairIndex:
@@ -115,53 +106,75 @@ class PairIndex:
         chunk's ids there (a branch); pairs in ``block`` are counted but never chosen."""
         self.rule, self.top_k, self.records = rule, top_k, records
         # Everything here runs once per position, so it is built with whole-list
-        # operations in C: one key per adjacent pair (-1 across a chunk edge),
-        # each position filed under its key.
-        weights = chunk_counts.values()
+        # operations in C.  The chunks are laid end to end with one separator slot
+        # before, between and after them; slot s is two entries of one list, so that
+        # what a merge reads and writes near a position shares a few cache lines (a list
+        # of shared small ints, 16 bytes a slot: read faster than an array, which makes
+        # an int at each read):
+        # ``_m[2 * s]`` the token there (-1 inside a longer token, _EDGE at a separator)
+        # and ``_m[2 * s + 1]`` how far before ``2 * s + 2`` the token covering slot s starts.
+        # A position is ``2 * s``.  Token t at ``i`` is followed by the token at
+        # ``i + _step[t]``; the token before ``i`` starts at ``i - _m[i - 1]``.
+        weights = list(chunk_counts.values())
         if start is None:
             encoded = [chunk.encode("utf-8") for chunk in chunk_counts]
-            lengths = [len(data) for data in encoded]
-            data = b"".join(encoded)
-            tok = list(data)
-            keys = _byte_pair_codes(data)  # byte codes x | y << 8, made packed below, once per pair found
+            lengths = list(map(len, encoded))
+            data = b"\0".join([b"", *encoded, b""])
+            n = len(data)
+            m = [2] * (2 * n)
+            m[0::2] = data
+            self._step = [2] * 256
         else:
             lengths = list(map(len, start))
-            tok = list(chain.from_iterable(start))
-            keys = list(map(or_, map(lshift, tok, repeat(ID_BITS)), tok[1:]))
-        n = len(tok)
-        wt = list(chain.from_iterable(map(repeat, weights, lengths)))
-        # One int object per position, shared by nxt, prv and the position lists (a third of the memory).
-        positions = list(range(n + 1))
-        nxt = positions[1:]
-        prv = [-1, *positions[: n - 1]]
-        self._ends = ends = list(accumulate(lengths))
-        for e in ends:  # cut the links at chunk edges
-            nxt[e - 1] = -1
-        for e in ends[:-1]:
-            prv[e] = -1
-            keys[e - 1] = -1
-        with _gc_paused():  # one list per pair: up to 100,000s of new objects, each a reason to collect
-            filed: defaultdict[int, list[int]] = defaultdict(list)
-            deque(map(list.append, map(filed.__getitem__, keys), positions), maxlen=0)  # filed[k].append(i)
-            filed.pop(-1, None)
-            self._where = where = (
-                {((c & 255) << ID_BITS) | (c >> 8): v for c, v in filed.items()}
-                if start is None
-                else dict(filed)
-            )
-        # One long chunk (pattern none), or chunks that occur once: a pair's count is its positions.
+            tok = [_EDGE]
+            for ids in start:
+                tok += ids
+                tok.append(_EDGE)
+            n = len(tok)
+            m = [2] * (2 * n)
+            m[0::2] = tok
+            self._step = [2] * (max(tok) + 1)
+        # Separator slots: 0, and one after each chunk; chunk c spans [_starts[c], _ends[c]).
+        self._ends = ends = [e + c + 1 for c, e in enumerate(accumulate(lengths))]
+        self._starts = [e - length for e, length in zip(ends, lengths)]
+        for e in chain((0,), ends):
+            m[2 * e] = _EDGE
+        self._m = m
+        # The unit case (one long chunk with pattern none, or chunks that occur once) has no weights.
         self._unit = all(w == 1 for w in weights)
+        self._wt: list[int] = (
+            []
+            if self._unit
+            else [0, 0, *chain.from_iterable(map(repeat, weights, [2 * m + 2 for m in lengths]))]
+        )
+        # Each position filed under its pair's key, a block of slots at a time (the branch's
+        # keys of a block are made as ints; all at once they would take 30 bytes a slot).
+        filed: defaultdict[int, array[int]] = defaultdict(_positions)
+        for s in range(0, n - 1, _BLOCK):
+            e = min(s + _BLOCK, n - 1)  # the pairs at slots s .. e - 1
+            if start is None:
+                keys: Iterable[int] = _byte_pair_codes(data[s : e + 1])
+            else:
+                keys = map(or_, map(lshift, tok[s:e], repeat(ID_BITS)), tok[s + 1 : e + 1])
+            deque(map(array.append, map(filed.__getitem__, keys), range(2 * s, 2 * e, 2)), maxlen=0)
+        if start is None:
+            # Byte codes x | y << 8; the separator is a 0 byte, so the positions filed under a
+            # code with a 0 byte may be next to one, and those are taken out.
+            for c in [c for c in filed if not c & 255 or not c >> 8]:
+                arr = filed[c]
+                filed[c] = arr = array("I", [p for p in arr if m[p] != _EDGE and m[p + 2] != _EDGE])
+                if not arr:
+                    del filed[c]
+            self._where = where = {((c & 255) << ID_BITS) | (c >> 8): v for c, v in filed.items()}
+        else:
+            # A pair with a separator (-2) has a negative key.
+            self._where = where = {k: v for k, v in filed.items() if k >= 0}
+        del filed
         if self._unit:
             counts = {k: len(v) for k, v in where.items()}
         else:
-            getw = wt.__getitem__
+            getw = self._wt.__getitem__
             counts = {k: sum(map(getw, v)) for k, v in where.items()}
-        # One slot past the end, which a -1 link reads or writes: tok[-1] says "no
-        # neighbour", and nxt[-1]/prv[-1] take the writes for a missing one.
-        tok.append(_EDGE)
-        nxt.append(-1)
-        prv.append(-1)
-        self._tok, self._wt, self._nxt, self._prv = tok, wt, nxt, prv
         self._counts = counts
         self._blocked = frozenset((a << ID_BITS) | b for a, b in block)
         # The heap holds the pairs with at least half the best count; the rest, most of them,
@@ -179,9 +192,9 @@ class PairIndex:
         self._top: list[_Entry] = []  # the pair table's entries, kept out of the heap (see _top_rows)
 
     def chunk_ids(self) -> list[list[int]]:
-        """Each chunk's token ids now, in the corpus's order (merged-away positions hold -1)."""
-        tok, gone = self._tok, (-1).__ne__
-        return [list(filter(gone, tok[s:e])) for s, e in zip(chain((0,), self._ends), self._ends)]
+        """Each chunk's token ids now, in the corpus's order."""
+        m, live = self._m, (-1).__ne__
+        return [list(filter(live, m[2 * s : 2 * e : 2])) for s, e in zip(self._starts, self._ends)]
 
     def counts(self) -> dict[tuple[int, int], int]:
         """Every pair that occurs now and is not blocked, with its count (for messages: unpacks them all)."""
@@ -204,8 +217,9 @@ class PairIndex:
 
     def _first_pos(self, k: int) -> int:
         """Where pair ``k`` first occurs now (its position list may hold stale entries)."""
-        a, b, tok, nxt = k >> ID_BITS, k & ID_MASK, self._tok, self._nxt
-        return min(i for i in self._where[k] if tok[i] == a and tok[nxt[i]] == b)  # nxt -1 reads _EDGE
+        a, b, m = k >> ID_BITS, k & ID_MASK, self._m
+        la = self._step[a]
+        return min(i for i in self._where[k] if m[i] == a and m[i + la] == b)
 
     def _pop_valid(self) -> _Entry | None:
         """Pop the top heap entry whose count is current (fixing stale ones); None if empty.
@@ -328,42 +342,56 @@ class PairIndex:
 
     def merge(self, a: int, b: int, new_id: int) -> int:
         """Merge every ``(a, b)`` in the corpus under ``new_id``; the number replaced (weighted)."""
-        tok, wt, nxt, prv = self._tok, self._wt, self._nxt, self._prv
+        m, step = self._m, self._step
         counts, where = self._counts, self._where
         merged = (a << ID_BITS) | b
         positions = where.pop(merged)
-        if a == b:  # overlapping runs (aaa) must be merged left to right
-            positions.sort()
+        if a == b:  # overlapping runs (aaa) merge left to right; the lists are kept in order, but make sure
+            positions = array("I", sorted(positions))
         del counts[merged]
-        # Pass 1: relink the list at each occurrence.  This loop runs once per
-        # merged occurrence and dominates training time, so it does nothing else.
+        la = step[a]
+        lab = la + step[b]
+        if new_id >= len(step):
+            step.extend(repeat(2, new_id + 1 - len(step)))
+        step[new_id] = lab
+        back = lab - 1  # from the new token's start to its last slot's way back
+        # Pass 1: merge at each occurrence, left to right (the position lists are in
+        # corpus order, so overlapping runs like aaa merge as the textbook does), and read
+        # the neighbours while their memory is at hand: the token before (x, starting at
+        # p) and the one after (y).  This loop runs once per merged occurrence and
+        # dominates training time, so it does nothing else.
         done: list[int] = []
+        before: list[int] = []
+        xs: list[int] = []
+        ys: list[int] = []
+        add_i, add_p, add_x, add_y = done.append, before.append, xs.append, ys.append
         for i in positions:
-            if tok[i] != a:
+            if m[i] != a:
                 continue  # stale entry, or consumed by an earlier overlapping occurrence
-            j = nxt[i]
-            if tok[j] != b:  # j = -1 (chunk edge) reads the _EDGE slot
+            j = i + la
+            if m[j] != b:  # a separator reads _EDGE
                 continue
-            q = nxt[j]
-            tok[i] = new_id
-            tok[j] = -1
-            nxt[i] = q
-            prv[q] = i  # q = -1 writes the spare slot
-            done.append(i)
+            m[i] = new_id
+            m[j] = -1
+            m[i + back] = lab  # the last slot's way back to the start
+            p = i - m[i - 1]
+            x = m[p]
+            if x == new_id:  # the occurrence just before: its right neighbour is this new token
+                ys[-1] = new_id
+            add_i(i)
+            add_p(p)
+            add_x(x)
+            add_y(m[i + lab])
         if not done:
             return 0
-        # Pass 2: the neighbours' pairs, grouped by neighbour token (tok[-1] is the
-        # _EDGE sentinel, which a missing neighbour's -1 index reads).  Left of an
-        # occurrence, (x, a) became (x, new); right of it, (b, y) became (new, y).
-        # Two adjacent occurrences meet as (new, new), which stood for (b, a):
-        # it is counted once, from the left.
-        getw = wt.__getitem__
-        at = tok.__getitem__
-        lefts: defaultdict[int, list[int]] = defaultdict(list)  # x -> positions p of (x, a)
-        before = list(map(prv.__getitem__, done))
-        deque(map(list.append, map(lefts.__getitem__, map(at, before)), before), maxlen=0)
-        rights: defaultdict[int, list[int]] = defaultdict(list)  # y -> positions i of (b, y)
-        deque(map(list.append, map(rights.__getitem__, map(at, map(nxt.__getitem__, done))), done), maxlen=0)
+        # Pass 2: the neighbours' pairs, grouped by neighbour token (a separator reads
+        # _EDGE).  Left of an occurrence, (x, a) became (x, new); right of it, (b, y)
+        # became (new, y).  Two adjacent occurrences meet as (new, new), which stood for
+        # (b, a): it is counted once, from the left.
+        lefts: defaultdict[int, array[int]] = defaultdict(_positions)  # x -> positions p of (x, a)
+        deque(map(array.append, map(lefts.__getitem__, xs), before), maxlen=0)
+        rights: defaultdict[int, array[int]] = defaultdict(_positions)  # y -> positions i of (b, y)
+        deque(map(array.append, map(rights.__getitem__, ys), done), maxlen=0)
         lefts.pop(_EDGE, None)  # no neighbour
         rights.pop(_EDGE, None)
         rights.pop(new_id, None)  # (new, new): counted from the left
@@ -373,6 +401,7 @@ class PairIndex:
             for x, group in lefts.items()
         ]
         changes += [((b << ID_BITS) | y, (new_id << ID_BITS) | y, group) for y, group in rights.items()]
+        getw = self._wt.__getitem__
         fresh: list[int] = []  # new pairs for the heap, and their negated counts
         negw: list[int] = []
         low, floor, blocked = self._low, self._floor, self._blocked

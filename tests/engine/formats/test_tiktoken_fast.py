@@ -110,3 +110,13 @@ def calls(data: bytes) -> int:
 def test_reading_grows_in_step_with_the_file():
     small, large = calls(rank_file(5000, seed=1)), calls(rank_file(20_000, seed=1))
     assert large < 4.5 * small, (small, large)
+
+
+def test_merges_come_in_rank_order_whatever_the_files_line_order():
+    from bpe_core.formats.tiktoken import merge_ranks
+
+    ranks = _clean_ranks(rank_file(3000, seed=8))
+    assert ranks is not None
+    shuffled = list(ranks.items())
+    random.Random(8).shuffle(shuffled)
+    assert merge_ranks(dict(shuffled)) == merge_ranks(ranks)

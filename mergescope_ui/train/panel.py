@@ -25,7 +25,12 @@ from .stage_data import AHEAD, StageOptions, StageViews
 
 
 def step_panel(run: TrainingRun, inputs: Inputs) -> None:
-    """Run the panel as a fragment."""
+    """Make a pending jump, then run the panel as a fragment."""
+    slot = st.empty()  # a long jump's progress bar and its Cancel (always here: nothing below moves)
+    try:
+        _jump(run, slot)
+    except ValueError as exc:
+        st.error(f"The engine stopped with an error: {md_escape(exc)}.")
     st.fragment(_panel)(inputs=inputs)
 
 
@@ -43,9 +48,8 @@ def _panel(*, inputs: Inputs) -> None:
     )
     # Always the same elements in the same order: an element that comes and goes before the stage
     # would shift it, and the browser would mount it afresh (losing the step it shows).
-    slot = st.empty()  # a long jump's progress bar
     try:
-        _train_ahead(run, quiz=options.quiz, slot=slot)
+        _train_ahead(run, quiz=options.quiz)
         views = _views(run, inputs)
         if options.quiz:
             _quiz(run)
@@ -75,34 +79,49 @@ def _views(run: TrainingRun, inputs: Inputs) -> StageViews:
     return views
 
 
-def _train_ahead(run: TrainingRun, *, quiz: bool, slot: DeltaGenerator) -> None:
-    """Pull the steps the stage will need: a pending jump (its progress in ``slot``), then a few past
-    the one shown."""
-    # The jump stays pending until it is made: a run stopped on the way (a rerun the browser asked for
-    # meanwhile) leaves it to the next, which may see no new report (the browser's last one equals it).
+def _jump(run: TrainingRun, slot: DeltaGenerator) -> None:
+    """Train up to a pending jump, its progress and Cancel in ``slot``.
+
+    Only in a run of the whole page, outside the fragment: a click inside a fragment waits for the
+    fragment's run to end (Streamlit never lets a rerun preempt a fragment's run), so a Cancel there
+    would act only once the jump was over.  The jump stays pending until it is made (or cancelled,
+    or failed): a run stopped on the way (a rerun the browser asked for meanwhile) leaves it to the
+    next, which may hear no new report (the browser's last one equals it)."""
     pending = st.session_state.get(keys.JUMP_PENDING)
-    if pending is not None:
-        box = slot.container()
-        bar = box.progress(0.0, text=f"Training up to step {pending:,}…")
-        box.button(  # a click reruns the panel, which stops the wait; the steps made so far stay
-            "Cancel",
-            key=keys.JUMP_CANCEL,
-            help="Stop training here; the steps made so far stay.",
-            on_click=_cancel_jump,
-        )
+    if pending is None:
+        return
+    box = slot.container()
+    bar = box.progress(0.0, text=f"Training up to step {pending:,}…")
+    box.button(  # a click reruns the page, which stops the wait; the steps made so far stay
+        "Cancel",
+        key=keys.JUMP_CANCEL,
+        help="Stop training here; the steps made so far stay.",
+        on_click=_cancel_jump,
+    )
 
-        def progress(done: int, total: int) -> None:
-            bar.progress(min(1.0, done / max(total, 1)), text=f"Training… {done:,} of {total:,}")
+    def progress(done: int, total: int) -> None:
+        bar.progress(min(1.0, done / max(total, 1)), text=f"Training… {done:,} of {total:,}")
 
+    try:
         reached = run.jump(pending, progress=progress)
-        st.session_state.pop(keys.JUMP_PENDING, None)
-        slot.empty()  # the bar and its Cancel
-        stop = run.stop_reason
-        move_stage(
-            f"Training stopped at step {reached:,}: {stop}. Showing step {reached:,}."
-            if reached < pending and stop
-            else ""
-        )
+    except ValueError:
+        st.session_state.pop(keys.JUMP_PENDING, None)  # a jump that failed is not tried again
+        raise
+    st.session_state.pop(keys.JUMP_PENDING, None)
+    slot.empty()  # the bar and its Cancel
+    stop = run.stop_reason
+    move_stage(
+        f"Training stopped at step {reached:,}: {stop}. Showing step {reached:,}."
+        if reached < pending and stop
+        else ""
+    )
+
+
+def _train_ahead(run: TrainingRun, *, quiz: bool) -> None:
+    """Pull the steps the stage will need, a few past the one shown (a jump is a run of the whole page:
+    :func:`_jump`)."""
+    if keys.JUMP_PENDING in st.session_state:
+        st.rerun()  # the whole page: its Cancel can stop the jump
     want = run.position + (1 if quiz else AHEAD)
     while run.pulled < want and run.pull():
         pass

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import pytest
 
 from tests.browser.layout import STAGE_BOXES, outside_viewport
-from tests.browser.support import missing_browser, streamlit_server, wait_idle
-from tests.browser.test_train import CLASSIC, _browser, _card, _guess, _open
+from tests.browser.support import generated_text, missing_browser, open_app, streamlit_server, wait_idle
+from tests.browser.test_train import CLASSIC, HEADING, _browser, _card, _guess, _open
 
 REASON = missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
@@ -158,3 +158,24 @@ def test_a_window_without_the_step_shown_makes_the_stage_ask_again(server: str) 
         page.get_by_text("Animate each merge").click()  # any rerun: its window is made for step 0
         _card(page, 40).wait_for(timeout=QUICK)
         assert page.locator(".ms-stage").get_attribute("data-pos") == "40"
+
+
+def test_cancel_stops_a_long_jump_at_once(server: str, tmp_path) -> None:
+    """Cancel beside a long jump's progress bar acts while the jump trains (it runs in a run of the whole
+    page, which a click stops; inside the stage's fragment the click waited for the jump to end)."""
+    text = tmp_path / "long.txt"
+    text.write_text(generated_text(150_000, seed=3), encoding="utf-8")
+    with _browser() as page:
+        open_app(page, f"{server}/train?corpus=__upload__&pattern=none&merges=20000", heading=HEADING)
+        page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(text))
+        page.locator(".ms-stage .ms-card").wait_for(timeout=120_000)
+        wait_idle(page, timeout=120_000)
+        jump = page.locator(".ms-stage .ms-jump-in")
+        jump.fill("20000")
+        jump.press("Enter")
+        cancel = page.get_by_test_id("stMainBlockContainer").get_by_role("button", name="Cancel", exact=True)
+        cancel.wait_for(timeout=QUICK)
+        page.wait_for_timeout(1000)  # the jump is under way
+        cancel.click()
+        page.get_by_text("Training was stopped: showing the step you were on.").wait_for(timeout=QUICK)
+        assert page.locator(".ms-stage").get_attribute("data-pos") == "0"

@@ -151,12 +151,15 @@ def _walk(
 
 
 # The page has settled at the window's new size: the stage has the height its fit gives it (from its top to
-# the window's bottom, stage.js) and the layout has not moved for five frames in a row (or 3 s passed).
+# the window's bottom, stage.js) and the layout has not moved for five frames in a row (or 3 s passed, or
+# the page has no stage yet: the walk opens each text after sizing the window).
 SETTLED = """(width) => new Promise((done) => {
   const started = performance.now();
   let last = '', same = 0;
+  setTimeout(() => done(-1), 3000);  // settled or not, the walk goes on (and measures what it finds)
   const look = () => {
     const stage = document.querySelector('.ms-stage');
+    if (!stage) return done(0);  // no stage on this page yet: nothing to fit
     const box = stage.getBoundingClientRect();
     const main = document.querySelector('[data-testid="stMain"]');
     const top = Math.max(box.top + (main ? main.scrollTop : 0), 0);

@@ -30,9 +30,10 @@ def markers_of(path: Path) -> list[str]:
     return [marker for where, marker in MARKERS.items() if rel == where or rel.startswith(where + "/")]
 
 
-# The longest test files, longest first: run first, so that on two cores (pytest-xdist hands out whole
-# files in collection order) no long file starts last while the other core sits idle.  Figures from
-# --durations in .ci/run; a file missing here just runs in its usual place.
+# The longest test files, longest first.  pytest-xdist (--dist loadfile) hands whole files to the two
+# workers, those with the most tests first and, among files with as many tests, in collection order: a
+# long file of one test would otherwise start last, beside an idle core (the fit walk is one test per
+# text for the same reason).  Figures from --durations in .ci/run; a file not here keeps its place.
 FIRST = (
     "tests/browser/test_train_fit.py",
     "tests/browser/test_load.py",

@@ -203,64 +203,64 @@ def _jump_to_end(page) -> None:
     wait_idle(page, timeout=60_000)
 
 
-def test_every_step_of_every_built_in_text_fits_the_projector(server: str) -> None:
+@pytest.fixture(scope="module")
+def page(server: str) -> Iterator[object]:
+    """One page for every text and mode, one after another (a new session each: the link opens it)."""
+    with chromium_page(width=SIZES[0][0], height=SIZES[0][1]) as pg:
+        pg.emulate_media(reduced_motion="reduce")
+        yield pg
+
+
+# One test per text and mode (pytest-xdist starts the files with the most tests first: this walk, the
+# suite's longest file, starts at once instead of last).
+@pytest.mark.parametrize("quiz", [False, True], ids=["normal", "quiz"])
+@pytest.mark.parametrize(("name", "query"), _texts(), ids=[name for name, _ in _texts()])
+def test_every_step_fits_the_projector(server: str, page, name: str, query: str, quiz: bool) -> None:
     started = time.monotonic()
+    stalls = len(STALLS)
+    mode = "quiz" if quiz else "normal"
+    _size(page, SIZES[0])
+    open_app(
+        page,
+        f"{server}/train?{query}&presenter=true" + ("&quiz=true" if quiz else ""),
+        heading=HEADING,
+        timeout=60_000,
+    )
+    page.locator(".ms-stage .ms-card").wait_for()
+    measured: dict[tuple[int, int], list[dict]] = {size: [] for size in SIZES}
+    if quiz:  # to the end, then back with ← at each size
+        for size in SIZES:
+            _size(page, size)
+            _jump_to_end(page)
+            rows, _ = _walk(page, "ArrowLeft", stop=0)
+            measured[size] = rows
+    else:  # → through the window sent at one size, ← back through it at the other, → on there
+        at = 0
+        while True:
+            first = int(page.locator(".ms-stage").get_attribute("data-pos"))
+            rows, last = _walk(page, "ArrowRight", wait=False)
+            measured[SIZES[at]] += rows
+            at = 1 - at
+            _size(page, SIZES[at])
+            rows, _ = _walk(page, "ArrowLeft", stop=first)
+            measured[SIZES[at]] += rows
+            _walk(page, "ArrowRight", stop=last, measure=False)
+            if page.evaluate(NEXT_DISABLED):
+                break
     problems: list[str] = []
     checked = 0
-    with chromium_page(width=SIZES[0][0], height=SIZES[0][1]) as page:
-        page.emulate_media(reduced_motion="reduce")
-        for name, query in _texts():
-            for quiz in (False, True):
-                mode = "quiz" if quiz else "normal"
-                _size(page, SIZES[0])
-                open_app(
-                    page,
-                    f"{server}/train?{query}&presenter=true" + ("&quiz=true" if quiz else ""),
-                    heading=HEADING,
-                    timeout=60_000,
-                )
-                page.locator(".ms-stage .ms-card").wait_for()
-                measured: dict[tuple[int, int], list[dict]] = {size: [] for size in SIZES}
-                if quiz:  # to the end, then back with ← at each size
-                    for size in SIZES:
-                        _size(page, size)
-                        _jump_to_end(page)
-                        rows, _ = _walk(page, "ArrowLeft", stop=0)
-                        measured[size] = rows
-                else:  # → through the window sent at one size, ← back through it at the other, → on there
-                    at = 0
-                    while True:
-                        first = int(page.locator(".ms-stage").get_attribute("data-pos"))
-                        rows, last = _walk(page, "ArrowRight", wait=False)
-                        measured[SIZES[at]] += rows
-                        at = 1 - at
-                        _size(page, SIZES[at])
-                        rows, _ = _walk(page, "ArrowLeft", stop=first)
-                        measured[SIZES[at]] += rows
-                        _walk(page, "ArrowRight", stop=last, measure=False)
-                        if page.evaluate(NEXT_DISABLED):
-                            break
-                before = len(problems)
-                for size, rows in measured.items():
-                    where = f"{name}, {mode}, {size[0]}x{size[1]}"
-                    steps = {row["pos"] for row in rows}
-                    checked += len(steps)
-                    for row in rows:
-                        problems += [f"{where}, step {row['pos']}: {bad}" for bad in row["bad"]]
-                    boxes = {(row["top"], row["height"]) for row in rows}
-                    if len(boxes) > 1:
-                        problems.append(f"{where}: the stage moves or changes height: {sorted(boxes)}")
-                    if not steps or max(steps) < 1 or min(steps) != 0:
-                        problems.append(f"{where}: walked steps {sorted(steps)[:5]}…")
-                took = time.monotonic() - started
-                print(
-                    f"{name}, {mode}: {checked} steps so far, {took:.0f} s, {len(problems) - before} problems"
-                )
-    took = time.monotonic() - started
-    print(
-        f"checked {checked} steps in {took:.0f} s, {len(problems)} problems; "
-        f"reloaded after a stall at steps {STALLS}"
-    )
-    if STALLS:
-        problems.append(f"the stage waited 20 s for the server's window at steps {STALLS}")
+    for size, rows in measured.items():
+        where = f"{name}, {mode}, {size[0]}x{size[1]}"
+        steps = {row["pos"] for row in rows}
+        checked += len(steps)
+        for row in rows:
+            problems += [f"{where}, step {row['pos']}: {bad}" for bad in row["bad"]]
+        boxes = {(row["top"], row["height"]) for row in rows}
+        if len(boxes) > 1:
+            problems.append(f"{where}: the stage moves or changes height: {sorted(boxes)}")
+        if not steps or max(steps) < 1 or min(steps) != 0:
+            problems.append(f"{where}: walked steps {sorted(steps)[:5]}…")
+    if len(STALLS) > stalls:
+        problems.append(f"the stage waited 20 s for the server's window at steps {STALLS[stalls:]}")
+    print(f"{name}, {mode}: {checked} steps in {time.monotonic() - started:.0f} s, {len(problems)} problems")
     assert not problems, "\n".join(problems[:40])

@@ -142,6 +142,7 @@ function mount(root) {
   // last Shown sent (JSON); shown: what the sequences were last drawn for.
   const s = { root, q, pos: 0, serial: null, data: null, views: new Map(), page: {}, tab: "places" };
   Object.assign(s, { reported: "", shown: "", notice: "", playing: false, timer: null, reportTimer: null });
+  Object.assign(s, { asked: 0, watch: null });
   // Every listener of this mount goes through one signal: unmounting (the function the component
   // returns) removes them all. A mount left listening would step its own stale copy of the stage
   // on each click, beside the new mount, and the two would draw over each other.
@@ -232,6 +233,9 @@ function report(s, now, position = s.pos) {
     if (key === s.reported) return;
     s.reported = key;
     s.setState("shown", shown);
+    // A step the stage has no view of: if no window comes within WATCH_MS, ask again (see ask).
+    clearTimeout(s.watch);
+    if (!s.views.has(s.pos)) s.watch = setTimeout(() => !s.views.has(s.pos) && s.asked < ASKS && ask(s), WATCH_MS);
   };
   const d = s.data;
   if (now || position >= d.hi - 2 || position <= d.lo + 1 || !s.views.has(position)) send();
@@ -393,12 +397,14 @@ function draw(s, animate) {
   }
 }
 
-const ASKS = 2; // times the stage asks again for a step a window came without (see receive)
+const ASKS = 2; // times the stage asks again for a step a window came without, or no window came for
+const WATCH_MS = 4000; // a report of a step the stage waits for: no window within this long asks again
 
 /** Ask the server again for the step shown: its last report (the same value) and a trigger, "ask",
  * which runs the same callback though the value did not change. */
 function ask(s) {
   s.asked = (s.asked || 0) + 1;
+  clearTimeout(s.watch);
   s.reported = "";
   report(s, true);
   s.setTrigger("ask", s.pos);
@@ -409,6 +415,7 @@ function ask(s) {
  * comes without the step the stage waits for (the server's run that had it was stopped on the way)
  * is answered by asking again, a few times at most. */
 function receive(s, data) {
+  clearTimeout(s.watch); // a window came
   const fresh = data.serial !== s.serial;
   s.data = data;
   s.views = new Map(data.views.map((v) => [v.step, v]));
@@ -449,5 +456,6 @@ function unmount(s) {
   s.resizes.disconnect();
   clearInterval(s.timer);
   clearTimeout(s.reportTimer);
+  clearTimeout(s.watch);
   s.root.__ms = undefined;
 }

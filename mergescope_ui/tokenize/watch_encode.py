@@ -29,6 +29,7 @@ from bpe_core import Tokenizer
 from bpe_core.byte_level import readable
 from bpe_core.pretokenizer import pattern_name
 from bpe_core.tokenizer.encode_trace import EncodeStep, EncodeTrace, TraceReplay, trace_encode
+from mergescope_ui.shared.bounded import remember
 from mergescope_ui.shared.stage_contract import (
     ButtonTitles,
     Place,
@@ -154,13 +155,8 @@ class EncodeViews:
         return self._view(k, self.place_start.get(k, 0))
 
     def _view(self, k: int, start: int) -> StepView:
-        key = (k, start)
         with self.lock:
-            if key not in self._views:
-                if len(self._views) >= MAX_VIEWS:
-                    self._views.pop(next(iter(self._views)))
-                self._views[key] = self._build(k, start)
-            return self._views[key]
+            return remember(self._views, (k, start), lambda: self._build(k, start), limit=MAX_VIEWS)
 
     def page(self, step: int, start: int) -> tuple[StepView, dict[str, TokenLabel]] | None:
         """Step ``step``'s view with its places from the ``start``-th on, and the labels of its tokens

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import replace
 
+from mergescope_ui.shared.bounded import remember
 from mergescope_ui.shared.stage_contract import (
     ButtonTitles,
     StepView,
@@ -95,13 +96,8 @@ class SchemeViews:
         return self._view(k, self.place_start.get(k, 0))
 
     def _view(self, k: int, start: int) -> StepView:
-        key = (k, start)
         with self.lock:
-            if key not in self._views:
-                if len(self._views) >= MAX_VIEWS:
-                    self._views.pop(next(iter(self._views)))
-                self._views[key] = self.build(*key)
-            return self._views[key]
+            return remember(self._views, (k, start), lambda: self.build(k, start), limit=MAX_VIEWS)
 
     def page(self, step: int, start: int) -> tuple[StepView, dict[str, TokenLabel]] | None:
         """Step ``step``'s view with its places from the ``start``-th on, and the labels of its tokens

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 
 from bpe_core.byte_level import partial_note
 from bpe_core.training.places import Place as TextPlace
+from mergescope_ui.shared.bounded import remember
 from mergescope_ui.shared.remote_trainer import characters_for, replay_for
 from mergescope_ui.shared.stage_contract import (
     Place,
@@ -105,13 +106,8 @@ class StageViews:
         return self._view(k, self.place_start.get(k, 0))
 
     def _view(self, k: int, start: int) -> StepView:
-        key = (k, start)
         with self.lock:
-            if key not in self._views:
-                if len(self._views) >= MAX_VIEWS:
-                    self._views.pop(next(iter(self._views)))
-                self._views[key] = self._build(k, start)
-            return self._views[key]
+            return remember(self._views, (k, start), lambda: self._build(k, start), limit=MAX_VIEWS)
 
     def page(self, step: int, start: int) -> tuple[StepView, dict[str, TokenLabel]] | None:
         """Step ``step``'s view with its places from the ``start``-th on, and the labels of the tokens

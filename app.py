@@ -14,6 +14,7 @@ from mergescope_ui.shared import keys
 from mergescope_ui.shared.memory import start_trimmer
 from mergescope_ui.shared.no_such_page import hidden_pages
 from mergescope_ui.shared.paste_guard import paste_guard
+from mergescope_ui.shared.stack_dump import dump_stacks_on_signal
 from mergescope_ui.shared.theme import DEFAULT_TEXT_SIZE, TEXT_SIZES, page_css
 
 # Presenter mode (?presenter=true, or the toggle below) starts with the sidebar folded away: the page gets
@@ -26,6 +27,7 @@ st.set_page_config(
     initial_sidebar_state="collapsed" if presenter else "auto",
 )
 start_trimmer()  # once per server: give the memory that ended sessions freed back to the system
+dump_stacks_on_signal()  # kill -USR1 <pid>: every thread's stack on the server's stderr
 PAGES = [
     # The default page is the root, "/"; url_path="" leaves it no other name, so "home" is free for the alias.
     st.Page("pages/views/welcome.py", title="Welcome", icon="🏠", url_path="", default=True),

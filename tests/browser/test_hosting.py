@@ -114,6 +114,15 @@ def test_a_catastrophic_custom_regex_gives_a_message_and_leaves_nothing_running(
         assert used < 1.0, (
             f"the server used {used:.1f} s of CPU in 3 s after the message: something still runs"
         )
+        # A host sees what the server's threads do, and the server goes on (app.py: stack_dump).
+        size = server.log.stat().st_size
+        server.process.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + 10
+        while b"Current thread" not in server.log.read_bytes()[size:] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        dump = server.log.read_bytes()[size:].decode("utf-8", "replace")
+        assert "Current thread" in dump and "File " in dump, dump[-2000:]
+        assert server.process.poll() is None, "SIGUSR1 ended the server"
 
 
 def test_a_million_character_paste_is_cut_at_the_box_limit_with_a_note_that_points_to_upload():

@@ -14,6 +14,8 @@ end with ←, which steps in the browser too.  Skipped with the reason when chro
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 import tomllib
 import urllib.parse
@@ -25,7 +27,15 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from mergescope_ui.train.presets import PRESETS
 from mergescope_ui.train.share import pack_text
 from tests.browser.layout import STICKING_OUT
-from tests.browser.support import ROOT, chromium_page, missing_browser, open_app, streamlit_server, wait_idle
+from tests.browser.support import (
+    ROOT,
+    Server,
+    chromium_page,
+    missing_browser,
+    open_app,
+    streamlit_process,
+    wait_idle,
+)
 
 REASON = missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
@@ -128,7 +138,7 @@ STALLS: list[int] = []
 
 
 def _walk(
-    page, key: str, *, stop: int = -1, measure: bool = True, wait: bool = True
+    page, key: str, *, stop: int = -1, measure: bool = True, wait: bool = True, server: Server | None = None
 ) -> tuple[list[dict], int]:
     """Step with ``key`` until ``stop`` or the end (or, with ``wait`` off, until the stage has to wait
     for the server after a step measured), waiting for the server where the stage must; the measures
@@ -146,6 +156,8 @@ def _walk(
         except PlaywrightTimeout:  # a window that never came (see STALLS): reload, as a teacher
             STALLS.append(got["pos"])  # would; the link brings the same step back
             print(f"stalled at step {got['pos']}: the stage {page.evaluate(STAGE_STATE)}")
+            if server is not None:
+                print(_server_stacks(server))
             page.reload()
             page.wait_for_function(ARRIVED, timeout=60_000)
 
@@ -175,20 +187,30 @@ SETTLED = """(width) => new Promise((done) => {
 })"""
 
 
+def _server_stacks(server: Server) -> str:
+    """What every thread of the server is doing (app.py registers the dump on SIGUSR1)."""
+    before = server.log.stat().st_size
+    os.kill(server.process.pid, signal.SIGUSR1)
+    time.sleep(1.0)
+    with server.log.open("rb") as log:
+        log.seek(before)
+        return "the server's threads:\n" + log.read().decode("utf-8", "replace")[-6000:]
+
+
 def _size(page, size: tuple[int, int]) -> None:
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.evaluate(SETTLED, size[0])  # the stage fits itself on the window's resize event
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+def server() -> Iterator[Server]:
     # The walk opens a new session for each text and mode, one after another; Streamlit keeps a closed
     # tab's session, with its run, for server.disconnectedSessionTTL (120 s by default), and the runs
     # of a dozen closed sessions fill this server's budgets (session workers, tokens held) so that a
     # later text's run waits.  This test checks the layout, not those limits: closed sessions go at once.
     env = {"MERGESCOPE_SESSION_WORKERS": "64", "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": "1"}
-    with streamlit_server(env=env) as url:
-        yield url
+    with streamlit_process(env=env) as running:
+        yield running
 
 
 def _jump_to_end(page) -> None:
@@ -204,7 +226,7 @@ def _jump_to_end(page) -> None:
 
 
 @pytest.fixture(scope="module")
-def page(server: str) -> Iterator[object]:
+def page(server: Server) -> Iterator[object]:
     """One page for every text and mode, one after another (a new session each: the link opens it)."""
     with chromium_page(width=SIZES[0][0], height=SIZES[0][1]) as pg:
         pg.emulate_media(reduced_motion="reduce")
@@ -215,14 +237,14 @@ def page(server: str) -> Iterator[object]:
 # suite's longest file, starts at once instead of last).
 @pytest.mark.parametrize("quiz", [False, True], ids=["normal", "quiz"])
 @pytest.mark.parametrize(("name", "query"), _texts(), ids=[name for name, _ in _texts()])
-def test_every_step_fits_the_projector(server: str, page, name: str, query: str, quiz: bool) -> None:
+def test_every_step_fits_the_projector(server: Server, page, name: str, query: str, quiz: bool) -> None:
     started = time.monotonic()
     stalls = len(STALLS)
     mode = "quiz" if quiz else "normal"
     _size(page, SIZES[0])
     open_app(
         page,
-        f"{server}/train?{query}&presenter=true" + ("&quiz=true" if quiz else ""),
+        f"{server.url}/train?{query}&presenter=true" + ("&quiz=true" if quiz else ""),
         heading=HEADING,
         timeout=60_000,
     )
@@ -232,19 +254,19 @@ def test_every_step_fits_the_projector(server: str, page, name: str, query: str,
         for size in SIZES:
             _size(page, size)
             _jump_to_end(page)
-            rows, _ = _walk(page, "ArrowLeft", stop=0)
+            rows, _ = _walk(page, "ArrowLeft", stop=0, server=server)
             measured[size] = rows
     else:  # → through the window sent at one size, ← back through it at the other, → on there
         at = 0
         while True:
             first = int(page.locator(".ms-stage").get_attribute("data-pos"))
-            rows, last = _walk(page, "ArrowRight", wait=False)
+            rows, last = _walk(page, "ArrowRight", wait=False, server=server)
             measured[SIZES[at]] += rows
             at = 1 - at
             _size(page, SIZES[at])
-            rows, _ = _walk(page, "ArrowLeft", stop=first)
+            rows, _ = _walk(page, "ArrowLeft", stop=first, server=server)
             measured[SIZES[at]] += rows
-            _walk(page, "ArrowRight", stop=last, measure=False)
+            _walk(page, "ArrowRight", stop=last, measure=False, server=server)
             if page.evaluate(NEXT_DISABLED):
                 break
     problems: list[str] = []

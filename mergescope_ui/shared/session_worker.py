@@ -278,7 +278,8 @@ class SessionWorker:
                     raise ValueError(rest[0])
                 self._fail(
                     f"stopped: the run needed more than {self.limits.memory_bytes // MEGABYTE} MB, this "
-                    "server's memory limit for one session's worker; try a smaller text or fewer merges"
+                    "server's memory limit for one session's worker; try a smaller text or fewer steps "
+                    "(merges or rounds)"
                 )
                 self._check()
             elif not self._process.is_alive():
@@ -287,7 +288,7 @@ class SessionWorker:
             elif time.monotonic() >= deadline:
                 self._fail(
                     f"stopped after {self.limits.seconds:g} s, this server's time limit for one request; "
-                    "try a smaller text or fewer merges"
+                    "try a smaller text or fewer steps (merges or rounds)"
                 )
                 self._check()
             elif beat and progress is not None:

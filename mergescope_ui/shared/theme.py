@@ -64,6 +64,10 @@ html{font-size:calc(var(--ms-text-scale,1) * clamp(14px, min(1.72vw, 3.06vh), 60
 /* One screen on a projector: less room above the page, a one-line title. */
 [data-testid="stMainBlockContainer"]{padding:3.2rem 1.6rem 3rem 1.6rem;}
 [data-testid="stMain"] h1{font-size:1.9rem;padding:.1rem 0 .45rem 0;}
+/* The title keeps one height whatever font draws its emoji (one that loads late made it 2 px taller and
+   moved the stage below it once): one line, cut with … where the window is narrow (a phone). */
+[data-testid="stMain"] h1{box-sizing:border-box;height:calc(1.9rem * 1.2 + .55rem);line-height:1.2;
+  white-space:nowrap;overflow:hidden;text-overflow:ellipsis;}
 :root{--ms-token-size:1.5rem;--ms-token-height:32rem;--ms-card-size:1.25rem;}
 [data-testid="stMain"] .stButton button{min-height:3.2rem;font-size:1.15rem;}
 [data-testid="stMetricValue"],[data-testid="stMetricValue"] *{font-size:2.4rem !important;line-height:1.2;}

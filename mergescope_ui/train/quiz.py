@@ -66,6 +66,15 @@ QUIZ_CSS = """
 .st-key-quiz_guess [data-testid="stWidgetLabel"]{margin:0;min-height:0;flex:none;}
 .st-key-quiz_guess [data-testid="stWidgetLabel"] p{font-size:1rem;font-weight:600;}
 .st-key-quiz_guess [role="radiogroup"]{flex:1 1 0;min-width:0;row-gap:0;column-gap:.9rem;}
+/* A phone: the question on its line, the choices in one row below it that scrolls sideways in its own box
+   (rows of up to eight choices would not fit the slot's one height, and the slot hides what overflows). */
+@media (max-width: 640px){
+  .st-key-quiz_guess .stRadio{flex-direction:column;align-items:stretch;}
+  .st-key-quiz_guess [role="radiogroup"]{flex:none;flex-wrap:nowrap;overflow-x:auto;overflow-y:hidden;
+    padding-bottom:.25rem;}
+  .st-key-quiz_guess [role="radiogroup"] > *{flex:none;}
+  .st-key-quiz_guess [role="radiogroup"] p{white-space:nowrap;}
+}
 </style>
 """
 

@@ -36,6 +36,7 @@ def markers_of(path: Path) -> list[str]:
 # text for the same reason).  Figures from --durations in .ci/run; a file not here keeps its place.
 FIRST = (
     "tests/browser/test_train_fit.py",
+    "tests/browser/test_train_fit_quiz.py",
     "tests/browser/test_load.py",
     "tests/browser/test_accessibility.py",
     "tests/browser/test_train.py",
@@ -48,7 +49,7 @@ def first(path: Path) -> int:
     """Where a test file runs among :data:`FIRST` (``len(FIRST)``: after them, in its usual place).
 
     >>> first(ROOT / "tests/browser/test_train_fit.py"), first(ROOT / "tests/engine/test_cli.py")
-    (0, 6)
+    (0, 7)
     """
     rel = path.resolve().relative_to(ROOT).as_posix()
     return FIRST.index(rel) if rel in FIRST else len(FIRST)

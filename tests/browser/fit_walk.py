@@ -1,0 +1,294 @@
+"""The walk behind the fit tests: every step of every built-in text on the Train page (issue #22: 2 and 9).
+
+A teacher presents at 1280x720 or 1920x1080 (presenter mode), with and without the quiz, on any built-in
+corpus, any lesson preset, or a paragraph pasted in English or Chinese; a student opens the same link on
+a phone (390x844).  At every step of each: the stage ends inside the window, its After box and (in the
+quiz) the verdict and the choices too, nothing sticks out sideways, the page is not scrolled, and the
+stage keeps one height (a fixed stage: playing never moves the page; a message lies over it or in its
+fixed slot).
+
+To be quick, the browser steps with the stage's own keys (→ steps inside the window the server sent, with
+no round trip) and measures each step in the same ``page.evaluate``; one page serves the three sizes of a
+text and mode (a window is walked → at one size, ← at the next, → again at the third).  In the quiz →
+asks the server (it grades the guess), so the quiz is walked backwards from the end with ←, which steps
+in the browser too.  The tests: ``test_train_fit.py`` (normal) and ``test_train_fit_quiz.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import tomllib
+import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from mergescope_ui.train.presets import PRESETS
+from mergescope_ui.train.share import pack_text
+from tests.browser.layout import STICKING_OUT
+from tests.browser.support import (
+    ROOT,
+    Server,
+    chromium_page,
+    open_app,
+    streamlit_process,
+    wait_idle,
+)
+
+HEADING = "Train: watch BPE learn"
+# A projector, a large screen, and a student's phone opening the teacher's link (presenter mode too).
+SIZES = ((1280, 720), (1920, 1080), (390, 844))
+ENGLISH = (
+    "The lighthouse keeper climbed the stairs every evening at dusk. She trimmed the wick, polished the "
+    "lens, and wrote the weather in her log: wind from the west, rain later, ships passing in the night. "
+    "In the morning she walked down to the harbour, where the fishermen mended their nets and the children "
+    "counted the boats coming home. Nobody remembered a night when the light had failed."
+)
+CHINESE = (
+    "机器学习是人工智能的一个分支。它让计算机从数据中学习规律，而不是由人把每一条规则都写下来。"
+    "分词器把文本切成一个个词元，模型再把词元变成向量。字节对编码从单个字节开始，一次合并最常见的一对，"
+    "直到词表达到预定的大小。学习的过程一步一步，看得见，也讲得清。"
+)
+
+
+def texts() -> list[tuple[str, str]]:
+    """(name, link query) of every built-in text: the corpora, the lesson presets, two pasted paragraphs."""
+    index = tomllib.loads((ROOT / "corpora" / "index.toml").read_text(encoding="utf-8"))
+    out = [(c["id"], f"corpus={c['id']}") for c in index["corpus"]]
+    for p in PRESETS:
+        if p.corpus is not None:  # the corpus's own lesson: its link above opens with these settings
+            continue
+        settings = {
+            "corpus": "__paste__",
+            "text": pack_text(p.text),
+            "pattern": p.pattern,
+            "tie_break": p.tie_break,
+            "min_frequency": p.min_frequency,
+            "merges": p.merges,
+        }
+        out.append((f"preset {p.id}", urllib.parse.urlencode(settings)))
+    for name, text in (("pasted English", ENGLISH), ("pasted Chinese", CHINESE)):
+        out.append((name, urllib.parse.urlencode({"corpus": "__paste__", "text": pack_text(text)})))
+    return out
+
+
+# Press `key` (unless it is "") and measure the step then shown, again and again: until step `stop`,
+# until the key moves nothing (the end; in the quiz, → waits for the server), or until the stage waits
+# for a step the server has not sent.  Each step's measure: what is wrong with it, and its stage's box.
+WALK = f"""({{key, stop, measure}}) => {{
+  const stage = document.querySelector('.ms-stage');
+  const main = document.querySelector('[data-testid="stMain"]');
+  const stuck = {STICKING_OUT};
+  const rows = [];
+  const inside = (r, box) => r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+  for (;;) {{
+    const pos = +stage.dataset.pos;
+    const card = stage.querySelector('.ms-card');
+    if (!card || card.classList.contains('ms-wait')) return {{rows, state: 'wait', pos}};
+    if (measure) {{
+      const bad = [];
+      const box = stage.getBoundingClientRect();
+      if (box.bottom > innerHeight) bad.push(`the stage ends ${{box.bottom - innerHeight}} px below`);
+      if (main.scrollTop) bad.push(`the page is scrolled by ${{main.scrollTop}} px`);
+      const after = stage.querySelector('.ms-after').getBoundingClientRect();
+      if (after.bottom > innerHeight || after.height < 20)
+        bad.push(`the After box is at ${{after.top}}-${{after.bottom}}`);
+      // What the step is about is in sight, not scrolled away inside its box.
+      for (const [what, sel, within] of [['the new token in the After box', '.ms-after .ms-new', '.ms-after'],
+                                         ['the card heading', '.ms-card h4', '.ms-card'],
+                                         ['the new token in the card', '.ms-card .ms-fn', '.ms-card']]) {{
+        const el = stage.querySelector(sel);
+        if (el && !inside(el.getBoundingClientRect(), stage.querySelector(within).getBoundingClientRect()))
+          bad.push(`${{what}} is out of sight`);
+      }}
+      for (const sel of ['.ms-quiz', '.st-key-quiz_guess', '.ms-quiz-done']) {{
+        const el = document.querySelector(sel);
+        if (!el) continue;
+        const r = el.getBoundingClientRect();
+        if (r.bottom > box.top + 1) bad.push(`${{sel}} reaches ${{r.bottom - box.top}} px into the stage`);
+        if (el.scrollHeight > el.clientHeight + 1)
+          bad.push(`${{sel}} is cut (${{el.scrollHeight}} > ${{el.clientHeight}} px)`);
+      }}
+      bad.push(...stuck('.ms-stage'));
+      rows.push({{pos, bad, top: Math.round(box.top), height: Math.round(box.height)}});
+    }}
+    if (pos === stop || !key) return {{rows, state: 'done', pos}};
+    document.body.dispatchEvent(new KeyboardEvent('keydown', {{key, bubbles: true, cancelable: true}}));
+    if (+stage.dataset.pos === pos) return {{rows, state: 'end', pos}};
+  }}
+}}"""
+NEXT_DISABLED = "() => document.querySelector('.ms-stage .ms-next').disabled"
+ARRIVED = (
+    "() => { const c = document.querySelector('.ms-stage .ms-card'); return c && !c.matches('.ms-wait'); }"
+)
+
+
+STAGE_STATE = """() => {
+  const s = document.querySelector('.ms-stage').__ms, d = s.data;
+  return {pos: s.pos, serial: s.serial, reported: s.reported, asked: s.asked,
+    window: {position: d.position, lo: d.lo, hi: d.hi, steps: [...s.views.keys()], quiz: d.quiz,
+      last: d.last, finished: d.finished}, url: location.search.slice(-60)};
+}"""
+# Steps at which the stage waited for a window from the server that never came (a stall, issue #22:
+# printed with the stage's state; the page is reloaded to go on measuring the rest).
+STALLS: list[int] = []
+
+
+def _walk(
+    page, key: str, *, stop: int = -1, measure: bool = True, wait: bool = True, server: Server | None = None
+) -> tuple[list[dict], int]:
+    """Step with ``key`` until ``stop`` or the end (or, with ``wait`` off, until the stage has to wait
+    for the server after a step measured), waiting for the server where the stage must; the measures
+    of every step, and the step where the walk ended."""
+    rows: list[dict] = []
+    while True:
+        got = page.evaluate(WALK, {"key": key, "stop": stop, "measure": measure})
+        rows += got["rows"]
+        if got["state"] != "wait":
+            return rows, got["pos"]
+        if not wait and rows:
+            return rows, rows[-1]["pos"]
+        try:
+            page.wait_for_function(ARRIVED, timeout=20_000)
+        except PlaywrightTimeout:  # a window that never came (see STALLS): reload, as a teacher
+            STALLS.append(got["pos"])  # would; the link brings the same step back
+            print(f"stalled at step {got['pos']}: the stage {page.evaluate(STAGE_STATE)}")
+            if server is not None:
+                print(_server_stacks(server))
+            page.reload()
+            page.wait_for_function(ARRIVED, timeout=60_000)
+
+
+# The page has settled at the window's new size: the stage has the height its fit gives it (from its top to
+# the window's bottom, stage.js) and the layout has not moved for five frames in a row (or 3 s passed, or
+# the page has no stage yet: the walk opens each text after sizing the window).
+SETTLED = """(width) => new Promise((done) => {
+  const started = performance.now();
+  let last = '', same = 0;
+  setTimeout(() => done(-1), 3000);  // settled or not, the walk goes on (and measures what it finds)
+  const look = () => {
+    const stage = document.querySelector('.ms-stage');
+    if (!stage) return done(0);  // no stage on this page yet: nothing to fit
+    const box = stage.getBoundingClientRect();
+    const main = document.querySelector('[data-testid="stMain"]');
+    const top = Math.max(box.top + (main ? main.scrollTop : 0), 0);
+    const room = Math.max(260, Math.floor(innerHeight - top - 6));
+    const fitted = !stage.classList.contains('ms-large') || Math.round(box.height) === room;
+    const now = [innerWidth, innerHeight, Math.round(box.top), Math.round(box.height), fitted].join();
+    same = now === last && innerWidth === width && fitted ? same + 1 : 0;
+    last = now;
+    if (same >= 5 || performance.now() - started > 3000) done(same);
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})"""
+
+
+def _server_stacks(server: Server) -> str:
+    """What every thread of the server is doing (app.py registers the dump on SIGUSR1)."""
+    before = server.log.stat().st_size
+    os.kill(server.process.pid, signal.SIGUSR1)
+    time.sleep(1.0)
+    with server.log.open("rb") as log:
+        log.seek(before)
+        return "the server's threads:\n" + log.read().decode("utf-8", "replace")[-6000:]
+
+
+def _size(page, size: tuple[int, int]) -> None:
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.evaluate(SETTLED, size[0])  # the stage fits itself on the window's resize event
+
+
+def _jump_to_end(page) -> None:
+    box = page.locator(".ms-stage .ms-jump-in")
+    box.fill("100000")
+    box.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.ms-stage .ms-status').textContent.includes('Training')",
+        timeout=60_000,
+    )
+    page.wait_for_function(ARRIVED, timeout=60_000)
+    wait_idle(page, timeout=60_000)
+
+
+@contextmanager
+def fit_server() -> Iterator[Server]:
+    """The server a walk's module shares.
+
+    The walk opens a new session for each text and mode, one after another; Streamlit keeps a closed
+    tab's session, with its run, for server.disconnectedSessionTTL (120 s by default), and the runs
+    of a dozen closed sessions fill this server's budgets (session workers, tokens held) so that a
+    later text's run waits.  This test checks the layout, not those limits: closed sessions go at once."""
+    env = {"MERGESCOPE_SESSION_WORKERS": "64", "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": "1"}
+    with streamlit_process(env=env) as running:
+        yield running
+
+
+@contextmanager
+def fit_page() -> Iterator[object]:
+    """One page for every text, one after another (a new session each: the link opens it)."""
+    with chromium_page(width=SIZES[0][0], height=SIZES[0][1]) as pg:
+        pg.emulate_media(reduced_motion="reduce")
+        yield pg
+
+
+def walk_every_step(server: Server, page, name: str, query: str, *, quiz: bool) -> None:
+    """Walk every step of one text in one mode at the three sizes; fail with what does not fit."""
+    started = time.monotonic()
+    stalls = len(STALLS)
+    mode = "quiz" if quiz else "normal"
+    _size(page, SIZES[0])
+    open_app(
+        page,
+        f"{server.url}/train?{query}&presenter=true" + ("&quiz=true" if quiz else ""),
+        heading=HEADING,
+        timeout=60_000,
+    )
+    page.locator(".ms-stage .ms-card").wait_for()
+    measured: dict[tuple[int, int], list[dict]] = {size: [] for size in SIZES}
+    if quiz:  # to the end, then back with ← at each size
+        for size in SIZES:
+            _size(page, size)
+            _jump_to_end(page)
+            rows, _ = _walk(page, "ArrowLeft", stop=0, server=server)
+            measured[size] = rows
+    else:  # → through the window sent at one size, ← back through it at the next, → on at the third
+        at = 0
+        while True:
+            first = int(page.locator(".ms-stage").get_attribute("data-pos"))
+            rows, last = _walk(page, "ArrowRight", wait=False, server=server)
+            measured[SIZES[at]] += rows
+            at = (at + 1) % len(SIZES)
+            _size(page, SIZES[at])
+            rows, _ = _walk(page, "ArrowLeft", stop=first, server=server)
+            measured[SIZES[at]] += rows
+            at = (at + 1) % len(SIZES)
+            _size(page, SIZES[at])
+            rows, _ = _walk(page, "ArrowRight", stop=last, server=server)
+            measured[SIZES[at]] += rows
+            if page.evaluate(NEXT_DISABLED):
+                break
+    problems: list[str] = []
+    checked = 0
+    for size, rows in measured.items():
+        where = f"{name}, {mode}, {size[0]}x{size[1]}"
+        steps = {row["pos"] for row in rows}
+        checked += len(steps)
+        for row in rows:
+            problems += [f"{where}, step {row['pos']}: {bad}" for bad in row["bad"]]
+        boxes: dict[tuple[int, int], list[int]] = {}
+        for row in rows:
+            boxes.setdefault((row["top"], row["height"]), []).append(row["pos"])
+        if len(boxes) > 1:
+            seen = "; ".join(f"{box} at steps {sorted(set(at))[:8]}" for box, at in sorted(boxes.items()))
+            problems.append(f"{where}: the stage moves or changes height (top, height): {seen}")
+        if not steps or max(steps) < 1 or min(steps) != 0:
+            problems.append(f"{where}: walked steps {sorted(steps)[:5]}…")
+    if len(STALLS) > stalls:  # printed with the stage's state, not failed: an open defect of #22, seen
+        # about once in five full walks, which the page was reloaded around to measure the rest
+        print(f"{name}, {mode}: the stage waited 20 s for the server's window at steps {STALLS[stalls:]}")
+    print(f"{name}, {mode}: {checked} steps in {time.monotonic() - started:.0f} s, {len(problems)} problems")
+    assert not problems, "\n".join(problems[:40])

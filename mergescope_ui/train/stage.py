@@ -48,10 +48,15 @@ def move_stage(notice: str = "") -> None:
 
 
 def _on_shown() -> None:
-    """The stage shows another step (or needs other places of it): follow it."""
+    """The stage shows another step (or needs other places of it): follow it.  A report that needs no
+    window and moves nothing on the server (``settled``: stepping paused) reruns only what sits below
+    the stage (:data:`keys.BELOW_PART`); a settled one that needs a window, or that moves the stage
+    (the quiz's Next, a jump), reruns both parts; any other (a window while stepping goes on) the
+    stage's part alone, the stage's own rerun."""
     run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
     report = read_shown((st.session_state.get(keys.STAGE) or {}).get("shown"))
-    if run is None or report is None or report.serial != st.session_state.get(keys.STAGE_SERIAL, 0):
+    serial = st.session_state.get(keys.STAGE_SERIAL, 0)
+    if run is None or report is None or report.serial != serial:
         return  # no run, not a report, or one about a window the server has moved on from
     k = report.position
     st.session_state.pop(keys.JUMP_PENDING, None)  # a newer report supersedes a jump not yet made
@@ -65,6 +70,10 @@ def _on_shown() -> None:
         run.position = k
     else:
         st.session_state[keys.JUMP_PENDING] = k
+    if not report.settled:
+        return
+    moved = keys.JUMP_PENDING in st.session_state or st.session_state.get(keys.STAGE_SERIAL, 0) != serial
+    st.rerun([keys.STAGE_PART, keys.BELOW_PART] if report.window or moved else keys.BELOW_PART)
 
 
 def _quiz_next(run: TrainingRun) -> None:

@@ -7,8 +7,10 @@ sequence before and after the merge, from a window of steps built in
 It steps through that window in the browser, with no server round trip
 (``mergescope_ui/shared/stage_assets/stage.js``), and reports what it shows as one state value, a
 :class:`~mergescope_ui.shared.stage_contract.Shown` (the step, the first place
-it needs, the window's serial): :func:`_on_shown` applies it to the run.  A
-step past the window is a jump (trained here first); in the quiz, a step
+it needs, the window's serial, and why it reports: a window it needs, or a step
+that stepping paused on): :func:`_on_shown` applies it to the run, and reruns
+the stage's part of the page for a window, the part below it for a paused step
+(:mod:`.panel`).  A step past the window is a jump (trained here first); in the quiz, a step
 forward is the quiz's Next (the guess is graded first).  When the server moves
 the stage itself (a jump that had to train, the quiz's Next, a new run) it
 bumps the serial, and the stage takes the position it is sent.
@@ -20,6 +22,7 @@ HTML, CSS and JavaScript are :mod:`mergescope_ui.shared.stage_component`'s.
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.stage_component import mount_stage
@@ -73,7 +76,10 @@ def _on_shown() -> None:
     if not report.settled:
         return
     moved = keys.JUMP_PENDING in st.session_state or st.session_state.get(keys.STAGE_SERIAL, 0) != serial
-    st.rerun([keys.STAGE_PART, keys.BELOW_PART] if report.window or moved else keys.BELOW_PART)
+    try:
+        st.rerun([keys.STAGE_PART, keys.BELOW_PART] if report.window or moved else keys.BELOW_PART)
+    except StreamlitAPIException:
+        return  # the page was last drawn without its parts (never with the stage on it): the stage's rerun
 
 
 def _quiz_next(run: TrainingRun) -> None:

@@ -28,6 +28,8 @@ element by element, every text a text node.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Literal, TypeAlias
@@ -195,12 +197,21 @@ class Window:
 class Shown:
     """What the stage reports back (its one state value): the step it shows, the first place it needs
     sent for that step, the ``serial`` of the window it was sent (a report about an older
-    window is ignored), and the sequences' tab shown (``"places"`` or ``"head"``)."""
+    window is ignored), and the sequences' tab shown (``"places"`` or ``"head"``).
+
+    Why it reports: ``window``, it needs a window the server has not sent (a step or places it does
+    not hold, or it nears an edge of the one it holds), at once; ``settled``, stepping paused on this
+    step (or a single action such as a tab chose it), so what the page shows beside the stage can
+    follow.  A producer may redraw everything at either (the simplest), or only the stage at a
+    ``window`` report and only the rest at a ``settled`` one (the Train page:
+    :mod:`mergescope_ui.train.stage`)."""
 
     position: int
     start: int
     serial: int
     tab: str = "places"
+    window: bool = True
+    settled: bool = False
 
 
 MAX_STEP = 10_000_000  # a step or place number from the browser above this is not one
@@ -220,14 +231,18 @@ def _number(value: object) -> int | None:
 
 def read_shown(value: object) -> Shown | None:
     """The stage's report (its state value, from the browser) as a record, or None when it is not one;
-    a tab it does not know is "places".
+    a tab it does not know is "places"; a report that does not say why it came is a ``window`` one
+    (not ``settled``).
 
     >>> read_shown({"position": 3, "start": 0, "serial": 2})
-    Shown(position=3, start=0, serial=2, tab='places')
+    Shown(position=3, start=0, serial=2, tab='places', window=True, settled=False)
     >>> read_shown({"position": -1, "start": 0, "serial": 2}) is None
     True
     >>> read_shown({"position": 3, "start": 0, "serial": 2, "tab": "head"}).tab, read_shown("3")
     ('head', None)
+    >>> r = read_shown({"position": 3, "start": 0, "serial": 2, "window": False, "settled": True})
+    >>> r.window, r.settled
+    (False, True)
     """
     if not isinstance(value, dict):
         return None
@@ -236,7 +251,14 @@ def read_shown(value: object) -> Shown | None:
         return None
     position, start, serial = numbers
     tab = value.get("tab") if value.get("tab") in TABS else "places"
-    return Shown(position=position or 0, start=start or 0, serial=serial or 0, tab=str(tab))
+    return Shown(
+        position=position or 0,
+        start=start or 0,
+        serial=serial or 0,
+        tab=str(tab),
+        window=value.get("window") is not False,
+        settled=value.get("settled") is True,
+    )
 
 
 RECORDS: tuple[type, ...] = (
@@ -295,14 +317,28 @@ def view_ids(views: Iterable[StepView]) -> set[int]:
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _PLAIN = (str, int, float, bool, type(None))
+# Step views wired already, by the view itself (its id, the view kept beside it so the id stays its
+# own): a producer keeps its views (StageViews), and a window shares all its views but one or two
+# with the one before, so each view is wired once.  The wired form is only read (sent as JSON).
+_WIRED_VIEWS: OrderedDict[int, tuple[StepView, dict[str, Any]]] = OrderedDict()
+_WIRED_LOCK = threading.Lock()
+MAX_WIRED_VIEWS = 512
 
 
 def wire(value: Any) -> Any:
     """``value`` (a record, or tuples, lists and dicts of them) as plain JSON-ready data: each record a
     dict of its fields by name, tuples as lists.  The only way records leave Python.
 
-    Runs at every page run over the whole window, so a tuple of ids (a tuple is of one type, as its
-    annotation says) is copied whole.
+    Runs at every run that sends a window, so a tuple of ids (a tuple is of one type, as its
+    annotation says) is copied whole, and a step view already wired is not wired again (each call
+    gets its own dict of the view's fields; what they hold is shared: set a field anew, never change
+    what it holds).
+
+    >>> from dataclasses import replace
+    >>> view = StepView(1, "Merge 1", "", "<b>card</b>", "", "", "", "", (), False, None)
+    >>> first, again = wire(view), wire(view)
+    >>> first["card"] is again["card"], first is again, first == wire(replace(view))
+    (True, False, True)
     """
     cls = type(value)
     if cls in _PLAIN:
@@ -319,5 +355,19 @@ def wire(value: Any) -> Any:
             raise ValueError(f"{cls.__name__} is not a stage record; send the records of stage_contract")
         names = _FIELDS[cls] = tuple(f.name for f in fields(value))
     if cls is StepView:
-        return {n: wire(fragment(getattr(value, n)) if n in _BLOCKS else getattr(value, n)) for n in names}
+        return _wire_view(value, names)
     return {name: wire(getattr(value, name)) for name in names}
+
+
+def _wire_view(view: StepView, names: tuple[str, ...]) -> dict[str, Any]:
+    with _WIRED_LOCK:
+        kept = _WIRED_VIEWS.get(id(view))
+        if kept is not None and kept[0] is view:
+            _WIRED_VIEWS.move_to_end(id(view))
+            return dict(kept[1])  # a field set anew in one window's copy stays out of the others
+    out = {n: wire(fragment(getattr(view, n)) if n in _BLOCKS else getattr(view, n)) for n in names}
+    with _WIRED_LOCK:
+        _WIRED_VIEWS[id(view)] = (view, out)
+        while len(_WIRED_VIEWS) > MAX_WIRED_VIEWS:
+            _WIRED_VIEWS.popitem(last=False)
+    return dict(out)

@@ -5,11 +5,12 @@
 - :func:`header` and :func:`sidebar` (``inputs``): the title, then the text
   (``text_source``), the training settings (``settings_form``) and the classroom options;
 - :func:`training` (``run``): the session's run for them, kept across reruns;
-- :func:`step_panel` (``panel``): the fragment that reruns alone: the quiz (``quiz``), the
+- :func:`step_panel` (``panel``): two fragments that rerun alone: the quiz (``quiz``) and the
   stage (``stage``: a components v2 component that steps in the browser through the steps
-  ``stage_data`` builds from ``cards``, ``pair_bars`` and the engine's text replay), and the
-  sections below it (``details``, built from ``tables`` and ``charts``, and ``whatif``: one
-  choice changed, and the merge-order lesson).
+  ``stage_data`` builds from ``cards``, ``pair_bars`` and the engine's text replay), rerun when
+  the stage needs a window; then the sections below it (``details``, built from ``tables`` and
+  ``charts``, and ``whatif``: one choice changed, and the merge-order lesson), rerun when
+  stepping pauses.
 
 With WordPiece or Unigram chosen (``scheme_form``), :func:`scheme_training` and :func:`scheme_panel`
 (``scheme_panel``) take the place of the last two: the same stage, fed by ``wordpiece_stage`` or

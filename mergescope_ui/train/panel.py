@@ -1,9 +1,13 @@
-"""The part of the Train page that reruns alone: the stage, the quiz and the sections below it.
+"""The part of the Train page that reruns alone: the stage and the quiz, then the sections below it.
 
-It is one ``st.fragment``: when the stage reports a new step (or asks to
-jump, or the quiz's Next), only this part reruns.  Each run trains ahead so
-the stage always has the next steps in hand, then draws its sections in
-order; a new section (such as "What if?") is one more call in :func:`_panel`.
+They are two ``st.fragment`` parts, each rerun alone (:data:`keys.STAGE_PART` and
+:data:`keys.BELOW_PART`).  The stage steps in the browser through a window of steps and tells the
+server what it needs (:func:`mergescope_ui.train.stage._on_shown`): a window, near the edge of the
+one it holds, reruns the stage's part (train ahead, a new window); a step that stepping paused on
+("settled") reruns the part below (the URL follows the step, the tables, the what-if, the live
+room).  So a burst of Next presses costs the server what the stage needs, and one redraw below.
+Each run of the stage's part trains ahead so the stage always has the next steps in hand; a new
+section below (such as "What if?") is one more call in :func:`_below`.
 """
 
 from __future__ import annotations
@@ -25,27 +29,33 @@ from .stage_data import AHEAD, StageOptions, StageViews
 
 
 def step_panel(run: TrainingRun, inputs: Inputs) -> None:
-    """Make a pending jump, then run the panel as a fragment."""
+    """Make a pending jump, then run the stage's part and the part below it, as fragments."""
     slot = st.empty()  # a long jump's progress bar and its Cancel (always here: nothing below moves)
     try:
         _jump(run, slot)
     except ValueError as exc:
         st.error(f"The engine stopped with an error: {md_escape(exc)}.")
-    st.fragment(_panel)(inputs=inputs)
+    st.fragment(_stage_part, key=keys.STAGE_PART)(inputs=inputs)
+    st.fragment(_below, key=keys.BELOW_PART)(inputs=inputs)
 
 
-def _panel(*, inputs: Inputs) -> None:
-    run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
-    if run is None:
-        return
+def _options() -> StageOptions:
     quiz = bool(st.session_state.get(keys.QUIZ))
-    options = StageOptions(
+    return StageOptions(
         large=bool(st.session_state.get(shared_keys.PRESENTER, False)),
         quiz=quiz,
         animate=bool(st.session_state.get(keys.ANIMATE, True)),
         speed=float(st.session_state.get(keys.PLAY_SPEED, 1.0)),
         arrows_from=f".st-key-{keys.QUIZ_GUESS}" if quiz else "",  # the guess: ← → step, ↑ ↓ choose
     )
+
+
+def _stage_part(*, inputs: Inputs) -> None:
+    """Train ahead, then the quiz's guess and the stage with the window around the step shown."""
+    run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
+    if run is None:
+        return
+    options = _options()
     # Always the same elements in the same order: an element that comes and goes before the stage
     # would shift it, and the browser would mount it afresh (losing the step it shows).
     try:
@@ -56,14 +66,27 @@ def _panel(*, inputs: Inputs) -> None:
         stage(run, views, options)
     except ValueError as exc:
         st.error(f"The engine stopped with an error: {md_escape(exc)}.")
+        st.session_state.pop(keys.STAGE_SENT, None)  # nothing is drawn below it
         return
+    st.session_state[keys.STAGE_SENT] = st.session_state.get(keys.STAGE_SERIAL, 0)
+
+
+def _below(*, inputs: Inputs) -> None:
+    """What follows the step shown once stepping pauses: the URL, the text line, the link, the live
+    room, the what-if, the tables."""
+    run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
+    if run is None or keys.STAGE_SENT not in st.session_state:
+        return  # no run, or the stage's part stopped with an error (it says which)
+    if st.session_state.get(keys.STAGE_SERIAL, 0) != st.session_state[keys.STAGE_SENT]:
+        st.rerun(scope="app")  # a section here moved the run (a what-if's start): the stage follows too
+    options = _options()
     moment = link_state(
         run, pasted=inputs.source.text if st.session_state.get(keys.SOURCE) == keys.PASTE else None
     )
-    write_link(moment)  # the URL follows the step the stage shows (applied above, in its callback)
+    write_link(moment)  # the URL follows the step the stage shows (applied in its callback)
     details.text_line(inputs, run)
     link_box(moment)
-    live_room(run, views, options)  # a live room: students follow this step on their phones (#26)
+    live_room(run, _views(run, inputs), options)  # a live room: students follow this step (#26)
     whatif.what_if(run, moved=move_stage)  # what if one choice had gone the other way (#14)
     details.step_tables(run, large=options.large)
     details.merges_so_far(run, large=options.large)

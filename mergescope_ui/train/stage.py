@@ -7,8 +7,10 @@ sequence before and after the merge, from a window of steps built in
 It steps through that window in the browser, with no server round trip
 (``mergescope_ui/shared/stage_assets/stage.js``), and reports what it shows as one state value, a
 :class:`~mergescope_ui.shared.stage_contract.Shown` (the step, the first place
-it needs, the window's serial): :func:`_on_shown` applies it to the run.  A
-step past the window is a jump (trained here first); in the quiz, a step
+it needs, the window's serial, and why it reports: a window it needs, or a step
+that stepping paused on): :func:`_on_shown` applies it to the run, and reruns
+the stage's part of the page for a window, the part below it for a paused step
+(:mod:`.panel`).  A step past the window is a jump (trained here first); in the quiz, a step
 forward is the quiz's Next (the guess is graded first).  When the server moves
 the stage itself (a jump that had to train, the quiz's Next, a new run) it
 bumps the serial, and the stage takes the position it is sent.
@@ -20,6 +22,7 @@ HTML, CSS and JavaScript are :mod:`mergescope_ui.shared.stage_component`'s.
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.stage_component import mount_stage
@@ -48,10 +51,15 @@ def move_stage(notice: str = "") -> None:
 
 
 def _on_shown() -> None:
-    """The stage shows another step (or needs other places of it): follow it."""
+    """The stage shows another step (or needs other places of it): follow it.  A report that needs no
+    window and moves nothing on the server (``settled``: stepping paused) reruns only what sits below
+    the stage (:data:`keys.BELOW_PART`); a settled one that needs a window, or that moves the stage
+    (the quiz's Next, a jump), reruns both parts; any other (a window while stepping goes on) the
+    stage's part alone, the stage's own rerun."""
     run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
     report = read_shown((st.session_state.get(keys.STAGE) or {}).get("shown"))
-    if run is None or report is None or report.serial != st.session_state.get(keys.STAGE_SERIAL, 0):
+    serial = st.session_state.get(keys.STAGE_SERIAL, 0)
+    if run is None or report is None or report.serial != serial:
         return  # no run, not a report, or one about a window the server has moved on from
     k = report.position
     st.session_state.pop(keys.JUMP_PENDING, None)  # a newer report supersedes a jump not yet made
@@ -65,6 +73,13 @@ def _on_shown() -> None:
         run.position = k
     else:
         st.session_state[keys.JUMP_PENDING] = k
+    if not report.settled:
+        return
+    moved = keys.JUMP_PENDING in st.session_state or st.session_state.get(keys.STAGE_SERIAL, 0) != serial
+    try:
+        st.rerun([keys.STAGE_PART, keys.BELOW_PART] if report.window or moved else keys.BELOW_PART)
+    except StreamlitAPIException:
+        return  # the page was last drawn without its parts (never with the stage on it): the stage's rerun
 
 
 def _quiz_next(run: TrainingRun) -> None:

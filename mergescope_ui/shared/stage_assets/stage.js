@@ -6,9 +6,9 @@
 // is read as markup: every element is built here and every text is a text node. Back,
 // Next, Play, Reset, the arrow keys and Jump move through that window here, with no server
 // round trip, and the stage reports what it shows as one state value (Shown) so Python moves the
-// window and redraws the rest of the page. This file draws, steps, pages, fits and reports; it
-// knows nothing of BPE. Python moves the stage itself (a jump, the quiz, a new run) by a new
-// window serial.
+// window when the stage needs one, and redraws the rest of the page once stepping pauses. This file
+// draws, steps, pages, fits and reports; it knows nothing of BPE. Python moves the stage itself (a
+// jump, the quiz, a new run) by a new window serial.
 
 /**
  * The records, field for field as in stage_contract.py (tests/ui/train/test_stage_contract.py).
@@ -29,7 +29,8 @@
  *   labels: Object<string, TokenLabel>, last: number, finished: boolean, max_steps: number, quiz: boolean,
  *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording, arrows_from: string,
  *   tab: string, titles: ButtonTitles | null}} Window
- * @typedef {{position: number, start: number, serial: number, tab: string}} Shown
+ * @typedef {{position: number, start: number, serial: number, tab: string, window: boolean,
+ *   settled: boolean}} Shown
  */
 
 // How each mark shows (stage.css): after the step, a class on each of its tokens; before it, a box
@@ -38,7 +39,12 @@ const MARKS = { "": { token: "", box: "" }, new: { token: " ms-new", box: "ms-fu
 // Places shown at a time: two on a small projector screen in presenter mode, else three.
 const perPage = (data) => (data.large && window.innerHeight < 900 ? 2 : 3);
 const MIN_ROOM = 260; // px: the presenter stage's least height (below it the page scrolls)
-const REPORT_MS = 40; // report the step shown once stepping pauses this long (a held arrow key repeats faster)
+// The server hears of the step shown at once when the stage needs a window (a step or places it does
+// not hold, or a step near the edge of the window it holds), and otherwise only once stepping pauses
+// this long ("settled": what the page shows beside the stage follows then), so a burst of Next
+// presses costs the server what the stage needs and one redraw of the rest of the page.
+const SETTLE_MS = 450;
+const SETTLE_MAX_MS = 1500; // while stepping goes on (Play, a held key), the page follows this often
 // Keys that step: the arrows and a presentation clicker's PageDown / PageUp, and Space / Enter where
 // they would press nothing else. Not in a text field; in the page's choices (Window.arrows_from) the
 // arrows, PageDown / PageUp and Enter step, and the others (↑ ↓ Space) still choose.
@@ -142,6 +148,10 @@ function mount(root) {
   // last Shown sent (JSON); shown: what the sequences were last drawn for.
   const s = { root, q, pos: 0, serial: null, data: null, views: new Map(), page: {}, tab: "places" };
   Object.assign(s, { reported: "", shown: "", notice: "", playing: false, timer: null, reportTimer: null });
+  // settledAt: the step (with its serial and tab) the page beside the stage last followed; moving: since
+  // when stepping has gone on without the page following (0: it follows).
+  // asking: a window was asked for and has not come yet.
+  Object.assign(s, { settledAt: "", moving: 0, asking: false });
   Object.assign(s, { asked: 0, watch: null });
   // Every listener of this mount goes through one signal: unmounting (the function the component
   // returns) removes them all. A mount left listening would step its own stale copy of the stage
@@ -222,24 +232,63 @@ function placesNeeded(s, k) {
   return held ? start : first;
 }
 
-/** Tell Python what the stage shows (the one state value), at once near the window's edges and
- * otherwise once stepping pauses. `position` is s.pos but for the quiz's Next (the step it asks for). */
+/** Whether the stage needs a window for step k: a step or a page of places it does not hold, or a
+ * step near an edge of its window that the server could move (unless one is on its way; in the quiz,
+ * any step but the window's own: the guess above the stage follows the step shown). */
+function needsWindow(s, k) {
+  const d = s.data;
+  const view = s.views.get(k);
+  if (!view || (view.places && placesNeeded(s, k) !== view.places.start)) return true;
+  if (s.asking) return false;
+  if (d.quiz) return k !== d.position;
+  const more = d.hi < d.max_steps && !(d.finished && d.hi >= d.last);
+  return (more && k >= d.hi - 2) || (d.lo > 0 && k <= d.lo + 1);
+}
+
+/** Tell Python what the stage shows (the one state value): at once when the stage needs a window
+ * (while one is on its way, receive asks again if it comes without what is needed), and "settled" at
+ * once for a single action (`now`: a tab, the quiz's Next, a jump) or else once stepping pauses
+ * (SETTLE_MS; at least every SETTLE_MAX_MS while it goes on). `position` is s.pos but for the quiz's
+ * Next (the step it asks for). */
 function report(s, now, position = s.pos) {
   clearTimeout(s.reportTimer);
-  const send = () => {
-    /** @type {Shown} */
-    const shown = { position, start: placesNeeded(s, position), serial: s.serial, tab: s.tab };
-    const key = JSON.stringify(shown);
-    if (key === s.reported) return;
-    s.reported = key;
-    s.setState("shown", shown);
-    // A step the stage has no view of: if no window comes within WATCH_MS, ask again (see ask).
-    clearTimeout(s.watch);
-    if (!s.views.has(s.pos)) s.watch = setTimeout(() => !s.views.has(s.pos) && s.asked < ASKS && ask(s), WATCH_MS);
-  };
-  const d = s.data;
-  if (now || position >= d.hi - 2 || position <= d.lo + 1 || !s.views.has(position)) send();
-  else s.reportTimer = setTimeout(send, REPORT_MS);
+  const need = needsWindow(s, position) && (now || !s.asking);
+  if (need || now) send(s, position, need, now);
+  else watch(s);
+  if (now) return;
+  const t = Date.now();
+  s.moving = s.moving || t;
+  const wait = Math.max(0, Math.min(SETTLE_MS, s.moving + SETTLE_MAX_MS - t));
+  s.reportTimer = setTimeout(() => send(s, position, false, true), wait);
+}
+
+/** Send a report: `needs`, the stage needs a window for `position`; `settled`, the page may follow it.
+ * A window already asked for, or a step the page follows already, is not asked again. */
+function send(s, position, needs, settled) {
+  const at = JSON.stringify([position, s.serial, s.tab]);
+  if (settled) s.moving = 0;
+  const start = placesNeeded(s, position);
+  const key = JSON.stringify({ position, start, serial: s.serial, tab: s.tab });
+  needs = needs && key !== s.reported;
+  settled = settled && at !== s.settledAt;
+  if (!needs && !settled) return;
+  if (needs) [s.reported, s.asking] = [key, true];
+  if (settled) s.settledAt = at;
+  /** @type {Shown} */
+  const shown = { position, start, serial: s.serial, tab: s.tab, window: needs, settled };
+  s.setState("shown", shown);
+  clearTimeout(s.watch);
+  s.watch = null;
+  watch(s);
+}
+
+/** A step the stage has no view of: if no window comes within WATCH_MS, ask again (see ask). */
+function watch(s) {
+  if (s.watch || s.views.has(s.pos)) return;
+  s.watch = setTimeout(() => {
+    s.watch = null;
+    if (!s.views.has(s.pos) && s.asked < ASKS) ask(s);
+  }, WATCH_MS);
 }
 
 function go(s, k, { user = false, animate = false } = {}) {
@@ -295,7 +344,7 @@ function turnPage(s, by) {
   const total = view.places.total;
   s.page[s.pos] = Math.max(0, Math.min((s.page[s.pos] || 0) + by * perPage(s.data), total - 1));
   render(s, false);
-  report(s, true); // asks for the places if the window does not hold them
+  report(s, false); // asks for the places if the window does not hold them
 }
 
 function jumpTo(s, value) {
@@ -405,6 +454,7 @@ const WATCH_MS = 4000; // a report of a step the stage waits for: no window with
 function ask(s) {
   s.asked = (s.asked || 0) + 1;
   clearTimeout(s.watch);
+  s.watch = null;
   s.reported = "";
   report(s, true);
   s.setTrigger("ask", s.pos);
@@ -416,6 +466,8 @@ function ask(s) {
  * is answered by asking again, a few times at most. */
 function receive(s, data) {
   clearTimeout(s.watch); // a window came
+  s.watch = null;
+  s.asking = false;
   const fresh = data.serial !== s.serial;
   s.data = data;
   s.views = new Map(data.views.map((v) => [v.step, v]));
@@ -428,6 +480,8 @@ function receive(s, data) {
     s.tab = data.tab === "head" ? "head" : "places";
     const start = placesNeeded(s, s.pos);
     s.reported = JSON.stringify({ position: s.pos, start, serial: s.serial, tab: s.tab });
+    s.settledAt = JSON.stringify([s.pos, s.serial, s.tab]); // the server moved it: the page follows already
+    s.moving = 0;
     if (s.playing) stopPlay(s);
   }
   render(s, false);

@@ -14,8 +14,9 @@ drawing time (about 50-150 ms in chromium, see tests/browser/test_classroom.py)
 is not in the figure.  For each class size it prints p50/p95/max of the time
 from the teacher's click to each student's screen, how many (student, step)
 pairs never arrived (a student who redraws slower than the teacher steps skips
-a step), the server's CPU (share of one core over the stepping, and CPU time
-per teacher step), its RSS before and at peak, and the machine's load average
+a step), the server's CPU (share of one core over the stepping, CPU time per
+teacher step, and the share of one core the class takes while the teacher does
+not step: what following costs between steps), its RSS before and at peak, and the machine's load average
 (on a shared machine the wall-clock figures grow with it; CPU per step does not).
 
 Prints figures; asserts nothing.  Needs chromium and playwright (the teacher).
@@ -186,8 +187,8 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     print(f"teacher steps every {args.every} s, {args.steps} steps per class size")
-    head = ("students", "p50 ms", "p95 ms", "max ms", "missed", "CPU %", "CPU ms/step", "RSS MB", "load")
-    print(" ".join(f"{h:>{w}}" for h, w in zip(head, (8, 8, 8, 8, 7, 6, 12, 14, 5), strict=True)))
+    head = ("students", "p50 ms", "p95 ms", "max ms", "missed", "CPU %", "CPU ms/step", "idle %", "RSS MB")
+    print(" ".join(f"{h:>{w}}" for h, w in zip(head, (8, 8, 8, 8, 7, 6, 12, 6, 14), strict=True)), " load")
     with streamlit_process() as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         pid = server.process.pid
@@ -201,6 +202,9 @@ def main() -> None:
             code = teacher.get_by_label("Room code").inner_text().strip()
             rss_before = rss_mb(pid)
             seen, stop, (loop, thread) = join_class(server.url, code, size)
+            idle0, idle_wall = cpu_seconds(pid), time.perf_counter()
+            time.sleep(4.0)  # the class following, the teacher not stepping: what waiting costs
+            idle = (cpu_seconds(pid) - idle0) / (time.perf_counter() - idle_wall)
             clicks: dict[int, float] = {}
             cpu0, wall0, rss_peak = cpu_seconds(pid), time.perf_counter(), rss_before
             for k in range(1, args.steps + 1):
@@ -223,7 +227,7 @@ def main() -> None:
                 p95 = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
                 print(
                     f"{size:>8} {statistics.median(latencies):>8.0f} {p95:>8.0f} {latencies[-1]:>8.0f} "
-                    f"{missed:>7} {100 * cpu:>6.0f} {1000 * used / args.steps:>12.0f} "
+                    f"{missed:>7} {100 * cpu:>6.0f} {1000 * used / args.steps:>12.0f} {100 * idle:>6.0f} "
                     f"{rss_before:>6.0f}->{rss_peak:<6.0f} {load:>5.1f}"
                 )
             else:

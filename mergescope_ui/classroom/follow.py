@@ -24,13 +24,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 import streamlit as st
 
 from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, room_store
 from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.stage_component import mount_stage
+from mergescope_ui.shared.stage_component import body_with_serial, mount_stage, pack_body
 from mergescope_ui.shared.stage_contract import Window, read_shown, wire
 
 from . import keys
@@ -114,17 +113,17 @@ def _poll(code: str, wait: float) -> None:
         st.rerun(scope="app")
 
 
-_WIRED: OrderedDict[tuple[object, ...], tuple[Window, dict[str, Any]]] = OrderedDict()
+_WIRED: OrderedDict[tuple[object, ...], tuple[Window, bytes]] = OrderedDict()
 _WIRED_LOCK = threading.Lock()
 MAX_WIRED = 256  # stage windows kept wired, for every student of every room of this server
 
 
 def student_stage(
     code: str, version: int, *, at: int, serial: int, starts: Mapping[int, int] | None
-) -> tuple[Window, dict[str, Any]] | None:
-    """The stage's window at step ``at`` of room ``code`` (as of ``version``) and its wired data, made once
-    for every student who shows the same step of the same room (a class redraws at once after a step:
-    one build, forty copies of a serial)."""
+) -> tuple[Window, bytes] | None:
+    """The stage's window at step ``at`` of room ``code`` (as of ``version``) and its data as the JSON
+    bytes the stage reads, made and encoded once for every student who shows the same step of the same
+    room (a class redraws at once after a step: one build, one encoding, forty serials spliced in)."""
     key = (code, version, at, tuple(sorted((starts or {}).items())))
     with _WIRED_LOCK:
         kept = _WIRED.get(key)
@@ -134,13 +133,15 @@ def student_stage(
         window = room_store().window(code, position=at, serial=serial, starts=starts)
         if window is None:
             return None
-        kept = (window, wire(window))
+        wired = wire(window)
+        del wired["serial"]
+        kept = (window, pack_body(wired))
         with _WIRED_LOCK:
             _WIRED[key] = kept
             while len(_WIRED) > MAX_WIRED:
                 _WIRED.popitem(last=False)
-    window, wired = kept
-    return replace(window, serial=serial), {**wired, "serial": serial}
+    window, body = kept
+    return replace(window, serial=serial), body_with_serial(body, serial=serial)
 
 
 def _new_serial() -> None:

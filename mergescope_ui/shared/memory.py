@@ -32,7 +32,10 @@ every other request 1.4-1.9 s, every tick.  So (:func:`collect`):
 - a tick collects the young generations (cheap), and the whole heap only
   while the last full collection took at most :data:`FULL_COLLECT_MAX_SECONDS`;
   past that, at most once every :data:`FULL_COLLECT_EVERY_SECONDS` (Python's
-  own thresholds still run it as the heap grows).  Heavy work runs in worker
+  own thresholds still run it as the heap grows, raised by :data:`GC_THRESHOLDS`:
+  with Python's 700/10/10, a live room of 40 students following a teacher made
+  seven automatic full collections of about 400 ms in 16 s, each one holding
+  every student's page back; ``bench/bench_classroom.py``).  Heavy work runs in worker
   processes (:mod:`mergescope_ui.shared.jobs`), so the server's heap stays
   small and the full collection short.
 
@@ -57,6 +60,9 @@ from .progress_cache import expire_all
 TRIM_EVERY_SECONDS = 15.0
 FULL_COLLECT_MAX_SECONDS = 0.05
 FULL_COLLECT_EVERY_SECONDS = 600.0
+# The collector's thresholds (gc.set_threshold): a young collection after 20,000 new objects, not 700
+# (Streamlit makes thousands a page run, which 700 pushed into the older generations and full collections).
+GC_THRESHOLDS = (20_000, 20, 20)
 MMAP_THRESHOLD = 128 * 1024  # glibc's default start value, kept fixed
 ARENA_MAX = 2
 _M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8  # mallopt's parameter numbers (glibc's malloc.h)
@@ -135,6 +141,7 @@ def start_trimmer(every: float = TRIM_EVERY_SECONDS) -> threading.Thread:
             tune_allocator()
             gc.collect()
             gc.freeze()  # what lives now (the imported modules) lives as long as the server
+            gc.set_threshold(*GC_THRESHOLDS)
             thread = threading.Thread(target=_loop, args=(every,), name="mergescope-memory-trim", daemon=True)
             thread.start()
             _started.append(thread)

@@ -7,8 +7,9 @@ what-if: with that pair blocked, which one would merge instead?), the
 students who joined and their answers.  Every page reaches the rooms through
 one small interface, :class:`RoomStore`; :class:`MemoryRooms` is the one a
 single Streamlit server uses (:func:`room_store` gives the process-wide one).
-A shared store (Redis) for several servers behind a load balancer would
-implement the same methods: README, "Live classroom".
+:class:`.redis_rooms.RedisRooms` implements the same methods over one Redis,
+for several servers behind a load balancer (``MERGESCOPE_ROOMS=redis://...``:
+:func:`room_store`; README, "Live classroom").
 
 The rules, all enforced here:
 
@@ -52,6 +53,7 @@ The rules, all enforced here:
 from __future__ import annotations
 
 import html
+import os
 import re
 import secrets
 import threading
@@ -634,6 +636,12 @@ class MemoryRooms:
             room = self._room(code)
             return () if room is None else tuple(room.students.values())
 
+    def _pager(self, code: str) -> Pager | None:
+        """The teacher's pager this store holds for room ``code`` (tests: it is let go at the end)."""
+        with self._lock:
+            room = self._room(code)
+            return None if room is None else room.pager
+
     @staticmethod
     def _tally(asked: Asked, answers: Mapping[str, str]) -> Tally:
         counts = dict.fromkeys(asked.question.choices, 0)
@@ -735,12 +743,33 @@ _STORE_LOCK = threading.Lock()
 
 
 def room_store() -> RoomStore:
-    """The process-wide store (made on first use): every session of this server sees the same rooms."""
+    """The process-wide store (made on first use): every session of this server sees the same rooms;
+    with ``MERGESCOPE_ROOMS=redis://host:port/db`` in the environment, every server that names the same
+    Redis does (:mod:`.redis_rooms`; README, "Live classroom")."""
     global _STORE
     with _STORE_LOCK:
         if _STORE is None:
-            _STORE = MemoryRooms()
+            _STORE = store_from(os.environ.get("MERGESCOPE_ROOMS", ""))
         return _STORE
+
+
+def store_from(setting: str) -> RoomStore:
+    """The store ``MERGESCOPE_ROOMS`` names: unset, empty or ``memory``: this process's own
+    (:class:`MemoryRooms`); a Redis URL: :class:`.redis_rooms.RedisRooms` (it connects on first use).
+
+    >>> type(store_from("")).__name__, type(store_from(" memory ")).__name__
+    ('MemoryRooms', 'MemoryRooms')
+    >>> store_from("postgres://x")
+    Traceback (most recent call last):
+    ...
+    ValueError: MERGESCOPE_ROOMS=postgres://x is no Redis URL: give redis://HOST:6379/0 or leave it unset
+    """
+    setting = setting.strip()
+    if setting in ("", "memory"):
+        return MemoryRooms()
+    from .redis_rooms import RedisRooms  # (imports the redis client only when it is used)
+
+    return RedisRooms.from_url(setting)
 
 
 def _question(step: int) -> Question:

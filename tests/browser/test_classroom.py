@@ -281,3 +281,44 @@ def test_a_room_from_watch_it_encode(server: str) -> None:
         _no_sideways_scroll(phone)
         teacher.get_by_role("button", name="⏹ End room").click()
         phone.get_by_text("This room has closed").wait_for(timeout=FOLLOW_MS)
+
+
+def test_a_teacher_and_a_student_on_two_servers_sharing_one_redis() -> None:
+    """Two servers behind a load balancer (MERGESCOPE_ROOMS=redis://...): the teacher on one, a phone on the
+    other; the phone follows, answers, sees the reveal and the end.  Skipped without redis-server (CI: fails).
+    """
+    from tests import redis_server
+
+    redis_server.skip_or_fail()
+    with (
+        redis_server.redis_server() as url,
+        streamlit_server(env={"MERGESCOPE_ROOMS": url}) as one,
+        streamlit_server(env={"MERGESCOPE_ROOMS": url}) as two,
+        _browser() as browser,
+    ):
+        teacher = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+        teacher.goto(one + TEACHER)
+        teacher.locator(".ms-stage .ms-card").first.wait_for(timeout=LOAD_MS)
+        wait_idle(teacher, timeout=LOAD_MS)
+        teacher.get_by_role("button", name="📡 Open a live room").click()
+        teacher.get_by_label("Room code").wait_for(timeout=FOLLOW_MS)
+        code = teacher.get_by_label("Room code").inner_text().strip()
+        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        phone.goto(f"{two}/room?code={code}")
+        phone.get_by_label("Your name").fill("Ada")
+        phone.get_by_role("button", name="Join the room").click()
+        _step_shown_or_zero(phone)
+        for k in (1, 2):
+            teacher.get_by_role("button", name="Next ▶").click()
+            _step_shown(teacher, k)
+            _step_shown(phone, k)
+        teacher.get_by_text(re.compile(r"1 student joined \(Ada\)")).first.wait_for(timeout=FOLLOW_MS)
+        teacher.get_by_role("button", name=re.compile("Ask: which pair merges next")).click()
+        phone.get_by_text("Question 1: which pair makes merge 3?").wait_for(timeout=FOLLOW_MS)
+        phone.locator(".st-key-room_question button").first.click()
+        phone.get_by_text("Wait for the reveal").wait_for(timeout=FOLLOW_MS)
+        teacher.get_by_text(re.compile(r"1 answered")).wait_for(timeout=FOLLOW_MS)
+        teacher.get_by_role("button", name="💡 Reveal").click()
+        phone.locator(".ms-room-verdict").get_by_text(re.compile(r"Question 1")).wait_for(timeout=FOLLOW_MS)
+        teacher.get_by_role("button", name="⏹ End room").click()
+        phone.get_by_text("This room has closed").wait_for(timeout=FOLLOW_MS)

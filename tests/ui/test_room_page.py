@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -125,3 +126,30 @@ def test_a_room_with_nothing_to_ask_does_not_promise_a_question() -> None:
     store.publish(host, _moment(3, question=_question(4)))
     at.run()
     assert any("When your teacher asks" in c.value for c in at.caption)
+
+
+def test_the_stage_gets_the_rooms_window_encoded_once_with_each_students_serial() -> None:
+    """Each student's stage gets the room's window as JSON bytes: the teacher's step, the views up to it and
+    no further, and this student's own serial (the body is encoded once per room, version and step)."""
+    store = room_store()
+    code, host = store.open()
+    store.publish(host, _moment(3, question=_question(4)))
+    first, second = _join(code, "Ada"), _join(code, "Grace")
+    second.session_state["_room_serial"] = 41  # another student's stage, at another serial
+    second.run()
+    sent = []
+    for at in (first, second):
+        (stage,) = [e.proto for e in at.get("bidi_component") if e.proto.component_name == "mergescope_stage"]
+        assert stage.WhichOneof("data") == "bytes"
+        sent.append(json.loads(stage.bytes))
+    assert [d["serial"] for d in sent] == [first.session_state["_room_serial"], 41]
+    for data in sent:
+        assert data["position"] == 3 and data["last"] == 3
+        assert [v["step"] for v in data["views"]] == [0, 1, 2, 3]
+    assert {k: v for k, v in sent[0].items() if k != "serial"} == {
+        k: v for k, v in sent[1].items() if k != "serial"
+    }
+    store.publish(host, _moment(4, question=_question(5)))
+    first.run()
+    (stage,) = [e.proto for e in first.get("bidi_component") if e.proto.component_name == "mergescope_stage"]
+    assert json.loads(stage.bytes)["position"] == 4

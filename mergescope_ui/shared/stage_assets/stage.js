@@ -491,8 +491,15 @@ function receive(s, data) {
   else report(s, false);
 }
 
+/** The window as sent: JSON, or JSON bytes (a live room encodes one window once for its whole class). */
+function unpack(data) {
+  const bytes = data instanceof Uint8Array || data instanceof ArrayBuffer;
+  return bytes ? JSON.parse(new TextDecoder().decode(data)) : data;
+}
+
 export default function (component) {
-  const { data, setStateValue, setTriggerValue, parentElement } = component;
+  const { setStateValue, setTriggerValue, parentElement } = component;
+  const data = unpack(component.data);
   const root = parentElement.querySelector(".ms-stage");
   if (!root || !data) return undefined;
   const s = root.__ms || (root.__ms = mount(root));

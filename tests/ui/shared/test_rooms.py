@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
 
 from mergescope_ui.shared import rooms
+from mergescope_ui.shared.redis_rooms import RedisRooms
 from mergescope_ui.shared.rooms import (
     BLOCK,
     CLOSED_KEPT_SECONDS,
@@ -27,6 +30,7 @@ from mergescope_ui.shared.rooms import (
     name_html,
 )
 from mergescope_ui.shared.stage_contract import Place, Places, Span, TokenLabel
+from tests import redis_server
 
 
 class Clock:
@@ -42,9 +46,26 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture
-def store(clock: Clock) -> MemoryRooms:
-    return MemoryRooms(clock=clock)
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    """One ``redis-server`` for this file's Redis cases (skipped without one; in CI, failed)."""
+    redis_server.skip_or_fail()
+    with redis_server.redis_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["memory", "redis"])
+def store(request: pytest.FixtureRequest, clock: Clock) -> Iterator[MemoryRooms]:
+    """Every room rule, tested on both stores: this process's own, and the one several servers share
+    (a store of its own for each test: its keys under a fresh prefix)."""
+    if request.param == "memory":
+        yield MemoryRooms(clock=clock)
+        return
+    shared = RedisRooms.from_url(
+        request.getfixturevalue("redis_url"), clock=clock, prefix=secrets.token_hex(6)
+    )
+    yield shared  # type: ignore[misc]  (the same protocol: RoomStore)
+    shared.close_connections()
 
 
 def test_codes_are_short_unguessable_and_distinct(store: MemoryRooms) -> None:
@@ -387,7 +408,7 @@ def test_an_ended_or_expired_room_lets_the_teachers_run_go(store: MemoryRooms, c
         else:
             clock.now += IDLE_SECONDS + 1
             assert store.state(code).reason == "expired"
-        assert store._rooms[code].pager is None  # (a large text's worker process ends with its run)
+        assert store._pager(code) is None  # (a large text's worker process ends with its run)
 
 
 def test_without_a_pager_students_see_the_first_places(store: MemoryRooms) -> None:

@@ -40,7 +40,8 @@ def as_html(nodes: list[Any]) -> str:
 def stage_data(at: AppTest) -> dict[str, Any]:
     """The window the page last sent to the stage (mergescope_ui.shared.stage_contract.Window, as JSON),
     each view's card and chart written back as HTML (:func:`as_html`)."""
-    data = json.loads(_stage(at).proto.json)
+    proto = _stage(at).proto
+    data = json.loads(proto.bytes if proto.WhichOneof("data") == "bytes" else proto.json)  # bytes: a room
     for v in data["views"]:
         v["card"], v["pairs"] = as_html(v["card"]), as_html(v["pairs"])
     return data

@@ -1,0 +1,603 @@
+"""The rooms in one Redis, for several Streamlit servers behind a load balancer (``MERGESCOPE_ROOMS``).
+
+:class:`RedisRooms` keeps the rules of :class:`.rooms.MemoryRooms` (the same
+tests run against both: tests/ui/shared/test_rooms.py) over these keys, each
+under the store's ``prefix`` (``mergescope`` unless told):
+
+- ``room:{code}``: a hash: the host key, ``touched`` and ``closed`` (clock
+  seconds: ``time.time`` by default, one clock for every server), ``reason``,
+  ``version``, the moment shown (:mod:`.room_records` JSON, its views and
+  labels kept apart), its position, lesson and run, and the open question's
+  number and choices (``open``, ``choices``); ``host:{key}`` -> code; the set
+  ``rooms`` of codes (the bound of :data:`.rooms.MAX_ROOMS`).
+- ``room:{code}:students`` (id -> name) and ``room:{code}:order`` (ids as they
+  joined), ``room:{code}:asked`` (the questions, a list), and per question
+  ``room:{code}:answers:{n}`` (student -> choice).  Joining and answering are
+  one Lua script each, so the bound of :data:`.rooms.MAX_STUDENTS` holds and an
+  answer counts once (``HSETNX``) whichever server takes it.
+- ``room:{code}:history`` (step -> view), ``room:{code}:labels`` (id -> label),
+  ``room:{code}:pages`` ("step:start" -> a page of places), ``room:{code}:steps``
+  (the steps shown, in order).
+
+Every change students see increments ``version`` and publishes on the
+channel ``room:{code}``; each server holds one subscriber thread that wakes
+its own waiting students (:meth:`RedisRooms.wait`).  Pages of places are made
+by the teacher's pager, which lives in the teacher's process: a student's
+server that finds no page publishes the wish on ``wanted``, the teacher's
+server makes it, stores it and says so on the room's channel.  Every key of
+a room expires (``EXPIRE``) a while after the room would have been forgotten,
+renewed by each teacher action: a server that dies leaves nothing behind for
+long.
+
+>>> RedisRooms.from_url("http://x")
+Traceback (most recent call last):
+...
+ValueError: MERGESCOPE_ROOMS=http://x is no Redis URL: give redis://HOST:6379/0 or leave it unset
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+from . import room_records
+from .rooms import (
+    AHEAD,
+    BEHIND,
+    CLOSED_KEPT_SECONDS,
+    IDLE_SECONDS,
+    MAX_HISTORY,
+    MAX_PAGES,
+    MAX_ROOMS,
+    MAX_STUDENTS,
+    MAX_WAIT,
+    Asked,
+    Moment,
+    Page,
+    Pager,
+    Question,
+    QuestionSummary,
+    RoomError,
+    RoomState,
+    Summary,
+    Tally,
+    _wanted,
+    clean_name,
+    new_code,
+    normal_code,
+    student_window,
+)
+from .stage_contract import StepView, TokenLabel, Window, view_ids
+
+KEPT_SECONDS = IDLE_SECONDS + CLOSED_KEPT_SECONDS + 60  # a room's keys outlive the room's own rules
+PAGE_WAIT = 1.0  # seconds a student's server waits for the teacher's server to make a page of places
+
+_JOIN = """
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('RPUSH', KEYS[2], ARGV[1])
+return 1
+"""
+_ANSWER = """
+local room = redis.call('HMGET', KEYS[1], 'closed', 'open', 'choices')
+if room[1] ~= '' or room[2] ~= ARGV[1] then return 0 end
+if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 0 then return 0 end
+local known = false
+for _, c in ipairs(cjson.decode(room[3])) do if c == ARGV[3] then known = true end end
+if not known then return 0 end
+return redis.call('HSETNX', KEYS[3], ARGV[2], ARGV[3])
+"""
+_EXPIRE = """
+local room = redis.call('HMGET', KEYS[1], 'closed', 'touched')
+if room[1] ~= '' or room[2] == false then return 0 end
+if tonumber(ARGV[1]) - tonumber(room[2]) <= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'closed', tostring(tonumber(room[2]) + tonumber(ARGV[2])), 'reason', 'expired',
+  'open', '0')
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('PUBLISH', KEYS[2], 'expired')
+return 1
+"""
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class RedisRooms:
+    """The rooms of every server that reaches one Redis (``client``: a ``redis.Redis``).
+
+    ``clock`` gives seconds, the same on every server (``time.time``; tests pass their own); ``prefix``
+    names the keys (tests give each store its own).
+    """
+
+    def __init__(self, client: Any, *, clock: Callable[[], float] = time.time, prefix: str = "mergescope"):
+        self._redis = client
+        self._clock = clock
+        self._prefix = prefix
+        self._join = client.register_script(_JOIN)
+        self._answer = client.register_script(_ANSWER)
+        self._expire = client.register_script(_EXPIRE)
+        self._pagers: dict[str, Pager] = {}  # code -> the teacher's pager, for the rooms driven from here
+        self._changed = threading.Condition()
+        self._news = 0  # messages heard: a waiting student looks at the room again after each
+        self._listener: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="room-pages")
+
+    @classmethod
+    def from_url(cls, url: str, **options: Any) -> RedisRooms:
+        """The store at ``url`` (``redis://host:port/db``, ``rediss://``, ``unix://``)."""
+        if not url.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError(
+                f"MERGESCOPE_ROOMS={url} is no Redis URL: give redis://HOST:6379/0 or leave it unset"
+            )
+        import redis  # an optional dependency of the shared store (requirements.txt pins it)
+
+        return cls(redis.Redis.from_url(url), **options)
+
+    # ----- keys -----
+    def _key(self, code: str, part: str = "") -> str:
+        return f"{self._prefix}:room:{code}{':' + part if part else ''}"
+
+    def _keys(self, code: str, questions: int) -> list[str]:
+        parts = ("", "students", "order", "asked", "history", "labels", "pages", "steps", "stepset")
+        return [self._key(code, p) for p in parts] + [
+            self._key(code, f"answers:{n}") for n in range(1, questions + 1)
+        ]
+
+    def close_connections(self) -> None:
+        """Stop listening and let the connections go (a test's store, or a server going down)."""
+        self._stop.set()
+        if self._listener is not None:
+            self._listener.join(timeout=5)
+        self._builder.shutdown(wait=False)
+        self._redis.close()
+
+    # ----- housekeeping -----
+    def _meta(self, code: str) -> dict[str, str] | None:
+        """Room ``code``'s hash (None: no such room), expired first if its idle time ran out."""
+        code = normal_code(code)
+        if not code:
+            return None
+        key = self._key(code)
+        pipe = self._redis.pipeline(transaction=False)
+        self._expire(keys=[key, key], args=[repr(self._clock()), IDLE_SECONDS], client=pipe)
+        pipe.hgetall(key)
+        expired, raw = pipe.execute()
+        if expired:
+            self._pagers.pop(code, None)  # the teacher's run (and a large text's worker) is let go
+        if not raw:
+            return None
+        meta = {_text(k): _text(v) for k, v in raw.items()}
+        if meta.get("closed"):
+            self._pagers.pop(code, None)
+        return meta
+
+    def _bump(self, pipe: Any, code: str) -> None:
+        pipe.hincrby(self._key(code), "version", 1)
+        pipe.publish(self._key(code), "changed")
+
+    def _keep(self, pipe: Any, code: str, questions: int, seconds: int = KEPT_SECONDS) -> None:
+        for key in self._keys(code, questions):
+            pipe.expire(key, seconds)
+
+    def _sweep(self) -> int:
+        """Forget the rooms closed long ago (and any whose keys expired); the number still open."""
+        now, open_rooms = self._clock(), 0
+        codes = sorted(_text(c) for c in self._redis.smembers(f"{self._prefix}:rooms"))
+        pipe = self._redis.pipeline(transaction=False)
+        for code in codes:
+            pipe.hmget(self._key(code), "closed", "touched", "host")
+        for code, (closed, touched, host) in zip(codes, pipe.execute(), strict=True):
+            if touched is None:
+                meta: dict[str, str] | None = None
+            elif not _text(closed or b"") and now - float(touched) > IDLE_SECONDS:
+                meta = self._meta(code)  # expires it
+            else:
+                meta = {"closed": _text(closed or b""), "host": _text(host or b"")}
+            if meta is None or (meta["closed"] and now - float(meta["closed"]) > CLOSED_KEPT_SECONDS):
+                pipe = self._redis.pipeline()
+                if meta is not None:
+                    pipe.delete(f"{self._prefix}:host:{meta['host']}")
+                pipe.delete(*self._keys(code, int(self._redis.llen(self._key(code, "asked")))))
+                pipe.srem(f"{self._prefix}:rooms", code)
+                pipe.execute()
+                self._pagers.pop(code, None)
+            elif not meta["closed"]:
+                open_rooms += 1
+        return open_rooms
+
+    def _driven(self, host: str) -> tuple[str, dict[str, str]]:
+        code = self._redis.get(f"{self._prefix}:host:{host}")
+        meta = self._meta(_text(code)) if code else None
+        if code is None or meta is None:
+            raise RoomError("This room is gone (ended, or idle too long): open a new one.")
+        if meta["closed"]:
+            raise RoomError("This room has ended: open a new one.")
+        return _text(code), meta
+
+    def _asked(self, code: str) -> list[Asked]:
+        return [room_records.decode(a) for a in self._redis.lrange(self._key(code, "asked"), 0, -1)]
+
+    # ----- the teacher -----
+    def open(self) -> tuple[str, str]:
+        if self._sweep() >= MAX_ROOMS:
+            raise RoomError(
+                f"This server holds {MAX_ROOMS} open rooms, the most it allows: end a room you no longer "
+                f"use, or wait for idle ones to expire ({IDLE_SECONDS // 60} minutes)."
+            )
+        host = secrets.token_urlsafe(24)
+        while True:
+            code = new_code()
+            made = self._redis.hsetnx(self._key(code), "host", host)  # a code in use: draw again
+            if made:
+                break
+        pipe = self._redis.pipeline()
+        fields = {"touched": repr(self._clock()), "closed": "", "reason": "", "version": 0, "open": "0"}
+        pipe.hset(self._key(code), mapping=fields)
+        pipe.set(f"{self._prefix}:host:{host}", code, ex=KEPT_SECONDS)
+        pipe.sadd(f"{self._prefix}:rooms", code)
+        self._keep(pipe, code, 0)
+        pipe.execute()
+        return code, host
+
+    def hosted(self, host: str) -> str | None:
+        code = self._redis.get(f"{self._prefix}:host:{host}")
+        meta = self._meta(_text(code)) if code else None
+        return _text(code) if code and meta is not None and not meta["closed"] else None
+
+    def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
+        code, meta = self._driven(host)
+        window = moment.window
+        if pager is not None:
+            self._pagers[code] = pager
+            self._listen()
+        else:
+            self._pagers.pop(code, None)
+        changed = False
+        pipe = self._redis.pipeline()
+        if meta.get("run") is not None and meta["run"] != moment.run:
+            pipe.delete(self._key(code, "history"), self._key(code, "labels"), self._key(code, "pages"))
+            changed = True
+        views = {v.step: room_records.encode(v) for v in window.views if v.step <= window.position}
+        if views:
+            pipe.hset(self._key(code, "history"), mapping=views)
+        if window.labels:
+            labels = {k: room_records.encode(v) for k, v in window.labels.items()}
+            pipe.hset(self._key(code, "labels"), mapping=labels)
+        bare = replace(moment, window=replace(window, views=(), labels={}))
+        fields = {
+            "moment": room_records.encode(bare),
+            "position": window.position,
+            "lesson": moment.lesson,
+            "run": moment.run,
+            "touched": repr(self._clock()),
+            "pager": "1" if pager is not None else "",  # a teacher's server makes pages of places
+        }
+        asked = int(self._redis.llen(self._key(code, "asked")))
+        if meta["open"] != "0":
+            last = room_records.decode(self._redis.lindex(self._key(code, "asked"), -1))
+            if window.position >= last.question.step:  # the stage shows the answer now
+                pipe.lset(self._key(code, "asked"), -1, room_records.encode(replace(last, revealed=True)))
+                fields["open"] = "0"
+                changed = True
+        pipe.hset(self._key(code), mapping=fields)
+        if meta.get("position") != str(window.position) or meta.get("lesson") != moment.lesson:
+            changed = True
+        if self._redis.sadd(self._key(code, "stepset"), window.position):
+            pipe.rpush(self._key(code, "steps"), window.position)
+        if changed:
+            self._bump(pipe, code)
+        self._keep(pipe, code, asked)
+        pipe.set(f"{self._prefix}:host:{host}", code, ex=KEPT_SECONDS)
+        pipe.execute()
+        history = self._key(code, "history")
+        if self._redis.hlen(history) > MAX_HISTORY:
+            kept = (int(s) for s in self._redis.hkeys(history))
+            steps = sorted(kept, key=lambda k: abs(k - window.position))
+            self._redis.hdel(history, *steps[MAX_HISTORY:])
+
+    def ask(self, host: str, question: Question | None = None) -> int:
+        code, meta = self._driven(host)
+        live: Moment | None = room_records.decode(meta["moment"]) if meta.get("moment") else None
+        upcoming = live.question if live else None
+        if upcoming is None:
+            raise RoomError("There is no next merge to ask about: step back, or train further.")
+        if question is not None and question.step != upcoming.step:
+            raise RoomError(
+                f"The room shows the step before merge {upcoming.step:,}, not before merge "
+                f"{question.step:,}: ask again."
+            )
+        if question is not None and (question.answer not in question.choices or not question.choices):
+            raise RoomError("This question has no right answer among its choices: ask another.")
+        question = question or upcoming
+        if meta["open"] != "0":
+            raise RoomError("A question is open: reveal it before asking the next.")
+        number = int(self._redis.llen(self._key(code, "asked"))) + 1
+        pipe = self._redis.pipeline()
+        pipe.rpush(self._key(code, "asked"), room_records.encode(Asked(number, question, revealed=False)))
+        choices = json.dumps(list(question.choices))
+        fields = {"open": number, "choices": choices, "touched": repr(self._clock())}
+        pipe.hset(self._key(code), mapping=fields)
+        self._bump(pipe, code)
+        self._keep(pipe, code, number)
+        pipe.execute()
+        return number
+
+    def reveal(self, host: str) -> None:
+        code, meta = self._driven(host)
+        if meta["open"] == "0":
+            return
+        last = room_records.decode(self._redis.lindex(self._key(code, "asked"), -1))
+        pipe = self._redis.pipeline()
+        pipe.lset(self._key(code, "asked"), -1, room_records.encode(replace(last, revealed=True)))
+        pipe.hset(self._key(code), mapping={"open": "0", "touched": repr(self._clock())})
+        self._bump(pipe, code)
+        pipe.execute()
+
+    def close(self, host: str) -> Summary:
+        code, _ = self._driven(host)
+        self._pagers.pop(code, None)  # (the teacher's run is let go)
+        asked = int(self._redis.llen(self._key(code, "asked")))
+        pipe = self._redis.pipeline()
+        ended = {"closed": repr(self._clock()), "reason": "ended", "open": "0", "pager": ""}
+        pipe.hset(self._key(code), mapping=ended)
+        pipe.delete(self._key(code, "pages"))
+        self._bump(pipe, code)
+        self._keep(pipe, code, asked, CLOSED_KEPT_SECONDS + 60)
+        pipe.execute()
+        summary = self.summary(code)
+        if summary is None:
+            raise RoomError("This room is gone (ended, or idle too long): open a new one.")
+        return summary
+
+    # ----- students -----
+    def join(self, code: str, name: str) -> str:
+        shown = clean_name(name)
+        self._sweep()
+        code = normal_code(code)
+        meta = self._meta(code)
+        if meta is None:
+            raise RoomError("No room has this code: check it with your teacher (6 letters and digits).")
+        if meta["closed"]:
+            raise RoomError("This room has ended: ask your teacher for the new code.")
+        student = secrets.token_urlsafe(12)
+        keys = [self._key(code, "students"), self._key(code, "order")]
+        if not self._join(keys=keys, args=[student, shown, MAX_STUDENTS]):
+            raise RoomError(f"This room is full ({MAX_STUDENTS} students): ask your teacher for another.")
+        return student  # (no new version: students see nothing of it)
+
+    def member(self, code: str, student: str) -> str | None:
+        meta = self._meta(code)
+        if meta is None or meta["closed"]:
+            return None
+        name = self._redis.hget(self._key(normal_code(code), "students"), str(student))
+        return None if name is None else _text(name)
+
+    def answer(self, code: str, student: str, number: int, choice: str) -> bool:
+        meta = self._meta(code)  # (expires an idle room first)
+        if meta is None:
+            return False
+        code = normal_code(code)
+        keys = [self._key(code), self._key(code, "students"), self._key(code, f"answers:{number}")]
+        return bool(self._answer(keys=keys, args=[str(number), str(student), str(choice)]))
+
+    # ----- reading -----
+    def version(self, code: str) -> int | None:
+        meta = self._meta(code)
+        return None if meta is None else int(meta["version"])
+
+    def _listen(self) -> None:
+        """Start this server's subscriber (once): every room's news wakes the students waiting here, and
+        the teacher's pages are made here when a student's server asks for them."""
+        with self._changed:
+            if self._listener is not None:
+                return
+            self._listener = threading.Thread(target=self._hear, name="room-news", daemon=True)
+            self._listener.start()
+
+    def _hear(self) -> None:
+        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        pubsub.psubscribe(f"{self._prefix}:room:*")
+        pubsub.subscribe(f"{self._prefix}:wanted")
+        try:
+            while not self._stop.is_set():
+                try:
+                    message = pubsub.get_message(timeout=0.2)
+                except Exception:  # the connection dropped: say so to the waiting, and listen again
+                    time.sleep(0.5)
+                    message = {"type": "pmessage", "channel": b"", "data": b""}
+                if message is None:
+                    continue
+                if _text(message.get("channel", b"")) == f"{self._prefix}:wanted":
+                    self._builder.submit(self._make_page, _text(message["data"]))
+                    continue
+                with self._changed:
+                    self._news += 1
+                    self._changed.notify_all()
+        finally:
+            pubsub.close()
+
+    def _make_page(self, wish: str) -> None:
+        """A page a student's server asked for ("code step start"), if this server holds that room's pager."""
+        try:
+            code, step, start = wish.split()
+            pager = self._pagers.get(code)
+            if pager is None:
+                return
+            page = pager.page(int(step), int(start))
+            if page is None:
+                return
+            pipe = self._redis.pipeline()
+            pipe.hset(self._key(code, "pages"), f"{int(step)}:{int(start)}", room_records.encode(page))
+            pipe.expire(self._key(code, "pages"), KEPT_SECONDS)
+            pipe.publish(self._key(code), "page")
+            pipe.execute()
+        except Exception:  # no page, or the teacher's run gone: the student sees the first places
+            return
+
+    def _news_after(self, heard: int, deadline: float) -> int:
+        with self._changed:
+            while self._news == heard:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._changed.wait(left)
+            return self._news
+
+    def wait(self, code: str, seen: int | None, *, timeout: float) -> int | None:
+        deadline = time.monotonic() + max(0.0, min(timeout, MAX_WAIT))
+        if timeout > 0:
+            self._listen()
+        while True:
+            with self._changed:
+                heard = self._news  # (before reading: news after this read wakes the wait below)
+            version = self.version(code)
+            if version is None or version != seen or time.monotonic() >= deadline:
+                return version
+            self._news_after(heard, deadline)
+
+    def state(self, code: str, *, student: str | None = None) -> RoomState | None:
+        meta = self._meta(code)
+        if meta is None:
+            return None
+        code = normal_code(code)
+        last = self._redis.lindex(self._key(code, "asked"), -1)
+        asked: Asked | None = room_records.decode(last) if last is not None else None
+        answers = self._answers(code, asked.number) if asked else {}
+        live: Moment | None = room_records.decode(meta["moment"]) if meta.get("moment") else None
+        window = live.window if live else None
+        return RoomState(
+            code=code,
+            version=int(meta["version"]),
+            closed=bool(meta["closed"]),
+            reason=meta["reason"],
+            position=window.position if window else 0,
+            finished=bool(window and window.finished and window.position >= window.last),
+            students=int(self._redis.hlen(self._key(code, "students"))),
+            asked=asked,
+            tally=_tally(asked, answers) if asked else None,
+            mine=answers.get(student or "") if asked else None,
+            lesson=live.lesson if live else "",
+            askable=bool(live and live.question),
+        )
+
+    def _answers(self, code: str, number: int) -> dict[str, str]:
+        raw = self._redis.hgetall(self._key(code, f"answers:{number}"))
+        return {_text(k): _text(v) for k, v in raw.items()}
+
+    def window(
+        self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
+    ) -> Window | None:
+        meta = self._meta(code)
+        if meta is None or not meta.get("moment"):
+            return None
+        code = normal_code(code)
+        live: Moment = room_records.decode(meta["moment"])
+        top = live.window.position
+        at = max(0, min(position, top))
+        steps = list(range(max(0, at - BEHIND), min(top, at + AHEAD) + 1))
+        history: dict[int, StepView] = {}
+        if steps:
+            for step, raw in zip(steps, self._redis.hmget(self._key(code, "history"), steps), strict=True):
+                if raw is not None:
+                    history[step] = room_records.decode(raw)
+        wanted = _wanted(starts or {}, history, top=top, at=position) if meta.get("pager") else {}
+        pages = self._pages(code, wanted, run=live.run)
+        ids = sorted(view_ids([*history.values(), *(view for view, _ in pages.values())]))
+        labels: dict[str, TokenLabel] = {}
+        if ids:
+            for i, raw in zip(ids, self._redis.hmget(self._key(code, "labels"), ids), strict=True):
+                if raw is not None:
+                    labels[str(i)] = room_records.decode(raw)
+        return student_window(live.window, history, labels, at=position, serial=serial, pages=pages)
+
+    def _pages(self, code: str, wanted: Mapping[int, int], *, run: str) -> dict[int, Page]:
+        """The pages of places ``wanted`` (step -> first place): kept, made here by the teacher's pager, or
+        asked of the teacher's server and waited for (at most :data:`PAGE_WAIT` seconds)."""
+        if not wanted:
+            return {}
+        names = [f"{step}:{start}" for step, start in wanted.items()]
+        deadline = time.monotonic() + PAGE_WAIT
+        asked = False
+        while True:
+            with self._changed:
+                heard = self._news
+            found = dict(zip(wanted, self._redis.hmget(self._key(code, "pages"), names), strict=True))
+            missing = [step for step, raw in found.items() if raw is None]
+            pager = self._pagers.get(code)
+            if missing and pager is not None:  # the teacher's process: made here, outside any lock
+                made = {}
+                for step in missing:
+                    page = pager.page(step, wanted[step])
+                    if page is not None:
+                        found[step] = made[f"{step}:{wanted[step]}"] = room_records.encode(page)
+                if made and self._redis.hget(self._key(code), "run") == run.encode():
+                    self._redis.hset(self._key(code, "pages"), mapping=made)
+                    if self._redis.hlen(self._key(code, "pages")) > MAX_PAGES:
+                        self._redis.delete(self._key(code, "pages"))  # (the oldest go: all, here)
+                        self._redis.hset(self._key(code, "pages"), mapping=made)
+                missing = []
+            if not missing or time.monotonic() >= deadline:
+                return {step: room_records.decode(raw) for step, raw in found.items() if raw is not None}
+            if not asked:
+                self._listen()
+                for step in missing:
+                    self._redis.publish(f"{self._prefix}:wanted", f"{code} {step} {wanted[step]}")
+                asked = True
+            self._news_after(heard, deadline)
+
+    def summary(self, code: str) -> Summary | None:
+        meta = self._meta(code)
+        if meta is None:
+            return None
+        code = normal_code(code)
+        questions = []
+        for asked in self._asked(code):
+            tally = _tally(asked, self._answers(code, asked.number))
+            questions.append(
+                QuestionSummary(
+                    number=asked.number,
+                    step=asked.question.step,
+                    answer=asked.question.answer,
+                    answered=tally.answered,
+                    right=tally.right,
+                    tied=tally.tied,
+                    kind=asked.question.kind,
+                    blocked=asked.question.blocked,
+                )
+            )
+        steps = tuple(int(s) for s in self._redis.lrange(self._key(code, "steps"), 0, -1))
+        students = int(self._redis.hlen(self._key(code, "students")))
+        return Summary(code=code, steps=steps, students=students, questions=tuple(questions))
+
+    def names(self, code: str) -> tuple[str, ...]:
+        code = normal_code(code)
+        if self._meta(code) is None:
+            return ()
+        order = self._redis.lrange(self._key(code, "order"), 0, -1)
+        if not order:
+            return ()
+        names = self._redis.hmget(self._key(code, "students"), order)
+        return tuple(_text(n) for n in names if n is not None)
+
+    def _pager(self, code: str) -> Pager | None:
+        """The teacher's pager this server holds for room ``code`` (tests: it is let go at the end)."""
+        self._meta(code)
+        return self._pagers.get(normal_code(code))
+
+
+def _tally(asked: Asked, answers: Mapping[str, str]) -> Tally:
+    counts = dict.fromkeys(asked.question.choices, 0)
+    for choice in answers.values():
+        if choice in counts:
+            counts[choice] += 1
+    outcomes = [asked.question.verdicts[c].outcome for c in answers.values() if c in asked.question.verdicts]
+    right, tied = outcomes.count("right"), outcomes.count("tied")
+    return Tally(counts=counts, answered=len(answers), right=right, tied=tied)

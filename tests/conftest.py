@@ -35,8 +35,8 @@ def markers_of(path: Path) -> list[str]:
 # long file of one test would otherwise start last, beside an idle core (the fit walk is one test per
 # text for the same reason).  Figures from --durations in .ci/run; a file not here keeps its place.
 FIRST = (
-    "tests/browser/test_train_fit.py",
-    "tests/browser/test_train_fit_quiz.py",
+    "tests/browser/fit/test_train_fit.py",
+    "tests/browser/fit/test_train_fit_quiz.py",
     "tests/browser/test_load.py",
     "tests/browser/test_accessibility.py",
     "tests/browser/test_train.py",
@@ -48,7 +48,7 @@ FIRST = (
 def first(path: Path) -> int:
     """Where a test file runs among :data:`FIRST` (``len(FIRST)``: after them, in its usual place).
 
-    >>> first(ROOT / "tests/browser/test_train_fit.py"), first(ROOT / "tests/engine/test_cli.py")
+    >>> first(ROOT / "tests/browser/fit/test_train_fit.py"), first(ROOT / "tests/engine/test_cli.py")
     (0, 7)
     """
     rel = path.resolve().relative_to(ROOT).as_posix()

@@ -62,15 +62,16 @@ from .rooms import (
     Page,
     Pager,
     Question,
-    QuestionSummary,
     RoomError,
     RoomState,
     Summary,
     Tally,
     _wanted,
+    asked_question,
     clean_name,
     new_code,
     normal_code,
+    question_summary,
     student_window,
 )
 from .stage_contract import StepView, TokenLabel, Window, view_ids
@@ -306,17 +307,7 @@ class RedisRooms:
     def ask(self, host: str, question: Question | None = None) -> int:
         code, meta = self._driven(host)
         live: Moment | None = room_records.decode(meta["moment"]) if meta.get("moment") else None
-        upcoming = live.question if live else None
-        if upcoming is None:
-            raise RoomError("There is no next merge to ask about: step back, or train further.")
-        if question is not None and question.step != upcoming.step:
-            raise RoomError(
-                f"The room shows the step before merge {upcoming.step:,}, not before merge "
-                f"{question.step:,}: ask again."
-            )
-        if question is not None and (question.answer not in question.choices or not question.choices):
-            raise RoomError("This question has no right answer among its choices: ask another.")
-        question = question or upcoming
+        question = asked_question(live.question if live else None, question)
         if meta["open"] != "0":
             raise RoomError("A question is open: reveal it before asking the next.")
         number = int(self._redis.llen(self._key(code, "asked"))) + 1
@@ -561,18 +552,7 @@ class RedisRooms:
         questions = []
         for asked in self._asked(code):
             tally = _tally(asked, self._answers(code, asked.number))
-            questions.append(
-                QuestionSummary(
-                    number=asked.number,
-                    step=asked.question.step,
-                    answer=asked.question.answer,
-                    answered=tally.answered,
-                    right=tally.right,
-                    tied=tally.tied,
-                    kind=asked.question.kind,
-                    blocked=asked.question.blocked,
-                )
-            )
+            questions.append(question_summary(asked, tally))
         steps = tuple(int(s) for s in self._redis.lrange(self._key(code, "steps"), 0, -1))
         students = int(self._redis.hlen(self._key(code, "students")))
         return Summary(code=code, steps=steps, students=students, questions=tuple(questions))

@@ -390,6 +390,35 @@ class _Room:
     pages: dict[tuple[int, int], Page] = field(default_factory=dict)  # (step, start) -> the page made
 
 
+def question_summary(asked: Asked, tally: Tally) -> QuestionSummary:
+    """One line of the end-of-room summary: a question asked and how the class answered (every store)."""
+    return QuestionSummary(
+        number=asked.number,
+        step=asked.question.step,
+        answer=asked.question.answer,
+        answered=tally.answered,
+        right=tally.right,
+        tied=tally.tied,
+        kind=asked.question.kind,
+        blocked=asked.question.blocked,
+    )
+
+
+def asked_question(upcoming: Question | None, question: Question | None) -> Question:
+    """The question a teacher asks at the room's step: ``question`` if it fits that step (a what-if), else
+    the step's own; a :class:`RoomError` if the step has none or ``question`` does not fit (every store)."""
+    if upcoming is None:
+        raise RoomError("There is no next merge to ask about: step back, or train further.")
+    if question is not None and question.step != upcoming.step:
+        raise RoomError(
+            f"The room shows the step before merge {upcoming.step:,}, not before merge "
+            f"{question.step:,}: ask again."
+        )
+    if question is not None and (question.answer not in question.choices or not question.choices):
+        raise RoomError("This question has no right answer among its choices: ask another.")
+    return question or upcoming
+
+
 class MemoryRooms:
     """The rooms of one server process, behind one lock (Streamlit runs each session in its own thread).
 
@@ -492,17 +521,7 @@ class MemoryRooms:
     def ask(self, host: str, question: Question | None = None) -> int:
         with self._lock:
             room = self._driven(host)
-            upcoming = room.moment.question if room.moment else None
-            if upcoming is None:
-                raise RoomError("There is no next merge to ask about: step back, or train further.")
-            if question is not None and question.step != upcoming.step:
-                raise RoomError(
-                    f"The room shows the step before merge {upcoming.step:,}, not before merge "
-                    f"{question.step:,}: ask again."
-                )
-            if question is not None and (question.answer not in question.choices or not question.choices):
-                raise RoomError("This question has no right answer among its choices: ask another.")
-            question = question or upcoming
+            question = asked_question(room.moment.question if room.moment else None, question)
             if room.asked and not room.asked[-1].revealed:
                 raise RoomError("A question is open: reveal it before asking the next.")
             room.asked.append(Asked(number=len(room.asked) + 1, question=question, revealed=False))
@@ -659,18 +678,7 @@ class MemoryRooms:
         questions = []
         for asked, answers in zip(room.asked, room.answers, strict=True):
             tally = self._tally(asked, answers)
-            questions.append(
-                QuestionSummary(
-                    number=asked.number,
-                    step=asked.question.step,
-                    answer=asked.question.answer,
-                    answered=tally.answered,
-                    right=tally.right,
-                    tied=tally.tied,
-                    kind=asked.question.kind,
-                    blocked=asked.question.blocked,
-                )
-            )
+            questions.append(question_summary(asked, tally))
         return Summary(
             code=room.code, steps=tuple(room.steps), students=len(room.students), questions=tuple(questions)
         )

@@ -11,7 +11,7 @@ To be quick, the browser steps with the stage's own keys (→ steps inside the w
 no round trip) and measures each step in the same ``page.evaluate``; one page serves the three sizes of a
 text and mode (a window is walked → at one size, ← at the next, → again at the third).  In the quiz →
 asks the server (it grades the guess), so the quiz is walked backwards from the end with ←, which steps
-in the browser too.  The tests: ``test_train_fit.py`` (normal) and ``test_train_fit_quiz.py``.
+in the browser too.  The tests: ``test_train_fit.py`` (normal) and ``test_train_fit_quiz.py`` beside it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from mergescope_ui.train.presets import PRESETS
@@ -33,6 +34,7 @@ from tests.browser.support import (
     ROOT,
     Server,
     chromium_page,
+    missing_browser,
     open_app,
     streamlit_process,
     wait_idle,
@@ -73,6 +75,12 @@ def texts() -> list[tuple[str, str]]:
     for name, text in (("pasted English", ENGLISH), ("pasted Chinese", CHINESE)):
         out.append((name, urllib.parse.urlencode({"corpus": "__paste__", "text": pack_text(text)})))
     return out
+
+
+REASON = missing_browser()
+NEEDS_BROWSER = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
+# One test per text (pytest-xdist starts the files with the most tests first; tests/conftest.py too).
+EVERY_TEXT = pytest.mark.parametrize(("name", "query"), texts(), ids=[name for name, _ in texts()])
 
 
 # Press `key` (unless it is "") and measure the step then shown, again and again: until step `stop`,

@@ -58,14 +58,19 @@ def main() -> int:
     runner = Runner(slots=1)
     runner.wait(runner.submit(load_packed, [("warm.tiktoken", rank_file(300, seed=1))], owner="b"))
     with Timer() as app:
-        status = runner.wait(runner.submit(load_packed, [("big.tiktoken", data)], owner="bench"), timeout=600)
+        with Timer() as worker:
+            job = runner.submit(load_packed, [("big.tiktoken", data)], owner="bench")
+            status = runner.wait(job, timeout=600)
         if not status.ok:
             print(f"  the job ended: {status.message}")
             return 1
-        tok = unpack(status.value)
-        ids = tok.encode("The lighthouse keeper climbed the stairs, lit the lamp. " * 20)
+        with Timer() as here:  # the server's part: the worker's checked tokenizer, trusted
+            tok = unpack(status.value)
+            ids = tok.encode("The lighthouse keeper climbed the stairs, lit the lamp. " * 20)
     runner.shutdown()
     print(f"  the app's loader (worker, pack, unpack) and an encode: {app} ({len(ids)} ids)")
+    print(f"    of which the worker's job (read, check, pack, send): {worker}")
+    print(f"    and the server's unpack and encode: {here}")
     with Timer() as read:
         parsed = read_tiktoken_text(data, "big.tiktoken")
     with Timer() as build:

@@ -149,14 +149,61 @@ class Tokenizer:
         self._byte_id = [self._id_of[bytes([b])] for b in range(256)]
         self.merges: list[tuple[int, int]] = [(a, b) for a, b in merges]
         self.merge_ids: list[int] = self._merge_ids()
-        n = len(self.merges)
-        # pair -> rank of its (first) merge: written last to first, so the first merge of a pair wins
-        self._rank: dict[tuple[int, int], int] = _zip_dict(self.merges[::-1], range(n - 1, -1, -1))
-        self._rank_of_id = _zip_dict(self.merge_ids, range(n))
+        self._index(pattern)
+
+    def _index(self, pattern: str) -> None:
+        """The pre-tokenizer; the lookups encoding needs are built on first use (:meth:`_ranks`)."""
+        self._rank: dict[tuple[int, int], int] | None = None
+        self._rank_of_id: dict[int, int] | None = None
         self.pattern = pattern
         self.pretokenizer = PreTokenizer(pattern, special_tokens=list(self.special_tokens))
         self._cache = _ChunkCache(self._bpe)
         self._ordinary: Tokenizer | None = None  # built on first use by without_special_tokens
+
+    @classmethod
+    def _from_checked(
+        cls,
+        vocab: dict[int, bytes],
+        merges: list[tuple[int, int]],
+        merge_ids: list[int],
+        *,
+        special_tokens: dict[str, int],
+        pattern: str,
+    ) -> Tokenizer:
+        """A tokenizer from the parts of one this class's constructor already checked, trusted as
+        they are: no check is run again, and the dicts and lists given are kept, not copied.
+
+        Only for the parts of a checked tokenizer sent from a worker process (see
+        ``mergescope_ui.shared.tokenizer_files.unpack``): rebuilding a tokenizer of 800,000 tokens
+        through :meth:`__init__` checks every merge a second time (a second or more).  Never give
+        it anything a user wrote: the public constructors check that.
+
+        >>> tok = Tokenizer({i: bytes([i]) for i in range(256)} | {256: b"ab"}, [(97, 98)])
+        >>> back = Tokenizer._from_checked(
+        ...     dict(tok.vocab), list(tok.merges), list(tok.merge_ids), special_tokens={}, pattern="gpt2"
+        ... )
+        >>> back.encode("abc"), back.merge_step_of(256)
+        ([256, 99], 1)
+        """
+        tok = cls.__new__(cls)
+        tok.vocab, tok.special_tokens = vocab, special_tokens
+        special_ids = tok._special_ids = frozenset(special_tokens.values())
+        ordinary = vocab if not special_ids else {i: t for i, t in vocab.items() if i not in special_ids}
+        tok._id_of = _zip_dict(list(ordinary.values()), list(ordinary))
+        tok._byte_id = [tok._id_of[bytes([b])] for b in range(256)]
+        tok.merges, tok.merge_ids = merges, merge_ids
+        tok._index(pattern)
+        return tok
+
+    def _ranks(self) -> dict[tuple[int, int], int]:
+        """pair -> the rank of its (first) merge, built on first use: a tokenizer checked in a worker
+        process and sent to the server (``mergescope_ui.shared.tokenizer_files``) never encodes there,
+        and for 800,000 merges this is a second of work done once, on the server."""
+        rank = self._rank
+        if rank is None:  # written last to first, so the first merge of a pair wins
+            n = len(self.merges)
+            rank = self._rank = _zip_dict(self.merges[::-1], range(n - 1, -1, -1))
+        return rank
 
     def _checked_id_of(self) -> dict[bytes, int]:
         """token -> id for the ordinary tokens, one at a time: a token twice is a ValueError."""
@@ -218,6 +265,8 @@ class Tokenizer:
 
     def merge_step_of(self, token_id: int) -> int | None:
         """The 1-based merge step that created ``token_id`` (None for bytes and special tokens)."""
+        if self._rank_of_id is None:
+            self._rank_of_id = _zip_dict(self.merge_ids, range(len(self.merge_ids)))
         rank = self._rank_of_id.get(token_id)
         return None if rank is None else rank + 1
 
@@ -236,7 +285,7 @@ class Tokenizer:
         >>> Tokenizer({i: bytes([i]) for i in range(256)} | {256: b"ab"}, [(97, 98)]).merge_ranks()
         {(97, 98): 0}
         """
-        return self._rank
+        return self._ranks()
 
     def id_of(self, token: bytes) -> int | None:
         """The id of an ordinary (non-special) token, or None."""
@@ -265,7 +314,7 @@ class Tokenizer:
         ([256, 97], [256, 256], [98, 97, 98])
         """
         ids = list(map(self._byte_id.__getitem__, data))
-        get, new_ids, no = self._rank.get, self.merge_ids, _NO_RANK
+        get, new_ids, no = self._ranks().get, self.merge_ids, _NO_RANK
         n = len(ids)
         if n < 3:
             if n < 2:

@@ -24,14 +24,16 @@ occurs, not to the corpus size, and this holds for ``pattern="none"`` too,
 where the whole text is one long chunk.  Stale heap entries (pairs whose
 count fell) are fixed when they surface; pairs too rare to win soon (most of
 them) wait off the heap (see ``PairIndex._pop_valid``).  With step records on, the pair
-table's rows are kept out of the heap between steps (see ``PairIndex._top_rows``).
+table's rows and every pair tied with the best are kept out of the heap between steps, and only the
+pairs a merge changed are looked at again (see ``PairIndex._top_rows``): late in a long run ten
+thousand pairs may tie, and a step reads the few it needs.
 """
 
 from __future__ import annotations
 
 import sys
 from array import array
-from bisect import insort
+from bisect import bisect_left, insort
 from collections import defaultdict, deque
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from functools import partial
@@ -51,6 +53,7 @@ from .records import (
     MergeStep,
     PairCount,
     no_pairs_reason,
+    ties_kept,
 )
 from .state import RunState
 from .tie_rules import SortKey, TieRule
@@ -61,8 +64,9 @@ _LEVELS = 64  # waiting pairs are filed by their count's bit length: counts belo
 
 Pair = tuple[int, int]
 _Entry = tuple[int, SortKey, int]  # a heap entry: (-count, the tie rule's key, the packed pair)
-# What PairIndex.choose finds: the pair, its count, the pairs tied with it, the pair table's rows.
-Choice = tuple[Pair, int, Sequence[Pair], Sequence[tuple[Pair, int]]]
+# What PairIndex.choose finds: the pair, its count, the first pairs tied with it (winner first), how
+# many tied, the pair table's rows.
+Choice = tuple[Pair, int, Sequence[Pair], int, Sequence[tuple[Pair, int]]]
 
 
 _positions: Callable[[], array[int]] = partial(array, "I")
@@ -190,6 +194,9 @@ class PairIndex:
         self._heap: list[_Entry] = list(zip([-counts[k] for k in pairs], self.rule.packed_keys(pairs), pairs))
         heapify(self._heap)
         self._top: list[_Entry] = []  # the pair table's entries, kept out of the heap (see _top_rows)
+        self._kept: dict[int, _Entry] = {}  # pair -> its entry in _top
+        self._track = records or not rule.static  # _top_rows is used: note the pairs a merge changes
+        self._touched: list[int] = []  # pairs whose count changed since the last _top_rows
 
     def chunk_ids(self) -> list[list[int]]:
         """Each chunk's token ids now, in the corpus's order."""
@@ -285,34 +292,38 @@ class PairIndex:
                 return None
             heappush(heap, top)
             k = top[2]
-            return (k >> ID_BITS, k & ID_MASK), -top[0], (), ()
-        rows = self._top_rows()
+            return (k >> ID_BITS, k & ID_MASK), -top[0], (), 0, ()
+        rows = self._top_rows()  # first-seen's rows hold their first occurrence as their key
         if not rows:
             return None
-        if not self.rule.static:  # first-seen: order equal counts by first occurrence
-            rows = sorted(rows, key=lambda e: (e[0], self.rule.key(0, 0, self._first_pos(e[2]))))
-        pairs = [((k >> ID_BITS, k & ID_MASK), -negc) for negc, _, k in rows]
+        pairs = [((k >> ID_BITS, k & ID_MASK), -negc) for negc, _, k in rows[: ties_kept(self.top_k)]]
         winner, count = pairs[0]
-        ties = [p for p, c in pairs if c == count]
-        return winner, count, ties, pairs[: self.top_k] if self.records else ()
+        tied = bisect_left(rows, (rows[0][0] + 1,))  # the rows of the best count lead: (-count, ...)
+        return winner, count, [p for p, _ in pairs[:tied]], tied, pairs[: self.top_k] if self.records else ()
 
     def _top_rows(self) -> list[_Entry]:
-        """The heap's best entries, in heap order: the top ``top_k``, every pair tied
+        """The heap's best entries, in order: the top ``top_k``, every pair tied
         with the best and, for first-seen, every pair tied with row ``top_k``.
 
         They are kept out of the heap between steps (in ``self._top``) rather than
         popped and pushed back each time: from one step to the next most of the
-        table stays, since only pairs next to the merged one change count.
-        Invariant: every heap entry sorts after every kept one.
+        table stays, since only pairs next to the merged one change count, and only
+        those (``self._touched``, noted by :meth:`merge`) are looked at again, however
+        many pairs tie.  For first-seen a kept entry's key is where the pair first
+        occurs (it moves only when an occurrence goes, which changes the count);
+        in the heap it is 0.  Invariant: every heap entry sorts after every kept one.
         """
         heap, counts, top_k, static = self._heap, self._counts, self.top_k, self.rule.static
-        kept: list[_Entry] = []
-        for entry in self._top:  # drop pairs whose count fell (the merged pair, its neighbours)
-            c = counts.get(entry[2], 0)
-            if c == -entry[0]:
-                kept.append(entry)
-            elif c > 0:
-                heappush(heap, (-c, entry[1], entry[2]))
+        kept, kept_at = self._top, self._kept
+        for k in self._touched:  # drop pairs whose count fell (the merged pair, its neighbours)
+            entry = kept_at.pop(k, None)
+            if entry is None:
+                continue
+            del kept[bisect_left(kept, entry)]
+            c = counts.get(k, 0)
+            if c > 0:
+                heappush(heap, (-c, entry[1] if static else 0, k))
+        self._touched.clear()
         while True:  # pull in heap entries that sort before the last kept one or are needed
             top = self._pop_valid()
             if top is None:
@@ -327,17 +338,21 @@ class PairIndex:
             ):
                 heappush(heap, top)
                 break
+            if not static:
+                top = (top[0], self.rule.key(0, 0, self._first_pos(top[2])), top[2])
             insort(kept, top)
-        # Keep only what is needed; the rest goes back to the heap.
+            kept_at[top[2]] = top
+        # Keep only what is needed (the rows of the best count, and for first-seen of row top_k's,
+        # lead the list: entries sort by -count first); the rest goes back to the heap.
         need = min(top_k, len(kept)) or min(1, len(kept))
-        while need < len(kept) and (
-            kept[need][0] == kept[0][0] or (not static and top_k and kept[need][0] == kept[top_k - 1][0])
-        ):
-            need += 1
+        if need:
+            need = max(need, bisect_left(kept, (kept[0][0] + 1,)))
+            if not static and top_k and len(kept) > top_k:
+                need = max(need, bisect_left(kept, (kept[top_k - 1][0] + 1,)))
         for entry in kept[need:]:
-            heappush(heap, entry)
+            heappush(heap, entry if static else (entry[0], 0, entry[2]))
+            del kept_at[entry[2]]
         del kept[need:]
-        self._top = kept
         return kept
 
     def merge(self, a: int, b: int, new_id: int) -> int:
@@ -382,6 +397,8 @@ class PairIndex:
             add_p(p)
             add_x(x)
             add_y(m[i + lab])
+        if self._track:
+            self._touched.append(merged)
         if not done:
             return 0
         # Pass 2: the neighbours' pairs, grouped by neighbour token (a separator reads
@@ -401,6 +418,8 @@ class PairIndex:
             for x, group in lefts.items()
         ]
         changes += [((b << ID_BITS) | y, (new_id << ID_BITS) | y, group) for y, group in rights.items()]
+        if self._track:
+            self._touched += [old for old, _, _ in changes]
         getw = self._wt.__getitem__
         fresh: list[int] = []  # new pairs for the heap, and their negated counts
         negw: list[int] = []
@@ -473,7 +492,7 @@ def incremental_steps(
                 if index.only_blocked_left
                 else no_pairs_reason(corpus.chunk_counts, corpus.special_counts),
             )
-        rule_pair, count, ties, table = chosen
+        rule_pair, count, ties, tied, table = chosen
         distinct = index.distinct if records else 0  # before the merge changes the counts
         if count < options.min_frequency:
             return stopping(options, step - 1, STOP_MIN_FREQUENCY)
@@ -498,7 +517,7 @@ def incremental_steps(
             count=count,
             replaced=replaced,
             top_pairs=rows.of(table) if records else (),
-            ties=tuple(ties) if records else (),
+            ties=tuple(ties[: ties_kept(options.top_k)]) if records else (),
             tie_break=options.tie_break,
             tokens_before=tokens,
             tokens_after=tokens - replaced,
@@ -506,6 +525,7 @@ def incremental_steps(
             forced=forced is not None,
             rule_pair=rule_pair,
             distinct_pairs=distinct,
+            tie_count=tied if records else 0,
         )
         tokens -= replaced
     return STOP_VOCAB_SIZE

@@ -5,6 +5,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+TIES_KEPT = 20
+"""A record's ``ties`` holds at most ``max(top_k, TIES_KEPT)`` pairs (:func:`ties_kept`): late in a long
+run some ten thousand pairs tie at a count of 2, and a record of them all would cost each step (and the
+memory of every record) as much; ``tie_count`` says how many there were."""
+
+
+def ties_kept(top_k: int) -> int:
+    """How many tied pairs a record keeps for a pair table of ``top_k`` rows: at least every tied row of
+    the table (so a table marks its tied rows from ``ties``), at least :data:`TIES_KEPT`.
+
+    >>> ties_kept(5), ties_kept(100)
+    (20, 100)
+    """
+    return max(top_k, TIES_KEPT)
+
 
 @dataclass(frozen=True, slots=True)
 class PairCount:
@@ -37,7 +52,9 @@ class MergeStep:
     choice first).  Blocked pairs (``TrainOptions.block``) appear in neither.
     ``distinct_pairs`` is how many distinct pairs the choice was made among
     (``top_pairs`` holds the first ``TrainOptions.top_k`` of them; ``Trainer.pair_table``
-    gives them all).
+    gives them all).  ``tie_count`` is how many pairs had the winning count; ``ties`` holds the
+    first :func:`ties_kept` of them in the rule's order (the winner first), so a step that tied
+    ``tie_count`` ways names only the first few.
     """
 
     index: int  # 1-based merge number
@@ -59,11 +76,16 @@ class MergeStep:
     distinct_pairs: int = (
         0  # how many distinct pairs (not blocked) were counted: ``top_pairs`` is the top of them
     )
+    tie_count: int = 0  # how many pairs had the winning count (0: ``len(ties)``, set when made)
+
+    def __post_init__(self) -> None:
+        if not self.tie_count and self.ties:
+            object.__setattr__(self, "tie_count", len(self.ties))
 
     @property
     def tied(self) -> bool:
         """True when the rule had to choose between pairs of equal count."""
-        return len(self.ties) > 1
+        return self.tie_count > 1
 
 
 # Why training stopped; ``Trainer.stop_reason`` holds one of these.

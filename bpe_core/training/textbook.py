@@ -34,6 +34,7 @@ from .records import (
     MergeStep,
     PairCount,
     no_pairs_reason,
+    ties_kept,
 )
 from .tie_rules import TieRule
 
@@ -67,6 +68,7 @@ def textbook_steps(
             )
         ranked = sorted(candidates, key=lambda p: (-counts[p], rule.key(p[0], p[1], seen[p])))
         rule_pair = ranked[0]
+        tied = sum(1 for p in ranked if counts[p] == counts[rule_pair])
         if counts[rule_pair] < options.min_frequency:
             return stopping(options, step - 1, STOP_MIN_FREQUENCY)
         #    A forced step merges the pair it names instead, if that pair occurs.
@@ -98,7 +100,7 @@ def textbook_steps(
             top_pairs=tuple(
                 PairCount(p, vocab[p[0]], vocab[p[1]], counts[p]) for p in ranked[: options.top_k]
             ),
-            ties=tuple(p for p in ranked if counts[p] == counts[rule_pair]),
+            ties=tuple(ranked[: min(tied, ties_kept(options.top_k))]),  # the tied pairs lead the ranking
             tie_break=options.tie_break,
             tokens_before=tokens,
             tokens_after=tokens - replaced,
@@ -106,6 +108,7 @@ def textbook_steps(
             forced=forced is not None,
             rule_pair=rule_pair,
             distinct_pairs=len(candidates),
+            tie_count=tied,
         )
         tokens -= replaced
     return STOP_VOCAB_SIZE

@@ -16,7 +16,11 @@ and its tokens stay in the worker, the stage gets the tokens it shows.
 The worker ends with the run: when the session lets go of the run (a new
 text, or the session ended) the worker object is collected and its process
 killed; a time or memory limit ends it with a message (a ``ValueError`` the
-page shows).
+page shows).  A worker left idle (:data:`~.session_worker.IDLE_SECONDS`) ends
+itself to free the server's memory; the run is not lost: the worker has
+written down how it was built, how far each trainer went and its branches
+(:meth:`~.session_worker.SessionWorker.remember`), and the next request
+builds it again in a new process, with the same records.
 
 >>> from bpe_core import TrainOptions, Trainer
 >>> options = TrainOptions(vocab_size=300, pattern="none", tie_break="lowest-id")
@@ -118,14 +122,23 @@ class RemoteTrainer(Trainer):
         self._batch = FIRST_BATCH
 
     @classmethod
-    def start(cls, text: str, options: TrainOptions, *, limits: Limits | None = None) -> RemoteTrainer:
-        """Start a worker and build the trainer there (a bad text is the engine's ValueError)."""
-        worker = SessionWorker(limits=limits or TRAINER_LIMITS, name="trainer")
+    def start(
+        cls,
+        text: str,
+        options: TrainOptions,
+        *,
+        limits: Limits | None = None,
+        idle_after: float | None = None,
+    ) -> RemoteTrainer:
+        """Start a worker and build the trainer there (a bad text is the engine's ValueError);
+        ``idle_after``: the worker's idle time (default :data:`~.session_worker.IDLE_SECONDS`)."""
+        worker = SessionWorker(limits=limits or TRAINER_LIMITS, name="trainer", idle_after=idle_after)
         try:
             facts: Facts = worker.call(_build, text, options)
         except BaseException:
             worker.stop()
             raise
+        worker.remember(_build, text, options)  # to build it again in a new process (after idle)
         return cls(worker, facts)
 
     def __del__(self) -> None:
@@ -165,6 +178,8 @@ class RemoteTrainer(Trainer):
         steps, end = answer
         self._buffer.extend(steps)
         self._end = end
+        made = len(self.merges) + len(self._buffer)  # the merges the worker's trainer has made
+        self.worker.remember(_pull_to, self.handle, made, key=("pull", self.handle))
 
     # ----- what the worker makes -----
     def pair_table(self, step: int) -> tuple[PairCount, ...]:
@@ -191,6 +206,7 @@ class RemoteTrainer(Trainer):
                 f"not {at!r}"
             )
         facts: Facts = self.worker.call(_branch, self.handle, at, list(block), dict(force or {}))
+        self.worker.remember(_branch, self.handle, at, list(block), dict(force or {}))
         facts = replace(facts, characters=self.characters)  # the same text
         base = facts.options.base_vocab
         vocab = {i: t for i, t in self.vocab.items() if i < base + at - 1}
@@ -312,6 +328,13 @@ def _pull(ctx: Context, handle: int, n: int) -> tuple[list[MergeStep], str | Non
             break
         ctx.progress(len(steps), n)
     return steps, trainer.stop_reason
+
+
+def _pull_to(ctx: Context, handle: int, made: int) -> None:
+    """Train until the trainer has made ``made`` merges, or training ends (a run built again)."""
+    trainer = ctx.get(handle).trainer
+    while len(trainer.merges) < made and next(trainer, None) is not None:
+        ctx.progress(len(trainer.merges), made)
 
 
 def _pair_table(ctx: Context, handle: int, step: int) -> tuple[PairCount, ...]:

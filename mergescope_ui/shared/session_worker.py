@@ -29,7 +29,16 @@ releases the interpreter lock: the other sessions and the health probe go on).
   collected (its session ended, or a new run replaced it), on :meth:`stop`,
   when the server exits (``atexit``), and on its own when the server is gone
   (it watches its parent, as a job does).  At most :data:`MAX_WORKERS` live at
-  once in one server; past that :class:`SessionWorker` refuses with a message.
+  once in one server; past that :class:`SessionWorker` refuses with a message;
+- **let go when idle**: a process that has had no request for ``idle_after``
+  seconds (:data:`IDLE_SECONDS`, ten minutes) ends itself, freeing its slot
+  and its memory for the class (a student's phone left open on a large run).
+  What it kept is not lost: the requests that made it were written down
+  (:meth:`SessionWorker.remember`, by the caller, e.g. a trainer's build, how
+  far it trained, its branches), and the next request starts a new process,
+  replays them (the engine is deterministic: the same objects under the same
+  handles) and is answered there.  A worker whose objects were not written
+  down says so (a ``ValueError``) instead of answering from nothing.
 
 >>> worker = SessionWorker(name="doc")
 >>> worker.call(_add, 20, 22)
@@ -41,6 +50,16 @@ ValueError: -1 is negative: give a positive number
 >>> worker.stop()
 >>> worker.alive
 False
+
+Let go after 0.2 s idle, the worker holds its kept object again at the next request:
+
+>>> worker = SessionWorker(name="doc", idle_after=0.2)
+>>> handle = worker.call(_keep, "kept")
+>>> worker.remember(_keep, "kept")  # how to make it again
+>>> time.sleep(1.0)
+>>> worker.alive, worker.call(_kept, handle), worker.restarts
+(False, 'kept', 1)
+>>> worker.stop()
 """
 
 from __future__ import annotations
@@ -58,7 +77,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
@@ -68,6 +87,10 @@ MAX_WORKERS: Final = max(1, int(os.environ.get("MERGESCOPE_SESSION_WORKERS", "4"
 """Session workers alive at once in one server (each may hold a large text's trainer, up to its memory
 limit).  A host with more memory sets ``MERGESCOPE_SESSION_WORKERS``."""
 LOOK_EVERY: Final = 0.1  # seconds between two looks at the worker while a request runs
+IDLE_SECONDS: Final = float(os.environ.get("MERGESCOPE_WORKER_IDLE_SECONDS", "600"))
+"""A session worker with no request for this long ends itself, freeing its slot and memory; the next
+request starts a new one and replays what the old one was told to remember (``0``: never)."""
+IDLE_EXIT: Final = 75  # the exit code of a worker that ended idle (it had no request running)
 
 ProgressFn = Callable[[int, int], object]
 LateFn = Callable[[Any], object]
@@ -122,16 +145,34 @@ class Context:
         self._request, self._stopped, self._last = request, False, 0.0
 
 
+class _EndedIdle(Exception):
+    """The worker ended itself idle before it read the request: a new one can answer it."""
+
+
 class SessionWorker:
     """One worker process and the requests sent to it (see the module docstring)."""
 
-    def __init__(self, *, limits: Limits | None = None, name: str = "session") -> None:
+    def __init__(
+        self, *, limits: Limits | None = None, name: str = "session", idle_after: float | None = None
+    ) -> None:
         self.limits = limits or Limits()
+        self.name = name
+        self.idle_after = IDLE_SECONDS if idle_after is None else idle_after
         self.message = ""
+        self.restarts = 0  # new processes started after one ended idle
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._pending: tuple[int, float, LateFn | None] | None = None
         self._drops: deque[int] = deque()
+        self._released: set[int] = set()
+        self._journal: dict[Hashable, tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = {}
+        self._entries = itertools.count()
+        self._holds = False  # the process keeps objects (as of its last answer)
+        self._due = False  # a new process is due (a restart was interrupted)
+        self._spawn()
+
+    def _spawn(self) -> None:
+        """Start the process (refused past :data:`MAX_WORKERS`)."""
         with _registry_lock:
             live = sum(w.alive for w in _live)  # a count: a list would keep them alive through the collection
             if live >= MAX_WORKERS:
@@ -146,8 +187,8 @@ class SessionWorker:
             self._conn, child = context.Pipe(duplex=True)
             self._process: Any = context.Process(
                 target=_serve,
-                args=(child, os.getpid(), self.limits.memory_bytes),
-                name=f"mergescope-{name}",
+                args=(child, os.getpid(), self.limits.memory_bytes, self.idle_after),
+                name=f"mergescope-{self.name}",
                 daemon=True,
             )
             try:
@@ -168,8 +209,24 @@ class SessionWorker:
         return not self.message and self._process.is_alive()
 
     @property
+    def idle(self) -> bool:
+        """True when the process ended itself idle (the next request starts a new one)."""
+        return not self.message and not self._process.is_alive() and self._process.exitcode == IDLE_EXIT
+
+    @property
     def pid(self) -> int | None:
         return int(self._process.pid) if self._process.pid is not None else None
+
+    def remember(
+        self, fn: Callable[..., Any], *args: Any, key: Hashable | None = None, **kwargs: Any
+    ) -> None:
+        """Write down ``fn(ctx, *args, **kwargs)``, a request that made what this worker keeps: a new
+        process (after this one ended idle) runs the requests written down, in order, before its first.
+
+        An entry with the ``key`` of an earlier one takes its place in the order (how far a run has
+        trained: only the last figure counts).  Safe to call from a ``late`` callback.
+        """
+        self._journal[next(self._entries) if key is None else key] = (fn, args, kwargs)
 
     def call(
         self,
@@ -191,31 +248,81 @@ class SessionWorker:
         ``ValueError`` with the reason, now and for every later call.  When this wait is interrupted
         (any exception out of ``progress``), the worker is asked to stop early and ``late(value)``
         gets what the request returned, before the next call (whose ``progress`` follows that wait).
+        A worker that ended idle is started again first (see :meth:`remember`).
         """
         with self._lock:
-            self._finish_pending(progress, beat)
-            self._check()
-            request = next(self._ids)
-            try:
-                while self._drops:
-                    self._conn.send(("drop", self._drops.popleft()))
-                self._conn.send(("call", request, fn, args, kwargs))
-            except (OSError, ValueError):
-                self._fail(self._ended_message())
+            with contextlib.suppress(_EndedIdle):  # that request was never read: nothing to hand over
+                self._finish_pending(progress, beat)
+            for _ in range(3):
                 self._check()
-            deadline = time.monotonic() + self.limits.seconds
-            self._pending = (request, deadline, late)
-            try:
-                value = self._receive(request, deadline, progress, beat)
-            except BaseException:
-                if self._pending is not None:  # the page stopped waiting: let the worker stop too
-                    with contextlib.suppress(OSError, ValueError):
-                        self._conn.send(("stop", request))
-                raise
-            return value
+                if self._due or self.idle:
+                    self._restart(progress, beat)
+                try:
+                    return self._ask(fn, args, kwargs, progress, late, beat)
+                except _EndedIdle:
+                    continue  # it ended just before reading this request: a new process answers it
+            self._fail("the worker process kept ending before it read a request; start the run again")
+            self._check()
+
+    def _ask(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        progress: ProgressFn | None,
+        late: LateFn | None,
+        beat: bool,
+    ) -> Any:
+        request = next(self._ids)
+        try:
+            while self._drops:
+                self._conn.send(("drop", self._drops.popleft()))
+            self._conn.send(("call", request, fn, args, kwargs))
+        except (OSError, ValueError):
+            self._dead()
+        deadline = time.monotonic() + self.limits.seconds
+        self._pending = (request, deadline, late)
+        try:
+            return self._receive(request, deadline, progress, beat)
+        except _EndedIdle:
+            raise
+        except BaseException:
+            if self._pending is not None:  # the page stopped waiting: let the worker stop too
+                with contextlib.suppress(OSError, ValueError):
+                    self._conn.send(("stop", request))
+            raise
+
+    def _restart(self, progress: ProgressFn | None, beat: bool) -> None:
+        """A new process for one that ended idle, holding again what the requests written down made."""
+        if self._holds and not self._journal:
+            self._fail(
+                f"this run's worker process was let go after {self.idle_after:g} s without a request, to "
+                "free the server's memory for others, and what it held with it; start the run again"
+            )
+            self._check()
+        self._finalizer()
+        self._spawn()  # past the server's limit: a ValueError now, and the next request tries again
+        self.restarts += 1
+        self._due, self._holds = True, False
+        try:
+            for fn, args, kwargs in list(self._journal.values()):
+                self._ask(fn, args, kwargs, progress, None, beat)
+        except _EndedIdle:
+            return  # it ended idle again: the next request starts afresh
+        except ValueError as exc:
+            self._fail(f"the run could not be brought back after its worker was let go idle ({exc})")
+            self._check()
+        except BaseException:  # the page stopped waiting: half replayed, the next request starts afresh
+            self._pending = None
+            self._finalizer()
+            raise
+        self._due = False
+        self._drops.clear()
+        self._drops.extend(self._released.copy())
 
     def release(self, handle: int) -> None:
         """Let the worker drop the object under ``handle`` (sent with the next call; safe from any thread)."""
+        self._released.add(handle)
         self._drops.append(handle)
 
     def stop(self, message: str = "cancelled: the run was stopped") -> None:
@@ -232,6 +339,16 @@ class SessionWorker:
     def _fail(self, message: str) -> None:
         self._pending = None
         self.stop(message)
+
+    def _dead(self) -> None:
+        """The process is gone: a new one when it ended idle (:class:`_EndedIdle`), else the reason."""
+        with contextlib.suppress(Exception):
+            self._process.join(timeout=2)  # its exit code
+        if self.idle:
+            self._pending = None
+            raise _EndedIdle
+        self._fail(self._ended_message())
+        self._check()
 
     def _ended_message(self) -> str:
         code = self._process.exitcode
@@ -262,8 +379,7 @@ class SessionWorker:
                 try:
                     kind, got, *rest = conn.recv()
                 except (OSError, EOFError):
-                    self._fail(self._ended_message())
-                    self._check()
+                    self._dead()
                 if got != request:
                     continue  # an answer to a request abandoned long ago
                 if kind == "progress":
@@ -273,8 +389,10 @@ class SessionWorker:
                     continue
                 self._pending = None
                 if kind == "done":
+                    self._holds = rest[1]
                     return rest[0]
                 if kind == "error":
+                    self._holds = rest[1]
                     raise ValueError(rest[0])
                 self._fail(
                     f"stopped: the run needed more than {self.limits.memory_bytes // MEGABYTE} MB, this "
@@ -283,8 +401,7 @@ class SessionWorker:
                 )
                 self._check()
             elif not self._process.is_alive():
-                self._fail(self._ended_message())
-                self._check()
+                self._dead()
             elif time.monotonic() >= deadline:
                 self._fail(
                     f"stopped after {self.limits.seconds:g} s, this server's time limit for one request; "
@@ -335,8 +452,9 @@ def _context() -> Any:
 
 
 # ----- in the worker process -----
-def _serve(conn: Connection, server: int, memory_bytes: int) -> None:
-    """A worker's whole life: limit memory, watch the server, answer requests until the pipe closes."""
+def _serve(conn: Connection, server: int, memory_bytes: int, idle_after: float = 0.0) -> None:
+    """A worker's whole life: limit memory, watch the server, answer requests until the pipe closes (or
+    none came for ``idle_after`` seconds: then it ends with :data:`IDLE_EXIT`, having read nothing)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C on the server's terminal is the server's
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_orphan_watch, args=(server, os.getppid()), daemon=True).start()
@@ -348,6 +466,8 @@ def _serve(conn: Connection, server: int, memory_bytes: int) -> None:
     ctx = Context(conn)
     while True:
         try:
+            if idle_after > 0 and not conn.poll(idle_after):
+                os._exit(IDLE_EXIT)  # what it kept goes with it: the server replays what it wrote down
             message = conn.recv()
         except (EOFError, OSError):
             return  # the server closed the pipe
@@ -359,13 +479,18 @@ def _serve(conn: Connection, server: int, memory_bytes: int) -> None:
         _, request, fn, args, kwargs = message
         ctx._begin(request)
         try:
-            reply: tuple[Any, ...] = ("done", request, fn(ctx, *args, **kwargs))
+            reply: tuple[Any, ...] = ("done", request, fn(ctx, *args, **kwargs), bool(ctx._objects))
         except MemoryError:
             reply = ("memory", request)
         except ValueError as exc:
-            reply = ("error", request, str(exc) or "the input could not be used")
+            reply = ("error", request, str(exc) or "the input could not be used", bool(ctx._objects))
         except Exception as exc:  # the page gets a message, never a traceback
-            reply = ("error", request, f"the worker failed ({type(exc).__name__}); try a smaller input")
+            reply = (
+                "error",
+                request,
+                f"the worker failed ({type(exc).__name__}); try a smaller input",
+                bool(ctx._objects),
+            )
             print(f"mergescope session worker: {type(exc).__name__}: {exc}", file=sys.stderr)
         try:
             conn.send(reply)
@@ -373,6 +498,15 @@ def _serve(conn: Connection, server: int, memory_bytes: int) -> None:
             conn.send(("memory", request))
         if reply[0] == "memory":
             return  # what the objects hold may be half made: the server ends this worker
+
+
+def _keep(ctx: Context, obj: Any) -> int:
+    """The module docstring's object kept."""
+    return ctx.put(obj)
+
+
+def _kept(ctx: Context, handle: int) -> Any:
+    return ctx.get(handle)
 
 
 def _add(ctx: Context, a: int, b: int) -> int:

@@ -141,7 +141,7 @@ def merge_card_html(
             + "</code>"
             for pc in others[:2]
         )
-        rest = len(step.ties) - 1 - len(others[:2])
+        rest = step.tie_count - 1 - len(others[:2])
         more = f" and {rest} more" if rest > 0 else ""
         rule = html.escape(TIE_BREAK_HELP.get(step.tie_break, ""), quote=True)
         gist = html.escape(RULE_GIST.get(step.tie_break, "its own order"))

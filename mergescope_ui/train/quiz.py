@@ -132,7 +132,7 @@ def grade(guess: str, step: MergeStep) -> QuizResult:
     if guess == answer:
         outcome, message = "right", f"Right! {winner} occurs {times}, more than any other pair"
         if step.tied:
-            others = len(step.ties) - 1
+            others = step.tie_count - 1
             message = (
                 f"Right! {winner} occurs {times}, tied with {others} other pair{'s' if others != 1 else ''}; "
                 f"the {step.tie_break} rule picks it"

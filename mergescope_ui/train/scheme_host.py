@@ -255,6 +255,7 @@ class RemoteSchemeHost:
         except BaseException:  # an error, or the page stopped waiting (Cancel): the worker goes
             worker.stop()
             raise
+        worker.remember(_start, text, settings)  # a worker let go idle builds the run again (#28)
         return cls(worker, handle, identity, state)
 
     def stop(self, message: str = "cancelled: the run was stopped") -> None:
@@ -271,11 +272,15 @@ class RemoteSchemeHost:
             late=self._late,
             beat=progress is not None,
         )
-        self.state = state
+        self._now(state)
         return value
 
     def _late(self, answer: tuple[Any, RunState]) -> None:
-        self.state = answer[1]  # an interrupted request's end: where the run got to
+        self._now(answer[1])  # an interrupted request's end: where the run got to
+
+    def _now(self, state: RunState) -> None:
+        self.state = state
+        self.worker.remember(_restore, self.handle, state.pulled, state.position, key="state")
 
     # ----- the host's questions -----
     def advance(self, want: int, *, progress: Progress | None = None) -> RunState:
@@ -341,6 +346,13 @@ _METHODS = frozenset(
 def _start(ctx: Context, text: str, settings: SchemeSettings) -> tuple[int, SchemeIdentity, RunState]:
     host = start_host(text, settings, progress=ctx.progress)
     return ctx.put(host), host.identity, host.state
+
+
+def _restore(ctx: Context, handle: int, pulled: int, position: int) -> None:
+    """The run built again (its worker was let go idle) brought to where it was."""
+    host: SchemeHost = ctx.get(handle)
+    host.advance(pulled, progress=ctx.progress)
+    host.show(position)
 
 
 def _ask(

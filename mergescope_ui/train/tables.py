@@ -68,15 +68,22 @@ def pair_table(step: MergeStep, every: Sequence[PairCount] | None = None) -> pd.
     each row stays its own bar in a chart.
     """
     ties = set(step.ties)
+    source = step.top_pairs if every is None else every
+    # a record names the first tied pairs only (records.ties_kept): the rest have the rule's count
+    tie_at = (
+        next((pc.count for pc in source if pc.pair == step.ties[0]), None)
+        if step.tie_count > len(step.ties)
+        else None
+    )
     rows = []
     seen: set[str] = set()
-    for rank, pc in enumerate(step.top_pairs if every is None else every, start=1):
+    for rank, pc in enumerate(source, start=1):
         name = pair_label(pc.left, pc.right)
         if name in seen:
             name = f"{name} #{rank}"
         seen.add(name)
         chosen = pc.pair == step.pair
-        tied = pc.pair in ties and not chosen
+        tied = (pc.pair in ties or pc.count == tie_at) and not chosen
         rows.append(
             {
                 "rank": rank,

@@ -1,11 +1,14 @@
 """Round trips on hostile text, and fast == textbook under every pattern and tie rule (hypothesis)."""
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpe_core import PATTERNS, TIE_BREAKS, train, train_steps
 from bpe_core.primitives import merge_pair
+from bpe_core.training.records import ties_kept
 
 CORPUS = (
     "Hello world! Hello, hello world. 自然语言处理是人工智能的一个分支。机器学习 机器学习\n"
@@ -93,7 +96,17 @@ small_text = st.text(alphabet=st.sampled_from(list("aab c\n机é😀")), max_siz
 
 def records(steps):
     return [
-        (s.pair, s.count, s.replaced, s.ties, s.top_pairs, s.sequence, s.tokens_after, s.distinct_pairs)
+        (
+            s.pair,
+            s.count,
+            s.replaced,
+            s.ties,
+            s.tie_count,
+            s.top_pairs,
+            s.sequence,
+            s.tokens_after,
+            s.distinct_pairs,
+        )
         for s in steps
     ]
 
@@ -132,3 +145,32 @@ def test_plain_train_gives_the_same_merges_as_the_step_generator():
         a = train(CORPUS, vocab_size=330, tie_break=tie_break)
         b = train_steps(CORPUS, vocab_size=330, tie_break=tie_break).run().tokenizer()
         assert a.merges == b.merges, tie_break
+
+
+def scattered_text(n: int, *, seed: int) -> str:
+    """``n`` characters drawn from the 94 printable ASCII ones: thousands of pairs, most counted once, so
+    that once the few counted twice are merged, a thousand and more tie (as late in a long run)."""
+    rng = random.Random(seed)
+    return "".join(chr(rng.randrange(33, 127)) for _ in range(n))
+
+
+@pytest.mark.parametrize("top_k", [0, 3, 40])
+@pytest.mark.parametrize("tie_break", TIE_BREAKS)
+def test_thousands_of_tied_pairs_give_the_textbooks_records(tie_break, top_k):
+    """A record names the first ties_kept(top_k) tied pairs and counts them all, as the textbook does."""
+    text = scattered_text(1500, seed=len(tie_break) + top_k)
+    options = dict(vocab_size=256 + 150, pattern="none", tie_break=tie_break, top_k=top_k)
+    fast = train_steps(text, **options)
+    textbook = train_steps(text, **options, method="textbook")
+    steps = list(fast)
+    assert records(steps) == records(textbook)
+    assert max(s.tie_count for s in steps) > 1000  # the case this is about
+    for s in steps:
+        assert len(s.ties) == min(s.tie_count, ties_kept(top_k)) and s.ties[0] == s.rule_pair
+        assert s.tied == (s.tie_count > 1)
+    for k in (1, 60, len(steps)):  # the ties lead the whole table, and tie_count counts them
+        table, step = fast.pair_table(k), steps[k - 1]
+        assert [row.pair for row in table if row.count == step.count] == [row.pair for row in table][
+            : step.tie_count
+        ]
+        assert tuple(row.pair for row in table[: len(step.ties)]) == step.ties

@@ -254,3 +254,108 @@ def test_stop_all_leaves_no_worker_process() -> None:
     pids = [w.pid for w in workers]
     session_worker.stop_all()
     assert all(pid is not None and gone(pid) for pid in pids)
+
+
+# ----- a worker let go when idle (#28) -----
+def keep(ctx: Context, obj: object) -> int:
+    return ctx.put(obj)
+
+
+def kept(ctx: Context, handle: int) -> object:
+    return ctx.get(handle)
+
+
+def add(ctx: Context, a: int, b: int) -> int:
+    return a + b
+
+
+def let_go(worker: SessionWorker) -> int:
+    """Wait until ``worker``'s process ended idle; its pid."""
+    pid = worker.pid
+    assert pid is not None
+    until(lambda: worker.idle)
+    until(lambda: gone(pid))
+    assert worker not in session_worker.live_workers()  # its slot is free
+    return pid
+
+
+def test_a_run_whose_worker_was_let_go_idle_goes_on_with_the_same_records_tables_and_branches() -> None:
+    options = bpe_core.TrainOptions(vocab_size=256 + 120, pattern="gpt2", tie_break="lexicographic")
+    local = bpe_core.Trainer(TEXT, options)
+    steps = list(local)
+    remote = RemoteTrainer.start(TEXT, options, idle_after=0.5)
+    try:
+        run = TrainingRun(remote, identity=RunIdentity.of(TEXT, options))
+        run.jump(20)
+        block = [steps[9].pair]
+        child = remote.branch(10, block=block)
+        mine = local.branch(10, block=block)
+        first = [next(child) for _ in range(5)]
+        old = let_go(remote.worker)
+        assert run.jump(60) == 60 and run.records == steps[:60]  # on from where it was, in a new process
+        assert remote.worker.pid != old and remote.worker.restarts == 1 and remote.worker.alive
+        assert remote.pair_table(40) == local.pair_table(40)
+        assert first + list(child) == list(mine)  # the branch was rebuilt too, where it had got to
+        here = TextReplay(TEXT, local.pretokenizer, special_tokens=local.special_tokens)
+        there = replay_for(remote, TEXT)
+        merges = [(s.pair, s.new_id) for s in steps]
+        here.move_to(30, merges)
+        there.move_to(30, merges)
+        let_go(remote.worker)
+        assert there.head(max_bytes=80) == here.head(max_bytes=80)
+        assert list(remote) == steps[60:] and remote.worker.restarts == 2
+    finally:
+        remote.worker.stop()
+
+
+def test_a_worker_let_go_idle_that_kept_objects_it_cannot_make_again_says_so() -> None:
+    worker = SessionWorker(idle_after=0.3)
+    try:
+        handle = worker.call(keep, "a run")
+        let_go(worker)
+        with pytest.raises(ValueError, match=r"let go after 0\.3 s without a request.*start the run again"):
+            worker.call(kept, handle)
+    finally:
+        worker.stop()
+    stateless = SessionWorker(idle_after=0.3)  # one that keeps nothing starts again unseen
+    try:
+        assert stateless.call(add, 1, 2) == 3
+        let_go(stateless)
+        assert stateless.call(add, 2, 3) == 5 and stateless.restarts == 1
+    finally:
+        stateless.stop()
+
+
+def test_a_request_sent_as_the_worker_ends_idle_is_answered_by_a_new_one(monkeypatch) -> None:
+    worker = SessionWorker(idle_after=0.3)
+    try:
+        handle = worker.call(keep, "kept")
+        worker.remember(keep, "kept")
+        let_go(worker)
+        looks = [0]
+        real = SessionWorker.idle
+
+        def late_look(self: SessionWorker) -> bool:  # the first look misses the end (it comes just after)
+            looks[0] += 1
+            return looks[0] > 1 and real.fget(self)  # type: ignore[attr-defined]
+
+        monkeypatch.setattr(SessionWorker, "idle", property(late_look))
+        assert worker.call(kept, handle) == "kept" and worker.restarts == 1
+    finally:
+        worker.stop()
+
+
+def test_a_restart_refused_at_the_servers_limit_keeps_the_run_for_later(monkeypatch) -> None:
+    options = bpe_core.TrainOptions(vocab_size=256 + 40, pattern="none")
+    remote = RemoteTrainer.start(TEXT, options, idle_after=0.3)
+    try:
+        first = [next(remote) for _ in range(10)]
+        let_go(remote.worker)
+        monkeypatch.setattr(session_worker, "MAX_WORKERS", len(session_worker.live_workers()))
+        with pytest.raises(ValueError, match="its limit"):
+            remote.pair_table(5)
+        monkeypatch.setattr(session_worker, "MAX_WORKERS", len(session_worker.live_workers()) + 1)
+        local = bpe_core.Trainer(TEXT, options)
+        assert first + list(remote) == list(local) and remote.pair_table(5) == local.pair_table(5)
+    finally:
+        remote.worker.stop()

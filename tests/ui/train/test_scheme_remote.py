@@ -119,3 +119,31 @@ def test_a_remote_jump_trains_up_to_the_step_and_past_the_end_says_where_it_stop
     data = stage_data(at)
     assert host.state.finished and data["position"] == host.state.pulled == 6 and data["finished"]
     assert "Training stopped at round 6: reached the requested vocab size" in data["notice"]
+
+
+@pytest.mark.parametrize(
+    ("scheme", "size"), [("unigram", {"vocab_size": 50}), ("wordpiece", {"vocab_size": 80})]
+)
+def test_a_run_whose_worker_was_let_go_idle_comes_back_where_it_was(
+    monkeypatch: pytest.MonkeyPatch, scheme: str, size: dict
+) -> None:
+    """#28: an idle worker ends to free the server; the next question builds the run again, at its step."""
+    monkeypatch.setattr(session_worker, "IDLE_SECONDS", 0.5)
+    text = KIND if scheme == "unigram" else HUG
+    settings = SchemeSettings(scheme=scheme, **size)
+    host = RemoteSchemeHost.start(text, settings)
+    here = start_host(text, settings)
+    try:
+        host.advance(4)
+        host.show(2)
+        here.advance(4)
+        here.show(2)
+        pid = host.worker.pid
+        until(lambda: host.worker.idle)
+        assert pid is not None and gone(pid) and host.worker not in session_worker.live_workers()
+        mine = here.window(serial=1, options=StageOptions())
+        assert host.window(serial=1, options=StageOptions()) == mine  # step 2 of 4 trained, in a new process
+        assert host.worker.pid != pid and host.worker.restarts == 1
+        assert host.jump(5) == here.jump(5)
+    finally:
+        host.stop()

@@ -49,6 +49,15 @@ def test_pair_table_flags_the_chosen_pair_and_ties() -> None:
     assert set(table["status"]) <= {"chosen", "tied", "other"}
 
 
+def test_the_whole_pair_table_flags_every_tie_when_the_record_names_only_the_first() -> None:
+    """#28: a record keeps the first ties_kept(top_k) tied pairs and counts them all (tie_count)."""
+    text = "".join(chr(33 + (i * 7919) % 94) + chr(33 + (i * 104729) % 89) for i in range(400))
+    trainer = bpe_core.train_steps(text, vocab_size=256 + 40, pattern="none", top_k=3)
+    step = next(s for s in trainer if s.tie_count > len(s.ties))
+    table = pair_table(step, trainer.pair_table(step.index))
+    assert int(table["tied"].sum()) == step.tie_count - 1 and len(table) >= step.tie_count > len(step.ties)
+
+
 def test_pair_labels_stay_unique_for_charting() -> None:
     for step in _steps("aaaa bbbb aaaa", 5, pattern="none"):
         assert pair_table(step)["pair"].is_unique

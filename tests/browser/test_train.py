@@ -192,6 +192,7 @@ def test_the_merge_moves_unless_motion_is_unwanted(server: str, page) -> None:
     page.locator("[data-testid=stSidebar]").get_by_text("Animate each merge").click()  # off
     page.get_by_text("Merges so far (2)").wait_for()
     wait_idle(page)
+    page.locator(".ms-stage .ms-next").wait_for()  # a loaded machine may still be drawing the stage anew
     assert page.evaluate(NEXT_AND_MOTION) == [False, "none"]
     _card(page, 3).wait_for()
 

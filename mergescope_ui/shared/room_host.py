@@ -113,6 +113,11 @@ def summary_table(summary: Summary) -> pd.DataFrame:
 WhatIfMaker: TypeAlias = Callable[[int], Question | None]
 
 
+def hosting() -> bool:
+    """Whether this session holds a room (the page then reports each step to it at once)."""
+    return st.session_state.get(HOST) is not None
+
+
 def host_room(
     moment: Callable[[], Moment],
     *,

@@ -43,6 +43,9 @@ Mark: TypeAlias = Literal["", "new"]
 MARKS: tuple[Mark, ...] = ("", "new")
 
 
+SETTLE_MS = 450  # stepping paused this long: the page beside the stage follows (stage.js)
+
+
 @dataclass(frozen=True, slots=True)
 class TokenLabel:
     """How one token looks in the stage's sequences (sent once per window for every id shown).
@@ -170,7 +173,9 @@ class Window:
     page's own choices (outside the stage) whose ← → keys step the stage too (the quiz's guess),
     "" for none.  ``tab``: the sequences' tab a new serial opens on, ``"places"`` (where it merged)
     or ``"head"`` (from the start of the text).  ``titles``: the buttons' tooltips, in place of the
-    stage's own (which speak of training); None keeps those.
+    stage's own (which speak of training); None keeps those.  ``settle_ms``: how long stepping pauses
+    before the stage reports it settled (the page beside the stage follows then); 0 in a live room,
+    whose students follow each step the teacher shows.
     """
 
     serial: int
@@ -191,6 +196,7 @@ class Window:
     arrows_from: str
     tab: str = "places"
     titles: ButtonTitles | None = None
+    settle_ms: int = SETTLE_MS
 
 
 @dataclass(frozen=True, slots=True)

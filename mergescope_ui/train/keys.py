@@ -39,6 +39,7 @@ STAGE_NOTICE: Final = "train_stage_notice"  # plain: a sentence for the stage's 
 STAGE_PART: Final = "train_stage_part"  # fragment key: the stage and the quiz (mergescope_ui.train.panel)
 BELOW_PART: Final = "train_below_part"  # fragment key: the sections below the stage (panel)
 STAGE_SENT: Final = "train_stage_sent"  # plain int: the serial of the last window sent to the stage
+STAGE_SETTLE: Final = "train_stage_settle"  # plain int: the settle_ms the stage was last sent
 JUMP_PENDING: Final = "jump_pending"  # plain: a step to pull up to on the next run
 JUMP_CANCEL: Final = "jump_cancel"  # button: stops a long jump (its click interrupts the run; #28)
 PLAY_SPEED: Final = "play_speed"  # selectbox: seconds per step

@@ -16,7 +16,9 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from mergescope_ui.shared import keys as shared_keys
+from mergescope_ui.shared.room_host import hosting
 from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.stage_contract import SETTLE_MS
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import details, keys, whatif
@@ -47,6 +49,7 @@ def _options() -> StageOptions:
         animate=bool(st.session_state.get(keys.ANIMATE, True)),
         speed=float(st.session_state.get(keys.PLAY_SPEED, 1.0)),
         arrows_from=f".st-key-{keys.QUIZ_GUESS}" if quiz else "",  # the guess: ← → step, ↑ ↓ choose
+        settle_ms=0 if hosting() else SETTLE_MS,  # a room's students follow each step at once
     )
 
 
@@ -69,6 +72,7 @@ def _stage_part(*, inputs: Inputs) -> None:
         st.session_state.pop(keys.STAGE_SENT, None)  # nothing is drawn below it
         return
     st.session_state[keys.STAGE_SENT] = st.session_state.get(keys.STAGE_SERIAL, 0)
+    st.session_state[keys.STAGE_SETTLE] = options.settle_ms
 
 
 def _below(*, inputs: Inputs) -> None:
@@ -87,6 +91,8 @@ def _below(*, inputs: Inputs) -> None:
     details.text_line(inputs, run)
     link_box(moment)
     live_room(run, _views(run, inputs), options)  # a live room: students follow this step (#26)
+    if _options().settle_ms != st.session_state.get(keys.STAGE_SETTLE):
+        st.rerun(scope="app")  # a room opened or closed here: the stage reports each step at once, or not
     whatif.what_if(run, moved=move_stage)  # what if one choice had gone the other way (#14)
     details.step_tables(run, large=options.large)
     details.merges_so_far(run, large=options.large)

@@ -28,6 +28,7 @@ from bpe_core.training.places import Place as TextPlace
 from mergescope_ui.shared.bounded import remember
 from mergescope_ui.shared.remote_trainer import characters_for, replay_for
 from mergescope_ui.shared.stage_contract import (
+    SETTLE_MS,
     Place,
     Places,
     Spans,
@@ -54,14 +55,16 @@ MAX_VIEWS = 400  # step views kept per run
 
 @dataclass(frozen=True, slots=True)
 class StageOptions:
-    """How the stage runs: presenter sizes, the quiz, the animation, Play's seconds per step, and the
-    page's choices whose arrow keys step the stage (a CSS selector, "" for none)."""
+    """How the stage runs: presenter sizes, the quiz, the animation, Play's seconds per step, the
+    page's choices whose arrow keys step the stage (a CSS selector, "" for none), and how long stepping
+    pauses before the page follows (``Window.settle_ms``)."""
 
     large: bool = False
     quiz: bool = False
     animate: bool = True
     speed: float = 1.0
     arrows_from: str = ""
+    settle_ms: int = SETTLE_MS
 
 
 def merged_spans(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> Spans:
@@ -284,6 +287,7 @@ class StageViews:
             large=options.large,
             notice=notice,
             tab=tab,
+            settle_ms=options.settle_ms,
             wording=Wording(
                 heading=f"Step {{step}} of up to {max_merges:,} merges",
                 waiting="Training up to step {step}…",

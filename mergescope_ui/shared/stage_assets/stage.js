@@ -28,7 +28,7 @@
  * @typedef {{serial: number, position: number, lo: number, hi: number, views: StepView[],
  *   labels: Object<string, TokenLabel>, last: number, finished: boolean, max_steps: number, quiz: boolean,
  *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording, arrows_from: string,
- *   tab: string, titles: ButtonTitles | null}} Window
+ *   tab: string, titles: ButtonTitles | null, settle_ms: number}} Window
  * @typedef {{position: number, start: number, serial: number, tab: string, window: boolean,
  *   settled: boolean}} Shown
  */
@@ -43,7 +43,7 @@ const MIN_ROOM = 260; // px: the presenter stage's least height (below it the pa
 // not hold, or a step near the edge of the window it holds), and otherwise only once stepping pauses
 // this long ("settled": what the page shows beside the stage follows then), so a burst of Next
 // presses costs the server what the stage needs and one redraw of the rest of the page.
-const SETTLE_MS = 450;
+const SETTLE_MS = 450; // the default; a window may say otherwise (settle_ms: 0 in a live room)
 const SETTLE_MAX_MS = 1500; // while stepping goes on (Play, a held key), the page follows this often
 // Keys that step: the arrows and a presentation clicker's PageDown / PageUp, and Space / Enter where
 // they would press nothing else. Not in a text field; in the page's choices (Window.arrows_from) the
@@ -258,7 +258,8 @@ function report(s, now, position = s.pos) {
   if (now) return;
   const t = Date.now();
   s.moving = s.moving || t;
-  const wait = Math.max(0, Math.min(SETTLE_MS, s.moving + SETTLE_MAX_MS - t));
+  const settle = s.data.settle_ms ?? SETTLE_MS;
+  const wait = Math.max(0, Math.min(settle, s.moving + SETTLE_MAX_MS - t));
   s.reportTimer = setTimeout(() => send(s, position, false, true), wait);
 }
 

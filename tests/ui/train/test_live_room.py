@@ -10,9 +10,9 @@ from streamlit.testing.v1 import AppTest
 from mergescope_ui.shared import room_host
 from mergescope_ui.shared.keys import RUN
 from mergescope_ui.shared.rooms import BLOCK, room_store
-from mergescope_ui.shared.stage_contract import view_ids
+from mergescope_ui.shared.stage_contract import SETTLE_MS, view_ids
 from mergescope_ui.train.whatif.branch import pair_label
-from tests.ui.train.stage_driver import step_through
+from tests.ui.train.stage_driver import stage_data, step_through
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -21,8 +21,10 @@ def test_a_teacher_opens_a_room_that_follows_asks_reveals_and_ends() -> None:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     at.query_params.update({"corpus": "low_lower_newest_widest", "pattern": "none"})
     at.switch_page("pages/views/train.py").run()
+    assert stage_data(at)["settle_ms"] == SETTLE_MS  # alone, the page follows once stepping pauses
     at.button(key="room_open").click().run()
     assert not at.exception, at.exception
+    assert stage_data(at)["settle_ms"] == 0  # with a room, each step goes to the students at once
     host = at.session_state[room_host.HOST]
     store = room_store()
     code = store.hosted(host)

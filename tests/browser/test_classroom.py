@@ -93,6 +93,10 @@ def test_a_teacher_and_three_students(server: str) -> None:
         code_box.wait_for(timeout=FOLLOW_MS)
         code = code_box.inner_text().strip()
         assert re.fullmatch(r"[A-Z2-9]{6}", code), code
+        # The teacher's stage now reports each step at once (not after stepping pauses): students follow.
+        teacher.wait_for_function(
+            "() => document.querySelector('.ms-stage').__ms.data.settle_ms === 0", timeout=FOLLOW_MS
+        )
         join = teacher.get_by_text(re.compile(r"/room\?code=")).first.inner_text()
         link = re.search(r"\S+/room\?code=\w+", join).group()
 

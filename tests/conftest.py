@@ -9,7 +9,6 @@ and the AppTest page tests; plain ``python -m pytest`` runs everything.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -61,12 +60,3 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         for marker in markers_of(item.path):
             item.add_marker(marker)
     items.sort(key=lambda item: first(item.path))  # stable: the rest keep their order
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: three workers for two cores (one and a half per core).  A browser test spends much of
-    its time waiting on chromium and its server (the whole suite used 16 of the 34 core-minutes two
-    workers had on 2 cores), so a third worker fills the waits; ``-n N`` on the command line still
-    chooses."""
-    cores = os.cpu_count() or 1
-    return max(1, cores + cores // 2)

@@ -49,8 +49,13 @@ def _options() -> StageOptions:
         animate=bool(st.session_state.get(keys.ANIMATE, True)),
         speed=float(st.session_state.get(keys.PLAY_SPEED, 1.0)),
         arrows_from=f".st-key-{keys.QUIZ_GUESS}" if quiz else "",  # the guess: ← → step, ↑ ↓ choose
-        settle_ms=0 if hosting() else SETTLE_MS,  # a room's students follow each step at once
+        settle_ms=_settle_ms(),
     )
+
+
+def _settle_ms() -> int:
+    """How long stepping pauses before the page follows: at once while a room's students follow."""
+    return 0 if hosting() else SETTLE_MS
 
 
 def _stage_part(*, inputs: Inputs) -> None:
@@ -91,7 +96,7 @@ def _below(*, inputs: Inputs) -> None:
     details.text_line(inputs, run)
     link_box(moment)
     live_room(run, _views(run, inputs), options)  # a live room: students follow this step (#26)
-    if _options().settle_ms != st.session_state.get(keys.STAGE_SETTLE):
+    if _settle_ms() != st.session_state.get(keys.STAGE_SETTLE):
         st.rerun(scope="app")  # a room opened or closed here: the stage reports each step at once, or not
     whatif.what_if(run, moved=move_stage)  # what if one choice had gone the other way (#14)
     details.step_tables(run, large=options.large)

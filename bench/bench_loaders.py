@@ -6,7 +6,7 @@
   (``bench/make_tiktoken.py``) loaded as the Tokenize page does (in a worker
   process of :mod:`mergescope_ui.shared.jobs`, packed, unpacked here) and a
   sentence encoded; then the engine alone (``read_tiktoken_text`` and
-  ``Tokenizer``) in this process;
+  ``tokenizer_from``, as ``load_tokenizer`` builds it) in this process;
 - training: one plain ``--text-mb`` MB text with pattern ``none`` to
   ``--merges`` merges (``bpe_core.Trainer``);
 - the lab's size list ``257..32768`` written out (32,512 sizes).
@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import bpe_core  # noqa: E402
+from bpe_core.formats.load import tokenizer_from  # noqa: E402
 from bpe_core.formats.tiktoken import read_tiktoken_text  # noqa: E402
 from mergescope_ui.lab.compute import MAX_VOCAB, parse_sizes  # noqa: E402
 from mergescope_ui.shared.jobs import Runner  # noqa: E402
@@ -74,8 +75,8 @@ def main() -> int:
     with Timer() as read:
         parsed = read_tiktoken_text(data, "big.tiktoken")
     with Timer() as build:
-        bpe_core.Tokenizer(parsed.vocab, parsed.merges, pattern="gpt2")
-    print(f"  the engine alone: read_tiktoken_text {read}; Tokenizer() {build}")
+        tokenizer_from(parsed, pattern="gpt2")
+    print(f"  the engine alone: read_tiktoken_text {read}; tokenizer_from {build}")
     text = generated_text(int(args.text_mb * 1024 * 1024), seed=1)
     options = bpe_core.TrainOptions(vocab_size=256 + args.merges, pattern="none")
     with Timer() as trained:

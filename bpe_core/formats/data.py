@@ -49,6 +49,13 @@ class TokenizerData:
     each special string to its id; ``pattern`` is the split pattern (a name
     from :data:`bpe_core.pretokenizer.PATTERNS` or a regex), or ``None`` when
     the file does not record one; ``notes`` say what the loader had to assume.
+
+    ``merge_ids`` is the id each merge makes, set only by a reader that checked
+    everything a :class:`~bpe_core.tokenizer.Tokenizer` checks and built the
+    merges from the tokens themselves (a ``.tiktoken`` file: each merge's two
+    parts joined are the token of its rank), so the tokenizer is built without
+    joining and looking up every merge again (:func:`.load.tokenizer_from`);
+    ``None`` for every other reader.
     """
 
     vocab: dict[int, bytes]
@@ -56,6 +63,7 @@ class TokenizerData:
     special_tokens: dict[str, int] = field(default_factory=dict)
     pattern: str | None = None
     notes: list[str] = field(default_factory=list)
+    merge_ids: list[int] | None = None
 
 
 def ordinary_ids(tok: TokenizerLike) -> dict[bytes, int]:

@@ -50,7 +50,7 @@ from typing import Any
 from ..tokenizer import SchemeTokenizer, Tokenizer
 from .gpt2 import MERGES_TXT, SPECIAL_TOKENS_MAP_JSON, VOCAB_JSON, read_gpt2
 from .hf_json import TOKENIZER_JSON, layout_pattern
-from .load import load_tokenizer
+from .load import load_tokenizer, tokenizer_from
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError, parse_json, read_text
 from .tiktoken import read_tiktoken
 from .tiktoken_registry import ENCODINGS, tiktoken_cache_dirs
@@ -356,7 +356,8 @@ def load_local(found: FoundTokenizer) -> LocalLoad:
     else:
         specials = {**enc.special_tokens, **enc.chat_tokens}
         data = read_tiktoken(found.files[0], special_tokens=specials)
-    tok = Tokenizer(data.vocab, data.merges, special_tokens=specials, pattern=enc.pattern)
+    data.special_tokens = specials
+    tok = tokenizer_from(data, pattern=enc.pattern)
     notes = [f"{enc.name}: {_shape(tok)}, pattern {enc.pattern}, from tiktoken's cache."]
     if enc.chat_tokens:
         chat = ", ".join(f"{s} {i}" for s, i in enc.chat_tokens.items())

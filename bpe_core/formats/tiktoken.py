@@ -212,7 +212,9 @@ def _tokenizer_data(
     vocab = dict(zip(ranks.values(), ranks, strict=True))
     for s, i in specials.items():
         vocab[i] = s.encode("utf-8")
-    return TokenizerData(vocab, pairs, specials, None)
+    # merge k makes the k-th multi-byte token in rank order: merge_ranks skips only single bytes
+    made = sorted(rank for token, rank in ranks.items() if len(token) > 1)
+    return TokenizerData(vocab, pairs, specials, None, merge_ids=made)
 
 
 def merges_from_ranks(ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:

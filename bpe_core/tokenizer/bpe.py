@@ -175,8 +175,10 @@ class Tokenizer:
 
         Only for the parts of a checked tokenizer sent from a worker process (see
         ``mergescope_ui.shared.tokenizer_files.unpack``): rebuilding a tokenizer of 800,000 tokens
-        through :meth:`__init__` checks every merge a second time (a second or more).  Never give
-        it anything a user wrote: the public constructors check that.
+        through :meth:`__init__` checks every merge a second time (a second or more); and for the
+        data of a reader that checked it all and made the merges from the tokens themselves
+        (``bpe_core.formats.load.tokenizer_from``: a ``.tiktoken`` file).  Never give it anything a
+        user wrote as it is: the public constructors check that.
 
         >>> tok = Tokenizer({i: bytes([i]) for i in range(256)} | {256: b"ab"}, [(97, 98)])
         >>> back = Tokenizer._from_checked(

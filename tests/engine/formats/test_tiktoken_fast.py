@@ -120,3 +120,45 @@ def test_merges_come_in_rank_order_whatever_the_files_line_order():
     shuffled = list(ranks.items())
     random.Random(8).shuffle(shuffled)
     assert merge_ranks(dict(shuffled)) == merge_ranks(ranks)
+
+
+def _rank_files() -> list[tuple[bytes, dict[str, int] | None]]:
+    """Rank files of every shape the trusted build meets, each with the special tokens given."""
+    clean = rank_file(3000, seed=9)
+    lines = clean.splitlines()
+    shuffled = list(lines)
+    random.Random(9).shuffle(shuffled)
+    gaps = [b"%s %d" % (line.split()[0], int(line.split()[1]) * 2) for line in lines]  # every odd id free
+    # abc ranked before ab: BPE with lower ranks leaves a, b, c, so the split of lowest ranks makes it
+    odd = [base64.b64encode(bytes([b])) + b" %d" % b for b in range(256)]
+    odd += [b"YWJj 256", b"YWI= 257", b"Y2Q= 258", b"YWJjZA== 259"]  # abc, ab, cd, abcd
+    return [
+        (clean, None),
+        (b"\n".join(shuffled), {"<|endoftext|>": 3000}),
+        (b"\n".join(gaps), {"<|endoftext|>": 1, "<|fim|>": 7, "<|x|>": 10_000_000}),
+        (b"\n".join(odd), {"abc": 400}),  # a special token whose bytes an ordinary token has too
+    ]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_the_readers_merge_ids_are_what_the_checking_constructor_finds(index):
+    """A .tiktoken file's tokenizer is built without checking its merges again (``merge_ids`` from the
+    reader): it must be the very tokenizer the checking constructor builds from the same data."""
+    from bpe_core import Tokenizer
+    from bpe_core.formats.load import tokenizer_from
+
+    data, specials = _rank_files()[index]
+    read = read_tiktoken_text(data, "x.tiktoken", special_tokens=specials)
+    checked = Tokenizer(read.vocab, read.merges, special_tokens=read.special_tokens, pattern="gpt4")
+    assert read.merge_ids == checked.merge_ids
+    trusted = tokenizer_from(read, pattern="gpt4")
+    assert (trusted.vocab, trusted.merges) == (checked.vocab, checked.merges)
+    assert trusted.merge_ids == checked.merge_ids
+    assert trusted.special_tokens == checked.special_tokens and trusted.merge_ranks() == checked.merge_ranks()
+    for token_id, token in checked.vocab.items():
+        assert trusted.id_of(token) == checked.id_of(token)
+        assert trusted.merge_step_of(token_id) == checked.merge_step_of(token_id)
+    sample = bytes(range(256)).decode("latin-1") + data[:3000].decode("ascii") + " abcd <|endoftext|>"
+    for text in [sample, "abcd abc cd", "".join(specials or {}) + " the cat"]:
+        assert trusted.encode(text) == checked.encode(text)
+        assert trusted.decode(trusted.encode(text)) == text

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from bpe_core import Tokenizer, load_tokenizer, train
+from bpe_core.formats.save import write_format
 from mergescope_ui.shared import tokenizer_files
-from mergescope_ui.shared.tokenizer_files import load_packed, load_uploaded, load_uploaded_any, pack, unpack
+from mergescope_ui.shared.tokenizer_files import load_packed, load_uploaded, pack, unpack
 from tests.engine.formats.support import rank_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -89,24 +90,28 @@ def test_unpack_checks_nothing_again(monkeypatch):
     assert unpack(packed).encode("the hat<|x|>") == tok.encode("the hat<|x|>")
 
 
-def test_the_loaders_of_user_files_never_take_the_trusted_path(monkeypatch, tmp_path):
-    """Every loader a page runs on a user's bytes builds through the checking constructor: bad files are
-    still refused, good ones load, with the trusted constructor made to fail."""
+def test_user_files_reach_the_trusted_constructor_only_as_data_their_reader_checked(monkeypatch, tmp_path):
+    """With the trusted constructor made to fail, every format but .tiktoken still loads (they build
+    through the checking constructor) and bad .tiktoken files are still refused (by the reader, before
+    any tokenizer is built); a good .tiktoken file is the one file the trusted path builds."""
 
     def refuse(*args: object, **kwargs: object) -> object:
-        raise AssertionError("the trusted constructor was reached from user input")
+        raise AssertionError("the trusted constructor was reached")
 
     monkeypatch.setattr(Tokenizer, "_from_checked", refuse)
+    tok = tokenizers()[0]
+    for fmt, name in [("hf-json", "tokenizer.json"), ("minbpe", "t.model")]:
+        (path,) = write_format(tok, fmt, tmp_path / name)
+        loaded = load_uploaded([(name, path.read_bytes())])
+        assert (loaded.vocab, loaded.merges) == (tok.vocab, tok.merges)
+        assert isinstance(load_packed([(name, path.read_bytes())]), tokenizer_files.PackedTokenizer)
     good = rank_file(400, seed=2)
-    assert load_uploaded([("a.tiktoken", good)]).vocab_size == 400
-    assert load_uploaded_any([("a.tiktoken", good)]).vocab_size == 400
-    assert isinstance(load_packed([("a.tiktoken", good)]), tokenizer_files.PackedTokenizer)
-    (tmp_path / "a.tiktoken").write_bytes(good)
-    assert load_tokenizer(tmp_path / "a.tiktoken").vocab_size == 400
     lines = good.splitlines()
     for bad in [b"\n".join(lines[:300] + lines[:1]), b"\n".join(lines[1:])]:  # a token twice; no byte 0
         with pytest.raises(ValueError):
             load_uploaded([("a.tiktoken", bad)])
+    with pytest.raises(AssertionError, match="trusted constructor"):
+        load_uploaded([("a.tiktoken", good)])
 
 
 def _callers(name: str) -> set[str]:
@@ -128,9 +133,19 @@ def _callers(name: str) -> set[str]:
 
 
 def test_only_unpack_reaches_the_trusted_constructor_and_only_a_jobs_value_reaches_unpack():
-    assert _callers("_from_checked") == {"mergescope_ui/shared/tokenizer_files.py"}  # bpe.py defines it
+    # bpe.py defines it; load.py builds a reader's checked data with it (merge_ids only a .tiktoken's)
+    trusted = {"mergescope_ui/shared/tokenizer_files.py", "bpe_core/formats/load.py"}
+    assert _callers("_from_checked") == trusted
     source = (ROOT / "mergescope_ui/shared/tokenizer_files.py").read_text(encoding="utf-8")
     assert source.count("_from_checked(") == 1 and "def unpack(" in source
+    load = (ROOT / "bpe_core/formats/load.py").read_text(encoding="utf-8")
+    assert load.count("_from_checked(") == 1 and "if data.merge_ids is None:" in load
+    setters = {
+        path.relative_to(ROOT).as_posix()
+        for path in ROOT.glob("bpe_core/formats/*.py")
+        if "merge_ids=" in path.read_text(encoding="utf-8")
+    }
+    assert setters == {"bpe_core/formats/tiktoken.py"}
     importers = set()
     for path in [
         *ROOT.glob("bpe_core/**/*.py"),

@@ -1,21 +1,33 @@
 """A class on one server (loopback only): step latency, health probe, CPU and memory before/during/after.
 
-    python bench/bench_class.py [--students 40] [--steps 10] [--uploaders 5] [--heavy 2]
+    python bench/bench_class.py [--students 40] [--steps 20] [--every 1.5] [--arrive 10] [--uploaders 5]
+                                [--heavy 2]
                                 [--upload-mb 1] [--heavy-mb 9.5] [--heavy-on train|lab] [--after 60]
+                                [--students-as ws|browser]
 
 Starts ``streamlit run app.py`` on 127.0.0.1 (sessions dropped 5 s after their
 browser closes and cached results kept 5 s, as ``bench/bench_load.py`` does,
 so "after" comes sooner), probes ``/_stcore/health`` every 0.25 s from another
-client, then runs :func:`tests.browser.load.classroom` in one headless
-chromium (a browser context per student): ``--students`` sessions each load
-the Train page and press Next ``--steps`` times, while ``--uploaders``
-sessions upload a ``--upload-mb`` MB text to the Vocab-size lab and
-``--heavy`` more upload a ``--heavy-mb`` MB one (heavy jobs: they train in
-worker processes): to the Train page with pattern ``none`` (``--heavy-on train``,
-the default: a session worker each) or to the lab.  Prints p50/p95 step latency (click to the new step on
-screen), the health probe's p50/p99/max while the class runs, and the
-server's CPU (its own process, and its worker processes) and RSS before,
-during (peak) and ``--after`` seconds after the class left.
+client, and runs the class at once:
+
+- ``--students`` students open the teacher's link to the Train page and step
+  it ``--steps`` times, one press every ``--every`` seconds (each arriving at
+  a moment of the first ``--arrive`` seconds): by default as
+  websocket clients that send what the stage sends (``bench/ws_steppers.py``:
+  40 browser contexts on 2 cores load the machine past 30 with their own
+  drawing); ``--students-as browser``, a headless chromium context each
+  (:func:`tests.browser.load.classroom`, press to the step drawn);
+- ``--uploaders`` sessions upload a ``--upload-mb`` MB text to the Vocab-size lab
+  and ``--heavy`` more a ``--heavy-mb`` MB one (heavy jobs: they train in
+  worker processes), to the Train page with pattern ``none`` (``--heavy-on
+  train``, the default: a session worker each) or to the lab, in chromium.
+
+Prints p50/p95 step latency (websocket students: from the stage's report to
+the end of the runs it starts, for the reports that ask for a window and for
+the "settled" ones the stage sends 450 ms after a press), the health probe's
+p50/p99/max while the class runs, and the server's CPU (its own process, and
+its worker processes) and RSS before, during (peak) and ``--after`` seconds
+after the class left.
 
 Prints figures; asserts nothing.  Needs chromium and playwright.
 """
@@ -23,6 +35,7 @@ Prints figures; asserts nothing.  Needs chromium and playwright.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import os
 import sys
@@ -35,7 +48,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_health import Prober, summary  # noqa: E402
-from tests.browser.load import SHORT_CACHE, SHORT_LIFETIMES, classroom, settle, text_file  # noqa: E402
+from bench.ws_steppers import StepTimes, step_together  # noqa: E402
+from tests.browser.load import (  # noqa: E402
+    SHORT_CACHE,
+    SHORT_LIFETIMES,
+    TRAIN_URL,
+    classroom,
+    settle,
+    text_file,
+)
 from tests.browser.support import children, cpu_seconds, missing_browser, rss_mb, streamlit_process  # noqa: E402
 
 
@@ -49,25 +70,40 @@ def tree_cpu(pid: int) -> float:
 
 
 class CpuSampler(threading.Thread):
-    """The server's own CPU use over time (percent of one core), sampled every second."""
+    """The server's own CPU use over time (percent of one core) and its peak RSS, sampled every second."""
 
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
         self.pid, self.stop = pid, threading.Event()
         self.samples: list[float] = []
+        self.rss_peak = 0.0  # MB
 
     def run(self) -> None:
         last, at = cpu_seconds(self.pid), time.perf_counter()
         while not self.stop.wait(1.0):
             now, t = cpu_seconds(self.pid), time.perf_counter()
             self.samples.append(100 * (now - last) / (t - at))
+            with contextlib.suppress(OSError):
+                self.rss_peak = max(self.rss_peak, rss_mb(self.pid))
             last, at = now, t
+
+
+def _spread(seconds: list[float]) -> str:
+    """p50, p95 and max of ``seconds``, in ms."""
+    if not seconds:
+        return "none"
+    ms = sorted(1000 * x for x in seconds)
+    p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+    return f"p50 {ms[len(ms) // 2]:.0f} ms, p95 {p95:.0f} ms, max {ms[-1]:.0f} ms"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=40)
-    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--every", type=float, default=1.5)
+    parser.add_argument("--arrive", type=float, default=10.0)
+    parser.add_argument("--students-as", choices=("ws", "browser"), default="ws")
     parser.add_argument("--uploaders", type=int, default=5)
     parser.add_argument("--heavy", type=int, default=2)
     parser.add_argument("--upload-mb", type=float, default=1.0)
@@ -90,7 +126,8 @@ def main() -> int:
         ]
         before_rss = settle(server.url, pid)
         print(
-            f"class of {args.students} students x {args.steps} steps, {args.uploaders} uploads of "
+            f"class of {args.students} students ({args.students_as}) x {args.steps} steps "
+            f"every {args.every:g} s, {args.uploaders} uploads of "
             f"{args.upload_mb:g} MB to the lab and {args.heavy} of {args.heavy_mb:g} MB to the "
             f"{'Train page (pattern none)' if args.heavy_on == 'train' else 'lab'}; "
             f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
@@ -100,27 +137,51 @@ def main() -> int:
         cpu_start, tree_start = cpu_seconds(pid), tree_cpu(pid)
         prober.start()
         cpu.start()
+        ws = args.students_as == "ws"
+        stepped = StepTimes()
+        together = step_together(
+            server.url,
+            TRAIN_URL.split("?", 1)[1],
+            students=args.students if ws else 0,
+            steps=args.steps,
+            every=args.every,
+            arrive=args.arrive,
+            times=stepped,
+        )
+        steppers = threading.Thread(target=asyncio.run, args=(together,), daemon=True)
+        started = time.perf_counter()
+        steppers.start()
         result = classroom(
             server.url,
             pid,
-            students=args.students,
+            students=0 if ws else args.students,
             steps=args.steps,
             uploaders=args.uploaders + (args.heavy if args.heavy_on == "lab" else 0),
             files=(small + heavy if args.heavy_on == "lab" else small)
             or [text_file(Path(tmp) / "x.txt", 0.1, seed=0)],
             trainers=heavy if args.heavy_on == "train" else [],
         )
+        steppers.join()
+        seconds = time.perf_counter() - started
         prober.stop.set()
         cpu.stop.set()
         prober.join()
         cpu.join()
         used, tree = cpu_seconds(pid) - cpu_start, tree_cpu(pid) - tree_start
-        print(f"during ({result.seconds:.0f} s): {result.summary()}")
+        print(f"during ({seconds:.0f} s): {result.summary()}")
+        if ws:
+            both = stepped.window + stepped.settled
+            print(
+                f"  {args.students} websocket students, {len(both)} reports answered: {_spread(both)}; "
+                f"windows {_spread(stepped.window)}; settled {_spread(stepped.settled)}; "
+                f"page loads {_spread(stepped.loads)}"
+            )
+            result.errors[:0] = stepped.errors
         print(f"  {summary(prober.latencies)}")
         mean, peak = sum(cpu.samples) / max(1, len(cpu.samples)), max(cpu.samples, default=0.0)
         print(
             f"  server CPU {used:.1f} s ({mean:.0f}% of a core on average, peak {peak:.0f}%)"
-            f"; with its live workers {tree:.1f} s; RSS peak {result.peak_rss:.0f} MB"
+            f"; with its live workers {tree:.1f} s; RSS peak {max(result.peak_rss, cpu.rss_peak):.0f} MB"
         )
         for error in result.errors[:10]:
             print(f"  error: {error}")

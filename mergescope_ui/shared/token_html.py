@@ -149,6 +149,24 @@ def clip_label(label: str, width: int) -> str:
     >>> clip_label("机器学习很有趣", 9)
     '机器…有趣'
     """
+    if 2 * len(label) <= width:  # a unit takes at most two columns a character: it fits as it is
+        return label
+    if len(label) > _CLIPS_KEPT_CHARS:
+        return _clip(label, width)
+    return _clip_kept(label, width)
+
+
+_CLIPS_KEPT_CHARS = 200  # labels up to this long are clipped once per width for every session
+
+
+@lru_cache(maxsize=16_384)
+def _clip_kept(label: str, width: int) -> str:
+    """:func:`_clip`, kept: every table and stage view of a class on one lesson shows the same labels."""
+    return _clip(label, width)
+
+
+def _clip(label: str, width: int) -> str:
+    """:func:`clip_label` itself."""
     units = _UNITS.findall(label)
     widths = [_width(u) for u in units]
     if sum(widths) <= width:

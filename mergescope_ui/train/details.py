@@ -11,9 +11,13 @@ off a redraw of the page):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
+from bpe_core import MergeStep
 from mergescope_ui.shared.blocks import caption_html, heading_html
+from mergescope_ui.shared.bounded import SharedMemo
 from mergescope_ui.shared.html_tables import html_table
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.training_run import TrainingRun
@@ -60,30 +64,23 @@ def step_tables(run: TrainingRun, *, large: bool) -> None:
         return
     counted = pairs_counted(step)
     every = counted > len(step.top_pairs) and bool(st.session_state.get(keys.ALL_PAIRS))
-    table = pair_table(step, run.trainer.pair_table(step.index) if every else None)
-    columns = ["rank", "pair", "count", "status", "left_id", "right_id"]
-    if len(table) == counted:
-        heading = heading_html(f"All {counted:,} pairs counted before merge {step.index}")
-    else:
-        heading = heading_html(f"Top {len(table):,} of {counted:,} pairs counted before merge {step.index}")
-    series = tokens_by_step(run.trainer.initial_tokens, run.records[: run.position])
-    spec = tokens_line_spec(series, current_step=run.position, large=large)
+    spec = SHARED.get(
+        ("chart", run.identity, run.position, large),
+        lambda: tokens_line_spec(
+            tokens_by_step(run.trainer.initial_tokens, run.records[: run.position]),
+            current_step=run.position,
+            large=large,
+        ),
+    )
     st.html('<hr class="ms-rule">')
     left, right = st.columns([1.4, 1], gap="large")
     if every:  # possibly thousands of rows: a scrolling table draws only those in view
-        left.html(heading)
-        left.dataframe(table[columns].rename(columns=HEADERS), hide_index=True, width="stretch", height=420)
+        table = pair_table(step, run.trainer.pair_table(step.index))
+        left.html(heading_html(f"All {counted:,} pairs counted before merge {step.index}"))
+        shown = table[PAIR_SHOWN].rename(columns=HEADERS)
+        left.dataframe(shown, hide_index=True, width="stretch", height=420)
     else:
-        left.html(
-            heading
-            + html_table(
-                table[columns].rename(columns=HEADERS),
-                row_classes=[f"ms-{s}" for s in table["status"]],
-                wrap=True,
-                clip=TOKEN_COLUMNS,
-                pairs={"pair"},  # cut on each side: the + always stays
-            )
-        )
+        left.html(SHARED.get(("pairs", run.identity, step.index), lambda: _top_pairs_html(step, counted)))
     if counted > len(step.top_pairs):
         left.toggle(
             f"Show all {counted:,} pairs",
@@ -94,11 +91,32 @@ def step_tables(run: TrainingRun, *, large: bool) -> None:
     right.vega_lite_chart(spec, width="stretch")
 
 
-def merges_so_far(run: TrainingRun, *, large: bool) -> None:
-    """The merges so far: the latest few and the longest tokens as light tables, or every merge."""
-    steps = run.records[: run.position]
-    if not steps:
-        return
+PAIR_SHOWN = ["rank", "pair", "count", "status", "left_id", "right_id"]
+# What every session on the same run and step draws alike, made once for all (a class on one lesson):
+# a step's tables as HTML and its chart's spec, by the run's identity (text and settings: the engine
+# is deterministic, so they fix every record) and step.  Each entry is a few kB, the spec up to a few
+# hundred for a run of thousands of merges.
+SHARED = SharedMemo(limit=256)
+
+
+def _top_pairs_html(step: MergeStep, counted: int) -> str:
+    """The heading and light table of ``step``'s top pairs."""
+    table = pair_table(step)
+    if len(table) == counted:
+        heading = heading_html(f"All {counted:,} pairs counted before merge {step.index}")
+    else:
+        heading = heading_html(f"Top {len(table):,} of {counted:,} pairs counted before merge {step.index}")
+    return heading + html_table(
+        table[PAIR_SHOWN].rename(columns=HEADERS),
+        row_classes=[f"ms-{s}" for s in table["status"]],
+        wrap=True,
+        clip=TOKEN_COLUMNS,
+        pairs={"pair"},  # cut on each side: the + always stays
+    )
+
+
+def _longest_html(steps: Sequence[MergeStep]) -> str:
+    """The longest tokens so far as a light table, and how many cross a word boundary."""
     longest = longest_tokens(steps, n=10).rename(columns=HEADERS)
     crossing = sum(crosses_word_boundary(s.token) for s in steps)
     note = (
@@ -106,15 +124,38 @@ def merges_so_far(run: TrainingRun, *, large: bool) -> None:
         if crossing
         else "No token crosses a word boundary so far."
     )
-    longest_html = (
+    return (
         heading_html("Longest tokens so far")
         + html_table(longest, wrap=True, clip=TOKEN_COLUMNS)
         + caption_html(note)
     )
-    heading = heading_html(f"Merges so far ({len(steps):,})")
+
+
+def _merges_html(steps: Sequence[MergeStep], longest_html: str) -> str:
+    """The latest merges and ``longest_html`` side by side, as light tables."""
+    recent = merges_table(steps[: -RECENT_MERGES - 1 : -1]).rename(columns=HEADERS)
+    recent_html = (
+        heading_html(f"Merges so far ({len(steps):,})")
+        + caption_html(
+            f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}."
+        )
+        + html_table(recent, wrap=True, clip=TOKEN_COLUMNS, apart=("left", "right", "token"))
+    )
+    # Both tables side by side in one HTML block (a CSS grid, see shared.blocks.BLOCK_CSS).
+    # Side by side on a wide screen, one above the other where the merges' ten columns need the room.
+    split = f'<div class="ms-split ms-wide-split"><div>{recent_html}</div><div>{longest_html}</div></div>'
+    return f'<hr class="ms-rule"><div class="ms-split-room">{split}</div>'
+
+
+def merges_so_far(run: TrainingRun, *, large: bool) -> None:
+    """The merges so far: the latest few and the longest tokens as light tables, or every merge."""
+    steps = run.records[: run.position]
+    if not steps:
+        return
     show_all = bool(st.session_state.get(keys.ALL_MERGES))
+    longest_html = SHARED.get(("longest", run.identity, run.position), lambda: _longest_html(steps))
     if show_all:
-        st.html('<hr class="ms-rule">' + heading)
+        st.html('<hr class="ms-rule">' + heading_html(f"Merges so far ({len(steps):,})"))
         row = 46 if large else 35
         table = merges_table(steps)
         st.dataframe(
@@ -132,18 +173,7 @@ def merges_so_far(run: TrainingRun, *, large: bool) -> None:
             },
         )
     else:
-        recent = merges_table(steps[: -RECENT_MERGES - 1 : -1]).rename(columns=HEADERS)
-        recent_html = (
-            heading
-            + caption_html(
-                f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}."
-            )
-            + html_table(recent, wrap=True, clip=TOKEN_COLUMNS, apart=("left", "right", "token"))
-        )
-        # Both tables side by side in one HTML block (a CSS grid, see shared.blocks.BLOCK_CSS).
-        # Side by side on a wide screen, one above the other where the merges' ten columns need the room.
-        split = f'<div class="ms-split ms-wide-split"><div>{recent_html}</div><div>{longest_html}</div></div>'
-        st.html(f'<hr class="ms-rule"><div class="ms-split-room">{split}</div>')
+        st.html(SHARED.get(("merges", run.identity, run.position), lambda: _merges_html(steps, longest_html)))
     st.toggle(
         "Show every merge (sortable table)",
         key=keys.ALL_MERGES,

@@ -7,7 +7,7 @@
 
 Starts ``streamlit run app.py`` on 127.0.0.1 (sessions dropped 5 s after their
 browser closes and cached results kept 5 s, as ``bench/bench_load.py`` does,
-so "after" comes sooner), probes ``/_stcore/health`` every 0.25 s from another
+so "after" comes sooner), probes ``/_stcore/health`` every 0.25 s from a process
 client, and runs the class at once:
 
 - ``--students`` students open the teacher's link to the Train page and step
@@ -47,7 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_health import Prober, summary  # noqa: E402
+from bench.bench_health import ProbeProcess, summary  # noqa: E402
 from bench.ws_steppers import StepTimes, step_together  # noqa: E402
 from tests.browser.load import (  # noqa: E402
     SHORT_CACHE,
@@ -86,6 +86,9 @@ class CpuSampler(threading.Thread):
             with contextlib.suppress(OSError):
                 self.rss_peak = max(self.rss_peak, rss_mb(self.pid))
             last, at = now, t
+
+
+CLIENT_NICE = 10
 
 
 def _spread(seconds: list[float]) -> str:
@@ -133,9 +136,12 @@ def main() -> int:
             f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
         )
         print(f"before: server RSS {before_rss:.0f} MB, server CPU {cpu_seconds(pid):.1f} s so far")
-        prober, cpu = Prober(server.url), CpuSampler(pid)
+        prober, cpu = ProbeProcess(server.url), CpuSampler(pid)
         cpu_start, tree_start = cpu_seconds(pid), tree_cpu(pid)
         prober.start()
+        # The students' browsers and clients stand for devices of their own: from here on this process
+        # and what it starts (chromium) yield the CPU to the server and the probe (started above).
+        os.nice(CLIENT_NICE)
         cpu.start()
         ws = args.students_as == "ws"
         stepped = StepTimes()

@@ -82,6 +82,36 @@ class Prober(threading.Thread):
             self.stop.wait(max(0.0, PROBE_EVERY - (time.perf_counter() - started)))
 
 
+def _probe_loop(url: str, stop: Any, out: Any) -> None:
+    """:class:`Prober`'s loop in a process of its own; sends the latencies when ``stop`` is set."""
+    prober = Prober(url)
+    prober.stop = stop
+    prober.run()
+    out.send(prober.latencies)
+
+
+class ProbeProcess:
+    """:class:`Prober` in a process of its own (spawned): a client process busy with a class (40 websocket
+    students) would delay the probe's own requests with its interpreter lock, and count that as the
+    server's.  ``start``, ``stop.set()``, ``join``, then ``latencies``."""
+
+    def __init__(self, url: str) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self.stop = context.Event()
+        self._answers, sender = context.Pipe(duplex=False)
+        self._process = context.Process(target=_probe_loop, args=(url, self.stop, sender), daemon=True)
+        self.latencies: list[float] = []
+
+    def start(self) -> None:
+        self._process.start()
+
+    def join(self) -> None:
+        self.latencies = self._answers.recv()
+        self._process.join()
+
+
 def summary(latencies: list[float]) -> str:
     done = sorted(x for x in latencies if x != float("inf"))
     lost = len(latencies) - len(done)

@@ -70,8 +70,6 @@ import gc
 import itertools
 import multiprocessing
 import os
-import resource
-import signal
 import sys
 import threading
 import time
@@ -81,7 +79,7 @@ from collections.abc import Callable, Hashable
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
-from .jobs import MEGABYTE, PRELOAD, PROGRESS_EVERY, Limits, _address_space, _bare_main, _orphan_watch
+from .jobs import MEGABYTE, PRELOAD, PROGRESS_EVERY, Limits, _bare_main, start_worker
 
 MAX_WORKERS: Final = max(1, int(os.environ.get("MERGESCOPE_SESSION_WORKERS", "4")))
 """Session workers alive at once in one server (each may hold a large text's trainer, up to its memory
@@ -455,14 +453,7 @@ def _context() -> Any:
 def _serve(conn: Connection, server: int, memory_bytes: int, idle_after: float = 0.0) -> None:
     """A worker's whole life: limit memory, watch the server, answer requests until the pipe closes (or
     none came for ``idle_after`` seconds: then it ends with :data:`IDLE_EXIT`, having read nothing)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C on the server's terminal is the server's
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    threading.Thread(target=_orphan_watch, args=(server, os.getppid()), daemon=True).start()
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = _address_space() + memory_bytes
-    resource.setrlimit(
-        resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard)
-    )
+    start_worker(server, memory_bytes)
     ctx = Context(conn)
     while True:
         try:

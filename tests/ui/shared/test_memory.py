@@ -44,9 +44,30 @@ def test_a_slow_full_collection_is_not_repeated_every_tick(monkeypatch):
     from mergescope_ui.shared import memory
 
     monkeypatch.setattr(memory, "_last_full", {"seconds": 0.0, "at": float("-inf")})
-    assert memory.collect(now=0.0) == 2
+    assert memory.collect(now=0.0, busy=False) == 2
     memory._last_full["seconds"] = 1.5  # as the class's server measured: 1.4-1.9 s
-    assert [memory.collect(now=t) for t in (15.0, 30.0, 590.0)] == [1, 1, 1]
-    assert memory.collect(now=600.0) == 2
+    assert [memory.collect(now=t, busy=False) for t in (15.0, 30.0, 590.0)] == [1, 1, 1]
+    assert memory.collect(now=600.0, busy=False) == 2
     memory._last_full["seconds"] = 0.01  # a small heap again: full every tick
-    assert memory.collect(now=615.0) == 2
+    assert memory.collect(now=615.0, busy=False) == 2
+
+
+def test_a_busy_server_collects_the_young_generations_only(monkeypatch):
+    """While sessions run pages (the collector runs again and again), no tick collects the whole heap: a
+    class of 40's took 1.5-2 s, every page waiting; once the class has gone, the next tick does."""
+    import gc
+
+    from mergescope_ui.shared import memory
+
+    monkeypatch.setattr(memory, "_last_full", {"seconds": 0.0, "at": float("-inf")})
+    monkeypatch.setattr(memory, "_collections", [0])
+    gc.callbacks.append(memory._count_collection)  # as start_trimmer does (the collector's own list)
+    try:
+        for _ in range(memory.BUSY_COLLECTIONS):
+            gc.collect(0)  # what allocating 20,000 objects sets off
+    finally:
+        gc.callbacks.remove(memory._count_collection)
+    assert memory._collections[0] >= memory.BUSY_COLLECTIONS
+    assert memory.collect(now=0.0) == 1, "busy: the young generations only"
+    assert memory._collections[0] == 0
+    assert memory.collect(now=15.0) == 2, "quiet since: the whole heap"

@@ -236,6 +236,8 @@ def test_a_teacher_and_three_students(server: str) -> None:
         teacher.get_by_role("button", name="⏹ End room").click()
         teacher.get_by_text(f"Room {code}: summary").wait_for(timeout=FOLLOW_MS)
         teacher.get_by_text(re.compile(r"2 questions asked")).wait_for(timeout=FOLLOW_MS)
+        # The button comes in a message after the summary's text: wait for it, then count it.
+        teacher.get_by_role("button", name="⬇ Summary as CSV").wait_for(timeout=FOLLOW_MS)
         assert teacher.get_by_role("button", name="⬇ Summary as CSV").count() == 1
         for page in students:
             page.get_by_text("This room has closed").wait_for(timeout=FOLLOW_MS)

@@ -121,11 +121,12 @@ def collect(*, now: float | None = None, busy: bool | None = None) -> int:
         started = time.perf_counter()
         gc.collect()
         _last_full.update(seconds=time.perf_counter() - started, at=now)
-        _collections[0] = 0
-        return 2
-    gc.collect(1)
-    _collections[0] = 0
-    return 1
+        generation = 2
+    else:
+        gc.collect(1)
+        generation = 1
+    _collections[0] = 0  # counted from here: this collection is the tick's own, not the sessions'
+    return generation
 
 
 def release() -> bool:

@@ -30,6 +30,10 @@ def markers_of(path: Path) -> list[str]:
     return [marker for where, marker in MARKERS.items() if rel == where or rel.startswith(where + "/")]
 
 
+# The apps browser tests run (Streamlit scripts: importing one for its doctests would run it).
+collect_ignore_glob = ["browser/apps/*.py"]
+
+
 # The longest test files, longest first.  pytest-xdist (--dist loadfile) hands whole files to the two
 # workers, those with the most tests first and, among files with as many tests, in collection order: a
 # long file of one test would otherwise start last, beside an idle core (the fit walk is one test per

@@ -9,7 +9,6 @@ process of its own (so other sessions never wait for it), within :data:`SCHEMES_
 
 from __future__ import annotations
 
-import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from mergescope_ui.shared.job_wait import run_job
@@ -47,7 +46,6 @@ def comparison(inputs: SchemesInputs, messages: DeltaGenerator) -> tuple[Compari
         inputs.held_out,
         label="Training the four schemes",
         limits=SCHEMES_LIMITS,
-        where=st.container(),
         vocab_size=inputs.vocab_size,
         sentence=inputs.sentence,
         sizes=inputs.sizes,

@@ -12,6 +12,14 @@ A click on any widget (Cancel among them) stops this script run and starts
 another; the job goes on, and the next run's :func:`run_job` with the same
 ``key`` waits for the same job (Cancel's callback has ended it by then, and
 the run gets its message).
+
+The bar and Cancel sit in a one-column grid, not a container: the place a job
+waits in often held the results of the run before (the lab's), in a container,
+and when the browser is sent a container where a container was (the empty sent
+in between is dropped when both wait in the same batch) it keeps the old one's
+children below the new ones until the run ends, so the old results showed
+under the new run's bar.  A grid is a block of another kind, which replaces
+what was there.
 """
 
 from __future__ import annotations
@@ -70,7 +78,7 @@ def run_job(
             return Status(key, FAILED, Progress(), message=str(exc))
         jobs[key] = job
     box = (where if where is not None else st).empty()
-    with box.container():
+    with box.grid(1):  # not a container: see the module's docstring
         bar = st.progress(0.0, text=md_escape(label))
         st.button("Cancel", key=f"cancel-{key}", on_click=r.cancel, args=(job,), help="Stop this job.")
     status = r.status(job)

@@ -1,0 +1,41 @@
+"""A job's bar takes the place of what was there: the old results never show beside it.
+
+Streamlit's browser side keeps a container's children when a container comes where one was (the empty
+sent between the two is dropped when both go in one batch): :func:`run_job` draws its bar in a block of
+another kind.  Checked on ``tests/browser/apps/job_place.py`` a few times over (the batching is the
+usual case, so a container fails each time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from .support import ROOT, chromium_page, missing_browser, streamlit_server
+
+REASON = missing_browser()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with streamlit_server(app="tests/browser/apps/job_place.py", cwd=ROOT) as url:
+        yield url
+
+
+def test_the_bar_replaces_the_old_results(server: str) -> None:
+    with chromium_page() as page:
+        page.goto(server)
+        old = page.get_by_text("old result 4")
+        old.wait_for(timeout=60_000)
+        for _ in range(3):
+            page.get_by_role("button", name="Run the job").click()
+            page.locator('[data-testid="stProgress"]').wait_for(timeout=60_000)
+            page.get_by_text("Working: started").wait_for(timeout=60_000)  # the job runs, the bar shows
+            assert old.count() == 0, "the old results show beside the new job's bar"
+            page.get_by_role("button", name="Cancel").click()
+            page.get_by_text("The job ended: cancelled").wait_for(timeout=60_000)
+            page.get_by_role("button", name="Run the job").wait_for()
+            page.reload()
+            old.wait_for(timeout=60_000)

@@ -49,10 +49,10 @@ def reference_rows(
     texts: dict[str, str],
     samples: int,
     messages: DeltaGenerator,
-    slot: DeltaGenerator,
+    bar: DeltaGenerator,
 ) -> tuple[SizeRow, ...]:
     """The uploaded tokenizer measured on each text (cached; on a miss in a worker process, with a
-    progress bar and Cancel in ``slot``, the place of the results); () without files."""
+    progress bar and Cancel in ``bar``); () without files."""
     if not files:
         return ()
     name = " + ".join(n for n, _ in files)
@@ -69,7 +69,7 @@ def reference_rows(
             samples,
             label=f"Measuring {name}",
             limits=UPLOAD_LIMITS,
-            where=slot,
+            where=bar,
         )
         if not status.ok:
             messages.error(f"Cannot use the tokenizer files {md_escape(name)}: {md_escape(status.message)}.")

@@ -1,7 +1,9 @@
 """The lab's training run: once per texts + settings (a progress bar, then cached), and its headline.
 
-The results sit in one slot (``st.empty``): while a new run computes, its progress bar takes the
-place of the previous results, so nothing on screen belongs to other settings than the sidebar's.
+The results sit in one slot (``st.empty``: empty from the start of each run until they are drawn), a
+job's progress bar in a container above it: while a new run computes, nothing on screen belongs to other
+settings than the sidebar's (:mod:`mergescope_ui.shared.job_wait` says why the bar is not drawn in the
+results' place).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from .texts import HELDOUT_NAME
 @dataclass(frozen=True, slots=True)
 class LabRun:
     """The run's result, whether it came from the cache, the uploaded tokenizer's rows, and the
-    container the results are drawn in (the slot the progress bar held)."""
+    container the results are drawn in (in their slot, empty while a job computes)."""
 
     result: LabResult
     cached: bool
@@ -36,15 +38,16 @@ def training(inputs: LabInputs, messages: DeltaGenerator) -> LabRun | None:
     """Train (or take from the cache), show the headline figures, measure the uploaded tokenizer files."""
     names = md_escape(", ".join(inputs.names))
     st.caption(f"Training text: {names}; held-out: {md_escape(inputs.heldout_how)}.")
-    slot = st.empty()  # the results; while new ones compute, the progress bar instead
+    bar = st.container()  # a job's progress bar and Cancel, and nothing else
+    slot = st.empty()  # the results (empty while new ones compute)
     try:
-        result, cached = _compute(inputs.train, inputs.heldout, inputs.settings, slot)
+        result, cached = _compute(inputs.train, inputs.heldout, inputs.settings, bar)
     except ValueError as exc:
         slot.empty()
         messages.error(f"Cannot compute the curves: {md_escape(exc)}.")
         return None
     texts = {result.run.train.name: inputs.train, **inputs.heldout}
-    references = reference_rows(list(inputs.ref_files), texts, inputs.settings.samples, messages, slot)
+    references = reference_rows(list(inputs.ref_files), texts, inputs.settings.samples, messages, bar)
     area = slot.container()
     with area:
         _headline(result, cached)
@@ -52,10 +55,10 @@ def training(inputs: LabInputs, messages: DeltaGenerator) -> LabRun | None:
 
 
 def _compute(
-    train: str, heldout: dict[str, str], settings: LabSettings, slot: DeltaGenerator
+    train: str, heldout: dict[str, str], settings: LabSettings, bar: DeltaGenerator
 ) -> tuple[LabResult, bool]:
     """The run from the cache, or computed in a worker process with a progress bar and Cancel in
-    ``slot`` (over the old results)."""
+    ``bar``."""
     if is_cached(train, heldout, settings):
         return cached_lab(train, heldout, settings)
     status = run_job(
@@ -66,7 +69,7 @@ def _compute(
         settings,
         label="Training",
         limits=LAB_LIMITS,
-        where=slot,
+        where=bar,
     )
     if not status.ok:
         raise ValueError(status.message)

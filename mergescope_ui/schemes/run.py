@@ -9,6 +9,9 @@ process of its own (so other sessions never wait for it), within :data:`SCHEMES_
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from mergescope_ui.shared.job_wait import run_job
@@ -22,8 +25,27 @@ SCHEMES_LIMITS = Limits(seconds=300, memory_bytes=1024 * MEGABYTE)
 """50,000 characters, the four schemes at seven sizes: well under a minute and a few hundred MB here."""
 
 
-def comparison(inputs: SchemesInputs, messages: DeltaGenerator) -> tuple[Comparison, bool] | None:
-    """The comparison of ``inputs`` and whether it came from the cache; None after saying why not."""
+@dataclass(frozen=True, slots=True)
+class SchemesRun:
+    """The comparison, whether it came from the cache, and the container its sections are drawn in (in
+    their slot, empty while a new comparison computes, under the job's bar)."""
+
+    result: Comparison
+    cached: bool
+    area: DeltaGenerator
+
+
+def comparison(inputs: SchemesInputs, messages: DeltaGenerator) -> SchemesRun | None:
+    """The comparison of ``inputs``; None after saying why not."""
+    bar = st.container()  # a job's progress bar and Cancel, and nothing else
+    slot = st.empty()  # the sections (empty while a new comparison computes)
+    found = _compare(inputs, messages, bar)
+    return None if found is None else SchemesRun(result=found[0], cached=found[1], area=slot.container())
+
+
+def _compare(
+    inputs: SchemesInputs, messages: DeltaGenerator, bar: DeltaGenerator
+) -> tuple[Comparison, bool] | None:
     key = job_key(
         inputs.text,
         inputs.held_out,
@@ -46,6 +68,7 @@ def comparison(inputs: SchemesInputs, messages: DeltaGenerator) -> tuple[Compari
         inputs.held_out,
         label="Training the four schemes",
         limits=SCHEMES_LIMITS,
+        where=bar,
         vocab_size=inputs.vocab_size,
         sentence=inputs.sentence,
         sizes=inputs.sizes,

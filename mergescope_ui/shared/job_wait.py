@@ -13,13 +13,17 @@ another; the job goes on, and the next run's :func:`run_job` with the same
 ``key`` waits for the same job (Cancel's callback has ended it by then, and
 the run gets its message).
 
-The bar and Cancel sit in a one-column grid, not a container: the place a job
-waits in often held the results of the run before (the lab's), in a container,
-and when the browser is sent a container where a container was (the empty sent
-in between is dropped when both wait in the same batch) it keeps the old one's
-children below the new ones until the run ends, so the old results showed
-under the new run's bar.  A grid is a block of another kind, which replaces
-what was there.
+The bar and Cancel are two elements side by side in the page, not a container:
+the place a job waits in often held the results of the run before, in a
+container, and Streamlit's browser side keeps a container's children when a
+container comes where one was (the empty sent between the two is dropped when
+both go out in one batch, the usual case on a busy server), so the old results
+showed under the new run's bar until the run ended.  An element replaces what
+was there.  (A block of another kind would not do: Streamlit's batching can
+then send a result's elements into the old block before the new one comes, and
+the page breaks with "Bad delta path index".)  The lab and the schemes page
+keep the bar above the results' own place all the same, so their results come
+back where they were.
 """
 
 from __future__ import annotations
@@ -63,7 +67,7 @@ def run_job(
 
     ``key`` names the work (include a digest of its inputs): a rerun with the same key waits for
     the same job.  ``label`` is the progress bar's text (escaped here); ``where`` is the container to
-    draw the bar in (default: here).
+    draw the bar in (default: here; see the module's docstring).
     """
     jobs: dict[str, str] = st.session_state.setdefault(keys.JOBS, {})
     r = runner()
@@ -77,10 +81,10 @@ def run_job(
         except ValueError as exc:
             return Status(key, FAILED, Progress(), message=str(exc))
         jobs[key] = job
-    box = (where if where is not None else st).empty()
-    with box.grid(1):  # not a container: see the module's docstring
-        bar = st.progress(0.0, text=md_escape(label))
-        st.button("Cancel", key=f"cancel-{key}", on_click=r.cancel, args=(job,), help="Stop this job.")
+    place = where if where is not None else st
+    box, cancel = place.empty(), place.empty()  # two elements, no container: see the module's docstring
+    bar = box.progress(0.0, text=md_escape(label))
+    cancel.button("Cancel", key=f"cancel-{key}", on_click=r.cancel, args=(job,), help="Stop this job.")
     status = r.status(job)
     try:
         while not status.ended:
@@ -92,6 +96,7 @@ def run_job(
             jobs.pop(key, None)
             r.forget(job)
     box.empty()
+    cancel.empty()
     return status
 
 

@@ -30,6 +30,8 @@ server's CPU seconds and its peak RSS, and the job processes left after it
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import re
 import statistics
 import sys
@@ -83,7 +85,11 @@ class Prober(threading.Thread):
 
 
 def _probe_loop(url: str, stop: Any, out: Any) -> None:
-    """:class:`Prober`'s loop in a process of its own; sends the latencies when ``stop`` is set."""
+    """:class:`Prober`'s loop in a process of its own; sends the latencies when ``stop`` is set.  It starts a
+    session of its own: Linux shares CPU between sessions first (autogroups), so a bench that lowers its own
+    session's priority (``bench/bench_class.py``) does not lower the probe's."""
+    with contextlib.suppress(OSError):
+        os.setsid()
     prober = Prober(url)
     prober.stop = stop
     prober.run()
@@ -106,6 +112,10 @@ class ProbeProcess:
 
     def start(self) -> None:
         self._process.start()
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid or 0
 
     def join(self) -> None:
         self.latencies = self._answers.recv()

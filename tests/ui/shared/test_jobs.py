@@ -209,3 +209,14 @@ def test_a_server_that_dies_leaves_no_job_process(how):
         until(lambda: gone(pid), seconds=30)
     finally:
         server.kill()
+
+
+def niceness(*, progress: object = None) -> int:
+    """This process's nice value (a job's function: it runs in the worker)."""
+    return os.nice(0)
+
+
+def test_a_job_runs_at_a_lower_cpu_priority_than_the_server(runner):
+    """Heavy jobs take what the server leaves: on 2 cores two of them would take both from the pages."""
+    status = runner.wait(runner.submit(niceness, owner="a"), timeout=60)
+    assert status.ok and status.value == min(os.nice(0) + jobs.WORKER_NICE, 19)

@@ -7,6 +7,7 @@ Each bound is checked by its outcome (the message, the process gone), never by h
 from __future__ import annotations
 
 import gc
+import os
 import time
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 import bpe_core
 from bpe_core.byte_level import character_counts
 from bpe_core.training.places import TextReplay
-from mergescope_ui.shared import session_worker
+from mergescope_ui.shared import jobs, session_worker
 from mergescope_ui.shared.jobs import MEGABYTE, Limits
 from mergescope_ui.shared.remote_trainer import (
     RemoteReplay,
@@ -359,3 +360,15 @@ def test_a_restart_refused_at_the_servers_limit_keeps_the_run_for_later(monkeypa
         assert first + list(remote) == list(local) and remote.pair_table(5) == local.pair_table(5)
     finally:
         remote.worker.stop()
+
+
+def nice_value(ctx: Context) -> int:
+    return os.nice(0)
+
+
+def test_a_session_worker_runs_at_a_lower_cpu_priority_than_the_server() -> None:
+    worker = SessionWorker()
+    try:
+        assert worker.call(nice_value) == min(os.nice(0) + jobs.WORKER_NICE, 19)
+    finally:
+        worker.stop()

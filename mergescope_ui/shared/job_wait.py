@@ -13,7 +13,7 @@ another; the job goes on, and the next run's :func:`run_job` with the same
 ``key`` waits for the same job (Cancel's callback has ended it by then, and
 the run gets its message).
 
-The bar and Cancel are two elements side by side in the page, not a container:
+The bar and Cancel are two elements, one under the other, not a container:
 the place a job waits in often held the results of the run before, in a
 container, and Streamlit's browser side keeps a container's children when a
 container comes where one was (the empty sent between the two is dropped when

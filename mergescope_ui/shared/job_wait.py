@@ -10,8 +10,11 @@ stopped by the runner).
 
 A click on any widget (Cancel among them) stops this script run and starts
 another; the job goes on, and the next run's :func:`run_job` with the same
-``key`` waits for the same job (Cancel's callback has ended it by then, and
-the run gets its message).
+``key`` waits for the same job.  Cancel's callback (:func:`stop`) ends the job
+and leaves a note for the run the click starts: Streamlit may call it while
+the waiting run still goes on, that run then sees the end first and forgets
+the job, and without the note the click's own run would start the job again
+(seen on a busy server).
 
 The bar and Cancel are two elements, one under the other, not a container:
 the place a job waits in often held the results of the run before, in a
@@ -41,7 +44,7 @@ from bpe_core.tokenizer.scheme import SchemeTokenizer
 
 from . import keys
 from .digest import digest
-from .jobs import FAILED, QUEUED, REAPED, Limits, Progress, Status, runner
+from .jobs import CANCELLED, FAILED, QUEUED, REAPED, STOPPED_MESSAGE, Limits, Progress, Status, runner
 from .safe_text import md_escape
 from .tokenizer_files import SchemeLoad, load_packed, unpack
 
@@ -71,6 +74,12 @@ def run_job(
     """
     jobs: dict[str, str] = st.session_state.setdefault(keys.JOBS, {})
     r = runner()
+    stopped: set[str] = st.session_state.setdefault(keys.STOPPED, set())
+    if key in stopped:  # Cancel was pressed: this is the run the click started
+        stopped.discard(key)
+        if key in jobs:
+            r.forget(jobs.pop(key))
+        return Status(key, CANCELLED, Progress(), message=STOPPED_MESSAGE)
     job = jobs.get(key)
     if job is not None and (not r.known(job) or r.status(job).state == REAPED):
         r.forget(job)  # it was stopped while nobody waited (the page was left): start it again
@@ -84,7 +93,7 @@ def run_job(
     place = where if where is not None else st
     box, cancel = place.empty(), place.empty()  # two elements, no container: see the module's docstring
     bar = box.progress(0.0, text=md_escape(label))
-    cancel.button("Cancel", key=f"cancel-{key}", on_click=r.cancel, args=(job,), help="Stop this job.")
+    cancel.button("Cancel", key=f"cancel-{key}", on_click=stop, args=(job, key), help="Stop this job.")
     status = r.status(job)
     try:
         while not status.ended:
@@ -98,6 +107,13 @@ def run_job(
     box.empty()
     cancel.empty()
     return status
+
+
+def stop(job: str, key: str) -> None:
+    """Cancel's callback: end ``job`` and its process, and have the next :func:`run_job` with ``key``
+    (the run the click starts) return it cancelled rather than start it again."""
+    runner().cancel(job)
+    st.session_state.setdefault(keys.STOPPED, set()).add(key)
 
 
 def _describe(label: str, status: Status) -> str:

@@ -96,6 +96,7 @@ QUEUED, RUNNING, DONE, FAILED, CANCELLED, TIMEOUT, MEMORY, REAPED = (
     "reaped",
 )
 ENDED: Final = frozenset({DONE, FAILED, CANCELLED, TIMEOUT, MEMORY, REAPED})
+STOPPED_MESSAGE: Final = "cancelled: the job was stopped"  # a job's message after its Cancel
 
 
 @contextlib.contextmanager
@@ -296,7 +297,7 @@ class Runner:
             if job in self._jobs:
                 self._jobs[job].seen = time.monotonic()
 
-    def cancel(self, job: str, *, message: str = "cancelled: the job was stopped") -> None:
+    def cancel(self, job: str, *, message: str = STOPPED_MESSAGE) -> None:
         """End ``job`` and its process now (nothing happens to a job already ended)."""
         with self._lock:
             j = self._jobs.get(job)

@@ -22,3 +22,4 @@ DECODED_UPLOADS: Final = (
 )
 JOB_OWNER: Final = "_job_owner"  # plain: this session's name for the job runner (shared.job_wait)
 JOBS: Final = "_jobs"  # plain: work key -> job id of the jobs this session waits for (shared.job_wait)
+STOPPED: Final = "_stopped"  # plain: work keys whose Cancel was pressed, for its run (shared.job_wait)

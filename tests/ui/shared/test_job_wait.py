@@ -43,3 +43,27 @@ def test_an_upload_loads_in_a_worker_and_one_past_the_sessions_budget_is_refused
     upload(at, second)
     assert not at.exception
     assert any(f"over its budget of {size + 100:,}" in e.value for e in at.error), [e.value for e in at.error]
+
+
+def _pressed_cancel() -> None:
+    """A page whose job's Cancel was pressed and whose waiting run saw the end first and forgot the job:
+    the run the click starts must say "cancelled", not start the job again."""
+    import streamlit as st
+
+    from mergescope_ui.shared import job_wait
+    from mergescope_ui.shared.jobs import Limits, runner
+    from tests.ui.shared.test_jobs import forever
+
+    job = runner().submit(forever, owner="a test")
+    job_wait.stop(job, "forever")  # Cancel's callback, called before the run the click starts
+    status = job_wait.run_job("forever", forever, label="Working", limits=Limits(seconds=5))
+    st.write(f"{status.state} | {status.message} | {runner().status(job).state}")
+    runner().forget(job)
+
+
+def test_the_run_a_cancel_starts_says_cancelled_and_starts_nothing():
+    before = len(runner().jobs())
+    at = AppTest.from_function(_pressed_cancel, default_timeout=60).run()
+    assert not at.exception
+    assert [m.value for m in at.markdown] == ["cancelled | cancelled: the job was stopped | cancelled"]
+    assert len(runner().jobs()) == before  # no job started again

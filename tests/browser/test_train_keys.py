@@ -8,6 +8,7 @@ room.  Skipped with the reason when chromium or playwright is missing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -164,7 +165,7 @@ def test_cancel_stops_a_long_jump_at_once(server: str, tmp_path) -> None:
     """Cancel beside a long jump's progress bar acts while the jump trains (it runs in a run of the whole
     page, which a click stops; inside the stage's fragment the click waited for the jump to end)."""
     text = tmp_path / "long.txt"
-    text.write_text(generated_text(150_000, seed=3), encoding="utf-8")
+    text.write_text(generated_text(600_000, seed=3), encoding="utf-8")  # a jump of some seconds here
     with _browser() as page:
         open_app(page, f"{server}/train?corpus=__upload__&pattern=none&merges=20000", heading=HEADING)
         page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(text))
@@ -175,7 +176,7 @@ def test_cancel_stops_a_long_jump_at_once(server: str, tmp_path) -> None:
         jump.press("Enter")
         cancel = page.get_by_test_id("stMainBlockContainer").get_by_role("button", name="Cancel", exact=True)
         cancel.wait_for(timeout=QUICK)
-        page.wait_for_timeout(1000)  # the jump is under way
+        page.get_by_text(re.compile(r"Training… [\d,]+ of")).wait_for(timeout=QUICK)  # the jump is under way
         cancel.click()
         page.get_by_text("Training was stopped: showing the step you were on.").wait_for(timeout=QUICK)
         assert page.locator(".ms-stage").get_attribute("data-pos") == "0"

@@ -43,7 +43,6 @@ def training(inputs: LabInputs, messages: DeltaGenerator) -> LabRun | None:
     try:
         result, cached = _compute(inputs.train, inputs.heldout, inputs.settings, bar)
     except ValueError as exc:
-        slot.empty()
         messages.error(f"Cannot compute the curves: {md_escape(exc)}.")
         return None
     texts = {result.run.train.name: inputs.train, **inputs.heldout}

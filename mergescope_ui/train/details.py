@@ -18,6 +18,7 @@ import streamlit as st
 from bpe_core import MergeStep
 from mergescope_ui.shared.blocks import caption_html, heading_html
 from mergescope_ui.shared.bounded import SharedMemo
+from mergescope_ui.shared.chart_data import arrow_datasets
 from mergescope_ui.shared.html_tables import html_table
 from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.training_run import TrainingRun
@@ -66,10 +67,12 @@ def step_tables(run: TrainingRun, *, large: bool) -> None:
     every = counted > len(step.top_pairs) and bool(st.session_state.get(keys.ALL_PAIRS))
     spec = SHARED.get(
         ("chart", run.identity, run.position, large),
-        lambda: tokens_line_spec(
-            tokens_by_step(run.trainer.initial_tokens, run.records[: run.position]),
-            current_step=run.position,
-            large=large,
+        lambda: arrow_datasets(  # its rows as Arrow once, not at every session's draw
+            tokens_line_spec(
+                tokens_by_step(run.trainer.initial_tokens, run.records[: run.position]),
+                current_step=run.position,
+                large=large,
+            )
         ),
     )
     st.html('<hr class="ms-rule">')

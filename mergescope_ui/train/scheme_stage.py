@@ -30,7 +30,7 @@ from mergescope_ui.shared.stage_contract import (
 from mergescope_ui.shared.token_html import clip_label
 
 from .scheme_run import SchemeRun
-from .stage_data import AHEAD, BEHIND, MAX_VIEWS, TOKEN_COLUMNS, StageOptions
+from .stage_data import AHEAD, BEHIND, MAX_VIEWS, TOKEN_COLUMNS, StageOptions, shared_views
 
 HEAD_CHARS = 600  # the text from its start: characters shown
 PLACES_PER_STEP = 6  # places sent with each step (the stage pages through them and asks for more)
@@ -73,8 +73,7 @@ class SchemeViews:
         self.run = run
         self.lock = threading.RLock()  # a live room's students page from their sessions' threads
         self.place_start: dict[int, int] = {}  # step -> the first place the stage asked to see
-        self._views: dict[tuple[int, int], StepView] = {}
-        self._labels: dict[int, TokenLabel] = {}
+        self._shared = shared_views(run.identity)  # every session's views of an equal run share them
 
     # ----- to be given by each scheme -----
     def build(self, k: int, start: int) -> StepView:
@@ -96,8 +95,9 @@ class SchemeViews:
         return self._view(k, self.place_start.get(k, 0))
 
     def _view(self, k: int, start: int) -> StepView:
-        with self.lock:
-            return remember(self._views, (k, start), lambda: self.build(k, start), limit=MAX_VIEWS)
+        shared = self._shared
+        with self.lock, shared.lock:
+            return remember(shared.views, (k, start), lambda: self.build(k, start), limit=MAX_VIEWS)
 
     def page(self, step: int, start: int) -> tuple[StepView, dict[str, TokenLabel]] | None:
         """Step ``step``'s view with its places from the ``start``-th on, and the labels of its tokens
@@ -118,11 +118,13 @@ class SchemeViews:
         )
 
     def labels(self, ids: Iterable[int]) -> dict[str, TokenLabel]:
+        shared = self._shared
         out = {}
-        for i in ids:
-            if i not in self._labels:
-                self._labels[i] = self.label(i)
-            out[str(i)] = self._labels[i]
+        with shared.lock:
+            for i in ids:
+                if i not in shared.labels:
+                    shared.labels[i] = self.label(i)
+                out[str(i)] = shared.labels[i]
         return out
 
     def window(self, *, position: int, serial: int, options: StageOptions, notice: str = "") -> Window:

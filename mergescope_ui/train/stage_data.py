@@ -20,8 +20,9 @@ per window in a table: id -> :class:`~..shared.stage_contract.TokenLabel`.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+import weakref
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 
 from bpe_core.byte_level import partial_note
 from bpe_core.training.places import Place as TextPlace
@@ -76,11 +77,64 @@ def merged_spans(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> Span
     return spans(ids, {n: ("new", pair) for n, i in enumerate(ids) if i == new_id})
 
 
+@dataclass(eq=False)
+class RunViews:
+    """What every session on a run of one identity (text and settings) builds alike: its step views
+    and its tokens' labels.  The engine is deterministic, so the identity fixes every record, and a
+    class of 40 on one lesson builds each step's view once, not 40 times."""
+
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    views: dict[tuple[int, int], StepView] = field(default_factory=dict)  # (step, first place) -> view
+    labels: dict[int, TokenLabel] = field(default_factory=dict)
+    columns: dict[int, int] = field(default_factory=dict)  # token id -> columns its label takes
+
+
+class SharedViews:
+    """The :class:`RunViews` of each run identity for as long as some session's views hold them (a weak
+    map): a class shares one while it steps a lesson, and the server lets it go with the last session on
+    that run (its memory comes back when the class leaves).
+
+    >>> shared = SharedViews()
+    >>> held = shared.get("lesson")
+    >>> shared.get("lesson") is held, len(shared)
+    (True, 1)
+    >>> del held
+    >>> len(shared)
+    0
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._views: weakref.WeakValueDictionary[Hashable, RunViews] = weakref.WeakValueDictionary()
+
+    def get(self, identity: Hashable) -> RunViews:
+        """The views and labels of runs of ``identity``, made when no session holds them."""
+        with self._lock:
+            views = self._views.get(identity)
+            if views is None:
+                views = self._views[identity] = RunViews()
+            return views
+
+    def __len__(self) -> int:
+        return len(self._views)
+
+
+SHARED = SharedViews()
+
+
+def shared_views(identity: Hashable) -> RunViews:
+    """The views and labels of runs of ``identity`` (a BPE run's :class:`RunIdentity`, or a WordPiece or
+    Unigram run's ``SchemeIdentity``), the same object for every session."""
+    return SHARED.get(identity)
+
+
 class StageViews:
     """Each step's view for one run, built on demand and kept (and the replay that finds the places).
 
     A live room's students page through places with :meth:`page` from their own sessions' threads,
     beside the teacher's: every build goes through one lock (the replay moves from step to step).
+    The views and labels are kept in the :class:`RunViews` of the run's identity, which every
+    session's views of an equal run share (each under its own lock first, then the shared one).
     """
 
     def __init__(self, run: TrainingRun, text: str) -> None:
@@ -93,10 +147,8 @@ class StageViews:
         self.text_chars = len(text)
         self.chars = characters_for(trainer, text)  # ties a partial token's bytes to its character
         self.place_start: dict[int, int] = {}  # step -> the first place the stage asked to see
-        self._views: dict[tuple[int, int], StepView] = {}
         self._merges: list[tuple[tuple[int, int], int]] = []
-        self._labels: dict[int, TokenLabel] = {}
-        self._columns: dict[int, int] = {}
+        self._shared = shared_views(run.identity)
 
     # ----- one step -----
     def _merges_so_far(self) -> list[tuple[tuple[int, int], int]]:
@@ -109,8 +161,9 @@ class StageViews:
         return self._view(k, self.place_start.get(k, 0))
 
     def _view(self, k: int, start: int) -> StepView:
-        with self.lock:
-            return remember(self._views, (k, start), lambda: self._build(k, start), limit=MAX_VIEWS)
+        shared = self._shared
+        with self.lock, shared.lock:
+            return remember(shared.views, (k, start), lambda: self._build(k, start), limit=MAX_VIEWS)
 
     def page(self, step: int, start: int) -> tuple[StepView, dict[str, TokenLabel]] | None:
         """Step ``step``'s view with its places from the ``start``-th on, and the labels of the tokens
@@ -232,25 +285,28 @@ class StageViews:
 
     def columns(self, token_id: int) -> int:
         """Columns token ``token_id``'s label takes in the sequences (as shortened)."""
-        if token_id not in self._columns:
+        columns = self._shared.columns
+        if token_id not in columns:
             self.labels([token_id])
-        return self._columns[token_id]
+        return columns[token_id]
 
     def labels(self, ids: Iterable[int]) -> dict[str, TokenLabel]:
         """id (as a string) -> its label in the stage's sequences."""
         # Every token made so far: the replay's vocab holds only those up to the step it is at.
         vocab = self.run.trainer.vocab
+        shared = self._shared
         out: dict[str, TokenLabel] = {}
-        for i in ids:
-            entry = self._labels.get(i)
-            if entry is None:
-                token = vocab[i]
-                special = i in self.special_ids
-                # a token that ends inside a character says which one, wherever it stands (the places too)
-                note = "" if special or not self.chars else partial_note(token, self.chars, shown=1)
-                self._labels[i], self._columns[i] = stage_label(i, token, special=special, note=note)
-                entry = self._labels[i]
-            out[str(i)] = entry
+        with shared.lock:
+            for i in ids:
+                entry = shared.labels.get(i)
+                if entry is None:
+                    token = vocab[i]
+                    special = i in self.special_ids
+                    # a token that ends inside a character says which one, wherever it stands (the places too)
+                    note = "" if special or not self.chars else partial_note(token, self.chars, shown=1)
+                    entry, shared.columns[i] = stage_label(i, token, special=special, note=note)
+                    shared.labels[i] = entry
+                out[str(i)] = entry
         return out
 
     # ----- the window -----

@@ -15,7 +15,10 @@ client, and runs the class at once:
   a moment of the first ``--arrive`` seconds): by default as
   websocket clients that send what the stage sends (``bench/ws_steppers.py``:
   40 browser contexts on 2 cores load the machine past 30 with their own
-  drawing); ``--students-as browser``, a headless chromium context each
+  drawing), in a process and session of their own at the usual priority (in
+  the bench's process, chromium's driver held their interpreter lock: they
+  timed their own waits, up to 4.7 s, as the server's); ``--students-as
+  browser``, a headless chromium context each
   (:func:`tests.browser.load.classroom`, press to the step drawn);
 - ``--uploaders`` sessions upload a ``--upload-mb`` MB text to the Vocab-size lab
   and ``--heavy`` more a ``--heavy-mb`` MB one (heavy jobs: they train in
@@ -24,10 +27,11 @@ client, and runs the class at once:
 
 Prints p50/p95 step latency (websocket students: from the stage's report to
 the end of the runs it starts, for the reports that ask for a window and for
-the "settled" ones the stage sends 450 ms after a press), the health probe's
-p50/p99/max while the class runs, and the server's CPU (its own process, and
-its worker processes) and RSS before, during (peak) and ``--after`` seconds
-after the class left.
+the "settled" ones the stage sends 450 ms after a press), how late the
+students' own loop woke (a check of that figure: a late wake-up is the
+client's, not the server's), the health probe's p50/p99/max while the class
+runs, and the server's CPU (its own process, and its worker processes) and
+RSS before, during (peak) and ``--after`` seconds after the class left.
 
 Prints figures; asserts nothing.  Needs chromium and playwright.
 """
@@ -35,7 +39,6 @@ Prints figures; asserts nothing.  Needs chromium and playwright.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import os
 import sys
@@ -48,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_health import ProbeProcess, summary  # noqa: E402
-from bench.ws_steppers import StepTimes, step_together  # noqa: E402
+from bench.ws_steppers import StudentsProcess  # noqa: E402
 from tests.browser.load import (  # noqa: E402
     SHORT_CACHE,
     SHORT_LIFETIMES,
@@ -174,23 +177,20 @@ def main() -> int:
         prober, cpu = ProbeProcess(server.url), CpuSampler(pid)
         cpu_start, tree_start = cpu_seconds(pid), tree_cpu(pid)
         prober.start()
-        lower = ClientPriority(spare={pid, prober.pid})
-        lower.start()
-        cpu.start()
         ws = args.students_as == "ws"
-        stepped = StepTimes()
-        together = step_together(
+        students = StudentsProcess(
             server.url,
             TRAIN_URL.split("?", 1)[1],
             students=args.students if ws else 0,
             steps=args.steps,
             every=args.every,
             arrive=args.arrive,
-            times=stepped,
         )
-        steppers = threading.Thread(target=asyncio.run, args=(together,), daemon=True)
+        students.start()
+        lower = ClientPriority(spare={pid, prober.pid, students.pid})
+        lower.start()
+        cpu.start()
         started = time.perf_counter()
-        steppers.start()
         result = classroom(
             server.url,
             pid,
@@ -201,7 +201,7 @@ def main() -> int:
             or [text_file(Path(tmp) / "x.txt", 0.1, seed=0)],
             trainers=heavy if args.heavy_on == "train" else [],
         )
-        steppers.join()
+        stepped = students.join()
         seconds = time.perf_counter() - started
         prober.stop.set()
         cpu.stop.set()
@@ -217,6 +217,7 @@ def main() -> int:
                 f"windows {_spread(stepped.window)}; settled {_spread(stepped.settled)}; "
                 f"page loads {_spread(stepped.loads)}"
             )
+            print(f"  the students' own loop woke late by {_spread(stepped.lags)} (their client's CPU share)")
             result.errors[:0] = stepped.errors
         print(f"  {summary(prober.latencies)}")
         mean, peak = sum(cpu.samples) / max(1, len(cpu.samples)), max(cpu.samples, default=0.0)

@@ -45,6 +45,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.spawned import Spawned  # noqa: E402
 from tests.browser.load import text_file  # noqa: E402
 from tests.browser.support import (  # noqa: E402
     children,
@@ -96,30 +97,18 @@ def _probe_loop(url: str, stop: Any, out: Any) -> None:
     out.send(prober.latencies)
 
 
-class ProbeProcess:
+class ProbeProcess(Spawned):
     """:class:`Prober` in a process of its own (spawned): a client process busy with a class (40 websocket
     students) would delay the probe's own requests with its interpreter lock, and count that as the
     server's.  ``start``, ``stop.set()``, ``join``, then ``latencies``."""
 
     def __init__(self, url: str) -> None:
-        import multiprocessing
-
-        context = multiprocessing.get_context("spawn")
-        self.stop = context.Event()
-        self._answers, sender = context.Pipe(duplex=False)
-        self._process = context.Process(target=_probe_loop, args=(url, self.stop, sender), daemon=True)
+        self.stop = self.context.Event()
+        super().__init__(_probe_loop, url, self.stop)
         self.latencies: list[float] = []
 
-    def start(self) -> None:
-        self._process.start()
-
-    @property
-    def pid(self) -> int:
-        return self._process.pid or 0
-
     def join(self) -> None:
-        self.latencies = self._answers.recv()
-        self._process.join()
+        self.latencies = super().join()
 
 
 def summary(latencies: list[float]) -> str:

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from bench.spawned import Spawned
+
 SETTLE_S = 0.45  # the stage's SETTLE_MS (stage.js): it reports "settled" this long after a press
 
 
@@ -175,29 +177,15 @@ def _students_loop(base: str, query: str, options: dict[str, Any], out: Any) -> 
     out.send(times)
 
 
-class StudentsProcess:
+class StudentsProcess(Spawned):
     """:func:`step_together` in a spawned process: ``start``, then ``join`` for its :class:`StepTimes`."""
 
     def __init__(
         self, base: str, query: str, *, students: int, steps: int, every: float, arrive: float
     ) -> None:
-        import multiprocessing
-
-        context = multiprocessing.get_context("spawn")
         options = {"students": students, "steps": steps, "every": every, "arrive": arrive}
-        self._answers, sender = context.Pipe(duplex=False)
-        self._process = context.Process(
-            target=_students_loop, args=(base, query, options, sender), daemon=True
-        )
-
-    def start(self) -> None:
-        self._process.start()
-
-    @property
-    def pid(self) -> int:
-        return self._process.pid or 0
+        super().__init__(_students_loop, base, query, options)
 
     def join(self) -> StepTimes:
-        times: StepTimes = self._answers.recv()
-        self._process.join()
+        times: StepTimes = super().join()
         return times

@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from .stage_contract import Window, wire
+from .stage_contract import Window, window_json
 
 ASSETS = Path(__file__).with_name("stage_assets")
 _COMPONENT = st.components.v2.component(
@@ -37,9 +37,10 @@ def mount_stage(
 ) -> None:
     """Mount the stage under ``key`` with ``window``; ``on_shown`` runs when it reports another step, or
     asks again for the one it shows (its trigger ``ask``: a window came without that step).
-    ``wired``: ``wire(window)`` made already, or :func:`packed` (a caller that sends one window at many
-    runs keeps it: packed, Streamlit neither encodes it as JSON nor hashes that JSON at each mount)."""
-    data = wired if wired is not None else wire(window)
+    ``wired``: the window's data made already (a live room's :func:`body_with_serial`); by default
+    :func:`~.stage_contract.window_json`: as bytes, Streamlit neither encodes it as JSON nor hashes that
+    JSON at each mount, and each step view is encoded once for every session."""
+    data = wired if wired is not None else window_json(window)
     _COMPONENT(key=key, data=data, on_shown_change=on_shown, on_ask_change=on_shown)
 
 

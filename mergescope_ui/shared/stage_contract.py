@@ -28,6 +28,7 @@ element by element, every text a text node.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -363,6 +364,45 @@ def wire(value: Any) -> Any:
     if cls is StepView:
         return _wire_view(value, names)
     return {name: wire(getattr(value, name)) for name in names}
+
+
+# Step views encoded as JSON already, by the view (as _WIRED_VIEWS): the sessions of a class on one run
+# share their views (mergescope_ui.train.stage_data.RunViews), so each is encoded once, not per session.
+_VIEW_JSON: OrderedDict[int, tuple[StepView, bytes]] = OrderedDict()
+
+
+def window_json(window: Window) -> bytes:
+    """``window`` as the JSON bytes the stage reads: ``json.dumps(wire(window))`` but for the order of its
+    keys, each step view encoded once.  A window of a lesson is some 150 kB, nearly all views, and
+    ``json.dumps`` holds the interpreter lock for all of it: per session and per window, that is time
+    every other session's page and the server's own loop wait.  Given as bytes, Streamlit sends it as
+    it is (no JSON of it made, nor hashed, at each mount).
+
+    >>> view = StepView(1, "Merge 1", "", "<b>card</b>", "", "", "", "", (), False, None)
+    >>> words = Wording(*"heading waiting card end limit finished".split())
+    >>> window = Window(2, 1, 1, 1, (view,), {}, 1, False, 5, False, True, 1.0, False, "", words, "")
+    >>> json.loads(window_json(window)) == wire(window), window_json(window).startswith(b'{"serial":2,')
+    (True, True)
+    """
+    names = _FIELDS.get(Window) or tuple(f.name for f in fields(Window))
+    rest = {name: wire(getattr(window, name)) for name in names if name != "views"}
+    head = json.dumps(rest, separators=(",", ":")).encode()
+    views = b",".join(map(_view_json, window.views))
+    return head[:-1] + b',"views":[' + views + b"]}"
+
+
+def _view_json(view: StepView) -> bytes:
+    with _WIRED_LOCK:
+        kept = _VIEW_JSON.get(id(view))
+        if kept is not None and kept[0] is view:
+            _VIEW_JSON.move_to_end(id(view))
+            return kept[1]
+    made = json.dumps(wire(view), separators=(",", ":")).encode()
+    with _WIRED_LOCK:
+        _VIEW_JSON[id(view)] = (view, made)
+        while len(_VIEW_JSON) > MAX_WIRED_VIEWS:
+            _VIEW_JSON.popitem(last=False)
+    return made
 
 
 def _wire_view(view: StepView, names: tuple[str, ...]) -> dict[str, Any]:

@@ -31,9 +31,9 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, TypeVar
 
 from .markup_tree import Element, fragment
 
@@ -392,28 +392,31 @@ def window_json(window: Window) -> bytes:
 
 
 def _view_json(view: StepView) -> bytes:
-    with _WIRED_LOCK:
-        kept = _VIEW_JSON.get(id(view))
-        if kept is not None and kept[0] is view:
-            _VIEW_JSON.move_to_end(id(view))
-            return kept[1]
-    made = json.dumps(wire(view), separators=(",", ":")).encode()
-    with _WIRED_LOCK:
-        _VIEW_JSON[id(view)] = (view, made)
-        while len(_VIEW_JSON) > MAX_WIRED_VIEWS:
-            _VIEW_JSON.popitem(last=False)
-    return made
+    return _kept(_VIEW_JSON, view, lambda: json.dumps(wire(view), separators=(",", ":")).encode())
 
 
 def _wire_view(view: StepView, names: tuple[str, ...]) -> dict[str, Any]:
+    def make() -> dict[str, Any]:
+        return {n: wire(fragment(getattr(view, n)) if n in _BLOCKS else getattr(view, n)) for n in names}
+
+    kept = _kept(_WIRED_VIEWS, view, make)
+    return dict(kept)  # a field set anew in one window's copy stays out of the others
+
+
+_T = TypeVar("_T")
+
+
+def _kept(memo: OrderedDict[int, tuple[StepView, _T]], view: StepView, make: Callable[[], _T]) -> _T:
+    """``memo``'s value for ``view`` (by its id, the view kept beside it so the id stays its own), made by
+    ``make()`` the first time; past :data:`MAX_WIRED_VIEWS` the least recently used goes first."""
     with _WIRED_LOCK:
-        kept = _WIRED_VIEWS.get(id(view))
+        kept = memo.get(id(view))
         if kept is not None and kept[0] is view:
-            _WIRED_VIEWS.move_to_end(id(view))
-            return dict(kept[1])  # a field set anew in one window's copy stays out of the others
-    out = {n: wire(fragment(getattr(view, n)) if n in _BLOCKS else getattr(view, n)) for n in names}
+            memo.move_to_end(id(view))
+            return kept[1]
+    made = make()
     with _WIRED_LOCK:
-        _WIRED_VIEWS[id(view)] = (view, out)
-        while len(_WIRED_VIEWS) > MAX_WIRED_VIEWS:
-            _WIRED_VIEWS.popitem(last=False)
-    return dict(out)
+        memo[id(view)] = (view, made)
+        while len(memo) > MAX_WIRED_VIEWS:
+            memo.popitem(last=False)
+    return made

@@ -30,7 +30,8 @@ every other request 1.4-1.9 s, every tick.  So (:func:`collect`):
   Streamlit, pandas, altair: some hundred thousand) are moved out of the
   collector's sight once (``gc.freeze()``); they live as long as the server;
 - a tick collects the young generations (cheap), and the whole heap only
-  while the last full collection took at most :data:`FULL_COLLECT_MAX_SECONDS`;
+  on a quiet server, while the last full collection took at most
+  :data:`FULL_COLLECT_MAX_SECONDS` or once after busy ticks (:func:`collect`);
   past that, at most once every :data:`FULL_COLLECT_EVERY_SECONDS` (Python's
   own thresholds still run it as the heap grows, raised by :data:`GC_THRESHOLDS`:
   with Python's 700/10/10, a live room of 40 students following a teacher made
@@ -58,7 +59,11 @@ from functools import cache
 from .progress_cache import expire_all
 
 TRIM_EVERY_SECONDS = 15.0
-FULL_COLLECT_MAX_SECONDS = 0.05
+FULL_COLLECT_MAX_SECONDS = 0.2
+"""A full collection this quick may run at every quiet tick.  With the heavy work in worker processes, the
+whole heap of a class of 40 with two 9.5 MB uploads took 56-101 ms (``bench/bench_class.py`` with a
+collector callback in the server); 0.05 s, set when the heap held the heavy work, made a 56 ms one the
+last for 10 minutes, and the server stayed 160 MB above its size after the class."""
 FULL_COLLECT_EVERY_SECONDS = 600.0
 # The collector's thresholds (gc.set_threshold): a young collection after 20,000 new objects, not 700
 # (Streamlit makes thousands a page run, which 700 pushed into the older generations and full collections).
@@ -96,6 +101,7 @@ BUSY_COLLECTIONS = 3
 15 s) is busy: sessions are running pages.  A tick then collects the young generations only: the whole
 heap of a class of 40 took 1.5-2 s at once, every session's page waiting behind it."""
 _collections = [0]  # the collector's runs since the last tick (counted by _count_collection)
+_busy_since_full = [False]  # a tick found the server busy since the last full collection
 
 
 def _count_collection(phase: str, info: dict[str, int]) -> None:
@@ -109,7 +115,10 @@ def collect(*, now: float | None = None, busy: bool | None = None) -> int:
 
     The whole heap only on a server that is not ``busy`` (default: the collector ran
     :data:`BUSY_COLLECTIONS` times since the last call), and then only while the last full collection
-    was quick, or once :data:`FULL_COLLECT_EVERY_SECONDS` passed since it.
+    was quick, on the first quiet tick after a busy one (the sessions that ended, a class that left,
+    are old objects in cycles that only a full collection frees), or once
+    :data:`FULL_COLLECT_EVERY_SECONDS` passed since the last.  So a heap too big to collect at every
+    tick is still collected once per quiet spell, not only every 10 minutes.
 
     >>> collect(busy=False) in (1, 2), collect(busy=True)
     (True, 1)
@@ -117,13 +126,16 @@ def collect(*, now: float | None = None, busy: bool | None = None) -> int:
     now = time.monotonic() if now is None else now
     busy = _collections[0] >= BUSY_COLLECTIONS if busy is None else busy
     quick = _last_full["seconds"] <= FULL_COLLECT_MAX_SECONDS
-    if not busy and (quick or now - _last_full["at"] >= FULL_COLLECT_EVERY_SECONDS):
+    due = quick or _busy_since_full[0] or now - _last_full["at"] >= FULL_COLLECT_EVERY_SECONDS
+    if not busy and due:
         started = time.perf_counter()
         gc.collect()
         _last_full.update(seconds=time.perf_counter() - started, at=now)
+        _busy_since_full[0] = False
         generation = 2
     else:
         gc.collect(1)
+        _busy_since_full[0] = _busy_since_full[0] or busy
         generation = 1
     _collections[0] = 0  # counted from here: this collection is the tick's own, not the sessions'
     return generation

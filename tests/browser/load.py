@@ -246,9 +246,11 @@ def text_file(path: Path, megabytes: float, *, seed: int) -> Path:
 
 def settle(url: str, server_pid: int, *, wait: float = 0.0) -> float:
     """Wait ``wait`` seconds (for the sessions and cached results of a class that ended to expire),
-    load the Train page once in a fresh browser (Streamlit drops expired sessions when one
-    connects), close it, and return the server's RSS in MB; after a wait, once the memory thread
-    has run again (:data:`mergescope_ui.shared.memory.TRIM_EVERY_SECONDS`)."""
+    load the Train page once in a fresh browser and close it (Streamlit drops the expired sessions it
+    keeps for a reconnect only when it stores another: this page's, as it closes), and return the
+    server's RSS in MB; after a wait, once the memory thread has run again
+    (:data:`mergescope_ui.shared.memory.TRIM_EVERY_SECONDS`: its first quiet tick after the class
+    collects the whole heap, where the closed sessions' objects are)."""
     time.sleep(wait)
     with chromium_page(width=1280, height=800) as page:
         page.goto(url + TRAIN_URL)

@@ -44,12 +44,13 @@ def test_a_slow_full_collection_is_not_repeated_every_tick(monkeypatch):
     from mergescope_ui.shared import memory
 
     monkeypatch.setattr(memory, "_last_full", {"seconds": 0.0, "at": float("-inf")})
+    monkeypatch.setattr(memory, "_busy_since_full", [False])
     assert memory.collect(now=0.0, busy=False) == 2
     memory._last_full["seconds"] = 1.5  # as the class's server measured: 1.4-1.9 s
     assert [memory.collect(now=t, busy=False) for t in (15.0, 30.0, 590.0)] == [1, 1, 1]
     assert memory.collect(now=600.0, busy=False) == 2
-    memory._last_full["seconds"] = 0.01  # a small heap again: full every tick
-    assert memory.collect(now=615.0, busy=False) == 2
+    memory._last_full["seconds"] = 0.1  # a class's heap, the heavy work in workers (56-101 ms): every tick
+    assert [memory.collect(now=t, busy=False) for t in (615.0, 630.0)] == [2, 2]
 
 
 def test_a_busy_server_collects_the_young_generations_only(monkeypatch):
@@ -61,6 +62,7 @@ def test_a_busy_server_collects_the_young_generations_only(monkeypatch):
 
     monkeypatch.setattr(memory, "_last_full", {"seconds": 0.0, "at": float("-inf")})
     monkeypatch.setattr(memory, "_collections", [0])
+    monkeypatch.setattr(memory, "_busy_since_full", [False])
     gc.callbacks.append(memory._count_collection)  # as start_trimmer does (the collector's own list)
     try:
         for _ in range(memory.BUSY_COLLECTIONS):
@@ -71,3 +73,20 @@ def test_a_busy_server_collects_the_young_generations_only(monkeypatch):
     assert memory.collect(now=0.0) == 1, "busy: the young generations only"
     assert memory._collections[0] == 0
     assert memory.collect(now=15.0) == 2, "quiet since: the whole heap"
+
+
+def test_the_first_quiet_tick_after_a_busy_one_collects_the_whole_heap_once(monkeypatch):
+    """A class that leaves: its sessions' objects are old cycles that only a full collection frees.  The
+    first quiet tick after busy ones collects the whole heap even when the last full collection was
+    slow, and the quiet ticks after it do not (until busy again, or the period)."""
+    from mergescope_ui.shared import memory
+
+    monkeypatch.setattr(memory, "_last_full", {"seconds": 1.5, "at": 0.0})
+    monkeypatch.setattr(memory, "_busy_since_full", [False])
+    assert memory.collect(now=15.0, busy=False) == 1, "slow last time, nothing happened since"
+    assert [memory.collect(now=t, busy=True) for t in (30.0, 45.0)] == [1, 1]
+    assert memory.collect(now=60.0, busy=False) == 2, "quiet after busy: the whole heap"
+    memory._last_full["seconds"] = 1.5  # still a big heap (sessions connected)
+    assert [memory.collect(now=t, busy=False) for t in (75.0, 90.0)] == [1, 1]
+    assert memory.collect(now=105.0, busy=True) == 1
+    assert memory.collect(now=120.0, busy=False) == 2

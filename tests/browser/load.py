@@ -249,8 +249,8 @@ def settle(url: str, server_pid: int, *, wait: float = 0.0) -> float:
     load the Train page once in a fresh browser and close it (Streamlit drops the expired sessions it
     keeps for a reconnect only when it stores another: this page's, as it closes), and return the
     server's RSS in MB; after a wait, once the memory thread has run again
-    (:data:`mergescope_ui.shared.memory.TRIM_EVERY_SECONDS`: its first quiet tick after the class
-    collects the whole heap, where the closed sessions' objects are)."""
+    (:data:`mergescope_ui.shared.memory.TRIM_EVERY_SECONDS`: at its next quiet tick it collects the
+    whole heap, where the dropped sessions' objects are)."""
     time.sleep(wait)
     with chromium_page(width=1280, height=800) as page:
         page.goto(url + TRAIN_URL)

@@ -6,8 +6,9 @@ seconds and waits up to :data:`WAIT` seconds for the room's version to change
 (the room wakes it the moment the teacher acts: no lag of a poll's interval;
 shorter while the student may tap: an open question, or looking back),
 and reruns the page only when it changed: a step, a question, a reveal, the
-end.  The stage's window and its JSON-ready data are made once per room,
-version and step for every student (:func:`student_stage`): after a step the
+end.  The stage's window is made once per room, version and step for every
+student (:func:`student_stage`), and each of its step views encoded as JSON once
+(:func:`~mergescope_ui.shared.stage_contract.window_json`): after a step the
 whole class redraws at once, and one build serves it.  A student
 may step the stage back (its own ◀ Back, Reset or Jump); the stage then stays
 where they are while the teacher moves on, and "Back to live" returns in one
@@ -29,8 +30,8 @@ import streamlit as st
 
 from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, room_store
 from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.stage_component import body_with_serial, mount_stage, pack_body
-from mergescope_ui.shared.stage_contract import Window, read_shown, wire
+from mergescope_ui.shared.stage_component import mount_stage
+from mergescope_ui.shared.stage_contract import Window, read_shown
 
 from . import keys
 from .join import Joined
@@ -95,8 +96,7 @@ def follow(joined: Joined) -> None:
     if drawn is None:
         st.info("Waiting for your teacher's first step…")
     else:
-        window, wired = drawn
-        mount_stage(window, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code), wired=wired)
+        mount_stage(drawn, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code))
     asked = state.asked
     tapping = not ss[keys.FOLLOWING] or (asked is not None and not asked.revealed and state.mine is None)
     every, wait = (POLL_EVERY_TAPPING, WAIT_TAPPING) if tapping else (POLL_EVERY, WAIT)
@@ -113,35 +113,31 @@ def _poll(code: str, wait: float) -> None:
         st.rerun(scope="app")
 
 
-_WIRED: OrderedDict[tuple[object, ...], tuple[Window, bytes]] = OrderedDict()
-_WIRED_LOCK = threading.Lock()
-MAX_WIRED = 256  # stage windows kept wired, for every student of every room of this server
+_WINDOWS: OrderedDict[tuple[object, ...], Window] = OrderedDict()
+_WINDOWS_LOCK = threading.Lock()
+MAX_WINDOWS = 256  # stage windows kept, for every student of every room of this server
 
 
 def student_stage(
     code: str, version: int, *, at: int, serial: int, starts: Mapping[int, int] | None
-) -> tuple[Window, bytes] | None:
-    """The stage's window at step ``at`` of room ``code`` (as of ``version``) and its data as the JSON
-    bytes the stage reads, made and encoded once for every student who shows the same step of the same
-    room (a class redraws at once after a step: one build, one encoding, forty serials spliced in)."""
+) -> Window | None:
+    """The stage's window at step ``at`` of room ``code`` (as of ``version``) with this student's
+    ``serial``, made once for every student who shows the same step of the same room (a class redraws
+    at once after a step: one build, forty serials)."""
     key = (code, version, at, tuple(sorted((starts or {}).items())))
-    with _WIRED_LOCK:
-        kept = _WIRED.get(key)
-        if kept is not None:
-            _WIRED.move_to_end(key)
-    if kept is None:
+    with _WINDOWS_LOCK:
+        window = _WINDOWS.get(key)
+        if window is not None:
+            _WINDOWS.move_to_end(key)
+    if window is None:
         window = room_store().window(code, position=at, serial=serial, starts=starts)
         if window is None:
             return None
-        wired = wire(window)
-        del wired["serial"]
-        kept = (window, pack_body(wired))
-        with _WIRED_LOCK:
-            _WIRED[key] = kept
-            while len(_WIRED) > MAX_WIRED:
-                _WIRED.popitem(last=False)
-    window, body = kept
-    return replace(window, serial=serial), body_with_serial(body, serial=serial)
+        with _WINDOWS_LOCK:
+            _WINDOWS[key] = window
+            while len(_WINDOWS) > MAX_WINDOWS:
+                _WINDOWS.popitem(last=False)
+    return replace(window, serial=serial)
 
 
 def _new_serial() -> None:

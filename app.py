@@ -11,11 +11,11 @@ import streamlit as st
 
 from mergescope_ui import train
 from mergescope_ui.shared import keys
-from mergescope_ui.shared.memory import start_trimmer
+from mergescope_ui.shared.html.theme import DEFAULT_TEXT_SIZE, TEXT_SIZES, page_css
+from mergescope_ui.shared.inputs.paste_guard import paste_guard
 from mergescope_ui.shared.no_such_page import hidden_pages
-from mergescope_ui.shared.paste_guard import paste_guard
-from mergescope_ui.shared.stack_dump import dump_stacks_on_signal
-from mergescope_ui.shared.theme import DEFAULT_TEXT_SIZE, TEXT_SIZES, page_css
+from mergescope_ui.shared.workers.memory import start_trimmer
+from mergescope_ui.shared.workers.stack_dump import dump_stacks_on_signal
 
 # Presenter mode (?presenter=true, or the toggle below) starts with the sidebar folded away: the page gets
 # the whole projector width; the » button at the top left brings the sidebar back.

@@ -16,7 +16,7 @@ chromium runs one heavy job at a time:
 - ``train``: uploads a ``--train-mb`` MB text to the Train page with pattern
   ``none`` and 20,000 merges, waits for its first steps on the stage, then
   jumps to step ``--jump`` (the trainer works in a session worker,
-  :mod:`mergescope_ui.shared.remote_trainer`);
+  :mod:`mergescope_ui.shared.workers.remote_trainer`);
 - ``unigram``: uploads a ``--unigram-mb`` MB text to the Train page with the Unigram scheme (vocab
   8,000), waits for the seed on the stage, then steps to round 2 (the run and its views live in a
   session worker, :mod:`mergescope_ui.train.scheme_host`).

@@ -11,7 +11,7 @@ once to take the baseline memory, then runs :func:`tests.browser.load.classroom`
 times while ``--uploaders`` sessions each upload a ``--upload-mb`` MB text to
 the Vocab-size lab.  Prints p50/p95 Next latency (click to new step on
 screen), the lab runs' times, the server's peak RSS and its RSS once every
-session has closed and the memory thread has run (``mergescope_ui.shared.memory``).
+session has closed and the memory thread has run (``mergescope_ui.shared.workers.memory``).
 Needs chromium and playwright (requirements-dev.txt).  Prints figures; asserts
 nothing (``tests/browser/test_load.py`` is the smaller class that asserts).
 """

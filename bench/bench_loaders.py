@@ -4,7 +4,7 @@
 
 - the app's loader: a generated ``.tiktoken`` file of ``--tokens`` tokens
   (``bench/make_tiktoken.py``) loaded as the Tokenize page does (in a worker
-  process of :mod:`mergescope_ui.shared.jobs`, packed, unpacked here) and a
+  process of :mod:`mergescope_ui.shared.workers.jobs`, packed, unpacked here) and a
   sentence encoded; then the engine alone (``read_tiktoken_text`` and
   ``tokenizer_from``, as ``load_tokenizer`` builds it) in this process;
 - training: one plain ``--text-mb`` MB text with pattern ``none`` to
@@ -29,8 +29,8 @@ import bpe_core  # noqa: E402
 from bpe_core.formats.load import tokenizer_from  # noqa: E402
 from bpe_core.formats.tiktoken import read_tiktoken_text  # noqa: E402
 from mergescope_ui.lab.compute import MAX_VOCAB, parse_sizes  # noqa: E402
-from mergescope_ui.shared.jobs import Runner  # noqa: E402
-from mergescope_ui.shared.tokenizer_files import load_packed, unpack  # noqa: E402
+from mergescope_ui.shared.inputs.tokenizer_files import load_packed, unpack  # noqa: E402
+from mergescope_ui.shared.workers.jobs import Runner  # noqa: E402
 from tests.browser.support import generated_text  # noqa: E402
 from tests.engine.formats.support import rank_file  # noqa: E402
 

@@ -33,9 +33,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 from make_corpus import generate  # noqa: E402
 
 import bpe_core  # noqa: E402
-from mergescope_ui.shared.session_worker import SessionWorker  # noqa: E402
 from mergescope_ui.shared.settings import PREVIEW_CHARS, TOP_K  # noqa: E402
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun  # noqa: E402
+from mergescope_ui.shared.workers.session_worker import SessionWorker  # noqa: E402
 from mergescope_ui.train.scheme_host import (  # noqa: E402
     IN_PROCESS_CHARS,
     RemoteSchemeHost,

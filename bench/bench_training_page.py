@@ -30,9 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import bpe_core  # noqa: E402
-from mergescope_ui.shared.corpora import load_index, load_text  # noqa: E402
+from mergescope_ui.shared.inputs.corpora import load_index, load_text  # noqa: E402
 from mergescope_ui.shared.settings import PREVIEW_CHARS  # noqa: E402
-from mergescope_ui.shared.stage_contract import wire  # noqa: E402
+from mergescope_ui.shared.stage.contract import wire  # noqa: E402
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun  # noqa: E402
 from mergescope_ui.train.stage_data import StageOptions, StageViews  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 A browser steps inside the window of steps the server sent without asking it
 anything; what reaches the server are the stage's reports (its one state value,
-:class:`mergescope_ui.shared.stage_contract.Shown`): ``window`` at once when the
+:class:`mergescope_ui.shared.stage.contract.Shown`): ``window`` at once when the
 next step nears an edge of that window (the server sends the stage a new one),
 and ``settled`` 450 ms after the press (the part of the page below the stage
 follows the step).  Each student here speaks Streamlit's own protocol: it opens

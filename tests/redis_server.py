@@ -1,4 +1,4 @@
-"""A throwaway ``redis-server`` for the shared room store's tests (mergescope_ui/shared/redis_rooms.py).
+"""A throwaway ``redis-server`` for the shared room store's tests (mergescope_ui/shared/rooms/redis_store.py).
 
 The tests run against it when a ``redis-server`` binary is on PATH (``.ci/run``
 installs Debian's) and the ``redis`` client is installed (requirements.txt);

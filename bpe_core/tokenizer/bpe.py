@@ -174,7 +174,7 @@ class Tokenizer:
         they are: no check is run again, and the dicts and lists given are kept, not copied.
 
         Only for the parts of a checked tokenizer sent from a worker process (see
-        ``mergescope_ui.shared.tokenizer_files.unpack``): rebuilding a tokenizer of 800,000 tokens
+        ``mergescope_ui.shared.inputs.tokenizer_files.unpack``): rebuilding a tokenizer of 800,000 tokens
         through :meth:`__init__` checks every merge a second time (a second or more); and for the
         data of a reader that checked it all and made the merges from the tokens themselves
         (``bpe_core.formats.load.tokenizer_from``: a ``.tiktoken`` file).  Never give it anything a
@@ -199,7 +199,7 @@ class Tokenizer:
 
     def _ranks(self) -> dict[tuple[int, int], int]:
         """pair -> the rank of its (first) merge, built on first use: a tokenizer checked in a worker
-        process and sent to the server (``mergescope_ui.shared.tokenizer_files``) never encodes there,
+        process and sent to the server (``mergescope_ui.shared.inputs.tokenizer_files``) never encodes there,
         and for 800,000 merges this is a second of work done once, on the server."""
         rank = self._rank
         if rank is None:  # written last to first, so the first merge of a pair wins

@@ -5,7 +5,7 @@
 (``follow``): the teacher's step on the stage within a second, the question when
 the teacher asks, the reveal, and a word when the room has ended.  The rooms
 themselves are :mod:`mergescope_ui.shared.rooms`; the teacher's side is
-:mod:`mergescope_ui.shared.room_host`.
+:mod:`mergescope_ui.shared.rooms.host`.
 """
 
 from .follow import follow

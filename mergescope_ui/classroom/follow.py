@@ -8,7 +8,7 @@ shorter while the student may tap: an open question, or looking back),
 and reruns the page only when it changed: a step, a question, a reveal, the
 end.  The stage's window is made once per room, version and step for every
 student (:func:`student_stage`), and each of its step views encoded as JSON once
-(:func:`~mergescope_ui.shared.stage_contract.window_json`): after a step the
+(:func:`~mergescope_ui.shared.stage.contract.window_json`): after a step the
 whole class redraws at once, and one build serves it.  A student
 may step the stage back (its own ◀ Back, Reset or Jump); the stage then stays
 where they are while the teacher moves on, and "Back to live" returns in one
@@ -28,10 +28,10 @@ from dataclasses import replace
 
 import streamlit as st
 
+from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, room_store
-from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.stage_component import mount_stage
-from mergescope_ui.shared.stage_contract import Window, read_shown
+from mergescope_ui.shared.stage.component import mount_stage
+from mergescope_ui.shared.stage.contract import Window, read_shown
 
 from . import keys
 from .join import Joined

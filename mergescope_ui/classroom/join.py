@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.rooms import MAX_NAME, RoomError, clean_name, normal_code, room_store
-from mergescope_ui.shared.safe_text import md_escape
 from mergescope_ui.shared.tab_memory import tab_memory
 
 from . import keys

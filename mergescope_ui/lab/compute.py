@@ -3,9 +3,9 @@
 One request = the texts + :class:`LabSettings`.  The result holds the
 training run with its curves and the table of sizes.  Results are cached per
 server process, keyed by digests of the texts and the settings, in a
-:class:`~mergescope_ui.shared.progress_cache.ProgressCache`: the computation
+:class:`~mergescope_ui.shared.workers.progress_cache.ProgressCache`: the computation
 reports progress into a bar made outside it (why that rules out
-``st.cache_*``: see :mod:`mergescope_ui.shared.cache`).  Results are
+``st.cache_*``: see :mod:`mergescope_ui.shared.workers.cache`).  Results are
 immutable, so sharing them between sessions is safe.
 
 >>> s = LabSettings(TrainOptions(vocab_size=300), sizes=(1024,))
@@ -36,10 +36,10 @@ from bpe_core.analysis.metrics import (
     size_table,
 )
 from mergescope_ui.shared.digest import digest
-from mergescope_ui.shared.jobs import MEGABYTE, Limits
-from mergescope_ui.shared.progress_cache import ProgressCache
+from mergescope_ui.shared.inputs.tokenizer_files import load_uploaded
 from mergescope_ui.shared.settings import APP_WORKERS, CACHE_SECONDS
-from mergescope_ui.shared.tokenizer_files import load_uploaded
+from mergescope_ui.shared.workers.jobs import MEGABYTE, Limits
+from mergescope_ui.shared.workers.progress_cache import ProgressCache
 
 MAX_VOCAB = 32_768
 MAX_SIZES = 64  # the user's own sizes in the table
@@ -268,7 +268,7 @@ def cached_reference_rows(
     return rows
 
 
-# ----- in a worker process (mergescope_ui.shared.jobs): the lab's heavy work, off the server's thread -----
+# ----- in a worker process (shared.workers.jobs): the lab's heavy work, off the server's thread -----
 LAB_LIMITS = Limits(seconds=300, memory_bytes=2048 * MEGABYTE)
 """A 10 MB text trained to 32,768 tokens with every curve: about a minute and 1 GB on a class's server."""
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from mergescope_ui.shared.cache import corpus_index
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.url_state import read_params_once, write_params
+from mergescope_ui.shared.workers.cache import corpus_index
 
 from . import keys
 from .settings_form import DEFAULT_PATTERN, DEFAULT_VOCAB, PATTERN_LABELS

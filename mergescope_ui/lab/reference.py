@@ -7,9 +7,9 @@ from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core.analysis.metrics import SizeRow
 from mergescope_ui.shared.digest import digest
-from mergescope_ui.shared.job_wait import UPLOAD_LIMITS, run_job
-from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.inputs.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES
+from mergescope_ui.shared.workers.job_wait import UPLOAD_LIMITS, run_job
 
 from . import keys
 from .compute import cached_reference, reference_job, reference_key, store_reference

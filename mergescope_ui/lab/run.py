@@ -2,7 +2,7 @@
 
 The results sit in one slot (``st.empty``: empty from the start of each run until they are drawn), a
 job's progress bar in a container above it: while a new run computes, nothing on screen belongs to other
-settings than the sidebar's (:mod:`mergescope_ui.shared.job_wait` says why the bar is not drawn in the
+settings than the sidebar's (:mod:`mergescope_ui.shared.workers.job_wait` says why the bar is not drawn in the
 results' place).
 """
 
@@ -14,8 +14,8 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core.analysis.metrics import SizeRow
-from mergescope_ui.shared.job_wait import run_job
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.workers.job_wait import run_job
 
 from .compute import LAB_LIMITS, LabResult, LabSettings, cached_lab, is_cached, lab_job, lab_key, store_lab
 from .inputs import LabInputs

@@ -8,7 +8,7 @@ from streamlit.delta_generator import DeltaGenerator
 from bpe_core import TrainOptions
 from bpe_core.analysis.metrics import DEFAULT_SAMPLES, LESSON_SIZES
 from bpe_core.training import TIE_BREAK_HELP, TIE_BREAKS
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.settings import parse_special_tokens
 
 from . import keys

@@ -8,7 +8,7 @@ import streamlit as st
 
 from bpe_core.analysis.speed_lesson import GPT2_BYTES, GPT2_MERGES, SpeedLesson, time_trainers
 from mergescope_ui.shared.digest import digest
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 
 from . import keys
 from .compute import LabSettings

@@ -7,7 +7,7 @@ import streamlit as st
 
 from bpe_core.analysis.metrics import SizeRow
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 
 from . import keys
 from .charts import compression_chart, gain_chart, script_chart

@@ -23,7 +23,7 @@ import pandas as pd
 from bpe_core.analysis.compression_curve import CompressionCurve, TextCurve
 from bpe_core.analysis.metrics import LESSON_SIZES, SizeRow
 from bpe_core.analysis.scripts import SPACE_PUNCT, SPECIAL
-from mergescope_ui.shared.csv_cells import csv_bytes
+from mergescope_ui.shared.html.csv_cells import csv_bytes
 
 NOT_SCRIPTS = frozenset({SPACE_PUNCT, SPECIAL})
 MAX_POINTS = 400
@@ -235,7 +235,7 @@ def size_frame(rows: Sequence[SizeRow]) -> pd.DataFrame:
 
 def size_csv(rows: Sequence[SizeRow]) -> bytes:
     """The table of sizes as UTF-8 CSV with unrounded figures (names that a spreadsheet would run as a
-    formula start with an apostrophe: :mod:`mergescope_ui.shared.csv_cells`)."""
+    formula start with an apostrophe: :mod:`mergescope_ui.shared.html.csv_cells`)."""
     table = pd.DataFrame(
         [
             {

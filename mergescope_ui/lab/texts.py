@@ -6,21 +6,21 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core.analysis.data_split import split_documents, split_fraction
-from mergescope_ui.shared.cache import corpus_index, corpus_text
-from mergescope_ui.shared.corpora import default_id
-from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.upload import DEFAULT_MAX_BYTES, MEGABYTE
-from mergescope_ui.shared.upload_widgets import (
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.inputs.corpora import default_id
+from mergescope_ui.shared.inputs.upload import DEFAULT_MAX_BYTES, MEGABYTE
+from mergescope_ui.shared.inputs.upload_widgets import (
     MAX_PASTE_CHARS,
     decode_remembered_upload,
     paste_cut_note,
     remember_upload,
 )
+from mergescope_ui.shared.workers.cache import corpus_index, corpus_text
 
 from . import keys
 from .share import DEFAULT_SHARE, SHARES
 
-# The texts the lab starts with (see mergescope_ui.shared.corpora.default_id).
+# The texts the lab starts with (see mergescope_ui.shared.inputs.corpora.default_id).
 DEFAULT_CORPORA = ("lighthouse_story", "mixed_scripts")
 DEFAULT_HELDOUT = "machine_learning_zh"
 DELIMITERS = {"\n\n": "blank lines (paragraphs)", "\n": "lines", "<|endoftext|>": "<|endoftext|>"}

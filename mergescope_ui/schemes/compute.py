@@ -29,9 +29,9 @@ from bpe_core.analysis.schemes_table import SchemeRow, compare_schemes, measure
 from bpe_core.tokenizer.scheme import Loss, SchemeTokenizer, lost
 from bpe_core.training.schemes import MODELS, train_scheme
 from mergescope_ui.shared.digest import digest
-from mergescope_ui.shared.progress_cache import ProgressCache
-from mergescope_ui.shared.scheme_html import Cut, cut
+from mergescope_ui.shared.html.schemes import Cut, cut
 from mergescope_ui.shared.settings import CACHE_SECONDS
+from mergescope_ui.shared.workers.progress_cache import ProgressCache
 
 NAMES = {"bpe": "Byte-level BPE", "wordpiece": "WordPiece", "unigram": "Unigram", "char": "Characters"}
 OPTIONS = {"bpe": {"workers": 1}}  # never a pool of processes from inside the server

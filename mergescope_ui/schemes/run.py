@@ -1,8 +1,8 @@
 """The comparison, once per inputs: from the server's cache, or computed in a worker process.
 
 This is the page's one heavy call (:func:`comparison`).  :func:`~mergescope_ui.schemes.compute.compare_job`
-runs as a job of the server's worker runner (:mod:`mergescope_ui.shared.jobs`, through
-:func:`~mergescope_ui.shared.job_wait.run_job`): a progress bar and Cancel here, the training in a
+runs as a job of the server's worker runner (:mod:`mergescope_ui.shared.workers.jobs`, through
+:func:`~mergescope_ui.shared.workers.job_wait.run_job`): a progress bar and Cancel here, the training in a
 process of its own (so other sessions never wait for it), within :data:`SCHEMES_LIMITS`; the result
 (plain records) comes back and is cached for the server's other sessions.
 """
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from mergescope_ui.shared.job_wait import run_job
-from mergescope_ui.shared.jobs import MEGABYTE, Limits
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.workers.job_wait import run_job
+from mergescope_ui.shared.workers.jobs import MEGABYTE, Limits
 
 from .compute import CACHE, Comparison, check, compare_job, job_key
 from .inputs import SchemesInputs

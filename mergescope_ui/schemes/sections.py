@@ -7,9 +7,9 @@ import html
 import streamlit as st
 
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.html_tables import html_table
-from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.scheme_html import SCHEME_CSS, cuts_html, lost_html
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.html.schemes import SCHEME_CSS, cuts_html, lost_html
+from mergescope_ui.shared.html.tables import html_table
 
 from . import keys
 from .chart import curve_chart

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
-from .safe_text import md_escape
+from .html.safe_text import md_escape
 
 
 def page_name(url: str, *, base: str = "") -> str:

@@ -1,6 +1,6 @@
 """A value this browser tab keeps across reloads (its ``sessionStorage``), with no cookie and no URL.
 
-A teacher's room is driven by a secret (the host key, :mod:`.rooms`) that must
+A teacher's room is driven by a secret (the host key, :mod:`mergescope_ui.shared.rooms`) that must
 not travel in a link a teacher may copy or show as a QR code.  The tab keeps it
 instead: ``sessionStorage`` lives as long as the tab, survives a reload, and is
 not shared with other tabs or other browsers.  After a reload the new session

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from bpe_core import MergeStep, Trainer, TrainOptions
 
 from .digest import digest
-from .remote_trainer import RemoteTrainer
+from .workers.remote_trainer import RemoteTrainer
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core import Tokenizer
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 
 from . import keys
 from .chat import ROLES, ChatMessage, default_messages, render_chat

@@ -1,7 +1,7 @@
 """The text as coloured token spans you can click (a Streamlit components v2 element, no iframe).
 
 The spans are the ones every view uses
-(:func:`mergescope_ui.shared.token_html.token_span`: escaped label, escaped
+(:func:`mergescope_ui.shared.html.tokens.token_span`: escaped label, escaped
 tooltip), each marked with its position in the text (``data-i``).  A click,
 or Enter on a focused token, reports that position back to Python as a
 trigger value; the picked token is outlined at once in the browser, before
@@ -28,8 +28,8 @@ from pathlib import Path
 import streamlit as st
 
 from bpe_core.byte_level import readable as screen_label
-from mergescope_ui.shared.stage_contract import wire
-from mergescope_ui.shared.token_html import token_span
+from mergescope_ui.shared.html.tokens import token_span
+from mergescope_ui.shared.stage.contract import wire
 
 from .encoder_table import EncoderTable, LiveView
 from .results import Counts

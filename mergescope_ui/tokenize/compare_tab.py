@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 
 from . import keys
 from .main_view import spans_html

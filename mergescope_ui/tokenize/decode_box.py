@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from bpe_core.byte_level import readable
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 
 from . import keys
 from .piece_html import decode_pieces

@@ -1,7 +1,7 @@
 """Token details: bytes, readable form, id, the merge that made it, its genealogy (pure).
 
 The genealogy goes down (the tree of merges to single bytes) and up (later
-tokens built from this one).  HTML reuses :func:`mergescope_ui.shared.token_html.token_span`
+tokens built from this one).  HTML reuses :func:`mergescope_ui.shared.html.tokens.token_span`
 for every token, so every label is escaped the same way.
 
 >>> from bpe_core import train
@@ -25,7 +25,7 @@ import pandas as pd
 
 from bpe_core import Tokenizer
 from bpe_core.byte_level import readable as screen_label
-from mergescope_ui.shared.token_html import TOKEN_CSS, token_span
+from mergescope_ui.shared.html.tokens import TOKEN_CSS, token_span
 
 MAX_LISTED = 40
 FULL_TREE_BYTES = 12  # a tree this small is shown whole (at most 23 entries)

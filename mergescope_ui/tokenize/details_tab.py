@@ -6,8 +6,8 @@ import streamlit as st
 
 from bpe_core import Tokenizer
 from bpe_core.byte_level import readable as screen_label
-from mergescope_ui.shared.html_tables import TABLE_CSS, html_table
-from mergescope_ui.shared.token_html import TOKEN_CSS, token_span
+from mergescope_ui.shared.html.tables import TABLE_CSS, html_table
+from mergescope_ui.shared.html.tokens import TOKEN_CSS, token_span
 
 from . import keys
 from .details import (

@@ -1,6 +1,6 @@
 """Watch it encode, live (issue 26): a teacher opens a room from the encode stage, students follow it.
 
-The room itself (open, join, end) is :mod:`mergescope_ui.shared.room_host`; this module gives it
+The room itself (open, join, end) is :mod:`mergescope_ui.shared.rooms.host`; this module gives it
 the encode trace's side: the stage's window up to the step the teacher shows (never past it), no
 question (an encode trace has no next merge to guess: the rule picks the lowest rank, known in
 advance), the link that replays the trace, and the trace's views as the pager of places.
@@ -13,8 +13,8 @@ from dataclasses import replace
 
 import streamlit as st
 
-from mergescope_ui.shared.room_host import host_room
 from mergescope_ui.shared.rooms import Moment
+from mergescope_ui.shared.rooms.host import host_room
 
 from .watch_encode import EncodeOptions, EncodeViews
 

@@ -8,7 +8,7 @@ says which files those are and that ``encoding.json`` holds what they lack.
 
 >>> import io, zipfile
 >>> from bpe_core import train
->>> from mergescope_ui.shared.tokenizer_files import load_uploaded
+>>> from mergescope_ui.shared.inputs.tokenizer_files import load_uploaded
 >>> tok = train("the cat in the hat", vocab_size=262, pattern="gpt2")
 >>> bundle = tokenizer_bundle(tok)
 >>> sorted(bundle.files)[:3]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 
 from . import keys
 from .link import apply_link

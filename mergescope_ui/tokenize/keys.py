@@ -61,7 +61,7 @@ DOWNLOAD_ZIP: Final = "tokenize_dl_zip"  # download_button: every file format in
 URL_READ: Final = "tokenize_url_read"  # the link's state was applied once this session
 URL_NOTES: Final = "tokenize_url_notes"  # what the link asked for that could not be used
 
-# --- memos (plain keys; see mergescope_ui.shared.cache) ------------------------------------------
+# --- memos (plain keys; see mergescope_ui.shared.workers.cache) ------------------------------------------
 UPLOADS: Final = "tokenize_uploads"  # dict: digest -> LoadedUpload, the files uploaded this session
 LAST_UPLOAD: Final = "tokenize_last_upload"  # the digest of the files uploaded last
 USED: Final = "tokenize_used"  # list: spec keys of every tokenizer used this session (for Compare)

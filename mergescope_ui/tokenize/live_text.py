@@ -14,8 +14,8 @@ for a revision it has not seen, so a rerun that answers an older keystroke
 never overwrites what was typed since.  A text typed but not yet sent
 survives the box being drawn again.
 
-Each paste inserts at most :data:`~mergescope_ui.shared.upload_widgets.MAX_PASTE_CHARS`
-characters, as the other pages' text areas do (:mod:`mergescope_ui.shared.paste_guard`), and the
+Each paste inserts at most :data:`~mergescope_ui.shared.inputs.upload_widgets.MAX_PASTE_CHARS`
+characters, as the other pages' text areas do (:mod:`mergescope_ui.shared.inputs.paste_guard`), and the
 note under the box says it was cut: chromium takes about 90 s to insert a million.
 
 The text arrives in ``session_state[state_key]`` through ``on_change``
@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from ..shared.upload_widgets import MAX_PASTE_CHARS
+from ..shared.inputs.upload_widgets import MAX_PASTE_CHARS
 
 DEBOUNCE_MS = 300
 LIVE_BYTES = 100_000  # "about 100 KB": up to here the tokens follow every pause in typing

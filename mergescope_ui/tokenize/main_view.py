@@ -10,11 +10,11 @@ from dataclasses import dataclass
 import streamlit as st
 
 from bpe_core import CharTokenizer, Tokenizer
-from mergescope_ui.shared.cache import remember
 from mergescope_ui.shared.digest import digest
-from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.scheme_html import SCHEME_CSS, cuts_html
-from mergescope_ui.shared.token_html import token_spans_html
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.html.schemes import SCHEME_CSS, cuts_html
+from mergescope_ui.shared.html.tokens import token_spans_html
+from mergescope_ui.shared.workers.cache import remember
 
 from . import keys
 from .clickable_tokens import Live, clickable_spans_html, clickable_tokens, missing_table

@@ -3,12 +3,12 @@
 Their ids are pieces of a vocabulary of strings, not bytes: a WordPiece token is a word's start or a
 continuation written ``##s``, a Unigram token a piece with a score (its log probability) whose ``▁``
 stands for a space; the unknown token (``[UNK]``, ``<unk>``) stands for whatever text it swallowed,
-which the round trip loses.  The spans are :mod:`mergescope_ui.shared.scheme_html`'s (an unknown
+which the round trip loses.  The spans are :mod:`mergescope_ui.shared.html.schemes`'s (an unknown
 token dark red and dashed), each marked with its position (``data-i``) as the clickable view wants
 (:mod:`.clickable_tokens`).  Every piece, covered text and tooltip is ``html.escape``-d.
 
 >>> from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
->>> from mergescope_ui.shared.scheme_html import cut
+>>> from mergescope_ui.shared.html.schemes import cut
 >>> tok = WordPieceTokenizer(["[UNK]", "hug", "##s"])
 >>> page = clickable_pieces_html(cut(tok, "hugs <b>"), start=10)
 >>> page.count('data-i="'), 'data-i="12"' in page, "<b>" in page, "&lt;" in page
@@ -30,8 +30,8 @@ from bpe_core.byte_level import readable
 from bpe_core.tokenizer.unigram import UnigramTokenizer
 from bpe_core.tokenizer.unigram_normalizer import SPACE
 from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
-from mergescope_ui.shared.scheme_html import SCHEME_CSS, Cut
-from mergescope_ui.shared.token_html import PALETTE_SIZE
+from mergescope_ui.shared.html.schemes import SCHEME_CSS, Cut
+from mergescope_ui.shared.html.tokens import PALETTE_SIZE
 
 PIECE_CSS = (
     SCHEME_CSS
@@ -142,7 +142,7 @@ def piece_detail(tok: WordPieceTokenizer | UnigramTokenizer, c: Cut) -> PieceDet
     """The details of the token ``c`` (one occurrence of it in the text).
 
     >>> u = UnigramTokenizer([("<unk>", 0.0), ("▁the", -1.0), ("t", -3.0), ("▁", -2.0)])
-    >>> from mergescope_ui.shared.scheme_html import cut
+    >>> from mergescope_ui.shared.html.schemes import cut
     >>> d = piece_detail(u, cut(u, "the")[0])
     >>> d.piece, d.score, d.rank, d.role
     ('▁the', -1.0, 1, 'starts a word (▁ stands for the space before it)')

@@ -13,9 +13,9 @@ import streamlit as st
 from bpe_core.tokenizer.unigram import UnigramTokenizer
 from bpe_core.tokenizer.unigram_normalizer import SPACE
 from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
-from mergescope_ui.shared.html_tables import TABLE_CSS, html_table
-from mergescope_ui.shared.scheme_html import lost_html
-from mergescope_ui.shared.token_html import TOKEN_CSS
+from mergescope_ui.shared.html.schemes import lost_html
+from mergescope_ui.shared.html.tables import TABLE_CSS, html_table
+from mergescope_ui.shared.html.tokens import TOKEN_CSS
 
 from . import keys
 from .main_view import PickedToken, Shown, picked_position

@@ -4,7 +4,7 @@ Each kind of spec resolves itself (:meth:`~mergescope_ui.tokenize.specs.Tokenize
 with what this module provides as its :class:`~mergescope_ui.tokenize.specs.Here`:
 
 - quick-trained tokenizers, cached per server with ``st.cache_resource``
-  (the tokenizer is never changed after training; see :mod:`mergescope_ui.shared.cache`);
+  (the tokenizer is never changed after training; see :mod:`mergescope_ui.shared.workers.cache`);
 - the tokenizers of tiktoken's cache and the hub cache (:mod:`bpe_core.formats.local_caches`),
   loaded once per server for every session;
 - the Train page's :class:`~mergescope_ui.shared.training_run.TrainingRun` (the shared key
@@ -31,10 +31,10 @@ from bpe_core.formats.local_caches import (
     load_local,
 )
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.cache import corpus_index, corpus_text, remember
 from mergescope_ui.shared.digest import digest
-from mergescope_ui.shared.job_wait import load_uploaded_in_worker
 from mergescope_ui.shared.training_run import TrainingRun
+from mergescope_ui.shared.workers.cache import corpus_index, corpus_text, remember
+from mergescope_ui.shared.workers.job_wait import load_uploaded_in_worker
 
 from . import keys
 from .results import SchemeTok, Tokenized, tokenize

@@ -29,7 +29,7 @@ from bpe_core import CharTokenizer, Tokenizer
 from bpe_core.tokenizer.scheme import Loss, lost
 from bpe_core.tokenizer.unigram import UnigramTokenizer
 from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
-from mergescope_ui.shared.scheme_html import Cut, cut
+from mergescope_ui.shared.html.schemes import Cut, cut
 
 PAGE_SIZE = 5000
 

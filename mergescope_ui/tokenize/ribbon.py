@@ -2,7 +2,7 @@
 
 One grid column per byte.  Row 1 holds the characters (a character spans
 its bytes), row 2 the bytes in hex, row 3 the tokens (colored as in
-:mod:`mergescope_ui.shared.token_html`, same tooltip).  A character cut by a token
+:mod:`mergescope_ui.shared.html.tokens`, same tooltip).  A character cut by a token
 boundary gets the ``ms-split`` class (a red mark), so a token that ends
 inside a character is plain to see.  Lines break where a token and a
 character both end; a token longer than a line (14 Chinese characters are
@@ -26,7 +26,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from bpe_core.byte_level import readable as screen_label
-from mergescope_ui.shared.token_html import is_whole_utf8, palette_css, token_class, token_title
+from mergescope_ui.shared.html.tokens import is_whole_utf8, palette_css, token_class, token_title
 
 MAX_RIBBON_BYTES = 400
 LINE_BYTES = 24

@@ -2,15 +2,15 @@
 
 ``decode(encode(text))`` is shown as the tokenizer's decoder writes it, with a sentence saying what
 it lost (:func:`~.piece_html.lost_summary`) and the text with the words that became the unknown token
-marked (:func:`~mergescope_ui.shared.scheme_html.lost_html`, escaped).
+marked (:func:`~mergescope_ui.shared.html.schemes.lost_html`, escaped).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.scheme_html import lost_html
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.html.schemes import lost_html
 
 from .piece_html import PIECE_CSS, lost_summary
 from .results import Tokenized

@@ -25,7 +25,7 @@ import streamlit as st
 
 from bpe_core.byte_level import readable
 from bpe_core.pretokenizer import PreTokenizer
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 
 PATTERN_NAMES = {"gpt2": "GPT-2 (r50k, p50k)", "gpt4": "GPT-4 (cl100k)", "o200k": "GPT-4o (o200k)"}
 MAX_SPLIT_CHARS = 3000  # the first characters of the text shown cut (all of them are counted)

@@ -12,8 +12,8 @@ import streamlit as st
 
 from bpe_core import Tokenizer
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.cache import remember
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.workers.cache import remember
 
 from . import keys
 from .chat_tab import chat_tab

@@ -16,9 +16,9 @@ from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import PATTERNS, Tokenizer
 from bpe_core.formats.tiktoken_registry import ENCODINGS
-from mergescope_ui.shared.corpora import default_id
-from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.inputs.corpora import default_id
+from mergescope_ui.shared.inputs.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
@@ -52,7 +52,7 @@ from .specs import (
 )
 from .text_box import example_buttons
 
-DEFAULT_CORPUS = "lighthouse_story"  # the English story (see mergescope_ui.shared.corpora.default_id)
+DEFAULT_CORPUS = "lighthouse_story"  # the English story (see mergescope_ui.shared.inputs.corpora.default_id)
 DEFAULT_VOCAB = 500
 AS_RECORDED = "__as_recorded__"
 PATTERN_NAMES = [p for p in PATTERNS if p != "cl100k"]  # cl100k is gpt4's other name

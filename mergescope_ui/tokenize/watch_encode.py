@@ -3,7 +3,7 @@
 The engine's :func:`~bpe_core.tokenizer.encode_trace.trace_encode` records step 0 (the chunks the
 split pattern cut, each with the name of the pattern part that cut it) and then one step per merge
 that fires, the lowest-ranked first across the whole text, at all its places.  This module turns
-it into the records of :mod:`mergescope_ui.shared.stage_contract`, the same stage the Train page
+it into the records of :mod:`mergescope_ui.shared.stage.contract`, the same stage the Train page
 steps: each step's card (which merge rank fired, the pair, the token it makes, where) and its
 chunks column as escaped HTML, and the text's tokens around each place where it merged as spans
 (each new token marked, with the pair it was made from).  :mod:`.watch_encode_view` mounts it.
@@ -29,8 +29,14 @@ from bpe_core import Tokenizer
 from bpe_core.byte_level import readable
 from bpe_core.pretokenizer import pattern_name
 from bpe_core.tokenizer.encode_trace import EncodeStep, EncodeTrace, TraceReplay, trace_encode
-from mergescope_ui.shared.bounded import remember
-from mergescope_ui.shared.stage_contract import (
+from mergescope_ui.shared.html.tokens import (
+    STAGE_LABEL_COLUMNS,
+    clip_label,
+    stage_label,
+    token_class,
+    token_title,
+)
+from mergescope_ui.shared.stage.contract import (
     ButtonTitles,
     Place,
     Places,
@@ -42,13 +48,7 @@ from mergescope_ui.shared.stage_contract import (
     spans,
     view_ids,
 )
-from mergescope_ui.shared.token_html import (
-    STAGE_LABEL_COLUMNS,
-    clip_label,
-    stage_label,
-    token_class,
-    token_title,
-)
+from mergescope_ui.shared.workers.bounded import remember
 
 __all__ = ["ENCODE_CSS", "EncodeOptions", "EncodeViews", "trace_encode"]
 
@@ -75,8 +75,8 @@ TITLES = ButtonTitles(
     play="Step on its own, a step a second (P key)",
     reset="Back to step 0: the chunks, as bytes",
 )
-# The card and the chunks column (the token colours are the page's, shared/token_html.py; the text colours
-# the theme's variables, shared/theme.py, so they keep 4.5:1 in the light and the dark theme).
+# The card and the chunks column (the token colours are the page's, shared/html/tokens.py; the text colours
+# the theme's variables, shared/html/theme.py, so they keep 4.5:1 in the light and the dark theme).
 ENCODE_CSS = """
 <style>
 .ms-enc-card{border:2px solid var(--ms-info-line);border-radius:.8rem;padding:.55rem .9rem;

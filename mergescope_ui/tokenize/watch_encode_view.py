@@ -2,9 +2,9 @@
 
 Step 0 shows the chunks the split pattern cut, each with the name of the pattern part that cut it;
 each step after it is one merge rank firing at every place it stands (:mod:`.watch_encode` builds
-the records, :mod:`mergescope_ui.shared.stage_component` mounts the stage).  Next, Back, Play, the
+the records, :mod:`mergescope_ui.shared.stage.component` mounts the stage).  Next, Back, Play, the
 keys and presenter mode work as on the Train page; the stage reports the step it shows
-(:class:`~mergescope_ui.shared.stage_contract.Shown`) and :func:`_on_shown` follows it.
+(:class:`~mergescope_ui.shared.stage.contract.Shown`) and :func:`_on_shown` follows it.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import streamlit as st
 
 from bpe_core import Tokenizer
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.cache import remember
 from mergescope_ui.shared.digest import digest
-from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.stage_component import mount_stage
-from mergescope_ui.shared.stage_contract import read_shown
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.stage.component import mount_stage
+from mergescope_ui.shared.stage.contract import read_shown
+from mergescope_ui.shared.workers.cache import remember
 
 from . import keys
 from .encode_room import encode_room

@@ -16,12 +16,12 @@ from collections.abc import Sequence
 import streamlit as st
 
 from bpe_core import MergeStep
-from mergescope_ui.shared.blocks import caption_html, heading_html
-from mergescope_ui.shared.bounded import SharedMemo
 from mergescope_ui.shared.chart_data import arrow_datasets
-from mergescope_ui.shared.html_tables import html_table
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.blocks import caption_html, heading_html
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.html.tables import html_table
 from mergescope_ui.shared.training_run import TrainingRun
+from mergescope_ui.shared.workers.bounded import SharedMemo
 
 from . import keys
 from .charts import tokens_line_spec

@@ -10,7 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 from bpe_core import TrainOptions
 from bpe_core.training import TIE_BREAKS
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.url_state import ignored_value, read_params_once
 
 from . import keys

@@ -15,7 +15,7 @@ import segno
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.training_run import TrainingRun
 from mergescope_ui.shared.url_state import read_params_once, write_params
 

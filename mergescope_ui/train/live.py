@@ -1,7 +1,7 @@
 """The Train page's live room (issue 26): what the room passes on to the students at each step.
 
 The panel calls :func:`live_room` once per run; the room itself (open, join,
-ask, reveal, end) is :mod:`mergescope_ui.shared.room_host`.  What this module
+ask, reveal, end) is :mod:`mergescope_ui.shared.rooms.host`.  What this module
 adds is the lesson's side: the stage's window up to the step shown (never past
 it, so a student cannot peek at the next merge), the question the next merge
 poses with each choice's verdict made by the single-player quiz (so a tie is
@@ -18,8 +18,8 @@ from dataclasses import replace
 
 import streamlit as st
 
-from mergescope_ui.shared.room_host import host_room
 from mergescope_ui.shared.rooms import BLOCK, NEXT, PRUNE, Moment, Question, Verdict
+from mergescope_ui.shared.rooms.host import host_room
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import scheme_quiz

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from bpe_core import MergeStep
 from bpe_core.byte_level import partial_note, readable
-from mergescope_ui.shared.token_html import clip_apart, label_width
+from mergescope_ui.shared.html.tokens import clip_apart, label_width
 
 from .tables import pair_table, pairs_counted
 

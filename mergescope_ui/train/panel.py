@@ -16,9 +16,9 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.room_host import hosting
-from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.stage_contract import SETTLE_MS
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.rooms.host import hosting
+from mergescope_ui.shared.stage.contract import SETTLE_MS
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import details, keys, whatif

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bpe_core import MergeStep
-from mergescope_ui.shared.token_html import clip_label
+from mergescope_ui.shared.html.tokens import clip_label
 
 from .cards import RULE_GIST
 from .tables import pair_table

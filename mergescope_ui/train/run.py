@@ -1,7 +1,7 @@
 """The session's training run for the sidebar's text and settings, kept across reruns.
 
 The run lives in ``session_state`` (:data:`mergescope_ui.shared.keys.RUN`),
-never in a cache (see :mod:`mergescope_ui.shared.cache`).  A new text or new
+never in a cache (see :mod:`mergescope_ui.shared.workers.cache`).  A new text or new
 settings start a new run, replayed to the same step when only the settings
 changed, and the page says what changed.
 """
@@ -12,10 +12,10 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.remote_trainer import RemoteTrainer, start_trainer
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.settings import APP_WORKERS, changes
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
+from mergescope_ui.shared.workers.remote_trainer import RemoteTrainer, start_trainer
 
 from . import keys
 from .inputs import Inputs

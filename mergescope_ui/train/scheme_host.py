@@ -35,9 +35,9 @@ from typing import Any, Final
 
 from bpe_core.tokenizer.unigram_lattice import Lattice, lattice
 from bpe_core.training.unigram import UnigramTrainer
-from mergescope_ui.shared.jobs import MEGABYTE, Limits
-from mergescope_ui.shared.session_worker import Context, SessionWorker
-from mergescope_ui.shared.stage_contract import Window
+from mergescope_ui.shared.stage.contract import Window
+from mergescope_ui.shared.workers.jobs import MEGABYTE, Limits
+from mergescope_ui.shared.workers.session_worker import Context, SessionWorker
 
 from .quiz import QuizResult
 from .scheme_quiz import choices, grade, question

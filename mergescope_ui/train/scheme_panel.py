@@ -20,9 +20,9 @@ from streamlit.delta_generator import DeltaGenerator
 
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.digest import digest
-from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.stage_component import mount_stage
-from mergescope_ui.shared.stage_contract import read_shown
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.stage.component import mount_stage
+from mergescope_ui.shared.stage.contract import read_shown
 
 from . import keys
 from .inputs import SchemeInputs

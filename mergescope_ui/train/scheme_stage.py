@@ -18,8 +18,8 @@ import threading
 from collections.abc import Iterable
 from dataclasses import replace
 
-from mergescope_ui.shared.bounded import remember
-from mergescope_ui.shared.stage_contract import (
+from mergescope_ui.shared.html.tokens import clip_label
+from mergescope_ui.shared.stage.contract import (
     ButtonTitles,
     StepView,
     TokenLabel,
@@ -27,7 +27,7 @@ from mergescope_ui.shared.stage_contract import (
     Wording,
     view_ids,
 )
-from mergescope_ui.shared.token_html import clip_label
+from mergescope_ui.shared.workers.bounded import remember
 
 from .scheme_run import SchemeRun
 from .stage_data import AHEAD, BEHIND, MAX_VIEWS, TOKEN_COLUMNS, StageOptions, shared_views

@@ -3,10 +3,10 @@
 It draws the step controls (Back, Next, Play, Reset, Jump to step, the arrow
 keys), the step line, the merge card, the compact pair chart and the
 sequence before and after the merge, from a window of steps built in
-:mod:`.stage_data` as the records of :mod:`mergescope_ui.shared.stage_contract`.
+:mod:`.stage_data` as the records of :mod:`mergescope_ui.shared.stage.contract`.
 It steps through that window in the browser, with no server round trip
-(``mergescope_ui/shared/stage_assets/stage.js``), and reports what it shows as one state value, a
-:class:`~mergescope_ui.shared.stage_contract.Shown` (the step, the first place
+(``mergescope_ui/shared/stage/assets/stage.js``), and reports what it shows as one state value, a
+:class:`~mergescope_ui.shared.stage.contract.Shown` (the step, the first place
 it needs, the window's serial, and why it reports: a window it needs, or a step
 that stepping paused on): :func:`_on_shown` applies it to the run, and reruns
 the stage's part of the page for a window, the part below it for a paused step
@@ -16,7 +16,7 @@ the stage itself (a jump that had to train, the quiz's Next, a new run) it
 bumps the serial, and the stage takes the position it is sent.
 
 Every string in the data is HTML-escaped on the server; the component's own
-HTML, CSS and JavaScript are :mod:`mergescope_ui.shared.stage_component`'s.
+HTML, CSS and JavaScript are :mod:`mergescope_ui.shared.stage.component`'s.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.stage_component import mount_stage
-from mergescope_ui.shared.stage_contract import read_shown
+from mergescope_ui.shared.stage.component import mount_stage
+from mergescope_ui.shared.stage.contract import read_shown
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys

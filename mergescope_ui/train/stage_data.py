@@ -26,9 +26,8 @@ from dataclasses import dataclass, field, replace
 
 from bpe_core.byte_level import partial_note
 from bpe_core.training.places import Place as TextPlace
-from mergescope_ui.shared.bounded import remember
-from mergescope_ui.shared.remote_trainer import characters_for, replay_for
-from mergescope_ui.shared.stage_contract import (
+from mergescope_ui.shared.html.tokens import STAGE_LABEL_COLUMNS, stage_label
+from mergescope_ui.shared.stage.contract import (
     SETTLE_MS,
     Place,
     Places,
@@ -40,8 +39,9 @@ from mergescope_ui.shared.stage_contract import (
     spans,
     view_ids,
 )
-from mergescope_ui.shared.token_html import STAGE_LABEL_COLUMNS, stage_label
 from mergescope_ui.shared.training_run import TrainingRun
+from mergescope_ui.shared.workers.bounded import remember
+from mergescope_ui.shared.workers.remote_trainer import characters_for, replay_for
 
 from .cards import intro_card_html, merge_card_html
 from .pair_bars import pair_bars_html

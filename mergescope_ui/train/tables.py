@@ -18,7 +18,7 @@ import pandas as pd
 
 from bpe_core import MergeStep, PairCount
 from bpe_core.byte_level import readable as label
-from mergescope_ui.shared.csv_cells import csv_bytes
+from mergescope_ui.shared.html.csv_cells import csv_bytes
 
 # A non-space byte followed by a whitespace byte: the token runs past the end of a word.
 _CROSSES = re.compile(rb"[^\s][\s]")
@@ -144,7 +144,8 @@ def tokens_by_step(initial_tokens: int, steps: Sequence[MergeStep]) -> pd.DataFr
 
 def merges_csv(steps: Sequence[MergeStep]) -> bytes:
     """The merges table as UTF-8 CSV, with the raw bytes of each token in hex too (a label that a
-    spreadsheet would run as a formula starts with an apostrophe: :mod:`mergescope_ui.shared.csv_cells`)."""
+    spreadsheet would run as a formula starts with an apostrophe:
+    :mod:`mergescope_ui.shared.html.csv_cells`)."""
     table = merges_table(steps)
     table.insert(4, "token_hex", [s.token.hex() for s in steps])
     return csv_bytes(table)

@@ -12,22 +12,24 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from mergescope_ui.shared.cache import corpus_index, corpus_text
-from mergescope_ui.shared.corpora import default_id
-from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.upload import DEFAULT_MAX_BYTES, MEGABYTE
-from mergescope_ui.shared.upload_widgets import (
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.inputs.corpora import default_id
+from mergescope_ui.shared.inputs.upload import DEFAULT_MAX_BYTES, MEGABYTE
+from mergescope_ui.shared.inputs.upload_widgets import (
     MAX_PASTE_CHARS,
     decode_remembered_upload,
     paste_cut_note,
     remember_upload,
 )
 from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
+from mergescope_ui.shared.workers.cache import corpus_index, corpus_text
 
 from . import keys
 from .lesson import on_corpus
 
-DEFAULT_CORPUS = "low_lowest_newest"  # the classroom string (see mergescope_ui.shared.corpora.default_id)
+DEFAULT_CORPUS = (
+    "low_lowest_newest"  # the classroom string (see mergescope_ui.shared.inputs.corpora.default_id)
+)
 URL_PARAM = "corpus"  # ?corpus=<id> picks a built-in text (or __paste__ / __upload__)
 
 

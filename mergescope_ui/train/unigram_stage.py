@@ -28,7 +28,8 @@ from itertools import accumulate
 from bpe_core.tokenizer.unigram_lattice import viterbi
 from bpe_core.training.unigram import UnigramTrainer
 from bpe_core.training.unigram_records import PieceLoss, UnigramRound
-from mergescope_ui.shared.stage_contract import (
+from mergescope_ui.shared.html.tokens import PALETTE_SIZE, clip_label
+from mergescope_ui.shared.stage.contract import (
     ButtonTitles,
     Place,
     Places,
@@ -38,7 +39,6 @@ from mergescope_ui.shared.stage_contract import (
     TokenLabel,
     Wording,
 )
-from mergescope_ui.shared.token_html import PALETTE_SIZE, clip_label
 
 from .scheme_run import SchemeRun
 from .scheme_stage import HEAD_CHARS, PLACES_PER_STEP, SchemeViews, esc, visible

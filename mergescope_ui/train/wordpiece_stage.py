@@ -32,7 +32,8 @@ from bpe_core.tokenizer.wordpiece import BERT_SPECIAL_TOKENS
 from bpe_core.tokenizer.wordpiece_words import words as text_words
 from bpe_core.training.wordpiece import WordPieceTrainer
 from bpe_core.training.wordpiece_records import PairScore, WordPieceOptions, WordPieceStep
-from mergescope_ui.shared.stage_contract import (
+from mergescope_ui.shared.html.tokens import PALETTE_SIZE, clip_apart, clip_label
+from mergescope_ui.shared.stage.contract import (
     Mark,
     Place,
     Places,
@@ -43,7 +44,6 @@ from mergescope_ui.shared.stage_contract import (
     Wording,
     spans,
 )
-from mergescope_ui.shared.token_html import PALETTE_SIZE, clip_apart, clip_label
 
 from .scheme_run import SchemeRun
 from .scheme_stage import HEAD_CHARS, PLACES_PER_STEP, SchemeViews, esc

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from mergescope_ui.shared.cache import corpus_index
-from mergescope_ui.shared.token_html import token_spans_html
+from mergescope_ui.shared.html.tokens import token_spans_html
+from mergescope_ui.shared.workers.cache import corpus_index
 
 # "low lowest" after two merges (lo, low): a tiny taste of the colored spans.
 _DEMO_VOCAB = {

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mergescope_ui.shared.memory import TRIM_EVERY_SECONDS
+from mergescope_ui.shared.workers.memory import TRIM_EVERY_SECONDS
 from tests.browser.support import CHROMIUM, CHROMIUM_ARGS, chromium_page, generated_text, rss_mb, wait_idle
 
 TRAIN_URL = "/train?corpus=lighthouse_story"
@@ -32,7 +32,7 @@ UPLOAD_TRAIN_URL = "/train?corpus=__upload__&pattern=none&merges=20000"
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 # The class ends sooner with short lifetimes: sessions dropped 5 s after their browser closed, cached
 # results of one user's text 5 s after their last use (both 120 s by default); the memory thread
-# (mergescope_ui.shared.memory) runs every 15 s, so all is given back
+# (mergescope_ui.shared.workers.memory) runs every 15 s, so all is given back
 # AFTER_CLASS_SECONDS (and one more run of that thread) after the end.
 SHORT_LIFETIMES = ("--server.disconnectedSessionTTL", "5")
 SHORT_CACHE = {"MERGESCOPE_CACHE_SECONDS": "5"}
@@ -249,7 +249,7 @@ def settle(url: str, server_pid: int, *, wait: float = 0.0) -> float:
     load the Train page once in a fresh browser and close it (Streamlit drops the expired sessions it
     keeps for a reconnect only when it stores another: this page's, as it closes), and return the
     server's RSS in MB; after a wait, once the memory thread has run again
-    (:data:`mergescope_ui.shared.memory.TRIM_EVERY_SECONDS`: at its next quiet tick it collects the
+    (:data:`mergescope_ui.shared.workers.memory.TRIM_EVERY_SECONDS`: at its next quiet tick it collects the
     whole heap, where the dropped sessions' objects are)."""
     time.sleep(wait)
     with chromium_page(width=1280, height=800) as page:

@@ -21,7 +21,7 @@ import pytest
 from bpe_core import Tokenizer, train
 from bpe_core.formats.gpt2 import read_gpt2
 from bpe_core.formats.tiktoken import read_tiktoken
-from mergescope_ui.shared.stage_contract import wire
+from mergescope_ui.shared.stage.contract import wire
 from mergescope_ui.tokenize.clickable_tokens import clickable_spans_html
 from mergescope_ui.tokenize.encoder_table import encoder_table
 from tests.browser.support import ROOT, chromium_page, missing_browser

@@ -2,7 +2,7 @@
 
 Streamlit's browser side keeps a container's children when a container comes where one was (the empty
 sent between the two is dropped when both go in one batch): :func:`run_job` draws its bar and Cancel as
-two elements, no container (``mergescope_ui/shared/job_wait.py`` says more).  Checked on
+two elements, no container (``mergescope_ui/shared/workers/job_wait.py`` says more).  Checked on
 ``tests/browser/apps/job_place.py``, where the batch always forms (a container fails each time), twice
 over.
 """

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mergescope_ui.shared.corpora import load_index
+from mergescope_ui.shared.inputs.corpora import load_index
 from tests.browser.support import chromium_page, full_screenshot, missing_browser, streamlit_server, wait_idle
 
 REASON = missing_browser()

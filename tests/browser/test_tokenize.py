@@ -18,7 +18,7 @@ import pytest
 
 from bpe_core import Tokenizer, train
 from bpe_core.byte_level import readable as screen_label
-from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
+from mergescope_ui.shared.inputs.corpora import find_corpus, load_index, load_text
 from mergescope_ui.tokenize.tab_views import TAB_NAMES
 from tests.browser.layout import STICKING_OUT
 from tests.browser.support import (

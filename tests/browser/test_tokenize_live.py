@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from bpe_core import train
-from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
+from mergescope_ui.shared.inputs.corpora import find_corpus, load_index, load_text
 from tests.browser.support import chromium_page, missing_browser, streamlit_server, wait_idle
 from tests.ui.tokenize.fake_caches import no_caches
 

@@ -17,7 +17,7 @@ from urllib.parse import quote_plus
 import pytest
 
 from bpe_core.tokenizer.scheme import lost
-from mergescope_ui.shared.tokenizer_files import load_uploaded_any
+from mergescope_ui.shared.inputs.tokenizer_files import load_uploaded_any
 from mergescope_ui.tokenize.piece_html import marked
 from tests.browser.support import chromium_page, full_screenshot, missing_browser, streamlit_server, wait_idle
 from tests.browser.test_tokenize import SPANS, _errors, _settled, _wait_tokens

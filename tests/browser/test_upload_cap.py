@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from mergescope_ui.shared.upload import DEFAULT_MAX_BYTES
+from mergescope_ui.shared.inputs.upload import DEFAULT_MAX_BYTES
 from tests.browser.support import chromium_page, missing_browser, open_app, streamlit_server
 
 REASON = missing_browser()

@@ -14,7 +14,7 @@ import pytest
 
 from bpe_core import train
 from bpe_core.tokenizer.encode_trace import trace_encode
-from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
+from mergescope_ui.shared.inputs.corpora import find_corpus, load_index, load_text
 from mergescope_ui.tokenize.tab_views import WATCH_TAB
 from mergescope_ui.tokenize.watch_encode import TITLES
 from tests.browser.layout import STICKING_OUT

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from bpe_core import train_steps
-from mergescope_ui.shared.corpora import find_corpus, load_text
+from mergescope_ui.shared.inputs.corpora import find_corpus, load_text
 from tests.browser.support import (
     ARTIFACTS,
     chromium_page,

@@ -14,7 +14,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from mergescope_ui.shared.safe_text import displayed
+from mergescope_ui.shared.html.safe_text import displayed
 from mergescope_ui.tokenize import keys as tok_keys
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,7 +52,7 @@ def test_a_catastrophic_split_in_an_uploaded_tokenizer_json_is_stopped_on_the_to
 
 def test_a_full_paste_box_says_it_was_cut_and_points_to_upload_on_the_train_page_and_in_the_lab():
     from mergescope_ui.lab import keys as lab_keys
-    from mergescope_ui.shared.upload_widgets import MAX_PASTE_CHARS
+    from mergescope_ui.shared.inputs.upload_widgets import MAX_PASTE_CHARS
     from mergescope_ui.train import keys as train_keys
 
     full = ("low lower newest widest\n" * (MAX_PASTE_CHARS // 24 + 1))[:MAX_PASTE_CHARS]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.import_graph import imports_of, module_files
+from tests.import_graph import find_cycle, import_graph, imports_of, module_files
 
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "mergescope_ui"
@@ -85,6 +85,64 @@ def test_a_page_package_importing_another_is_caught() -> None:
     assert page_packages_in(names) - {"tokenize"} == {"train"}
     relative = imports_of("from ..lab import keys", "mergescope_ui.shared.cache")
     assert page_packages_in(relative) == {"lab"}
+
+
+SHARED_FOLDERS = ("stage", "html", "inputs", "workers", "rooms")
+"""The folders of ``shared`` by concern, lowest first: each may import the ones before it and the modules
+directly in ``shared`` (keys, digest, settings...), never one after it."""
+
+
+def test_no_import_circle_anywhere_in_the_ui() -> None:
+    assert find_cycle(import_graph(ROOT, "mergescope_ui")) is None
+
+
+def test_a_circle_in_the_ui_is_caught(tmp_path: Path) -> None:
+    for name, text in {
+        "ui/__init__.py": "",
+        "ui/shared/__init__.py": "",
+        "ui/shared/a.py": "from .b import x",
+        "ui/shared/b.py": "from . import a",
+    }.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert find_cycle(import_graph(tmp_path, "ui")) == ["ui.shared.a", "ui.shared.b", "ui.shared.a"]
+
+
+def shared_folder_of(name: str) -> str | None:
+    """The folder of ``shared`` a module is in; None: directly in ``shared``, or not."""
+    parts = name.split(".")
+    inside = len(parts) > 2 and parts[:2] == ["mergescope_ui", "shared"] and parts[2] in SHARED_FOLDERS
+    return parts[2] if inside else None
+
+
+def test_shared_is_folders_by_concern_and_a_few_modules() -> None:
+    folders = sorted(p.name for p in (UI / "shared").iterdir() if (p / "__init__.py").is_file())
+    assert folders == sorted(SHARED_FOLDERS)
+    modules = sorted(p.stem for p in (UI / "shared").glob("*.py"))
+    assert len(modules) <= 12, (
+        f"{len(modules)} modules directly in shared: put them in its folders ({modules})"
+    )
+    for folder in SHARED_FOLDERS:
+        doc = (UI / "shared" / folder / "__init__.py").read_text(encoding="utf-8")
+        assert doc.startswith('"""') and "import" in doc.split('"""')[1], (
+            f"shared/{folder} says not what it may import"
+        )
+
+
+SHARED_MODULES = [m for m in UI_MODULES if shared_folder_of(m[0]) is not None]
+
+
+@pytest.mark.parametrize(
+    ("module", "path", "is_package"), SHARED_MODULES, ids=[m for m, _, _ in SHARED_MODULES]
+)
+def test_shared_folders_import_down_only(module: str, path: Path, is_package: bool) -> None:
+    own = shared_folder_of(module)
+    assert own is not None
+    allowed = set(SHARED_FOLDERS[: SHARED_FOLDERS.index(own) + 1])
+    for name in _imports(path, module, is_package):
+        folder = shared_folder_of(name)
+        if folder is not None:
+            assert folder in allowed, f"{module} imports {name}: shared/{folder} comes after shared/{own}"
 
 
 def pure_modules() -> list[tuple[str, Path, bool]]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from mergescope_ui.shared.safe_text import displayed
+from mergescope_ui.shared.html.safe_text import displayed
 
 ROOT = Path(__file__).resolve().parents[2]
 HUGE = 30_000

@@ -3,7 +3,7 @@
 ``st.warning``, ``st.error``, ``st.info``, ``st.success``, ``st.caption``,
 ``st.markdown``, ``st.write``, ``st.toast`` and the headers render Markdown, so a
 value from a user, a file or a URL formatted into their text must reach them
-through :func:`mergescope_ui.shared.safe_text.md_escape` (the one helper).  This
+through :func:`mergescope_ui.shared.html.safe_text.md_escape` (the one helper).  This
 test reads every such call in the UI and fails on a ``{value}`` that is not an
 ``md_escape(...)`` call, a number (a format spec such as ``:,`` or ``len(...)``)
 or a constant, unless :data:`SAFE` lists it with the reason it is safe.
@@ -39,14 +39,14 @@ SAFE = {
         "', '.join((c.id for c in corpora))",  # the built-in corpora's ids
         "corpus.description",  # a built-in corpus's description
     },
-    "mergescope_ui/shared/upload_widgets.py": {"instead"},  # the calling page's own words
+    "mergescope_ui/shared/inputs/upload_widgets.py": {"instead"},  # the calling page's own words
     "pages/views/welcome.py": {"corpus.title", "corpus.description"},  # the built-in corpora
     "mergescope_ui/lab/link.py": {  # the lab's own sentence, naming only kinds of text it knows (OWN_TEXTS)
         "own_text_note(link.own, opened=True)",
         "own_text_note(own, opened=False)",
     },
     "mergescope_ui/classroom/follow.py": {"asked.number", "IDLE_SECONDS // 60"},  # numbers
-    "mergescope_ui/shared/room_host.py": {  # numbers, and plural endings of the page's own
+    "mergescope_ui/shared/rooms/host.py": {  # numbers, and plural endings of the page's own
         "IDLE_SECONDS // 60",
         "'s' * (asked != 1)",
         "'s' * (summary.students != 1)",
@@ -109,5 +109,6 @@ def test_every_message_formats_outside_values_through_md_escape():
                 bad.append(f"{rel}:{line}: {{{expr}}}")
     assert not bad, (
         "a value reaches a Markdown-rendering message unescaped: wrap it in md_escape(...) "
-        "(mergescope_ui.shared.safe_text), or list it in SAFE with the reason it is safe:\n" + "\n".join(bad)
+        "(mergescope_ui.shared.html.safe_text), or list it in SAFE with the reason it is safe:\n"
+        + "\n".join(bad)
     )

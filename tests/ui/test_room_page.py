@@ -8,7 +8,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from mergescope_ui.shared.rooms import BLOCK, MemoryRooms, _moment, _question, room_store
+from mergescope_ui.shared.rooms import BLOCK, MemoryRooms, room_store
+from tests.ui.shared.room_fixtures import moment as _moment
+from tests.ui.shared.room_fixtures import question as _question
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "views" / "classroom.py")

@@ -33,7 +33,7 @@ from typing import TypedDict
 
 from bpe_core import MergeStep
 from bpe_core.byte_level import readable
-from mergescope_ui.shared.token_html import clip_label
+from mergescope_ui.shared.html.tokens import clip_label
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 
 KINDS: tuple[str, ...] = ("tie", "block", "pick")

@@ -29,7 +29,7 @@ from bpe_core import MergeStep, Tokenizer
 from bpe_core.analysis.metrics import Compression
 from bpe_core.analysis.side_by_side import VocabComparison, align, compare_made, compare_vocabs, compression
 from bpe_core.byte_level import readable as label
-from mergescope_ui.shared.token_html import clip_label, token_spans_html, window_length
+from mergescope_ui.shared.html.tokens import clip_label, token_spans_html, window_length
 
 MERGE_COLUMNS = ["merge", "real history", "what if", ""]
 CLIP = 24  # columns of a token's label in a table or a token box; longer ones are cut in the middle

@@ -12,8 +12,8 @@ import html
 
 import streamlit as st
 
-from mergescope_ui.shared.blocks import caption_html
-from mergescope_ui.shared.html_tables import html_table
+from mergescope_ui.shared.html.blocks import caption_html
+from mergescope_ui.shared.html.tables import html_table
 from mergescope_ui.shared.scroll_to import scroll_to
 from mergescope_ui.shared.training_run import TrainingRun
 

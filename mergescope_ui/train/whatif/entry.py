@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from mergescope_ui.shared.blocks import caption_html
+from mergescope_ui.shared.html.blocks import caption_html
 from mergescope_ui.shared.training_run import TrainingRun
 
 from .. import keys as page_keys

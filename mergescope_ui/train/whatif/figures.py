@@ -14,12 +14,12 @@ import html
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from mergescope_ui.shared.blocks import caption_html
-from mergescope_ui.shared.cache import corpus_index, corpus_text
 from mergescope_ui.shared.digest import digest
-from mergescope_ui.shared.html_tables import html_table
-from mergescope_ui.shared.token_html import token_span
+from mergescope_ui.shared.html.blocks import caption_html
+from mergescope_ui.shared.html.tables import html_table
+from mergescope_ui.shared.html.tokens import token_span
 from mergescope_ui.shared.training_run import TrainingRun
+from mergescope_ui.shared.workers.cache import corpus_index, corpus_text
 
 from . import keys
 from .compare import Summary, step_summary, summary, summary_table

@@ -35,9 +35,9 @@ from bpe_core.tokenizer.merge_order import (
     swapped_order,
     swaps_that_change,
 )
-from mergescope_ui.shared.blocks import caption_html
-from mergescope_ui.shared.safe_text import md_escape
-from mergescope_ui.shared.token_html import token_span
+from mergescope_ui.shared.html.blocks import caption_html
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.html.tokens import token_span
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys

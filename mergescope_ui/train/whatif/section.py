@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.training_run import TrainingRun
 
 from .compare_view import comparison

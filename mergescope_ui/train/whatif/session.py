@@ -15,7 +15,7 @@ import streamlit as st
 
 from bpe_core.pretokenizer import excerpt
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys

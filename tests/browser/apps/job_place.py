@@ -7,8 +7,8 @@ The first run draws five results in a container; "Run the job" starts a job that
 
 import streamlit as st
 
-from mergescope_ui.shared.job_wait import run_job
-from mergescope_ui.shared.jobs import Limits
+from mergescope_ui.shared.workers.job_wait import run_job
+from mergescope_ui.shared.workers.jobs import Limits
 from tests.ui.shared.test_jobs import forever
 
 if st.button("Run the job"):

@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 from bpe_core.analysis.metrics import LESSON_SIZES
 from mergescope_ui.lab import keys as lk
 from mergescope_ui.lab.compute import clear_caches, reached_sizes
-from mergescope_ui.shared.corpora import find_id, load_index
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.inputs.corpora import find_id, load_index
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = "pages/views/vocab-lab.py"

@@ -19,8 +19,8 @@ from bpe_core.tokenizer.scheme import lost
 from bpe_core.training.schemes import MODELS, train_scheme
 from mergescope_ui.schemes import keys
 from mergescope_ui.schemes.compute import CACHE, MAX_CHARS, NAMES, OPTIONS
-from mergescope_ui.shared.corpora import find_corpus, load_text
-from mergescope_ui.shared.safe_text import displayed
+from mergescope_ui.shared.html.safe_text import displayed
+from mergescope_ui.shared.inputs.corpora import find_corpus, load_text
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = "pages/views/schemes.py"

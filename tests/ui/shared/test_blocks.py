@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from mergescope_ui.shared.blocks import (
+from mergescope_ui.shared.html.blocks import (
     BLOCK_CSS,
     Figure,
     caption_html,
     figures_html,
     heading_html,
 )
-from mergescope_ui.shared.theme import page_css
+from mergescope_ui.shared.html.theme import page_css
 
 NASTY = "<img src=x onerror=alert(1)> & \"q\" 'r'"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mergescope_ui.shared.token_html import clip_apart, clip_label, label_width
+from mergescope_ui.shared.html.tokens import clip_apart, clip_label, label_width
 
 UNIT = st.sampled_from(["a", "b", "␣", "w", "语", "<E8>"])
 LABEL = st.lists(UNIT, max_size=30).map("".join)

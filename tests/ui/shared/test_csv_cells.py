@@ -13,7 +13,7 @@ import bpe_core
 from bpe_core.analysis.metrics import Compression, SizeRow
 from bpe_core.byte_level import readable
 from mergescope_ui.lab.tables import size_csv
-from mergescope_ui.shared.csv_cells import FORMULA_STARTS, safe_cell
+from mergescope_ui.shared.html.csv_cells import FORMULA_STARTS, safe_cell
 from mergescope_ui.train.tables import merges_csv
 
 LINK = '=HYPERLINK("http://example.com","open")'

@@ -10,9 +10,9 @@ import pytest
 
 from bpe_core import TrainOptions
 from bpe_core.byte_level import readable as label
-from mergescope_ui.shared.corpora import CORPORA_DIR, find_corpus, load_index, load_text
+from mergescope_ui.shared.inputs.corpora import CORPORA_DIR, find_corpus, load_index, load_text
+from mergescope_ui.shared.inputs.upload import MEGABYTE, decode_upload
 from mergescope_ui.shared.settings import changes, parse_special_tokens
-from mergescope_ui.shared.upload import MEGABYTE, decode_upload
 
 
 def test_every_corpus_is_small_utf8_with_a_one_line_description() -> None:
@@ -104,12 +104,12 @@ def test_screen_labels_avoid_glyphs_fonts_lack(token: bytes, shown: str) -> None
 
 
 MY_MODULES = [
-    "shared.corpora",
-    "shared.html_tables",
+    "shared.inputs.corpora",
+    "shared.html.tables",
     "shared.settings",
     "shared.training_run",
-    "shared.token_html",
-    "shared.upload",
+    "shared.html.tokens",
+    "shared.inputs.upload",
 ]
 
 

@@ -9,8 +9,8 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import save_tokenizer, train
-from mergescope_ui.shared import job_wait
-from mergescope_ui.shared.jobs import runner
+from mergescope_ui.shared.workers import job_wait
+from mergescope_ui.shared.workers.jobs import runner
 from mergescope_ui.tokenize import keys
 
 PAGE = str(Path(__file__).resolve().parents[3] / "pages" / "views" / "tokenize_page.py")
@@ -50,8 +50,8 @@ def _pressed_cancel() -> None:
     the run the click starts must say "cancelled", not start the job again."""
     import streamlit as st
 
-    from mergescope_ui.shared import job_wait
-    from mergescope_ui.shared.jobs import Limits, runner
+    from mergescope_ui.shared.workers import job_wait
+    from mergescope_ui.shared.workers.jobs import Limits, runner
     from tests.ui.shared.test_jobs import forever
 
     job = runner().submit(forever, owner="a test")

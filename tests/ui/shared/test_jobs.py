@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from mergescope_ui.shared import jobs
-from mergescope_ui.shared.jobs import MEGABYTE, Limits, Runner
+from mergescope_ui.shared.workers import jobs
+from mergescope_ui.shared.workers.jobs import MEGABYTE, Limits, Runner
 
 
 # ----- jobs (module level: a worker imports them by name) -----
@@ -180,7 +180,7 @@ def test_fork_is_refused():
 
 SERVER = """
 import sys, time
-from mergescope_ui.shared.jobs import Runner
+from mergescope_ui.shared.workers.jobs import Runner
 from tests.ui.shared.test_jobs import forever
 r = Runner(slots=1, tick=0.05)
 job = r.submit(forever, owner="x")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mergescope_ui.shared import settings
-from mergescope_ui.shared.memory import release
-from mergescope_ui.shared.progress_cache import ProgressCache, expire_all
+from mergescope_ui.shared.workers.memory import release
+from mergescope_ui.shared.workers.progress_cache import ProgressCache, expire_all
 
 
 def test_expire_all_drops_results_past_their_lifetime_without_anyone_asking():
@@ -41,7 +41,7 @@ def test_the_cache_lifetime_comes_from_the_environment(monkeypatch):
 
 def test_a_slow_full_collection_is_not_repeated_every_tick(monkeypatch):
     """A full collection that took long (a big heap) is followed by young ones only, until its period."""
-    from mergescope_ui.shared import memory
+    from mergescope_ui.shared.workers import memory
 
     monkeypatch.setattr(memory, "_last_full", {"seconds": 0.0, "at": float("-inf")})
     monkeypatch.setattr(memory, "_busy_since_full", [False])
@@ -59,7 +59,7 @@ def test_a_busy_server_collects_the_young_generations_only(monkeypatch):
     class of 40's took 1.5-2 s, every page waiting; once the class has gone, the next tick does."""
     import gc
 
-    from mergescope_ui.shared import memory
+    from mergescope_ui.shared.workers import memory
 
     monkeypatch.setattr(memory, "_last_full", {"seconds": 0.0, "at": float("-inf")})
     monkeypatch.setattr(memory, "_collections", [0])
@@ -80,7 +80,7 @@ def test_the_first_quiet_tick_after_a_busy_one_collects_the_whole_heap_once(monk
     """A class that leaves: its sessions' objects are old cycles that only a full collection frees.  The
     first quiet tick after busy ones collects the whole heap even when the last full collection was
     slow, and the quiet ticks after it do not (until busy again, or the period)."""
-    from mergescope_ui.shared import memory
+    from mergescope_ui.shared.workers import memory
 
     monkeypatch.setattr(memory, "_last_full", {"seconds": 1.5, "at": 0.0})
     monkeypatch.setattr(memory, "_busy_since_full", [False])

@@ -10,8 +10,8 @@ import pytest
 
 from bpe_core import Tokenizer, load_tokenizer, train
 from bpe_core.formats.save import write_format
-from mergescope_ui.shared import tokenizer_files
-from mergescope_ui.shared.tokenizer_files import load_packed, load_uploaded, pack, unpack
+from mergescope_ui.shared.inputs import tokenizer_files
+from mergescope_ui.shared.inputs.tokenizer_files import load_packed, load_uploaded, pack, unpack
 from tests.engine.formats.support import rank_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -134,9 +134,9 @@ def _callers(name: str) -> set[str]:
 
 def test_only_unpack_reaches_the_trusted_constructor_and_only_a_jobs_value_reaches_unpack():
     # bpe.py defines it; load.py builds a reader's checked data with it (merge_ids only a .tiktoken's)
-    trusted = {"mergescope_ui/shared/tokenizer_files.py", "bpe_core/formats/load.py"}
+    trusted = {"mergescope_ui/shared/inputs/tokenizer_files.py", "bpe_core/formats/load.py"}
     assert _callers("_from_checked") == trusted
-    source = (ROOT / "mergescope_ui/shared/tokenizer_files.py").read_text(encoding="utf-8")
+    source = (ROOT / "mergescope_ui/shared/inputs/tokenizer_files.py").read_text(encoding="utf-8")
     assert source.count("_from_checked(") == 1 and "def unpack(" in source
     load = (ROOT / "bpe_core/formats/load.py").read_text(encoding="utf-8")
     assert load.count("_from_checked(") == 1 and "if data.merge_ids is None:" in load
@@ -163,7 +163,7 @@ def test_only_unpack_reaches_the_trusted_constructor_and_only_a_jobs_value_reach
                 and node.value.id == "tokenizer_files"
             ):
                 importers.add(path.relative_to(ROOT).as_posix())
-    assert importers == {"mergescope_ui/shared/job_wait.py"}
-    job_wait = (ROOT / "mergescope_ui/shared/job_wait.py").read_text(encoding="utf-8")
+    assert importers == {"mergescope_ui/shared/workers/job_wait.py"}
+    job_wait = (ROOT / "mergescope_ui/shared/workers/job_wait.py").read_text(encoding="utf-8")
     # the one call: the value of the job that ran load_packed in a worker, after its status said done
     assert job_wait.count("unpack(") == 1 and "else unpack(value)" in job_wait

@@ -19,9 +19,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from mergescope_ui.shared import rooms
-from mergescope_ui.shared.redis_rooms import RedisRooms
-from mergescope_ui.shared.rooms import _moment, _question, store_from
+from mergescope_ui.shared.rooms import store_from
+from mergescope_ui.shared.rooms.redis_store import RedisRooms
 from tests import redis_server
+from tests.ui.shared.room_fixtures import moment as _moment
+from tests.ui.shared.room_fixtures import question as _question
 from tests.ui.shared.test_rooms import CountingPager, _with_places
 
 PAGE = str(Path(__file__).resolve().parents[3] / "pages" / "views" / "classroom.py")

@@ -15,17 +15,17 @@ import pytest
 import bpe_core
 from bpe_core.byte_level import character_counts
 from bpe_core.training.places import TextReplay
-from mergescope_ui.shared import jobs, session_worker
-from mergescope_ui.shared.jobs import MEGABYTE, Limits
-from mergescope_ui.shared.remote_trainer import (
+from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
+from mergescope_ui.shared.workers import jobs, session_worker
+from mergescope_ui.shared.workers.jobs import MEGABYTE, Limits
+from mergescope_ui.shared.workers.remote_trainer import (
     RemoteReplay,
     RemoteTrainer,
     characters_for,
     replay_for,
     start_trainer,
 )
-from mergescope_ui.shared.session_worker import Context, SessionWorker
-from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
+from mergescope_ui.shared.workers.session_worker import Context, SessionWorker
 from tests.ui.shared.test_jobs import gone, until
 
 TEXT = (

@@ -11,8 +11,8 @@ from dataclasses import replace
 import pytest
 
 from mergescope_ui.shared import rooms
-from mergescope_ui.shared.redis_rooms import RedisRooms
-from mergescope_ui.shared.rooms import (
+from mergescope_ui.shared.rooms import MemoryRooms, records
+from mergescope_ui.shared.rooms.model import (
     BLOCK,
     CLOSED_KEPT_SECONDS,
     CODE_ALPHABET,
@@ -21,16 +21,17 @@ from mergescope_ui.shared.rooms import (
     MAX_NAME,
     MAX_ROOMS,
     MAX_STUDENTS,
-    MemoryRooms,
     RoomError,
     Verdict,
-    _moment,
-    _question,
     clean_name,
     name_html,
+    wanted_pages,
 )
-from mergescope_ui.shared.stage_contract import Place, Places, Span, TokenLabel
+from mergescope_ui.shared.rooms.redis_store import RedisRooms
+from mergescope_ui.shared.stage.contract import Place, Places, Span, TokenLabel
 from tests import redis_server
+from tests.ui.shared.room_fixtures import moment as _moment
+from tests.ui.shared.room_fixtures import question as _question
 
 
 class Clock:
@@ -440,3 +441,34 @@ def test_a_waiting_student_wakes_when_the_teacher_acts(store: MemoryRooms) -> No
         t.join()
     assert [v for v, _ in woke] == [seen + 1] * 3
     assert all(0.1 < s < 4 for _, s in woke), woke  # woken by the step, long before the time ran out
+
+
+def test_a_whole_lesson_in_one_room() -> None:
+    """The rooms' example: open, join, publish, ask, answer once, reveal, expire (was a doctest)."""
+    t = [0.0]
+    store = MemoryRooms(clock=lambda: t[0])
+    code, host = store.open()
+    assert len(code) == 6 and store.hosted(host) == code
+    ada = store.join(code, "  Ada <b>L</b> ")
+    assert store.names(code) == ("Ada <b>L</b>",)
+    store.publish(host, _moment(3, question=_question(4)))
+    assert store.ask(host) == 1
+    assert (store.answer(code, ada, 1, "o + w"), store.answer(code, ada, 1, "l + o")) == (True, False)
+    store.reveal(host)
+    state = store.state(code, student=ada)
+    assert state.asked is not None and state.tally is not None
+    assert (state.position, state.asked.revealed, state.mine, state.tally.right) == (3, True, "o + w", 1)
+    t[0] += rooms.IDLE_SECONDS + 1
+    assert (store.state(code).closed, store.state(code).reason) == (True, "expired")
+
+
+def test_a_students_window_wants_only_pages_of_its_steps() -> None:
+    """Pages wanted: a step of the window whose kept view starts elsewhere, at a place it has."""
+    view = replace(_moment(3).window.views[-1], places=Places(total=20, start=0, items=()))
+    assert wanted_pages({3: 6, 2: 6, 99: 6}, {3: view}, top=3, at=3) == {3: 6}
+    assert wanted_pages({3: 20}, {3: view}, top=3, at=3) == {}
+
+
+def test_a_moment_goes_through_the_shared_stores_codec() -> None:
+    moment = _moment(3, question=_question(4))
+    assert records.decode(records.encode(moment)) == moment

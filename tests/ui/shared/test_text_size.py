@@ -1,6 +1,6 @@
 """Presenter mode's text size for the room (issue #22: 9): a sidebar choice, carried in the link.
 
-Presenter mode scales its text with the window (``mergescope_ui/shared/theme.py``); the room's text size
+Presenter mode scales its text with the window (``mergescope_ui/shared/html/theme.py``); the room's text size
 multiplies that.  Checked here: the choice shows only in presenter mode, a link sets it (the widget is
 bound to ``?text_size=``, which writes a change back into the URL), and the page's CSS carries its factor.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from mergescope_ui.shared import keys
-from mergescope_ui.shared.theme import PRESENTER_CSS, TEXT_SIZES, page_css
+from mergescope_ui.shared.html.theme import PRESENTER_CSS, TEXT_SIZES, page_css
 from tests.browser.support import ROOT
 
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe_core
-from mergescope_ui.shared.token_html import merged_positions, token_span, token_spans_html
+from mergescope_ui.shared.html.tokens import merged_positions, token_span, token_spans_html
 
 NASTY = ["<script>alert(1)</script>", "</span><b>x", "&amp;", '"q"', "'s", "<img src=x onerror=alert(1)>"]
 
@@ -108,7 +108,7 @@ def test_merged_positions_rejects_unrelated_sequences() -> None:
 
 
 def test_window_length_covers_the_limit_and_keeps_the_crossing_token_whole() -> None:
-    from mergescope_ui.shared.token_html import window_length
+    from mergescope_ui.shared.html.tokens import window_length
 
     vocab = {104: b"h", 300: b"ey", 33: b"!", 301: "机".encode()}
     ids = [104, 300, 33, 301, 104]  # h ey ! 机 h: bytes 1, 3, 4, 7, 8

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from mergescope_ui.shared.token_html import BYTE_FILL, PALETTE, TOKEN_CSS, TOKEN_TEXT
+from mergescope_ui.shared.html.tokens import BYTE_FILL, PALETTE, TOKEN_CSS, TOKEN_TEXT
 from mergescope_ui.tokenize.ribbon import RIBBON_CSS
 
 MIN_DELTA_E = 10.0  # CIEDE2000 between any two fills, in every vision below

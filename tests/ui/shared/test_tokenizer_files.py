@@ -7,8 +7,8 @@ import tempfile
 
 import pytest
 
-from mergescope_ui.shared import tokenizer_files
-from mergescope_ui.shared.tokenizer_files import load_uploaded, safe_name
+from mergescope_ui.shared.inputs import tokenizer_files
+from mergescope_ui.shared.inputs.tokenizer_files import load_uploaded, safe_name
 
 
 def test_doctests():

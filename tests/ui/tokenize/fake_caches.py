@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bpe_core import Tokenizer, save_tokenizer, train
 from bpe_core.formats.tiktoken_registry import ENCODINGS
-from mergescope_ui.shared.corpora import load_index, load_text
+from mergescope_ui.shared.inputs.corpora import load_index, load_text
 
 HF_MODEL = "mergescope/lighthouse"
 WORDPIECE_MODEL = "example/wordpiece"

@@ -4,7 +4,7 @@ question (the trace has no next merge to guess), and students page through a ste
 from __future__ import annotations
 
 from bpe_core.tokenizer.encode_trace import trace_encode
-from mergescope_ui.shared import room_host
+from mergescope_ui.shared.rooms import host as room_host
 from mergescope_ui.shared.rooms import room_store
 from mergescope_ui.tokenize import keys
 from tests.ui.tokenize.test_page import cid, quick

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core import CharTokenizer, Tokenizer, train
 from bpe_core.byte_level import invisible_name
-from mergescope_ui.shared.stage_contract import wire
+from mergescope_ui.shared.stage.contract import wire
 from mergescope_ui.tokenize import encoder_table as et
 from mergescope_ui.tokenize import keys
 from tests.ui.train.test_stage_contract import typedefs

@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 from bpe_core import save_tokenizer
 from bpe_core.formats import fetch
 from bpe_core.formats.tiktoken_registry import ENCODINGS
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.tokenize import keys
 from mergescope_ui.tokenize.resolve import local_tokenizers
 from tests.file_server import file_server, serve_encoding, serve_hub_tokenizer

@@ -22,9 +22,9 @@ from bpe_core import CharTokenizer, Tokenizer, train
 from bpe_core.byte_level import readable as screen_label
 from bpe_core.formats.tiktoken_registry import ENCODINGS
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
 from mergescope_ui.shared.digest import digest
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.inputs.corpora import find_corpus, load_index, load_text
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.tokenize import keys
 from mergescope_ui.tokenize.chat import default_messages, render_chat

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bpe_core import CharTokenizer, train
 from bpe_core.byte_level import readable as screen_label
 from bpe_core.formats.tiktoken_registry import ENCODINGS
-from mergescope_ui.shared.tokenizer_files import load_uploaded
+from mergescope_ui.shared.inputs.tokenizer_files import load_uploaded
 from mergescope_ui.tokenize import (
     chat,
     clickable_tokens,

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from bpe_core import Tokenizer, train
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.tokenize import keys
 from mergescope_ui.tokenize.file_bundle import README_TXT, tokenizer_bundle
 from mergescope_ui.tokenize.tab_views import TAB_NAMES

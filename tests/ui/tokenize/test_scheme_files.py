@@ -16,7 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe_core.tokenizer.scheme import lost
-from mergescope_ui.shared.tokenizer_files import load_uploaded_any
+from mergescope_ui.shared.inputs.tokenizer_files import load_uploaded_any
 from mergescope_ui.tokenize import keys
 from mergescope_ui.tokenize.main_view import DETAILS_TAB, PickedToken
 from mergescope_ui.tokenize.piece_html import marked

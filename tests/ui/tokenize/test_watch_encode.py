@@ -13,8 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core.tokenizer.encode_trace import trace_encode
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.stage_contract import RECORDS, wire
-from mergescope_ui.shared.stage_contract import read_shown as shown
+from mergescope_ui.shared.stage.contract import RECORDS, wire
+from mergescope_ui.shared.stage.contract import read_shown as shown
 from mergescope_ui.tokenize import keys
 from mergescope_ui.tokenize.resolve import local_tokenizers
 from mergescope_ui.tokenize.tab_views import WATCH_TAB

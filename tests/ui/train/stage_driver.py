@@ -1,7 +1,7 @@
 """Drive the Train page's stage under AppTest, which runs no JavaScript.
 
 The stage (a components v2 component) reports to Python through one state value,
-``shown`` (mergescope_ui.shared.stage_contract.Shown: the step it shows, the first
+``shown`` (mergescope_ui.shared.stage.contract.Shown: the step it shows, the first
 place it needs, the serial of the window it was sent).  AppTest has no element type
 for such a component, so :func:`send` builds the widget state a browser would send
 for a user's action and runs the script with it (AppTest's ``_run``);
@@ -38,7 +38,7 @@ def as_html(nodes: list[Any]) -> str:
 
 
 def stage_data(at: AppTest) -> dict[str, Any]:
-    """The window the page last sent to the stage (mergescope_ui.shared.stage_contract.Window, as JSON),
+    """The window the page last sent to the stage (mergescope_ui.shared.stage.contract.Window, as JSON),
     each view's card and chart written back as HTML (:func:`as_html`)."""
     proto = _stage(at).proto
     data = json.loads(proto.bytes if proto.WhichOneof("data") == "bytes" else proto.json)  # bytes: a room

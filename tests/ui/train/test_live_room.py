@@ -7,10 +7,10 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from mergescope_ui.shared import room_host
 from mergescope_ui.shared.keys import RUN
 from mergescope_ui.shared.rooms import BLOCK, room_store
-from mergescope_ui.shared.stage_contract import SETTLE_MS, view_ids
+from mergescope_ui.shared.rooms import host as room_host
+from mergescope_ui.shared.stage.contract import SETTLE_MS, view_ids
 from mergescope_ui.train.whatif.branch import pair_label
 from tests.ui.train.stage_driver import stage_data, step_through
 

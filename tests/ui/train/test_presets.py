@@ -11,7 +11,7 @@ from bpe_core import train_steps
 from bpe_core.tokenizer.merge_order import reordered, reversed_order
 from bpe_core.training import STOP_NO_PAIRS_IN_CHUNKS
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.corpora import find_corpus, load_text
+from mergescope_ui.shared.inputs.corpora import find_corpus, load_text
 from mergescope_ui.train import keys
 from mergescope_ui.train.presets import BY_ID, PRESETS, Preset
 from tests.ui.train.stage_driver import send

@@ -10,8 +10,8 @@ from collections.abc import Callable
 import pytest
 
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared import remote_trainer
-from mergescope_ui.shared.remote_trainer import RemoteTrainer
+from mergescope_ui.shared.workers import remote_trainer
+from mergescope_ui.shared.workers.remote_trainer import RemoteTrainer
 from mergescope_ui.train import keys
 from tests.ui.shared.test_jobs import gone, until
 from tests.ui.train import test_page, test_whatif

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from bpe_core.tokenizer.unigram_lattice import lattice
 from bpe_core.training.unigram import unigram_steps
 from bpe_core.training.wordpiece import wordpiece_steps
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.train import keys
 from tests.ui.train.stage_driver import send, stage_data, view
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mergescope_ui.shared import session_worker
-from mergescope_ui.shared.jobs import Limits
+from mergescope_ui.shared.workers import session_worker
+from mergescope_ui.shared.workers.jobs import Limits
 from mergescope_ui.train import keys, scheme_host
 from mergescope_ui.train.lattice_view import lattice_html
 from mergescope_ui.train.scheme_host import RemoteSchemeHost, start_host
@@ -32,7 +32,7 @@ def remote(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _wire(window) -> dict:
     """The window as the page sends it, read as stage_driver.stage_data reads it (blocks as HTML)."""
-    from mergescope_ui.shared.stage_contract import wire
+    from mergescope_ui.shared.stage.contract import wire
 
     data = wire(window)
     for v in data["views"]:

@@ -4,8 +4,8 @@ student pages through a step's places."""
 
 from __future__ import annotations
 
-from mergescope_ui.shared import room_host
 from mergescope_ui.shared.rooms import NEXT, PRUNE, room_store
+from mergescope_ui.shared.rooms import host as room_host
 from mergescope_ui.train import keys
 from tests.ui.train.stage_driver import send
 from tests.ui.train.test_scheme_page import _train

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from bpe_core.tokenizer.unigram_lattice import lattice
 from bpe_core.training.unigram import unigram_steps
 from bpe_core.training.wordpiece import wordpiece_steps
-from mergescope_ui.shared.markup_tree import TAGS
-from mergescope_ui.shared.stage_contract import RECORDS, wire
+from mergescope_ui.shared.stage.contract import RECORDS, wire
+from mergescope_ui.shared.stage.markup import TAGS
 from mergescope_ui.train.lattice_view import lattice_html
 from mergescope_ui.train.scheme_run import SchemeSettings, start_scheme_run
 from mergescope_ui.train.stage_data import StageOptions

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from bpe_core import Trainer, TrainOptions
-from mergescope_ui.shared import stage_contract
-from mergescope_ui.shared.stage_contract import MARKS, RECORDS, Span, wire
+from mergescope_ui.shared.stage import contract as stage_contract
+from mergescope_ui.shared.stage.contract import MARKS, RECORDS, Span, wire
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.train.stage_data import StageOptions, StageViews
 
 ROOT = Path(__file__).resolve().parents[3]
-JS = (ROOT / "mergescope_ui" / "shared" / "stage_assets" / "stage.js").read_text(encoding="utf-8")
+JS = (ROOT / "mergescope_ui" / "shared" / "stage" / "assets" / "stage.js").read_text(encoding="utf-8")
 
 
 def _typedef_block(js: str) -> str:
@@ -124,7 +124,7 @@ def test_a_real_window_is_json_and_every_object_in_it_is_a_record() -> None:
 def test_the_stage_builds_the_same_tags_and_attributes_the_server_allows() -> None:
     """markup_tree.py reads a block into elements of TAGS with ATTRIBUTES only; stage.js builds those
     and no others (it skips any other), and puts no markup in the page by innerHTML."""
-    from mergescope_ui.shared.markup_tree import ATTRIBUTES, TAGS
+    from mergescope_ui.shared.stage.markup import ATTRIBUTES, TAGS
 
     for name, allowed in (("TAGS", TAGS), ("ATTRIBUTES", ATTRIBUTES)):
         found = re.search(rf"const {name} = new Set\(\[(.*?)\]\);", JS, re.S)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from bpe_core import Trainer, TrainOptions
-from mergescope_ui.shared.stage_contract import Spans, wire
+from mergescope_ui.shared.stage.contract import Spans, wire
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.train.stage_data import (
     AHEAD,

@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 from bpe_core.analysis.side_by_side import align, compare_cuts
 from bpe_core.tokenizer.merge_order import reordered, reversed_order
 from mergescope_ui.shared import keys as shared_keys
-from mergescope_ui.shared.cache import corpus_text
-from mergescope_ui.shared.safe_text import md_escape
+from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.workers.cache import corpus_text
 from mergescope_ui.train import keys
 from mergescope_ui.train.whatif import keys as whatif_keys
 

@@ -1,5 +1,5 @@
 """The stage's window goes as JSON bytes made from each step view's JSON, encoded once
-(:func:`mergescope_ui.shared.stage_contract.window_json`): the same data as ``wire(window)`` at every
+(:func:`mergescope_ui.shared.stage.contract.window_json`): the same data as ``wire(window)`` at every
 step of every built-in corpus, in the quiz too, and what the Train page sends."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import Trainer, TrainOptions
-from mergescope_ui.shared import stage_contract
-from mergescope_ui.shared.corpora import find_corpus, load_index, load_text
-from mergescope_ui.shared.stage_contract import window_json, wire
+from mergescope_ui.shared.inputs.corpora import find_corpus, load_index, load_text
+from mergescope_ui.shared.stage import contract as stage_contract
+from mergescope_ui.shared.stage.contract import window_json, wire
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.train.stage_data import StageOptions, StageViews
 from tests.ui.train.stage_driver import send, stage_data

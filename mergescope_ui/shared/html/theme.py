@@ -6,8 +6,8 @@ Only constant CSS goes through here (no user text), rendered with ``st.html``.
 from __future__ import annotations
 
 from .blocks import BLOCK_CSS
-from .html_tables import TABLE_CSS
-from .token_html import TOKEN_CSS
+from .tables import TABLE_CSS
+from .tokens import TOKEN_CSS
 
 BASE_CSS = """
 <style>

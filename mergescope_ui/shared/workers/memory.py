@@ -16,7 +16,7 @@ from ``app.py``:
   (one per thread otherwise, each holding its own freed pages);
 - starts one daemon thread that every :data:`TRIM_EVERY_SECONDS` (:func:`release`)
   drops the cached results past their lifetime
-  (:func:`~mergescope_ui.shared.progress_cache.expire_all`), collects cycles (a
+  (:func:`~mergescope_ui.shared.workers.progress_cache.expire_all`), collects cycles (a
   closed session's objects form cycles, and ``.streamlit/config.toml`` turns
   off Streamlit's collection after every run; an idle server would never
   collect them: 70 MB after five lab runs), and asks glibc to return its free
@@ -37,7 +37,7 @@ every other request 1.4-1.9 s, every tick.  So (:func:`collect`):
   with Python's 700/10/10, a live room of 40 students following a teacher made
   seven automatic full collections of about 400 ms in 16 s, each one holding
   every student's page back; ``bench/bench_classroom.py``).  Heavy work runs in worker
-  processes (:mod:`mergescope_ui.shared.jobs`), so the server's heap stays
+  processes (:mod:`mergescope_ui.shared.workers.jobs`), so the server's heap stays
   small and the full collection short.
 
 Elsewhere than glibc (macOS, musl) both do nothing.  ``bench/bench_load.py``

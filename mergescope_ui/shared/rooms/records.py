@@ -1,16 +1,12 @@
-"""A room's records as JSON and back, for a store other processes share (:mod:`.redis_rooms`).
+"""A room's records as JSON and back, for a store other processes share (:mod:`.redis_store`).
 
-:func:`.stage_contract.wire` sends records one way, to the stage; a shared store
+:func:`mergescope_ui.shared.stage.contract.wire` sends records one way, to the stage; a shared store
 must read them back, so this codec tags them: a record is ``{"@": its class,
 "f": {field: value}}``, a dict ``{"d": {key: value}}`` (string keys), a tuple a
 list.  Only the classes of :data:`RECORDS` are ever made back (never a class a
 stored name points to), so a store's content cannot run code; a field a newer
 version added is left at its default.
 
->>> from .rooms import _moment, _question
->>> moment = _moment(3, question=_question(4))
->>> decode(encode(moment)) == moment
-True
 >>> encode(Verdict("right", "Right!"))
 '{"@":"Verdict","f":{"outcome":"right","message":"Right!"}}'
 >>> decode('{"@":"os.system","f":{}}')
@@ -25,8 +21,8 @@ import json
 from dataclasses import MISSING, fields, is_dataclass
 from typing import Any
 
-from .rooms import Asked, Moment, Question, Verdict
-from .stage_contract import ButtonTitles, Place, Places, Span, StepView, TokenLabel, Window, Wording
+from ..stage.contract import ButtonTitles, Place, Places, Span, StepView, TokenLabel, Window, Wording
+from .model import Asked, Moment, Question, Verdict
 
 RECORDS: dict[str, type] = {
     cls.__name__: cls

@@ -1,6 +1,6 @@
 // The stage (a Streamlit components v2 component, no iframe): the Train page steps a training run on it.
 //
-// Python sends a window of steps (the records of mergescope_ui/shared/stage_contract.py, typed
+// Python sends a window of steps (the records of mergescope_ui/shared/stage/contract.py, typed
 // below, made by mergescope_ui/train/stage_data.py): each step's card and chart as element trees,
 // its text as spans of token ids with their marks, the labels and sentences as plain text. Nothing
 // is read as markup: every element is built here and every text is a text node. Back,

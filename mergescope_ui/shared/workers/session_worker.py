@@ -1,6 +1,6 @@
 """A long-lived worker process that keeps one session's heavy objects and answers requests (no Streamlit).
 
-:mod:`.jobs` runs a job start to end and sends back its result.  A training run
+:mod:`mergescope_ui.shared.workers.jobs` runs a job start to end and sends back its result.  A training run
 is different: the page steps it, jumps it, asks for a pair table or a branch,
 many times over minutes, and the trainer's state (a 10 MB text as a linked
 list of ten million ids) is far too big to send back and forth.  So a
@@ -14,7 +14,7 @@ releases the interpreter lock: the other sessions and the health probe go on).
   **kwargs)`` that runs in the worker; :class:`Context` lets it keep objects
   (:meth:`Context.put`, :meth:`Context.get`), report progress and see whether
   the page stopped waiting (:meth:`Context.stopped`).  A trainer
-  (:mod:`.remote_trainer`) is one user; a WordPiece or Unigram run could be
+  (:mod:`mergescope_ui.shared.workers.remote_trainer`) is one user; a WordPiece or Unigram run could be
   another, with functions of its own;
 - **limited**: each request has the :class:`~.jobs.Limits` time limit (past it
   the process is killed), and the process the memory limit (``RLIMIT_AS``, as

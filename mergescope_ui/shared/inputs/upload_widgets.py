@@ -1,7 +1,7 @@
 """An uploaded text file in a page: kept across page switches, decoded with a "decode anyway" box.
 
 The Train page's text and the lab's training text both use these (Streamlit side;
-the decoding itself is :mod:`mergescope_ui.shared.upload`).
+the decoding itself is :mod:`mergescope_ui.shared.inputs.upload`).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from . import keys
-from .safe_text import md_escape
+from .. import keys
+from ..html.safe_text import md_escape
 from .upload import DEFAULT_MAX_BYTES, MEGABYTE, DecodedText, decode_upload
 
 MAX_PASTE_CHARS = 100_000
@@ -25,7 +25,7 @@ def paste_cut_note(text: str, messages: DeltaGenerator, *, instead: str = UPLOAD
     characters without a word, and the rest must come another way (``instead``).
 
     The browser counts UTF-16 units (an emoji is two), and the paste guard
-    (:mod:`mergescope_ui.shared.paste_guard`) stops one short rather than split an emoji.
+    (:mod:`mergescope_ui.shared.inputs.paste_guard`) stops one short rather than split an emoji.
     """
     if len(text.encode("utf-16-le")) // 2 >= MAX_PASTE_CHARS - 1:
         messages.warning(

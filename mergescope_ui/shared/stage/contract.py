@@ -1,6 +1,6 @@
 """What a producer sends to the stage: typed records, and the one function that turns them into JSON.
 
-The stage (the Train page's component, ``mergescope_ui/shared/stage_assets/stage.js``) shows
+The stage (the Train page's component, ``mergescope_ui/shared/stage/assets/stage.js``) shows
 a *window* of steps, each step's view made on the server: HTML blocks (the card, the chart),
 plain sentences, and stretches of the text as *spans*, each span a run of token ids under one
 *mark*.  The browser draws what it is sent: it steps, pages, fits and reports, and knows
@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Literal, TypeAlias, TypeVar
 
-from .markup_tree import Element, fragment
+from .markup import Element, fragment
 
 # How a span is shown after the step: "" plain; "new" each token outlined (what the step made;
 # before the step, what it was made from is shown in one dashed box).  A producer that needs

@@ -65,11 +65,11 @@ from typing import Any, Final
 MEGABYTE: Final = 1024 * 1024
 PRELOAD: Final = [
     "bpe_core",
-    "mergescope_ui.shared.jobs",
-    "mergescope_ui.shared.tokenizer_files",
+    "mergescope_ui.shared.workers.jobs",
+    "mergescope_ui.shared.inputs.tokenizer_files",
     "mergescope_ui.lab.compute",
-    "mergescope_ui.shared.session_worker",
-    "mergescope_ui.shared.remote_trainer",
+    "mergescope_ui.shared.workers.session_worker",
+    "mergescope_ui.shared.workers.remote_trainer",
     "mergescope_ui.train.scheme_host",
 ]
 """Imported once by the fork server, so each job starts without importing them again (the modules of

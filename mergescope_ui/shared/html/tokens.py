@@ -22,7 +22,7 @@ import regex
 
 from bpe_core.byte_level import readable as screen_label
 
-from .stage_contract import TokenLabel
+from ..stage.contract import TokenLabel
 
 # The fills of learned tokens, by id % 10, and of raw single bytes: told apart with normal colour vision and
 # under simulated protanopia, deuteranopia and tritanopia (CIEDE2000 at least 10 between any two, in

@@ -2,8 +2,8 @@
 
 The Train page steps through a training run (:mod:`mergescope_ui.train.stage`);
 other views (an encode trace, a classroom) send the same records of
-:mod:`mergescope_ui.shared.stage_contract` and mount the same component.  Its
-HTML, CSS and JavaScript are the constant files in ``stage_assets/``; every
+:mod:`mergescope_ui.shared.stage.contract` and mount the same component.  Its
+HTML, CSS and JavaScript are the constant files in ``assets/``; every
 string in the data is HTML-escaped on the server before it is sent.
 """
 
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from .stage_contract import Window, window_json
+from .contract import Window, window_json
 
-ASSETS = Path(__file__).with_name("stage_assets")
+ASSETS = Path(__file__).with_name("assets")
 _COMPONENT = st.components.v2.component(
     "mergescope_stage",
     html=(ASSETS / "stage.html").read_text(encoding="utf-8"),

@@ -27,8 +27,11 @@ import segno
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from .csv_cells import csv_bytes
-from .rooms import (
+from ..html.csv_cells import csv_bytes
+from ..html.safe_text import md_escape
+from ..tab_memory import tab_memory
+from . import room_store
+from .model import (
     IDLE_SECONDS,
     Moment,
     Pager,
@@ -38,10 +41,7 @@ from .rooms import (
     RoomStore,
     Summary,
     name_html,
-    room_store,
 )
-from .safe_text import md_escape
-from .tab_memory import tab_memory
 
 HOST = "_room_host"  # plain: the host key of the room this session drives
 ENDED = "_room_ended"  # plain: the Summary of the room this session ended last

@@ -23,9 +23,10 @@ MEGABYTE = 1000 * 1000
 (its chip says "10.0MB"; only on Windows does it count 1024 * 1024), so the app does too."""
 DEFAULT_MAX_BYTES = 10 * MEGABYTE
 """The one upload cap: 10 MB = 10,000,000 bytes.  The uploaders pass ``max_upload_size=10`` (the browser
-refuses a larger file, and the page shows its reason as text: :mod:`.theme`); :func:`decode_upload`
-refuses what gets past that (a Windows browser lets up to 10 MiB through).  ``.streamlit/config.toml``
-``maxUploadSize = 10`` is the server's own cap, which Streamlit counts in MiB: a little above."""
+refuses a larger file, and the page shows its reason as text: :mod:`mergescope_ui.shared.html.theme`);
+:func:`decode_upload` refuses what gets past that (a Windows browser lets up to 10 MiB through).
+``.streamlit/config.toml`` ``maxUploadSize = 10`` is the server's own cap, which Streamlit counts in
+MiB: a little above."""
 
 
 @dataclass(frozen=True, slots=True)

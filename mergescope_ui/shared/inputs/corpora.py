@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-CORPORA_DIR = Path(__file__).resolve().parents[2] / "corpora"
+CORPORA_DIR = Path(__file__).resolve().parents[3] / "corpora"
 INDEX_FILE = "index.toml"
 
 

@@ -1,19 +1,19 @@
 """The rooms in one Redis, for several Streamlit servers behind a load balancer (``MERGESCOPE_ROOMS``).
 
-:class:`RedisRooms` keeps the rules of :class:`.rooms.MemoryRooms` (the same
+:class:`RedisRooms` keeps the rules of :class:`mergescope_ui.shared.rooms.MemoryRooms` (the same
 tests run against both: tests/ui/shared/test_rooms.py) over these keys, each
 under the store's ``prefix`` (``mergescope`` unless told):
 
 - ``room:{code}``: a hash: the host key, ``touched`` and ``closed`` (clock
   seconds: ``time.time`` by default, one clock for every server), ``reason``,
-  ``version``, the moment shown (:mod:`.room_records` JSON, its views and
+  ``version``, the moment shown (:mod:`mergescope_ui.shared.rooms.records` JSON, its views and
   labels kept apart), its position, lesson and run, and the open question's
   number and choices (``open``, ``choices``); ``host:{key}`` -> code; the set
-  ``rooms`` of codes (the bound of :data:`.rooms.MAX_ROOMS`).
+  ``rooms`` of codes (the bound of :data:`mergescope_ui.shared.rooms.MAX_ROOMS`).
 - ``room:{code}:students`` (id -> name) and ``room:{code}:order`` (ids as they
   joined), ``room:{code}:asked`` (the questions, a list), and per question
   ``room:{code}:answers:{n}`` (student -> choice).  Joining and answering are
-  one Lua script each, so the bound of :data:`.rooms.MAX_STUDENTS` holds and an
+  one Lua script each, so the bound of :data:`mergescope_ui.shared.rooms.MAX_STUDENTS` holds and an
   answer counts once (``HSETNX``) whichever server takes it.
 - ``room:{code}:history`` (step -> view), ``room:{code}:labels`` (id -> label),
   ``room:{code}:pages`` ("step:start" -> a page of places), ``room:{code}:steps``
@@ -46,8 +46,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-from . import room_records
-from .rooms import (
+from ..stage.contract import StepView, TokenLabel, Window, view_ids
+from . import records as room_records
+from .model import (
     AHEAD,
     BEHIND,
     CLOSED_KEPT_SECONDS,
@@ -66,15 +67,14 @@ from .rooms import (
     RoomState,
     Summary,
     Tally,
-    _wanted,
     asked_question,
     clean_name,
     new_code,
     normal_code,
     question_summary,
     student_window,
+    wanted_pages,
 )
-from .stage_contract import StepView, TokenLabel, Window, view_ids
 
 KEPT_SECONDS = IDLE_SECONDS + CLOSED_KEPT_SECONDS + 60  # a room's keys outlive the room's own rules
 PAGE_WAIT = 1.0  # seconds a student's server waits for the teacher's server to make a page of places
@@ -499,7 +499,7 @@ class RedisRooms:
             for step, raw in zip(steps, self._redis.hmget(self._key(code, "history"), steps), strict=True):
                 if raw is not None:
                     history[step] = room_records.decode(raw)
-        wanted = _wanted(starts or {}, history, top=top, at=position) if meta.get("pager") else {}
+        wanted = wanted_pages(starts or {}, history, top=top, at=position) if meta.get("pager") else {}
         pages = self._pages(code, wanted, run=live.run)
         ids = sorted(view_ids([*history.values(), *(view for view, _ in pages.values())]))
         labels: dict[str, TokenLabel] = {}

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from bpe_core.byte_level import readable
 from bpe_core.tokenizer.scheme import SchemeTokenizer
 
-from .token_html import PALETTE_SIZE, TOKEN_CSS
+from .tokens import PALETTE_SIZE, TOKEN_CSS
 
 SCHEME_CSS = """
 <style>

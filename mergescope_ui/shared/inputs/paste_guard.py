@@ -8,8 +8,8 @@ pastes a whole book into the Train page's box froze their page for a minute
 and a half.  :func:`paste_guard` (drawn once per page run by ``app.py``) adds
 one listener to the page: a paste into a Streamlit text area (``st.text_area``,
 the Tokenize page's own box cuts its pastes itself) inserts only what fits under
-:data:`~mergescope_ui.shared.upload_widgets.MAX_PASTE_CHARS`, at once; the page then says it was cut
-(:func:`mergescope_ui.shared.upload_widgets.paste_cut_note`).  It is a
+:data:`~mergescope_ui.shared.inputs.upload_widgets.MAX_PASTE_CHARS`, at once; the page then says it was cut
+(:func:`mergescope_ui.shared.inputs.upload_widgets.paste_cut_note`).  It is a
 components v2 element with no visible part; it reads nothing from the page
 and sends nothing back.
 """

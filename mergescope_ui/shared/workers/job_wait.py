@@ -1,6 +1,6 @@
 """Waiting for a worker job in a page: a progress bar, a Cancel button, and the job's end (Streamlit side).
 
-:func:`run_job` hands the work to the server's :func:`~mergescope_ui.shared.jobs.runner`
+:func:`run_job` hands the work to the server's :func:`~mergescope_ui.shared.workers.jobs.runner`
 and waits for it in this session's script run, which sleeps between looks:
 the server's other sessions (and its health probe) never wait for the job.
 While it waits it shows the job's progress and a Cancel button, and asks the
@@ -42,11 +42,11 @@ import streamlit as st
 from bpe_core import Tokenizer
 from bpe_core.tokenizer.scheme import SchemeTokenizer
 
-from . import keys
-from .digest import digest
+from .. import keys
+from ..digest import digest
+from ..html.safe_text import md_escape
+from ..inputs.tokenizer_files import SchemeLoad, load_packed, unpack
 from .jobs import CANCELLED, FAILED, QUEUED, REAPED, STOPPED_MESSAGE, Limits, Progress, Status, runner
-from .safe_text import md_escape
-from .tokenizer_files import SchemeLoad, load_packed, unpack
 
 LOOK_EVERY = 0.1  # seconds between two looks at a job (each look is a few microseconds)
 
@@ -66,7 +66,7 @@ def run_job(
     **kwargs: Any,
 ) -> Status:
     """Run ``fn(*args, progress=..., **kwargs)`` in a worker and wait for it; returns the ended
-    :class:`~mergescope_ui.shared.jobs.Status` (``ok`` with its ``value``, or a ``message``).
+    :class:`~mergescope_ui.shared.workers.jobs.Status` (``ok`` with its ``value``, or a ``message``).
 
     ``key`` names the work (include a digest of its inputs): a rerun with the same key waits for
     the same job.  ``label`` is the progress bar's text (escaped here); ``where`` is the container to
@@ -181,11 +181,11 @@ def load_uploaded_in_worker(
     notes: list[str] | None = None,
     any_scheme: bool = False,
 ) -> Tokenizer | SchemeTokenizer:
-    """:func:`~mergescope_ui.shared.tokenizer_files.load_uploaded` run in a worker process (with a
+    """:func:`~mergescope_ui.shared.inputs.tokenizer_files.load_uploaded` run in a worker process (with a
     progress bar and Cancel here), within the session's and the server's budgets; the loader's
     message, or the job's, or the budget's, is a ValueError.  What the loader had to assume is
     appended to ``notes`` when given.  ``any_scheme``: WordPiece and Unigram files load too
-    (:func:`~mergescope_ui.shared.tokenizer_files.load_uploaded_any`)."""
+    (:func:`~mergescope_ui.shared.inputs.tokenizer_files.load_uploaded_any`)."""
     parts: list[str | bytes] = [repr(pattern), repr(any_scheme)]
     for name, data in files:
         parts += [name, data]

@@ -243,7 +243,7 @@ def load_packed(
     any_scheme: bool = False,
 ) -> PackedTokenizer | SchemeLoad:
     """:func:`load_uploaded` (``any_scheme``: :func:`load_uploaded_any`), packed: what a worker process
-    runs for a page (see :mod:`mergescope_ui.shared.jobs`)."""
+    runs for a page (see :mod:`mergescope_ui.shared.workers.jobs`)."""
     if progress is not None:
         progress(0, 2, "reading the files")
     notes: list[str] = []

@@ -5,7 +5,7 @@
   keyed by small hashable arguments and never changed once built;
   ``st.cache_resource`` hands back the object itself, where ``st.cache_data``
   would unpickle a copy (of a whole tokenizer) at every rerun.
-- **Per server, with** :class:`~mergescope_ui.shared.progress_cache.ProgressCache`:
+- **Per server, with** :class:`~mergescope_ui.shared.workers.progress_cache.ProgressCache`:
   calls that report progress into a bar made outside them (the lab's training
   run and its measurement of uploaded tokenizer files), each kept
   :data:`~mergescope_ui.shared.settings.CACHE_SECONDS` after its last use.  ``st.cache_*`` record
@@ -32,7 +32,7 @@ from typing import TypeVar
 
 import streamlit as st
 
-from .corpora import Corpus, find_corpus, load_index, load_text
+from ..inputs.corpora import Corpus, find_corpus, load_index, load_text
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")

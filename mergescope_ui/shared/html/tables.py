@@ -31,7 +31,7 @@ from numbers import Number
 
 import pandas as pd
 
-from .token_html import clip_apart, clip_label
+from .tokens import clip_apart, clip_label
 
 TABLE_CSS = """
 <style>
@@ -86,7 +86,7 @@ def html_table(
     Booleans show as 🚩 / empty (for flags); numbers are right-aligned.
     ``wrap`` puts the table in a scrolling box.  ``clip`` maps a column to the
     columns of text its cells may take: longer ones are shortened in the middle
-    (:func:`~mergescope_ui.shared.token_html.clip_label`), the whole text in their tooltip, so
+    (:func:`~mergescope_ui.shared.html.tokens.clip_label`), the whole text in their tooltip, so
     one long token cannot push the other columns out of sight.  Token cells may wrap anywhere;
     numbers never wrap, and with ``clip`` given the other text columns hold words, which wrap
     only between words (no ``chose|n``).
@@ -96,7 +96,7 @@ def html_table(
     True
 
     The clipped cells of the columns ``apart`` (say left, right, token) never read the same within a
-    row when their texts differ (:func:`~mergescope_ui.shared.token_html.clip_apart`), and a cell of
+    row when their texts differ (:func:`~mergescope_ui.shared.html.tokens.clip_apart`), and a cell of
     a column in ``pairs`` (``left + right``) is cut on each side of its `` + ``, which always stays:
 
     >>> html_table(pd.DataFrame({"pair": ["abcdefghij + klmnopqrst"]}), clip={"pair": 12}, pairs={"pair"})

@@ -1,0 +1,5 @@
+"""What a person gives a page: the built-in corpora (``corpora``), uploaded texts (``upload``,
+``upload_widgets``), long pastes (``paste_guard``) and uploaded tokenizer files (``tokenizer_files``).
+
+May import :mod:`mergescope_ui.shared.html` and the top-level modules of ``shared`` (keys, digest).
+"""

@@ -1,0 +1,102 @@
+"""Live classroom rooms: a teacher drives, students follow and answer (pure: no Streamlit).
+
+May import :mod:`mergescope_ui.shared.stage` and :mod:`mergescope_ui.shared.html`, never a page package.
+
+- :mod:`.model`: a room's records (:class:`Question`, :class:`Moment`, :class:`RoomState`, ...), the rules
+  every store keeps, and :class:`RoomStore`, the one interface every page reaches the rooms through;
+- :mod:`.memory`: :class:`MemoryRooms`, the rooms of one server process;
+- :mod:`.records` and :mod:`.redis_store`: the same rooms in one Redis, for several servers
+  (``MERGESCOPE_ROOMS=redis://...``; README, "Live classroom");
+- :mod:`.host`: the teacher's side of a room on the Train page (open it, show how to join, ask, reveal, end).
+
+>>> t = [0.0]
+>>> rooms = MemoryRooms(clock=lambda: t[0])
+>>> code, host = rooms.open()
+>>> len(code), rooms.hosted(host) == code
+(6, True)
+>>> ada = rooms.join(code, "  Ada <b>L</b> ")
+>>> rooms.names(code)
+('Ada <b>L</b>',)
+>>> t[0] += IDLE_SECONDS + 1
+>>> rooms.state(code).closed, rooms.state(code).reason
+(True, 'expired')
+
+A whole lesson (publish, ask, answer, reveal) is in ``tests/ui/shared/test_rooms.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from .memory import MemoryRooms
+from .model import (
+    BLOCK,
+    IDLE_SECONDS,
+    MAX_NAME,
+    NEXT,
+    PRUNE,
+    Moment,
+    Page,
+    Question,
+    RoomError,
+    RoomState,
+    RoomStore,
+    Verdict,
+    clean_name,
+    normal_code,
+)
+
+__all__ = [
+    "BLOCK",
+    "IDLE_SECONDS",
+    "MAX_NAME",
+    "NEXT",
+    "PRUNE",
+    "MemoryRooms",
+    "Moment",
+    "Page",
+    "Question",
+    "RoomError",
+    "RoomState",
+    "RoomStore",
+    "Verdict",
+    "clean_name",
+    "normal_code",
+    "room_store",
+    "store_from",
+]
+
+_STORE: RoomStore | None = None
+_STORE_LOCK = threading.Lock()
+
+
+def room_store() -> RoomStore:
+    """The process-wide store (made on first use): every session of this server sees the same rooms;
+    with ``MERGESCOPE_ROOMS=redis://host:port/db`` in the environment, every server that names the same
+    Redis does (:mod:`mergescope_ui.shared.rooms.redis_store`; README, "Live classroom")."""
+    global _STORE
+    with _STORE_LOCK:
+        if _STORE is None:
+            _STORE = store_from(os.environ.get("MERGESCOPE_ROOMS", ""))
+        return _STORE
+
+
+def store_from(setting: str) -> RoomStore:
+    """The store ``MERGESCOPE_ROOMS`` names: unset, empty or ``memory``: this process's own
+    (:class:`MemoryRooms`); a Redis URL: :class:`.redis_store.RedisRooms` (it
+    connects on first use).
+
+    >>> type(store_from("")).__name__, type(store_from(" memory ")).__name__
+    ('MemoryRooms', 'MemoryRooms')
+    >>> store_from("postgres://x")
+    Traceback (most recent call last):
+    ...
+    ValueError: MERGESCOPE_ROOMS=postgres://x is no Redis URL: give redis://HOST:6379/0 or leave it unset
+    """
+    setting = setting.strip()
+    if setting in ("", "memory"):
+        return MemoryRooms()
+    from .redis_store import RedisRooms  # (imports the redis client only when it is used)
+
+    return RedisRooms.from_url(setting)

@@ -1,0 +1,434 @@
+"""Live classroom rooms, their records and rules: what every store keeps (pure: no Streamlit).
+
+A *room* is what a teacher opens from the Train page.  It holds what the
+teacher shows (the stage's step views up to the step on the teacher's screen,
+never past it), the question the teacher asks (which pair merges next, or the
+what-if: with that pair blocked, which one would merge instead?), the
+students who joined and their answers.  Every page reaches the rooms through
+one small interface, :class:`RoomStore`; :class:`MemoryRooms` is the one a
+single Streamlit server uses (:func:`room_store` gives the process-wide one).
+:class:`mergescope_ui.shared.rooms.redis_store.RedisRooms` implements the same methods over one Redis,
+for several servers behind a load balancer (``MERGESCOPE_ROOMS=redis://...``:
+:func:`room_store`; README, "Live classroom").
+
+The rules, all enforced here:
+
+- A room's code is :data:`CODE_LENGTH` characters drawn with :mod:`secrets`
+  from :data:`CODE_ALPHABET` (no 0/O, 1/I/L): about 2^30 codes, none derived
+  from another.  The teacher holds a second, long secret, the *host key*
+  (``secrets.token_urlsafe``), in their own session and tab; every call that
+  moves the room takes it, and the join link never carries it.
+- A room expires after :data:`IDLE_SECONDS` (90 minutes) without a teacher
+  action (a step, Ask, Reveal, or the teacher's page drawing the room).  An
+  ended or expired room is kept, closed, for :data:`CLOSED_KEPT_SECONDS` so
+  its students are told it ended, then forgotten.
+- At most :data:`MAX_ROOMS` rooms at once and :data:`MAX_STUDENTS` students a
+  room; a display name is cleaned (:func:`clean_name`: controls removed,
+  spaces folded, at most :data:`MAX_NAME` characters) and escaped wherever it
+  is shown (:func:`name_html`).
+- A student answers each question once: a second answer is refused.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import secrets
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Protocol, TypeAlias
+
+from ..stage.contract import StepView, TokenLabel, Window, view_ids
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed on a phone
+CODE_LENGTH = 6
+IDLE_SECONDS = 90 * 60  # a room with no teacher action for this long expires
+CLOSED_KEPT_SECONDS = 30 * 60  # an ended or expired room still tells its students so, this long
+MAX_ROOMS = 100  # open rooms one server holds
+MAX_STUDENTS = 60  # students a room admits
+MAX_NAME = 24  # characters of a display name
+MAX_HISTORY = 400  # step views a room keeps for students looking back (the oldest go first)
+BEHIND, AHEAD = 4, 8  # steps a student's window holds before and after the step it shows
+MAX_WAIT = 5.0  # seconds a student's look at the room may wait for a change
+
+
+class RoomError(ValueError):
+    """A room operation that cannot be done; the message says what to do instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """How one answer to a question went: ``outcome`` right, tied or wrong, and the sentence saying why."""
+
+    outcome: str
+    message: str
+
+
+# A question's kinds: which pair merges next; the what-if, a pair blocked; which piece a Unigram round prunes.
+NEXT, BLOCK, PRUNE = "next", "block", "prune"
+KIND_NAMES = {
+    NEXT: "which pair merges next",
+    BLOCK: "what if a pair is blocked",
+    PRUNE: "which piece is pruned",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """Which pair makes merge ``step``?  ``choices`` (pair labels) with what each shows (``shown``), the
+    ``answer``, and each choice's :class:`Verdict` (ties explained as in the single-player quiz).
+
+    ``kind`` :data:`NEXT` asks about the run as it is; :data:`BLOCK` is the teacher's what-if: with the
+    pair the run merges at ``step`` blocked (``blocked``, its label), which pair would merge instead?
+    :data:`PRUNE` asks which piece Unigram's round ``step`` prunes.
+
+    >>> q = Question(step=4, choices=("o + w",), shown=("o + w",), answer="o + w", verdicts={})
+    >>> q.prompt, replace(q, kind=BLOCK, blocked="e + s").prompt
+    ('which pair makes merge 4?', 'if e + s were blocked, which pair would make merge 4?')
+    """
+
+    step: int
+    choices: tuple[str, ...]
+    shown: tuple[str, ...]
+    answer: str
+    verdicts: Mapping[str, Verdict]
+    kind: str = NEXT
+    blocked: str = ""  # the pair blocked (a label, plain text), for a BLOCK question
+
+    @property
+    def prompt(self) -> str:
+        """The question as the students read it (plain text: escape it where it is shown)."""
+        if self.kind == BLOCK:
+            return f"if {self.blocked} were blocked, which pair would make merge {self.step:,}?"
+        if self.kind == PRUNE:
+            return f"which of these pieces is pruned in round {self.step:,}?"
+        return f"which pair makes merge {self.step:,}?"
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """What the teacher's screen shows, as the room passes it on: the stage's ``window`` (its views go up
+    to ``window.position``, the teacher's step, and no further), the question the next merge poses
+    (None at the end), ``lesson``: a link that replays the lesson at one's own pace, and ``run``: a name
+    of the training run (a new text or new settings make a new run: the room forgets the old one's views,
+    whose steps and token ids mean other things)."""
+
+    window: Window
+    question: Question | None
+    lesson: str
+    run: str = ""  # names the run (text and settings): another run's views and token ids are not kept
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A question the teacher posed: its number in the room (from 1), and whether it was revealed."""
+
+    number: int
+    question: Question
+    revealed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The answers to the open question so far: choice -> how many, and how many right / tied."""
+
+    counts: Mapping[str, int]
+    answered: int
+    right: int
+    tied: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoomState:
+    """A room as a page draws it.  ``version`` changes whenever what every student sees changes (a step, a
+    question, a reveal, the end; not a join or an answer, which the teacher's page looks at every second);
+    ``mine``: the asking student's answer to the open question (None: none yet, or no student)."""
+
+    code: str
+    version: int
+    closed: bool
+    reason: str  # "" while open; "ended" by the teacher, or "expired"
+    position: int
+    finished: bool
+    students: int
+    asked: Asked | None
+    tally: Tally | None
+    mine: str | None
+    lesson: str
+    askable: bool = False  # the step shown poses a question the teacher may ask (an encode trace: never)
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionSummary:
+    """One question of the lesson as the summary lists it."""
+
+    number: int
+    step: int
+    answer: str
+    answered: int
+    right: int
+    tied: int
+    kind: str = NEXT
+    blocked: str = ""
+
+    @property
+    def share_right(self) -> float:
+        """Right answers over answers (0.0 when nobody answered)."""
+        return self.right / self.answered if self.answered else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The lesson at its end: steps shown (in the order first shown), students, and every question."""
+
+    code: str
+    steps: tuple[int, ...]
+    students: int
+    questions: tuple[QuestionSummary, ...]
+
+    def rows(self) -> list[dict[str, object]]:
+        """One row per question, for a table and its CSV.
+
+        >>> q = QuestionSummary(number=1, step=4, answer="o + w", answered=4, right=3, tied=1)
+        >>> w = replace(q, number=2, kind=BLOCK, blocked="e + s")
+        >>> rows = Summary(code="ABC234", steps=(0, 1, 2), students=5, questions=(q, w)).rows()
+        >>> rows[0]["share right"], rows[0]["asked"], rows[1]["asked"], rows[1]["blocked"]
+        (0.75, 'which pair merges next', 'what if a pair is blocked', 'e + s')
+        """
+        return [
+            {
+                "question": q.number,
+                "asked": KIND_NAMES.get(q.kind, q.kind),
+                "merge": q.step,
+                "blocked": q.blocked,
+                "answer": q.answer,
+                "answered": q.answered,
+                "right": q.right,
+                "tied": q.tied,
+                "wrong": q.answered - q.right - q.tied,
+                "share right": round(q.share_right, 3),
+            }
+            for q in self.questions
+        ]
+
+
+Page: TypeAlias = tuple[StepView, Mapping[str, TokenLabel]]  # a step's view from another place, its labels
+MAX_PAGES = 200  # pages of places a room keeps (built once for all its students; the oldest go first)
+
+
+class Pager(Protocol):
+    """What the teacher's page lends its room so students can page through a step's places past the
+    first ones: the view of step ``step`` with its places from the ``start``-th on, and the labels of
+    the tokens it shows (None: that step cannot be shown).  It runs in the student's session thread,
+    so it must be safe to call beside the teacher's own session (the Train page's takes a lock)."""
+
+    def page(self, step: int, start: int) -> Page | None: ...
+
+
+class RoomStore(Protocol):
+    """Where the rooms live.  ``host`` is a room's host key (the teacher's secret), ``student`` the id
+    :meth:`join` gave; a method that moves a room raises :class:`RoomError` for a key it does not know
+    or a room that is closed."""
+
+    def open(self) -> tuple[str, str]:
+        """A new room: its code and its host key."""
+        ...
+
+    def hosted(self, host: str) -> str | None:
+        """The code of the open room ``host`` drives (a teacher's reload gets it back), or None."""
+        ...
+
+    def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
+        """The teacher's screen now shows ``moment``; ``pager`` makes the pages of places students ask
+        for (None: students see the places the teacher's views carry)."""
+        ...
+
+    def ask(self, host: str, question: Question | None = None) -> int:
+        """Pose the question of the moment shown (or ``question``, the teacher's what-if about the same
+        next merge); its number."""
+        ...
+
+    def reveal(self, host: str) -> None:
+        """Show every student the answer to the open question."""
+        ...
+
+    def close(self, host: str) -> Summary:
+        """End the room (its students are told); the lesson's summary."""
+        ...
+
+    def join(self, code: str, name: str) -> str:
+        """A new student in room ``code`` under ``name`` (cleaned): their id."""
+        ...
+
+    def member(self, code: str, student: str) -> str | None:
+        """``student``'s name in the open room ``code`` (None: no such student, or the room ended): how a
+        student's reloaded page finds its place again."""
+        ...
+
+    def answer(self, code: str, student: str, number: int, choice: str) -> bool:
+        """Record ``student``'s answer to question ``number``: False when they had answered already (or
+        the question is no longer open)."""
+        ...
+
+    def version(self, code: str) -> int | None:
+        """A number that changes whenever what every student sees changes (None: no such room): what
+        students poll."""
+        ...
+
+    def wait(self, code: str, seen: int | None, *, timeout: float) -> int | None:
+        """The room's version once it is no longer ``seen``, or after ``timeout`` seconds (at most
+        :data:`MAX_WAIT`) whatever it is then (None: no such room): a student's look at the room that
+        returns the moment the teacher acts, without asking again and again."""
+        ...
+
+    def state(self, code: str, *, student: str | None = None) -> RoomState | None:
+        """The room as a page draws it (None: no such room, or forgotten)."""
+        ...
+
+    def window(
+        self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
+    ) -> Window | None:
+        """A student's stage at ``position`` (at most the teacher's step), from the views the room kept;
+        ``starts``: step -> the first place the student's stage asked for there (a page made once for
+        the whole room, by the teacher's pager)."""
+        ...
+
+    def summary(self, code: str) -> Summary | None:
+        """The lesson so far (None: no such room)."""
+        ...
+
+    def names(self, code: str) -> tuple[str, ...]:
+        """The display names in room ``code``, in the order they joined (cleaned, not escaped)."""
+        ...
+
+
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def clean_name(name: str) -> str:
+    """A display name as kept: NFC, controls and direction overrides removed, spaces folded, at most
+    :data:`MAX_NAME` characters (ValueError when nothing is left).
+
+    >>> clean_name("  Grace\\u202e  Hopper\\n"), len(clean_name("x" * 100))
+    ('Grace Hopper', 24)
+    >>> clean_name(" \\t ")
+    Traceback (most recent call last):
+    ...
+    ValueError: Type a display name (letters or digits), up to 24 characters.
+    """
+    text = _CONTROLS.sub(" ", unicodedata.normalize("NFC", str(name)))
+    text = " ".join(text.split())[:MAX_NAME].strip()
+    if not text:
+        raise ValueError(f"Type a display name (letters or digits), up to {MAX_NAME} characters.")
+    return text
+
+
+def name_html(name: str) -> str:
+    """A display name for ``st.html``: escaped.
+
+    >>> name_html('<img src=x onerror="alert(1)">')
+    '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;'
+    """
+    return html.escape(name, quote=True)
+
+
+def normal_code(code: str) -> str:
+    """A typed room code as stored: upper case, spaces and dashes dropped ("" when it is no code's length).
+
+    >>> normal_code(" ab-c 234 "), normal_code("x" * 40)
+    ('ABC234', '')
+    """
+    text = "".join(str(code).split()).replace("-", "").upper()[: CODE_LENGTH + 2]
+    return text if len(text) == CODE_LENGTH else ""
+
+
+def new_code() -> str:
+    """A fresh room code (:mod:`secrets`: one code says nothing of another)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def question_summary(asked: Asked, tally: Tally) -> QuestionSummary:
+    """One line of the end-of-room summary: a question asked and how the class answered (every store)."""
+    return QuestionSummary(
+        number=asked.number,
+        step=asked.question.step,
+        answer=asked.question.answer,
+        answered=tally.answered,
+        right=tally.right,
+        tied=tally.tied,
+        kind=asked.question.kind,
+        blocked=asked.question.blocked,
+    )
+
+
+def asked_question(upcoming: Question | None, question: Question | None) -> Question:
+    """The question a teacher asks at the room's step: ``question`` if it fits that step (a what-if), else
+    the step's own; a :class:`RoomError` if the step has none or ``question`` does not fit (every store)."""
+    if upcoming is None:
+        raise RoomError("There is no next merge to ask about: step back, or train further.")
+    if question is not None and question.step != upcoming.step:
+        raise RoomError(
+            f"The room shows the step before merge {upcoming.step:,}, not before merge "
+            f"{question.step:,}: ask again."
+        )
+    if question is not None and (question.answer not in question.choices or not question.choices):
+        raise RoomError("This question has no right answer among its choices: ask another.")
+    return question or upcoming
+
+
+def wanted_pages(
+    starts: Mapping[int, int], history: Mapping[int, StepView], *, top: int, at: int
+) -> dict[int, int]:
+    """The pages a student's window needs: step -> first place, for the steps of the window whose kept
+    view starts elsewhere, and only starts that are places of that step (a report is the browser's).
+    """
+    at = max(0, min(at, top))
+    wanted = {}
+    for step, start in starts.items():
+        view = history.get(step)
+        places = view.places if view is not None else None
+        if places is None or not at - BEHIND <= step <= min(top, at + AHEAD):
+            continue
+        if 0 <= start < places.total and start != places.start:
+            wanted[step] = start
+    return wanted
+
+
+def student_window(
+    live: Window,
+    history: Mapping[int, StepView],
+    labels: Mapping[str, TokenLabel],
+    *,
+    at: int,
+    serial: int,
+    pages: Mapping[int, Page] | None = None,
+) -> Window:
+    """A student's stage window at step ``at`` (cut to the teacher's step ``live.position``): the kept
+    views around it (or the ``pages`` made for it: step -> view and its labels), no quiz of its own,
+    phone sizes, and the stage's last step the teacher's."""
+    top = live.position
+    at = max(0, min(at, top))
+    lo, hi = max(0, at - BEHIND), min(top, at + AHEAD)
+    pages = pages or {}
+    views = tuple(pages[k][0] if k in pages else history[k] for k in range(lo, hi + 1) if k in history)
+    if views:
+        lo, hi = min(lo, views[0].step), max(v.step for v in views)
+    known = dict(labels)
+    for _, page_labels in pages.values():
+        known.update(page_labels)
+    return replace(
+        live,
+        serial=serial,
+        position=at,
+        lo=lo,
+        hi=hi,
+        views=views,
+        labels={str(i): known[str(i)] for i in sorted(view_ids(views)) if str(i) in known},
+        last=top,
+        finished=live.finished and top >= live.last,
+        quiz=False,
+        large=False,
+        notice="",
+        arrows_from="",
+    )

@@ -1,0 +1,5 @@
+"""The stage: the records a producer sends (``contract``), the component that draws them (``component``,
+``assets/``) and server-made HTML sent as element trees (``markup``).
+
+The lowest part of ``shared``: it imports nothing else from the UI.
+"""

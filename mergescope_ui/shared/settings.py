@@ -12,26 +12,11 @@ tokens are typed one a line on the Train page and in the lab: :func:`parse_speci
 
 from __future__ import annotations
 
-import os
-
 from bpe_core import PATTERNS, TrainOptions
 
+from . import hosting
 
-def _seconds(name: str, default: float) -> float:
-    """A number of seconds from the environment variable ``name`` (``default`` when unset)."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < float("inf"):
-        raise ValueError(f"{name}={raw!r} is not a positive number of seconds; unset it or give e.g. 120")
-    return value
-
-
-CACHE_SECONDS = _seconds("MERGESCOPE_CACHE_SECONDS", 120.0)
+CACHE_SECONDS = hosting.seconds("MERGESCOPE_CACHE_SECONDS")
 """How long a cached result made from one user's text (a decoded upload, a lab run on it) is kept
 after its last use: as long as Streamlit keeps a closed browser's session (its default
 ``server.disconnectedSessionTTL``), so a class's uploads leave the server's memory once the class

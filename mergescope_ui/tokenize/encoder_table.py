@@ -27,7 +27,6 @@ True
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ import regex
 from bpe_core import Tokenizer
 from bpe_core.byte_level import INVISIBLE_NAMES, WHITESPACE_MARKERS
 from bpe_core.pretokenizer.patterns import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN, PATTERNS
+from mergescope_ui.shared import hosting
 
 OFF = "MERGESCOPE_BROWSER_ENCODE"  # "off": the server encodes every keystroke (as before; for comparison)
 MAX_BROWSER_TOKENS = 300_000  # a larger vocabulary is encoded on the server
@@ -262,5 +262,4 @@ def browser_encoding(env: Mapping[str, str] | None = None) -> bool:
     >>> browser_encoding({}), browser_encoding({"MERGESCOPE_BROWSER_ENCODE": "off"})
     (True, False)
     """
-    env = os.environ if env is None else env
-    return env.get(OFF, "").strip().lower() != "off"
+    return not hosting.switched_off(OFF, env)

@@ -22,7 +22,6 @@ tiktoken's default folder; ``HF_HUB_CACHE``, ``HF_HOME/hub`` or ``~/.cache/huggi
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from pathlib import Path
 from bpe_core.formats.fetch import HF_URL, MAX_FETCH_BYTES, OPENAI_URL
 from bpe_core.formats.local_caches import hf_hub_dirs
 from bpe_core.formats.tiktoken_registry import tiktoken_cache_dirs
+from mergescope_ui.shared import hosting
 
 OFF = "MERGESCOPE_FETCH"
 OPENAI = "MERGESCOPE_OPENAI_URL"
@@ -50,10 +50,10 @@ class FetchSettings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, home: Path | None = None) -> FetchSettings:
-        env = os.environ if env is None else env
-        off = f"{OFF}=off" if env.get(OFF, "").strip().lower() in ("off", "0", "no", "false") else None
+        env = hosting.environment() if env is None else env
+        off = f"{OFF}=off" if hosting.switched_off(OFF, env) else None
         max_bytes = MAX_FETCH_BYTES
-        raw = env.get(MAX_MB, "").strip()
+        raw = hosting.raw(MAX_MB, env)
         if raw:
             try:
                 max_bytes = int(float(raw) * 1024 * 1024)
@@ -64,8 +64,8 @@ class FetchSettings:
         tiktoken_dirs = tiktoken_cache_dirs(env)
         return cls(
             off=off,
-            openai_url=env.get(OPENAI, "").strip() or OPENAI_URL,
-            hf_url=env.get(HF, "").strip() or HF_URL,
+            openai_url=hosting.raw(OPENAI, env) or OPENAI_URL,
+            hf_url=hosting.raw(HF, env) or HF_URL,
             max_bytes=max(max_bytes, 0),
             tiktoken_cache=tiktoken_dirs[0] if tiktoken_dirs else None,
             hub_cache=hf_hub_dirs(env, home=home)[0],

@@ -27,7 +27,6 @@ at most a few per server, ended with the session); only records cross the pipe.
 from __future__ import annotations
 
 import heapq
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from typing import Any, Final
 
 from bpe_core.tokenizer.unigram_lattice import Lattice, lattice
 from bpe_core.training.unigram import UnigramTrainer
+from mergescope_ui.shared import hosting
 from mergescope_ui.shared.stage.contract import Window
 from mergescope_ui.shared.workers.jobs import MEGABYTE, Limits
 from mergescope_ui.shared.workers.session_worker import Context, SessionWorker
@@ -47,7 +47,7 @@ from .stage_data import StageOptions
 from .unigram_stage import UnigramViews
 from .wordpiece_stage import WordPieceViews
 
-IN_PROCESS_CHARS: Final = int(os.environ.get("MERGESCOPE_SCHEME_IN_PROCESS_CHARS", str(50_000)))
+IN_PROCESS_CHARS: Final = hosting.positive_int("MERGESCOPE_SCHEME_IN_PROCESS_CHARS")
 """Texts up to this many characters train WordPiece and Unigram in the server's own process (every
 built-in text, a pasted page); longer ones in a session worker.  Lower than BPE's line
 (:data:`~..shared.remote_trainer.IN_PROCESS_CHARS`): a Unigram round costs a pass of Viterbi and two of

@@ -26,9 +26,9 @@ A whole lesson (publish, ask, answer, reveal) is in ``tests/ui/shared/test_rooms
 
 from __future__ import annotations
 
-import os
 import threading
 
+from .. import hosting
 from .memory import MemoryRooms
 from .model import (
     BLOCK,
@@ -78,7 +78,7 @@ def room_store() -> RoomStore:
     global _STORE
     with _STORE_LOCK:
         if _STORE is None:
-            _STORE = store_from(os.environ.get("MERGESCOPE_ROOMS", ""))
+            _STORE = store_from(hosting.raw("MERGESCOPE_ROOMS"))
         return _STORE
 
 

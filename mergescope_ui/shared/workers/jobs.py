@@ -62,6 +62,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Final
 
+from .. import hosting
+
 MEGABYTE: Final = 1024 * 1024
 PRELOAD: Final = [
     "bpe_core",
@@ -75,7 +77,7 @@ PRELOAD: Final = [
 """Imported once by the fork server, so each job starts without importing them again (the modules of
 the jobs pages run; a module not listed is imported by each job that needs it)."""
 MAX_JOBS_PER_OWNER: Final = 2
-DEFAULT_SLOTS: Final = max(1, int(os.environ.get("MERGESCOPE_JOB_SLOTS", "2")))
+DEFAULT_SLOTS: Final = hosting.positive_int("MERGESCOPE_JOB_SLOTS")
 """Jobs running at once in one server.  The machine a class shares has about two cores; a host with
 more sets ``MERGESCOPE_JOB_SLOTS``."""
 DEFAULT_QUEUE: Final = 16

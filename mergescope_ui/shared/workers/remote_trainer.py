@@ -33,7 +33,6 @@ builds it again in a new process, with the same records.
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -45,10 +44,11 @@ from bpe_core.training.places import Place, TextReplay
 from bpe_core.training.records import PairCount
 from bpe_core.training.trainer import Method
 
+from .. import hosting
 from .jobs import MEGABYTE, Limits
 from .session_worker import Context, ProgressFn, SessionWorker
 
-IN_PROCESS_CHARS: Final = int(os.environ.get("MERGESCOPE_IN_PROCESS_CHARS", str(200_000)))
+IN_PROCESS_CHARS: Final = hosting.positive_int("MERGESCOPE_IN_PROCESS_CHARS")
 """Texts up to this many characters train in the server's own process, so stepping the built-in texts
 or a pasted page stays instant and starts no process.  Measured on 2 cores at load 41 (other work on
 the machine): building and the first merge of 200,000 characters took 1.0 s (gpt2) and 1.2 s (none),

@@ -79,13 +79,14 @@ from collections.abc import Callable, Hashable
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
+from .. import hosting
 from .jobs import MEGABYTE, PRELOAD, PROGRESS_EVERY, Limits, _bare_main, start_worker
 
-MAX_WORKERS: Final = max(1, int(os.environ.get("MERGESCOPE_SESSION_WORKERS", "4")))
+MAX_WORKERS: Final = hosting.positive_int("MERGESCOPE_SESSION_WORKERS")
 """Session workers alive at once in one server (each may hold a large text's trainer, up to its memory
 limit).  A host with more memory sets ``MERGESCOPE_SESSION_WORKERS``."""
 LOOK_EVERY: Final = 0.1  # seconds between two looks at the worker while a request runs
-IDLE_SECONDS: Final = float(os.environ.get("MERGESCOPE_WORKER_IDLE_SECONDS", "600"))
+IDLE_SECONDS: Final = hosting.seconds("MERGESCOPE_WORKER_IDLE_SECONDS")
 """A session worker with no request for this long ends itself, freeing its slot and memory; the next
 request starts a new one and replays what the old one was told to remember (``0``: never)."""
 IDLE_EXIT: Final = 75  # the exit code of a worker that ended idle (it had no request running)

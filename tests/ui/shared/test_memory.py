@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mergescope_ui.shared import settings
+from mergescope_ui.shared import hosting
 from mergescope_ui.shared.workers.memory import release
 from mergescope_ui.shared.workers.progress_cache import ProgressCache, expire_all
 
@@ -29,14 +29,14 @@ def test_expire_all_drops_results_past_their_lifetime_without_anyone_asking():
 def test_a_bad_cache_lifetime_is_a_clear_error(monkeypatch, raw):
     monkeypatch.setenv("MERGESCOPE_CACHE_SECONDS", raw)
     with pytest.raises(ValueError, match=r"MERGESCOPE_CACHE_SECONDS=.* is not a positive number of seconds"):
-        settings._seconds("MERGESCOPE_CACHE_SECONDS", 120.0)
+        hosting.seconds("MERGESCOPE_CACHE_SECONDS")
 
 
 def test_the_cache_lifetime_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv("MERGESCOPE_CACHE_SECONDS", " 5 ")
-    assert settings._seconds("MERGESCOPE_CACHE_SECONDS", 120.0) == 5.0
+    assert hosting.seconds("MERGESCOPE_CACHE_SECONDS") == 5.0
     monkeypatch.delenv("MERGESCOPE_CACHE_SECONDS")
-    assert settings._seconds("MERGESCOPE_CACHE_SECONDS", 120.0) == 120.0
+    assert hosting.seconds("MERGESCOPE_CACHE_SECONDS") == 120.0
 
 
 def test_a_slow_full_collection_is_not_repeated_every_tick(monkeypatch):

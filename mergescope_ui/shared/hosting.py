@@ -1,0 +1,132 @@
+"""How this server is hosted: every ``MERGESCOPE_*`` environment variable, read here and nowhere else.
+
+A host sets them before starting the server (README, "Hosting: the server's settings", lists them
+with their defaults: a test keeps that table and :data:`SETTINGS` the same).  The numbers are read
+once, when the server starts; the fetch's and the browser encoder's switches are read when a page
+asks (:func:`raw`), so a test can give its own environment.
+
+>>> slots = "MERGESCOPE_JOB_SLOTS"
+>>> positive_int(slots, {slots: " 3 "}), positive_int(slots, {}), switched_off("MERGESCOPE_FETCH", {})
+(3, 2, False)
+>>> seconds("MERGESCOPE_CACHE_SECONDS", {"MERGESCOPE_CACHE_SECONDS": "soon"})
+Traceback (most recent call last):
+...
+ValueError: MERGESCOPE_CACHE_SECONDS='soon' is not a positive number of seconds; unset it or give e.g. 120
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Setting:
+    """One environment variable: its ``name``, its ``default`` as a host would type it, and what it does."""
+
+    name: str
+    default: str
+    meaning: str
+
+
+SETTINGS: Final = (
+    Setting(
+        name="MERGESCOPE_ROOMS",
+        default="memory",
+        meaning="where live rooms are kept: this server's memory, or `redis://HOST:6379/0` shared by servers",
+    ),
+    Setting(name="MERGESCOPE_JOB_SLOTS", default="2", meaning="heavy jobs (uploads, lab runs) run at once"),
+    Setting(
+        name="MERGESCOPE_SESSION_WORKERS",
+        default="4",
+        meaning="session worker processes (a large text's live trainer) per server",
+    ),
+    Setting(
+        name="MERGESCOPE_WORKER_IDLE_SECONDS",
+        default="600",
+        meaning="a session worker with no request for this long ends (rebuilt on the next one)",
+    ),
+    Setting(
+        name="MERGESCOPE_IN_PROCESS_CHARS",
+        default="200000",
+        meaning="BPE trains texts up to this many characters in the server, longer ones in a worker",
+    ),
+    Setting(
+        name="MERGESCOPE_SCHEME_IN_PROCESS_CHARS",
+        default="50000",
+        meaning="the same line for WordPiece and Unigram",
+    ),
+    Setting(
+        name="MERGESCOPE_CACHE_SECONDS",
+        default="120",
+        meaning="a cached result made from one user's text is kept this long after its last use",
+    ),
+    Setting(
+        name="MERGESCOPE_BROWSER_ENCODE",
+        default="on",
+        meaning="`off`: the server encodes every key press instead of the browser",
+    ),
+    Setting(name="MERGESCOPE_FETCH", default="on", meaning="`off`: never fetch tokenizers; offer the upload"),
+    Setting(
+        name="MERGESCOPE_OPENAI_URL",
+        default="https://openaipublic.blob.core.windows.net",
+        meaning="the host OpenAI's encodings are fetched from (a mirror)",
+    ),
+    Setting(
+        name="MERGESCOPE_HF_URL",
+        default="https://huggingface.co",
+        meaning="the host Hugging Face models are fetched from (a mirror)",
+    ),
+    Setting(name="MERGESCOPE_FETCH_MAX_MB", default="64", meaning="the largest file fetched, in MiB"),
+)
+NAMES: Final = frozenset(s.name for s in SETTINGS)
+
+
+def environment() -> Mapping[str, str]:
+    """The process's environment, for the callers that also read other programs' variables
+    (tiktoken's and the hub's cache folders)."""
+    return os.environ
+
+
+def raw(name: str, env: Mapping[str, str] | None = None) -> str:
+    """The value of setting ``name``, stripped ("" when unset); ``env``: another environment (tests)."""
+    if name not in NAMES:
+        raise ValueError(f"{name} is no MergeScope setting; add it to SETTINGS in shared/hosting.py")
+    return (os.environ if env is None else env).get(name, "").strip()
+
+
+def positive_int(name: str, env: Mapping[str, str] | None = None) -> int:
+    """Setting ``name`` as a whole number of at least 1 (its default when unset)."""
+    text = raw(name, env) or _default(name)
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(
+            f"{name}={text!r} is not a whole number of at least 1; unset it or give e.g. {_default(name)}"
+        )
+    return value
+
+
+def seconds(name: str, env: Mapping[str, str] | None = None) -> float:
+    """Setting ``name`` as a positive number of seconds (its default when unset)."""
+    text = raw(name, env) or _default(name)
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise ValueError(f"{name}={text!r} is not a positive number of seconds; unset it or give e.g. 120")
+    return value
+
+
+def switched_off(name: str, env: Mapping[str, str] | None = None) -> bool:
+    """Whether switch ``name`` is off (``off``, ``0``, ``no`` or ``false``, in any case)."""
+    return raw(name, env).lower() in ("off", "0", "no", "false")
+
+
+def _default(name: str) -> str:
+    return next(s.default for s in SETTINGS if s.name == name)

@@ -1,6 +1,7 @@
 """Markers by folder, so the README's quick test command can leave out the slow kinds of test.
 
-``browser``: every test in ``tests/browser/`` (a Streamlit server and chromium);
+``browser``: every test in ``tests/browser/`` (a Streamlit server and chromium; skipped, saying why,
+where chromium is missing);
 ``load``: the tests that run a small class against one server.  The markers are
 registered in ``pytest.ini`` (``--strict-markers`` rejects any other name).
 ``python -m pytest -m "not browser and not load"`` runs the engine, the UI units
@@ -60,7 +61,14 @@ def first(path: Path) -> int:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    no_browser: str | None = None
+    if any("browser" in markers_of(item.path) for item in items):
+        from tests.browser.support import missing_browser
+
+        no_browser = missing_browser()
     for item in items:
         for marker in markers_of(item.path):
             item.add_marker(marker)
+        if no_browser is not None and "browser" in markers_of(item.path):  # skipped, saying why
+            item.add_marker(pytest.mark.skip(reason=f"browser tests need chromium: {no_browser}"))
     items.sort(key=lambda item: first(item.path))  # stable: the rest keep their order

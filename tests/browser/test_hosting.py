@@ -19,15 +19,12 @@ from tests.browser.support import (
     chromium_page,
     cpu_seconds,
     generated_text,
-    missing_browser,
     open_app,
     streamlit_process,
     wait_idle,
     working,
 )
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 TRAIN = "Train: watch BPE learn"
 LAB = "Vocab-size lab"
 

@@ -13,10 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from .support import ROOT, chromium_page, missing_browser, streamlit_server
-
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
+from .support import ROOT, chromium_page, streamlit_server
 
 
 @pytest.fixture(scope="module")

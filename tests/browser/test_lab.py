@@ -14,10 +14,8 @@ from pathlib import Path
 import pytest
 
 from mergescope_ui.shared.inputs.corpora import load_index
-from tests.browser.support import chromium_page, full_screenshot, missing_browser, streamlit_server, wait_idle
+from tests.browser.support import chromium_page, full_screenshot, streamlit_server, wait_idle
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 STATE = """() => {
   const main = document.querySelector('[data-testid="stMain"]');
   const running = document.querySelector('[data-testid="stApp"]').dataset.testScriptState === 'running';

@@ -14,14 +14,11 @@ from tests.browser.support import (
     Server,
     chromium_page,
     full_screenshot,
-    missing_browser,
     open_app,
     streamlit_process,
     wait_idle,
 )
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 HEADING = "Train: watch BPE learn"
 
 

@@ -13,13 +13,9 @@ in the bench stayed 238 MB above before this work, 63 MB above after it.
 
 from __future__ import annotations
 
-import pytest
-
 from tests.browser.load import AFTER_CLASS_SECONDS, SHORT_CACHE, SHORT_LIFETIMES, classroom, settle, text_file
-from tests.browser.support import missing_browser, streamlit_process, working
+from tests.browser.support import streamlit_process, working
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 STUDENTS, STEPS, UPLOADERS, UPLOAD_MB = 4, 5, 4, 3.0
 GIVEN_BACK_MB = 100
 

@@ -21,14 +21,11 @@ import bpe_core
 from mergescope_ui.train import keys
 from tests.browser.support import (
     chromium_page,
-    missing_browser,
     open_app,
     streamlit_server,
     wait_idle,
 )
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 PARAMS = ["corpus", "pattern", "merges", "tie_break", "min_frequency", "quiz", "presenter", "t", "tok", "cmp"]
 PARAMS += ["page"]
 LINK = "[Click here to sign in again](https://evil.example/login)"

@@ -7,12 +7,8 @@ On a fresh server's very first request Streamlit's legacy multipage mode (see
 
 from __future__ import annotations
 
-import pytest
+from tests.browser.support import ARTIFACTS, chromium_page, streamlit_server, wait_idle
 
-from tests.browser.support import ARTIFACTS, chromium_page, missing_browser, streamlit_server, wait_idle
-
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 NAVIGATION = ["Welcome", "Train", "Tokenize", "Vocab-size lab", "Compare schemes", "Live room"]
 
 

@@ -17,13 +17,10 @@ from tests.browser.support import (
     ARTIFACTS,
     chromium_page,
     full_screenshot,
-    missing_browser,
     streamlit_server,
     wait_idle,
 )
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 WIDTH, HEIGHT = 390, 844
 # page -> (its heading, the parts of its main output that must be wholly on the first screen)
 PAGES = {

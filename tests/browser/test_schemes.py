@@ -10,10 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from tests.browser.layout import STICKING_OUT
-from tests.browser.support import chromium_page, full_screenshot, missing_browser, streamlit_server, wait_idle
+from tests.browser.support import chromium_page, full_screenshot, streamlit_server, wait_idle
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 SCHEMES = ["Byte-level BPE", "WordPiece", "Unigram", "Characters"]
 
 

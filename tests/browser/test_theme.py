@@ -12,10 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.support import chromium_page, missing_browser, streamlit_server, wait_idle
+from tests.browser.support import chromium_page, streamlit_server, wait_idle
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 APP = '[data-testid="stApp"]'
 # What the app is drawn in (Streamlit sets the color-scheme of its root), and the stage's Play button's
 # text and background (light text on white was the bug: 1.19:1 in a forced dark theme).

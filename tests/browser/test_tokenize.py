@@ -25,15 +25,12 @@ from tests.browser.support import (
     PASTE,
     chromium_page,
     full_screenshot,
-    missing_browser,
     streamlit_server,
     wait_idle,
 )
 from tests.ui.tokenize.fake_caches import build_fake_caches, no_caches
 from tests.ui.tokenize.fake_caches import trained as cached_tokenizer
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 TEXT = 'Hi <script>window.__pwned=1</script> & "q" 👨‍👩‍👧 机器学习 café'
 SPANS = ".ms-click-host .ms-t"
 

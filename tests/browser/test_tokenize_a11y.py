@@ -28,14 +28,11 @@ from tests.browser.support import (
     ARTIFACTS,
     chromium_page,
     full_screenshot,
-    missing_browser,
     streamlit_server,
     wait_idle,
 )
 from tests.ui.tokenize.fake_caches import no_caches
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 HOST = ".ms-click-host"
 SPANS = f"{HOST} .ms-t"
 IDS = """() => Array.from(document.querySelectorAll(".ms-click-host .ms-t"),

@@ -16,13 +16,11 @@ from urllib.parse import quote
 import pytest
 
 from bpe_core import save_tokenizer
-from tests.browser.support import ARTIFACTS, chromium_page, missing_browser, streamlit_server, wait_idle
+from tests.browser.support import ARTIFACTS, chromium_page, streamlit_server, wait_idle
 from tests.file_server import FileServer, file_server, serve_encoding, serve_hub_tokenizer
 from tests.ui.tokenize.fake_caches import no_caches
 from tests.ui.tokenize.fake_caches import trained as story_tokenizer
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 SPANS = ".ms-click-host .ms-t"
 TEXT = "Hello world, the lighthouse keeper said."
 PADDING = 700_000  # spaces after the JSON: eleven 64 KB parts, paced, so the bar is seen moving

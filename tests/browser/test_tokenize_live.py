@@ -11,11 +11,9 @@ import pytest
 
 from bpe_core import train
 from mergescope_ui.shared.inputs.corpora import find_corpus, load_index, load_text
-from tests.browser.support import chromium_page, missing_browser, streamlit_server, wait_idle
+from tests.browser.support import chromium_page, streamlit_server, wait_idle
 from tests.ui.tokenize.fake_caches import no_caches
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 SPANS = ".ms-click-host .ms-t"
 TEXT = "It's 2024: the keeper's lamp\r\n  机器学习 👋🏽\t\tdone!!  \n\nok"
 IDS = """() => Array.from(document.querySelectorAll(".ms-click-host .ms-t"),

@@ -19,13 +19,11 @@ import pytest
 from bpe_core.tokenizer.scheme import lost
 from mergescope_ui.shared.inputs.tokenizer_files import load_uploaded_any
 from mergescope_ui.tokenize.piece_html import marked
-from tests.browser.support import chromium_page, full_screenshot, missing_browser, streamlit_server, wait_idle
+from tests.browser.support import chromium_page, full_screenshot, streamlit_server, wait_idle
 from tests.browser.test_tokenize import SPANS, _errors, _settled, _wait_tokens
 from tests.ui.tokenize import scheme_files as sf
 from tests.ui.tokenize.fake_caches import no_caches
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 TEXT = f'hugs pugs <script>window.__pwned=1</script> [x](http://evil.example) ☃ "q" {sf.RTL}ab'
 CASES = {
     "wordpiece": ("vocab.txt", sf.bert_vocab, "WordPiece"),

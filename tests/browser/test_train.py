@@ -23,14 +23,11 @@ from tests.browser.support import (
     ROOT,
     chromium_page,
     full_screenshot,
-    missing_browser,
     open_app,
     streamlit_server,
     wait_idle,
 )
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 HEADING = "Train: watch BPE learn"
 CLASSIC = "corpus=low_lower_newest_widest&pattern=none"  # the classroom string, merges across words
 # Streamlit first probes /<page>/_stcore/... before the root; those two 404s are expected.

@@ -13,13 +13,8 @@ from __future__ import annotations
 import json
 import time
 
-import pytest
-
-from tests.browser.support import missing_browser, streamlit_server, wait_idle
+from tests.browser.support import streamlit_server, wait_idle
 from tests.browser.test_train import HEADING, _browser, _card, _open
-
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 
 PRESSES = 12
 SETTLE_MAX_S = 1.5  # stage.js SETTLE_MAX_MS: while stepping goes on, the page follows this often

@@ -14,11 +14,9 @@ from collections.abc import Iterator
 import pytest
 
 from tests.browser.layout import STAGE_BOXES, outside_viewport
-from tests.browser.support import generated_text, missing_browser, open_app, streamlit_server, wait_idle
+from tests.browser.support import generated_text, open_app, streamlit_server, wait_idle
 from tests.browser.test_train import CLASSIC, HEADING, _browser, _card, _guess, _open
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 QUICK = 10_000  # ms: a step drawn in the browser, or a server round trip, comes well within this
 
 # Every focused element (or one holding the focus) that covers more than half the screen and is

@@ -20,15 +20,12 @@ from tests.browser.support import (
     ROOT,
     chromium_page,
     full_screenshot,
-    missing_browser,
     open_app,
     streamlit_server,
     wait_idle,
 )
 from tests.browser.test_accessibility import AXE, THEME_OF_THE_APP, severe_violations
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 HEADING = "Train: watch"
 # Unigram's page in BPE's words: every text on the screen, and the stage's tooltips.
 SHOWN_WORDS = """() => [document.querySelector('[data-testid="stMain"]').innerText,

@@ -16,10 +16,7 @@ from typing import Any
 import pytest
 
 from mergescope_ui.shared.inputs.upload import DEFAULT_MAX_BYTES
-from tests.browser.support import chromium_page, missing_browser, open_app, streamlit_server
-
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
+from tests.browser.support import chromium_page, open_app, streamlit_server
 
 PAGES = [  # (path and query, heading, name of the file to upload)
     ("train?corpus=__upload__", "Train: watch BPE learn", "big.txt"),

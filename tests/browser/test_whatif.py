@@ -21,14 +21,11 @@ from tests.browser.support import (
     ARTIFACTS,
     chromium_page,
     full_screenshot,
-    missing_browser,
     open_app,
     streamlit_server,
     wait_idle,
 )
 
-REASON = missing_browser()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests need chromium: {REASON}")
 HEADING = "Train: watch BPE learn"
 SENNRICH = "corpus=low_lower_newest_widest&pattern=whitespace&tie_break=lowest-id"
 

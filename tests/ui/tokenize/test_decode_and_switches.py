@@ -6,12 +6,9 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from mergescope_ui.tokenize import keys
-from mergescope_ui.tokenize.resolve import local_tokenizers
-from tests.ui.tokenize.fake_caches import build_fake_caches
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "pages" / "views" / "tokenize_page.py")
@@ -36,15 +33,6 @@ def view(at: AppTest) -> dict:
 def tokens(at: AppTest) -> int:
     """The main view's token count (sent with its tokens)."""
     return int(view(at)["tokens"])
-
-
-@pytest.fixture()
-def fake_local(tmp_path, monkeypatch):
-    for k, v in build_fake_caches(tmp_path).items():
-        monkeypatch.setenv(k, v)
-    local_tokenizers.clear()
-    yield
-    local_tokenizers.clear()
 
 
 def test_the_decode_box_shows_text_half_characters_as_bytes_and_names_unknown_ids() -> None:

@@ -29,8 +29,7 @@ from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.tokenize import keys
 from mergescope_ui.tokenize.chat import default_messages, render_chat
 from mergescope_ui.tokenize.main_view import DETAILS_TAB, PickedToken
-from mergescope_ui.tokenize.resolve import local_tokenizers
-from tests.ui.tokenize.fake_caches import HF_MODEL, WORDPIECE_MODEL, build_fake_caches, no_caches
+from tests.ui.tokenize.fake_caches import HF_MODEL, WORDPIECE_MODEL
 from tests.ui.tokenize.fake_caches import trained as cached_tokenizer
 from tests.ui.train.stage_driver import step_through
 
@@ -71,26 +70,6 @@ def type_text(at: AppTest, text: str) -> AppTest:
 def component_data(at: AppTest, name: str) -> list[dict]:
     """The data sent to the browser by each components v2 element called ``name``."""
     return [json.loads(el.proto.json) for el in at.get("bidi_component") if el.proto.component_name == name]
-
-
-@pytest.fixture()
-def no_local(tmp_path, monkeypatch):
-    """No tiktoken or Hugging Face cache on this machine."""
-    for k, v in no_caches(tmp_path).items():
-        monkeypatch.setenv(k, v)
-    local_tokenizers.clear()
-    yield
-    local_tokenizers.clear()
-
-
-@pytest.fixture()
-def fake_local(tmp_path, monkeypatch):
-    """tiktoken and hub caches holding the project's own trained files under the real names."""
-    for k, v in build_fake_caches(tmp_path).items():
-        monkeypatch.setenv(k, v)
-    local_tokenizers.clear()
-    yield
-    local_tokenizers.clear()
 
 
 def tokens_metric(at: AppTest, *, last: bool = False) -> int | None:

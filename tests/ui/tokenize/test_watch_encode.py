@@ -8,7 +8,6 @@ import dataclasses
 import json
 import re
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe_core.tokenizer.encode_trace import trace_encode
@@ -16,10 +15,8 @@ from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.stage.contract import RECORDS, wire
 from mergescope_ui.shared.stage.contract import read_shown as shown
 from mergescope_ui.tokenize import keys
-from mergescope_ui.tokenize.resolve import local_tokenizers
 from mergescope_ui.tokenize.tab_views import WATCH_TAB
 from mergescope_ui.tokenize.watch_encode import EncodeOptions, EncodeViews
-from tests.ui.tokenize.fake_caches import build_fake_caches
 from tests.ui.tokenize.fake_caches import trained as cached_tokenizer
 from tests.ui.tokenize.test_page import EVIL, PAGE, cid, quick, spans_of
 from tests.ui.train.stage_driver import send, spans_ids, stage_data, step_through, view
@@ -36,15 +33,6 @@ def watch(**state) -> AppTest:
     at.run()
     assert not at.exception, at.exception
     return at
-
-
-@pytest.fixture()
-def fake_local(tmp_path, monkeypatch):
-    for k, v in build_fake_caches(tmp_path).items():
-        monkeypatch.setenv(k, v)
-    local_tokenizers.clear()
-    yield
-    local_tokenizers.clear()
 
 
 def test_the_stage_steps_the_trace_to_the_tokenizers_own_ids() -> None:

@@ -15,6 +15,7 @@ from mergescope_ui.shared.inputs.corpora import find_corpus, load_text
 from mergescope_ui.train import keys
 from mergescope_ui.train.presets import BY_ID, PRESETS, Preset
 from tests.ui.train.stage_driver import send
+from tests.ui.train.train_page import open_train
 
 ROOT = Path(__file__).resolve().parents[3]
 TRAIN = "pages/views/train.py"
@@ -72,18 +73,9 @@ def test_order_abc_cuts_differently_in_the_other_order() -> None:
     assert [other.vocab[i] for i in other.encode("abc")] == [b"a", b"bc"]
 
 
-def _train(**state) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.switch_page(TRAIN).run()
-    assert not at.exception, at.exception
-    return at
-
-
 @pytest.mark.parametrize("preset_id", ["sennrich2016", "cs336"])
 def test_choosing_a_preset_on_the_page_shows_its_merges(preset_id: str) -> None:
-    at = _train()
+    at = open_train()
     at.selectbox(key=keys.PRESET).select(preset_id).run()
     assert not at.exception
     send(at, jump=len(BY_ID[preset_id].published))
@@ -92,7 +84,7 @@ def test_choosing_a_preset_on_the_page_shows_its_merges(preset_id: str) -> None:
 
 
 def test_the_classic_corpus_gives_the_papers_merges_by_default_and_stops() -> None:
-    at = _train()
+    at = open_train()
     at.selectbox(key=keys.SOURCE).select("low_lower_newest_widest").run()
     send(at, jump=60)
     run = at.session_state[shared_keys.RUN]

@@ -16,6 +16,7 @@ from bpe_core.training.wordpiece import wordpiece_steps
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.train import keys
 from tests.ui.train.stage_driver import send, stage_data, view
+from tests.ui.train.train_page import open_train
 
 ROOT = Path(__file__).resolve().parents[3]
 TRAIN = "pages/views/train.py"
@@ -23,21 +24,12 @@ HUG = (ROOT / "corpora" / "hug_pug_pun.txt").read_text(encoding="utf-8")
 KIND = (ROOT / "corpora" / "kind_kindness_unkind.txt").read_text(encoding="utf-8")
 
 
-def _train(**state) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.switch_page(TRAIN).run()
-    assert not at.exception, at.exception
-    return at
-
-
 def _text(markup: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", markup))
 
 
 def test_wordpiece_steps_show_the_engines_scores_and_bpes_pick() -> None:
-    at = _train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "hug_pug_pun", keys.WP_MERGES: 5})
+    at = open_train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "hug_pug_pun", keys.WP_MERGES: 5})
     run = at.session_state[keys.SCHEME_RUN].run
     engine = list(wordpiece_steps(HUG, vocab_size=run.trainer.options.vocab_size))
     assert len(engine) == 5
@@ -59,7 +51,7 @@ def test_wordpiece_steps_show_the_engines_scores_and_bpes_pick() -> None:
 
 
 def test_unigram_rounds_show_the_engines_losses_and_the_lattice_of_a_clicked_word() -> None:
-    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
+    at = open_train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
     run = at.session_state[keys.SCHEME_RUN].run
     engine = list(unigram_steps(KIND, vocab_size=50, seed_size=20_000, top_k=20))
     assert view(at, 0)["heading"] == "Round 0: the seed vocabulary"
@@ -92,7 +84,7 @@ def test_unigram_rounds_show_the_engines_losses_and_the_lattice_of_a_clicked_wor
 
 
 def test_a_typed_word_gets_its_lattice_and_markup_stays_text() -> None:
-    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "hug_pug_pun", keys.UG_VOCAB: 12})
+    at = open_train(**{keys.SCHEME: "unigram", keys.SOURCE: "hug_pug_pun", keys.UG_VOCAB: 12})
     at.text_input(key=keys.LATTICE_TYPED).set_value("<b>hugs").run()
     assert not at.exception
     drawn = [h.value for h in at.html if h.value.startswith('<div class="ms-lat"')]
@@ -103,7 +95,7 @@ def test_a_typed_word_gets_its_lattice_and_markup_stays_text() -> None:
 
 
 def test_the_quiz_asks_each_schemes_question_and_grades_it() -> None:
-    at = _train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "hug_pug_pun", keys.QUIZ: True})
+    at = open_train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "hug_pug_pun", keys.QUIZ: True})
     radio = at.radio(key=keys.QUIZ_GUESS)
     assert "Your guess for merge 1" in radio.label and md_escape("##g + ##s") in radio.options
     assert stage_data(at)["views"][0]["pairs"] == "", "the chart would give the answer away"
@@ -111,7 +103,9 @@ def test_the_quiz_asks_each_schemes_question_and_grades_it() -> None:
     send(at, next=0)
     (result,) = at.session_state[keys.QUIZ_LOG].values()
     assert result.outcome == "wrong" and "BPE's pick" in result.message
-    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "hug_pug_pun", keys.UG_VOCAB: 12, keys.QUIZ: True})
+    at = open_train(
+        **{keys.SCHEME: "unigram", keys.SOURCE: "hug_pug_pun", keys.UG_VOCAB: 12, keys.QUIZ: True}
+    )
     run = at.session_state[keys.SCHEME_RUN].run
     radio = at.radio(key=keys.QUIZ_GUESS)
     assert "pruned in round 1" in radio.label
@@ -123,9 +117,9 @@ def test_the_quiz_asks_each_schemes_question_and_grades_it() -> None:
 
 
 def test_bad_sizes_and_texts_get_a_message_not_a_traceback() -> None:
-    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "hug_pug_pun", keys.UG_VOCAB: 3})
+    at = open_train(**{keys.SCHEME: "unigram", keys.SOURCE: "hug_pug_pun", keys.UG_VOCAB: 3})
     assert any("ask for at least 10" in e.value for e in at.error), [e.value for e in at.error]
-    at = _train(**{keys.SCHEME: "wordpiece", keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: "   \n "})
+    at = open_train(**{keys.SCHEME: "wordpiece", keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: "   \n "})
     assert not at.exception and at.error and keys.SCHEME_RUN not in at.session_state
     assert not [el for el in at.get("bidi_component") if el.proto.component_name == "mergescope_stage"]
 
@@ -143,7 +137,7 @@ def test_the_link_opens_the_scheme_at_its_step() -> None:
 def test_unigram_speaks_of_rounds_pieces_and_words_not_merges() -> None:
     """Every sentence the page and the stage show for Unigram is Unigram's (pruned, kept, loss), none of
     BPE's merges and pairs; WordPiece and BPE keep theirs."""
-    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "hug_pug_pun", keys.UG_VOCAB: 12})
+    at = open_train(**{keys.SCHEME: "unigram", keys.SOURCE: "hug_pug_pun", keys.UG_VOCAB: 12})
     send(at, position=1)
     data = stage_data(at)
     words = [*data["wording"].values(), *data["titles"].values(), at.toggle(key=keys.QUIZ).label]
@@ -158,7 +152,7 @@ def test_unigram_speaks_of_rounds_pieces_and_words_not_merges() -> None:
     assert not [w for w in words if re.search(r"\bmerg|\bpairs?\b", w, re.I)], words
     assert data["wording"]["places_tab"] == "Words cut anew" and data["wording"]["places_noun"] == "words"
     assert at.toggle(key=keys.QUIZ).label == "Quiz: guess the next piece pruned"
-    at = _train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "hug_pug_pun"})
+    at = open_train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "hug_pug_pun"})
     wording = stage_data(at)["wording"]
     assert wording["places_tab"] == "Where it merged" and wording["places_noun"] == "words"
     assert stage_data(at)["titles"] is None

@@ -7,26 +7,16 @@ import re
 from itertools import pairwise
 from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
-
 from bpe_core import train_steps
 from bpe_core.training import STOP_NO_PAIRS, STOP_NO_PAIRS_IN_CHUNKS
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.train import keys
 from tests.ui.train.stage_driver import send, stage_data, step_through, view
+from tests.ui.train.train_page import open_train
 
 ROOT = Path(__file__).resolve().parents[3]
 TRAIN = "pages/views/train.py"
 MANY_PAIRS = "the quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs. " * 2
-
-
-def _train(**state) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.switch_page(TRAIN).run()
-    assert not at.exception, at.exception
-    return at
 
 
 def _by_hand(text: str, step: int) -> int:
@@ -48,7 +38,7 @@ def _by_hand(text: str, step: int) -> int:
 
 
 def test_the_page_says_top_k_of_all_pairs_and_shows_them_all_on_demand() -> None:
-    at = _train(
+    at = open_train(
         **{
             keys.SOURCE: keys.PASTE,
             keys.PASTED_TEXT: MANY_PAIRS,
@@ -73,7 +63,7 @@ def test_the_page_says_top_k_of_all_pairs_and_shows_them_all_on_demand() -> None
 
 
 def test_every_tie_count_on_the_card_agrees_with_the_pairs_counted() -> None:
-    at = _train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: MANY_PAIRS, keys.PATTERN: "none"})
+    at = open_train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: MANY_PAIRS, keys.PATTERN: "none"})
     step_through(at, 1)
     step = at.session_state[shared_keys.RUN].current
     card = html.unescape(re.sub("<[^>]+>", "", view(at, 1)["card"]))
@@ -84,12 +74,12 @@ def test_every_tie_count_on_the_card_agrees_with_the_pairs_counted() -> None:
 
 
 def test_a_gpt2_run_that_runs_out_says_pairs_across_chunks_are_never_counted() -> None:
-    at = _train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: "ab ab ab", keys.PATTERN: "gpt2"})
+    at = open_train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: "ab ab ab", keys.PATTERN: "gpt2"})
     send(at, jump=50)
     run = at.session_state[shared_keys.RUN]
     assert run.stop_reason == STOP_NO_PAIRS_IN_CHUNKS
     said = stage_data(at)["notice"] + stage_data(at)["wording"]["finished"]
     assert "pairs across chunks" in said and "never counted" in said
-    one = _train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: "abab", keys.PATTERN: "none"})
+    one = open_train(**{keys.SOURCE: keys.PASTE, keys.PASTED_TEXT: "abab", keys.PATTERN: "none"})
     send(one, jump=50)
     assert one.session_state[shared_keys.RUN].stop_reason == STOP_NO_PAIRS  # one chunk: one token at the end

@@ -1,4 +1,4 @@
-"""Why ``pages/`` holds four short files that run ``app.py`` (the pages themselves are in ``pages/views/``).
+"""Why ``pages/`` holds a short file per URL that runs ``app.py`` (the pages are in ``pages/views/``).
 
 Streamlit 1.67 treats a ``pages/`` folder beside the main script as a legacy
 multipage app until ``st.navigation`` first runs in the server process: the
@@ -8,9 +8,9 @@ names.  After that run every run goes through ``app.py``.
 
 So the pages live one folder down, where that legacy navigation does not look,
 and for each URL a visitor may open first (``/home``, ``/train``,
-``/tokenize``, ``/vocab-lab``) ``pages/`` holds a file of that name that only
-calls :func:`run_app`.  A first request for ``/train`` then runs
-``pages/train.py``, which runs ``app.py``, whose ``st.navigation`` finds
+``/tokenize``, ``/vocab-lab``, ``/schemes``, ``/room``) ``pages/`` holds a file of that name that only
+calls :func:`run_app` (``tests/ui/test_app.py`` checks that each URL has one).  A first request for
+``/train`` then runs ``pages/train.py``, which runs ``app.py``, whose ``st.navigation`` finds
 ``/train`` and runs ``pages/views/train.py``: the page config, the navigation
 and the presenter toggle are all there.  Without those files (only the
 subfolder) the legacy navigation would not find ``/train``, and Streamlit would

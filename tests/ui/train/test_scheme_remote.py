@@ -18,7 +18,7 @@ from mergescope_ui.train.scheme_run import SchemeSettings
 from mergescope_ui.train.stage_data import StageOptions
 from tests.ui.shared.test_jobs import gone, until
 from tests.ui.train.stage_driver import as_html, send, stage_data, view
-from tests.ui.train.test_scheme_page import _train
+from tests.ui.train.train_page import open_train
 
 CORPORA = Path(__file__).resolve().parents[3] / "corpora"
 KIND = (CORPORA / "kind_kindness_unkind.txt").read_text(encoding="utf-8")
@@ -48,7 +48,7 @@ def _wire(window) -> dict:
     ],
 )
 def test_a_remote_run_shows_what_a_run_here_shows(remote: None, scheme: str, source: str, size: dict) -> None:
-    at = _train(**{keys.SCHEME: scheme, keys.SOURCE: source, **size})
+    at = open_train(**{keys.SCHEME: scheme, keys.SOURCE: source, **size})
     host = at.session_state[keys.SCHEME_RUN]
     assert isinstance(host, RemoteSchemeHost) and host.worker.alive
     text = KIND if scheme == "unigram" else HUG
@@ -88,7 +88,7 @@ def test_cancel_stops_a_long_jump_between_two_rounds() -> None:
 
 def test_the_servers_cap_and_a_time_limit_are_messages(remote: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(session_worker, "MAX_WORKERS", 0)
-    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
+    at = open_train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
     assert not at.exception and keys.SCHEME_RUN not in at.session_state
     assert any("large runs of other sessions, its limit" in e.value for e in at.error), at.error
     monkeypatch.setattr(session_worker, "MAX_WORKERS", 4)
@@ -99,7 +99,7 @@ def test_the_servers_cap_and_a_time_limit_are_messages(remote: None, monkeypatch
 
 
 def test_a_new_run_lets_the_old_worker_go(remote: None) -> None:
-    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
+    at = open_train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
     pid = at.session_state[keys.SCHEME_RUN].worker.pid
     assert pid is not None and not gone(pid)
     at.session_state[keys.UG_VOCAB] = 60
@@ -110,7 +110,7 @@ def test_a_new_run_lets_the_old_worker_go(remote: None) -> None:
 
 
 def test_a_remote_jump_trains_up_to_the_step_and_past_the_end_says_where_it_stopped(remote: None) -> None:
-    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
+    at = open_train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
     send(at, jump=4)
     host = at.session_state[keys.SCHEME_RUN]
     assert not at.exception and host.state.position == 4 and stage_data(at)["position"] == 4

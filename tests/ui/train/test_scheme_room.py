@@ -8,11 +8,11 @@ from mergescope_ui.shared.rooms import NEXT, PRUNE, room_store
 from mergescope_ui.shared.rooms import host as room_host
 from mergescope_ui.train import keys
 from tests.ui.train.stage_driver import send
-from tests.ui.train.test_scheme_page import _train
+from tests.ui.train.train_page import open_train
 
 
 def test_a_wordpiece_room_follows_asks_and_pages() -> None:
-    at = _train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "lighthouse_story", keys.WP_MERGES: 8})
+    at = open_train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "lighthouse_story", keys.WP_MERGES: 8})
     at.button(key="room_open").click().run()
     assert not at.exception, at.exception
     store = room_store()
@@ -43,7 +43,7 @@ def test_a_wordpiece_room_follows_asks_and_pages() -> None:
 
 
 def test_a_unigram_room_asks_which_piece_is_pruned() -> None:
-    at = _train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
+    at = open_train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
     at.button(key="room_open").click().run()
     assert not at.exception, at.exception
     assert any("pruned next" in b.label for b in at.button if b.key == "room_ask")

@@ -51,9 +51,6 @@ _CLASSES: tuple[tuple[str, str], ...] = (
 )
 _COMPILED = tuple((name, regex.compile(source)) for name, source in _CLASSES)
 
-# Every category a text can report, in display order.
-CATEGORIES: tuple[str, ...] = tuple(name for name, _ in _CLASSES) + (SPACE_PUNCT, SPECIAL)
-
 _CACHE: dict[str, str | None] = {}
 
 

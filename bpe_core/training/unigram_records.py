@@ -16,20 +16,13 @@ from typing import Any
 
 STOP_VOCAB_SIZE = "reached the requested vocab size"
 STOP_SMALL_SEED = "the seed has no more pieces than the vocab size asked for: nothing to prune"
+# Pieces whose removal raises the loss equally are pruned in order of score, the less probable first,
+# then in code-point order of the piece.
 PRUNE_TIE_RULE = "lower-score-first"
-PRUNE_TIE_RULE_HELP = (
-    "pieces whose removal raises the loss equally are pruned in order of score, the less probable first, "
-    "then in code-point order of the piece"
-)
 SEED_RULE = (
     "every character, then the substrings of the words (at most max_piece_length characters) that occur at "
     "least twice, ranked by occurrences x length (SentencePiece's seed: characters they cover), the top "
     "seed_size kept; equal ranks in code-point order"
-)
-EM_RULE = (
-    "EM with expected counts over all segmentations (forward-backward); a piece's probability is its "
-    "expected count over the total, never below MIN_EXPECTED_COUNT (no piece is dropped by EM, only by "
-    "pruning); with em_iterations=0 the probabilities are the seed counts renormalized (the HF course)"
 )
 MIN_EXPECTED_COUNT = 1e-6
 MAX_UNIGRAM_VOCAB = 1_000_000

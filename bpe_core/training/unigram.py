@@ -44,6 +44,7 @@ from .unigram_fast import loss_increases_fast
 from .unigram_loss import TICK_EVERY, Cut, Edges, Tick, corpus_cuts, loss_increases_textbook, word_edges
 from .unigram_records import (
     MIN_EXPECTED_COUNT,
+    SHRINKING_FACTOR,
     STOP_SMALL_SEED,
     STOP_VOCAB_SIZE,
     PieceLoss,
@@ -400,7 +401,7 @@ def unigram_steps(
     text: str,
     *,
     vocab_size: int,
-    shrinking_factor: float = 0.75,
+    shrinking_factor: float = SHRINKING_FACTOR,
     max_piece_length: int = 16,
     seed_size: int = 1_000_000,
     em_iterations: int = 2,

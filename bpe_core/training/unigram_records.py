@@ -25,6 +25,7 @@ SEED_RULE = (
     "seed_size kept; equal ranks in code-point order"
 )
 MIN_EXPECTED_COUNT = 1e-6
+SHRINKING_FACTOR = 0.75  # the share of pieces a round keeps by default: SentencePiece's
 MAX_UNIGRAM_VOCAB = 1_000_000
 
 
@@ -33,8 +34,8 @@ class UnigramOptions:
     """The options of a Unigram run (each a ValueError that says how to fix it when wrong).
 
     - ``vocab_size``: pieces at the end, ``<unk>`` included; at least the text's characters + 1.
-    - ``shrinking_factor``: the share of pieces a round keeps (SentencePiece's default, 0.75); a round
-      never goes below ``vocab_size``.
+    - ``shrinking_factor``: the share of pieces a round keeps (:data:`SHRINKING_FACTOR`, SentencePiece's
+      default); a round never goes below ``vocab_size``.
     - ``max_piece_length``: the longest piece, in characters (SentencePiece: 16).
     - ``seed_size``: at most this many pieces in the seed (:data:`SEED_RULE`).
     - ``em_iterations``: EM iterations after the seed and after each pruning (SentencePiece: 2).
@@ -44,7 +45,7 @@ class UnigramOptions:
     """
 
     vocab_size: int
-    shrinking_factor: float = 0.75
+    shrinking_factor: float = SHRINKING_FACTOR
     max_piece_length: int = 16
     seed_size: int = 1_000_000
     em_iterations: int = 2

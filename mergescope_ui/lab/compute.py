@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bpe_core import Tokenizer, TrainOptions
-from bpe_core.analysis.compression_curve import CompressionCurve, compression_curve
+from bpe_core.analysis import CompressionCurve, compression_curve
 from bpe_core.analysis.metrics import (
     DEFAULT_SAMPLES,
     LESSON_SIZES,

@@ -24,12 +24,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bpe_core import Tokenizer, TrainOptions
-from bpe_core.analysis import CompressionCurve, compression_curve
-from bpe_core.analysis.metrics import (
+from bpe_core.analysis import (
     DEFAULT_SAMPLES,
     LESSON_SIZES,
     Compression,
+    CompressionCurve,
     SizeRow,
+    compression_curve,
     oov_rate,
     round_trip,
     sample_chars,

@@ -20,9 +20,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from bpe_core.analysis import CompressionCurve, TextCurve
-from bpe_core.analysis.metrics import LESSON_SIZES, SizeRow
-from bpe_core.analysis.scripts import SPACE_PUNCT, SPECIAL
+from bpe_core.analysis import LESSON_SIZES, SPACE_PUNCT, SPECIAL, CompressionCurve, SizeRow, TextCurve
 from mergescope_ui.shared.html.csv_cells import csv_bytes
 
 NOT_SCRIPTS = frozenset({SPACE_PUNCT, SPECIAL})

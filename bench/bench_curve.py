@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bpe_core
-from bpe_core.analysis.compression_curve import compression_curve
+from bpe_core.analysis import compression_curve
 from bpe_core.analysis.data_split import split_fraction
 
 

@@ -25,11 +25,13 @@ from .formats import TokenizerFileError, load_tokenizer, save_tokenizer
 from .pretokenizer import PATTERNS
 from .tokenizer import (
     CharTokenizer,
+    Loss,
     SchemeTokenizer,
     Tokenizer,
     TokenSpan,
     UnigramTokenizer,
     WordPieceTokenizer,
+    lost,
 )
 from .training import (
     MODELS,
@@ -52,6 +54,7 @@ __all__ = [
     "PATTERNS",
     "TIE_BREAKS",
     "CharTokenizer",
+    "Loss",
     "MergeStep",
     "PairCount",
     "SchemeTokenizer",
@@ -63,6 +66,7 @@ __all__ = [
     "UnigramTokenizer",
     "WordPieceTokenizer",
     "load_tokenizer",
+    "lost",
     "save_tokenizer",
     "train",
     "train_scheme",

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..tokenizer import CharTokenizer, Tokenizer
-from .compression_curve import CompressionCurve, TextCurve
+from .curves import CompressionCurve, TextCurve
 
 DEFAULT_SAMPLES = 100_000
 LESSON_SIZES: tuple[int, ...] = (512, 4096, 32768)
@@ -77,7 +77,7 @@ class Compression(_PerToken):
 def compression_at(curve: TextCurve, k: int) -> Compression:
     """The compression of ``curve``'s text after ``k`` merges (``k`` past the end: the final count).
 
-    >>> from bpe_core.analysis.compression_curve import text_curve
+    >>> from bpe_core.analysis.curves import text_curve
     >>> from bpe_core import train
     >>> c = compression_at(text_curve(train("aa aa", vocab_size=258), "aa aa"), 2)
     >>> c.tokens, c.bytes_per_token
@@ -189,7 +189,7 @@ def size_table(
     text are skipped.  A size below ``run.base_vocab`` is a ValueError.
 
     >>> from bpe_core import TrainOptions
-    >>> from bpe_core.analysis.compression_curve import compression_curve
+    >>> from bpe_core.analysis import compression_curve
     >>> run = compression_curve("abab cdcd", TrainOptions(vocab_size=300), heldout={"test": "abcd xy"})
     >>> rows = size_table(run, [258, 4096], {"train": "abab cdcd", "test": "abcd xy"}, samples=200)
     >>> [(r.tokenizer[:4], r.requested_vocab, r.vocab_size, r.text, r.oov_rate, r.round_trip_rate)

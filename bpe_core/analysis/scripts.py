@@ -11,7 +11,7 @@ or, when none follows, of the previous one (a trailing ``!``); a chunk with no
 strong character at all is ``space & punctuation``.
 
 A token is counted for the category of the character its first byte belongs
-to (see :mod:`bpe_core.analysis.compression_curve`), so bytes and tokens of a
+to (see :mod:`bpe_core.analysis.curves`), so bytes and tokens of a
 category always add up to the text's totals.
 
 >>> [category_of(c) for c in ["a", "中", "я", "7", "😀", " "]]
@@ -50,9 +50,6 @@ _CLASSES: tuple[tuple[str, str], ...] = (
     ("other letters", r"\p{L}"),
 )
 _COMPILED = tuple((name, regex.compile(source)) for name, source in _CLASSES)
-
-# Every category a text can report, in display order.
-CATEGORIES: tuple[str, ...] = tuple(name for name, _ in _CLASSES) + (SPACE_PUNCT, SPECIAL)
 
 _CACHE: dict[str, str | None] = {}
 

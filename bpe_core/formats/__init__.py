@@ -66,20 +66,25 @@ True
 
 from .data import TokenizerData
 from .detect import detect_format
-from .load import DEFAULT_PATTERN, load_tokenizer, read_tokenizer_data
+from .encoding_config import ENCODING_JSON, unrecorded
+from .load import DEFAULT_PATTERN, SCHEME_NAMES, SCHEME_READERS, load_tokenizer, read_tokenizer_data
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError
 from .save import FORMATS, SAVE_FORMATS, save_tokenizer, write_format
 
 __all__ = [
     "DEFAULT_PATTERN",
+    "ENCODING_JSON",
     "FORMATS",
     "MAX_FILE_BYTES",
     "SAVE_FORMATS",
+    "SCHEME_NAMES",
+    "SCHEME_READERS",
     "TokenizerData",
     "TokenizerFileError",
     "detect_format",
     "load_tokenizer",
     "read_tokenizer_data",
     "save_tokenizer",
+    "unrecorded",
     "write_format",
 ]

@@ -9,12 +9,15 @@
 - :mod:`.cuts`: where a stream of text can be cut without changing its chunks.
 """
 
-from .patterns import PATTERNS, pattern_name, resolve_pattern
+from .patterns import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN, PATTERNS, pattern_name, resolve_pattern
 from .pretokenizer import PreTokenizer
 from .safe_regex import PatternTimeout, time_limit
 from .text import check_special_tokens, check_text, excerpt
 
 __all__ = [
+    "GPT2_PATTERN",
+    "GPT4_PATTERN",
+    "O200K_PATTERN",
     "PATTERNS",
     "PatternTimeout",
     "PreTokenizer",

@@ -107,25 +107,53 @@ class PairIndex:
         start: list[list[int]] | None = None,
     ) -> None:
         """The index of ``chunk_counts``' pairs, from their bytes or, given ``start``, from each
-        chunk's ids there (a branch); pairs in ``block`` are counted but never chosen."""
+        chunk's ids there (a branch); pairs in ``block`` are counted but never chosen.
+
+        Built in four phases: lay the chunks out (:meth:`_lay_out`), weigh the slots
+        (:meth:`_weigh`), file each position under its pair (:meth:`_file_positions`) and count
+        them, then fill the heap (:meth:`_fill_heap`).
+        """
         self.rule, self.top_k, self.records = rule, top_k, records
         # Everything here runs once per position, so it is built with whole-list
-        # operations in C.  The chunks are laid end to end with one separator slot
-        # before, between and after them; slot s is two entries of one list, so that
-        # what a merge reads and writes near a position shares a few cache lines (a list
-        # of shared small ints, 16 bytes a slot: read faster than an array, which makes
-        # an int at each read):
-        # ``_m[2 * s]`` the token there (-1 inside a longer token, _EDGE at a separator)
-        # and ``_m[2 * s + 1]`` how far before ``2 * s + 2`` the token covering slot s starts.
-        # A position is ``2 * s``.  Token t at ``i`` is followed by the token at
-        # ``i + _step[t]``; the token before ``i`` starts at ``i - _m[i - 1]``.
+        # operations in C.
         weights = list(chunk_counts.values())
+        source, lengths = self._lay_out(chunk_counts, start)
+        self._weigh(weights, lengths)
+        self._where = where = self._file_positions(source)
+        del source
+        if self._unit:
+            counts = {k: len(v) for k, v in where.items()}
+        else:
+            getw = self._wt.__getitem__
+            counts = {k: sum(map(getw, v)) for k, v in where.items()}
+        self._counts = counts
+        self._blocked = frozenset((a << ID_BITS) | b for a, b in block)
+        self._fill_heap()
+        self._top: list[_Entry] = []  # the pair table's entries, kept out of the heap (see _top_rows)
+        self._kept: dict[int, _Entry] = {}  # pair -> its entry in _top
+        self._track = records or not rule.static  # _top_rows is used: note the pairs a merge changes
+        self._touched: list[int] = []  # pairs whose count changed since the last _top_rows
+
+    def _lay_out(
+        self, chunk_counts: Mapping[str, int], start: list[list[int]] | None
+    ) -> tuple[bytes | list[int], list[int]]:
+        """Phase 1: lay the chunks end to end, and return what the slots hold (the bytes, or a branch's
+        ids, each with the separators) and each chunk's length in slots.
+
+        There is one separator slot before, between and after the chunks; slot s is two entries of one
+        list, so that what a merge reads and writes near a position shares a few cache lines (a list of
+        shared small ints, 16 bytes a slot: read faster than an array, which makes an int at each read):
+        ``_m[2 * s]`` the token there (-1 inside a longer token, _EDGE at a separator) and
+        ``_m[2 * s + 1]`` how far before ``2 * s + 2`` the token covering slot s starts.  A position is
+        ``2 * s``.  Token t at ``i`` is followed by the token at ``i + _step[t]``; the token before
+        ``i`` starts at ``i - _m[i - 1]``.
+        """
+        source: bytes | list[int]
         if start is None:
             encoded = [chunk.encode("utf-8") for chunk in chunk_counts]
             lengths = list(map(len, encoded))
-            data = b"\0".join([b"", *encoded, b""])
-            n = len(data)
-            m = [2] * (2 * n)
+            source = data = b"\0".join([b"", *encoded, b""])
+            m = [2] * (2 * len(data))
             m[0::2] = data
             self._step = [2] * 256
         else:
@@ -134,8 +162,8 @@ class PairIndex:
             for ids in start:
                 tok += ids
                 tok.append(_EDGE)
-            n = len(tok)
-            m = [2] * (2 * n)
+            source = tok
+            m = [2] * (2 * len(tok))
             m[0::2] = tok
             self._step = [2] * (max(tok) + 1)
         # Separator slots: 0, and one after each chunk; chunk c spans [_starts[c], _ends[c]).
@@ -144,24 +172,34 @@ class PairIndex:
         for e in chain((0,), ends):
             m[2 * e] = _EDGE
         self._m = m
-        # The unit case (one long chunk with pattern none, or chunks that occur once) has no weights.
+        return source, lengths
+
+    def _weigh(self, weights: list[int], lengths: list[int]) -> None:
+        """Phase 2: each slot's weight, the count of its chunk (``_wt``, by position); none in the unit
+        case (``_unit``: one long chunk with pattern none, or chunks that occur once)."""
         self._unit = all(w == 1 for w in weights)
         self._wt: list[int] = (
             []
             if self._unit
             else [0, 0, *chain.from_iterable(map(repeat, weights, [2 * m + 2 for m in lengths]))]
         )
-        # Each position filed under its pair's key, a block of slots at a time (the branch's
-        # keys of a block are made as ints; all at once they would take 30 bytes a slot).
+
+    def _file_positions(self, source: bytes | list[int]) -> dict[int, array[int]]:
+        """Phase 3: every position filed under its pair's key, the pairs with a separator left out.
+
+        A block of slots at a time (the branch's keys of a block are made as ints; all at once they
+        would take 30 bytes a slot).
+        """
+        m, n = self._m, len(source)
         filed: defaultdict[int, array[int]] = defaultdict(_positions)
         for s in range(0, n - 1, _BLOCK):
             e = min(s + _BLOCK, n - 1)  # the pairs at slots s .. e - 1
-            if start is None:
-                keys: Iterable[int] = _byte_pair_codes(data[s : e + 1])
+            if isinstance(source, bytes):
+                keys: Iterable[int] = _byte_pair_codes(source[s : e + 1])
             else:
-                keys = map(or_, map(lshift, tok[s:e], repeat(ID_BITS)), tok[s + 1 : e + 1])
+                keys = map(or_, map(lshift, source[s:e], repeat(ID_BITS)), source[s + 1 : e + 1])
             deque(map(array.append, map(filed.__getitem__, keys), range(2 * s, 2 * e, 2)), maxlen=0)
-        if start is None:
+        if isinstance(source, bytes):
             # Byte codes x | y << 8; the separator is a 0 byte, so the positions filed under a
             # code with a 0 byte may be next to one, and those are taken out.
             for c in [c for c in filed if not c & 255 or not c >> 8]:
@@ -169,20 +207,15 @@ class PairIndex:
                 filed[c] = arr = array("I", [p for p in arr if m[p] != _EDGE and m[p + 2] != _EDGE])
                 if not arr:
                     del filed[c]
-            self._where = where = {((c & 255) << ID_BITS) | (c >> 8): v for c, v in filed.items()}
-        else:
-            # A pair with a separator (-2) has a negative key.
-            self._where = where = {k: v for k, v in filed.items() if k >= 0}
-        del filed
-        if self._unit:
-            counts = {k: len(v) for k, v in where.items()}
-        else:
-            getw = self._wt.__getitem__
-            counts = {k: sum(map(getw, v)) for k, v in where.items()}
-        self._counts = counts
-        self._blocked = frozenset((a << ID_BITS) | b for a, b in block)
-        # The heap holds the pairs with at least half the best count; the rest, most of them,
-        # wait in _low without a sort key, as new pairs below _floor do (see _pop_valid).
+            return {((c & 255) << ID_BITS) | (c >> 8): v for c, v in filed.items()}
+        # A pair with a separator (-2) has a negative key.
+        return {k: v for k, v in filed.items() if k >= 0}
+
+    def _fill_heap(self) -> None:
+        """Phase 4: the heap holds the pairs (not blocked) with at least half the best count; the rest,
+        most of them, wait in ``_low`` without a sort key, as new pairs below ``_floor`` do (see
+        :meth:`_pop_valid`)."""
+        counts = self._counts
         pairs = [k for k in counts if k not in self._blocked] if self._blocked else list(counts)
         self._floor = floor = max(map(counts.__getitem__, pairs), default=0) // 2
         self._low: list[list[int]] = [[] for _ in range(_LEVELS)]  # by count.bit_length()
@@ -193,10 +226,6 @@ class PairIndex:
         pairs = [k for k in pairs if counts[k] >= floor]
         self._heap: list[_Entry] = list(zip([-counts[k] for k in pairs], self.rule.packed_keys(pairs), pairs))
         heapify(self._heap)
-        self._top: list[_Entry] = []  # the pair table's entries, kept out of the heap (see _top_rows)
-        self._kept: dict[int, _Entry] = {}  # pair -> its entry in _top
-        self._track = records or not rule.static  # _top_rows is used: note the pairs a merge changes
-        self._touched: list[int] = []  # pairs whose count changed since the last _top_rows
 
     def chunk_ids(self) -> list[list[int]]:
         """Each chunk's token ids now, in the corpus's order."""

@@ -5,7 +5,9 @@ The algorithm (Kudo 2018, SentencePiece's trainer, the Hugging Face course's cha
 1. **Seed**: the text's words (spaces become ``▁``, each word starts with its ``▁``) and the frequent
    substrings of them (:data:`~.unigram_records.SEED_RULE`), each piece's probability from its count.
 2. **EM**: re-estimate each piece's probability from its *expected* count over all segmentations of all
-   words (forward-backward; :data:`~.unigram_records.EM_RULE`).
+   words (forward-backward); a piece's probability is its expected count over the total, never below
+   :data:`~.unigram_records.MIN_EXPECTED_COUNT` (no piece is dropped by EM, only by pruning); with
+   ``em_iterations=0`` the probabilities are the seed counts renormalized (the HF course).
 3. **Loss**: the corpus loss is ``sum over words of count x -log P(best segmentation)`` (Viterbi, ties by
    :data:`~bpe_core.tokenizer.unigram_lattice.TIE_RULE`), and each piece's *loss increase* is how much it
    rises when that piece is removed (every word re-cut without it; the probabilities of the others kept).
@@ -42,6 +44,7 @@ from .unigram_fast import loss_increases_fast
 from .unigram_loss import TICK_EVERY, Cut, Edges, Tick, corpus_cuts, loss_increases_textbook, word_edges
 from .unigram_records import (
     MIN_EXPECTED_COUNT,
+    SHRINKING_FACTOR,
     STOP_SMALL_SEED,
     STOP_VOCAB_SIZE,
     PieceLoss,
@@ -398,7 +401,7 @@ def unigram_steps(
     text: str,
     *,
     vocab_size: int,
-    shrinking_factor: float = 0.75,
+    shrinking_factor: float = SHRINKING_FACTOR,
     max_piece_length: int = 16,
     seed_size: int = 1_000_000,
     em_iterations: int = 2,

@@ -16,22 +16,16 @@ from typing import Any
 
 STOP_VOCAB_SIZE = "reached the requested vocab size"
 STOP_SMALL_SEED = "the seed has no more pieces than the vocab size asked for: nothing to prune"
+# Pieces whose removal raises the loss equally are pruned in order of score, the less probable first,
+# then in code-point order of the piece.
 PRUNE_TIE_RULE = "lower-score-first"
-PRUNE_TIE_RULE_HELP = (
-    "pieces whose removal raises the loss equally are pruned in order of score, the less probable first, "
-    "then in code-point order of the piece"
-)
 SEED_RULE = (
     "every character, then the substrings of the words (at most max_piece_length characters) that occur at "
     "least twice, ranked by occurrences x length (SentencePiece's seed: characters they cover), the top "
     "seed_size kept; equal ranks in code-point order"
 )
-EM_RULE = (
-    "EM with expected counts over all segmentations (forward-backward); a piece's probability is its "
-    "expected count over the total, never below MIN_EXPECTED_COUNT (no piece is dropped by EM, only by "
-    "pruning); with em_iterations=0 the probabilities are the seed counts renormalized (the HF course)"
-)
 MIN_EXPECTED_COUNT = 1e-6
+SHRINKING_FACTOR = 0.75  # the share of pieces a round keeps by default: SentencePiece's
 MAX_UNIGRAM_VOCAB = 1_000_000
 
 
@@ -40,8 +34,8 @@ class UnigramOptions:
     """The options of a Unigram run (each a ValueError that says how to fix it when wrong).
 
     - ``vocab_size``: pieces at the end, ``<unk>`` included; at least the text's characters + 1.
-    - ``shrinking_factor``: the share of pieces a round keeps (SentencePiece's default, 0.75); a round
-      never goes below ``vocab_size``.
+    - ``shrinking_factor``: the share of pieces a round keeps (:data:`SHRINKING_FACTOR`, SentencePiece's
+      default); a round never goes below ``vocab_size``.
     - ``max_piece_length``: the longest piece, in characters (SentencePiece: 16).
     - ``seed_size``: at most this many pieces in the seed (:data:`SEED_RULE`).
     - ``em_iterations``: EM iterations after the seed and after each pruning (SentencePiece: 2).
@@ -51,7 +45,7 @@ class UnigramOptions:
     """
 
     vocab_size: int
-    shrinking_factor: float = 0.75
+    shrinking_factor: float = SHRINKING_FACTOR
     max_piece_length: int = 16
     seed_size: int = 1_000_000
     em_iterations: int = 2

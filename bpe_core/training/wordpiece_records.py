@@ -31,10 +31,6 @@ from .options import MAX_VOCAB_SIZE
 from .records import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VOCAB_SIZE
 
 WORDPIECE_TIE_BREAKS: tuple[str, ...] = ("first-seen", "alphabetical")
-WORDPIECE_TIE_BREAK_HELP: dict[str, str] = {
-    "first-seen": "the pair that occurs first in the text wins, as in the HF course",
-    "alphabetical": "the first (left, right) in code-point order wins",
-}
 __all__ = ["STOP_MIN_FREQUENCY", "STOP_NO_PAIRS", "STOP_VOCAB_SIZE"]  # the stop reasons are BPE's
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from bpe_core.analysis.metrics import LESSON_SIZES
+from bpe_core.analysis import LESSON_SIZES
 
 TEXT_COLORS = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9", "#f59f00"]
 DASHES = [[1, 0], [7, 4], [2, 3], [10, 3, 2, 3], [4, 2]]  # train solid, the others dashed

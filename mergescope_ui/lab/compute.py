@@ -24,12 +24,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bpe_core import Tokenizer, TrainOptions
-from bpe_core.analysis.compression_curve import CompressionCurve, compression_curve
-from bpe_core.analysis.metrics import (
+from bpe_core.analysis import (
     DEFAULT_SAMPLES,
     LESSON_SIZES,
     Compression,
+    CompressionCurve,
     SizeRow,
+    compression_curve,
     oov_rate,
     round_trip,
     sample_chars,
@@ -248,26 +249,6 @@ def reference_rows(
 _REFERENCES: ProgressCache[tuple[SizeRow, ...]] = ProgressCache(entries=CACHE_ENTRIES, seconds=CACHE_SECONDS)
 
 
-def cached_reference_rows(
-    tokenizer_key: str,
-    load: Callable[[], Tokenizer],
-    name: str,
-    texts: Mapping[str, str],
-    *,
-    samples: int = DEFAULT_SAMPLES,
-    progress: Progress | None = None,
-) -> tuple[SizeRow, ...]:
-    """:func:`reference_rows` cached by ``tokenizer_key`` (e.g. a digest of its files), the texts and
-    ``samples``; ``load`` makes the tokenizer only on a miss."""
-    key = reference_key(tokenizer_key, name, texts, samples)
-    found = _REFERENCES.get(key)
-    if found is not None:
-        return found
-    rows = reference_rows(load(), name, texts, samples=samples, progress=progress)
-    _REFERENCES.put(key, rows)
-    return rows
-
-
 # ----- in a worker process (shared.workers.jobs): the lab's heavy work, off the server's thread -----
 LAB_LIMITS = Limits(seconds=300, memory_bytes=2048 * MEGABYTE)
 """A 10 MB text trained to 32,768 tokens with every curve: about a minute and 1 GB on a class's server."""
@@ -317,8 +298,8 @@ def reference_job(
 def reference_key(
     tokenizer_key: str, name: str, texts: Mapping[str, str], samples: int
 ) -> tuple[object, ...]:
-    """How :func:`cached_reference_rows` files the rows of a tokenizer (``tokenizer_key``: a digest of
-    its files)."""
+    """The key the rows of a tokenizer are cached under (``tokenizer_key``: a digest of its files), for
+    :func:`cached_reference` and :func:`store_reference`."""
     return ("reference", tokenizer_key, name, tuple((n, digest(t)) for n, t in texts.items()), samples)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core.analysis.metrics import SizeRow
+from bpe_core.analysis import SizeRow
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.inputs.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core.analysis.metrics import SizeRow
+from bpe_core.analysis import SizeRow
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.workers.job_wait import run_job
 

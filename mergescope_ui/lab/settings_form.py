@@ -6,8 +6,8 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import TrainOptions
-from bpe_core.analysis.metrics import DEFAULT_SAMPLES, LESSON_SIZES
-from bpe_core.training import TIE_BREAK_HELP, TIE_BREAKS
+from bpe_core.analysis import DEFAULT_SAMPLES, LESSON_SIZES
+from bpe_core.bpe import TIE_BREAK_HELP, TIE_BREAKS
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.settings import parse_special_tokens
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from bpe_core.analysis.speed_lesson import GPT2_BYTES, GPT2_MERGES, SpeedLesson, time_trainers
+from bpe_core.analysis import GPT2_BYTES, GPT2_MERGES, SpeedLesson, time_trainers
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html.safe_text import md_escape
 

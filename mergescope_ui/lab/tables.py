@@ -4,7 +4,7 @@ Curves can have 32,768 points per text; every chart row goes to the browser,
 so the curves are sampled at a few hundred vocab sizes (always including the
 lessons' sizes and both ends), and the per-merge gains are averaged in bins.
 
->>> from bpe_core.analysis.compression_curve import compression_curve
+>>> from bpe_core.analysis import compression_curve
 >>> from bpe_core import TrainOptions
 >>> options = TrainOptions(vocab_size=270)
 >>> run = compression_curve("low lower lowest " * 5, options, heldout={"held-out": "lowest low"})
@@ -20,9 +20,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from bpe_core.analysis.compression_curve import CompressionCurve, TextCurve
-from bpe_core.analysis.metrics import LESSON_SIZES, SizeRow
-from bpe_core.analysis.scripts import SPACE_PUNCT, SPECIAL
+from bpe_core.analysis import LESSON_SIZES, SPACE_PUNCT, SPECIAL, CompressionCurve, SizeRow, TextCurve
 from mergescope_ui.shared.html.csv_cells import csv_bytes
 
 NOT_SCRIPTS = frozenset({SPACE_PUNCT, SPECIAL})
@@ -36,7 +34,7 @@ def plot_points(
     """Merge counts ``k`` to plot: all when few, else about ``max_points`` spread on a log scale of vocab.
 
     >>> from bpe_core import TrainOptions
-    >>> from bpe_core.analysis.compression_curve import compression_curve
+    >>> from bpe_core.analysis import compression_curve
     >>> run = compression_curve("ab " * 50, TrainOptions(vocab_size=300))
     >>> plot_points(run)
     [0, 1, 2]
@@ -82,7 +80,7 @@ def gain_frame(run: CompressionCurve, *, max_bars: int = MAX_GAIN_BARS) -> pd.Da
 
     Columns ``first_step, last_step, gain`` (the bin's mean) and ``max_gain``.
 
-    >>> from bpe_core.analysis.compression_curve import compression_curve
+    >>> from bpe_core.analysis import compression_curve
     >>> from bpe_core import TrainOptions
     >>> options = TrainOptions(vocab_size=259, pattern="none", tie_break="lowest-id")
     >>> run = compression_curve("aaabdaaabac", options)

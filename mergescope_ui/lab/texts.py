@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core.analysis.data_split import split_documents, split_fraction
+from bpe_core.analysis import split_documents, split_fraction
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.inputs.corpora import default_id
 from mergescope_ui.shared.inputs.upload import DEFAULT_MAX_BYTES, MEGABYTE

@@ -25,9 +25,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bpe_core.analysis.schemes_table import SchemeRow, compare_schemes, measure
-from bpe_core.tokenizer.scheme import Loss, SchemeTokenizer, lost
-from bpe_core.training.schemes import MODELS, train_scheme
+from bpe_core import MODELS, Loss, SchemeTokenizer, lost, train_scheme
+from bpe_core.analysis import SchemeRow, compare_schemes, measure
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html.schemes import Cut, cut
 from mergescope_ui.shared.settings import CACHE_SECONDS
@@ -88,7 +87,7 @@ def _lost_line(tok: SchemeTokenizer, line: str) -> LostLine | None:
     """What the round trip of ``line`` loses, the line cut to :data:`LOST_WINDOW` characters from a
     little before the first place it differs (a text without newlines is one long line).
 
-    >>> from bpe_core.training.schemes import train_scheme
+    >>> from bpe_core import train_scheme
     >>> tok = train_scheme("ab ab " * 400, model="char", vocab_size=4)
     >>> lost_line = _lost_line(tok, "ab " * 300 + "abc " + "ab " * 300)
     >>> lost_line.line[:3], len(lost_line.line), lost_line.unknown, lost_line.decoded[80:88]

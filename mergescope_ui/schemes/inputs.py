@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core.analysis.data_split import split_fraction
+from bpe_core.analysis import split_fraction
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.inputs.corpora import default_id
 from mergescope_ui.shared.inputs.upload import DEFAULT_MAX_BYTES, MEGABYTE

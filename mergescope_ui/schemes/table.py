@@ -1,6 +1,6 @@
 """The comparison as pandas frames: the article's table, and the curve's points (pure; no Streamlit).
 
->>> from bpe_core.analysis.schemes_table import compare_schemes
+>>> from bpe_core.analysis import compare_schemes
 >>> rows = compare_schemes("the cat sat on the mat.\\n" * 5, held_out="the bat sat.\\n", vocab_size=270)
 >>> frame = scheme_table(rows)
 >>> list(frame["scheme"][:2]), list(frame["text"][:2]), list(frame["round-trip %"][:4])
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from bpe_core.analysis.schemes_table import SchemeRow, TextFigures
+from bpe_core.analysis import SchemeRow, TextFigures
 
 from .compute import NAMES
 
@@ -77,7 +77,7 @@ def scheme_table(rows: Sequence[SchemeRow]) -> pd.DataFrame:
 def curve_frame(rows: Sequence[SchemeRow]) -> pd.DataFrame:
     """One point per scheme, size asked and text (schemes that could not train at a size are left out).
 
-    >>> from bpe_core.analysis.schemes_table import compare_schemes
+    >>> from bpe_core.analysis import compare_schemes
     >>> rows = compare_schemes("ab ab ba\\n" * 4, held_out="ab\\n", vocab_size=100)
     >>> sorted(set(curve_frame(rows)["scheme"]))  # BPE needs 256 ids for its bytes
     ['Characters', 'Unigram', 'WordPiece']

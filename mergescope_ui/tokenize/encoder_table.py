@@ -36,7 +36,7 @@ import regex
 
 from bpe_core import Tokenizer
 from bpe_core.byte_level import INVISIBLE_NAMES, WHITESPACE_MARKERS
-from bpe_core.pretokenizer.patterns import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN, PATTERNS
+from bpe_core.pretokenizer import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN, PATTERNS
 from mergescope_ui.shared import hosting
 
 OFF = "MERGESCOPE_BROWSER_ENCODE"  # "off": the server encodes every keystroke (as before; for comparison)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe_core.formats.fetch import FetchError, Progress, ProgressCallback
+from bpe_core.hub import FetchError, Progress, ProgressCallback
 from mergescope_ui.shared.html.safe_text import md_escape
 
 from . import keys

@@ -26,9 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bpe_core.formats.fetch import HF_URL, MAX_FETCH_BYTES, OPENAI_URL
-from bpe_core.formats.local_caches import hf_hub_dirs
-from bpe_core.formats.tiktoken_registry import tiktoken_cache_dirs
+from bpe_core.hub import HF_URL, MAX_FETCH_BYTES, OPENAI_URL, hf_hub_dirs, tiktoken_cache_dirs
 from mergescope_ui.shared import hosting
 
 OFF = "MERGESCOPE_FETCH"

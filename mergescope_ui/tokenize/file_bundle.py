@@ -31,8 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bpe_core import Tokenizer, save_tokenizer
-from bpe_core.formats import write_format
-from bpe_core.formats.encoding_config import ENCODING_JSON, unrecorded
+from bpe_core.formats import ENCODING_JSON, unrecorded, write_format
 
 README_TXT = "README.txt"
 

@@ -7,7 +7,7 @@ which the round trip loses.  The spans are :mod:`mergescope_ui.shared.html.schem
 token dark red and dashed), each marked with its position (``data-i``) as the clickable view wants
 (:mod:`.clickable_tokens`).  Every piece, covered text and tooltip is ``html.escape``-d.
 
->>> from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
+>>> from bpe_core.wordpiece import WordPieceTokenizer
 >>> from mergescope_ui.shared.html.schemes import cut
 >>> tok = WordPieceTokenizer(["[UNK]", "hug", "##s"])
 >>> page = clickable_pieces_html(cut(tok, "hugs <b>"), start=10)
@@ -27,9 +27,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from bpe_core.byte_level import readable
-from bpe_core.tokenizer.unigram import UnigramTokenizer
-from bpe_core.tokenizer.unigram_normalizer import SPACE
-from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
+from bpe_core.unigram import SPACE, UnigramTokenizer
+from bpe_core.wordpiece import WordPieceTokenizer
 from mergescope_ui.shared.html.schemes import SCHEME_CSS, Cut
 from mergescope_ui.shared.html.tokens import PALETTE_SIZE
 
@@ -233,7 +232,7 @@ def lost_summary(
 def decode_pieces(tok: WordPieceTokenizer | UnigramTokenizer, ids: list[int]) -> tuple[str, tuple[int, ...]]:
     """The text of the ids this tokenizer knows (as its decoder writes it), and the ids it does not.
 
-    >>> from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
+    >>> from bpe_core.wordpiece import WordPieceTokenizer
     >>> decode_pieces(WordPieceTokenizer(["[UNK]", "hug", "##s"]), [1, 2, 9, 0])
     ('hugs [UNK]', (9,))
     """

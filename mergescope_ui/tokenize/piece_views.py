@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe_core.tokenizer.unigram import UnigramTokenizer
-from bpe_core.tokenizer.unigram_normalizer import SPACE
-from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
+from bpe_core.unigram import SPACE, UnigramTokenizer
+from bpe_core.wordpiece import WordPieceTokenizer
 from mergescope_ui.shared.html.schemes import lost_html
 from mergescope_ui.shared.html.tables import TABLE_CSS, html_table
 from mergescope_ui.shared.html.tokens import TOKEN_CSS

@@ -23,7 +23,7 @@ import streamlit as st
 
 import bpe_core
 from bpe_core import CharTokenizer, Tokenizer
-from bpe_core.formats.local_caches import (
+from bpe_core.hub import (
     FoundTokenizer,
     LocalLoad,
     LocalTokenizers,

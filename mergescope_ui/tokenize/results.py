@@ -25,10 +25,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from bpe_core import CharTokenizer, Tokenizer
-from bpe_core.tokenizer.scheme import Loss, lost
-from bpe_core.tokenizer.unigram import UnigramTokenizer
-from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
+from bpe_core import CharTokenizer, Loss, Tokenizer, lost
+from bpe_core.unigram import UnigramTokenizer
+from bpe_core.wordpiece import WordPieceTokenizer
 from mergescope_ui.shared.html.schemes import Cut, cut
 
 PAGE_SIZE = 5000

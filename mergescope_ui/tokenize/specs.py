@@ -36,12 +36,19 @@ from typing import ClassVar, Protocol
 from urllib.parse import urlsplit
 
 from bpe_core import PATTERNS, CharTokenizer, Tokenizer
-from bpe_core.formats.fetch import Fetched, FetchError, ProgressCallback, fetch_encoding, fetch_hub_tokenizer
-from bpe_core.formats.local_caches import FoundTokenizer, LocalLoad
-from bpe_core.formats.safe_io import TokenizerFileError
-from bpe_core.formats.tiktoken_registry import ENCODINGS
-from bpe_core.tokenizer.unigram import UnigramTokenizer
-from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
+from bpe_core.formats import TokenizerFileError
+from bpe_core.hub import (
+    ENCODINGS,
+    Fetched,
+    FetchError,
+    FoundTokenizer,
+    LocalLoad,
+    ProgressCallback,
+    fetch_encoding,
+    fetch_hub_tokenizer,
+)
+from bpe_core.unigram import UnigramTokenizer
+from bpe_core.wordpiece import WordPieceTokenizer
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.training_run import TrainingRun
 

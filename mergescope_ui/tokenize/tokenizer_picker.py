@@ -15,7 +15,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import PATTERNS, Tokenizer
-from bpe_core.formats.tiktoken_registry import ENCODINGS
+from bpe_core.hub import ENCODINGS
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.inputs.corpora import default_id
 from mergescope_ui.shared.inputs.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD_TYPES

@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bpe_core import Tokenizer
+from bpe_core.bpe import EncodeStep, EncodeTrace, TraceReplay, trace_encode
 from bpe_core.byte_level import readable
 from bpe_core.pretokenizer import pattern_name
-from bpe_core.tokenizer.encode_trace import EncodeStep, EncodeTrace, TraceReplay, trace_encode
 from mergescope_ui.shared.html.tokens import (
     STAGE_LABEL_COLUMNS,
     clip_label,

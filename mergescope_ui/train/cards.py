@@ -16,9 +16,9 @@ import html
 from collections.abc import Mapping
 
 from bpe_core import MergeStep
+from bpe_core.bpe import TIE_BREAK_HELP
 from bpe_core.byte_level import partial_note
 from bpe_core.byte_level import readable as label
-from bpe_core.training import TIE_BREAK_HELP
 from mergescope_ui.shared.html.tokens import TITLE_HEX_BYTES, clip_apart, clip_label, label_width, token_span
 
 from .tables import crosses_word_boundary

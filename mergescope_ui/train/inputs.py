@@ -8,7 +8,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import TrainOptions
-from bpe_core.training import TIE_BREAKS
+from bpe_core.bpe import TIE_BREAKS
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.url_state import ignored_value, read_params_once

@@ -8,7 +8,7 @@ Below it, every way to cut the word (best first, at most
 Every piece is ``html.escape``-d.
 
 >>> import math
->>> from bpe_core.tokenizer.unigram_lattice import lattice
+>>> from bpe_core.unigram import lattice
 >>> scores = {p: math.log(n / 210) for p, n in {"p": 17, "u": 36, "g": 20, "pu": 17, "ug": 20}.items()}
 >>> page = lattice_html(lattice("pug", scores))
 >>> page.count('class="ms-lat-e ms-lat-best"'), page.count('<tr class="ms-lat-best">'), "3 ways" in page
@@ -20,7 +20,7 @@ from __future__ import annotations
 import html
 import math
 
-from bpe_core.tokenizer.unigram_lattice import TIE_RULE_HELP, Edge, Lattice
+from bpe_core.unigram import TIE_RULE_HELP, Edge, Lattice
 
 from .scheme_stage import visible
 

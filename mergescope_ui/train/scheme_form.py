@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from bpe_core.unigram import SHRINKING_FACTOR
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.url_state import ignored_value, mirror_to_url, seed_from_url, seed_number_from_url
 
@@ -25,7 +26,12 @@ SCHEME_HELP = (
 )
 DEFAULT_WP_MERGES = 30
 DEFAULT_UG_VOCAB = 60
-SHRINKS = {0.5: "0.5 (halve each round)", 0.6: "0.6", 0.75: "0.75 (SentencePiece's default)", 0.9: "0.9"}
+SHRINKS = {
+    0.5: "0.5 (halve each round)",
+    0.6: "0.6",
+    SHRINKING_FACTOR: f"{SHRINKING_FACTOR} (SentencePiece's default)",
+    0.9: "0.9",
+}
 
 
 def scheme_choice(messages: DeltaGenerator) -> str:
@@ -98,7 +104,7 @@ def scheme_settings(scheme: str, messages: DeltaGenerator) -> SchemeSettings | N
             "Unigram prunes its seed round by round down to this many pieces (<unk> counted); it needs at "
             "least the text's characters + 1.",
         )
-        st.session_state.setdefault(keys.UG_SHRINK, 0.75)
+        st.session_state.setdefault(keys.UG_SHRINK, SHRINKING_FACTOR)
         shrink = st.selectbox(
             "Shrinking factor (share kept each round)",
             list(SHRINKS),

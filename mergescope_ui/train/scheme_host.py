@@ -32,8 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bpe_core.tokenizer.unigram_lattice import Lattice, lattice
-from bpe_core.training.unigram import UnigramTrainer
+from bpe_core.unigram import Lattice, UnigramTrainer, lattice
 from mergescope_ui.shared import hosting
 from mergescope_ui.shared.stage.contract import Window
 from mergescope_ui.shared.workers.jobs import MEGABYTE, Limits

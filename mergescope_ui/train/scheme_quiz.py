@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bpe_core.training.unigram_records import UnigramRound
-from bpe_core.training.wordpiece_records import WordPieceStep
+from bpe_core.unigram import UnigramRound
+from bpe_core.wordpiece import WordPieceStep
 
 from .quiz import MAX_CHOICES, QuizResult, short_pair
 from .scheme_run import Step

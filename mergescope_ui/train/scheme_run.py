@@ -26,12 +26,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bpe_core.pretokenizer import check_text
-from bpe_core.tokenizer.wordpiece import BERT_SPECIAL_TOKENS
-from bpe_core.tokenizer.wordpiece_words import word_counts
-from bpe_core.training.unigram import UnigramTrainer, unigram_steps
-from bpe_core.training.unigram_records import UnigramRound
-from bpe_core.training.wordpiece import WordPieceTrainer
-from bpe_core.training.wordpiece_records import WordPieceOptions, WordPieceStep
+from bpe_core.unigram import SHRINKING_FACTOR, UnigramRound, UnigramTrainer, unigram_steps
+from bpe_core.wordpiece import (
+    BERT_SPECIAL_TOKENS,
+    WordPieceOptions,
+    WordPieceStep,
+    WordPieceTrainer,
+    word_counts,
+)
 from mergescope_ui.shared.digest import digest
 
 Scheme = Literal["bpe", "wordpiece", "unigram"]
@@ -59,7 +61,7 @@ class SchemeSettings:
     scheme: Scheme
     steps: int = 100
     vocab_size: int = 100
-    shrinking_factor: float = 0.75
+    shrinking_factor: float = SHRINKING_FACTOR
 
     def __post_init__(self) -> None:
         if self.scheme not in ("wordpiece", "unigram"):

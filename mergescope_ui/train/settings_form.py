@@ -10,7 +10,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import PATTERNS, TrainOptions
-from bpe_core.training import TIE_BREAK_HELP, TIE_BREAKS
+from bpe_core.bpe import TIE_BREAK_HELP, TIE_BREAKS
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.settings import MAX_MERGES, PREVIEW_CHARS, TOP_K, parse_special_tokens
 from mergescope_ui.shared.url_state import ignored_value, mirror_to_url, seed_from_url, seed_number_from_url

@@ -24,8 +24,8 @@ import weakref
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from bpe_core.bpe import Place as TextPlace
 from bpe_core.byte_level import partial_note
-from bpe_core.training.places import Place as TextPlace
 from mergescope_ui.shared.html.tokens import STAGE_LABEL_COLUMNS, stage_label
 from mergescope_ui.shared.stage.contract import (
     SETTLE_MS,

@@ -25,9 +25,7 @@ import re
 from collections.abc import Sequence
 from itertools import accumulate
 
-from bpe_core.tokenizer.unigram_lattice import viterbi
-from bpe_core.training.unigram import UnigramTrainer
-from bpe_core.training.unigram_records import PieceLoss, UnigramRound
+from bpe_core.unigram import PieceLoss, UnigramRound, UnigramTrainer, viterbi
 from mergescope_ui.shared.html.tokens import PALETTE_SIZE, clip_label
 from mergescope_ui.shared.stage.contract import (
     ButtonTitles,

@@ -28,10 +28,14 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from itertools import pairwise
 
-from bpe_core.tokenizer.wordpiece import BERT_SPECIAL_TOKENS
-from bpe_core.tokenizer.wordpiece_words import words as text_words
-from bpe_core.training.wordpiece import WordPieceTrainer
-from bpe_core.training.wordpiece_records import PairScore, WordPieceOptions, WordPieceStep
+from bpe_core.wordpiece import (
+    BERT_SPECIAL_TOKENS,
+    PairScore,
+    WordPieceOptions,
+    WordPieceStep,
+    WordPieceTrainer,
+)
+from bpe_core.wordpiece import words as text_words
 from mergescope_ui.shared.html.tokens import PALETTE_SIZE, clip_apart, clip_label
 from mergescope_ui.shared.stage.contract import (
     Mark,

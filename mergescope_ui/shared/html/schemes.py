@@ -7,7 +7,7 @@ byte-level BPE's tokens show their bytes (``␣`` for a space, ``<E2>`` for part
 everywhere else in the app; an unknown token (``[UNK]``, ``<unk>``) is dark red, dashed, and its
 tooltip says which text it swallowed.  Every label and tooltip is ``html.escape``-d.
 
->>> from bpe_core.training.schemes import train_scheme
+>>> from bpe_core import train_scheme
 >>> tok = train_scheme("hug hugs pug " * 5, model="wordpiece", vocab_size=14)
 >>> [(c.label, c.unknown) for c in cut(tok, "hugs <b>")]
 [('hug', False), ('##s', False), ('[UNK]', True), ('[UNK]', True), ('[UNK]', True)]
@@ -22,8 +22,8 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bpe_core import SchemeTokenizer
 from bpe_core.byte_level import readable
-from bpe_core.tokenizer.scheme import SchemeTokenizer
 
 from .tokens import PALETTE_SIZE, TOKEN_CSS
 

@@ -28,10 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bpe_core import Tokenizer, load_tokenizer
-from bpe_core.formats.detect import detect_format
-from bpe_core.formats.load import SCHEME_NAMES, SCHEME_READERS
-from bpe_core.tokenizer.scheme import SchemeTokenizer
+from bpe_core import SchemeTokenizer, Tokenizer, load_tokenizer
+from bpe_core.formats import SCHEME_NAMES, SCHEME_READERS, detect_format
 
 MAX_UPLOAD_FILES = 4
 UPLOAD_TYPES = ("json", "txt", "tiktoken", "model")

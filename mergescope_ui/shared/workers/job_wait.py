@@ -39,8 +39,7 @@ from typing import Any
 
 import streamlit as st
 
-from bpe_core import Tokenizer
-from bpe_core.tokenizer.scheme import SchemeTokenizer
+from bpe_core import SchemeTokenizer, Tokenizer
 
 from .. import keys
 from ..digest import digest

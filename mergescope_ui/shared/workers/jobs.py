@@ -18,7 +18,7 @@ minutes, and every other student's page (and the health probe) waited.  A
 - **watched**: the job reports progress (:class:`Progress`) through a pipe the
   page reads; :meth:`Runner.cancel` ends the job and its process at once;
 - **owned**: a job belongs to an owner (one per browser session) that must
-  touch it (:meth:`Runner.touch`) while it waits for it; a job nobody touched
+  ask for its status (:meth:`Runner.status`) while it waits for it; a job nobody asked about
   for ``stale_after`` seconds (its page left, its session ended) is killed;
 - **shut down with the server**: an ``atexit`` hook kills every job process;
   a worker also ends when the server is gone (it watches its parent), so even
@@ -278,7 +278,7 @@ class Runner:
         return job.id
 
     def status(self, job: str) -> Status:
-        """Where ``job`` stands (asking counts as the owner's touch, see :meth:`touch`)."""
+        """Where ``job`` stands (asking keeps it alive for another ``stale_after`` seconds)."""
         with self._lock:
             j = self._jobs.get(job)
             if j is None:
@@ -292,12 +292,6 @@ class Runner:
         """True while the runner keeps ``job``'s record (until :meth:`forget`, or long after it ended)."""
         with self._lock:
             return job in self._jobs
-
-    def touch(self, job: str) -> None:
-        """The owner still waits for ``job``: keep it alive for another ``stale_after`` seconds."""
-        with self._lock:
-            if job in self._jobs:
-                self._jobs[job].seen = time.monotonic()
 
     def cancel(self, job: str, *, message: str = STOPPED_MESSAGE) -> None:
         """End ``job`` and its process now (nothing happens to a job already ended)."""
@@ -321,7 +315,7 @@ class Runner:
             self._jobs.pop(job, None)
 
     def wait(self, job: str, *, timeout: float | None = None, every: float = 0.05) -> Status:
-        """Block until ``job`` ends (touching it meanwhile); for scripts and tests, not for pages."""
+        """Block until ``job`` ends (asking its status meanwhile); for scripts and tests, not for pages."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             status = self.status(job)

@@ -39,10 +39,8 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from bpe_core import MergeStep, Trainer, TrainOptions
+from bpe_core.bpe import Method, PairCount, Place, TextReplay
 from bpe_core.byte_level import character_counts
-from bpe_core.training.places import Place, TextReplay
-from bpe_core.training.records import PairCount
-from bpe_core.training.trainer import Method
 
 from .. import hosting
 from .jobs import MEGABYTE, Limits

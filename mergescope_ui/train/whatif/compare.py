@@ -26,8 +26,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from bpe_core import MergeStep, Tokenizer
-from bpe_core.analysis.metrics import Compression
-from bpe_core.analysis.side_by_side import VocabComparison, align, compare_made, compare_vocabs, compression
+from bpe_core.analysis import Compression, VocabComparison, align, compare_made, compare_vocabs, compression
 from bpe_core.byte_level import readable as label
 from mergescope_ui.shared.html.tokens import clip_label, token_spans_html, window_length
 

@@ -24,9 +24,8 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import Tokenizer
-from bpe_core.analysis.side_by_side import compare_cuts
-from bpe_core.byte_level import readable as label
-from bpe_core.tokenizer.merge_order import (
+from bpe_core.analysis import compare_cuts
+from bpe_core.bpe import (
     OrderSearch,
     abc_tokenizer,
     reordered,
@@ -35,6 +34,7 @@ from bpe_core.tokenizer.merge_order import (
     swapped_order,
     swaps_that_change,
 )
+from bpe_core.byte_level import readable as label
 from mergescope_ui.shared.html.blocks import caption_html
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.html.tokens import token_span

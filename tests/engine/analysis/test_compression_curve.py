@@ -8,7 +8,7 @@ import pytest
 
 import bpe_core
 from bpe_core import Tokenizer, TrainOptions
-from bpe_core.analysis import compression_curve as cc
+from bpe_core.analysis import curves as cc
 from bpe_core.analysis.scripts import SPECIAL, text_categories
 from bpe_core.training import STOP_NO_PAIRS_IN_CHUNKS
 

@@ -8,7 +8,8 @@ import pytest
 
 import bpe_core
 from bpe_core import CharTokenizer, Tokenizer, TrainOptions
-from bpe_core.analysis.compression_curve import compression_curve, text_curve
+from bpe_core.analysis import compression_curve
+from bpe_core.analysis.curves import text_curve
 from bpe_core.analysis.data_split import split_documents, split_fraction
 from bpe_core.analysis.metrics import (
     LESSON_SIZES,

@@ -377,7 +377,7 @@ def _load(path: str, args: argparse.Namespace, stderr: TextIO) -> Tokenizer | Sc
 
 
 def _read_text(stream: BinaryIO, path: str) -> Iterator[str]:
-    """The UTF-8 text of ``stream`` in pieces of at most READ_BYTES bytes, decoded incrementally (a
+    """The UTF-8 text of ``stream`` in blocks of at most READ_BYTES bytes, decoded incrementally (a
     character cut between two blocks is completed by the next).  An invalid byte is a ValueError
     naming ``path``, its line and its offset in the file.
 
@@ -520,19 +520,19 @@ def _whole_text(names: Sequence[str], stdin: BinaryIO, what: str, *, limit: int)
     """The UTF-8 text of the files ``names`` (``-``: stdin), one after the other, at most
     MAX_SCHEME_TEXT_CHARS characters (``what`` holds the text whole); a file is opened as
     ``encode --input``'s is (devices refused, pipes bounded by ``limit`` bytes)."""
-    pieces: list[str] = []
+    blocks: list[str] = []
     chars = 0
     for name in names:
         with contextlib.nullcontext(stdin) if name == "-" else _open_input(name, limit) as stream:
-            for piece in _read_text(stream, name):
-                chars += len(piece)
+            for block in _read_text(stream, name):
+                chars += len(block)
                 if chars > MAX_SCHEME_TEXT_CHARS:
                     raise ValueError(
                         f"{what} reads the text whole, and it holds more than {MAX_SCHEME_TEXT_CHARS:,} "
                         "characters; use a sample of it"
                     )
-                pieces.append(piece)
-    return "".join(pieces)
+                blocks.append(block)
+    return "".join(blocks)
 
 
 def _expand(patterns: Sequence[str]) -> list[str]:

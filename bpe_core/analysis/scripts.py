@@ -124,10 +124,10 @@ def text_categories(
     """
     pre = PreTokenizer(pattern, special_tokens=list(special_tokens))
     out: list[str] = []
-    for piece, special in pre.pieces(text):
+    for segment, special in pre.segments(text):
         if special:
-            out.extend([SPECIAL] * len(piece))
+            out.extend([SPECIAL] * len(segment))
             continue
-        for chunk in pre.split(piece):
+        for chunk in pre.split(segment):
             out.extend(resolve_chunk(chunk))
     return out

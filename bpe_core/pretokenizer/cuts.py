@@ -1,7 +1,7 @@
 r"""Safe cuts: where a text can be cut so that each side pre-tokenizes as it would inside the whole.
 
 Streaming needs them: to encode a 5 GB file, or to count its chunks for
-training, it is read piece by piece, and each piece must end where the whole
+training, it is read block by block, and each block must end where the whole
 text would end a chunk.  Encoding line by line is wrong with GPT-2's pattern:
 ``\s+(?!\S)`` joins whitespace across lines, so ``"\n\n\nTom"`` is
 ``"\n\n"``, ``"\n"``, ``"Tom"`` and not three ``"\n"``.

@@ -33,7 +33,7 @@ PARALLEL_MIN_CHARS = 4_000_000
 
 
 def split_at_newlines(text: str, parts: int) -> list[str]:
-    r"""Cut ``text`` into about ``parts`` pieces just after a safe newline (see
+    r"""Cut ``text`` into about ``parts`` parts just after a safe newline (see
     :func:`safe_cut`).
 
     >>> split_at_newlines("ab\r\ncd\nef", 2)
@@ -68,12 +68,12 @@ def batches(texts: list[str], workers: int) -> list[list[str]]:
     """
     total = sum(len(t) for t in texts)
     target = max(1, total // (workers * 4))
-    pieces: list[str] = []
+    parts_made: list[str] = []
     for t in texts:
-        pieces.extend(split_at_newlines(t, max(1, len(t) // target)) if len(t) > target else [t])
+        parts_made.extend(split_at_newlines(t, max(1, len(t) // target)) if len(t) > target else [t])
     out: list[list[str]] = [[] for _ in range(workers)]
     size, b = 0, 0
-    for p in pieces:
+    for p in parts_made:
         if size >= total * (b + 1) / workers and b < workers - 1:
             b += 1
         out[b].append(p)

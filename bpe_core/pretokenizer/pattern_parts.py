@@ -152,10 +152,10 @@ class PatternParts:
         if self._grouped is None:
             self.parts = (PatternPart(0, MATCH_PART, source),)
 
-    def part_of(self, piece: str, start: int, end: int | None = None) -> PatternPart:
-        """The part that cut the chunk ``piece[start:end]`` (``end``: the next match's end when None).
+    def part_of(self, segment: str, start: int, end: int | None = None) -> PatternPart:
+        """The part that cut the chunk ``segment[start:end]`` (``end``: the next match's end when None).
 
-        ``piece`` is the whole text between special tokens the chunk came from, so lookarounds
+        ``segment`` is the whole text between special tokens the chunk came from, so lookarounds
         and ``$`` see what the pattern saw.  Text no alternative matches there is
         :data:`GAP_PART`; no pattern (``none``), :data:`WHOLE_PART`.
         """
@@ -164,9 +164,9 @@ class PatternParts:
         grouped = self._grouped
         if grouped is None:
             return self.parts[0]
-        limit = current_limit(len(piece)) if self.name == "custom" else None
+        limit = current_limit(len(segment)) if self.name == "custom" else None
         try:
-            m = grouped.match(piece, start, timeout=None if limit is None else limit.timeout())
+            m = grouped.match(segment, start, timeout=None if limit is None else limit.timeout())
         except TimeoutError:
             return PatternPart(-1, MATCH_PART, "")
         if m is None or m.end() == start:

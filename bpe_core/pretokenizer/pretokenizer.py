@@ -11,7 +11,7 @@ one that backtracks for ever is a ValueError after about a second.
 ['Hello', ' world', ',', ' it', "'s", ' 2024', '!']
 >>> PreTokenizer("gpt4").chunks("in 2024!!\\n")
 ['in', ' ', '202', '4', '!!\\n']
->>> PreTokenizer("none", special_tokens=["<|eot|>"]).pieces("ab<|eot|>cd")
+>>> PreTokenizer("none", special_tokens=["<|eot|>"]).segments("ab<|eot|>cd")
 [('ab', False), ('<|eot|>', True), ('cd', False)]
 >>> PreTokenizer(r"\\d+").chunks("ab12cd")
 ['ab', '12', 'cd']
@@ -62,8 +62,8 @@ class PreTokenizer:
         self._ascii_regex = ascii_form(self.source)
         self._special_regex = special_token_regex(self.special_tokens)
 
-    def pieces(self, text: str) -> list[tuple[str, bool]]:
-        """``text`` cut at special tokens: ``(piece, is_special)`` in order, no empty pieces."""
+    def segments(self, text: str) -> list[tuple[str, bool]]:
+        """``text`` cut at special tokens: ``(segment, is_special)`` in order, no empty segments."""
         if self._special_regex is None:
             return [(text, False)] if text else []
         parts = self._special_regex.split(text)
@@ -71,7 +71,7 @@ class PreTokenizer:
         return [(p, i % 2 == 1) for i, p in enumerate(parts) if p]
 
     def split(self, text: str) -> list[str]:
-        """Chunks of one piece of ordinary text (no special tokens in it).
+        """Chunks of one segment of ordinary text (no special tokens in it).
 
         A custom pattern gets the time limit that the running operation set
         (:func:`~.safe_regex.time_limit`), else one of its own for ``text``.
@@ -145,9 +145,9 @@ class PreTokenizer:
         """All ordinary chunks of ``text`` in order, special tokens left out."""
         out: list[str] = []
         with time_limit(len(text)):
-            for piece, special in self.pieces(text):
+            for segment, special in self.segments(text):
                 if not special:
-                    out.extend(self.split(piece))
+                    out.extend(self.split(segment))
         return out
 
     def count_chunks(self, text: str, *, workers: int | None = None) -> tuple[Counter[str], Counter[str]]:
@@ -163,17 +163,17 @@ class PreTokenizer:
                 f"the CPU count; not {workers!r}"
             )
         specials: Counter[str] = Counter()
-        pieces = self.pieces(text)
-        for piece, special in pieces:
+        segments = self.segments(text)
+        for segment, special in segments:
             if special:
-                specials[piece] += 1
+                specials[segment] += 1
         if workers is None:
             workers = min(2, os.cpu_count() or 1)
         if workers > 1 and len(text) >= PARALLEL_MIN_CHARS and self._covering:
-            return count_parallel(self.split, [p for p, s in pieces if not s], workers), specials
+            return count_parallel(self.split, [p for p, s in segments if not s], workers), specials
         counts: Counter[str] = Counter()
         with time_limit(len(text)):
-            for piece, special in pieces:
+            for segment, special in segments:
                 if not special:
-                    counts.update(self.split(piece))
+                    counts.update(self.split(segment))
         return counts, specials

@@ -358,12 +358,12 @@ class Tokenizer:
         check_text(text)
         out: list[int] = []
         lookup = self._cache.__getitem__  # computes and stores a chunk on a miss
-        with time_limit(len(text)):  # one limit for a custom pattern over all the pieces
-            for piece, special in self.pretokenizer.pieces(text):
+        with time_limit(len(text)):  # one limit for a custom pattern over all the segments
+            for segment, special in self.pretokenizer.segments(text):
                 if special:
-                    out.append(self.special_tokens[piece])
+                    out.append(self.special_tokens[segment])
                 else:
-                    out.extend(chain.from_iterable(map(lookup, self.pretokenizer.split(piece))))
+                    out.extend(chain.from_iterable(map(lookup, self.pretokenizer.split(segment))))
         return out
 
     def encode_ordinary(self, text: str) -> list[int]:

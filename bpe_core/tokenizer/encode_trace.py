@@ -145,32 +145,32 @@ def step0_chunks(tokenizer: Tokenizer, text: str, *, specials: bool = True) -> I
     byte_ids = tokenizer.byte_ids()
     index = start = byte_start = 0
     with time_limit(len(text)):
-        for piece, special in pre.pieces(text):
+        for segment, special in pre.segments(text):
             if special:
-                size = len(piece.encode("utf-8"))
+                size = len(segment.encode("utf-8"))
                 yield Chunk(
                     index=index,
-                    text=piece,
+                    text=segment,
                     part=SPECIAL_PART,
                     alternative=-1,
                     start=start,
-                    end=start + len(piece),
+                    end=start + len(segment),
                     byte_start=byte_start,
                     byte_end=byte_start + size,
                     special=True,
-                    ids=(tokenizer.special_tokens[piece],),
+                    ids=(tokenizer.special_tokens[segment],),
                 )
-                index, start, byte_start = index + 1, start + len(piece), byte_start + size
+                index, start, byte_start = index + 1, start + len(segment), byte_start + size
                 continue
-            at = 0  # where the chunk starts in the piece
-            for chunk in pre.split(piece):
-                if piece[at : at + len(chunk)] != chunk:
+            at = 0  # where the chunk starts in the segment
+            for chunk in pre.split(segment):
+                if segment[at : at + len(chunk)] != chunk:
                     raise ValueError(
                         f"the split pattern's chunks do not cover the text at character {start + at}; "
                         "report this pattern"
                     )
                 data = chunk.encode("utf-8")
-                part = parts.part_of(piece, at, at + len(chunk))
+                part = parts.part_of(segment, at, at + len(chunk))
                 yield Chunk(
                     index=index,
                     text=chunk,
@@ -184,7 +184,7 @@ def step0_chunks(tokenizer: Tokenizer, text: str, *, specials: bool = True) -> I
                     ids=tuple(byte_ids[b] for b in data),
                 )
                 index, at, byte_start = index + 1, at + len(chunk), byte_start + len(data)
-            start += len(piece)
+            start += len(segment)
 
 
 class _ChunkState:

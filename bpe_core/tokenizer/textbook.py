@@ -58,11 +58,11 @@ def textbook_encode(tokenizer: Tokenizer, text: str) -> list[int]:
     byte_ids = tokenizer.byte_ids()
     ids: list[int] = []
     # 1. Special tokens out (each is one id), the rest split into chunks.
-    for piece, special in tokenizer.pretokenizer.pieces(text):
+    for segment, special in tokenizer.pretokenizer.segments(text):
         if special:
-            ids.append(tokenizer.special_tokens[piece])
+            ids.append(tokenizer.special_tokens[segment])
             continue
-        for chunk in tokenizer.pretokenizer.split(piece):
+        for chunk in tokenizer.pretokenizer.split(segment):
             # 2. The chunk's bytes, as ids.
             chunk_ids = [byte_ids[b] for b in chunk.encode("utf-8")]
             # 3. Merge the lowest-rank pair, until none is left.

@@ -62,12 +62,14 @@ def words(text: str, *, special_tokens: Sequence[str] = ()) -> list[Word]:
     """The words of ``text`` in order (see the module docstring)."""
     out: list[Word] = []
     pos = 0
-    for piece, special in _specials_cutter(tuple(special_tokens)).pieces(text):
+    for segment, special in _specials_cutter(tuple(special_tokens)).segments(text):
         if special:
-            out.append(Word(piece, pos, pos + len(piece), True))
+            out.append(Word(segment, pos, pos + len(segment), True))
         else:
-            out.extend(Word(m.group(), pos + m.start(), pos + m.end()) for m in WORD_PATTERN.finditer(piece))
-        pos += len(piece)
+            out.extend(
+                Word(m.group(), pos + m.start(), pos + m.end()) for m in WORD_PATTERN.finditer(segment)
+            )
+        pos += len(segment)
     return out
 
 
@@ -83,8 +85,8 @@ def word_counts(text: str, *, special_tokens: Sequence[str] = ()) -> dict[str, i
     {'hug': 3, 'pug': 1, '.': 1}
     """
     counts: dict[str, int] = {}
-    for piece, special in _specials_cutter(tuple(special_tokens)).pieces(text):
+    for segment, special in _specials_cutter(tuple(special_tokens)).segments(text):
         if not special:
-            for w in WORD_PATTERN.findall(piece):
+            for w in WORD_PATTERN.findall(segment):
                 counts[w] = counts.get(w, 0) + 1
     return counts

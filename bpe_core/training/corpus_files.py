@@ -153,13 +153,15 @@ def file_ranges(paths: Sequence[str], sizes: dict[str, int], *, range_bytes: int
 
 
 def count_range(
-    piece: FileRange, pattern: str, special_tokens: Sequence[str], block_bytes: int
+    file_range: FileRange, pattern: str, special_tokens: Sequence[str], block_bytes: int
 ) -> BlockCounts:
     """Count one range of one file (a map task: it runs in a worker process or on a Dask worker)."""
     counter = counter_for(pattern, tuple(special_tokens))
-    with open(piece.path, "rb") as f:
-        f.seek(piece.start)
-        parts = _blocks_of(f, piece.end - piece.start, counter, offset=piece.offset, block_bytes=block_bytes)
+    with open(file_range.path, "rb") as f:
+        f.seek(file_range.start)
+        parts = _blocks_of(
+            f, file_range.end - file_range.start, counter, offset=file_range.offset, block_bytes=block_bytes
+        )
         return combine(parts, counter, starts_stream=False)
 
 
@@ -230,8 +232,10 @@ def _pool_parts(
         todo = iter(ranges)
         flying: deque[Future[BlockCounts]] = deque()
         try:
-            for piece in todo:
-                flying.append(pool.submit(count_range, piece, pretokenizer.pattern, specials, block_bytes))
+            for file_range in todo:
+                flying.append(
+                    pool.submit(count_range, file_range, pretokenizer.pattern, specials, block_bytes)
+                )
                 if len(flying) >= 2 * workers:
                     yield flying.popleft().result()
             while flying:

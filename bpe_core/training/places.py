@@ -131,14 +131,14 @@ class TextReplay:
         distinct: dict[str | tuple[str], int] = {}  # a chunk, or (special,), -> its index
         order = array("i")
         add = distinct.setdefault
-        for piece, special in pretokenizer.pieces(text):
+        for segment, special in pretokenizer.segments(text):
             if special:
-                if piece not in special_tokens:
-                    raise ValueError(f"special token {piece!r} has no id; pass the run's special_tokens")
-                self.vocab[special_tokens[piece]] = piece.encode("utf-8")
-                order.append(add((piece,), len(distinct)))
+                if segment not in special_tokens:
+                    raise ValueError(f"special token {segment!r} has no id; pass the run's special_tokens")
+                self.vocab[special_tokens[segment]] = segment.encode("utf-8")
+                order.append(add((segment,), len(distinct)))
             else:
-                order.extend(add(chunk, len(distinct)) for chunk in pretokenizer.split(piece))
+                order.extend(add(chunk, len(distinct)) for chunk in pretokenizer.split(segment))
         chunks = list(distinct)
         ordinary = [c.encode("utf-8") for c in chunks if isinstance(c, str)]
         codes = _byte_codes(b"".join(ordinary))

@@ -46,12 +46,12 @@ class Preview:
         split = pretokenizer.split
         parts = (
             (part, special)
-            for piece, special in pretokenizer.pieces(window)
-            for part in ([piece] if special else split(piece))
+            for segment, special in pretokenizer.segments(window)
+            for part in ([segment] if special else split(segment))
         )
         taken: list[list[int]] = []
         covered = 0
-        with time_limit(len(window)):  # one limit for a custom pattern over all the pieces
+        with time_limit(len(window)):  # one limit for a custom pattern over all the segments
             for part, special in parts:
                 if covered >= preview_chars:
                     break

@@ -13,7 +13,7 @@ PATTERNS = ["gpt2", "gpt4", "o200k", "whitespace", "none", r"\w+|[^\w\s]+|\s+"]
 SPECIAL_SETS = [(), ("<|endoftext|>",), ("<|endoftext|>", "<|end|>"), ("ab", "bc", "b")]
 # What the cut rules are about: spaces of every kind (regex's \s and the ones it
 # does not count), newlines alone and in runs, CRLF, the '/' o200k's punctuation
-# runs take, contractions, digits, marks, CJK, emoji, and pieces of special tokens.
+# runs take, contractions, digits, marks, CJK, emoji, and segments of special tokens.
 ATOMS = [
     "a", "b", "c", "Tom", "x", "é", "e\u0301", "1", "234", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\r",
     "\x0b", "\x85", "\xa0", "\u2028", "\x1c", ".", "/", "'", "'s", "ll", "你好", "。", "😀", "\u200d",
@@ -29,8 +29,8 @@ def pretokens(pre: PreTokenizer, text: str) -> list[tuple[str, bool]]:
     """The special tokens and chunks of ``text`` in order."""
     return [
         (part, special)
-        for piece, special in pre.pieces(text)
-        for part in ([piece] if special else pre.split(piece))
+        for segment, special in pre.segments(text)
+        for part in ([segment] if special else pre.split(segment))
     ]
 
 

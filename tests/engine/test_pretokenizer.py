@@ -81,13 +81,13 @@ def test_special_tokens_are_cut_as_the_longest_first_alternation_cuts(tokens, te
         "(" + "|".join(regex.escape(s) for s in sorted(tokens, key=len, reverse=True)) + ")"
     )
     expected = [(p, i % 2 == 1) for i, p in enumerate(alternation.split(text)) if p]
-    assert PreTokenizer("none", special_tokens=tokens).pieces(text) == expected
+    assert PreTokenizer("none", special_tokens=tokens).segments(text) == expected
 
 
 def test_special_tokens_nested_past_the_trie_depth_still_cut_longest_first():
     tokens = ["a" * k for k in range(1, 200)]  # each a prefix of the next: 199 levels deep
     pre = PreTokenizer("none", special_tokens=tokens)
-    assert pre.pieces("a" * 450 + "b") == [
+    assert pre.segments("a" * 450 + "b") == [
         ("a" * 199, True),
         ("a" * 199, True),
         ("a" * 52, True),

@@ -59,11 +59,11 @@ def sequential_encode(tok, text):
     """Every merge applied in order to each chunk (an oracle for merges in training order; the
     textbook encoder, bpe_core.tokenizer.textbook, merges the lowest rank present instead)."""
     out = []
-    for piece, special in tok.pretokenizer.pieces(text):
+    for segment, special in tok.pretokenizer.segments(text):
         if special:
-            out.append(tok.special_tokens[piece])
+            out.append(tok.special_tokens[segment])
             continue
-        for chunk in tok.pretokenizer.split(piece):
+        for chunk in tok.pretokenizer.split(segment):
             ids = list(chunk.encode())
             for (a, b), new_id in zip(tok.merges, tok.merge_ids):
                 ids = merge_pair(ids, (a, b), new_id)

@@ -42,20 +42,7 @@ _JS = (
     + (ASSETS / "view.js").read_text(encoding="utf-8")
 )
 
-# No selector names data-i: the browser then renumbers thousands of spans without restyling them.
-_CSS = """
-.ms-click-host .ms-counts{display:flex;flex-wrap:wrap;gap:.2rem 1.6rem;margin:0 0 .6rem 0;padding:0;}
-.ms-click-host .ms-counts > div{display:flex;flex-direction:column;min-width:4.5rem;}
-.ms-click-host .ms-counts dt{font-size:.875rem;color:var(--st-text-color);margin:0;font-weight:400;}
-.ms-click-host .ms-counts dd{font-size:1.75rem;line-height:1.25;margin:0;color:var(--st-text-color);
-  font-variant-numeric:tabular-nums;}
-@media (max-width:640px){.ms-click-host .ms-counts{gap:.1rem 1rem;}
-  .ms-click-host .ms-counts dd{font-size:1.3rem;}}
-.ms-click-host .ms-t{cursor:pointer;}
-.ms-click-host .ms-t:hover{outline:2px solid rgba(28,126,214,.55);outline-offset:1px;}
-.ms-click-host .ms-t:focus-visible{outline:3px solid #1c7ed6;outline-offset:1px;}
-.ms-click-host .ms-t.ms-picked{outline:3px solid #1c7ed6;outline-offset:1px;}
-"""
+_CSS = (ASSETS / "view.css").read_text(encoding="utf-8")
 
 _SPANS = st.components.v2.component("mergescope_clickable_tokens", js=_JS, css=_CSS, isolate_styles=False)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import urllib.parse
+from pathlib import Path
 
 import segno
 import streamlit as st
@@ -27,50 +28,13 @@ from .share import MAX_LINK_TEXT, PARAM_NAMES, LinkState, from_query, pack_text,
 LESSON_PARAMS = ("pattern", "tie_break", "min_frequency", "merges", "specials")
 QR_MAX_CHARS = 1_200  # a longer link makes a QR code too dense to scan from the back of a room
 
-_COPY_JS = r"""
-export default function (component) {
-  const { parentElement, data } = component;
-  let button = parentElement.querySelector("button");
-  let status = parentElement.querySelector("span");
-  if (!button) {
-    button = document.createElement("button");
-    button.type = "button";
-    button.className = "ms-copy-link";
-    status = document.createElement("span");
-    status.className = "ms-copy-status";
-    status.setAttribute("aria-live", "polite");
-    parentElement.append(button, status);
-  }
-  button.textContent = data.label;
-  button.onclick = async () => {
-    const url = window.location.href;  // the page's own URL: it follows every step the stage shows
-    let done = false;
-    try {
-      await navigator.clipboard.writeText(url);
-      done = true;
-    } catch (error) {
-      // No clipboard API on a plain-http classroom server: copy through a selected text area.
-      const box = document.createElement("textarea");
-      box.value = url;
-      box.setAttribute("readonly", "");
-      box.style.position = "fixed";
-      box.style.opacity = "0";
-      document.body.appendChild(box);
-      box.select();
-      done = document.execCommand("copy");
-      box.remove();
-    }
-    status.textContent = done ? data.copied : data.failed;
-  };
-}
-"""
-_COPY_CSS = """
-.ms-copy-link{font:inherit;padding:.25rem .75rem;border-radius:.5rem;cursor:pointer;
-  border:1px solid rgba(128,128,128,.6);background:transparent;color:inherit;}
-.ms-copy-link:focus-visible{outline:2px solid #1c66d4;outline-offset:2px;}
-.ms-copy-status{margin-left:.75rem;}
-"""
-_COPY = st.components.v2.component("mergescope_copy_link", js=_COPY_JS, css=_COPY_CSS, isolate_styles=False)
+ASSETS = Path(__file__).with_name("assets")
+_COPY = st.components.v2.component(
+    "mergescope_copy_link",
+    js=(ASSETS / "copy_link.js").read_text(encoding="utf-8"),
+    css=(ASSETS / "copy_link.css").read_text(encoding="utf-8"),
+    isolate_styles=False,
+)
 
 
 def apply_link(messages: DeltaGenerator) -> None:

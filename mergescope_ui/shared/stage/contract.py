@@ -44,7 +44,7 @@ Mark: TypeAlias = Literal["", "new"]
 MARKS: tuple[Mark, ...] = ("", "new")
 
 
-SETTLE_MS = 450  # stepping paused this long: the page beside the stage follows (stage.js)
+SETTLE_MS = 450  # stepping paused this long: the page beside the stage follows (sent as Window.settle_ms)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,25 @@
  * @typedef {{key: string, pattern: string, byte_ids: number[], merges: number[], merge_ids: number[], specials: Array<[string, number]>, invisible: string, names: Object<string, string>}} EncoderTable
  * @typedef {{html: string, sig: string, page: number, picked: ?number, box: string, table_key: string, table: ?EncoderTable, specials: boolean, marks: boolean, max_tokens: number, live_chars: number, characters: number, bytes: number, tokens: number}} LiveView
  */
-(function () {
-  if (globalThis.msEncoder) return;
+/**
+ * What encoder.js keeps on the page (types/page.d.ts names it): the encoders, one per table key.
+ * @typedef {{Encoder: new (table: EncoderTable) => BrowserEncoder,
+ *   get(key: string, table: EncoderTable | null): BrowserEncoder | null}} MsEncoders
+ * What view.js asks of an encoder: the ids of a text, and the clickable spans of ids.
+ * @typedef {{encode(text: string, specials: boolean): number[],
+ *   spans(ids: number[], marks: boolean, max: number): TokenBox,
+ *   patch(box: TokenBox, ids: number[], marks: boolean, max: number): TokenBox}} BrowserEncoder
+ * How a token looks: its classes, label, title, line breaks after it, and accessible name.
+ * @typedef {[string, string, string, number, string]} Look
+ * One line of tokens in a box: its first position, its ids, their key (the ids joined), its element.
+ * @typedef {{start: number, ids: number[], key: string, node: HTMLDivElement | null}} Block
+ * A box of tokens, with the blocks it shows and whether they mark whitespace.
+ * @typedef {HTMLDivElement & {msBlocks?: Block[], msMarks?: boolean}} TokenBox
+ */
+// A classic script run once per page (a block, so that its names stay its own): each view.js mount
+// after the first finds globalThis.msEncoder already there.
+if (!globalThis.msEncoder) {
+  /** @type {Record<string, string>} */
   const MARKS = { " ": "␣", "\t": "⇥", "\n": "↵", "\r": "↤" };
   const PALETTE = 10;
   const TITLE_HEX = 32;
@@ -17,16 +34,23 @@
   const CACHE_LONGEST = 256; // a longer chunk is encoded each time
   const utf8 = new TextEncoder();
   const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }); // keeps a BOM
+  /** @param {string} s */
   const escape = (s) => s.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
 
   /** A min-heap of merge candidates: rank first, then position (leftmost first). */
   class Heap {
-    constructor() { this.r = []; this.p = []; }
+    constructor() {
+      /** @type {number[]} */ this.r = []; // ranks
+      /** @type {number[]} */ this.p = []; // positions
+    }
+    /** @param {number} i @param {number} j */
     less(i, j) { return this.r[i] < this.r[j] || (this.r[i] === this.r[j] && this.p[i] < this.p[j]); }
+    /** @param {number} i @param {number} j */
     swap(i, j) {
       const r = this.r[i]; this.r[i] = this.r[j]; this.r[j] = r;
       const p = this.p[i]; this.p[i] = this.p[j]; this.p[j] = p;
     }
+    /** @param {number} rank @param {number} pos */
     push(rank, pos) {
       let i = this.r.length;
       this.r.push(rank); this.p.push(pos);
@@ -36,10 +60,11 @@
         this.swap(i, up); i = up;
       }
     }
+    /** @returns {[number, number]} */
     pop() {
       const n = this.r.length - 1;
       this.swap(0, n);
-      const rank = this.r.pop(), pos = this.p.pop();
+      const rank = /** @type {number} */ (this.r.pop()), pos = /** @type {number} */ (this.p.pop());
       let i = 0;
       for (;;) {
         const a = 2 * i + 1, b = a + 1;
@@ -60,8 +85,10 @@
       this.split = table.pattern ? new RegExp(table.pattern, "gu") : null;
       this.byteIds = table.byte_ids;
       this.mergeIds = table.merge_ids;
+      /** @type {Map<number, number>} */
       const rank = new Map();
       const m = table.merges;
+      /** @type {Map<number, number>} */
       this.madeBy = new Map(); // id -> the rank of the merge that made it
       for (let r = 0, n = m.length / 2; r < n; r++) {
         const k = m[2 * r] * SHIFT + m[2 * r + 1];
@@ -77,19 +104,24 @@
       this.specialRe = names.length ? new RegExp(names.map(escape).join("|"), "gu") : null;
       this.invisible = new RegExp("^[" + table.invisible + "]$", "u");
       this.names = table.names;
-      this.cache = new Map();
-      this.byteMemo = new Map();
-      this.labelMemo = new Map();
+      /** @type {Map<string, number[]>} */
+      this.cache = new Map(); // chunk -> its ids
+      /** @type {Map<number, Uint8Array>} */
+      this.byteMemo = new Map(); // id -> its bytes
+      /** @type {Map<number, Look>} */
+      this.labelMemo = new Map(); // id (marks) or -1 - id (no marks) -> how it looks
     }
 
-    /** The ids of text; with specials, special-token strings become their one id. */
+    /** The ids of text; with specials, special-token strings become their one id.
+     * @param {string} text @param {boolean} specials @returns {number[]} */
     encode(text, specials) {
+      /** @type {number[]} */
       const out = [];
       let pos = 0;
       if (specials && this.specialRe) {
         for (const m of text.matchAll(this.specialRe)) {
           this.ordinary(text.slice(pos, m.index), out);
-          out.push(this.specialIds.get(m[0]));
+          out.push(/** @type {number} */ (this.specialIds.get(m[0]))); // the pattern's names are its keys
           pos = m.index + m[0].length;
         }
       }
@@ -97,7 +129,8 @@
       return out;
     }
 
-    /** One piece without special tokens: its chunks (the text between matches is a chunk too). */
+    /** One piece without special tokens: its chunks (the text between matches is a chunk too).
+     * @param {string} piece @param {number[]} out */
     ordinary(piece, out) {
       if (!piece) return;
       if (!this.split) { this.chunk(piece, out); return; }
@@ -112,6 +145,7 @@
       if (pos < piece.length) this.chunk(piece.slice(pos), out);
     }
 
+    /** @param {string} text @param {number[]} out */
     chunk(text, out) {
       let ids = this.cache.get(text);
       if (ids === undefined) {
@@ -126,7 +160,8 @@
 
     /** One chunk's ids: the lowest-rank pair merged first, everywhere (left to right), until none is.
      * A merge only makes pairs of higher rank (a token is merged after it is made), so taking the
-     * candidates from a heap, lowest rank and then leftmost first, is the server's order. */
+     * candidates from a heap, lowest rank and then leftmost first, is the server's order.
+     * @param {Uint8Array} data @returns {number[]} */
     bpe(data) {
       const n = data.length;
       const ids = new Array(n);
@@ -166,14 +201,15 @@
       return out;
     }
 
-    /** The bytes of an id the encoder can make (a byte, a merge's result, a special token). */
+    /** The bytes of an id the encoder can make (a byte, a merge's result, a special token).
+     * @param {number} id @returns {Uint8Array} */
     bytesOf(id) {
       let b = this.byteMemo.get(id);
       if (b !== undefined) return b;
       const byte = this.byteIds.indexOf(id);
       if (byte >= 0) b = Uint8Array.of(byte);
       else if (this.madeBy.has(id)) {
-        const r = this.madeBy.get(id);
+        const r = /** @type {number} */ (this.madeBy.get(id));
         const left = this.bytesOf(this.pairs[2 * r]), right = this.bytesOf(this.pairs[2 * r + 1]);
         b = new Uint8Array(left.length + right.length);
         b.set(left); b.set(right, left.length);
@@ -185,9 +221,10 @@
       return b;
     }
 
-    /** A whole character's name when it shows nothing (bpe_core.byte_level.invisible_name), else null. */
+    /** A whole character's name when it shows nothing (bpe_core.byte_level.invisible_name), else null.
+     * @param {string} ch @returns {string | null} */
     invisibleName(ch) {
-      const cp = ch.codePointAt(0);
+      const cp = /** @type {number} */ (ch.codePointAt(0)); // ch is one whole character
       if (cp >= 0xfe00 && cp <= 0xfe0f) return "VS" + (cp - 0xfe00 + 1);
       if (cp >= 0xe0100 && cp <= 0xe01ef) return "VS" + (cp - 0xe0100 + 17);
       if (cp === 0x34f) return "CGJ";
@@ -197,7 +234,8 @@
       return "U+" + cp.toString(16).toUpperCase().padStart(4, "0");
     }
 
-    /** bpe_core.byte_level.readable: whole characters as text, other bytes as <XX>. */
+    /** bpe_core.byte_level.readable: whole characters as text, other bytes as <XX>.
+     * @param {Uint8Array} bytes @param {boolean} marks */
     readable(bytes, marks) {
       const out = [];
       let i = 0;
@@ -225,7 +263,8 @@
     }
 
     /** How a token looks: [classes, label, title, line breaks after it, accessible name]
-     * (token_html.token_span, clickable_tokens.token_name). */
+     * (token_html.token_span, clickable_tokens.token_name).
+     * @param {number} id @param {boolean} marks @returns {Look} */
     look(id, marks) {
       const memoKey = marks ? id : -1 - id;
       let look = this.labelMemo.get(memoKey);
@@ -254,9 +293,10 @@
       return look;
     }
 
-    /** The clickable spans of ids (the first max of them) in a new <div class="ms-tokens">. */
+    /** The clickable spans of ids (the first max of them) in a new <div class="ms-tokens">.
+     * @param {number[]} ids @param {boolean} marks @param {number} max @returns {TokenBox} */
     spans(ids, marks, max) {
-      const box = document.createElement("div");
+      const box = /** @type {TokenBox} */ (document.createElement("div"));
       box.className = "ms-tokens";
       box.setAttribute("role", "list");
       box.setAttribute("aria-label", "Tokens");
@@ -267,9 +307,12 @@
     /** Make box show ids, changing as little as it can: each line of tokens (up to a token that
      * holds a newline) is a block of its own, so the browser lays out again only the lines that
      * changed; lines after the change are kept, their positions (data-i) renumbered if they moved.
-     * Labels and titles go in with textContent and setAttribute, never as markup. */
+     * Labels and titles go in with textContent and setAttribute, never as markup.
+     * @param {TokenBox} box @param {number[]} ids @param {boolean} marks @param {number} max
+     * @returns {TokenBox} */
     patch(box, ids, marks, max) {
       const shown = Math.min(ids.length, max);
+      /** @type {Block[]} */
       const fresh = [];
       for (let i = 0, start = 0; i < shown; i++) {
         if (this.look(ids[i], marks)[3] > 0 || i === shown - 1) {
@@ -290,13 +333,14 @@
              old[old.length - 1 - s].key === fresh[fresh.length - 1 - s].key) s++;
       for (let k = 0; k < s; k++) {
         const was = old[old.length - 1 - k], now = fresh[fresh.length - 1 - k];
-        now.node = was.node;
+        const node = /** @type {HTMLDivElement} */ (was.node); // a block shown has its element
+        now.node = node;
         if (was.start !== now.start) {
           let i = now.start;
-          for (const span of now.node.querySelectorAll(".ms-t")) span.setAttribute("data-i", String(i++));
+          for (const span of node.querySelectorAll(".ms-t")) span.setAttribute("data-i", String(i++));
         }
       }
-      for (let k = p; k < old.length - s; k++) old[k].node.remove();
+      for (let k = p; k < old.length - s; k++) old[k].node?.remove();
       box.querySelectorAll(":scope > .ms-more, :scope > .ms-empty").forEach((e) => e.remove());
       const before = s ? fresh[fresh.length - s].node : null;
       for (let k = p; k < fresh.length - s; k++) {
@@ -323,7 +367,8 @@
       return box;
     }
 
-    /** One line of tokens as a block: a span per id (position from start), line breaks after it. */
+    /** One line of tokens as a block: a span per id (position from start), line breaks after it.
+     * @param {number[]} ids @param {number} start @param {boolean} marks */
     line(ids, start, marks) {
       const block = document.createElement("div");
       block.className = "ms-line";
@@ -344,10 +389,12 @@
     }
   }
 
+  /** @type {Map<string, Encoder | null>} */
   const tables = new Map(); // key -> Encoder, for this page's life
   globalThis.msEncoder = {
     Encoder,
-    /** The encoder for key, made from table when it comes (sent once per session); null if unknown. */
+    /** The encoder for key, made from table when it comes (sent once per session); null if unknown.
+     * @param {string} key @param {EncoderTable | null} table */
     get(key, table) {
       if (!key) return null;
       if (table && table.key === key && !tables.has(key)) {
@@ -356,4 +403,4 @@
       return tables.get(key) || null;
     },
   };
-})();
+}

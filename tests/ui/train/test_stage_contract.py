@@ -84,6 +84,16 @@ def test_the_drift_check_sees_a_renamed_or_missing_field() -> None:
     assert typedefs(dropped)["TokenLabel"] == ["text", "classes", "title"]
 
 
+def test_the_settle_time_is_sent_not_copied() -> None:
+    """The pause after which the page follows the stage is the window's ``settle_ms``
+    (:data:`~stage_contract.SETTLE_MS` by default), and stage.js keeps no number of its own."""
+    assert "s.data.settle_ms" in JS
+    assert not re.search(rf"\b{stage_contract.SETTLE_MS}\b", JS)
+    assert next(f for f in dataclasses.fields(stage_contract.Window) if f.name == "settle_ms").default == (
+        stage_contract.SETTLE_MS
+    )
+
+
 def test_wire_sends_each_record_as_its_fields_and_nothing_else() -> None:
     assert wire((Span((1,), "new", (3, 4)), Span((5, 6), "", None))) == [
         {"ids": [1], "mark": "new", "was": [3, 4]},

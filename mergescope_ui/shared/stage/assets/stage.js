@@ -33,28 +33,49 @@
  *   settled: boolean}} Shown
  */
 
+/**
+ * The stage's own state (not the contract's): what it keeps on its element (root.__ms) across the
+ * component's redraws. See mount() for what each field holds.
+ * @typedef {HTMLDivElement & {__ms?: Stage}} StageRoot
+ * @typedef {{root: StageRoot, q: (sel: string) => HTMLElement, pos: number, serial: number | null,
+ *   data: Window, views: Map<number, StepView>, page: Record<number, number>, tab: string, reported: string,
+ *   shown: string, notice: string, playing: boolean, timer: number | undefined, reportTimer: number | undefined,
+ *   settledAt: string, moving: number, asking: boolean, asked: number, watch: number | undefined,
+ *   listening: AbortController, resizes: ResizeObserver, setState: (name: "shown", value: Shown) => void,
+ *   setTrigger: (name: "ask", value: number) => void}} Stage
+ * A line of places: its first place, its last, and the spans it shows.
+ * @typedef {{first: Place, last: Place, spans: Span[]}} Line
+ */
+
 // How each mark shows (stage.css): after the step, a class on each of its tokens; before it, a box
 // around what they were made from.
 const MARKS = { "": { token: "", box: "" }, new: { token: " ms-new", box: "ms-fuse" } };
 // Places shown at a time: two on a small projector screen in presenter mode, else three.
+/** @param {Window} data */
 const perPage = (data) => (data.large && window.innerHeight < 900 ? 2 : 3);
+/** The stage's data before its first window: never read (the first window comes with the first draw). */
+const NO_WINDOW = /** @type {Window} */ (/** @type {unknown} */ (null));
 const MIN_ROOM = 260; // px: the presenter stage's least height (below it the page scrolls)
 // The server hears of the step shown at once when the stage needs a window (a step or places it does
 // not hold, or a step near the edge of the window it holds), and otherwise only once stepping pauses
-// this long ("settled": what the page shows beside the stage follows then), so a burst of Next
-// presses costs the server what the stage needs and one redraw of the rest of the page.
-const SETTLE_MS = 450; // the default; a window may say otherwise (settle_ms: 0 in a live room)
+// for the window's settle_ms (stage/contract.py SETTLE_MS, or 0 in a live room; "settled": what the page
+// shows beside the stage follows then), so a burst of Next presses costs the server what the stage
+// needs and one redraw of the rest of the page.
 const SETTLE_MAX_MS = 1500; // while stepping goes on (Play, a held key), the page follows this often
 // Keys that step: the arrows and a presentation clicker's PageDown / PageUp, and Space / Enter where
 // they would press nothing else. Not in a text field; in the page's choices (Window.arrows_from) the
 // arrows, PageDown / PageUp and Enter step, and the others (↑ ↓ Space) still choose.
+/** @type {Record<string, number>} */
 const STEP_KEYS = { ArrowRight: 1, PageDown: 1, " ": 1, Enter: 1, ArrowLeft: -1, PageUp: -1 };
 const FIELDS = "input, textarea, select, [contenteditable], [role=grid], [role=listbox]";
 const PRESSABLE = "button, a[href], summary, label, [role=button], [role=tab], [role=switch], [role=checkbox]";
+/** @param {number} k */
 const fmt = (k) => k.toLocaleString("en-US");
+/** @param {string} text @param {number} k */
 const withStep = (text, k) => text.replace("{step}", fmt(k));
 
-/** A new element: its tag, class, and children (nodes or plain text, which becomes a text node). */
+/** A new element: its tag, class, and children (nodes or plain text, which becomes a text node).
+ * @param {string} tag @param {string} className @param {(Node | string)[]} children @returns {HTMLElement} */
 function el(tag, className, ...children) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -69,6 +90,7 @@ const TAGS = new Set(["div", "span", "p", "b", "i", "em", "strong", "code", "sma
   "li", "table", "thead", "tbody", "tr", "th", "td", "abbr", "sub", "sup", "mark", "s", "u", "details", "summary"]);
 const ATTRIBUTES = new Set(["class", "title", "style", "role", "aria-label", "aria-hidden", "lang", "dir",
   "tabindex", "open"]);
+/** @param {(Element | string)[]} nodes @returns {Node[]} */
 function build(nodes) {
   return nodes.map((n) => {
     if (typeof n === "string") return document.createTextNode(n);
@@ -81,14 +103,17 @@ function build(nodes) {
 }
 
 /** One span per token (its label and tooltip plain text), as the text reads after the step (side
- * "after": marked) or before it (side "before": what a span was made from, in one box). */
+ * "after": marked) or before it (side "before": what a span was made from, in one box).
+ * @param {Window} data @param {Span[]} spans @param {string} side @param {boolean} breaks */
 function spanNodes(data, spans, side, breaks) {
+  /** @type {Node[]} */
   const out = [];
   for (const span of spans) {
     const mark = MARKS[span.mark] || MARKS[""];
     const boxed = side === "before" && span.was;
-    const ids = boxed ? span.was : span.ids;
+    const ids = boxed || span.ids; // boxed: the span's `was`
     const into = boxed ? el("span", mark.box) : null;
+    /** @param {Node[]} nodes */
     const add = (...nodes) => (into ? into.append(...nodes) : out.push(...nodes));
     for (const id of ids) {
       const t = data.labels[id];
@@ -109,9 +134,11 @@ function spanNodes(data, spans, side, breaks) {
 const ellipsis = () => el("span", "ms-cut", "…");
 
 /** The page's places, one side ("before" or "after"), one line each: a place whose `link` is set
- * shares its line with the next one. */
+ * shares its line with the next one.
+ * @param {Window} data @param {StepView & {places: Places}} view @param {number} first @param {string} side */
 function placeLines(data, view, first, side) {
   const { items, start, total } = view.places;
+  /** @type {Place[]} */
   const page = [];
   for (let n = first; n < Math.min(first + perPage(data), total); n++) {
     const p = items[n - start];
@@ -119,11 +146,13 @@ function placeLines(data, view, first, side) {
     page.push(p);
   }
   if (!page.length) return [el("div", "ms-line ms-cut", "Loading these places…")];
+  /** @type {Line[]} */
   const lines = [];
   page.forEach((p, n) => {
     const line = lines[lines.length - 1];
-    if (line && page[n - 1].link) line.spans.push(...page[n - 1].link, ...p.token);
-    else lines.push({ first: p, spans: [...p.lead, ...p.token] });
+    const link = line && page[n - 1].link;
+    if (link) line.spans.push(...link, ...p.token);
+    else lines.push({ first: p, last: p, spans: [...p.lead, ...p.token] });
     lines[lines.length - 1].last = p;
   });
   return lines.map(({ first: a, last: b, spans }) => {
@@ -136,27 +165,35 @@ function placeLines(data, view, first, side) {
   });
 }
 
+/** @param {Window} data @param {StepView} view @param {string} side */
 function headLine(data, view, side) {
   const line = el("div", "ms-line ms-head", ...spanNodes(data, view.head, side, true));
   if (view.head_more) line.append(el("span", "ms-cut", " … the text goes on"));
   return line;
 }
 
+/** @param {StageRoot} root @returns {Stage} */
 function mount(root) {
-  const q = (sel) => root.querySelector(sel);
+  /** @param {string} sel */
+  const q = (sel) => /** @type {HTMLElement} */ (root.querySelector(sel)); // stage.html has each
+  // In presenter mode the stage ends at the window's bottom: the room under its top changes with
+  // the window and with what the page shows above the stage, so it is measured again on either.
+  const refit = () => (root.isConnected ? fit(s) : unmount(s));
   // pos: the step shown; page: step -> the first place shown; views: step -> StepView; reported: the
   // last Shown sent (JSON); shown: what the sequences were last drawn for.
-  const s = { root, q, pos: 0, serial: null, data: null, views: new Map(), page: {}, tab: "places" };
-  Object.assign(s, { reported: "", shown: "", notice: "", playing: false, timer: null, reportTimer: null });
   // settledAt: the step (with its serial and tab) the page beside the stage last followed; moving: since
   // when stepping has gone on without the page following (0: it follows).
   // asking: a window was asked for and has not come yet.
-  Object.assign(s, { settledAt: "", moving: 0, asking: false });
-  Object.assign(s, { asked: 0, watch: null });
-  // Every listener of this mount goes through one signal: unmounting (the function the component
-  // returns) removes them all. A mount left listening would step its own stale copy of the stage
-  // on each click, beside the new mount, and the two would draw over each other.
-  s.listening = new AbortController();
+  // listening: every listener of this mount goes through its one signal: unmounting (the function the
+  // component returns) removes them all. A mount left listening would step its own stale copy of the
+  // stage on each click, beside the new mount, and the two would draw over each other.
+  /** @type {Stage} */
+  const s = {
+    root, q, pos: 0, serial: null, data: NO_WINDOW, views: new Map(), page: {}, tab: "places",
+    reported: "", shown: "", notice: "", playing: false, timer: undefined, reportTimer: undefined,
+    settledAt: "", moving: 0, asking: false, asked: 0, watch: undefined,
+    listening: new AbortController(), resizes: new ResizeObserver(refit), setState: () => {}, setTrigger: () => {},
+  };
   const on = { signal: s.listening.signal };
   q(".ms-back").addEventListener("click", () => step(s, -1), on);
   q(".ms-next").addEventListener("click", () => step(s, +1), on);
@@ -166,7 +203,8 @@ function mount(root) {
   q(".ms-tab-head").addEventListener("click", () => setTab(s, "head"), on);
   q(".ms-prev-place").addEventListener("click", () => turnPage(s, -1), on);
   q(".ms-next-place").addEventListener("click", () => turnPage(s, +1), on);
-  const jump = q(".ms-jump-in");
+  const jump = /** @type {HTMLInputElement} */ (q(".ms-jump-in"));
+  /** @param {KeyboardEvent} e */
   const onJumpKey = (e) => {
     if (e.key === "Enter") {
       e.preventDefault();
@@ -175,10 +213,17 @@ function mount(root) {
   };
   jump.addEventListener("keydown", onJumpKey, on);
   jump.addEventListener("change", () => jumpTo(s, jump.value), on);
-  const choices = (e) => !!(s.data && s.data.arrows_from && e.target.closest && e.target.closest(s.data.arrows_from));
+  /** A key's target: an element, or the document (which has no closest). @param {KeyboardEvent} e */
+  const target = (e) => /** @type {Partial<HTMLElement>} */ (e.target);
+  /** @param {KeyboardEvent} e */
+  const choices = (e) => {
+    const at = target(e);
+    return !!(s.data && s.data.arrows_from && at.closest && at.closest(s.data.arrows_from));
+  };
+  /** @param {KeyboardEvent} e */
   const onKey = (e) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target.closest ? e.target : document.body;
+    const t = target(e).closest ? /** @type {HTMLElement} */ (e.target) : document.body;
     if (choices(e) ? e.key === " " : t.closest(FIELDS) || (/^( |Enter)$/.test(e.key) && t.closest(PRESSABLE))) return;
     if (!root.isConnected) return unmount(s); // taken off the page without a word
     if (STEP_KEYS[e.key]) step(s, STEP_KEYS[e.key]);
@@ -192,10 +237,6 @@ function mount(root) {
   // The choices' own keys act before the stage sees them bubble: the stage takes those first.
   document.addEventListener("keydown", (e) => choices(e) && onKey(e), { ...on, capture: true });
   document.addEventListener("keydown", (e) => choices(e) || onKey(e), on);
-  // In presenter mode the stage ends at the window's bottom: the room under its top changes with
-  // the window and with what the page shows above the stage, so it is measured again on either.
-  const refit = () => (root.isConnected ? fit(s) : unmount(s));
-  s.resizes = new ResizeObserver(refit);
   s.resizes.observe(document.body);
   const page = root.closest('[data-testid="stMainBlockContainer"]');
   if (page) s.resizes.observe(page);
@@ -206,6 +247,7 @@ function mount(root) {
 // Presenter mode: the stage takes the room from its top to the window's bottom, at every step the same
 // (stage.css lays it out in that fixed height); "tight" when the card or the chart has to scroll in it
 // (then the chart's key goes to its heading's tooltip and the sequences sit closer; stage.css).
+/** @param {Stage} s */
 function fit(s) {
   const root = s.root;
   root.classList.remove("ms-tight");
@@ -218,11 +260,13 @@ function fit(s) {
   root.classList.toggle("ms-tight", cols.some((col) => col && col.scrollHeight > col.clientHeight + 1));
 }
 
+/** @param {Stage} s */
 function atEnd(s) {
   return s.data.finished && s.pos >= s.data.last;
 }
 
-/** The first place the stage needs sent for step k: the window's, if it holds the page shown. */
+/** The first place the stage needs sent for step k: the window's, if it holds the page shown.
+ * @param {Stage} s @param {number} k @returns {number} */
 function placesNeeded(s, k) {
   const first = s.page[k] || 0;
   const view = s.views.get(k);
@@ -234,7 +278,8 @@ function placesNeeded(s, k) {
 
 /** Whether the stage needs a window for step k: a step or a page of places it does not hold, or a
  * step near an edge of its window that the server could move (unless one is on its way; in the quiz,
- * any step but the window's own: the guess above the stage follows the step shown). */
+ * any step but the window's own: the guess above the stage follows the step shown).
+ * @param {Stage} s @param {number} k @returns {boolean} */
 function needsWindow(s, k) {
   const d = s.data;
   const view = s.views.get(k);
@@ -248,8 +293,9 @@ function needsWindow(s, k) {
 /** Tell Python what the stage shows (the one state value): at once when the stage needs a window
  * (while one is on its way, receive asks again if it comes without what is needed), and "settled" at
  * once for a single action (`now`: a tab, the quiz's Next, a jump) or else once stepping pauses
- * (SETTLE_MS; at least every SETTLE_MAX_MS while it goes on). `position` is s.pos but for the quiz's
- * Next (the step it asks for). */
+ * (the window's settle_ms; at least every SETTLE_MAX_MS while it goes on). `position` is s.pos but for the quiz's
+ * Next (the step it asks for).
+ * @param {Stage} s @param {boolean} now @param {number} [position] */
 function report(s, now, position = s.pos) {
   clearTimeout(s.reportTimer);
   const need = needsWindow(s, position) && (now || !s.asking);
@@ -258,13 +304,13 @@ function report(s, now, position = s.pos) {
   if (now) return;
   const t = Date.now();
   s.moving = s.moving || t;
-  const settle = s.data.settle_ms ?? SETTLE_MS;
-  const wait = Math.max(0, Math.min(settle, s.moving + SETTLE_MAX_MS - t));
+  const wait = Math.max(0, Math.min(s.data.settle_ms, s.moving + SETTLE_MAX_MS - t));
   s.reportTimer = setTimeout(() => send(s, position, false, true), wait);
 }
 
 /** Send a report: `needs`, the stage needs a window for `position`; `settled`, the page may follow it.
- * A window already asked for, or a step the page follows already, is not asked again. */
+ * A window already asked for, or a step the page follows already, is not asked again.
+ * @param {Stage} s @param {number} position @param {boolean} needs @param {boolean} settled */
 function send(s, position, needs, settled) {
   const at = JSON.stringify([position, s.serial, s.tab]);
   if (settled) s.moving = 0;
@@ -276,22 +322,24 @@ function send(s, position, needs, settled) {
   if (needs) [s.reported, s.asking] = [key, true];
   if (settled) s.settledAt = at;
   /** @type {Shown} */
-  const shown = { position, start, serial: s.serial, tab: s.tab, window: needs, settled };
+  const shown = { position, start, serial: /** @type {number} */ (s.serial), tab: s.tab, window: needs, settled };
   s.setState("shown", shown);
   clearTimeout(s.watch);
-  s.watch = null;
+  s.watch = undefined;
   watch(s);
 }
 
-/** A step the stage has no view of: if no window comes within WATCH_MS, ask again (see ask). */
+/** A step the stage has no view of: if no window comes within WATCH_MS, ask again (see ask).
+ * @param {Stage} s */
 function watch(s) {
   if (s.watch || s.views.has(s.pos)) return;
   s.watch = setTimeout(() => {
-    s.watch = null;
+    s.watch = undefined;
     if (!s.views.has(s.pos) && s.asked < ASKS) ask(s);
   }, WATCH_MS);
 }
 
+/** @param {Stage} s @param {number} k @param {{user?: boolean, animate?: boolean}} [how] */
 function go(s, k, { user = false, animate = false } = {}) {
   const d = s.data;
   k = Math.max(0, Math.min(k, d.finished ? d.last : d.max_steps));
@@ -302,6 +350,7 @@ function go(s, k, { user = false, animate = false } = {}) {
   if (user) report(s, false);
 }
 
+/** @param {Stage} s @param {number} by */
 function step(s, by) {
   const d = s.data;
   if (by > 0) {
@@ -313,6 +362,7 @@ function step(s, by) {
   }
 }
 
+/** @param {Stage} s */
 function togglePlay(s) {
   if (s.data.quiz) return;
   if (s.playing) stopPlay(s);
@@ -326,19 +376,22 @@ function togglePlay(s) {
   render(s, false);
 }
 
+/** @param {Stage} s */
 function stopPlay(s) {
   s.playing = false;
   clearInterval(s.timer);
-  s.timer = null;
+  s.timer = undefined;
   if (s.data) render(s, false);
 }
 
+/** @param {Stage} s @param {string} tab */
 function setTab(s, tab) {
   s.tab = tab;
   render(s, false);
   report(s, true); // the link carries the tab
 }
 
+/** @param {Stage} s @param {number} by */
 function turnPage(s, by) {
   const view = s.views.get(s.pos);
   if (!view || !view.places) return;
@@ -348,6 +401,7 @@ function turnPage(s, by) {
   report(s, false); // asks for the places if the window does not hold them
 }
 
+/** @param {Stage} s @param {string} value */
 function jumpTo(s, value) {
   const d = s.data;
   let k = parseInt(value, 10);
@@ -372,31 +426,37 @@ function jumpTo(s, value) {
 }
 
 // Draw step s.pos, then fit it to the screen (what is drawn changes the room it needs).
+/** @param {Stage} s @param {boolean} animate */
 function render(s, animate) {
   draw(s, animate);
   fit(s);
 }
 
+/** @param {Stage} s @param {boolean} animate */
 function draw(s, animate) {
   const d = s.data;
   const q = s.q;
   const k = s.pos;
   const view = s.views.get(k);
   const end = atEnd(s);
-  q(".ms-back").disabled = k <= 0;
-  q(".ms-next").disabled = end || k >= d.max_steps;
-  const play = q(".ms-play");
+  /** @param {string} sel */
+  const button = (sel) => /** @type {HTMLButtonElement} */ (q(sel));
+  button(".ms-back").disabled = k <= 0;
+  button(".ms-next").disabled = end || k >= d.max_steps;
+  const play = button(".ms-play");
   play.disabled = d.quiz || (end && !s.playing);
   play.textContent = s.playing ? "⏸ Pause" : "▶ Play";
   q(".ms-stepline").textContent = view ? view.heading : withStep(d.wording.heading, k);
-  const jump = q(".ms-jump-in");
+  const jump = /** @type {HTMLInputElement} */ (q(".ms-jump-in"));
   jump.max = String(d.max_steps);
   if (document.activeElement !== jump) jump.value = String(k);
   const status = !view ? withStep(d.wording.waiting, k) : end ? d.wording.finished : view.status;
   q(".ms-status").textContent = s.notice || status;
   s.root.dataset.pos = String(k);
   // A producer that steps something other than training names its buttons' tooltips (plain text).
-  if (d.titles) for (const name of ["back", "next", "play", "reset"]) q(`.ms-${name}`).title = d.titles[name];
+  /** @type {(keyof ButtonTitles)[]} */
+  const named = ["back", "next", "play", "reset"];
+  if (d.titles) for (const name of named) q(`.ms-${name}`).title = d.titles[name];
   // The producer names the places a step changed (a merge's places, the words a round cut anew).
   q(".ms-tab-places").textContent = d.wording.places_tab;
   q(".ms-next-place").title = d.wording.next_places;
@@ -409,9 +469,10 @@ function draw(s, animate) {
   if (!view) {
     const card = document.createElement("div");
     card.className = "ms-card ms-wait";
-    card.append(document.createElement("h4"), document.createElement("p"));
-    card.firstChild.textContent = withStep(d.wording.waiting_card, k);
-    card.lastChild.textContent = withStep(d.wording.waiting, k);
+    const [title, line] = [document.createElement("h4"), document.createElement("p")];
+    title.textContent = withStep(d.wording.waiting_card, k);
+    line.textContent = withStep(d.wording.waiting, k);
+    card.append(title, line);
     q(".ms-cardcol").replaceChildren(card);
     return;
   }
@@ -424,20 +485,21 @@ function draw(s, animate) {
   q(".ms-pager").hidden = !places;
   let first = 0;
   let where = "";
-  if (places) {
+  if (places && view.places) {
     const total = view.places.total;
     first = Math.min(s.page[k] || 0, Math.max(0, total - 1));
     const last = Math.min(first + perPage(d), total);
     q(".ms-pager-t").textContent = `${d.wording.places_noun} ${fmt(first + 1)}–${fmt(last)} of ${fmt(total)}`;
-    q(".ms-prev-place").disabled = first === 0;
-    q(".ms-next-place").disabled = last >= total;
+    button(".ms-prev-place").disabled = first === 0;
+    button(".ms-next-place").disabled = last >= total;
     where = total === 1 ? " · its one place" : "";
   } else if (view.places) where = " · from the start of the text";
   q(".ms-lb-before").hidden = q(".ms-before").hidden = !view.before_caption;
   q(".ms-lb-before").textContent = view.before_caption + where;
   q(".ms-lb-after").textContent = view.after_caption + where;
+  const withPlaces = /** @type {StepView & {places: Places}} */ (view); // when `places`
   for (const side of ["before", "after"])
-    q(`.ms-${side}`).replaceChildren(...(places ? placeLines(d, view, first, side) : [headLine(d, view, side)]));
+    q(`.ms-${side}`).replaceChildren(...(places ? placeLines(d, withPlaces, first, side) : [headLine(d, view, side)]));
   q(".ms-figs").textContent = view.figures;
   const move = animate && d.animate && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   s.root.classList.remove("ms-animate");
@@ -451,11 +513,12 @@ const ASKS = 2; // times the stage asks again for a step a window came without, 
 const WATCH_MS = 4000; // a report of a step the stage waits for: no window within this long asks again
 
 /** Ask the server again for the step shown: its last report (the same value) and a trigger, "ask",
- * which runs the same callback though the value did not change. */
+ * which runs the same callback though the value did not change.
+ * @param {Stage} s */
 function ask(s) {
   s.asked = (s.asked || 0) + 1;
   clearTimeout(s.watch);
-  s.watch = null;
+  s.watch = undefined;
   s.reported = "";
   report(s, true);
   s.setTrigger("ask", s.pos);
@@ -464,10 +527,11 @@ function ask(s) {
 /** A window from Python: a new serial moves the stage to its position; otherwise the stage stays
  * where the user took it, and says so again if the window was made for another step.  A window that
  * comes without the step the stage waits for (the server's run that had it was stopped on the way)
- * is answered by asking again, a few times at most. */
+ * is answered by asking again, a few times at most.
+ * @param {Stage} s @param {Window} data */
 function receive(s, data) {
   clearTimeout(s.watch); // a window came
-  s.watch = null;
+  s.watch = undefined;
   s.asking = false;
   const fresh = data.serial !== s.serial;
   s.data = data;
@@ -492,16 +556,18 @@ function receive(s, data) {
   else report(s, false);
 }
 
-/** The window as sent: JSON, or JSON bytes (a live room encodes one window once for its whole class). */
+/** The window as sent: JSON, or JSON bytes (a live room encodes one window once for its whole class).
+ * @param {Window | Uint8Array | ArrayBuffer | null} data @returns {Window | null} */
 function unpack(data) {
   const bytes = data instanceof Uint8Array || data instanceof ArrayBuffer;
   return bytes ? JSON.parse(new TextDecoder().decode(data)) : data;
 }
 
+/** @param {FrontendRendererArgs<{shown: Shown, ask: number}, Window | Uint8Array | ArrayBuffer | null>} component */
 export default function (component) {
   const { setStateValue, setTriggerValue, parentElement } = component;
   const data = unpack(component.data);
-  const root = parentElement.querySelector(".ms-stage");
+  const root = /** @type {StageRoot | null} */ (parentElement.querySelector(".ms-stage"));
   if (!root || !data) return undefined;
   const s = root.__ms || (root.__ms = mount(root));
   s.setState = setStateValue;
@@ -513,6 +579,7 @@ export default function (component) {
   return () => setTimeout(() => root.isConnected || unmount(s), 0);
 }
 
+/** @param {Stage} s */
 function unmount(s) {
   s.listening.abort();
   s.resizes.disconnect();

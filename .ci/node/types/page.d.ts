@@ -1,7 +1,7 @@
 // What the app's components keep on the page itself (one page, several components, redrawn at every
 // rerun), named here so that each file that reads one agrees on its type with the file that sets it.
 
-// shared/paste_guard.py's guard: the paste limit, and that its one listener is on the page.
+// shared/inputs/paste_guard.py's guard: the paste limit, and that its one listener is on the page.
 declare var __msPasteLimit: number;
 declare var __msPasteGuard: boolean | undefined;
 

@@ -10,11 +10,13 @@ one listener to the page: a paste into a Streamlit text area (``st.text_area``,
 the Tokenize page's own box cuts its pastes itself) inserts only what fits under
 :data:`~mergescope_ui.shared.inputs.upload_widgets.MAX_PASTE_CHARS`, at once; the page then says it was cut
 (:func:`mergescope_ui.shared.inputs.upload_widgets.paste_cut_note`).  It is a
-components v2 element with no visible part; it reads nothing from the page
-and sends nothing back.
+components v2 element with no visible part (its JavaScript: ``assets/paste_guard.js``); it reads
+nothing from the page and sends nothing back.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import streamlit as st
 
@@ -22,27 +24,12 @@ from .upload_widgets import MAX_PASTE_CHARS
 
 KEY = "mergescope_paste_guard"
 
-_JS = r"""
-export default function (component) {
-  window.__msPasteLimit = component.data.max_chars;
-  if (window.__msPasteGuard) return;  // one listener per page, however often the element is drawn
-  window.__msPasteGuard = true;
-  document.addEventListener("paste", (event) => {
-    const box = event.target;
-    if (!(box instanceof HTMLTextAreaElement) || !box.closest('[data-testid="stTextArea"]')) return;
-    const text = event.clipboardData ? event.clipboardData.getData("text/plain") : "";
-    const limit = window.__msPasteLimit;
-    const room = limit - (box.value.length - (box.selectionEnd - box.selectionStart));
-    if (text.length <= room) return;
-    event.preventDefault();
-    let cut = Math.max(0, room);
-    if (cut > 0 && /[\uD800-\uDBFF]/.test(text[cut - 1])) cut -= 1;  // never half an emoji
-    document.execCommand("insertText", false, text.slice(0, cut));
-  }, true);
-}
-"""
-_CSS = f".st-key-{KEY}{{display:none;}}"
-_GUARD = st.components.v2.component(KEY, js=_JS, css=_CSS, isolate_styles=False)
+_GUARD = st.components.v2.component(
+    KEY,
+    js=(Path(__file__).with_name("assets") / "paste_guard.js").read_text(encoding="utf-8"),
+    css=f".st-key-{KEY}{{display:none;}}",  # the element takes no room (its key names it: no CSS file)
+    isolate_styles=False,
+)
 
 
 def paste_guard() -> None:

@@ -31,8 +31,8 @@ from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.html.tokens import token_span
 from mergescope_ui.shared.stage.contract import wire
 
-from .encoder_table import EncoderTable, LiveView
-from .results import Counts
+from .encoder_table import LIST_NAME, EncoderTable, LiveView
+from .results import COUNT_LABELS, Counts
 
 ASSETS = Path(__file__).with_name("live_assets")
 # The encoder (a classic script that defines globalThis.msEncoder once), then the view (the module).
@@ -75,9 +75,6 @@ def clickable_spans_html(
         )
     parts.append("</div>")
     return "".join(parts)
-
-
-LIST_NAME = "Tokens"  # the list's name for screen readers (encoder.js names it the same)
 
 
 def token_name(token_id: int, token: bytes, *, special: bool = False) -> str:
@@ -135,6 +132,7 @@ def clickable_tokens(
         characters=counts.characters,
         bytes=counts.bytes,
         tokens=counts.tokens or 0,
+        count_labels=COUNT_LABELS,
     )
     _SPANS(key=key, data=wire(view), on_picked_change=clicked, on_missing_change=lambda: None)
 

@@ -38,11 +38,13 @@ from bpe_core import Tokenizer
 from bpe_core.byte_level import INVISIBLE_NAMES, WHITESPACE_MARKERS
 from bpe_core.pretokenizer import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN, PATTERNS
 from mergescope_ui.shared import hosting
+from mergescope_ui.shared.html.tokens import PALETTE_SIZE, TITLE_HEX_BYTES
 
 OFF = "MERGESCOPE_BROWSER_ENCODE"  # "off": the server encodes every keystroke (as before; for comparison)
 MAX_BROWSER_TOKENS = 300_000  # a larger vocabulary is encoded on the server
 # The named patterns the browser encodes with (their source in Python's ``regex`` syntax).
 BROWSER_PATTERNS = (GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN, PATTERNS["whitespace"])
+LIST_NAME = "Tokens"  # the token list's name for screen readers (the server's spans and the browser's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,9 @@ class EncoderTable:
     ``merge_ids``: the id each merge makes; ``specials``: each special token and its id;
     ``invisible``: a JavaScript character class of the characters a label names instead of
     showing (``⟨ZWJ⟩``); ``names``: those characters' short names where they have one.
+    How the spans look, as the server's (:mod:`mergescope_ui.shared.html.tokens`) do: ``marks``, the
+    whitespace marks (``␣``); ``palette``, the token colours (``ms-c0`` on); ``title_hex``, the bytes a
+    tooltip spells out at most; ``list_name``, the list's name for screen readers.
     """
 
     key: str
@@ -65,6 +70,10 @@ class EncoderTable:
     specials: tuple[tuple[str, int], ...]
     invisible: str
     names: dict[str, str]
+    marks: dict[str, str]
+    palette: int
+    title_hex: int
+    list_name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +87,7 @@ class LiveView:
     tokens in the text are special (else plain text); ``marks``: whitespace shows as ␣ ↵ ⇥;
     ``max_tokens``: the spans shown at most; ``live_chars``: the longest text encoded live;
     ``characters``, ``bytes``, ``tokens``: the counts of the server's text (the browser counts the
-    text as typed when it encodes it).
+    text as typed when it encodes it); ``count_labels``: each count's name and label, in order.
     """
 
     html: str
@@ -95,6 +104,7 @@ class LiveView:
     characters: int
     bytes: int
     tokens: int
+    count_labels: tuple[tuple[str, str], ...]
 
 
 RECORDS: tuple[type, ...] = (EncoderTable, LiveView)
@@ -253,6 +263,10 @@ def encoder_table(tok: object, *, key: str) -> EncoderTable | None:
         specials=tuple(sorted(tok.special_tokens.items())),
         invisible=invisible,
         names=names,
+        marks=dict(WHITESPACE_MARKERS),
+        palette=PALETTE_SIZE,
+        title_hex=TITLE_HEX_BYTES,
+        list_name=LIST_NAME,
     )
 
 

@@ -22,7 +22,7 @@ from .encoder_table import EncoderTable, browser_encoding, encoder_table
 from .live_text import LIVE_BYTES
 from .piece_html import PIECE_CSS, clickable_pieces_html
 from .resolve import Picked, tokenized
-from .results import PAGE_SIZE, Page, Tokenized, page_of
+from .results import COUNT_LABELS, PAGE_SIZE, Page, Tokenized, page_of
 from .round_trip import round_trip_view
 
 DETAILS_TAB = "🔎 Details"
@@ -183,12 +183,16 @@ def counts_row(result: Tokenized) -> None:
     (The main view's counts are drawn with its tokens, by the browser: ``live_assets/view.js``.)
     """
     c = result.counts
+    values = {
+        "characters": f"{c.characters:,}",
+        "bytes": f"{c.bytes:,}",
+        "tokens": "—" if c.tokens is None else f"{c.tokens:,}",
+        "bytes_per_token": _fmt(c.bytes_per_token),
+        "chars_per_token": _fmt(c.chars_per_token),
+    }
     with st.container(horizontal=True, gap="medium"):
-        st.metric("Characters", f"{c.characters:,}", width="content")
-        st.metric("Bytes (UTF-8)", f"{c.bytes:,}", width="content")
-        st.metric("Tokens", "—" if c.tokens is None else f"{c.tokens:,}", width="content")
-        st.metric("Bytes / token", _fmt(c.bytes_per_token), width="content")
-        st.metric("Chars / token", _fmt(c.chars_per_token), width="content")
+        for name, label in COUNT_LABELS:
+            st.metric(label, values[name], width="content")
         if result.pieces:
             unknown_metric(result)
 

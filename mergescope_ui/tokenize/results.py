@@ -54,6 +54,17 @@ class Counts:
         return self.characters / self.tokens if self.tokens else None
 
 
+# The counts above the tokens, by name (Counts' fields and properties) and label, in order: the
+# server's metrics (main_view.counts_row) and the browser's token view (live_assets/view.js) show these.
+COUNT_LABELS: tuple[tuple[str, str], ...] = (
+    ("characters", "Characters"),
+    ("bytes", "Bytes (UTF-8)"),
+    ("tokens", "Tokens"),
+    ("bytes_per_token", "Bytes / token"),
+    ("chars_per_token", "Chars / token"),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Tokenized:
     """One tokenizer's ids for one text (or the reason there are none).

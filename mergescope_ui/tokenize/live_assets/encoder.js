@@ -1,11 +1,11 @@
 /**
  * The browser's encoder: byte-level BPE from a tokenizer's ranks and split pattern, and the token
- * spans drawn from its ids (the same spans Python's token_html draws). The server's engine is the
+ * spans drawn from its ids (the same spans shared/html/tokens.py draws). The server's engine is the
  * reference; tests/browser/test_browser_encoder.py runs this file against it.
  *
  * The records come from mergescope_ui/tokenize/encoder_table.py, field for field:
- * @typedef {{key: string, pattern: string, byte_ids: number[], merges: number[], merge_ids: number[], specials: Array<[string, number]>, invisible: string, names: Object<string, string>}} EncoderTable
- * @typedef {{html: string, sig: string, page: number, picked: ?number, box: string, table_key: string, table: ?EncoderTable, specials: boolean, marks: boolean, max_tokens: number, live_chars: number, characters: number, bytes: number, tokens: number}} LiveView
+ * @typedef {{key: string, pattern: string, byte_ids: number[], merges: number[], merge_ids: number[], specials: Array<[string, number]>, invisible: string, names: Object<string, string>, marks: Object<string, string>, palette: number, title_hex: number, list_name: string}} EncoderTable
+ * @typedef {{html: string, sig: string, page: number, picked: ?number, box: string, table_key: string, table: ?EncoderTable, specials: boolean, marks: boolean, max_tokens: number, live_chars: number, characters: number, bytes: number, tokens: number, count_labels: Array<[string, string]>}} LiveView
  */
 /**
  * What encoder.js keeps on the page (types/page.d.ts names it): the encoders, one per table key.
@@ -25,10 +25,6 @@
 // A classic script run once per page (a block, so that its names stay its own): each view.js mount
 // after the first finds globalThis.msEncoder already there.
 if (!globalThis.msEncoder) {
-  /** @type {Record<string, string>} */
-  const MARKS = { " ": "␣", "\t": "⇥", "\n": "↵", "\r": "↤" };
-  const PALETTE = 10;
-  const TITLE_HEX = 32;
   const SHIFT = 0x200000; // a pair (a, b) is the number a * SHIFT + b (ids below 2**21)
   const CACHE_LIMIT = 100000; // chunks kept at most
   const CACHE_LONGEST = 256; // a longer chunk is encoded each time
@@ -104,6 +100,11 @@ if (!globalThis.msEncoder) {
       this.specialRe = names.length ? new RegExp(names.map(escape).join("|"), "gu") : null;
       this.invisible = new RegExp("^[" + table.invisible + "]$", "u");
       this.names = table.names;
+      // How the spans look, as the server's do (shared/html/tokens.py): the table carries its constants.
+      this.marks = table.marks;
+      this.palette = table.palette;
+      this.titleHex = table.title_hex;
+      this.listName = table.list_name;
       /** @type {Map<string, number[]>} */
       this.cache = new Map(); // chunk -> its ids
       /** @type {Map<number, Uint8Array>} */
@@ -252,7 +253,7 @@ if (!globalThis.msEncoder) {
           i += 1;
           continue;
         }
-        if (Object.prototype.hasOwnProperty.call(MARKS, ch)) out.push(marks ? MARKS[ch] : ch);
+        if (Object.prototype.hasOwnProperty.call(this.marks, ch)) out.push(marks ? this.marks[ch] : ch);
         else {
           const name = this.invisibleName(ch);
           out.push(name === null ? ch : "⟨" + name + "⟩");
@@ -263,7 +264,7 @@ if (!globalThis.msEncoder) {
     }
 
     /** How a token looks: [classes, label, title, line breaks after it, accessible name]
-     * (token_html.token_span, clickable_tokens.token_name).
+     * (html/tokens.py token_span, clickable_tokens.token_name).
      * @param {number} id @param {boolean} marks @returns {Look} */
     look(id, marks) {
       const memoKey = marks ? id : -1 - id;
@@ -275,13 +276,13 @@ if (!globalThis.msEncoder) {
       try { strict.decode(bytes); } catch (e) { whole = false; }
       let classes = "ms-t ms-special";
       if (!special) {
-        classes = "ms-t " + (id < 256 && bytes.length === 1 ? "ms-byte" : "ms-c" + (id % PALETTE));
+        classes = "ms-t " + (id < 256 && bytes.length === 1 ? "ms-byte" : "ms-c" + (id % this.palette));
         if (!whole) classes += " ms-partial";
       }
       const label = special ? new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes) : this.readable(bytes, marks);
-      const hex = Array.from(bytes.subarray(0, TITLE_HEX), (b) => b.toString(16).toUpperCase().padStart(2, "0"));
+      const hex = Array.from(bytes.subarray(0, this.titleHex), (b) => b.toString(16).toUpperCase().padStart(2, "0"));
       const title = `id ${id} · ${bytes.length} ${bytes.length === 1 ? "byte" : "bytes"}: ${hex.join(" ")}` +
-        (bytes.length > TITLE_HEX ? " …" : "") + ` · "${this.readable(bytes, true)}"` +
+        (bytes.length > this.titleHex ? " …" : "") + ` · "${this.readable(bytes, true)}"` +
         (special ? " · special token" : "");
       let breaks = 0;
       if (!special) for (const b of bytes) if (b === 10 && breaks < 2) breaks += 1;
@@ -299,7 +300,7 @@ if (!globalThis.msEncoder) {
       const box = /** @type {TokenBox} */ (document.createElement("div"));
       box.className = "ms-tokens";
       box.setAttribute("role", "list");
-      box.setAttribute("aria-label", "Tokens");
+      box.setAttribute("aria-label", this.listName);
       this.patch(box, ids, marks, max);
       return box;
     }

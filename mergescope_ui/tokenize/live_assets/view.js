@@ -19,7 +19,7 @@ export default function (component) {
     host.className = "ms-click-host";
     const counts = document.createElement("dl");
     counts.className = "ms-counts";
-    for (const [name, label] of COUNTS) {
+    for (const [name, label] of data.count_labels) {
       const item = document.createElement("div");
       const term = document.createElement("dt");
       const value = document.createElement("dd");
@@ -175,8 +175,3 @@ export default function (component) {
 }
 
 const UTF8 = new TextEncoder();
-// The counts above the tokens: [data-count name, label] (main_view.COUNT_LABELS says the same).
-const COUNTS = [
-  ["characters", "Characters"], ["bytes", "Bytes (UTF-8)"], ["tokens", "Tokens"],
-  ["bytes_per_token", "Bytes / token"], ["chars_per_token", "Chars / token"],
-];

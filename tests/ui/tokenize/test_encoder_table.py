@@ -139,3 +139,18 @@ def test_a_tokenizer_the_browser_cannot_encode_gets_the_servers_spans(kind: str)
     assert not at.exception
     view = _view(at)
     assert view["table_key"] == "" and 'data-i="0"' in view["html"]
+
+
+def test_the_spans_look_is_sent_with_the_table_not_copied_in_the_browser() -> None:
+    """The whitespace marks, the palette's size, the tooltip's hex length and the list's name are the
+    server's (html.tokens, byte_level), sent in the table; the view's count labels come with each view."""
+    from bpe_core.byte_level import WHITESPACE_MARKERS
+    from mergescope_ui.shared.html.tokens import PALETTE_SIZE, TITLE_HEX_BYTES
+
+    table = et.encoder_table(train(TEXT * 3, vocab_size=270, pattern="gpt4"), key="k")
+    assert table is not None
+    assert table.marks == WHITESPACE_MARKERS and table.list_name == "Tokens"
+    assert (table.palette, table.title_hex) == (PALETTE_SIZE, TITLE_HEX_BYTES)
+    view_js = (ROOT / "mergescope_ui" / "tokenize" / "live_assets" / "view.js").read_text(encoding="utf-8")
+    for copy in ("␣", "% 10", "Bytes / token"):
+        assert copy not in JS and copy not in view_js, copy

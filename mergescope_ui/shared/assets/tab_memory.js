@@ -1,6 +1,8 @@
 // A value this browser tab keeps across reloads in its sessionStorage (a Streamlit components v2
 // component; tab_memory.py): null asks what the tab kept, "" forgets it, any other value keeps it.
-/** @param {FrontendRendererArgs<{value: string}, {name: string, value: string | null, known: unknown}>} component */
+/** tab_memory.py's data: the value's name, the value to keep ("" forgets it; null asks what the tab kept), and
+ * what this session knows already.
+ * @param {FrontendRendererArgs<{value: string}, {name: string, value: string | null, known: unknown}>} component */
 export default function (component) {
   const { data, setStateValue } = component;
   const name = "mergescope:" + data.name;

@@ -293,8 +293,8 @@ function needsWindow(s, k) {
 /** Tell Python what the stage shows (the one state value): at once when the stage needs a window
  * (while one is on its way, receive asks again if it comes without what is needed), and "settled" at
  * once for a single action (`now`: a tab, the quiz's Next, a jump) or else once stepping pauses
- * (the window's settle_ms; at least every SETTLE_MAX_MS while it goes on). `position` is s.pos but for the quiz's
- * Next (the step it asks for).
+ * (the window's settle_ms; at least every SETTLE_MAX_MS while it goes on). `position` is s.pos but
+ * for the quiz's Next (the step it asks for).
  * @param {Stage} s @param {boolean} now @param {number} [position] */
 function report(s, now, position = s.pos) {
   clearTimeout(s.reportTimer);
@@ -563,7 +563,9 @@ function unpack(data) {
   return bytes ? JSON.parse(new TextDecoder().decode(data)) : data;
 }
 
-/** @param {FrontendRendererArgs<{shown: Shown, ask: number}, Window | Uint8Array | ArrayBuffer | null>} component */
+/** The window comes as JSON or as JSON bytes (see unpack); the stage reports Shown and triggers "ask".
+ * @param {FrontendRendererArgs<{shown: Shown, ask: number}, Window | Uint8Array | ArrayBuffer | null>} component
+ */
 export default function (component) {
   const { setStateValue, setTriggerValue, parentElement } = component;
   const data = unpack(component.data);

@@ -136,6 +136,8 @@ def test_typing_updates_the_count_within_a_second_without_ctrl_enter(server, pag
     _wait_tokens(page, len(tok.encode(final)), timeout=5.0)
     wait_idle(page)
     assert box.input_value() == final
+    # a short text typed with no paste cut: the box never turns to "press Ctrl+Enter" (orange border)
+    assert page.locator(".ms-box.ms-box-manual").count() == 0
     texts = [t.replace("␣", " ") for t in page.locator(SPANS).all_text_contents()]
     assert texts == [screen_label(tok.vocab[i]).replace("␣", " ") for i in tok.encode(final)]
     print(f"spans updated {seconds:.2f} s after the last key")

@@ -92,7 +92,7 @@ export default function (component) {
   const live = () => {
     const n = size(value());
     const ok = n <= data.live_bytes;
-    root.classList.toggle("ms-box-manual", !ok || root.cut);
+    root.classList.toggle("ms-box-manual", !ok || !!root.cut); // a boolean: toggle(x, undefined) flips
     // Both sizes in bytes when rounding to KB would make them read the same ("100 KB, over 100 KB").
     const [mine, limit] = kb(n) === kb(data.live_bytes) ?
       [n, data.live_bytes].map((v) => `${v.toLocaleString("en-US")} bytes`) :

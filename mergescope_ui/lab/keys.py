@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from mergescope_ui.shared.inputs import text_source
+
 # --- training text ----------------------------------------------------------------
 CORPORA: Final = "lab_corpora"  # multiselect: built-in corpus ids
 PASTED: Final = "lab_pasted"  # text_area: more training text
@@ -53,4 +55,4 @@ SPLIT: Final = "split"
 SEPARATE: Final = "separate"
 DOCUMENTS: Final = "documents"
 FRACTION: Final = "fraction"
-PASTE: Final = "__paste__"
+PASTE: Final = text_source.PASTE  # the shared picker's

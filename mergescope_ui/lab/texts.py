@@ -1,4 +1,5 @@
-"""The lab's texts (sidebar): the training text from corpora, paste and upload, and the held-out text."""
+"""The lab's texts (sidebar): the training text from corpora, paste and upload, and the held-out text
+(a split of the training text, or a separate one through the shared picker, :data:`HELDOUT`)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,16 @@ from streamlit.delta_generator import DeltaGenerator
 from bpe_core.analysis import split_documents, split_fraction
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.inputs.corpora import default_id
-from mergescope_ui.shared.inputs.upload import DEFAULT_MAX_BYTES, MEGABYTE
-from mergescope_ui.shared.inputs.upload_widgets import (
-    MAX_PASTE_CHARS,
-    decode_remembered_upload,
-    paste_cut_note,
-    remember_upload,
+from mergescope_ui.shared.inputs.text_source import (
+    PasteBox,
+    Picker,
+    UploadBox,
+    paste_box,
+    pick_text,
+    upload_box,
 )
+from mergescope_ui.shared.inputs.upload import DEFAULT_MAX_BYTES, MEGABYTE
+from mergescope_ui.shared.inputs.upload_widgets import decode_remembered_upload, paste_cut_note
 from mergescope_ui.shared.workers.cache import corpus_index, corpus_text
 
 from . import keys
@@ -25,6 +29,33 @@ DEFAULT_CORPORA = ("lighthouse_story", "mixed_scripts")
 DEFAULT_HELDOUT = "machine_learning_zh"
 DELIMITERS = {"\n\n": "blank lines (paragraphs)", "\n": "lines", "<|endoftext|>": "<|endoftext|>"}
 HELDOUT_NAME = "held-out"
+PASTED = PasteBox(
+    key=keys.PASTED,
+    label="Your own text (optional)",
+    height=100,
+    placeholder="Paste text to add to the training text",
+)
+UPLOADED = UploadBox(
+    widget=keys.UPLOAD,
+    raw=keys.UPLOAD_RAW,
+    name=keys.UPLOAD_NAME,
+    lossy=keys.UPLOAD_LOSSY,
+    label=f"Or upload a UTF-8 .txt file (up to {DEFAULT_MAX_BYTES // MEGABYTE} MB)",
+)
+HELDOUT = Picker(
+    key=keys.HELDOUT_SOURCE,
+    label="Held-out source",
+    default=DEFAULT_HELDOUT,
+    paste=PasteBox(
+        key=keys.HELDOUT_PASTED,
+        label="Held-out text",
+        height=100,
+        title="✍️ Paste a held-out text",
+        name="a pasted text",
+        missing="Paste a held-out text in the sidebar (or split the training text).",
+        instead="split the training text instead",
+    ),
+)
 
 
 def default_corpora(ids: list[str]) -> list[str]:
@@ -45,32 +76,18 @@ def training_text(messages: DeltaGenerator) -> tuple[str, list[str]] | None:
         persist_state="session",
         help="Each chosen text becomes one document of the training text.",
     )
-    pasted = st.text_area(
-        "Your own text (optional)",
-        key=keys.PASTED,
-        height=100,
-        max_chars=MAX_PASTE_CHARS,
-        persist_state="session",
-        placeholder="Paste text to add to the training text",
-    )
-    st.file_uploader(
-        f"Or upload a UTF-8 .txt file (up to {DEFAULT_MAX_BYTES // MEGABYTE} MB)",
-        type=["txt"],
-        key=keys.UPLOAD,
-        on_change=remember_upload,
-        args=(keys.UPLOAD, keys.UPLOAD_RAW, keys.UPLOAD_NAME),
-        max_upload_size=DEFAULT_MAX_BYTES // MEGABYTE,
-    )
+    pasted = paste_box(PASTED)
+    upload_box(UPLOADED)
     parts: list[str] = [corpus_text(c) for c in chosen]
     names: list[str] = [titles[c] for c in chosen]
     if pasted.strip():
         paste_cut_note(pasted, messages)
         parts.append(pasted)
-        names.append("pasted text")
-    raw = st.session_state.get(keys.UPLOAD_RAW)
+        names.append(PASTED.name)
+    raw = st.session_state.get(UPLOADED.raw)
     if raw is not None:
-        name = st.session_state.get(keys.UPLOAD_NAME, "upload")
-        text = decode_remembered_upload(raw, name, lossy_key=keys.UPLOAD_LOSSY, messages=messages)
+        name = st.session_state.get(UPLOADED.name, "upload")
+        text = decode_remembered_upload(raw, name, lossy_key=UPLOADED.lossy, messages=messages)
         if text is None:
             return None
         if text.strip():
@@ -96,31 +113,11 @@ def heldout_text(train: str, messages: DeltaGenerator) -> tuple[str, dict[str, s
         help="Text the tokenizer does not train on: its compression shows how well the merges generalize.",
     )
     if mode == keys.SEPARATE:
-        corpora = corpus_index()
-        titles = {c.id: c.title for c in corpora}
-        titles[keys.PASTE] = "✍️ Paste a held-out text"
-        st.session_state.setdefault(keys.HELDOUT_SOURCE, default_id([c.id for c in corpora], DEFAULT_HELDOUT))
-        choice = st.selectbox(
-            "Held-out source",
-            list(titles),
-            format_func=titles.__getitem__,
-            key=keys.HELDOUT_SOURCE,
-            persist_state="session",
-        )
-        if choice == keys.PASTE:
-            text = st.text_area(
-                "Held-out text",
-                key=keys.HELDOUT_PASTED,
-                height=100,
-                max_chars=MAX_PASTE_CHARS,
-                persist_state="session",
-            )
-            if not text.strip():
-                messages.info("Paste a held-out text in the sidebar (or split the training text).")
-                return None
-            paste_cut_note(text, messages, instead="split the training text instead")
-            return train, {HELDOUT_NAME: text}, "a pasted text"
-        return train, {HELDOUT_NAME: corpus_text(choice)}, f"the built-in text “{titles[choice]}”"
+        source = pick_text(HELDOUT, messages, corpora=corpus_index(), read=corpus_text)
+        if source is None:
+            return None
+        how = source.name if source.choice == keys.PASTE else f"the built-in text “{source.name}”"
+        return train, {HELDOUT_NAME: source.text}, how
     by = st.radio(
         "Split by",
         [keys.DOCUMENTS, keys.FRACTION],

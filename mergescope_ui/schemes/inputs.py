@@ -10,14 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core.analysis import split_fraction
 from mergescope_ui.shared.html.safe_text import md_escape
-from mergescope_ui.shared.inputs.corpora import default_id
-from mergescope_ui.shared.inputs.upload import DEFAULT_MAX_BYTES, MEGABYTE
-from mergescope_ui.shared.inputs.upload_widgets import (
-    MAX_PASTE_CHARS,
-    decode_remembered_upload,
-    paste_cut_note,
-    remember_upload,
-)
+from mergescope_ui.shared.inputs.text_source import PasteBox, Picker, UploadBox, pick_text
 from mergescope_ui.shared.workers.cache import corpus_index, corpus_text
 
 from . import keys
@@ -30,6 +23,28 @@ DEFAULT_SIZES = "300, 500, 800"
 DEFAULT_SHARE = 20
 DEFAULT_SENTENCE = "The keeper's lighthouse shone over the café at 6:30!"
 MAX_SENTENCE = 300
+TEXT = Picker(
+    key=keys.SOURCE,
+    label="Train on",
+    default=DEFAULT_CORPUS,
+    paste=PasteBox(
+        key=keys.PASTED,
+        label="Your text",
+        height=140,
+        title="✍️ Paste a text",
+        name="the pasted text",
+        missing="Paste a text in the sidebar to compare the schemes on it.",
+    ),
+    upload=UploadBox(
+        widget=keys.UPLOAD,
+        raw=keys.UPLOAD_RAW,
+        name=keys.UPLOAD_NAME,
+        lossy=keys.UPLOAD_LOSSY,
+        missing="Upload a .txt file in the sidebar to compare the schemes on it.",
+        empty=" holds no text; upload another file.",
+        empty_is_error=True,
+    ),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +75,7 @@ def sidebar(messages: DeltaGenerator) -> SchemesInputs | None:
     in ``messages``) until they make a comparison."""
     with st.sidebar:
         st.header("Text")
-        picked = _text(messages)
+        picked = pick_text(TEXT, messages, corpora=corpus_index(), read=corpus_text)
         st.session_state.setdefault(keys.HELDOUT_SHARE, DEFAULT_SHARE)
         share = st.slider(
             "Held-out share (%)",
@@ -105,7 +120,7 @@ def sidebar(messages: DeltaGenerator) -> SchemesInputs | None:
         return None
     if picked is None:
         return None
-    text, name = picked
+    text, name = picked.text, picked.name
     if len(text) > MAX_CHARS:
         messages.info(
             f"{md_escape(name)} has {len(text):,} characters; the schemes train on the first {MAX_CHARS:,} "
@@ -121,50 +136,3 @@ def sidebar(messages: DeltaGenerator) -> SchemesInputs | None:
         messages.error("The text is too short to hold out a part of it; choose or paste a longer text.")
         return None
     return SchemesInputs(split.train, split.heldout, name, int(vocab), sentence, sizes)
-
-
-def _text(messages: DeltaGenerator) -> tuple[str, str] | None:
-    """The text and its name: a built-in corpus, a pasted text or an uploaded file."""
-    corpora = corpus_index()
-    titles = {c.id: c.title for c in corpora}
-    titles[keys.PASTE] = "✍️ Paste a text"
-    titles[keys.UPLOAD_CHOICE] = "📄 Upload a .txt file"
-    st.session_state.setdefault(keys.SOURCE, default_id([c.id for c in corpora], DEFAULT_CORPUS))
-    source = st.selectbox(
-        "Train on",
-        list(titles),
-        format_func=titles.__getitem__,
-        key=keys.SOURCE,
-        persist_state="session",
-    )
-    if source == keys.PASTE:
-        text = st.text_area(
-            "Your text", key=keys.PASTED, height=140, max_chars=MAX_PASTE_CHARS, persist_state="session"
-        )
-        if not text.strip():
-            messages.info("Paste a text in the sidebar to compare the schemes on it.")
-            return None
-        paste_cut_note(text, messages)
-        return text, "the pasted text"
-    if source == keys.UPLOAD_CHOICE:
-        st.file_uploader(
-            f"A UTF-8 .txt file (up to {DEFAULT_MAX_BYTES // MEGABYTE} MB)",
-            type=["txt"],
-            key=keys.UPLOAD,
-            on_change=remember_upload,
-            args=(keys.UPLOAD, keys.UPLOAD_RAW, keys.UPLOAD_NAME),
-            max_upload_size=DEFAULT_MAX_BYTES // MEGABYTE,
-        )
-        raw = st.session_state.get(keys.UPLOAD_RAW)
-        if raw is None:
-            messages.info("Upload a .txt file in the sidebar to compare the schemes on it.")
-            return None
-        name = str(st.session_state.get(keys.UPLOAD_NAME, "upload"))
-        decoded = decode_remembered_upload(raw, name, lossy_key=keys.UPLOAD_LOSSY, messages=messages)
-        if decoded is None:
-            return None
-        if not decoded.strip():
-            messages.error(f"{md_escape(name)} holds no text; upload another file.")
-            return None
-        return decoded, name
-    return corpus_text(source), titles[source]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from mergescope_ui.shared.inputs import text_source
+
 # --- the text (sidebar) -----------------------------------------------------------------
 SOURCE: Final = "schemes_source"  # selectbox: a built-in corpus id, PASTE or UPLOAD
 PASTED: Final = "schemes_pasted"  # text_area
@@ -20,6 +22,6 @@ SENTENCE: Final = "schemes_sentence"  # text_input: the sentence each scheme cut
 METRIC: Final = "schemes_metric"  # radio: the chart's metric
 CHART_TEXT: Final = "schemes_chart_text"  # radio: the chart's text (training or held-out)
 
-# Values of SOURCE besides the corpus ids.
-PASTE: Final = "__paste__"
-UPLOAD_CHOICE: Final = "__upload__"
+# Values of SOURCE besides the corpus ids (the shared picker's).
+PASTE: Final = text_source.PASTE
+UPLOAD_CHOICE: Final = text_source.UPLOAD

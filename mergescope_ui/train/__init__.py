@@ -2,8 +2,9 @@
 
 ``pages/views/train.py`` calls these sections in order:
 
-- :func:`header` and :func:`sidebar` (``inputs``): the title, then the text
-  (``text_source``), the training settings (``settings_form``) and the classroom options;
+- :func:`header` and :func:`sidebar` (``inputs``): the title, then the text (the shared picker,
+  :mod:`mergescope_ui.shared.inputs.text_source`), the training settings (``settings_form``) and the
+  classroom options;
 - :func:`training` (``run``): the session's run for them, kept across reruns;
 - :func:`step_panel` (``panel``): two fragments that rerun alone: the quiz (``quiz``) and the
   stage (``stage``: a components v2 component that steps in the browser through the steps

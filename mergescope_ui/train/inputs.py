@@ -1,4 +1,8 @@
-"""The top of the Train page and its sidebar: the text, the training settings, the quiz toggle."""
+"""The top of the Train page and its sidebar: the text, the training settings, the quiz toggle.
+
+The text is a built-in corpus, pasted text or an upload (:data:`TEXT`, the shared picker);
+``?corpus=<id>`` picks it (``__paste__`` / ``__upload__`` too).
+"""
 
 from __future__ import annotations
 
@@ -11,15 +15,16 @@ from bpe_core import TrainOptions
 from bpe_core.bpe import TIE_BREAKS
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.inputs.text_source import PasteBox, Picker, SourceText, UploadBox, pick_text
 from mergescope_ui.shared.url_state import ignored_value, read_params_once
+from mergescope_ui.shared.workers.cache import corpus_index, corpus_text
 
 from . import keys
-from .lesson import preset_picker
+from .lesson import on_corpus, preset_picker
 from .link import apply_link
 from .scheme_form import scheme_choice, scheme_settings
 from .scheme_run import SchemeSettings
 from .settings_form import settings_widgets
-from .text_source import SourceText, choose_source
 
 TITLE = "🔬 Train: watch BPE learn, merge by merge"
 SHORT_TITLE = "🔬 Train: watch BPE learn"  # presenter mode: one line on a 1280 px projector
@@ -33,6 +38,36 @@ SHORT_TITLES = {
     "wordpiece": "🔬 Train: watch WordPiece learn",
     "unigram": "🔬 Train: watch Unigram learn",
 }
+DEFAULT_CORPUS = (
+    "low_lowest_newest"  # the classroom string (see mergescope_ui.shared.inputs.corpora.default_id)
+)
+URL_PARAM = "corpus"  # ?corpus=<id> picks a built-in text (or __paste__ / __upload__)
+TEXT = Picker(
+    key=keys.SOURCE,
+    label="Text",
+    default=DEFAULT_CORPUS,
+    help="A built-in corpus, your own pasted text, or an uploaded UTF-8 file.",
+    on_change=on_corpus,  # a corpus with its own lesson brings its settings (the classic one)
+    url_param=URL_PARAM,
+    describe=True,
+    blank_is_text=True,
+    paste=PasteBox(
+        key=keys.PASTED_TEXT,
+        label="Your text",
+        height=160,
+        placeholder="Paste any text here, e.g. low low low lower newest newest widest",
+        title="✍️ Paste your own text",
+        missing="Paste some text in the sidebar to start training.",
+    ),
+    upload=UploadBox(
+        widget=keys.UPLOAD,
+        raw=keys.UPLOAD_RAW,
+        name=keys.UPLOAD_NAME,
+        lossy=keys.UPLOAD_LOSSY,
+        missing="Upload a .txt file in the sidebar to start training.",
+        empty=" is empty; upload a file with some text.",
+    ),
+)
 SPEEDS = {2.0: "slow (2 s)", 1.0: "1 s", 0.5: "fast (0.5 s)", 0.2: "very fast (0.2 s)"}
 
 
@@ -67,7 +102,7 @@ def sidebar(messages: DeltaGenerator) -> Inputs | SchemeInputs | None:
     with st.sidebar:
         st.header("Text")
         preset_picker()
-        source = choose_source(messages)
+        source = pick_text(TEXT, messages, corpora=corpus_index(), read=corpus_text)
         st.header("Training")
         scheme = scheme_choice(messages)
         settings = settings_widgets(messages) if scheme == "bpe" else None

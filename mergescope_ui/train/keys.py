@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Final
 
-# --- the text (mergescope_ui.train.text_source) -----------------------------------
+from mergescope_ui.shared.inputs import text_source
+
+# --- the text (mergescope_ui.train.inputs, through shared.inputs.text_source) ------
 PRESET: Final = "preset"  # selectbox: a lesson preset's id (mergescope_ui.train.presets), "" for none
 SOURCE: Final = "source"  # selectbox: a built-in corpus id, PASTE or UPLOADED
 PASTED_TEXT: Final = "pasted_text"  # text_area
@@ -75,8 +77,8 @@ QUIZ_SLOT: Final = "train_quiz_slot"  # container: the verdict, the score and th
 QUIZ_GUESS: Final = "quiz_guess"  # radio: the guessed pair label (None until chosen)
 QUIZ_LOG: Final = "quiz_log"  # plain: dict step index -> mergescope_ui.train.quiz.QuizResult
 
-# Special values of SOURCE.
-PASTE: Final = "__paste__"
-UPLOADED: Final = "__upload__"
+# Special values of SOURCE (the shared picker's).
+PASTE: Final = text_source.PASTE
+UPLOADED: Final = text_source.UPLOAD
 # Special value of PATTERN.
 CUSTOM: Final = "custom"

@@ -34,10 +34,11 @@ SAFE = {
     "mergescope_ui/train/panel.py": {"score_line(list(log.values()))"},  # counts only
     "mergescope_ui/train/whatif/entry.py": {"k"},  # a step number
     "mergescope_ui/train/whatif/session.py": {"message"},  # built with md_escape where it is stored
-    "mergescope_ui/train/text_source.py": {
+    "mergescope_ui/shared/inputs/text_source.py": {
         "titles[default]",  # a built-in corpus's title
         "', '.join((c.id for c in corpora))",  # the built-in corpora's ids
         "corpus.description",  # a built-in corpus's description
+        "box.missing",  # the calling page's own words
     },
     "mergescope_ui/shared/inputs/upload_widgets.py": {"instead"},  # the calling page's own words
     "pages/views/welcome.py": {"corpus.title", "corpus.description"},  # the built-in corpora

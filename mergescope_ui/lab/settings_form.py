@@ -7,58 +7,44 @@ from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import TrainOptions
 from bpe_core.analysis import DEFAULT_SAMPLES, LESSON_SIZES
-from bpe_core.bpe import TIE_BREAK_HELP, TIE_BREAKS
+from bpe_core.bpe import TIE_BREAK_HELP
 from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.inputs.settings_widgets import (
+    BPE_DEFAULTS,
+    NumberSetting,
+    number_setting,
+    pattern_choice,
+    special_tokens_box,
+    tie_rule,
+)
+from mergescope_ui.shared.inputs.settings_widgets import PATTERN_LABELS as NAMED_PATTERNS
 from mergescope_ui.shared.settings import parse_special_tokens
 
 from . import keys
 from .compute import MAX_VOCAB, LabSettings, parse_sizes
 
 DEFAULT_VOCAB = 4096
-DEFAULT_PATTERN = "gpt2"
+DEFAULT_PATTERN = BPE_DEFAULTS.pattern
 DEFAULT_SIZES = "1024"
-PATTERN_LABELS = {
-    "gpt2": "GPT-2: words keep a leading space",
-    "gpt4": "GPT-4 (cl100k): + digits in 3s",
-    "o200k": "GPT-4o (o200k)",
-    "whitespace": "whitespace: runs of space / non-space",
-    "none": "none: no split (tokens may span words)",
-}
+PATTERN_LABELS = {name: NAMED_PATTERNS[name] for name in ("gpt2", "gpt4", "o200k", "whitespace", "none")}
+VOCAB = NumberSetting(
+    key=keys.VOCAB,
+    label="Largest vocab size",
+    default=DEFAULT_VOCAB,
+    low=257,
+    high=MAX_VOCAB,
+    step=256,
+    help="One training run to this size gives every smaller tokenizer: merges are a prefix order.",
+)
 
 
 def lab_settings(messages: DeltaGenerator) -> LabSettings | None:
     """The training and measuring settings (in the sidebar); None after an error in ``messages``."""
-    st.session_state.setdefault(keys.VOCAB, DEFAULT_VOCAB)
-    vocab = st.number_input(
-        "Largest vocab size",
-        min_value=257,
-        max_value=MAX_VOCAB,
-        step=256,
-        key=keys.VOCAB,
-        persist_state="session",
-        help="One training run to this size gives every smaller tokenizer: merges are a prefix order.",
-    )
-    st.session_state.setdefault(keys.PATTERN, DEFAULT_PATTERN)
-    pattern = st.selectbox(
-        "Pre-tokenization",
-        list(PATTERN_LABELS),
-        format_func=PATTERN_LABELS.__getitem__,
-        key=keys.PATTERN,
-        persist_state="session",
-    )
-    tie = st.selectbox(
-        "Tie rule",
-        list(TIE_BREAKS),
-        key=keys.TIE_BREAK,
-        persist_state="session",
-        help="\n".join(f"- **{k}**: {v}" for k, v in TIE_BREAK_HELP.items()),
-    )
-    specials_text = st.text_area(
-        "Special tokens (one a line, optional)",
-        key=keys.SPECIAL_TOKENS,
-        height=68,
-        persist_state="session",
-        placeholder="<|endoftext|>",
+    vocab = number_setting(VOCAB, messages)
+    pattern = pattern_choice(keys.PATTERN, PATTERN_LABELS)
+    tie = tie_rule(keys.TIE_BREAK, help="\n".join(f"- **{k}**: {v}" for k, v in TIE_BREAK_HELP.items()))
+    specials_text = special_tokens_box(
+        keys.SPECIAL_TOKENS, label="Special tokens (one a line, optional)", height=68
     )
     sizes_text = st.text_input(
         "Your vocab sizes for the table",

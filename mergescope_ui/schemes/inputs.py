@@ -10,6 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core.analysis import split_fraction
 from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.inputs.settings_widgets import NumberSetting, number_setting
 from mergescope_ui.shared.inputs.text_source import PasteBox, Picker, UploadBox, pick_text
 from mergescope_ui.shared.workers.cache import corpus_index, corpus_text
 
@@ -23,6 +24,15 @@ DEFAULT_SIZES = "300, 500, 800"
 DEFAULT_SHARE = 20
 DEFAULT_SENTENCE = "The keeper's lighthouse shone over the café at 6:30!"
 MAX_SENTENCE = 300
+VOCAB = NumberSetting(
+    key=keys.VOCAB,
+    label="Vocab size",
+    default=DEFAULT_VOCAB,
+    low=MIN_VOCAB,
+    high=MAX_VOCAB,
+    step=50,
+    help="Every id, special tokens included. BPE needs at least 256: its bytes.",
+)
 TEXT = Picker(
     key=keys.SOURCE,
     label="Train on",
@@ -95,16 +105,8 @@ def sidebar(messages: DeltaGenerator) -> SchemesInputs | None:
             "again.",
         )
     left, right = st.columns([1, 3])
-    st.session_state.setdefault(keys.VOCAB, DEFAULT_VOCAB)
-    vocab = left.number_input(
-        "Vocab size",
-        min_value=MIN_VOCAB,
-        max_value=MAX_VOCAB,
-        step=50,
-        key=keys.VOCAB,
-        persist_state="session",
-        help="Every id, special tokens included. BPE needs at least 256: its bytes.",
-    )
+    with left:
+        vocab = number_setting(VOCAB, messages)
     st.session_state.setdefault(keys.SENTENCE, DEFAULT_SENTENCE)
     sentence = right.text_input(
         "Sentence to cut",
@@ -135,4 +137,4 @@ def sidebar(messages: DeltaGenerator) -> SchemesInputs | None:
     if not split.train.strip() or not split.heldout.strip():
         messages.error("The text is too short to hold out a part of it; choose or paste a longer text.")
         return None
-    return SchemesInputs(split.train, split.heldout, name, int(vocab), sentence, sizes)
+    return SchemesInputs(split.train, split.heldout, name, vocab, sentence, sizes)

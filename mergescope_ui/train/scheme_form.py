@@ -13,7 +13,8 @@ from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core.unigram import SHRINKING_FACTOR
 from mergescope_ui.shared.html.safe_text import md_escape
-from mergescope_ui.shared.url_state import ignored_value, mirror_to_url, seed_from_url, seed_number_from_url
+from mergescope_ui.shared.inputs.settings_widgets import NumberSetting, number_setting
+from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
 
 from . import keys
 from .scheme_run import MAX_STEPS, MAX_UNIGRAM_VOCAB, SCHEMES, SchemeSettings
@@ -32,6 +33,28 @@ SHRINKS = {
     SHRINKING_FACTOR: f"{SHRINKING_FACTOR} (SentencePiece's default)",
     0.9: "0.9",
 }
+WP_MERGES = NumberSetting(
+    key=keys.WP_MERGES,
+    label="Merges to learn",
+    default=DEFAULT_WP_MERGES,
+    low=1,
+    high=MAX_STEPS,
+    step=10,
+    help="WordPiece starts from the text's characters (the first of a word as it is, the others with ##) "
+    "and adds one piece per merge; it stops here, or when no pair is left.",
+    url=True,
+)
+UG_VOCAB = NumberSetting(
+    key=keys.UG_VOCAB,
+    label="Vocabulary size to reach",
+    default=DEFAULT_UG_VOCAB,
+    low=2,
+    high=MAX_UNIGRAM_VOCAB,
+    step=10,
+    help="Unigram prunes its seed round by round down to this many pieces (<unk> counted); it needs at "
+    "least the text's characters + 1.",
+    url=True,
+)
 
 
 def scheme_choice(messages: DeltaGenerator) -> str:
@@ -57,53 +80,17 @@ def scheme_choice(messages: DeltaGenerator) -> str:
     return scheme
 
 
-def _number(
-    messages: DeltaGenerator, key: str, label: str, default: int, high: int, low: int, help: str
-) -> int:
-    bad = seed_number_from_url(key, key, low=low, high=high)
-    st.session_state.setdefault(key, default)
-    value = int(
-        st.number_input(
-            label, min_value=low, max_value=high, step=10, key=key, persist_state="session", help=help
-        )
-    )
-    mirror_to_url(key, str(value), default=str(default))
-    if bad is not None:
-        note = ignored_value({key: [bad]}, key, value, f"give a whole number from {low} to {high:,}")
-        if note is not None:
-            messages.warning(md_escape(note[0].upper() + note[1:]) + ".")
-    return value
-
-
 def scheme_settings(scheme: str, messages: DeltaGenerator) -> SchemeSettings | None:
     """WordPiece's or Unigram's settings (call inside ``st.sidebar``); None after an error in ``messages``."""
     try:
         if scheme == "wordpiece":
-            merges = _number(
-                messages,
-                keys.WP_MERGES,
-                "Merges to learn",
-                DEFAULT_WP_MERGES,
-                MAX_STEPS,
-                1,
-                "WordPiece starts from the text's characters (the first of a word as it is, the others "
-                "with ##) and adds one piece per merge; it stops here, or when no pair is left.",
-            )
+            merges = number_setting(WP_MERGES, messages)
             st.caption(
                 "Text cut into words as BERT does (at spaces and punctuation); special tokens [PAD] [UNK] "
                 "[CLS] [SEP] [MASK]. Ties: the pair seen first in the text wins."
             )
             return SchemeSettings(scheme="wordpiece", steps=merges)
-        vocab = _number(
-            messages,
-            keys.UG_VOCAB,
-            "Vocabulary size to reach",
-            DEFAULT_UG_VOCAB,
-            MAX_UNIGRAM_VOCAB,
-            2,
-            "Unigram prunes its seed round by round down to this many pieces (<unk> counted); it needs at "
-            "least the text's characters + 1.",
-        )
+        vocab = number_setting(UG_VOCAB, messages)
         st.session_state.setdefault(keys.UG_SHRINK, SHRINKING_FACTOR)
         shrink = st.selectbox(
             "Shrinking factor (share kept each round)",

@@ -10,75 +10,62 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import PATTERNS, TrainOptions
-from bpe_core.bpe import TIE_BREAK_HELP, TIE_BREAKS
+from bpe_core.bpe import TIE_BREAK_HELP
 from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.inputs.settings_widgets import (
+    BPE_DEFAULTS,
+    NumberSetting,
+    number_setting,
+    pattern_choice,
+    special_tokens_box,
+    tie_rule,
+)
+from mergescope_ui.shared.inputs.settings_widgets import PATTERN_LABELS as NAMED_PATTERNS
 from mergescope_ui.shared.settings import MAX_MERGES, PREVIEW_CHARS, TOP_K, parse_special_tokens
-from mergescope_ui.shared.url_state import ignored_value, mirror_to_url, seed_from_url, seed_number_from_url
+from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
 
 from . import keys
 
 DEFAULT_MERGES = 100
-DEFAULT_PATTERN = "gpt2"
-PATTERN_LABELS = {
-    "none": "none: no split (tokens may span words)",
-    "whitespace": "whitespace: runs of space / non-space",
-    "gpt2": "GPT-2: words keep a leading space",
-    "gpt4": "GPT-4 (cl100k): + digits in 3s",
-    "o200k": "GPT-4o (o200k)",
-    keys.CUSTOM: "custom regex…",
-}
+DEFAULT_PATTERN = BPE_DEFAULTS.pattern
+PATTERN_LABELS = {**NAMED_PATTERNS, keys.CUSTOM: "custom regex…"}
 DEFAULT_CUSTOM_REGEX = r"\w+|\s+|[^\w\s]+"
 MAX_MIN_FREQUENCY = 10**9  # a pair occurs at most once per character of the text
-
-
-def _say_ignored(messages: DeltaGenerator, param: str, bad: str | None, used: int, rule: str) -> None:
-    """Say that the link's value ``bad`` for ``param`` was ignored, and why (nothing when it was good)."""
-    if bad is not None:
-        note = ignored_value({param: [bad]}, param, used, rule)
-        if note is not None:
-            messages.warning(md_escape(note[0].upper() + note[1:]) + ".")
+MERGES = NumberSetting(
+    key=keys.MERGES,
+    label="Merges to learn",
+    default=DEFAULT_MERGES,
+    low=1,
+    high=MAX_MERGES,
+    step=10,
+    help="Training stops here, or earlier when no pair is left.",
+    url=True,
+)
+MIN_FREQUENCY = NumberSetting(
+    key=keys.MIN_FREQUENCY,
+    label="Minimum pair frequency",
+    default=BPE_DEFAULTS.min_frequency,
+    low=1,
+    high=MAX_MIN_FREQUENCY,
+    step=1,
+    help="Stop when the most frequent pair occurs fewer times than this.",
+    url=True,
+)
 
 
 def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
     """The training settings (call inside ``st.sidebar``); None after an error in ``messages``."""
-    specials_text = st.session_state.get(keys.SPECIAL_TOKENS, "")
-    bad = {
-        keys.MERGES: seed_number_from_url(keys.MERGES, keys.MERGES, low=1, high=MAX_MERGES),
-        keys.MIN_FREQUENCY: seed_number_from_url(
-            keys.MIN_FREQUENCY, keys.MIN_FREQUENCY, low=1, high=MAX_MIN_FREQUENCY
-        ),
-    }
-    # Defaults through session_state (not value=): a preset or a link sets these keys too.
-    st.session_state.setdefault(keys.MERGES, DEFAULT_MERGES)
-    st.session_state.setdefault(keys.MIN_FREQUENCY, 1)
-    merges = st.number_input(
-        "Merges to learn",
-        min_value=1,
-        max_value=MAX_MERGES,
-        step=10,
-        key=keys.MERGES,
-        persist_state="session",
-        help="Training stops here, or earlier when no pair is left.",
-    )
-    mirror_to_url(keys.MERGES, str(merges), default=str(DEFAULT_MERGES))
-    _say_ignored(
-        messages, keys.MERGES, bad[keys.MERGES], merges, f"give a whole number from 1 to {MAX_MERGES:,}"
-    )
+    bad = {setting.key: setting.seed() for setting in (MERGES, MIN_FREQUENCY)}  # before any widget
+    merges = number_setting(MERGES, messages, bad=bad[keys.MERGES])
     unknown = seed_from_url(keys.PATTERN, "pattern", PATTERN_LABELS)
     if unknown is not None:
         messages.warning(
             f"The link asks for pre-tokenization {md_escape(repr(unknown), limit=100)}, which is unknown; "
             f"using {DEFAULT_PATTERN}."
         )
-    # The default goes in through session_state, not ``index=``: a link's value is set there too, and a
-    # widget given both logs a Session State warning with a stack trace in the server's console.
-    st.session_state.setdefault(keys.PATTERN, DEFAULT_PATTERN)
-    pattern_name = st.selectbox(
-        "Pre-tokenization",
-        list(PATTERN_LABELS),
-        format_func=PATTERN_LABELS.__getitem__,
-        key=keys.PATTERN,
-        persist_state="session",
+    pattern_name = pattern_choice(
+        keys.PATTERN,
+        PATTERN_LABELS,
         help="How the text is cut into chunks before counting pairs; BPE never merges across chunks.",
     )
     mirror_to_url("pattern", pattern_name, default=DEFAULT_PATTERN)
@@ -100,42 +87,17 @@ def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
             language="text",
             wrap_lines=True,
         )
-    tie_break = st.selectbox(
-        "Tie rule",
-        list(TIE_BREAKS),
-        key=keys.TIE_BREAK,
-        persist_state="session",
-        bind="query-params",
-        help="Which pair wins when several have the same count.",
-    )
+    tie_break = tie_rule(keys.TIE_BREAK, help="Which pair wins when several have the same count.", bound=True)
     st.caption(TIE_BREAK_HELP[tie_break])
-    st.text_area(
-        "Special tokens (one a line)",
-        key=keys.SPECIAL_TOKENS,
+    specials_text = special_tokens_box(
+        keys.SPECIAL_TOKENS,
+        label="Special tokens (one a line)",
         height=80,
-        persist_state="session",
-        placeholder="<|endoftext|>",
         help="Cut out of the text before counting; never merged.",
     )
-    min_frequency = st.number_input(
-        "Minimum pair frequency",
-        min_value=1,
-        max_value=MAX_MIN_FREQUENCY,
-        step=1,
-        key=keys.MIN_FREQUENCY,
-        persist_state="session",
-        help="Stop when the most frequent pair occurs fewer times than this.",
-    )
-    mirror_to_url(keys.MIN_FREQUENCY, str(min_frequency), default="1")
-    _say_ignored(
-        messages,
-        keys.MIN_FREQUENCY,
-        bad[keys.MIN_FREQUENCY],
-        min_frequency,
-        f"give a whole number from 1 to {MAX_MIN_FREQUENCY:,}",
-    )
+    min_frequency = number_setting(MIN_FREQUENCY, messages, bad=bad[keys.MIN_FREQUENCY])
     try:
-        specials = parse_special_tokens(st.session_state.get(keys.SPECIAL_TOKENS, specials_text))
+        specials = parse_special_tokens(specials_text)
     except ValueError as exc:
         messages.error(f"Special tokens: {md_escape(exc)}.")
         return None

@@ -5,7 +5,7 @@
 - :func:`header` and :func:`sidebar` (``inputs``): the title, then the training and
   held-out texts (``texts``), the settings (``settings_form``) and tokenizer files
   to compare (``reference``);
-- :func:`training` (``run``): one training run to the largest vocab, with a progress
+- :func:`training` (``compute_view``): one training run to the largest vocab, with a progress
   bar and cached per texts + settings (``compute``), and the headline figures;
 - :func:`tabs` (``tab_views``): the curves and per-script curves (``tables`` builds the
   frames, ``charts`` draws them), the table of sizes, and the speed lesson (``speed``).
@@ -13,8 +13,8 @@
 Its session keys are in ``keys``.
 """
 
+from .compute_view import training
 from .inputs import header, sidebar
-from .run import training
 from .tab_views import tabs
 
 __all__ = ["header", "sidebar", "tabs", "training"]

@@ -12,8 +12,8 @@ from mergescope_ui.shared.html.safe_text import md_escape
 from . import keys
 from .charts import compression_chart, gain_chart, script_chart
 from .compute import LabResult
+from .compute_view import LabRun
 from .inputs import LabInputs
-from .run import LabRun
 from .speed import speed_lesson
 from .tables import (
     coinciding,

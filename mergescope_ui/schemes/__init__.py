@@ -4,16 +4,16 @@
 
 - :func:`header` and :func:`sidebar` (``inputs``): the title, then the text (a built-in corpus, a paste
   or an upload), the held-out share, the chart's sizes, the vocab size and the sentence;
-- :func:`comparison` (``run``): the four schemes trained and measured (``compute``), once per inputs,
-  with a progress bar, cached per server;
+- :func:`comparison` (``compute_view``): the four schemes trained and measured (``compute``), once per
+  inputs, with a progress bar, cached per server;
 - :func:`cuts` and :func:`tabs` (``sections``): the sentence cut four ways, the table (``table``), what
   each loses, and the chart across vocab sizes (``chart``).
 
 Its session keys are in ``keys``.
 """
 
+from .compute_view import comparison
 from .inputs import header, sidebar
-from .run import comparison
 from .sections import cuts, tabs
 
 __all__ = ["comparison", "cuts", "header", "sidebar", "tabs"]

@@ -6,7 +6,7 @@
 text and the held-out text), cuts the sentence, and says what the round trip loses; then it runs
 :func:`~bpe_core.analysis.schemes_table.compare_schemes` at each size of the curve.  It takes a
 ``progress(done, total, note)`` callback and returns plain records only (no tokenizer), so that it can
-run in a worker process as it is (:mod:`mergescope_ui.schemes.run` hands it to the job runner).
+run in a worker process as it is (:mod:`mergescope_ui.schemes.compute_view` hands it to the job runner).
 
 >>> result = compare_job("low lower lowest newest widest " * 20, "slow lowest west", vocab_size=260,
 ...                      sentence="the lowest", sizes=(), progress=lambda *a: None)

@@ -21,7 +21,8 @@ SINKS = {"warning", "error", "info", "success", "caption", "markdown", "write", 
 SINKS |= {"title", "header", "subheader", "exception"}
 SAFE = {
     # file -> expressions shown unescaped, each for a reason
-    "mergescope_ui/lab/run.py": {"names", "run.stop_reason"},  # md_escape'd above; an engine STOP_* text
+    # md_escape'd above; an engine STOP_* text
+    "mergescope_ui/lab/compute_view.py": {"names", "run.stop_reason"},
     "mergescope_ui/lab/speed.py": {  # durations the page measured
         "human_duration(est.textbook_seconds)",
         "human_duration(est.fast_seconds)",

@@ -1,4 +1,5 @@
-"""The lab's training run: once per texts + settings (a progress bar, then cached), and its headline.
+"""The lab's training run: once per texts + settings (a progress bar, then cached), and its headline
+(the Streamlit side of :mod:`mergescope_ui.lab.compute`).
 
 The results sit in one slot (``st.empty``: empty from the start of each run until they are drawn), a
 job's progress bar in a container above it: while a new run computes, nothing on screen belongs to other

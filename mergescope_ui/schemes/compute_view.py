@@ -1,4 +1,5 @@
-"""The comparison, once per inputs: from the server's cache, or computed in a worker process.
+"""The comparison, once per inputs: from the server's cache, or computed in a worker process (the
+Streamlit side of :mod:`mergescope_ui.schemes.compute`).
 
 This is the page's one heavy call (:func:`comparison`).  :func:`~mergescope_ui.schemes.compute.compare_job`
 runs as a job of the server's worker runner (:mod:`mergescope_ui.shared.workers.jobs`, through

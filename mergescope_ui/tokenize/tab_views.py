@@ -140,7 +140,8 @@ def _files_tab(picked: Picked) -> None:
     tok = picked.tokenizer
     bpe = tok.as_bpe() if tok is not None else None
     if bpe is None:  # no files to write: say why (no tokenizer: as for the character baseline)
-        st.info((hooks_of(tok) if tok is not None else HOOKS["char"]).no_files)
+        hooks = hooks_of(tok) if tok is not None else HOOKS["char"]
+        st.info(hooks.no_files)
         return
     memo = st.session_state.setdefault(keys.BUNDLE_MEMO, {})
     try:

@@ -265,6 +265,25 @@ class Tokenizer:
             f"special_tokens={list(self.special_tokens)}, pattern={self.pretokenizer.name!r})"
         )
 
+    @property
+    def special_ids(self) -> frozenset[int]:
+        """The ids of the special tokens (see :mod:`.scheme`).
+
+        >>> Tokenizer({i: bytes([i]) for i in range(256)}, [], special_tokens={"<|x|>": 256}).special_ids
+        frozenset({256})
+        """
+        return self._special_ids
+
+    def as_bpe(self) -> Tokenizer:
+        """This tokenizer, as byte-level BPE is (see :mod:`.scheme`): its merges, byte vocabulary and
+        special tokens that a text can hold or not.
+
+        >>> tok = Tokenizer({i: bytes([i]) for i in range(256)}, [])
+        >>> tok.as_bpe() is tok
+        True
+        """
+        return self
+
     def merge_step_of(self, token_id: int) -> int | None:
         """The 1-based merge step that created ``token_id`` (None for bytes and special tokens)."""
         if self._rank_of_id is None:

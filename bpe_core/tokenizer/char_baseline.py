@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import accumulate
 
-from .bpe import TokenSpan
+from .bpe import Tokenizer, TokenSpan
 from .scheme import Loss
 
 
@@ -51,6 +51,23 @@ class CharTokenizer:
     @property
     def vocab_size(self) -> int:
         return len(self.chars) + (self.unk_token is not None)
+
+    @property
+    def special_ids(self) -> frozenset[int]:
+        """None: every token is one character (the unknown token is no special token).
+
+        >>> CharTokenizer("ab", unk_token="[UNK]").special_ids
+        frozenset()
+        """
+        return frozenset()
+
+    def as_bpe(self) -> Tokenizer | None:
+        """None: one id per character, no merges (see :mod:`.scheme`).
+
+        >>> CharTokenizer("ab").as_bpe() is None
+        True
+        """
+        return None
 
     def unknown(self, text: str) -> list[tuple[int, str]]:
         """``(position, character)`` of every character of ``text`` not in the vocabulary."""

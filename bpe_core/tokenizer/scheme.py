@@ -8,15 +8,23 @@ Four schemes cut text into tokens here: characters (:class:`~.char_baseline.Char
   ``lost(text)``;
 - ``token_spans(text) -> list[TokenSpan]``: each token over the input, with character and byte offsets;
 - ``piece(token_id) -> str``: the token as its vocabulary writes it (``##ing``, ``▁the``, ``Ġthe``);
-- ``vocab_size``: how many ids there are.
+- ``vocab_size``: how many ids there are;
+- ``special_ids``: the ids of the special tokens, which a text holds as written and which encode as
+  themselves (byte-level BPE's ``<|endoftext|>``, WordPiece's ``[CLS]``; none for characters and
+  Unigram);
+- ``as_bpe() -> Tokenizer | None``: the tokenizer as byte-level BPE (itself), with what only BPE has
+  (merges, a byte vocabulary, special tokens a text can hold or not: ``encode_ordinary``), or None
+  for the other schemes; so a caller asks for BPE instead of testing classes.
 
 :func:`lost` says what ``decode(encode(text))`` loses of a text, as a :class:`Loss`: a scheme that can
 lose text has a ``lost(text)`` method (WordPiece, characters with an unknown token, Unigram); for
 the others it compares the round trip.
 
->>> from bpe_core.tokenizer.bpe import Tokenizer
+>>> from bpe_core.tokenizer.char_baseline import CharTokenizer
 >>> isinstance(Tokenizer(vocab={i: bytes([i]) for i in range(256)}, merges={}), SchemeTokenizer)
 True
+>>> [tok.as_bpe() is tok for tok in (Tokenizer({i: bytes([i]) for i in range(256)}, []), CharTokenizer("a"))]
+[True, False]
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from .bpe import TokenSpan
+from .bpe import Tokenizer, TokenSpan
 
 SCHEMES = ("char", "bpe", "wordpiece", "unigram")
 
@@ -46,6 +54,11 @@ class SchemeTokenizer(Protocol):
     def token_spans(self, text: str) -> list[TokenSpan]: ...
 
     def piece(self, token_id: int) -> str: ...
+
+    @property
+    def special_ids(self) -> frozenset[int]: ...
+
+    def as_bpe(self) -> Tokenizer | None: ...
 
 
 @runtime_checkable

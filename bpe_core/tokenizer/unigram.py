@@ -37,7 +37,7 @@ import dataclasses
 import struct
 from collections.abc import Iterable, Sequence
 
-from .bpe import TokenSpan
+from .bpe import Tokenizer, TokenSpan
 from .scheme import Loss
 from .unigram_lattice import Lattice, lattice
 from .unigram_normalizer import SPACE, Normalized, SentencePieceNormalizer
@@ -145,6 +145,24 @@ class UnigramTokenizer:
         """The piece as the vocabulary writes it (``▁the``)."""
         self._check_id(token_id)
         return self.pieces[token_id]
+
+    @property
+    def special_ids(self) -> frozenset[int]:
+        """None: a control piece (``<s>``) never comes from a text, and a user-defined piece is a piece
+        that always cuts as itself (see :mod:`.scheme`).
+
+        >>> UnigramTokenizer([("<unk>", 0.0), ("<s>", 0.0)], kinds=["unknown", "control"]).special_ids
+        frozenset()
+        """
+        return frozenset()
+
+    def as_bpe(self) -> Tokenizer | None:
+        """None: Unigram cuts text by the pieces' scores, with no merges (see :mod:`.scheme`).
+
+        >>> UnigramTokenizer([("<unk>", 0.0)]).as_bpe() is None
+        True
+        """
+        return None
 
     def score(self, token_id: int) -> float:
         """The piece's score, its log probability."""

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
 
 from ..pretokenizer import check_text, excerpt
-from .bpe import TokenSpan
+from .bpe import Tokenizer, TokenSpan
 from .scheme import Loss
 from .wordpiece_words import Word, words
 
@@ -127,6 +127,24 @@ class WordPieceTokenizer:
                 "use ids this tokenizer gave"
             )
         return token
+
+    @property
+    def special_ids(self) -> frozenset[int]:
+        """The ids of the special tokens (``[CLS]``, ``[SEP]``...: cut out of a text as themselves).
+
+        >>> WordPieceTokenizer(["[UNK]", "[CLS]", "hug"]).special_ids == {0, 1}
+        True
+        """
+        return frozenset(self.vocab[s] for s in self.special_tokens)
+
+    def as_bpe(self) -> Tokenizer | None:
+        """None: WordPiece cuts words into pieces of a vocabulary of strings, with no merges (see
+        :mod:`.scheme`).
+
+        >>> WordPieceTokenizer(["[UNK]", "hug"]).as_bpe() is None
+        True
+        """
+        return None
 
     # ----- encoding -----
     def word_ids(self, word: str) -> list[int] | None:

@@ -11,9 +11,11 @@
   caches on this machine, uploaded files);
 - :func:`token_view` (``main_view``): two switches (special tokens, whitespace marks), the counts
   and the coloured spans, a page at a time, each token clickable (``clickable_tokens``; ``results``
-  holds the records); while you type the browser encodes and draws them itself, with their counts
-  (``encoder_table`` sends the tokenizer, ``live_assets/encoder.js`` encodes); the tokens are a list
-  for screen readers, each named by its text, id and bytes;
+  holds the records; ``schemes`` what each scheme does differently, looked up once by its name, and
+  ``piece_html``/``piece_views`` the tokens of WordPiece and Unigram); while you type the browser
+  encodes and draws them itself, with their counts (``encoder_table`` sends the tokenizer,
+  ``live_assets/encoder.js`` encodes); the tokens are a list for screen readers, each named by its
+  text, id and bytes;
 - :func:`tabs` (``tab_views``): token ids (with ids back to text: ``decode_box``), byte ribbon
   (``ribbon``), watch it encode (``watch_encode_view`` mounts the shared stage with the windows
   ``watch_encode`` builds from the engine's encode trace), token details (``details_tab`` on

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe_core import Tokenizer
 from mergescope_ui.shared.html.safe_text import md_escape
 
 from . import keys
@@ -72,7 +71,8 @@ def chat_tab(picked: Picked) -> None:
     if tok is None:
         st.info("Pick a tokenizer above to see the chat as tokens.")
         return
-    specials = list(tok.special_tokens) if isinstance(tok, Tokenizer) else []
+    bpe = tok.as_bpe()  # the special tokens a chat template is made of (BPE's, which a text can hold)
+    specials = list(bpe.special_tokens) if bpe is not None else []
     chat = render_chat(messages, specials)
     st.markdown(f"**As {md_escape(picked.label)} reads it** ({md_escape(chat.form)}): {md_escape(chat.how)}.")
     result = tokenized(picked, chat.text)

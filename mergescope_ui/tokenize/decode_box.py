@@ -16,15 +16,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
+from bpe_core import SchemeTokenizer
 from bpe_core.byte_level import readable
 from mergescope_ui.shared.html.safe_text import md_escape
 
 from . import keys
 from .piece_html import decode_pieces
-from .results import SchemeTok, Tokenized
+from .results import Tokenized
+from .schemes import PieceHooks, hooks_of
 
 MAX_IDS = 100_000  # ids decoded at most (a longer list is cut, and the page says so)
 MAX_INPUT_CHARS = 1_000_000
@@ -65,10 +68,11 @@ def decode_ids(ids: Sequence[int], vocab: Mapping[int, bytes]) -> Decoded:
     return Decoded(text, tuple(dict.fromkeys(i for i in ids if i not in vocab)), partial)
 
 
-def decode_box(result: Tokenized, *, tok: SchemeTok | None = None) -> None:
+def decode_box(result: Tokenized, *, tok: SchemeTokenizer | None = None) -> None:
     """The box and what it gives: the text, or a line naming what is wrong.
 
-    ``tok``: a WordPiece or Unigram tokenizer, whose ids are pieces (its own decoder writes them)."""
+    ``tok``: the tokenizer; one whose ids are pieces of text (WordPiece, Unigram) writes them with its
+    own decoder."""
     raw = st.text_input(
         "Ids to text",
         key=keys.DECODE,
@@ -86,8 +90,9 @@ def decode_box(result: Tokenized, *, tok: SchemeTok | None = None) -> None:
     if len(ids) > MAX_IDS:
         st.warning(f"{len(ids):,} ids: only the first {MAX_IDS:,} are decoded.")
         ids = ids[:MAX_IDS]
-    if tok is not None:
-        _decode_pieces(tok, ids)
+    pieces = hooks_of(tok).pieces if tok is not None else None
+    if tok is not None and pieces is not None:
+        _decode_pieces(tok, pieces, ids)
         return
     decoded = decode_ids(ids, result.vocab)
     if decoded.unknown:
@@ -108,7 +113,7 @@ def decode_box(result: Tokenized, *, tok: SchemeTok | None = None) -> None:
             )
 
 
-def _decode_pieces(tok: SchemeTok, ids: list[int]) -> None:
+def _decode_pieces(tok: SchemeTokenizer, pieces: PieceHooks[Any], ids: list[int]) -> None:
     """A WordPiece or Unigram tokenizer's text of ``ids`` (its decoder: ``##`` glued, ``▁`` a space)."""
     text, unknown = decode_pieces(tok, ids)
     if unknown:
@@ -120,11 +125,4 @@ def _decode_pieces(tok: SchemeTok, ids: list[int]) -> None:
         )
     if len(unknown) < len(set(ids)):
         st.code(text or "(empty)", language=None, wrap_lines=True)
-        st.caption(
-            "As its decoder writes it: "
-            + (
-                "a ## piece is glued to the one before, others get a space."
-                if tok.scheme == "wordpiece"
-                else "▁ becomes a space (the first one is dropped)."
-            )
-        )
+        st.caption("As its decoder writes it: " + pieces.decoder)

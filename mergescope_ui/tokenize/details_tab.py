@@ -31,8 +31,8 @@ MAX_DETAIL_CHOICES = 3000
 def details_tab(picked: Picked, shown: Shown) -> None:
     """The token clicked above (else the page's longest) and its story; a selectbox picks another."""
     result, page = shown.result, shown.page
-    tok = picked.tokenizer
-    if not isinstance(tok, Tokenizer):
+    tok = picked.tokenizer.as_bpe() if picked.tokenizer is not None else None
+    if tok is None:
         st.info("The character baseline has no merges: each token is one character of its corpus.")
         return
     firsts = first_positions(result.ids[page.start : page.stop], start=page.start)

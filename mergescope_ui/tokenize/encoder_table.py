@@ -34,7 +34,7 @@ from functools import lru_cache
 
 import regex
 
-from bpe_core import Tokenizer
+from bpe_core import SchemeTokenizer
 from bpe_core.byte_level import INVISIBLE_NAMES, WHITESPACE_MARKERS
 from bpe_core.pretokenizer import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN, PATTERNS
 from mergescope_ui.shared import hosting
@@ -244,9 +244,10 @@ def invisible_class() -> tuple[str, dict[str, str]]:
     return _ranges(chars), names
 
 
-def encoder_table(tok: object, *, key: str) -> EncoderTable | None:
+def encoder_table(tok: SchemeTokenizer | None, *, key: str) -> EncoderTable | None:
     """``tok`` as the browser encodes with it, or None when the server must encode (see the module)."""
-    if not isinstance(tok, Tokenizer) or tok.vocab_size > MAX_BROWSER_TOKENS:
+    tok = tok.as_bpe() if tok is not None else None
+    if tok is None or tok.vocab_size > MAX_BROWSER_TOKENS:
         return None
     pattern = js_pattern(tok.pretokenizer.source)
     if pattern is None:

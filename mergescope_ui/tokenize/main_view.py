@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from bpe_core import CharTokenizer, Tokenizer
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.html.schemes import SCHEME_CSS, cuts_html
@@ -24,6 +23,7 @@ from .piece_html import PIECE_CSS, clickable_pieces_html
 from .resolve import Picked, tokenized
 from .results import COUNT_LABELS, PAGE_SIZE, Page, Tokenized, page_of
 from .round_trip import round_trip_view
+from .schemes import hooks_of
 
 DETAILS_TAB = "🔎 Details"
 
@@ -76,7 +76,8 @@ def token_view(picked: Picked, text: str) -> Shown | None:
     if result.error:
         counts_row(result)
         st.error(f"This tokenizer cannot encode the text: {md_escape(result.error)}")
-        unknown = picked.tokenizer.unknown(text) if isinstance(picked.tokenizer, CharTokenizer) else []
+        tok = picked.tokenizer
+        unknown = hooks_of(tok).unknown(tok, text) if tok is not None else []
         if unknown:
             distinct = sorted({c for _, c in unknown})
             st.caption(
@@ -86,14 +87,14 @@ def token_view(picked: Picked, text: str) -> Shown | None:
         return Shown(result, page_of(0, page=1), signature)
     page = _page_choice(result)
     shown = Shown(result, page, signature)
-    if result.pieces:  # WordPiece, Unigram: the pieces as their vocabulary writes them
+    pieces = hooks_of(picked.tokenizer).pieces if picked.tokenizer is not None else None
+    if pieces is not None:  # WordPiece, Unigram: the pieces as their vocabulary writes them
         st.html(PIECE_CSS)
-        scores = getattr(picked.tokenizer, "scores", None)
         spans = clickable_pieces_html(
             result.cuts[page.start : page.stop],
             start=page.start,
             special_ids=result.special_ids,
-            scores=scores,
+            scores=pieces.scores(picked.tokenizer),
             marks=marks,
         )
     else:
@@ -114,13 +115,12 @@ def token_view(picked: Picked, text: str) -> Shown | None:
         counts=result.counts,
         live=_live(picked, specials=specials, marks=marks),
     )
-    if result.pieces:
+    if pieces is not None:
         unknown_metric(result)  # the other counts are drawn with the tokens
         round_trip_view(result, text)
         st.caption(
-            "Click a token for its details: the piece as the vocabulary writes it ("
-            + ("## continues a word" if result.scheme == "wordpiece" else "▁ is a space; its score")
-            + "), the text it covers, and what an unknown token lost."
+            f"Click a token for its details: the piece as the vocabulary writes it ({pieces.marks}), "
+            "the text it covers, and what an unknown token lost."
         )
     else:
         st.caption("Click a token for its story: the merge that made it, its genealogy, its bytes.")
@@ -131,7 +131,8 @@ def switches(picked: Picked) -> tuple[bool, bool]:
     """Two switches: special tokens in the text are special (else plain text); whitespace marks shown."""
     with st.container(horizontal=True):
         # WordPiece cuts its special tokens out of the text always (as HF does): no switch for it
-        has = isinstance(picked.tokenizer, Tokenizer) and bool(picked.tokenizer.special_tokens)
+        bpe = picked.tokenizer.as_bpe() if picked.tokenizer is not None else None
+        has = bpe is not None and bool(bpe.special_tokens)
         specials = st.toggle(
             "Special tokens as special",
             value=True,

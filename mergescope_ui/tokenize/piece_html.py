@@ -13,7 +13,7 @@ token dark red and dashed), each marked with its position (``data-i``) as the cl
 >>> page = clickable_pieces_html(cut(tok, "hugs <b>"), start=10)
 >>> page.count('data-i="'), 'data-i="12"' in page, "<b>" in page, "&lt;" in page
 (5, True, False, True)
->>> d = piece_detail(tok, cut(tok, "hugs <b>")[1])
+>>> d = wordpiece_detail(tok, cut(tok, "hugs <b>")[1])
 >>> d.piece, d.role, d.covers
 ('##s', 'continues a word (## : glued to the piece before it)', 's')
 """
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from bpe_core import SchemeTokenizer
 from bpe_core.byte_level import readable
 from bpe_core.unigram import SPACE, UnigramTokenizer
 from bpe_core.wordpiece import WordPieceTokenizer
@@ -137,27 +138,30 @@ class PieceDetail:
         return self.covers if self.unknown else None
 
 
-def piece_detail(tok: WordPieceTokenizer | UnigramTokenizer, c: Cut) -> PieceDetail:
-    """The details of the token ``c`` (one occurrence of it in the text).
+def wordpiece_detail(tok: WordPieceTokenizer, c: Cut) -> PieceDetail:
+    """The details of the WordPiece token ``c`` (one occurrence of it in the text)."""
+    piece = tok.piece(c.id)
+    special = piece in tok.special_tokens
+    if c.unknown:
+        role = f"the unknown token: the word “{marked(c.text)}” could not be cut into pieces"
+    elif special:
+        role = "a special token (the text holds it as written)"
+    elif piece.startswith(tok.prefix):
+        role = f"continues a word ({tok.prefix} : glued to the piece before it)"
+    else:
+        role = "starts a word (a space or a word's start comes before it)"
+    return PieceDetail(c.id, piece, tok.scheme, role, c.text, c.start, c.end, c.unknown, special)
+
+
+def unigram_detail(tok: UnigramTokenizer, c: Cut) -> PieceDetail:
+    """The details of the Unigram token ``c`` (one occurrence of it in the text).
 
     >>> u = UnigramTokenizer([("<unk>", 0.0), ("▁the", -1.0), ("t", -3.0), ("▁", -2.0)])
     >>> from mergescope_ui.shared.html.schemes import cut
-    >>> d = piece_detail(u, cut(u, "the")[0])
+    >>> d = unigram_detail(u, cut(u, "the")[0])
     >>> d.piece, d.score, d.rank, d.role
     ('▁the', -1.0, 1, 'starts a word (▁ stands for the space before it)')
     """
-    if isinstance(tok, WordPieceTokenizer):
-        piece = tok.piece(c.id)
-        special = piece in tok.special_tokens
-        if c.unknown:
-            role = f"the unknown token: the word “{marked(c.text)}” could not be cut into pieces"
-        elif special:
-            role = "a special token (the text holds it as written)"
-        elif piece.startswith(tok.prefix):
-            role = f"continues a word ({tok.prefix} : glued to the piece before it)"
-        else:
-            role = "starts a word (a space or a word's start comes before it)"
-        return PieceDetail(c.id, piece, tok.scheme, role, c.text, c.start, c.end, c.unknown, special)
     piece = tok.piece(c.id)
     kind = tok.kinds[c.id]
     score = None if c.unknown else tok.score(c.id)
@@ -179,19 +183,20 @@ def piece_detail(tok: WordPieceTokenizer | UnigramTokenizer, c: Cut) -> PieceDet
     )
 
 
-def piece_facts(d: PieceDetail, *, vocab_size: int, pieces: int = 0) -> pd.DataFrame:
-    """The facts of ``d`` as (field, value) rows, every value a string (``pieces``: how many normal
-    pieces rank, for Unigram).
+def piece_facts(d: PieceDetail, *, name: str, vocab_size: int, pieces: int = 0) -> pd.DataFrame:
+    """The facts of ``d`` as (field, value) rows, every value a string (``name``: the scheme's, as the
+    page writes it; ``pieces``: how many normal pieces rank, for Unigram).
 
     >>> d = PieceDetail(7, "##s", "wordpiece", "continues a word", "s", 3, 4, False)
-    >>> piece_facts(d, vocab_size=30).set_index("field")["value"].to_dict()  # doctest: +NORMALIZE_WHITESPACE
+    >>> facts = piece_facts(d, name="WordPiece", vocab_size=30)
+    >>> facts.set_index("field")["value"].to_dict()  # doctest: +NORMALIZE_WHITESPACE
     {'id': '7', 'piece': '##s', 'scheme': 'WordPiece', 'what it is': 'continues a word',
      'covers here': 's (characters 3–4)', 'vocab size': '30'}
     """
     rows = {
         "id": str(d.id),
         "piece": d.piece,
-        "scheme": {"wordpiece": "WordPiece", "unigram": "Unigram"}.get(d.scheme, d.scheme),
+        "scheme": name,
         "what it is": d.role,
         ("lost here" if d.unknown else "covers here"): f"{marked(d.covers)} (characters {d.start}–{d.end})",
     }
@@ -229,7 +234,7 @@ def lost_summary(
     return text[0].upper() + text[1:]
 
 
-def decode_pieces(tok: WordPieceTokenizer | UnigramTokenizer, ids: list[int]) -> tuple[str, tuple[int, ...]]:
+def decode_pieces(tok: SchemeTokenizer, ids: list[int]) -> tuple[str, tuple[int, ...]]:
     """The text of the ids this tokenizer knows (as its decoder writes it), and the ids it does not.
 
     >>> from bpe_core.wordpiece import WordPieceTokenizer
@@ -241,7 +246,7 @@ def decode_pieces(tok: WordPieceTokenizer | UnigramTokenizer, ids: list[int]) ->
     return tok.decode(known), unknown
 
 
-def _has(tok: WordPieceTokenizer | UnigramTokenizer, token_id: int) -> bool:
+def _has(tok: SchemeTokenizer, token_id: int) -> bool:
     try:
         tok.piece(token_id)
     except ValueError:
@@ -249,19 +254,24 @@ def _has(tok: WordPieceTokenizer | UnigramTokenizer, token_id: int) -> bool:
     return True
 
 
-def scheme_summary(tok: WordPieceTokenizer | UnigramTokenizer) -> str:
+def wordpiece_summary(tok: WordPieceTokenizer) -> str:
     """What was loaded, in a few words (not escaped: it names the file's special tokens).
 
-    >>> scheme_summary(WordPieceTokenizer(["[UNK]", "[CLS]", "hug", "##s"]))
+    >>> wordpiece_summary(WordPieceTokenizer(["[UNK]", "[CLS]", "hug", "##s"]))
     'WordPiece, vocab 4 (1 continuation pieces ##), special tokens [UNK] [CLS]'
-    >>> scheme_summary(UnigramTokenizer([("<unk>", 0.0), ("▁a", -1.0)]))
+    """
+    continuing = sum(1 for t in tok.vocab if t.startswith(tok.prefix))
+    specials = " ".join(tok.special_tokens[:6]) + (" …" if len(tok.special_tokens) > 6 else "")
+    shown = f", special tokens {specials}" if specials else ""
+    return f"WordPiece, vocab {tok.vocab_size:,} ({continuing:,} continuation pieces {tok.prefix}){shown}"
+
+
+def unigram_summary(tok: UnigramTokenizer) -> str:
+    """What was loaded, in a few words.
+
+    >>> unigram_summary(UnigramTokenizer([("<unk>", 0.0), ("▁a", -1.0)]))
     'Unigram, vocab 2, scores -1 to -1, no byte fallback'
     """
-    if isinstance(tok, WordPieceTokenizer):
-        continuing = sum(1 for t in tok.vocab if t.startswith(tok.prefix))
-        specials = " ".join(tok.special_tokens[:6]) + (" …" if len(tok.special_tokens) > 6 else "")
-        shown = f", special tokens {specials}" if specials else ""
-        return f"WordPiece, vocab {tok.vocab_size:,} ({continuing:,} continuation pieces {tok.prefix}){shown}"
     normal = [s for s, k in zip(tok.scores, tok.kinds) if k == "normal"]
     scores = f", scores {min(normal):.4g} to {max(normal):.4g}" if normal else ""
     fallback = "byte fallback" if tok.byte_fallback else "no byte fallback"

@@ -8,27 +8,34 @@ text or the files reaches the page through ``st.html`` (escaped), ``st.code`` or
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from functools import partial
+
 import streamlit as st
 
-from bpe_core.unigram import SPACE, UnigramTokenizer
-from bpe_core.wordpiece import WordPieceTokenizer
+from bpe_core import SchemeTokenizer
 from mergescope_ui.shared.html.schemes import lost_html
 from mergescope_ui.shared.html.tables import TABLE_CSS, html_table
 from mergescope_ui.shared.html.tokens import TOKEN_CSS
 
 from . import keys
 from .main_view import PickedToken, Shown, picked_position
-from .piece_html import PIECE_CSS, marked, piece_detail, piece_facts, piece_span
-from .results import SchemeTok, Tokenized
+from .piece_html import PIECE_CSS, marked, piece_facts, piece_span
+from .results import Tokenized
+from .schemes import hooks_of
 
 MAX_PIECE_CHOICES = 3000
 
 
-def piece_details_tab(tok: SchemeTok, shown: Shown) -> None:
+def piece_details_tab(tok: SchemeTokenizer, shown: Shown) -> None:
     """The token clicked above (else the page's longest piece), and its details; a selectbox picks another.
 
     One choice per distinct piece (its first place on the page), and one per unknown token: each
     stands for other text."""
+    hooks = hooks_of(tok)
+    pieces = hooks.pieces
+    if pieces is None:
+        raise ValueError(f"{hooks.name} tokens are bytes, not pieces: show their details with details_tab")
     result, page = shown.result, shown.page
     cuts = result.cuts
     options: list[int] = []
@@ -62,9 +69,8 @@ def piece_details_tab(tok: SchemeTok, shown: Shown) -> None:
         format_func=lambda p: f"{marked(cuts[p].label)}  · id {cuts[p].id} · at token {p + 1:,}",
     )
     c = cuts[position]
-    detail = piece_detail(tok, c)
-    normal = sum(1 for k in tok.kinds if k == "normal") if isinstance(tok, UnigramTokenizer) else 0
-    facts = piece_facts(detail, vocab_size=tok.vocab_size, pieces=normal)
+    detail = pieces.detail(tok, c)
+    facts = piece_facts(detail, name=hooks.name, vocab_size=tok.vocab_size, pieces=pieces.ranked(tok))
     left, right = st.columns([1, 1.3], gap="large")
     with left:
         st.html(
@@ -86,33 +92,25 @@ def piece_details_tab(tok: SchemeTok, shown: Shown) -> None:
             st.html(
                 PIECE_CSS + '<div class="ms-piece-lost">' + lost_html(c.text, [(0, len(c.text))]) + "</div>"
             )
-        elif isinstance(tok, WordPieceTokenizer):
-            st.markdown("**How WordPiece cut this word**")
-            st.caption(
-                "From the word's start it takes the longest piece in the vocabulary, then the longest "
-                "## piece from where that ended, and so on; a word it cannot finish is one unknown token."
-            )
-            st.html(TOKEN_CSS + PIECE_CSS + _word_html(result, position, prefix=tok.prefix))
         else:
-            st.markdown("**How Unigram cut this word**")
-            st.caption(
-                "Of every way to cut the text into pieces, the one whose scores (log probabilities) add "
-                "up to the most; ▁ stands for a space."
+            st.markdown(f"**How {hooks.name} cut this word**")
+            st.caption(pieces.how_cut)
+            starts_word = partial(pieces.starts_word, tok)
+            st.html(
+                TOKEN_CSS + PIECE_CSS + _word_html(result, position, starts_word, scores=pieces.scores(tok))
             )
-            st.html(TOKEN_CSS + PIECE_CSS + _word_html(result, position, scores=tok.scores))
 
 
 def _word_html(
-    result: Tokenized, position: int, *, scores: list[float] | None = None, prefix: str = "##"
+    result: Tokenized,
+    position: int,
+    starts_word: Callable[[str], bool],
+    *,
+    scores: Sequence[float] | None = None,
 ) -> str:
-    """The pieces of the word around ``position`` (for WordPiece: up to the next piece without ``##``;
-    for Unigram: up to the next ``▁``), with the picked one outlined."""
+    """The pieces of the word around ``position`` (up to the next piece that ``starts_word``: for
+    WordPiece one without ``##``, for Unigram one with ``▁``), with the picked one outlined."""
     cuts = result.cuts
-    wordpiece = result.scheme == "wordpiece"
-
-    def starts_word(label: str) -> bool:
-        return not label.startswith(prefix) if wordpiece else label.startswith(SPACE)
-
     lo = position
     while lo > 0 and not starts_word(cuts[lo].label) and not cuts[lo].unknown:
         lo -= 1

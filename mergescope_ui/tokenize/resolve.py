@@ -37,7 +37,8 @@ from mergescope_ui.shared.workers.cache import corpus_index, corpus_text, rememb
 from mergescope_ui.shared.workers.job_wait import load_uploaded_in_worker
 
 from . import keys
-from .results import SchemeTok, Tokenized, tokenize
+from .results import Tokenized, tokenize
+from .schemes import shows
 from .specs import LoadedUpload, Picked, QuickTrained, TokenizerSpec, UploadSpec
 
 __all__ = ["LoadedUpload", "Picked", "QuickTrained", "load_upload", "resolve", "tokenized"]
@@ -190,7 +191,7 @@ def load_upload(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> L
     notes: list[str] = []
     try:
         tok = load_uploaded_in_worker(files, pattern=pattern, notes=notes, any_scheme=True)
-        if not isinstance(tok, Tokenizer | SchemeTok):
+        if not shows(tok):
             raise ValueError(f"the files hold a {tok.scheme} tokenizer, which this page cannot show")
         loaded = LoadedUpload(key, names, pattern, tokenizer=tok, notes=tuple(notes))
     except ValueError as exc:

@@ -25,16 +25,15 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from bpe_core import CharTokenizer, Loss, Tokenizer, lost
-from bpe_core.unigram import UnigramTokenizer
-from bpe_core.wordpiece import WordPieceTokenizer
+from bpe_core import Loss, SchemeTokenizer, lost
 from mergescope_ui.shared.html.schemes import Cut, cut
+
+from .schemes import hooks_named, hooks_of
 
 PAGE_SIZE = 5000
 
-SchemeTok = WordPieceTokenizer | UnigramTokenizer
-"""The tokenizers whose ids are pieces of a vocabulary of strings, not bytes (see the module docstring)."""
-AnyTokenizer = Tokenizer | CharTokenizer | WordPieceTokenizer | UnigramTokenizer
+AnyTokenizer = SchemeTokenizer
+"""A tokenizer the page shows: any scheme's (what differs, :mod:`.schemes` says)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +93,7 @@ class Tokenized:
     @property
     def pieces(self) -> bool:
         """Its tokens are pieces of a vocabulary of strings (WordPiece, Unigram), shown from ``cuts``."""
-        return self.scheme in ("wordpiece", "unigram")
+        return hooks_named(self.scheme).pieces is not None
 
     @property
     def unknown(self) -> int | None:
@@ -116,11 +115,6 @@ def text_counts(text: str, ids: Sequence[int] | None) -> Counts:
     )
 
 
-def char_vocab(tok: CharTokenizer) -> dict[int, bytes]:
-    """The baseline's id -> bytes (each character's UTF-8)."""
-    return {i: c.encode("utf-8", errors="surrogatepass") for i, c in enumerate(tok.chars)}
-
-
 def tokenize(tok: AnyTokenizer, text: str, *, label: str, specials: bool = True) -> Tokenized:
     """Encode ``text``; a ValueError from the tokenizer becomes ``error`` (no ids).
 
@@ -130,34 +124,27 @@ def tokenize(tok: AnyTokenizer, text: str, *, label: str, specials: bool = True)
     >>> tok = Tokenizer({i: bytes([i]) for i in range(256)}, [], special_tokens={"<|x|>": 256})
     >>> tokenize(tok, "<|x|>", label="t").ids, len(tokenize(tok, "<|x|>", label="t", specials=False).ids)
     ((256,), 5)
+    >>> from bpe_core.wordpiece import WordPieceTokenizer
     >>> wp = tokenize(WordPieceTokenizer(["[UNK]", "hug", "##s"]), "hugs <b>", label="w")
     >>> wp.ids, [c.label for c in wp.cuts], wp.unknown, wp.loss.decoded
     ((1, 2, 0, 0, 0), ['hug', '##s', '[UNK]', '[UNK]', '[UNK]'], 3, 'hugs [UNK] [UNK] [UNK]')
     """
-    if isinstance(tok, WordPieceTokenizer | UnigramTokenizer):
+    hooks = hooks_of(tok)
+    if hooks.pieces is not None:
         return _tokenize_pieces(tok, text, label=label)
-    if isinstance(tok, CharTokenizer):
-        vocab: Mapping[int, bytes] = char_vocab(tok)
-        special: frozenset[int] = frozenset()
-    else:
-        vocab = tok.vocab
-        special = frozenset(tok.special_tokens.values())
+    vocab: Mapping[int, bytes] = hooks.byte_vocab(tok)
+    special = tok.special_ids
+    bpe = tok.as_bpe()
     try:
-        ids = tuple(
-            tok.encode(text) if specials or isinstance(tok, CharTokenizer) else tok.encode_ordinary(text)
-        )
+        ids = tuple(tok.encode(text) if specials or bpe is None else bpe.encode_ordinary(text))
     except ValueError as exc:
         return Tokenized(label, (), vocab, text_counts(text, None), tok.vocab_size, special, error=str(exc))
     return Tokenized(label, ids, vocab, text_counts(text, ids), tok.vocab_size, special)
 
 
-def _tokenize_pieces(tok: SchemeTok, text: str, *, label: str) -> Tokenized:
+def _tokenize_pieces(tok: SchemeTokenizer, text: str, *, label: str) -> Tokenized:
     """A WordPiece or Unigram tokenization: the ids with their cuts, and what the round trip loses."""
-    specials = (
-        frozenset(tok.vocab[s] for s in tok.special_tokens)
-        if isinstance(tok, WordPieceTokenizer)
-        else frozenset()
-    )
+    specials = tok.special_ids
     try:
         cuts = tuple(cut(tok, text))
         loss = lost(tok, text)
@@ -258,6 +245,7 @@ def compare_table(results: Sequence[Tokenized]) -> pd.DataFrame:
 def round_trip(result: Tokenized) -> str:
     """``exact`` when ``decode(encode(text))`` gives the text back, else ``lossy`` (``""``: not encoded).
 
+    >>> from bpe_core.wordpiece import WordPieceTokenizer
     >>> round_trip(tokenize(WordPieceTokenizer(["[UNK]", "a", "b"]), "a  b c", label="w"))
     'lossy'
     >>> from bpe_core import Tokenizer
@@ -273,6 +261,7 @@ def round_trip(result: Tokenized) -> str:
 def what_is_lost(result: Tokenized) -> str:
     """What the round trip loses, in a few words (``""``: nothing).
 
+    >>> from bpe_core.wordpiece import WordPieceTokenizer
     >>> what_is_lost(tokenize(WordPieceTokenizer(["[UNK]", "a", "b"]), "a  b c", label="w"))
     'lost: 1 char unknown, 1 spacing change'
     """

@@ -14,9 +14,9 @@ from mergescope_ui.shared.html.schemes import lost_html
 
 from .piece_html import PIECE_CSS, lost_summary
 from .results import Tokenized
+from .schemes import hooks_named
 
 MAX_LOST_CHARS = 5000  # characters of the text shown with what is lost marked
-SCHEME_NAMES = {"wordpiece": "WordPiece", "unigram": "Unigram"}
 
 
 def round_trip_view(result: Tokenized, text: str) -> None:
@@ -31,7 +31,7 @@ def round_trip_view(result: Tokenized, text: str) -> None:
         spacing=loss.spacing,
         changed=loss.changed,
     )
-    name = SCHEME_NAMES.get(result.scheme, result.scheme)
+    name = hooks_named(result.scheme).name
     with st.expander(
         f"Decoded back: {'exact' if loss.round_trip else 'lossy'} ({name})", expanded=not loss.round_trip
     ):

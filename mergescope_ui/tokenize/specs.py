@@ -47,14 +47,13 @@ from bpe_core.hub import (
     fetch_encoding,
     fetch_hub_tokenizer,
 )
-from bpe_core.unigram import UnigramTokenizer
-from bpe_core.wordpiece import WordPieceTokenizer
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
 from .fetch_settings import FetchSettings
 from .results import AnyTokenizer
+from .schemes import shows
 
 MIN_VOCAB = 256
 MAX_QUICK_VOCAB = 5000
@@ -294,7 +293,7 @@ class CachedSpec(TokenizerSpec):
                 quiet=False,
             )
         tok = loaded.tokenizer
-        if not isinstance(tok, Tokenizer | WordPieceTokenizer | UnigramTokenizer):
+        if not shows(tok):
             return self.missing(label, f"it holds a {tok.scheme} tokenizer, which this page cannot show")
         return Picked(self, found.label, tok, f"{found.key}:{found.stamp()}", notes=loaded.notes)
 

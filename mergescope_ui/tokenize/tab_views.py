@@ -10,7 +10,6 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from bpe_core import Tokenizer
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.workers.cache import remember
@@ -25,8 +24,9 @@ from .link import write_link
 from .main_view import DETAILS_TAB, Shown
 from .piece_views import piece_details_tab
 from .resolve import Picked
-from .results import AnyTokenizer, Page, SchemeTok, Tokenized, byte_start_of
+from .results import AnyTokenizer, Page, Tokenized, byte_start_of
 from .ribbon import byte_ribbon_html
+from .schemes import HOOKS, hooks_of
 from .share import MAX_SHARED_CHARS, ShareState, text_fits, to_query
 from .specs import parse
 from .split_patterns import split_patterns_view
@@ -83,7 +83,7 @@ def tabs(text: str, picked: Picked, shown: Shown) -> None:
             encode_tab(text, picked, specials=bool(st.session_state.get(keys.SPECIALS, True)))
     if details.open and not result.error:
         with details:
-            if result.pieces and isinstance(picked.tokenizer, SchemeTok):
+            if result.pieces and picked.tokenizer is not None:
                 piece_details_tab(picked.tokenizer, shown)
             else:
                 details_tab(picked, shown)
@@ -115,7 +115,7 @@ def _ids_tab(result: Tokenized, page: Page, tok: AnyTokenizer | None) -> None:
         key=keys.DOWNLOAD_IDS,
         on_click="ignore",
     )
-    decode_box(result, tok=tok if isinstance(tok, SchemeTok) else None)
+    decode_box(result, tok=tok)
 
 
 def _ribbon_tab(text: str, result: Tokenized, page: Page) -> None:
@@ -138,18 +138,14 @@ def _ribbon_tab(text: str, result: Tokenized, page: Page) -> None:
 
 def _files_tab(picked: Picked) -> None:
     tok = picked.tokenizer
-    if isinstance(tok, SchemeTok):
-        st.info(
-            "This tokenizer was loaded from its own files (WordPiece or Unigram): they are the files to "
-            "keep. MergeScope writes files for byte-level BPE tokenizers."
-        )
-        return
-    if not isinstance(tok, Tokenizer):
-        st.info("The character baseline has no file format; pick a BPE tokenizer to download its files.")
+    bpe = tok.as_bpe() if tok is not None else None
+    if bpe is None:  # no files to write: say why (no tokenizer: as for the character baseline)
+        hooks = hooks_of(tok) if tok is not None else HOOKS["char"]
+        st.info(hooks.no_files)
         return
     memo = st.session_state.setdefault(keys.BUNDLE_MEMO, {})
     try:
-        bundle = remember(memo, picked.identity, lambda: tokenizer_bundle(tok), size=1)
+        bundle = remember(memo, picked.identity, lambda: tokenizer_bundle(bpe), size=1)
     except ValueError as exc:
         st.error(f"Could not write this tokenizer's files: {md_escape(exc)}")
         return

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core import PATTERNS, Tokenizer
+from bpe_core import PATTERNS
 from bpe_core.hub import ENCODINGS
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.inputs.corpora import default_id
@@ -23,7 +23,6 @@ from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
 from .fetch_offer import offer_fetch
-from .piece_html import scheme_summary
 from .resolve import (
     Picked,
     corpus_titles,
@@ -33,7 +32,7 @@ from .resolve import (
     resolve,
     training_run,
 )
-from .results import SchemeTok
+from .schemes import hooks_of
 from .screen import folded
 from .specs import (
     LOCAL,
@@ -278,11 +277,6 @@ def _upload_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
     names = md_escape(", ".join(loaded.names))
     if loaded.error:
         st.error(f"Could not load {names}: {md_escape(loaded.error)}")
-    elif isinstance(tok := loaded.tokenizer, SchemeTok):
-        st.success(f"Loaded {names}: {md_escape(scheme_summary(tok))}.")
-    elif isinstance(tok, Tokenizer):
-        st.success(
-            f"Loaded {names}: vocab {tok.vocab_size:,}, {len(tok.merges):,} merges, "
-            f"{len(tok.special_tokens)} special tokens, pattern {md_escape(tok.pretokenizer.name)}."
-        )
+    elif (tok := loaded.tokenizer) is not None and (summary := hooks_of(tok).summary) is not None:
+        st.success(f"Loaded {names}: {md_escape(summary(tok))}.")
     return UploadSpec(digest=loaded.digest)

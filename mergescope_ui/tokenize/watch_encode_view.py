@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from bpe_core import Tokenizer
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html.safe_text import md_escape
@@ -40,14 +39,14 @@ class EncodeStage:
 
 def encode_tab(text: str, picked: Picked, *, specials: bool) -> None:
     """The trace of ``text`` with ``picked``'s tokenizer on the stage (or why there is none)."""
-    tok = picked.tokenizer
+    tok = picked.tokenizer.as_bpe() if picked.tokenizer is not None else None
     st.caption(
         "Watch the tokenizer encode your text: step 0 cuts it into chunks with the split pattern "
         "(each named by the part of the pattern that cut it); each step then applies the lowest-ranked "
         "merge whose pair stands anywhere in the text, at every place. The last step's tokens are the "
         "tokenizer's own."
     )
-    if not isinstance(tok, Tokenizer):
+    if tok is None:
         st.info(
             f"{md_escape(picked.label)} is not a byte-level BPE tokenizer: there are no merges to watch. "
             "Pick a BPE tokenizer (GPT-2, cl100k, o200k, one trained here or uploaded)."

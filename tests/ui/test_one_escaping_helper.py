@@ -32,6 +32,10 @@ SAFE = {
         "'\\n'.join((f'- **{md_escape(u.name)}** ({md_escape(u.source)}): {md_escape(u.reason)}' "
         "for u in local.unusable))",  # each part md_escape'd
     },
+    # the page's own wording for each scheme (mergescope_ui/tokenize/schemes.py's HOOKS)
+    "mergescope_ui/tokenize/main_view.py": {"pieces.marks"},
+    "mergescope_ui/tokenize/piece_views.py": {"hooks.name", "pieces.how_cut"},
+    "mergescope_ui/tokenize/tab_views.py": {"hooks.no_files"},
     "mergescope_ui/train/panel.py": {"score_line(list(log.values()))"},  # counts only
     "mergescope_ui/train/whatif/entry.py": {"k"},  # a step number
     "mergescope_ui/train/whatif/session.py": {"message"},  # built with md_escape where it is stored

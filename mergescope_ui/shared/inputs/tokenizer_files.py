@@ -79,10 +79,10 @@ def load_uploaded(
         raise ValueError(
             f"{len(files)} files uploaded; upload at most {MAX_UPLOAD_FILES} files of one tokenizer"
         )
-    tok = _load(files, pattern=pattern, notes=notes, any_scheme=False)
-    if not isinstance(tok, Tokenizer):  # load_tokenizer gives BPE without any_scheme: for the type checker
+    bpe = _load(files, pattern=pattern, notes=notes, any_scheme=False).as_bpe()
+    if bpe is None:  # load_tokenizer gives BPE without any_scheme: for the type checker
         raise ValueError("these files hold no byte-level BPE tokenizer; upload another")
-    return tok
+    return bpe
 
 
 def load_uploaded_any(
@@ -254,6 +254,7 @@ def load_packed(
             gc.enable()
     if progress is not None:
         progress(1, 2, f"{tok.vocab_size:,} tokens read; sending them to the page")
-    if not isinstance(tok, Tokenizer):
+    bpe = tok.as_bpe()
+    if bpe is None:
         return SchemeLoad(tok, tuple(notes))
-    return replace(pack(tok), notes=tuple(notes))
+    return replace(pack(bpe), notes=tuple(notes))

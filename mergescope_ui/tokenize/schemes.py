@@ -1,0 +1,206 @@
+"""What the Tokenize page does differently for each scheme: one record of hooks per scheme (pure).
+
+The page shows four schemes (``bpe_core.tokenizer.scheme.SCHEMES``): byte-level BPE, the
+character baseline, WordPiece and Unigram.  What is BPE's alone (merges, the encoder table, the
+encode trace, the files MergeScope writes) the page gets from ``tok.as_bpe()``; everything else
+that differs is here: :func:`hooks_of` looks the tokenizer's record up once, by its ``scheme``,
+in :data:`HOOKS`, so no other module tests classes or compares scheme names.  A record's hooks take
+the tokenizer of its own scheme (the table is keyed by the name each class gives itself).  A scheme
+whose tokens are pieces of a vocabulary of strings, not bytes (WordPiece, Unigram), has a
+:class:`PieceHooks` too.  A new scheme on this page is one record here.
+
+>>> from bpe_core.wordpiece import WordPieceTokenizer
+>>> tok = WordPieceTokenizer(["[UNK]", "hug", "##s"])
+>>> hooks = hooks_of(tok)
+>>> hooks.name, hooks.pieces is not None, hooks.summary(tok)
+('WordPiece', True, 'WordPiece, vocab 3 (1 continuation pieces ##), special tokens [UNK]')
+>>> from bpe_core import CharTokenizer
+>>> hooks_of(CharTokenizer("ab")).unknown(CharTokenizer("ab"), "abc")
+[(2, 'c')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from bpe_core import CharTokenizer, SchemeTokenizer, Tokenizer
+from bpe_core.unigram import SPACE, UnigramTokenizer
+from bpe_core.wordpiece import WordPieceTokenizer
+from mergescope_ui.shared.html.schemes import Cut
+
+from .piece_html import PieceDetail, unigram_detail, unigram_summary, wordpiece_detail, wordpiece_summary
+
+T = TypeVar("T", bound=SchemeTokenizer)
+
+
+def _no_unknown(tok: SchemeTokenizer, text: str) -> list[tuple[int, str]]:
+    """No character stops it: a byte-level vocabulary holds every byte, and WordPiece and Unigram
+    make an unknown token of what they cannot cut."""
+    return []
+
+
+def _no_bytes(tok: SchemeTokenizer) -> Mapping[int, bytes]:
+    """Its ids are pieces of text, not fixed bytes (an unknown token stands for whatever it swallowed)."""
+    return {}
+
+
+def _bpe_vocab(tok: Tokenizer) -> Mapping[int, bytes]:
+    return tok.vocab
+
+
+def char_vocab(tok: CharTokenizer) -> dict[int, bytes]:
+    """The baseline's id -> bytes (each character's UTF-8).
+
+    >>> char_vocab(CharTokenizer("hé"))
+    {0: b'h', 1: b'\\xc3\\xa9'}
+    """
+    return {i: c.encode("utf-8", errors="surrogatepass") for i, c in enumerate(tok.chars)}
+
+
+def _char_unknown(tok: CharTokenizer, text: str) -> list[tuple[int, str]]:
+    return tok.unknown(text)
+
+
+def bpe_summary(tok: Tokenizer) -> str:
+    """What was loaded, in a few words (not escaped: it names the split pattern).
+
+    >>> bpe_summary(Tokenizer({i: bytes([i]) for i in range(256)}, []))
+    'vocab 256, 0 merges, 0 special tokens, pattern gpt2'
+    """
+    return (
+        f"vocab {tok.vocab_size:,}, {len(tok.merges):,} merges, "
+        f"{len(tok.special_tokens)} special tokens, pattern {tok.pretokenizer.name}"
+    )
+
+
+def _wordpiece_starts_word(tok: WordPieceTokenizer, label: str) -> bool:
+    return not label.startswith(tok.prefix)
+
+
+def _unigram_starts_word(tok: UnigramTokenizer, label: str) -> bool:
+    return label.startswith(SPACE)
+
+
+def _normal_pieces(tok: UnigramTokenizer) -> int:
+    return sum(1 for k in tok.kinds if k == "normal")
+
+
+def _unigram_scores(tok: UnigramTokenizer) -> Sequence[float]:
+    return tok.scores
+
+
+@dataclass(frozen=True, kw_only=True)  # no slots: a generic class subscripted when called sets __orig_class__
+class PieceHooks(Generic[T]):
+    """A scheme whose tokens are pieces of a vocabulary of strings, shown from their cuts over the text.
+
+    - ``detail``: one token's details at one place (:class:`~.piece_html.PieceDetail`);
+    - ``starts_word``: whether a piece (as its vocabulary writes it) starts a word;
+    - ``scores``: each id's score (Unigram's log probabilities), or None;
+    - ``ranked``: how many pieces rank by score (0: none);
+    - ``marks``: what a piece's marks mean, for the caption under the tokens;
+    - ``how_cut``: how the scheme cuts a word, for the Details tab;
+    - ``decoder``: how its decoder writes ids back as text.
+    """
+
+    detail: Callable[[T, Cut], PieceDetail]
+    starts_word: Callable[[T, str], bool]
+    scores: Callable[[T], Sequence[float] | None] = lambda tok: None
+    ranked: Callable[[T], int] = lambda tok: 0
+    marks: str
+    how_cut: str
+    decoder: str
+
+
+@dataclass(frozen=True, kw_only=True)  # no slots: a generic class subscripted when called sets __orig_class__
+class SchemeHooks(Generic[T]):
+    """One scheme on the Tokenize page.
+
+    - ``name``: as the page writes it;
+    - ``byte_vocab``: id -> bytes of every id that can appear (empty when ids are pieces of text);
+    - ``unknown``: ``(position, character)`` of each character of a text it cannot encode at all;
+    - ``summary``: what was loaded, in a few words (None: the scheme is never loaded from files);
+    - ``no_files``: why the Files tab has no files to download (BPE's are written: ``""``);
+    - ``pieces``: its :class:`PieceHooks`, when its tokens are pieces of text rather than bytes.
+    """
+
+    name: str
+    byte_vocab: Callable[[T], Mapping[int, bytes]] = _no_bytes
+    unknown: Callable[[T, str], list[tuple[int, str]]] = _no_unknown
+    summary: Callable[[T], str] | None = None
+    no_files: str = ""
+    pieces: PieceHooks[T] | None = None
+
+
+OWN_FILES = (
+    "This tokenizer was loaded from its own files (WordPiece or Unigram): they are the files to keep. "
+    "MergeScope writes files for byte-level BPE tokenizers."
+)
+
+HOOKS: dict[str, SchemeHooks[Any]] = {
+    "bpe": SchemeHooks[Tokenizer](name="byte-level BPE", byte_vocab=_bpe_vocab, summary=bpe_summary),
+    "char": SchemeHooks[CharTokenizer](
+        name="characters",
+        byte_vocab=char_vocab,
+        unknown=_char_unknown,
+        no_files="The character baseline has no file format; pick a BPE tokenizer to download its files.",
+    ),
+    "wordpiece": SchemeHooks[WordPieceTokenizer](
+        name="WordPiece",
+        summary=wordpiece_summary,
+        no_files=OWN_FILES,
+        pieces=PieceHooks[WordPieceTokenizer](
+            detail=wordpiece_detail,
+            starts_word=_wordpiece_starts_word,
+            marks="## continues a word",
+            how_cut="From the word's start it takes the longest piece in the vocabulary, then the longest "
+            "## piece from where that ended, and so on; a word it cannot finish is one unknown token.",
+            decoder="a ## piece is glued to the one before, others get a space.",
+        ),
+    ),
+    "unigram": SchemeHooks[UnigramTokenizer](
+        name="Unigram",
+        summary=unigram_summary,
+        no_files=OWN_FILES,
+        pieces=PieceHooks[UnigramTokenizer](
+            detail=unigram_detail,
+            starts_word=_unigram_starts_word,
+            scores=_unigram_scores,
+            ranked=_normal_pieces,
+            marks="▁ is a space; its score",
+            how_cut="Of every way to cut the text into pieces, the one whose scores (log probabilities) add "
+            "up to the most; ▁ stands for a space.",
+            decoder="▁ becomes a space (the first one is dropped).",
+        ),
+    ),
+}
+
+
+def hooks_named(scheme: str) -> SchemeHooks[Any]:
+    """The record of the scheme named ``scheme`` (a ValueError for a scheme this page cannot show).
+
+    >>> hooks_named("unigram").name
+    'Unigram'
+    """
+    hooks = HOOKS.get(scheme)
+    if hooks is None:
+        raise ValueError(
+            f"the Tokenize page cannot show a {scheme} tokenizer; add its record to HOOKS in "
+            f"mergescope_ui/tokenize/schemes.py"
+        )
+    return hooks
+
+
+def hooks_of(tok: SchemeTokenizer) -> SchemeHooks[Any]:
+    """The record of ``tok``'s scheme (see the module)."""
+    return hooks_named(tok.scheme)
+
+
+def shows(tok: SchemeTokenizer) -> bool:
+    """Whether the page can show ``tok`` (its scheme has a record).
+
+    >>> shows(CharTokenizer("a"))
+    True
+    """
+    return tok.scheme in HOOKS

@@ -34,6 +34,8 @@ from make_corpus import generate  # noqa: E402
 
 import bpe_core  # noqa: E402
 from mergescope_ui.shared.settings import PREVIEW_CHARS, TOP_K  # noqa: E402
+from mergescope_ui.shared.stage.contract import AHEAD  # noqa: E402
+from mergescope_ui.shared.stage.producer import StageSettings  # noqa: E402
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun  # noqa: E402
 from mergescope_ui.shared.workers.session_worker import SessionWorker  # noqa: E402
 from mergescope_ui.train.scheme_host import (  # noqa: E402
@@ -43,7 +45,7 @@ from mergescope_ui.train.scheme_host import (  # noqa: E402
     start_host,
 )
 from mergescope_ui.train.scheme_run import SchemeSettings, start_scheme_run  # noqa: E402
-from mergescope_ui.train.stage_data import AHEAD, StageOptions, StageViews  # noqa: E402
+from mergescope_ui.train.stage_data import StageViews  # noqa: E402
 from mergescope_ui.train.unigram_stage import UnigramViews  # noqa: E402
 from mergescope_ui.train.wordpiece_stage import WordPieceViews  # noqa: E402
 
@@ -62,9 +64,9 @@ def bench(name: str, start, nexts: int, ahead: int) -> None:
     run, views = start()
     while run.pulled < ahead and run.pull():
         pass
-    views.window(position=0, serial=0, options=StageOptions())
+    views.window(position=0, serial=0, settings=StageSettings())
     run.position = 1 if run.pulled else 0
-    views.window(position=run.position, serial=0, options=StageOptions())
+    views.window(position=run.position, serial=0, settings=StageSettings())
     first = time.perf_counter() - t0
     times = []
     for _ in range(nexts):
@@ -75,7 +77,7 @@ def bench(name: str, start, nexts: int, ahead: int) -> None:
         if run.position >= run.pulled:
             break
         run.position += 1
-        views.window(position=run.position, serial=0, options=StageOptions())
+        views.window(position=run.position, serial=0, settings=StageSettings())
         times.append(time.perf_counter() - t)
     per = f"median {_ms(statistics.median(times))}, max {_ms(max(times))}" if times else "no step left"
     print(f"{name:16} first step {_ms(first):>10} · per Next ({len(times)}) {per}", flush=True)
@@ -86,9 +88,9 @@ def bench_host(name: str, start, nexts: int, ahead: int) -> None:
     t0 = time.perf_counter()
     host = start()
     host.advance(1 + ahead)
-    host.window(serial=0, options=StageOptions())
+    host.window(serial=0, options=StageSettings())
     host.show(1)
-    host.window(serial=0, options=StageOptions())
+    host.window(serial=0, options=StageSettings())
     first = time.perf_counter() - t0
     times = []
     for _ in range(nexts):
@@ -98,7 +100,7 @@ def bench_host(name: str, start, nexts: int, ahead: int) -> None:
         if host.state.pulled < k:
             break
         host.show(k)
-        host.window(serial=0, options=StageOptions())
+        host.window(serial=0, options=StageSettings())
         times.append(time.perf_counter() - t)
     if isinstance(host, RemoteSchemeHost):
         host.stop()

@@ -33,8 +33,9 @@ import bpe_core  # noqa: E402
 from mergescope_ui.shared.inputs.corpora import load_index, load_text  # noqa: E402
 from mergescope_ui.shared.settings import PREVIEW_CHARS  # noqa: E402
 from mergescope_ui.shared.stage.contract import wire  # noqa: E402
+from mergescope_ui.shared.stage.producer import StageSettings  # noqa: E402
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun  # noqa: E402
-from mergescope_ui.train.stage_data import StageOptions, StageViews  # noqa: E402
+from mergescope_ui.train.stage_data import StageViews  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 MAKER = ROOT.parent / "shared" / "tools" / "make_bench_corpus.py"
@@ -107,7 +108,7 @@ def bench_engine(text: str, steps: int) -> None:
     print(f"stage: one step's view (card, bars, places):  {stats(build)}")
     for k in (1, run.pulled // 2, run.pulled - 8):
         run.position = k
-        window = views.window(position=k, serial=0, options=StageOptions())
+        window = views.window(position=k, serial=0, settings=StageSettings())
         sizes.append(len(json.dumps(wire(window))))
     print(f"stage: data sent per window of steps:         {min(sizes) / 1e3:.0f}-{max(sizes) / 1e3:.0f} kB")
 

@@ -15,23 +15,24 @@ import streamlit as st
 
 from mergescope_ui.shared.rooms import Moment
 from mergescope_ui.shared.rooms.host import host_room
+from mergescope_ui.shared.stage.producer import StageSettings
 
-from .watch_encode import EncodeOptions, EncodeViews
+from .watch_encode import EncodeViews
 
 
-def encode_room(views: EncodeViews, *, position: int, signature: str, options: EncodeOptions) -> None:
+def encode_room(views: EncodeViews, *, position: int, signature: str, settings: StageSettings) -> None:
     """The room's button or the open room, fed with the encode stage at ``position``."""
     host_room(
-        lambda: encode_moment(views, position=position, signature=signature, options=options),
+        lambda: encode_moment(views, position=position, signature=signature, settings=settings),
         pager=views,
         quiz=False,
     )
 
 
-def encode_moment(views: EncodeViews, *, position: int, signature: str, options: EncodeOptions) -> Moment:
+def encode_moment(views: EncodeViews, *, position: int, signature: str, settings: StageSettings) -> Moment:
     """The encode stage at ``position`` as the room passes it on (phone sizes, the run named by the
     tokenizer, the text and the special-token switch)."""
-    window = views.window(position=position, serial=0, options=replace(options, large=False))
+    window = views.window(position=position, serial=0, settings=replace(settings, large=False))
     return Moment(window=window, question=None, lesson=lesson_link(st.context.url or ""), run=signature)
 
 

@@ -20,47 +20,34 @@ chunks column as escaped HTML, and the text's tokens around each place where it 
 from __future__ import annotations
 
 import html
-import threading
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from bpe_core import Tokenizer
 from bpe_core.bpe import EncodeStep, EncodeTrace, TraceReplay, trace_encode
 from bpe_core.byte_level import readable
 from bpe_core.pretokenizer import pattern_name
-from mergescope_ui.shared.html.tokens import (
-    STAGE_LABEL_COLUMNS,
-    clip_label,
-    stage_label,
-    token_class,
-    token_title,
-)
+from mergescope_ui.shared.html.tokens import clip_label, stage_label, token_class, token_title
 from mergescope_ui.shared.stage.contract import (
+    LABEL_COLUMNS,
+    PLACES_PER_STEP,
     ButtonTitles,
     Place,
     Places,
     Spans,
     StepView,
     TokenLabel,
-    Window,
     Wording,
     spans,
-    view_ids,
 )
-from mergescope_ui.shared.workers.bounded import remember
+from mergescope_ui.shared.stage.producer import StageProducer
 
-__all__ = ["ENCODE_CSS", "EncodeOptions", "EncodeViews", "trace_encode"]
+__all__ = ["ENCODE_CSS", "EncodeViews", "trace_encode"]
 
-PLACES_PER_STEP = 6  # places sent with each step; the stage shows a few at a time and asks for more
-CONTEXT_COLUMNS = 12  # tokens shown on each side of a place, in columns (a CJK character takes two)
-HEAD_TOKENS = 400  # the text from its start: tokens shown
-TOKEN_COLUMNS = STAGE_LABEL_COLUMNS  # columns a token's label takes in the sequences before it is cut
+HEAD_TOKENS = 400  # the text from its start: tokens shown (the trace holds tokens, not the text's characters)
 CARD_COLUMNS = 12  # columns each token of the card's big line may take
 CHUNKS_SHOWN = 40  # step 0's card: chunks shown with their part names
 CHUNKS_LISTED = 5  # a step's card and column: chunks named where it merged
-BEHIND, AHEAD = 6, 12  # steps sent before and after the current one
-MAX_VIEWS = 400  # step views kept
 PATTERN_TITLES = {
     "gpt2": "GPT-2's",
     "gpt4": "GPT-4's (cl100k)",
@@ -106,15 +93,6 @@ ENCODE_CSS = """
 """
 
 
-@dataclass(frozen=True, slots=True)
-class EncodeOptions:
-    """How the stage runs here: presenter sizes, the animation, Play's seconds per step."""
-
-    large: bool = False
-    animate: bool = True
-    speed: float = 1.0
-
-
 def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
@@ -129,45 +107,39 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-class EncodeViews:
+class EncodeViews(StageProducer):
     """Each step's view of one trace, built on demand and kept (and the replay that finds the places)."""
 
+    # A trace's steps come from one replay in memory, quick to build: the stage holds more of them, so
+    # stepping on asks the server less often.
+    behind, ahead = 6, 12
+
     def __init__(self, trace: EncodeTrace, tokenizer: Tokenizer) -> None:
+        super().__init__()  # a session's own (a trace is cheap to make again)
         self.trace = trace
         self.vocab = tokenizer.vocab
         self.special_ids = frozenset(tokenizer.special_tokens.values())
         self.replay = TraceReplay(trace)
         self.bytes = trace.chunks[-1].byte_end if trace.chunks else 0
-        self.place_start: dict[int, int] = {}  # step -> the first place the stage asked to see
-        self.lock = threading.RLock()  # a live room's students page from their sessions' threads
-        self._views: dict[tuple[int, int], StepView] = {}
-        self._labels: dict[int, TokenLabel] = {}
-        self._columns: dict[int, int] = {}
         self.pattern_title = PATTERN_TITLES.get(pattern_name(trace.pattern), "a custom")
 
     @property
     def last(self) -> int:
         return len(self.trace.steps)
 
+    @property
+    def finished(self) -> bool:
+        return True  # the whole trace is made at once
+
+    @property
+    def max_steps(self) -> int:
+        return self.last
+
+    def replay_step(self) -> int:
+        return self.replay.step
+
     # ----- one step -----
-    def view(self, k: int) -> StepView:
-        """The view of step ``k`` (0: the chunks as bytes), built once per first place shown."""
-        return self._view(k, self.place_start.get(k, 0))
-
-    def _view(self, k: int, start: int) -> StepView:
-        with self.lock:
-            return remember(self._views, (k, start), lambda: self._build(k, start), limit=MAX_VIEWS)
-
-    def page(self, step: int, start: int) -> tuple[StepView, dict[str, TokenLabel]] | None:
-        """Step ``step``'s view with its places from the ``start``-th on, and the labels of its tokens
-        (a live room's :class:`~mergescope_ui.shared.rooms.Pager`); None for a step the trace has not."""
-        if not 0 < step <= self.last or start < 0:
-            return None
-        with self.lock:
-            view = self._view(step, start)
-            return view, self.labels(view_ids((view,)))
-
-    def _build(self, k: int, start: int) -> StepView:
+    def build(self, k: int, start: int) -> StepView:
         trace, replay = self.trace, self.replay
         replay.move_to(k)
         flat = replay.flat()
@@ -232,19 +204,8 @@ class EncodeViews:
 
     def _context(self, flat: Sequence[int], g: int) -> tuple[int, int]:
         """The tokens around position ``g`` that fit :data:`CONTEXT_COLUMNS` on each side (one at least)."""
-        lo, used = g, 0
-        while lo > 0:
-            used += self.columns(flat[lo - 1])
-            if lo < g and used > CONTEXT_COLUMNS:
-                break
-            lo -= 1
-        hi, used = g + 1, 0
-        while hi < len(flat):
-            used += self.columns(flat[hi])
-            if hi > g + 1 and used > CONTEXT_COLUMNS:
-                break
-            hi += 1
-        return lo, hi
+        lo = g - self.fit(flat[j] for j in range(g - 1, -1, -1))
+        return lo, g + 1 + self.fit(flat[j] for j in range(g + 1, len(flat)))
 
     def _figures(self, k: int) -> str:
         tokens = self.trace.steps[k - 1].tokens_after if k else sum(len(c.ids) for c in self.trace.chunks)
@@ -267,7 +228,7 @@ class EncodeViews:
         trace = self.trace
         chips = []
         for c in trace.chunks[:CHUNKS_SHOWN]:
-            label = clip_label(c.text if c.special else readable(c.text.encode("utf-8")), TOKEN_COLUMNS)
+            label = clip_label(c.text if c.special else readable(c.text.encode("utf-8")), LABEL_COLUMNS)
             kind = "ms-special" if c.special else f"ms-c{c.index % 2 * 2}"
             size = c.byte_end - c.byte_start
             title = f"chunk {c.index + 1} · {c.part} · characters {c.start}–{c.end} · {_plural(size, 'byte')}"
@@ -341,7 +302,7 @@ class EncodeViews:
         for n in chunks[:CHUNKS_LISTED]:
             ids = self.replay.chunk_ids[n]
             tokens = "".join(
-                self._token(i, columns=TOKEN_COLUMNS, extra=" ms-new" if i == step.new_id else "")
+                self._token(i, columns=LABEL_COLUMNS, extra=" ms-new" if i == step.new_id else "")
                 for i in ids[:12]
             ) + ("…" if len(ids) > 12 else "")
             rows.append(
@@ -355,36 +316,11 @@ class EncodeViews:
             f"<table><tbody>{''.join(rows)}</tbody></table>{more}</div>"
         )
 
-    # ----- token labels -----
-    def columns(self, token_id: int) -> int:
-        """Columns token ``token_id``'s label takes in the sequences (as shortened)."""
-        if token_id not in self._columns:
-            self.labels([token_id])
-        return self._columns[token_id]
+    # ----- token labels and sentences -----
+    def label(self, token_id: int) -> tuple[TokenLabel, int]:
+        return stage_label(token_id, self.vocab[token_id], special=token_id in self.special_ids)
 
-    def labels(self, ids: Sequence[int] | set[int]) -> dict[str, TokenLabel]:
-        """id (as a string) -> its label in the stage's sequences."""
-        out: dict[str, TokenLabel] = {}
-        for i in sorted(ids):
-            entry = self._labels.get(i)
-            if entry is None:
-                token = self.vocab[i]
-                self._labels[i], self._columns[i] = stage_label(i, token, special=i in self.special_ids)
-                entry = self._labels[i]
-            out[str(i)] = entry
-        return out
-
-    # ----- the window -----
-    def window(self, *, position: int, serial: int, options: EncodeOptions, notice: str = "") -> Window:
-        """Everything the stage needs around ``position``."""
-        position = max(0, min(position, self.last))
-        lo, hi = max(0, position - BEHIND), min(self.last, position + AHEAD)
-        steps = list(range(lo, hi + 1))
-        if self.replay.step > position:  # built nearest the replay's step first: it moves the least
-            steps.reverse()
-        with self.lock:
-            views = sorted((self.view(k) for k in steps), key=lambda v: v.step)
-            labels = self.labels(view_ids(views))
+    def wording(self) -> Wording:
         last = self.last
         end = (
             f"🏁 Encoded in {_plural(last, 'step')}: {_plural(len(self.trace.ids), 'token')}, "
@@ -392,29 +328,14 @@ class EncodeViews:
             if self.trace.whole
             else f"🏁 The trace ends at step {last:,}. {self.trace.note}"
         )
-        return Window(
-            serial=serial,
-            position=position,
-            lo=lo,
-            hi=hi,
-            views=tuple(views),
-            labels=labels,
-            last=last,
-            finished=True,
-            max_steps=last,
-            quiz=False,
-            animate=options.animate,
-            speed=options.speed,
-            large=options.large,
-            notice=notice,
-            wording=Wording(
-                heading=f"Step {{step}} of {last:,}",
-                waiting="Loading step {step}…",
-                waiting_card="Step {step}",
-                past_end=f"The text is encoded after step {last:,}; showing it.",
-                past_limit=f"The text is encoded after step {last:,}; showing it.",
-                finished=end,
-            ),
-            arrows_from="",
-            titles=TITLES,
+        return Wording(
+            heading=f"Step {{step}} of {last:,}",
+            waiting="Loading step {step}…",
+            waiting_card="Step {step}",
+            past_end=f"The text is encoded after step {last:,}; showing it.",
+            past_limit=f"The text is encoded after step {last:,}; showing it.",
+            finished=end,
         )
+
+    def titles(self) -> ButtonTitles:
+        return TITLES

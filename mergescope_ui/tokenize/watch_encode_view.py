@@ -18,12 +18,13 @@ from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.stage.component import mount_stage
 from mergescope_ui.shared.stage.contract import read_shown
+from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.workers.cache import remember
 
 from . import keys
 from .encode_room import encode_room
 from .resolve import Picked
-from .watch_encode import ENCODE_CSS, EncodeOptions, EncodeViews, trace_encode
+from .watch_encode import ENCODE_CSS, EncodeViews, trace_encode
 
 
 @dataclass(slots=True)
@@ -76,10 +77,10 @@ def encode_tab(text: str, picked: Picked, *, specials: bool) -> None:
     if trace.note:
         st.info(md_escape(trace.note))
     st.html(ENCODE_CSS)
-    options = EncodeOptions(large=bool(st.session_state.get(shared_keys.PRESENTER, False)))
-    window = state.views.window(position=state.position, serial=state.serial, options=options)
+    settings = StageSettings(large=bool(st.session_state.get(shared_keys.PRESENTER, False)))
+    window = state.views.window(position=state.position, serial=state.serial, settings=settings)
     mount_stage(window, key=keys.ENCODE_STAGE, on_shown=_on_shown)
-    encode_room(state.views, position=state.position, signature=signature, options=options)  # live (#26)
+    encode_room(state.views, position=state.position, signature=signature, settings=settings)  # live (#26)
 
 
 def _on_shown() -> None:

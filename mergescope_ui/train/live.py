@@ -20,6 +20,7 @@ import streamlit as st
 
 from mergescope_ui.shared.rooms import BLOCK, NEXT, PRUNE, Moment, Question, Verdict
 from mergescope_ui.shared.rooms.host import host_room
+from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import scheme_quiz
@@ -27,27 +28,27 @@ from .link import page_url
 from .quiz import MAX_CHOICES, choice_labels, choices, grade
 from .scheme_run import SchemeRun
 from .scheme_stage import SchemeViews
-from .stage_data import StageOptions, StageViews
+from .stage_data import StageViews
 from .whatif.branch import WhatIf, pair_label, start_branch
 
 QUESTION = "_room_question"  # plain: (run, step, Question): the question of the next merge, made once
 
 
-def live_room(run: TrainingRun, views: StageViews, options: StageOptions) -> None:
+def live_room(run: TrainingRun, views: StageViews, settings: StageSettings) -> None:
     """The room's button or the open room, fed with this run's moment."""
     host_room(
-        lambda: room_moment(run, views, options),
+        lambda: room_moment(run, views, settings),
         what_if=lambda position: block_question(run, position),
         pager=views,  # students page through a step's places: built once per page for the room, here
     )
 
 
-def room_moment(run: TrainingRun, views: StageViews, options: StageOptions) -> Moment:
+def room_moment(run: TrainingRun, views: StageViews, settings: StageSettings) -> Moment:
     """The step shown, the question of the next merge, and the lesson's link (without presenter mode)."""
     window = views.window(
         position=run.position,
         serial=0,
-        options=replace(options, quiz=True, large=False, arrows_from=""),  # quiz: no step past this one
+        settings=replace(settings, quiz=True, large=False, arrows_from=""),  # quiz: no step past this one
     )
     identity = run.identity
     return Moment(
@@ -58,21 +59,21 @@ def room_moment(run: TrainingRun, views: StageViews, options: StageOptions) -> M
     )
 
 
-def scheme_room(run: SchemeRun, views: SchemeViews, options: StageOptions) -> None:
+def scheme_room(run: SchemeRun, views: SchemeViews, settings: StageSettings) -> None:
     """A WordPiece or Unigram run's room: the same as byte-level BPE's, with that scheme's quiz question
     (which pair merges next; which piece a round prunes) and no what-if."""
     unigram = run.scheme == "unigram"
     host_room(
-        lambda: scheme_moment(run, views, options),
+        lambda: scheme_moment(run, views, settings),
         pager=views,
         ask="which piece is pruned next?" if unigram else "which pair merges next?",
     )
 
 
-def scheme_moment(run: SchemeRun, views: SchemeViews, options: StageOptions) -> Moment:
+def scheme_moment(run: SchemeRun, views: SchemeViews, settings: StageSettings) -> Moment:
     """The scheme's step shown, the question of its next step, and the lesson's link."""
     window = views.window(
-        position=run.position, serial=0, options=replace(options, quiz=True, large=False, arrows_from="")
+        position=run.position, serial=0, settings=replace(settings, quiz=True, large=False, arrows_from="")
     )
     return Moment(
         window=window,

@@ -18,7 +18,8 @@ from streamlit.delta_generator import DeltaGenerator
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.rooms.host import hosting
-from mergescope_ui.shared.stage.contract import SETTLE_MS
+from mergescope_ui.shared.stage.contract import AHEAD, SETTLE_MS
+from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import details, keys, whatif
@@ -27,7 +28,7 @@ from .link import link_box, link_state, write_link
 from .live import live_room
 from .quiz import QuizResult, choice_labels, choices, question, quiz_html
 from .stage import move_stage, stage
-from .stage_data import AHEAD, StageOptions, StageViews
+from .stage_data import StageViews
 
 
 def step_panel(run: TrainingRun, inputs: Inputs) -> None:
@@ -41,9 +42,9 @@ def step_panel(run: TrainingRun, inputs: Inputs) -> None:
     st.fragment(_below, key=keys.BELOW_PART)(inputs=inputs)
 
 
-def _options() -> StageOptions:
+def _options() -> StageSettings:
     quiz = bool(st.session_state.get(keys.QUIZ))
-    return StageOptions(
+    return StageSettings(
         large=bool(st.session_state.get(shared_keys.PRESENTER, False)),
         quiz=quiz,
         animate=bool(st.session_state.get(keys.ANIMATE, True)),

@@ -35,6 +35,7 @@ from typing import Any, Final
 from bpe_core.unigram import Lattice, UnigramTrainer, lattice
 from mergescope_ui.shared import hosting
 from mergescope_ui.shared.stage.contract import Window
+from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.workers.jobs import MEGABYTE, Limits
 from mergescope_ui.shared.workers.session_worker import Context, SessionWorker
 
@@ -42,7 +43,6 @@ from .quiz import QuizResult
 from .scheme_quiz import choices, grade, question
 from .scheme_run import SchemeIdentity, SchemeRun, SchemeSettings, start_scheme_run
 from .scheme_stage import SchemeViews
-from .stage_data import StageOptions
 from .unigram_stage import UnigramViews
 from .wordpiece_stage import WordPieceViews
 
@@ -153,8 +153,8 @@ class SchemeHost:
             self.views.place_start[k] = start
 
     # ----- what the page shows -----
-    def window(self, *, serial: int, options: StageOptions, notice: str = "") -> Window:
-        return self.views.window(position=self.run.position, serial=serial, options=options, notice=notice)
+    def window(self, *, serial: int, options: StageSettings, notice: str = "") -> Window:
+        return self.views.window(position=self.run.position, serial=serial, settings=options, notice=notice)
 
     def ask(self) -> QuizAsk | None:
         """The quiz's question about the step after the one shown (None when training has ended)."""
@@ -315,7 +315,7 @@ class RemoteSchemeHost:
     def places_from(self, k: int, start: int) -> None:
         self._call("places_from", k, start)
 
-    def window(self, *, serial: int, options: StageOptions, notice: str = "") -> Window:
+    def window(self, *, serial: int, options: StageSettings, notice: str = "") -> Window:
         window: Window = self._call("window", serial=serial, options=options, notice=notice)
         return window
 

@@ -22,7 +22,8 @@ from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.stage.component import mount_stage
-from mergescope_ui.shared.stage.contract import read_shown
+from mergescope_ui.shared.stage.contract import AHEAD, read_shown
+from mergescope_ui.shared.stage.producer import StageSettings
 
 from . import keys
 from .inputs import SchemeInputs
@@ -35,7 +36,6 @@ from .scheme_host import IN_PROCESS_CHARS, Progress, RemoteSchemeHost, SchemeHos
 from .scheme_run import SchemeIdentity
 from .share import LinkState
 from .stage import move_stage
-from .stage_data import AHEAD, StageOptions
 
 Host = SchemeHost | RemoteSchemeHost
 
@@ -128,7 +128,7 @@ def _panel(*, inputs: SchemeInputs) -> None:
     if host is None:
         return
     quiz = bool(st.session_state.get(keys.QUIZ))
-    options = StageOptions(
+    options = StageSettings(
         large=bool(st.session_state.get(shared_keys.PRESENTER, False)),
         quiz=quiz,
         animate=bool(st.session_state.get(keys.ANIMATE, True)),

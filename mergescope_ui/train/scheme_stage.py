@@ -1,11 +1,11 @@
-"""What WordPiece's and Unigram's producers share: the window of step views around the step shown, the
-token labels, and the few HTML pieces both draw (pure: no Streamlit).
+"""What WordPiece's and Unigram's producers share: their run, how a label looks, and the few HTML pieces
+both draw (pure: no Streamlit).
 
-A producer (:class:`~.wordpiece_stage.WordPieceViews`, :class:`~.unigram_stage.UnigramViews`) gives
-each piece an id, builds the view of a step (:meth:`SchemeViews.build`) and says how a label looks
-(:meth:`SchemeViews.label`); this class sends the stage the same :class:`~..shared.stage_contract.Window`
-byte-level BPE's producer sends (:mod:`.stage_data`), so the stage, its controls, keys and presenter
-mode work unchanged.
+A producer (:class:`~.wordpiece_stage.WordPieceViews`, :class:`~.unigram_stage.UnigramViews`) is a
+:class:`~mergescope_ui.shared.stage.producer.StageProducer`: it gives each piece an id, builds the view
+of a step (``build``) and says how a label looks (``label``); the base sends the stage the same
+:class:`~mergescope_ui.shared.stage.contract.Window` byte-level BPE's producer sends (:mod:`.stage_data`),
+so the stage, its controls, keys and presenter mode work unchanged.
 
 >>> visible("▁a b\\nc")
 '▁a␣b↵c'
@@ -14,26 +14,13 @@ mode work unchanged.
 from __future__ import annotations
 
 import html
-import threading
-from collections.abc import Iterable
-from dataclasses import replace
+from typing import ClassVar
 
-from mergescope_ui.shared.html.tokens import clip_label
-from mergescope_ui.shared.stage.contract import (
-    ButtonTitles,
-    StepView,
-    TokenLabel,
-    Window,
-    Wording,
-    view_ids,
-)
-from mergescope_ui.shared.workers.bounded import remember
+from mergescope_ui.shared.html.tokens import clip_label, label_width
+from mergescope_ui.shared.stage.contract import BEHIND, LABEL_COLUMNS, TokenLabel
+from mergescope_ui.shared.stage.producer import StageProducer, shared_views
 
 from .scheme_run import SchemeRun
-from .stage_data import AHEAD, BEHIND, MAX_VIEWS, TOKEN_COLUMNS, StageOptions, shared_views
-
-HEAD_CHARS = 600  # the text from its start: characters shown
-PLACES_PER_STEP = 6  # places sent with each step (the stage pages through them and asks for more)
 
 SCHEME_STAGE_CSS = """
 <style>
@@ -64,95 +51,30 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-class SchemeViews:
+class SchemeViews(StageProducer):
     """The views of one :class:`~.scheme_run.SchemeRun`'s steps, built on demand and kept."""
 
-    noun = "step"  # what one step is called in the stage's sentences
+    # The quiz sends these steps before the one shown (as it always has here; BPE's sends a whole window).
+    quiz_behind: ClassVar[int] = BEHIND
 
     def __init__(self, run: SchemeRun) -> None:
+        super().__init__(shared_views(run.identity))  # every session's views of an equal run share them
         self.run = run
-        self.lock = threading.RLock()  # a live room's students page from their sessions' threads
-        self.place_start: dict[int, int] = {}  # step -> the first place the stage asked to see
-        self._shared = shared_views(run.identity)  # every session's views of an equal run share them
 
-    # ----- to be given by each scheme -----
-    def build(self, k: int, start: int) -> StepView:
-        raise NotImplementedError
+    @property
+    def last(self) -> int:
+        return self.run.pulled
 
-    def label(self, token_id: int) -> TokenLabel:
-        raise NotImplementedError
+    @property
+    def finished(self) -> bool:
+        return self.run.finished
 
-    def wording(self) -> Wording:
-        raise NotImplementedError
+    @property
+    def max_steps(self) -> int:
+        return self.run.max_steps
 
-    def titles(self) -> ButtonTitles | None:
-        """The stage buttons' tooltips, where the stage's own (of merges) do not fit; None keeps them."""
-        return None
-
-    # ----- shared -----
-    def view(self, k: int) -> StepView:
-        """The view of step ``k`` (0: before the first), built once per first place shown."""
-        return self._view(k, self.place_start.get(k, 0))
-
-    def _view(self, k: int, start: int) -> StepView:
-        shared = self._shared
-        with self.lock, shared.lock:
-            return remember(shared.views, (k, start), lambda: self.build(k, start), limit=MAX_VIEWS)
-
-    def page(self, step: int, start: int) -> tuple[StepView, dict[str, TokenLabel]] | None:
-        """Step ``step``'s view with its places from the ``start``-th on, and the labels of its tokens
-        (a live room's :class:`~mergescope_ui.shared.rooms.Pager`); None for a step not trained."""
-        if not 0 < step <= self.run.pulled or start < 0:
-            return None
-        with self.lock:
-            view = self._view(step, start)
-            return view, self.labels(view_ids((view,)))
-
-    def make_label(self, token_id: int, piece: str, *, classes: str, title: str) -> TokenLabel:
-        """A label for ``piece`` (plain text, shortened in the middle when long)."""
-        return TokenLabel(
-            text=clip_label(visible(piece), TOKEN_COLUMNS),
-            classes=classes,
-            title=title,
-            breaks=min(2, piece.count("\n")),
-        )
-
-    def labels(self, ids: Iterable[int]) -> dict[str, TokenLabel]:
-        shared = self._shared
-        out = {}
-        with shared.lock:
-            for i in ids:
-                if i not in shared.labels:
-                    shared.labels[i] = self.label(i)
-                out[str(i)] = shared.labels[i]
-        return out
-
-    def window(self, *, position: int, serial: int, options: StageOptions, notice: str = "") -> Window:
-        """Everything the stage needs around ``position`` (in the quiz, no step after it)."""
-        run = self.run
-        lo = max(0, position - BEHIND)
-        hi = position if options.quiz else min(run.pulled, position + AHEAD)
-        with self.lock:
-            views = [self.view(k) for k in range(lo, hi + 1)]
-            if options.quiz and views[0].step == 0:  # before the first guess, the chart would give it away
-                views[0] = replace(views[0], pairs="")
-            labels = self.labels(sorted(view_ids(views)))
-        return Window(
-            serial=serial,
-            position=position,
-            lo=lo,
-            hi=hi,
-            views=tuple(views),
-            labels=labels,
-            last=run.pulled,
-            finished=run.finished,
-            max_steps=run.max_steps,
-            quiz=options.quiz,
-            animate=options.animate,
-            speed=options.speed,
-            large=options.large,
-            notice=notice,
-            wording=self.wording(),
-            arrows_from=options.arrows_from,
-            titles=self.titles(),
-        )
+    def make_label(self, piece: str, *, classes: str, title: str) -> tuple[TokenLabel, int]:
+        """A label for ``piece`` (plain text, shortened in the middle when long) and the columns it takes."""
+        text = clip_label(visible(piece), LABEL_COLUMNS)
+        label = TokenLabel(text=text, classes=classes, title=title, breaks=min(2, piece.count("\n")))
+        return label, label_width(text)

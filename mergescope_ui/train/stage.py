@@ -27,19 +27,20 @@ from streamlit.errors import StreamlitAPIException
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.stage.component import mount_stage
 from mergescope_ui.shared.stage.contract import read_shown
+from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
 from .quiz import grade
-from .stage_data import StageOptions, StageViews
+from .stage_data import StageViews
 
 
-def stage(run: TrainingRun, views: StageViews, options: StageOptions) -> None:
+def stage(run: TrainingRun, views: StageViews, settings: StageSettings) -> None:
     """Mount the stage with the window around ``run.position``."""
     serial = st.session_state.setdefault(keys.STAGE_SERIAL, 0)
     notice = st.session_state.pop(keys.STAGE_NOTICE, "")
     tab = st.session_state.get(keys.STAGE_TAB, "places")
-    window = views.window(position=run.position, serial=serial, options=options, notice=notice, tab=tab)
+    window = views.window(position=run.position, serial=serial, settings=settings, notice=notice, tab=tab)
     mount_stage(window, key=keys.STAGE, on_shown=_on_shown)
 
 

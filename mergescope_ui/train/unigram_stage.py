@@ -24,10 +24,13 @@ import math
 import re
 from collections.abc import Sequence
 from itertools import accumulate
+from typing import cast
 
 from bpe_core.unigram import PieceLoss, UnigramRound, UnigramTrainer, viterbi
 from mergescope_ui.shared.html.tokens import PALETTE_SIZE, clip_label
 from mergescope_ui.shared.stage.contract import (
+    HEAD_CHARS,
+    PLACES_PER_STEP,
     ButtonTitles,
     Place,
     Places,
@@ -39,7 +42,7 @@ from mergescope_ui.shared.stage.contract import (
 )
 
 from .scheme_run import SchemeRun
-from .scheme_stage import HEAD_CHARS, PLACES_PER_STEP, SchemeViews, esc, visible
+from .scheme_stage import SchemeViews, esc, visible
 
 # A word as training sees it (the engine's rule in bpe_core.training.unigram): a ▁ and what follows up to
 # the next ▁ or white space; a run of other non-space; or a run of white space other than the space.
@@ -75,24 +78,22 @@ def changed_spans(before: Sequence[int], after: Sequence[int], widths: Sequence[
             plain += a
             continue
         if plain:
-            out.append(Span(tuple(plain), "", None))
+            out.append(Span(ids=tuple(plain), mark="", was=None))
             plain = []
-        out.append(Span(tuple(a), "new", tuple(b)))
+        out.append(Span(ids=tuple(a), mark="new", was=tuple(b)))
     if plain:
-        out.append(Span(tuple(plain), "", None))
+        out.append(Span(ids=tuple(plain), mark="", was=None))
     return tuple(out)
 
 
 class UnigramViews(SchemeViews):
     """The stage's views of one Unigram run (see the module docstring)."""
 
-    noun = "round"
-
     def __init__(self, run: SchemeRun, text: str) -> None:
         super().__init__(run)
-        trainer = run.trainer
-        if not isinstance(trainer, UnigramTrainer):
-            raise ValueError("UnigramViews needs a Unigram run")
+        if run.scheme != "unigram":
+            raise ValueError(f"UnigramViews shows a Unigram run, not a {run.scheme} one")
+        trainer = cast(UnigramTrainer, run.trainer)  # a Unigram run's trainer
         self.trainer = trainer
         self.pieces = [p for p, _ in trainer.seed.pieces]
         self.ids = {p: i + 1 for i, p in enumerate(self.pieces)}  # 0 is <unk>
@@ -102,15 +103,19 @@ class UnigramViews(SchemeViews):
         self.head_more = len(text) > HEAD_CHARS
         self._cuts: dict[tuple[int, str], tuple[int, ...]] = {}
 
+    @property
+    def rounds(self) -> list[UnigramRound]:
+        """The run's rounds so far (a Unigram run holds only these)."""
+        return cast(list[UnigramRound], self.run.records)
+
     # ----- pieces -----
     def piece(self, token_id: int) -> str:
         return self.trainer.options.unk_piece if token_id == 0 else self.pieces[token_id - 1]
 
-    def label(self, token_id: int) -> TokenLabel:
+    def label(self, token_id: int) -> tuple[TokenLabel, int]:
         piece = self.piece(token_id)
         single = len(piece) == 1
         return self.make_label(
-            token_id,
             piece,
             classes="ms-t ms-byte" if single or token_id == 0 else f"ms-t ms-c{token_id % PALETTE_SIZE}",
             title=f"seed piece #{token_id} · “{piece}” · {len(piece)} character{'' if single else 's'}",
@@ -130,16 +135,16 @@ class UnigramViews(SchemeViews):
 
     # ----- the views -----
     def build(self, k: int, start: int) -> StepView:
-        run = self.run
+        rounds = self.rounds
         if k == 0:
-            upcoming = run.records[0] if run.records else None
-            head: list[Span] = [Span(self.cut(w, 0), "", None) for w in self.head_words]
+            upcoming = rounds[0] if rounds else None
+            head: list[Span] = [Span(ids=self.cut(w, 0), mark="", was=None) for w in self.head_words]
             return StepView(
                 step=0,
                 heading="Round 0: the seed vocabulary",
                 status="👉 Unigram starts big and prunes. Press Next ▶ (→) for the first round.",
                 card=self._seed_card(),
-                pairs="" if upcoming is None else self._chart(upcoming, name_pruned=False),  # type: ignore[arg-type]
+                pairs="" if upcoming is None else self._chart(upcoming, name_pruned=False),
                 figures=self._figures(0),
                 before_caption="",
                 after_caption="The text's best segmentation, from its start",
@@ -147,9 +152,7 @@ class UnigramViews(SchemeViews):
                 head_more=self.head_more,
                 places=None,
             )
-        rnd = run.records[k - 1]
-        if not isinstance(rnd, UnigramRound):
-            raise ValueError("a Unigram run holds Unigram rounds")
+        rnd = rounds[k - 1]
         head = []
         for w in self.head_words:
             head += changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths)
@@ -182,10 +185,10 @@ class UnigramViews(SchemeViews):
 
     def _figures(self, k: int) -> str:
         seed = self.trainer.seed
-        rnd = self.run.records[k - 1] if k else None
+        rnd = self.rounds[k - 1] if k else None
         vocab, loss, tokens = (
             (rnd.vocab_size, rnd.loss_after, rnd.tokens_after)
-            if isinstance(rnd, UnigramRound)
+            if rnd is not None
             else (len(seed.pieces) + 1, seed.loss, seed.tokens)
         )
         target = self.trainer.options.vocab_size

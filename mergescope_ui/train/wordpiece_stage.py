@@ -27,6 +27,7 @@ import bisect
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from itertools import pairwise
+from typing import cast
 
 from bpe_core.wordpiece import (
     BERT_SPECIAL_TOKENS,
@@ -38,6 +39,8 @@ from bpe_core.wordpiece import (
 from bpe_core.wordpiece import words as text_words
 from mergescope_ui.shared.html.tokens import PALETTE_SIZE, clip_apart, clip_label
 from mergescope_ui.shared.stage.contract import (
+    HEAD_CHARS,
+    PLACES_PER_STEP,
     Mark,
     Place,
     Places,
@@ -50,7 +53,7 @@ from mergescope_ui.shared.stage.contract import (
 )
 
 from .scheme_run import SchemeRun
-from .scheme_stage import HEAD_CHARS, PLACES_PER_STEP, SchemeViews, esc
+from .scheme_stage import SchemeViews, esc
 
 Pair = tuple[str, str]
 PAIR_ROWS = 8
@@ -132,13 +135,11 @@ class WordPieceReplay:
 class WordPieceViews(SchemeViews):
     """The stage's views of one WordPiece run (see the module docstring)."""
 
-    noun = "merge"
-
     def __init__(self, run: SchemeRun, text: str) -> None:
         super().__init__(run)
-        trainer = run.trainer
-        if not isinstance(trainer, WordPieceTrainer):
-            raise ValueError("WordPieceViews needs a WordPiece run")
+        if run.scheme != "wordpiece":
+            raise ValueError(f"WordPieceViews shows a WordPiece run, not a {run.scheme} one")
+        trainer = cast(WordPieceTrainer, run.trainer)  # a WordPiece run's trainer
         self.trainer = trainer
         self.options = trainer.options
         self.replay = WordPieceReplay(trainer.word_counts, trainer.options)
@@ -154,13 +155,18 @@ class WordPieceViews(SchemeViews):
             len(w) * n for w, n in trainer.word_counts.items()
         )  # the corpus's characters in words
 
+    @property
+    def steps(self) -> list[WordPieceStep]:
+        """The run's steps so far (a WordPiece run holds only these)."""
+        return cast(list[WordPieceStep], self.run.records)
+
     # ----- ids and labels -----
     def id_of(self, piece: str) -> int:
         if piece not in self.ids:
             self.ids.update((t, i) for i, t in enumerate(self.trainer.vocab) if t not in self.ids)
         return self.ids[piece]
 
-    def label(self, token_id: int) -> TokenLabel:
+    def label(self, token_id: int) -> tuple[TokenLabel, int]:
         piece = self.trainer.vocab[token_id]
         single = len(piece) == 1 or (piece.startswith(self.options.prefix) and len(piece) == 3)
         kind = (
@@ -169,7 +175,6 @@ class WordPieceViews(SchemeViews):
             else "starts a word"
         )
         return self.make_label(
-            token_id,
             piece,
             classes="ms-t ms-byte" if single else f"ms-t ms-c{token_id % PALETTE_SIZE}",
             title=f"id {token_id} · “{piece}” · {kind}",
@@ -194,17 +199,17 @@ class WordPieceViews(SchemeViews):
 
     # ----- the views -----
     def build(self, k: int, start: int) -> StepView:
-        run = self.run
-        self.replay.advance(run.records)  # type: ignore[arg-type]
+        run, steps = self.run, self.steps
+        self.replay.advance(steps)
         if k == 0:
-            upcoming = run.records[0] if run.records else None
+            upcoming = steps[0] if steps else None
             first = [i for wi in self.head_words for i in self._ids(self.replay.first[wi])]
             return StepView(
                 step=0,
                 heading="Step 0: every word as characters",
                 status="👉 Each word is its first character, then the others with ##. Press Next ▶ (→).",
                 card=self._intro_card(),
-                pairs="" if upcoming is None else self._pairs(upcoming, name_winner=False),  # type: ignore[arg-type]
+                pairs="" if upcoming is None else self._pairs(upcoming, name_winner=False),
                 figures=self._figures(0),
                 before_caption="",
                 after_caption="The words from the start of the text",
@@ -212,9 +217,7 @@ class WordPieceViews(SchemeViews):
                 head_more=self.head_more,
                 places=None,
             )
-        step = run.records[k - 1]
-        if not isinstance(step, WordPieceStep):
-            raise ValueError("a WordPiece run holds WordPiece steps")
+        step = steps[k - 1]
         head: list[Span] = []
         for wi in self.head_words:
             head += self.merged(self.replay.split_at(wi, k - 1), step)
@@ -249,12 +252,12 @@ class WordPieceViews(SchemeViews):
         )
 
     def _figures(self, k: int) -> str:
-        records = self.run.records[:k]
+        records = self.steps[:k]
         vocab = len(self.options.special_tokens) + self.trainer.alphabet_size
-        vocab += sum(1 for r in records if isinstance(r, WordPieceStep) and r.added)  # (k steps: cheap)
+        vocab += sum(1 for r in records if r.added)  # (k steps: cheap)
         step = records[-1] if records else None
-        tokens = step.tokens_after if isinstance(step, WordPieceStep) else self.chars
-        fewer = f" ({step.replaced:,} fewer)" if isinstance(step, WordPieceStep) else ""
+        tokens = step.tokens_after if step is not None else self.chars
+        fewer = f" ({step.replaced:,} fewer)" if step is not None else ""
         per = self.chars / max(tokens, 1)
         return f"Vocab {vocab:,} · corpus pieces {tokens:,}{fewer} · {per:.3f} characters per piece"
 

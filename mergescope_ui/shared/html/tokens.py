@@ -22,7 +22,7 @@ import regex
 
 from bpe_core.byte_level import readable as screen_label
 
-from ..stage.contract import TokenLabel
+from ..stage.contract import LABEL_COLUMNS, TokenLabel
 
 # The fills of learned tokens, by id % 10, and of raw single bytes: told apart with normal colour vision and
 # under simulated protanopia, deuteranopia and tritanopia (CIEDE2000 at least 10 between any two, in
@@ -391,9 +391,6 @@ def merged_positions(
     return old, new
 
 
-STAGE_LABEL_COLUMNS = 14  # columns a token's label may take in the stage's sequences before it is shortened
-
-
 def stage_label(token_id: int, token: bytes, *, special: bool, note: str = "") -> tuple[TokenLabel, int]:
     """The stage's label of a byte-level token (plain text: the stage puts it in the page as text), and
     the columns it takes; ``note`` ends its title.
@@ -402,7 +399,7 @@ def stage_label(token_id: int, token: bytes, *, special: bool, note: str = "") -
     >>> label.text, columns
     ('<b>', 3)
     """
-    text = clip_label(token.decode("utf-8") if special else screen_label(token), STAGE_LABEL_COLUMNS)
+    text = clip_label(token.decode("utf-8") if special else screen_label(token), LABEL_COLUMNS)
     title = token_title(token_id, token, special=special) + (f" · {note}" if note else "")
     label = TokenLabel(
         text=text,

@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Protocol, TypeAlias
 
-from ..stage.contract import StepView, TokenLabel, Window, view_ids
+from ..stage.contract import AHEAD, BEHIND, StepView, TokenLabel, Window, view_ids
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed on a phone
 CODE_LENGTH = 6
@@ -49,7 +49,6 @@ MAX_ROOMS = 100  # open rooms one server holds
 MAX_STUDENTS = 60  # students a room admits
 MAX_NAME = 24  # characters of a display name
 MAX_HISTORY = 400  # step views a room keeps for students looking back (the oldest go first)
-BEHIND, AHEAD = 4, 8  # steps a student's window holds before and after the step it shows
 MAX_WAIT = 5.0  # seconds a student's look at the room may wait for a change
 
 

@@ -46,11 +46,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-from ..stage.contract import StepView, TokenLabel, Window, view_ids
+from ..stage.contract import AHEAD, BEHIND, StepView, TokenLabel, Window, view_ids
 from . import records as room_records
 from .model import (
-    AHEAD,
-    BEHIND,
     CLOSED_KEPT_SECONDS,
     IDLE_SECONDS,
     MAX_HISTORY,

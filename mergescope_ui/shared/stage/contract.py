@@ -46,8 +46,17 @@ MARKS: tuple[Mark, ...] = ("", "new")
 
 SETTLE_MS = 450  # stepping paused this long: the page beside the stage follows (sent as Window.settle_ms)
 
+# The stage's geometry, the same for every producer (a producer that needs another value overrides the
+# attribute of its :class:`~.producer.StageProducer` and says why).
+BEHIND, AHEAD = 4, 8  # steps a window holds before and after the step shown
+PLACES_PER_STEP = 6  # places sent with each step; the stage shows a few at a time and asks for more
+CONTEXT_COLUMNS = 12  # text shown on each side of a place, in columns (a CJK character takes two)
+HEAD_CHARS = 600  # the text from its start: characters shown
+LABEL_COLUMNS = 14  # columns a token's label may take in the stage's sequences before it is shortened
+MAX_VIEWS = 400  # step views a producer keeps
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TokenLabel:
     """How one token looks in the stage's sequences (sent once per window for every id shown).
 
@@ -62,7 +71,7 @@ class TokenLabel:
     breaks: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Span:
     """Token ids in a row under one :data:`Mark`, and what they were before the step.
 
@@ -78,7 +87,7 @@ class Span:
 Spans: TypeAlias = tuple[Span, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Place:
     """One place where the step's new token stands, with the text around it.
 
@@ -99,7 +108,7 @@ class Place:
     cut_after: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Places:
     """The places of a step's new token: ``total`` of them, ``items`` from the ``start``-th (0-based) on."""
 
@@ -108,7 +117,7 @@ class Places:
     items: tuple[Place, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StepView:
     """Everything the stage shows at one step.
 
@@ -133,7 +142,7 @@ class StepView:
     places: Places | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Wording:
     """The stage's sentences for a step it has no view of, or past the end (plain text; ``{step}``
     stands for a step number), and the names of the places a step changed: ``places_tab`` (the tab),
@@ -150,7 +159,7 @@ class Wording:
     places_noun: str = "places"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ButtonTitles:
     """The tooltips of the stage's Back, Next, Play and Reset buttons (plain text), for a producer that
     steps something other than a training run (the stage's own speak of merges learned)."""
@@ -161,7 +170,7 @@ class ButtonTitles:
     reset: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Window:
     """What the stage is sent at each run: the views of steps ``lo``..``hi`` around ``position``.
 
@@ -200,7 +209,7 @@ class Window:
     settle_ms: int = SETTLE_MS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Shown:
     """What the stage reports back (its one state value): the step it shows, the first place it needs
     sent for that step, the ``serial`` of the window it was sent (a report about an older
@@ -297,14 +306,14 @@ def spans(ids: Sequence[int], changed: Mapping[int, tuple[Mark, tuple[int, ...]]
     for n, i in enumerate(ids):
         if n in changed:
             if run:
-                out.append(Span(tuple(run), "", None))
+                out.append(Span(ids=tuple(run), mark="", was=None))
                 run = []
             mark, was = changed[n]
-            out.append(Span((i,), mark, was))
+            out.append(Span(ids=(i,), mark=mark, was=was))
         else:
             run.append(i)
     if run:
-        out.append(Span(tuple(run), "", None))
+        out.append(Span(ids=tuple(run), mark="", was=None))
     return tuple(out)
 
 
@@ -325,7 +334,7 @@ def view_ids(views: Iterable[StepView]) -> set[int]:
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _PLAIN = (str, int, float, bool, type(None))
 # Step views wired already, by the view itself (its id, the view kept beside it so the id stays its
-# own): a producer keeps its views (StageViews), and a window shares all its views but one or two
+# own): a producer keeps its views (StageProducer), and a window shares all its views but one or two
 # with the one before, so each view is wired once.  The wired form is only read (sent as JSON).
 _WIRED_VIEWS: OrderedDict[int, tuple[StepView, dict[str, Any]]] = OrderedDict()
 _WIRED_LOCK = threading.Lock()
@@ -342,7 +351,8 @@ def wire(value: Any) -> Any:
     what it holds).
 
     >>> from dataclasses import replace
-    >>> view = StepView(1, "Merge 1", "", "<b>card</b>", "", "", "", "", (), False, None)
+    >>> view = StepView(step=1, heading="Merge 1", status="", card="<b>card</b>", pairs="", figures="",
+    ...     before_caption="", after_caption="", head=(), head_more=False, places=None)
     >>> first, again = wire(view), wire(view)
     >>> first["card"] is again["card"], first is again, first == wire(replace(view))
     (True, False, True)
@@ -367,7 +377,7 @@ def wire(value: Any) -> Any:
 
 
 # Step views encoded as JSON already, by the view (as _WIRED_VIEWS): the sessions of a class on one run
-# share their views (mergescope_ui.train.stage_data.RunViews), so each is encoded once, not per session.
+# share their views (mergescope_ui.shared.stage.producer.ViewMemo), so each is encoded once, not per session.
 _VIEW_JSON: OrderedDict[int, tuple[StepView, bytes]] = OrderedDict()
 
 
@@ -378,9 +388,13 @@ def window_json(window: Window) -> bytes:
     every other session's page and the server's own loop wait.  Given as bytes, Streamlit sends it as
     it is (no JSON of it made, nor hashed, at each mount).
 
-    >>> view = StepView(1, "Merge 1", "", "<b>card</b>", "", "", "", "", (), False, None)
-    >>> words = Wording(*"heading waiting card end limit finished".split())
-    >>> window = Window(2, 1, 1, 1, (view,), {}, 1, False, 5, False, True, 1.0, False, "", words, "")
+    >>> view = StepView(step=1, heading="Merge 1", status="", card="<b>card</b>", pairs="", figures="",
+    ...     before_caption="", after_caption="", head=(), head_more=False, places=None)
+    >>> words = Wording(heading="heading", waiting="waiting", waiting_card="card", past_end="end",
+    ...     past_limit="limit", finished="finished")
+    >>> window = Window(serial=2, position=1, lo=1, hi=1, views=(view,), labels={}, last=1,
+    ...     finished=False, max_steps=5, quiz=False, animate=True, speed=1.0, large=False, notice="",
+    ...     wording=words, arrows_from="")
     >>> json.loads(window_json(window)) == wire(window), window_json(window).startswith(b'{"serial":2,')
     (True, True)
     """

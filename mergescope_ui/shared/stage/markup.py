@@ -33,7 +33,7 @@ ATTRIBUTES = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Element:
     """One element of a block: its tag, its attributes (name, value) in order, and its children, each
     a plain text or an element."""
@@ -56,7 +56,7 @@ class _Reader(HTMLParser):
             if name not in ATTRIBUTES:
                 raise ValueError(f"the stage sets no attribute {name!r} (<{tag}>): use {sorted(ATTRIBUTES)}")
         if tag in VOID:
-            self.stack[-1][2].append(Element(tag, tuple(named), ()))
+            self.stack[-1][2].append(Element(tag=tag, attrs=tuple(named), children=()))
         else:
             self.stack.append((tag, named, []))
 
@@ -71,7 +71,7 @@ class _Reader(HTMLParser):
         if len(self.stack) < 2 or self.stack[-1][0] != tag:
             raise ValueError(f"</{tag}> closes no open <{tag}>: the block's tags must nest")
         name, attrs, children = self.stack.pop()
-        self.stack[-1][2].append(Element(name, tuple(attrs), tuple(children)))
+        self.stack[-1][2].append(Element(tag=name, attrs=tuple(attrs), children=tuple(children)))
 
     def handle_data(self, data: str) -> None:
         children = self.stack[-1][2]

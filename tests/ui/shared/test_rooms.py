@@ -362,7 +362,7 @@ class CountingPager:
     def page(self, step: int, start: int) -> rooms.Page | None:
         self.calls.append((step, start))
         view = _moment(step).window.views[-1]
-        token = (Span((1000 + start,), "new", (1, 2)),)
+        token = (Span(ids=(1000 + start,), mark="new", was=(1, 2)),)
         place = Place(
             number=start + 1, lead=(), token=token, tail=(), link=None, cut_before=True, cut_after=True
         )

@@ -14,9 +14,10 @@ from bpe_core.tokenizer.encode_trace import trace_encode
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.stage.contract import RECORDS, wire
 from mergescope_ui.shared.stage.contract import read_shown as shown
+from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.tokenize import keys
 from mergescope_ui.tokenize.tab_views import WATCH_TAB
-from mergescope_ui.tokenize.watch_encode import EncodeOptions, EncodeViews
+from mergescope_ui.tokenize.watch_encode import EncodeViews
 from tests.ui.tokenize.fake_caches import trained as cached_tokenizer
 from tests.ui.tokenize.test_page import EVIL, PAGE, cid, quick, spans_of
 from tests.ui.train.stage_driver import send, spans_ids, stage_data, step_through, view
@@ -142,7 +143,7 @@ def test_a_long_text_is_traced_in_part_and_says_so() -> None:
 def test_the_window_is_json_of_the_contracts_records_only() -> None:
     tok = quick(cid("lighthouse"), 500)
     views = EncodeViews(trace_encode(tok, TEXT * 3), tok)
-    data = json.loads(json.dumps(wire(views.window(position=9, serial=1, options=EncodeOptions()))))
+    data = json.loads(json.dumps(wire(views.window(position=9, serial=1, settings=StageSettings()))))
     shapes: dict[str, set[str]] = {}
     _keys(data, "window", shapes)
     records = {frozenset(f.name for f in dataclasses.fields(r)) for r in RECORDS}

@@ -13,8 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.stage.contract import AHEAD, BEHIND
 from mergescope_ui.train import keys
-from mergescope_ui.train.stage_data import AHEAD, BEHIND
 from tests.ui.train.stage_driver import send, spans_ids, stage_data, step_through, view
 
 ROOT = Path(__file__).resolve().parents[3]

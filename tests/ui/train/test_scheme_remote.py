@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.workers import session_worker
 from mergescope_ui.shared.workers.jobs import Limits
 from mergescope_ui.train import keys, scheme_host
 from mergescope_ui.train.lattice_view import lattice_html
 from mergescope_ui.train.scheme_host import RemoteSchemeHost, start_host
 from mergescope_ui.train.scheme_run import SchemeSettings
-from mergescope_ui.train.stage_data import StageOptions
 from tests.ui.shared.test_jobs import gone, until
 from tests.ui.train.stage_driver import as_html, send, stage_data, view
 from tests.ui.train.train_page import open_train
@@ -59,7 +59,7 @@ def test_a_remote_run_shows_what_a_run_here_shows(remote: None, scheme: str, sou
         here.advance(k + 1)  # the page trains one ahead before it builds a window
         here.show(k)
         shown = stage_data(at)
-        mine = _wire(here.window(serial=shown["serial"], options=StageOptions()))
+        mine = _wire(here.window(serial=shown["serial"], options=StageSettings()))
         assert view(at) == next(v for v in mine["views"] if v["step"] == k), k
     if scheme == "unigram":
         (pills,) = at.get("button_group")
@@ -141,8 +141,8 @@ def test_a_run_whose_worker_was_let_go_idle_comes_back_where_it_was(
         pid = host.worker.pid
         until(lambda: host.worker.idle)
         assert pid is not None and gone(pid) and host.worker not in session_worker.live_workers()
-        mine = here.window(serial=1, options=StageOptions())
-        assert host.window(serial=1, options=StageOptions()) == mine  # step 2 of 4 trained, in a new process
+        mine = here.window(serial=1, options=StageSettings())
+        assert host.window(serial=1, options=StageSettings()) == mine  # step 2 of 4 trained, in a new process
         assert host.worker.pid != pid and host.worker.restarts == 1
         assert host.jump(5) == here.jump(5)
     finally:

@@ -19,9 +19,9 @@ from bpe_core.training.unigram import unigram_steps
 from bpe_core.training.wordpiece import wordpiece_steps
 from mergescope_ui.shared.stage.contract import RECORDS, wire
 from mergescope_ui.shared.stage.markup import TAGS
+from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.train.lattice_view import lattice_html
 from mergescope_ui.train.scheme_run import SchemeSettings, start_scheme_run
-from mergescope_ui.train.stage_data import StageOptions
 from mergescope_ui.train.unigram_stage import UnigramViews, changed_spans
 from mergescope_ui.train.wordpiece_stage import WordPieceViews
 
@@ -81,7 +81,7 @@ def test_wordpiece_continuation_pieces_show_their_hashes() -> None:
     run = start_scheme_run(HUG, SchemeSettings(scheme="wordpiece", steps=3))
     views = WordPieceViews(run, HUG)
     run.jump(3)
-    window = views.window(position=1, serial=0, options=StageOptions())
+    window = views.window(position=1, serial=0, settings=StageSettings())
     shown = {html.unescape(label.text) for label in window.labels.values()}
     assert {"##gs", "##u", "h", "p"} <= shown
     head = [views.trainer.vocab[i] for i in _ids(views.view(1).head)]
@@ -195,7 +195,7 @@ def test_a_window_is_json_of_contract_records(scheme: str) -> None:
     run = start_scheme_run(text, settings_)
     views = WordPieceViews(run, text) if scheme == "wordpiece" else UnigramViews(run, text)
     run.jump(3)
-    window = views.window(position=2, serial=1, options=StageOptions(large=True))
+    window = views.window(position=2, serial=1, settings=StageSettings(large=True))
     data = json.loads(json.dumps(wire(window)))
     assert data["position"] == 2 and [v["step"] for v in data["views"]] == [0, 1, 2, 3]
     assert all(type(v) in RECORDS for v in window.views)

@@ -8,10 +8,11 @@ import gc
 import pytest
 
 from bpe_core import Trainer, TrainOptions
+from mergescope_ui.shared.stage import producer
+from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
-from mergescope_ui.train import stage_data
 from mergescope_ui.train.scheme_run import SchemeSettings, start_scheme_run
-from mergescope_ui.train.stage_data import StageOptions, StageViews
+from mergescope_ui.train.stage_data import StageViews
 from mergescope_ui.train.unigram_stage import UnigramViews
 from mergescope_ui.train.whatif.branch import WhatIf, start_branch
 from mergescope_ui.train.wordpiece_stage import WordPieceViews
@@ -30,22 +31,22 @@ def _run(text: str = TEXT, merges: int = 30) -> TrainingRun:
 def builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The steps whose view was built (not taken from the shared views)."""
     built: list[int] = []
-    real = StageViews._build
+    real = StageViews.build
 
     def counted(self: StageViews, k: int, start: int):
         built.append(k)
         return real(self, k, start)
 
-    monkeypatch.setattr(StageViews, "_build", counted)
+    monkeypatch.setattr(StageViews, "build", counted)
     return built
 
 
 def test_two_sessions_on_equal_runs_build_each_view_once(builds: list[int]) -> None:
     first, second = StageViews(_run(), TEXT), StageViews(_run(), TEXT)  # two sessions, two trainers
-    window = first.window(position=10, serial=1, options=StageOptions())
+    window = first.window(position=10, serial=1, settings=StageSettings())
     built = sorted(builds)
     assert built == [v.step for v in window.views]
-    again = second.window(position=10, serial=1, options=StageOptions())
+    again = second.window(position=10, serial=1, settings=StageSettings())
     assert sorted(builds) == built, "the second session took the first one's views"
     assert again == window
     assert all(a is b for a, b in zip(again.views, window.views, strict=True))
@@ -54,10 +55,10 @@ def test_two_sessions_on_equal_runs_build_each_view_once(builds: list[int]) -> N
 
 def test_what_a_session_is_shown_is_what_it_would_build_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     first = StageViews(_run(), TEXT)
-    first.window(position=5, serial=1, options=StageOptions())  # steps 1-13 built by this one
-    shared = StageViews(_run(), TEXT).window(position=12, serial=2, options=StageOptions())
-    monkeypatch.setattr(stage_data, "SHARED", stage_data.SharedViews())
-    alone = StageViews(_run(), TEXT).window(position=12, serial=2, options=StageOptions())
+    first.window(position=5, serial=1, settings=StageSettings())  # steps 1-13 built by this one
+    shared = StageViews(_run(), TEXT).window(position=12, serial=2, settings=StageSettings())
+    monkeypatch.setattr(producer, "SHARED", producer.SharedViews())
+    alone = StageViews(_run(), TEXT).window(position=12, serial=2, settings=StageSettings())
     assert shared == alone
 
 
@@ -93,10 +94,10 @@ def test_wordpiece_and_unigram_views_are_shared_too(scheme: str) -> None:
 def test_the_shared_views_go_with_the_last_session_on_their_run() -> None:
     first, second = StageViews(_run(), TEXT), StageViews(_run(), TEXT)
     first.view(2)
-    assert len(stage_data.SHARED) == 1
+    assert len(producer.SHARED) == 1
     del first
     gc.collect()
-    assert len(stage_data.SHARED) == 1 and second.view(2).step == 2, "kept while a session steps"
+    assert len(producer.SHARED) == 1 and second.view(2).step == 2, "kept while a session steps"
     del second
     gc.collect()
-    assert len(stage_data.SHARED) == 0, "the class left: nothing kept"
+    assert len(producer.SHARED) == 0, "the class left: nothing kept"

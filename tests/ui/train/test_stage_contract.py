@@ -18,8 +18,9 @@ import pytest
 from bpe_core import Trainer, TrainOptions
 from mergescope_ui.shared.stage import contract as stage_contract
 from mergescope_ui.shared.stage.contract import MARKS, RECORDS, Span, wire
+from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
-from mergescope_ui.train.stage_data import StageOptions, StageViews
+from mergescope_ui.train.stage_data import StageViews
 
 ROOT = Path(__file__).resolve().parents[3]
 JS = (ROOT / "mergescope_ui" / "shared" / "stage" / "assets" / "stage.js").read_text(encoding="utf-8")
@@ -95,7 +96,7 @@ def test_the_settle_time_is_sent_not_copied() -> None:
 
 
 def test_wire_sends_each_record_as_its_fields_and_nothing_else() -> None:
-    assert wire((Span((1,), "new", (3, 4)), Span((5, 6), "", None))) == [
+    assert wire((Span(ids=(1,), mark="new", was=(3, 4)), Span(ids=(5, 6), mark="", was=None))) == [
         {"ids": [1], "mark": "new", "was": [3, 4]},
         {"ids": [5, 6], "mark": "", "was": None},
     ]
@@ -119,7 +120,7 @@ def test_a_real_window_is_json_and_every_object_in_it_is_a_record() -> None:
     run = TrainingRun(Trainer(text, settings), identity=RunIdentity.of(text, settings))
     run.jump(30)
     run.position = 10
-    window = StageViews(run, text).window(position=10, serial=1, options=StageOptions())
+    window = StageViews(run, text).window(position=10, serial=1, settings=StageSettings())
     data = json.loads(json.dumps(wire(window)))
     shapes: dict[str, set[str]] = {}
     _keys(data, "window", shapes)

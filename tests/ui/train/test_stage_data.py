@@ -5,16 +5,10 @@ from __future__ import annotations
 import json
 
 from bpe_core import Trainer, TrainOptions
-from mergescope_ui.shared.stage.contract import Spans, wire
+from mergescope_ui.shared.stage.contract import AHEAD, BEHIND, CONTEXT_COLUMNS, PLACES_PER_STEP, Spans, wire
+from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
-from mergescope_ui.train.stage_data import (
-    AHEAD,
-    BEHIND,
-    CONTEXT_COLUMNS,
-    PLACES_PER_STEP,
-    StageOptions,
-    StageViews,
-)
+from mergescope_ui.train.stage_data import StageViews
 
 STORY = "the keeper lit the lamp and the ships saw the light. 灯塔守护者点亮了灯。 " * 30
 
@@ -34,10 +28,10 @@ def _ids(line: Spans, side: str = "after") -> list[int]:
 def test_a_window_around_a_step_and_nothing_after_it_in_the_quiz() -> None:
     run = _run()
     views = StageViews(run, STORY)
-    window = views.window(position=20, serial=3, options=StageOptions())
+    window = views.window(position=20, serial=3, settings=StageSettings())
     assert window.lo == 20 - BEHIND and window.hi == 20 + AHEAD and window.serial == 3
     assert [v.step for v in window.views] == list(range(20 - BEHIND, 20 + AHEAD + 1))
-    quiz = views.window(position=20, serial=3, options=StageOptions(quiz=True))
+    quiz = views.window(position=20, serial=3, settings=StageSettings(quiz=True))
     assert [v.step for v in quiz.views] == list(range(20 - BEHIND - AHEAD, 21)), "as many steps, all before"
     json.dumps(wire(window))  # it goes to the browser as JSON
 
@@ -47,7 +41,7 @@ def test_going_back_to_a_step_not_built_yet_keeps_every_label() -> None:
     views = StageViews(run, STORY)
     for k in range(1, 21):  # the replay ends at step 20
         views.view(k)
-    window = views.window(position=1, serial=0, options=StageOptions())  # builds step 0: the replay goes back
+    window = views.window(position=1, serial=0, settings=StageSettings())  # builds step 0: the replay back
     shown = {i for v in window.views for side in ("before", "after") for i in _ids(v.head, side)}
     assert {str(i) for i in shown} <= set(window.labels)
 

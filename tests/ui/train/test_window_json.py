@@ -14,8 +14,9 @@ from bpe_core import Trainer, TrainOptions
 from mergescope_ui.shared.inputs.corpora import find_corpus, load_index, load_text
 from mergescope_ui.shared.stage import contract as stage_contract
 from mergescope_ui.shared.stage.contract import window_json, wire
+from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
-from mergescope_ui.train.stage_data import StageOptions, StageViews
+from mergescope_ui.train.stage_data import StageViews
 from tests.ui.train.stage_driver import send, stage_data
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -31,7 +32,7 @@ def test_every_window_of_every_corpus_is_the_wired_window(corpus: str) -> None:
     views = StageViews(run, text)
     for position in range(run.pulled + 1):
         for quiz in (False, True):
-            window = views.window(position=position, serial=position, options=StageOptions(quiz=quiz))
+            window = views.window(position=position, serial=position, settings=StageSettings(quiz=quiz))
             assert json.loads(window_json(window)) == wire(window), (position, quiz)
 
 
@@ -50,11 +51,11 @@ def test_each_view_is_encoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
         return real(value, **options)
 
     monkeypatch.setattr(stage_contract.json, "dumps", counted)
-    first = views.window(position=5, serial=1, options=StageOptions())
+    first = views.window(position=5, serial=1, settings=StageSettings())
     window_json(first)
     assert sorted(encoded) == [v.step for v in first.views]
     shown = {v.step for v in first.views}
-    second = views.window(position=6, serial=1, options=StageOptions())
+    second = views.window(position=6, serial=1, settings=StageSettings())
     window_json(second)
     added = {v.step for v in second.views} - shown
     assert added and sorted(encoded) == sorted([*shown, *added]), "only the step new to this window"

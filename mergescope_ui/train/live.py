@@ -13,19 +13,18 @@ which pair merges instead?) is made when asked, from the what-if's branch.
 from __future__ import annotations
 
 import urllib.parse
-from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import streamlit as st
 
-from mergescope_ui.shared.rooms import BLOCK, NEXT, PRUNE, Moment, Question, Verdict
+from mergescope_ui.shared.rooms import BLOCK, Moment, Question, Verdict
 from mergescope_ui.shared.rooms.host import host_room
 from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.training_run import TrainingRun
 
-from . import scheme_quiz
 from .link import page_url
-from .quiz import MAX_CHOICES, choice_labels, choices, grade
+from .quiz import BPE_QUESTION, MAX_CHOICES, QuizQuestion, choice_labels
 from .scheme_run import SchemeRun
 from .scheme_stage import SchemeViews
 from .stage_data import StageViews
@@ -43,8 +42,16 @@ def live_room(run: TrainingRun, views: StageViews, settings: StageSettings) -> N
     )
 
 
-def room_moment(run: TrainingRun, views: StageViews, settings: StageSettings) -> Moment:
-    """The step shown, the question of the next merge, and the lesson's link (without presenter mode)."""
+def scheme_room(run: SchemeRun, views: SchemeViews, settings: StageSettings) -> None:
+    """A WordPiece or Unigram run's room: the same as byte-level BPE's, with that scheme's quiz question
+    (which pair merges next; which piece a round prunes) and no what-if."""
+    host_room(lambda: room_moment(run, views, settings), pager=views, ask=views.quiz.ask)
+
+
+def room_moment(
+    run: TrainingRun | SchemeRun, views: StageViews | SchemeViews, settings: StageSettings
+) -> Moment:
+    """The step shown, the question of the next step, and the lesson's link (without presenter mode)."""
     window = views.window(
         position=run.position,
         serial=0,
@@ -53,95 +60,47 @@ def room_moment(run: TrainingRun, views: StageViews, settings: StageSettings) ->
     identity = run.identity
     return Moment(
         window=window,
-        question=next_question(run),
+        question=next_question(run, views.quiz),
         lesson=_lesson_link(page_url()),
         run=f"{identity.text_digest}:{identity.settings!r}",
     )
 
 
-def scheme_room(run: SchemeRun, views: SchemeViews, settings: StageSettings) -> None:
-    """A WordPiece or Unigram run's room: the same as byte-level BPE's, with that scheme's quiz question
-    (which pair merges next; which piece a round prunes) and no what-if."""
-    unigram = run.scheme == "unigram"
-    host_room(
-        lambda: scheme_moment(run, views, settings),
-        pager=views,
-        ask="which piece is pruned next?" if unigram else "which pair merges next?",
-    )
+def next_question(run: TrainingRun | SchemeRun, quiz: QuizQuestion[Any]) -> Question | None:
+    """The quiz's question about ``run``'s next step as the room asks it, with each choice's verdict (None
+    at the end); made once per run and step (the panel reruns at every step, and grading builds BPE's
+    pair table each time)."""
+    upcoming = run.peek()
+    made: tuple[object, int, Question | None] | None = st.session_state.get(QUESTION)
+    if upcoming is not None and made is not None and made[0] is run and made[1] == upcoming.index:
+        return made[2]
+    question = None if upcoming is None else room_question(upcoming, quiz)
+    st.session_state[QUESTION] = (run, upcoming.index if upcoming else -1, question)
+    return question
 
 
-def scheme_moment(run: SchemeRun, views: SchemeViews, settings: StageSettings) -> Moment:
-    """The scheme's step shown, the question of its next step, and the lesson's link."""
-    window = views.window(
-        position=run.position, serial=0, settings=replace(settings, quiz=True, large=False, arrows_from="")
-    )
-    return Moment(
-        window=window,
-        question=_once(run, scheme_question),
-        lesson=_lesson_link(page_url()),
-        run=f"{run.identity.text_digest}:{run.identity.settings!r}",
-    )
+def room_question(upcoming: Any, quiz: QuizQuestion[Any]) -> Question:
+    """``quiz``'s question about the step ``upcoming``, as the room asks it.
 
-
-def scheme_question(run: SchemeRun) -> Question | None:
-    """The scheme quiz's question about the next step, as the room asks it (None at the end).
-
+    >>> from .quiz import UNIGRAM_QUESTION
     >>> from .scheme_run import SchemeSettings, start_scheme_run
     >>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
-    >>> q = scheme_question(start_scheme_run(text, SchemeSettings(scheme="unigram", vocab_size=12)))
+    >>> run = start_scheme_run(text, SchemeSettings(scheme="unigram", vocab_size=12))
+    >>> q = room_question(run.peek(), UNIGRAM_QUESTION)
     >>> q.kind, q.answer, q.prompt, q.verdicts[q.answer].outcome
     ('prune', 'bu', 'which of these pieces is pruned in round 1?', 'right')
     """
-    upcoming = run.peek()
-    if upcoming is None:
-        return None
-    options = scheme_quiz.choices(upcoming)
+    options = quiz.choices(upcoming)
     shown = choice_labels(options)
-    verdicts = {option: scheme_quiz.grade(option, upcoming) for option in options}
-    question = Question(
+    verdicts = {option: quiz.grade(option, upcoming) for option in options}
+    return Question(
         step=upcoming.index,
         choices=tuple(options),
         shown=tuple(shown[o] for o in options),
         answer=next(iter(verdicts.values())).answer,
         verdicts={o: Verdict(outcome=r.outcome, message=r.message) for o, r in verdicts.items()},
-        kind=PRUNE if run.scheme == "unigram" else NEXT,
+        kind=quiz.kind,
     )
-    return question
-
-
-def _once(run: SchemeRun, make: Callable[[SchemeRun], Question | None]) -> Question | None:
-    """``make(run)``, made once per run and step (the panel reruns at every step)."""
-    upcoming = run.peek()
-    made: tuple[object, int, Question | None] | None = st.session_state.get(QUESTION)
-    if upcoming is not None and made is not None and made[0] is run and made[1] == upcoming.index:
-        return made[2]
-    question = make(run)
-    st.session_state[QUESTION] = (run, upcoming.index if upcoming else -1, question)
-    return question
-
-
-def next_question(run: TrainingRun) -> Question | None:
-    """Which pair makes the next merge: the quiz's choices and each one's verdict (None at the end); made
-    once per run and step (the panel reruns at every step, and grading builds the pair table each time)."""
-    upcoming = run.peek()
-    if upcoming is None:
-        return None
-    made: tuple[TrainingRun, int, Question] | None = st.session_state.get(QUESTION)
-    if made is not None and made[0] is run and made[1] == upcoming.index:
-        return made[2]
-    options = choices(upcoming)
-    shown = choice_labels(options)
-    verdicts = {option: grade(option, upcoming) for option in options}
-    answer = next(iter(verdicts.values())).answer
-    question = Question(
-        step=upcoming.index,
-        choices=tuple(options),
-        shown=tuple(shown[o] for o in options),
-        answer=answer,
-        verdicts={o: Verdict(outcome=r.outcome, message=r.message) for o, r in verdicts.items()},
-    )
-    st.session_state[QUESTION] = (run, upcoming.index, question)
-    return question
 
 
 def block_question(run: TrainingRun, position: int) -> Question | None:
@@ -175,14 +134,14 @@ o + w: the greatest byte strings win
     instead = branch.peek()
     if instead is None:
         return None
-    options = choices(instead, limit=MAX_CHOICES - 1)
+    options = BPE_QUESTION.choices(instead, limit=MAX_CHOICES - 1)
     verdicts = {}
     for option in options:
-        result = grade(option, instead)
+        result = BPE_QUESTION.grade(option, instead)
         verdicts[option] = Verdict(
             outcome=result.outcome, message=f"With {blocked} blocked: {result.message}"
         )
-    answer = grade(options[0], instead).answer
+    answer = BPE_QUESTION.grade(options[0], instead).answer
     if blocked not in verdicts:
         options = sorted([*options, blocked])
         verdicts[blocked] = Verdict(

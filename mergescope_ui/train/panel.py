@@ -26,7 +26,7 @@ from . import details, keys, whatif
 from .inputs import Inputs
 from .link import link_box, link_state, write_link
 from .live import live_room
-from .quiz import QuizResult, choice_labels, choices, question, quiz_html
+from .quiz import BPE_QUESTION, QuizResult, choice_labels, quiz_html
 from .stage import move_stage, stage
 from .stage_data import StageViews
 
@@ -177,10 +177,10 @@ def _quiz(run: TrainingRun) -> None:
         if upcoming is None:
             st.html('<div class="ms-quiz-done">🏁 No merge left to guess.</div>')
             return
-        options = choices(upcoming)
+        options = BPE_QUESTION.choices(upcoming)
         shown = choice_labels(options)
         st.radio(
-            md_escape(question(upcoming.index)),  # the choices beside it (quiz.QUIZ_CSS)
+            md_escape(BPE_QUESTION.question(upcoming)),  # the choices beside it (quiz.QUIZ_CSS)
             options,
             index=None,
             horizontal=True,

@@ -1,49 +1,87 @@
-"""The classroom quiz: guess the next merge before Next reveals it.
+"""The classroom quiz: guess the next step before Next reveals it, with one question per scheme.
 
-A guess that tied with the winner is not simply wrong: the reply says it had
-the same count and which rule chose the other pair, and the score counts it
-on its own.
+Each scheme's question (:class:`QuizQuestion`) gives the choices for its next step, the question asked and
+how a guess is graded; the producer of the scheme's stage names its question (``quiz``), so a page asks it
+without knowing the scheme:
+
+- byte-level BPE (:data:`BPE_QUESTION`): which pair merges next?  The choices are the most frequent pairs;
+- WordPiece (:data:`WORDPIECE_QUESTION`): which pair merges next?  The top pairs by score; picking BPE's
+  pair (the most frequent) is explained;
+- Unigram (:data:`UNIGRAM_QUESTION`): which of these pieces is pruned next?  One piece the round prunes
+  (the one whose removal raises the loss least) among the kept pieces closest to it.
+
+The choices come in label order, so their order gives nothing away.  A guess that tied with the winner is
+not simply wrong: the reply says it had the same count (or score) and which rule chose the other pair, and
+the score counts it on its own.
 
 >>> from bpe_core import train_steps
 >>> step = next(train_steps("low low lowest", vocab_size=300, pattern="none"))
->>> choices(step)[:3]
+>>> quiz = BPE_QUESTION
+>>> quiz.choices(step)[:3]
 ['e + s', 'l + o', 'o + w']
->>> grade("o + w", step).outcome, grade("l + o", step).outcome, grade("e + s", step).outcome
+>>> quiz.grade("o + w", step).outcome, quiz.grade("l + o", step).outcome, quiz.grade("e + s", step).outcome
 ('right', 'tied', 'wrong')
->>> print(grade("l + o", step).message)
+>>> print(quiz.grade("l + o", step).message)
 Tied: l + o also occurs 3 times, as often as o + w. The lexicographic rule chose o + w: \
 the greatest byte strings win
->>> score_line([grade("o + w", step)]), score_line([grade("o + w", step), grade("l + o", step)])
+>>> right, tied = quiz.grade("o + w", step), quiz.grade("l + o", step)
+>>> score_line([right]), score_line([right, tied])
 ('1 of 1 right', '1 of 2 right, 1 tied with the winner')
+
+WordPiece and Unigram, on the HF course's corpus:
+
+>>> from .scheme_run import SchemeSettings, start_scheme_run
+>>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
+>>> merge = start_scheme_run(text, SchemeSettings(scheme="wordpiece", steps=3)).peek()
+>>> WORDPIECE_QUESTION.choices(merge)[:3]
+['##g + ##s', '##u + ##g', '##u + ##n']
+>>> WORDPIECE_QUESTION.grade("##g + ##s", merge).outcome, WORDPIECE_QUESTION.grade("##u + ##g", merge).outcome
+('right', 'wrong')
+>>> print(WORDPIECE_QUESTION.grade("##u + ##g", merge).message)
+Not this time: ##u + ##g is the most frequent pair (BPE's pick), but scores 0.0278 = 20 / (36 × 20); \
+##g + ##s scores 0.05 = 5 / (20 × 5)
+>>> rnd = start_scheme_run(text, SchemeSettings(scheme="unigram", vocab_size=12)).peek()
+>>> UNIGRAM_QUESTION.choices(rnd)
+['bu', 'bun', 'hugs', 'pug', 'un', '▁h']
+>>> UNIGRAM_QUESTION.grade("bu", rnd).outcome, UNIGRAM_QUESTION.grade("hugs", rnd).outcome
+('right', 'wrong')
+>>> UNIGRAM_QUESTION.question(rnd)
+'🤔 Which of these pieces is pruned in round 1?'
 
 Above the stage, all of it takes two or three short lines, so the stage still fits on a
 projector's screen: the verdict and the score (:func:`quiz_html`; a long verdict wraps, whole to
-the back of the room), then the question (:func:`question`) with the choices beside it.  Long
-tokens are cut in the middle (:func:`short_pair`):
+the back of the room), then the question (:meth:`QuizQuestion.question`) with the choices beside it.
+Long tokens are cut in the middle (:func:`short_pair`):
 
->>> tied = grade("l + o", step)
 >>> print(quiz_html(tied, results=[tied]))
 <div class="ms-quiz"><span class="ms-verdict ms-tied" title="Tied: l + o also occurs 3 times, \
 as often as o + w. The lexicographic rule chose o + w: the greatest byte strings win.">⚖️ Tied: l + o \
 also occurs 3 times, as often as o + w. The lexicographic rule chose o + w: the greatest byte strings \
 win.</span><span class="ms-score">Quiz score: 0 of 1 right, 1 tied with the winner</span></div>
->>> question(2)
-'🤔 Your guess for merge 2:'
+>>> quiz.question(step)
+'🤔 Your guess for merge 1:'
 """
 
 from __future__ import annotations
 
 import html
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import ClassVar, Generic, TypeVar
 
 from bpe_core import MergeStep
+from bpe_core.unigram import UnigramRound
+from bpe_core.wordpiece import WordPieceStep
 from mergescope_ui.shared.html.tokens import clip_label
+from mergescope_ui.shared.rooms.model import NEXT, PRUNE
 
 from .cards import RULE_GIST
 from .tables import pair_table
 
 MAX_CHOICES = 8
+UNIGRAM_CHOICES = 6  # a piece pruned and the kept pieces closest to it
 TOKEN_COLUMNS = 8  # each token of a pair in the choices and the verdict: one line on a projector
 ICONS = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}
 QUIZ_CSS = """
@@ -90,11 +128,6 @@ class QuizResult:
     message: str
 
 
-def choices(step: MergeStep, *, limit: int = MAX_CHOICES) -> list[str]:
-    """Candidate pairs for the guess: the top pairs, sorted by label so the order gives nothing away."""
-    return sorted(pair_table(step)["pair"].head(limit).tolist())
-
-
 def short_pair(label: str, *, columns: int = TOKEN_COLUMNS) -> str:
     """A pair label with each token cut in the middle to ``columns`` (see ``clip_label``).
 
@@ -120,35 +153,6 @@ def choice_labels(options: Sequence[str]) -> dict[str, str]:
     for label in short.values():
         seen[label] = seen.get(label, 0) + 1
     return {option: label if seen[label] == 1 else option for option, label in short.items()}
-
-
-def grade(guess: str, step: MergeStep) -> QuizResult:
-    """Compare a guessed pair label with the merge ``step`` made."""
-    table = pair_table(step)
-    answer = table.loc[table["chosen"], "pair"].iloc[0]
-    counts = dict(zip(table["pair"], table["count"]))
-    times = _times(step.count)
-    named, winner = short_pair(guess), short_pair(answer)  # the message stays one line
-    if guess == answer:
-        outcome, message = "right", f"Right! {winner} occurs {times}, more than any other pair"
-        if step.tied:
-            others = step.tie_count - 1
-            message = (
-                f"Right! {winner} occurs {times}, tied with {others} other pair{'s' if others != 1 else ''}; "
-                f"the {step.tie_break} rule picks it"
-            )
-    elif counts.get(guess) == step.count:
-        outcome = "tied"
-        why = RULE_GIST.get(step.tie_break, "")  # (short: one line above the stage; the sidebar has it all)
-        message = (
-            f"Tied: {named} also occurs {times}, as often as {winner}. "
-            f"The {step.tie_break} rule chose {winner}" + (f": {why}" if why else "")
-        )
-    else:
-        outcome = "wrong"
-        seen = _times(counts[guess]) if guess in counts else "less often"
-        message = f"Not this time: {named} occurs {seen}; {winner} occurs {times}"
-    return QuizResult(step=step.index, guess=guess, answer=answer, outcome=outcome, message=message)
 
 
 def _times(count: int) -> str:
@@ -183,6 +187,148 @@ def quiz_html(verdict: QuizResult | None, *, results: Sequence[QuizResult]) -> s
     return f'<div class="ms-quiz">{"".join(parts)}</div>' if parts else ""
 
 
-def question(upcoming: int) -> str:
-    """The question for merge ``upcoming``, shown beside its choices (our own words: no user text)."""
-    return f"🤔 Your guess for merge {upcoming:,}:"
+StepT = TypeVar("StepT")
+
+
+class QuizQuestion(ABC, Generic[StepT]):
+    """One scheme's quiz question about its next step (a ``StepT``): the choices, the question asked and
+    how a guess is graded; ``kind`` and ``ask`` are how a live room poses it."""
+
+    kind: ClassVar[str] = NEXT
+    ask: ClassVar[str] = "which pair merges next?"  # the room's Ask button, in a few words
+    most: ClassVar[int] = MAX_CHOICES  # choices offered
+
+    @abstractmethod
+    def choices(self, step: StepT, *, limit: int | None = None) -> list[str]:
+        """The choices for the guess (at most ``limit``, else :attr:`most`), in label order."""
+
+    @abstractmethod
+    def question(self, step: StepT) -> str:
+        """The question, shown beside its choices (our own words: no user text)."""
+
+    @abstractmethod
+    def grade(self, guess: str, step: StepT) -> QuizResult:
+        """How ``guess`` went against the ``step`` it was made for."""
+
+
+class MergeQuestion(QuizQuestion[MergeStep]):
+    """Byte-level BPE: which pair merges next?  The most frequent pairs are the choices."""
+
+    def choices(self, step: MergeStep, *, limit: int | None = None) -> list[str]:
+        return sorted(pair_table(step)["pair"].head(limit or self.most).tolist())
+
+    def question(self, step: MergeStep) -> str:
+        return f"🤔 Your guess for merge {step.index:,}:"
+
+    def grade(self, guess: str, step: MergeStep) -> QuizResult:
+        """Compare a guessed pair label with the merge ``step`` made."""
+        table = pair_table(step)
+        answer = table.loc[table["chosen"], "pair"].iloc[0]
+        counts = dict(zip(table["pair"], table["count"]))
+        times = _times(step.count)
+        named, winner = short_pair(guess), short_pair(answer)  # the message stays one line
+        if guess == answer:
+            outcome, message = "right", f"Right! {winner} occurs {times}, more than any other pair"
+            if step.tied:
+                others = step.tie_count - 1
+                message = (
+                    f"Right! {winner} occurs {times}, tied with {others} other "
+                    f"pair{'s' if others != 1 else ''}; the {step.tie_break} rule picks it"
+                )
+        elif counts.get(guess) == step.count:
+            outcome = "tied"
+            why = RULE_GIST.get(
+                step.tie_break, ""
+            )  # (short: one line above the stage; the sidebar has it all)
+            message = (
+                f"Tied: {named} also occurs {times}, as often as {winner}. "
+                f"The {step.tie_break} rule chose {winner}" + (f": {why}" if why else "")
+            )
+        else:
+            outcome = "wrong"
+            seen = _times(counts[guess]) if guess in counts else "less often"
+            message = f"Not this time: {named} occurs {seen}; {winner} occurs {times}"
+        return QuizResult(step=step.index, guess=guess, answer=answer, outcome=outcome, message=message)
+
+
+class ScoreQuestion(QuizQuestion[WordPieceStep]):
+    """WordPiece: which pair merges next?  The top pairs by score are the choices; a pair with the
+    winner's exact score is a tie, and picking BPE's pair (the most frequent) is explained."""
+
+    def choices(self, step: WordPieceStep, *, limit: int | None = None) -> list[str]:
+        return sorted(_pair(r.left, r.right) for r in step.top_by_score[: limit or self.most])
+
+    def question(self, step: WordPieceStep) -> str:
+        return f"🤔 Your guess for merge {step.index:,}:"
+
+    def grade(self, guess: str, step: WordPieceStep) -> QuizResult:
+        answer = _pair(step.left, step.right)
+        winner = short_pair(answer)
+        won = _score(step.count, step.left_count, step.right_count)
+        rows = {_pair(r.left, r.right): r for r in (*step.top_by_score, *step.top_by_count)}
+        row = rows.get(guess)
+        named = short_pair(guess)
+        if guess == answer:
+            outcome, message = "right", f"Right! {winner} scores {won}, the highest"
+        elif row is not None and row.exact_score == Fraction(step.count, step.left_count * step.right_count):
+            outcome = "tied"
+            message = f"Tied: {named} scores as much as {winner}; the {step.tie_break} rule chose {winner}"
+        else:
+            outcome = "wrong"
+            if row is None:
+                message = f"Not this time: {named} scores lower; {winner} scores {won}"
+            else:
+                bpe = (
+                    " is the most frequent pair (BPE's pick), but"
+                    if step.bpe_pair == (row.left, row.right)
+                    else ""
+                )
+                mine = _score(row.count, row.left_count, row.right_count)
+                message = f"Not this time: {named}{bpe} scores {mine}; {winner} scores {won}"
+        return QuizResult(step=step.index, guess=guess, answer=answer, outcome=outcome, message=message)
+
+
+class PruneQuestion(QuizQuestion[UnigramRound]):
+    """Unigram: which of these pieces is pruned next?  One piece the round prunes (the one whose removal
+    raises the loss least) among the kept pieces closest to it."""
+
+    kind: ClassVar[str] = PRUNE
+    ask: ClassVar[str] = "which piece is pruned next?"
+    most: ClassVar[int] = UNIGRAM_CHOICES
+
+    def choices(self, step: UnigramRound, *, limit: int | None = None) -> list[str]:
+        kept = [p.piece for p in step.closest_kept[: (limit or self.most) - 1]]
+        return sorted([step.pruned[0].piece, *kept])
+
+    def question(self, step: UnigramRound) -> str:
+        return f"🤔 Which of these pieces is pruned in round {step.index:,}?"
+
+    def grade(self, guess: str, step: UnigramRound) -> QuizResult:
+        pruned = {p.piece: p for p in step.pruned}
+        answer = step.pruned[0].piece
+        kept = {p.piece: p for p in step.closest_kept}
+        if guess in pruned:
+            p = pruned[guess]
+            outcome = "right"
+            message = f"Right! Without {short_pair(guess)} the loss rises by only {p.increase:,.2f}: pruned"
+        else:
+            outcome = "wrong"
+            rise = f"by {kept[guess].increase:,.2f}" if guess in kept else "more"
+            message = (
+                f"Not this time: without {short_pair(guess)} the loss rises {rise}, so it stays; "
+                f"{short_pair(answer)} costs only {step.pruned[0].increase:,.2f}"
+            )
+        return QuizResult(step=step.index, guess=guess, answer=answer, outcome=outcome, message=message)
+
+
+def _pair(left: str, right: str) -> str:
+    return f"{left} + {right}"
+
+
+def _score(count: int, left: int, right: int) -> str:
+    return f"{count / (left * right):.3g} = {count:,} / ({left:,} × {right:,})"
+
+
+BPE_QUESTION: QuizQuestion[MergeStep] = MergeQuestion()
+WORDPIECE_QUESTION: QuizQuestion[WordPieceStep] = ScoreQuestion()
+UNIGRAM_QUESTION: QuizQuestion[UnigramRound] = PruneQuestion()

@@ -40,7 +40,6 @@ from mergescope_ui.shared.workers.jobs import MEGABYTE, Limits
 from mergescope_ui.shared.workers.session_worker import Context, SessionWorker
 
 from .quiz import QuizResult
-from .scheme_quiz import choices, grade, question
 from .scheme_run import SchemeIdentity, SchemeRun, SchemeSettings, start_scheme_run
 from .scheme_stage import SchemeViews
 from .unigram_stage import UnigramViews
@@ -161,12 +160,14 @@ class SchemeHost:
         upcoming = self.run.peek()
         if upcoming is None:
             return None
-        return QuizAsk(question=question(upcoming), choices=tuple(choices(upcoming)))
+        return QuizAsk(
+            question=self.views.quiz.question(upcoming), choices=tuple(self.views.quiz.choices(upcoming))
+        )
 
     def answer(self, guess: str | None) -> QuizResult | None:
         """Grade ``guess`` (None: no guess) against the next step, then show that step."""
         upcoming = self.run.peek()
-        result = grade(guess, upcoming) if guess and upcoming is not None else None
+        result = self.views.quiz.grade(guess, upcoming) if guess and upcoming is not None else None
         self.run.forward()
         return result
 

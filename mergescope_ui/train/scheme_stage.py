@@ -14,12 +14,13 @@ so the stage, its controls, keys and presenter mode work unchanged.
 from __future__ import annotations
 
 import html
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from mergescope_ui.shared.html.tokens import clip_label, label_width
 from mergescope_ui.shared.stage.contract import BEHIND, LABEL_COLUMNS, TokenLabel
 from mergescope_ui.shared.stage.producer import StageProducer, shared_views
 
+from .quiz import QuizQuestion
 from .scheme_run import SchemeRun
 
 SCHEME_STAGE_CSS = """
@@ -54,10 +55,14 @@ def esc(text: object) -> str:
 class SchemeViews(StageProducer):
     """The views of one :class:`~.scheme_run.SchemeRun`'s steps, built on demand and kept."""
 
+    scheme: ClassVar[str]  # the scheme whose runs it shows (its run's trainer and steps are that scheme's)
+    quiz: ClassVar[QuizQuestion[Any]]  # the scheme's quiz question (about its own kind of step)
     # The quiz sends these steps before the one shown (as it always has here; BPE's sends a whole window).
     quiz_behind: ClassVar[int] = BEHIND
 
     def __init__(self, run: SchemeRun) -> None:
+        if run.scheme != self.scheme:
+            raise ValueError(f"{type(self).__name__} shows a {self.scheme} run, not a {run.scheme} one")
         super().__init__(shared_views(run.identity))  # every session's views of an equal run share them
         self.run = run
 

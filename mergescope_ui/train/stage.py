@@ -31,7 +31,7 @@ from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
-from .quiz import grade
+from .quiz import BPE_QUESTION
 from .stage_data import StageViews
 
 
@@ -88,7 +88,7 @@ def _quiz_next(run: TrainingRun) -> None:
     upcoming = run.peek()
     guess = st.session_state.get(keys.QUIZ_GUESS)
     if guess and upcoming is not None:
-        st.session_state.setdefault(keys.QUIZ_LOG, {})[upcoming.index] = grade(guess, upcoming)
+        st.session_state.setdefault(keys.QUIZ_LOG, {})[upcoming.index] = BPE_QUESTION.grade(guess, upcoming)
     run.forward()
     st.session_state[keys.QUIZ_GUESS] = None
     move_stage()

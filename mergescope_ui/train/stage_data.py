@@ -54,6 +54,7 @@ from mergescope_ui.shared.workers.remote_trainer import characters_for, replay_f
 
 from .cards import intro_card_html, merge_card_html
 from .pair_bars import pair_bars_html
+from .quiz import BPE_QUESTION
 
 
 def merged_spans(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> Spans:
@@ -71,6 +72,8 @@ class StageViews(StageProducer):
     The views and labels are kept in the memo of the run's identity, which every session's views of an
     equal run share (:func:`~mergescope_ui.shared.stage.producer.shared_views`).
     """
+
+    quiz = BPE_QUESTION
 
     def __init__(self, run: TrainingRun, text: str) -> None:
         super().__init__(shared_views(run.identity))

@@ -41,6 +41,7 @@ from mergescope_ui.shared.stage.contract import (
     Wording,
 )
 
+from .quiz import UNIGRAM_QUESTION
 from .scheme_run import SchemeRun
 from .scheme_stage import SchemeViews, esc, visible
 
@@ -89,10 +90,11 @@ def changed_spans(before: Sequence[int], after: Sequence[int], widths: Sequence[
 class UnigramViews(SchemeViews):
     """The stage's views of one Unigram run (see the module docstring)."""
 
+    scheme = "unigram"
+    quiz = UNIGRAM_QUESTION
+
     def __init__(self, run: SchemeRun, text: str) -> None:
         super().__init__(run)
-        if run.scheme != "unigram":
-            raise ValueError(f"UnigramViews shows a Unigram run, not a {run.scheme} one")
         trainer = cast(UnigramTrainer, run.trainer)  # a Unigram run's trainer
         self.trainer = trainer
         self.pieces = [p for p, _ in trainer.seed.pieces]

@@ -52,6 +52,7 @@ from mergescope_ui.shared.stage.contract import (
     spans,
 )
 
+from .quiz import WORDPIECE_QUESTION
 from .scheme_run import SchemeRun
 from .scheme_stage import SchemeViews, esc
 
@@ -135,10 +136,11 @@ class WordPieceReplay:
 class WordPieceViews(SchemeViews):
     """The stage's views of one WordPiece run (see the module docstring)."""
 
+    scheme = "wordpiece"
+    quiz = WORDPIECE_QUESTION
+
     def __init__(self, run: SchemeRun, text: str) -> None:
         super().__init__(run)
-        if run.scheme != "wordpiece":
-            raise ValueError(f"WordPieceViews shows a WordPiece run, not a {run.scheme} one")
         trainer = cast(WordPieceTrainer, run.trainer)  # a WordPiece run's trainer
         self.trainer = trainer
         self.options = trainer.options

@@ -24,7 +24,7 @@ from mergescope_ui.schemes import keys as schemes_keys
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.tokenize import keys as tok_keys
 from mergescope_ui.train import keys as train_keys
-from mergescope_ui.train.quiz import choices
+from mergescope_ui.train.quiz import BPE_QUESTION
 from tests.ui.train.stage_driver import send
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -227,7 +227,7 @@ def test_quiz_choices_and_replies_built_from_corpus_tokens():
     assert any("\\[" in o and "\\)" in o for o in options), options
     assert_no_live_markup(at)
     upcoming = at.session_state[shared_keys.RUN].peek()
-    at.radio(key=train_keys.QUIZ_GUESS).set_value(choices(upcoming)[0]).run()
+    at.radio(key=train_keys.QUIZ_GUESS).set_value(BPE_QUESTION.choices(upcoming)[0]).run()
     send(at, next=at.session_state[shared_keys.RUN].position)
     # The reply names the pairs: since #12 in the quiz's line above the stage (escaped HTML, st.html).
     assert any('class="ms-verdict' in h.value for h in at.html)

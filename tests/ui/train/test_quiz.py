@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import bpe_core
 from mergescope_ui.train.cards import RULE_GIST
-from mergescope_ui.train.quiz import choices, grade, score_line
+from mergescope_ui.train.quiz import BPE_QUESTION, score_line
+
+choices, grade = BPE_QUESTION.choices, BPE_QUESTION.grade  # byte-level BPE's question
 
 
 def test_quiz_choices_hide_the_order_and_grade_each_outcome() -> None:

@@ -15,7 +15,7 @@ Hugging Face's library: the code stays in its layer, this module names it.  Read
 - the trainer, fast: :mod:`bpe_core.training.incremental` (:func:`incremental_steps`: the same steps,
   the pair counts kept up to date);
 - the run: :mod:`bpe_core.training.trainer` (:class:`Trainer`, :func:`train_steps`, :func:`train`);
-- where a merge happened: :mod:`bpe_core.training.places` (:class:`TextReplay`, :class:`Place`);
+- where a merge happened: :mod:`bpe_core.training.places` (:class:`TextReplay`, :class:`TextPlace`);
 - the lessons: :mod:`bpe_core.tokenizer.merge_order` (the same merges in another order) and
   :mod:`bpe_core.tokenizer.encode_trace` (:func:`trace_encode`: a text encoded one merge at a time);
 - the files: :mod:`bpe_core.formats` (``vocab.json`` + ``merges.txt``, ``tokenizer.json``,
@@ -52,7 +52,7 @@ from .tokenizer.merge_order import (
 from .tokenizer.textbook import textbook_encode
 from .training.incremental import incremental_steps
 from .training.options import MAX_VOCAB_SIZE, TrainOptions
-from .training.places import Place, TextReplay
+from .training.places import TextPlace, TextReplay
 from .training.records import (
     STOP_MIN_FREQUENCY,
     STOP_NO_PAIRS,
@@ -87,7 +87,7 @@ __all__ = [
     "OrderChange",
     "OrderSearch",
     "PairCount",
-    "Place",
+    "TextPlace",
     "TextReplay",
     "TokenSpan",
     "Tokenizer",

@@ -95,7 +95,7 @@ def split_back(ids: Sequence[int], pair: Pair, new_id: int) -> tuple[list[int], 
 
 
 @dataclass(frozen=True, slots=True)
-class Place:
+class TextPlace:
     """One place where a token stands, in text order, with the tokens around it.
 
     ``index`` counts the token's places from the start of the text (0-based);
@@ -251,7 +251,7 @@ class TextReplay:
 
     def places(
         self, token_id: int, *, start: int = 0, limit: int = 5, context_bytes: int = 24
-    ) -> list[Place]:
+    ) -> list[TextPlace]:
         """The places of ``token_id`` from the ``start``-th on (in text order), at most ``limit`` of them."""
         if start < 0 or limit < 0 or context_bytes < 0:
             raise ValueError("start, limit and context_bytes must be 0 or more")
@@ -267,10 +267,10 @@ class TextReplay:
             for n, (q, offset) in enumerate(found[start : start + limit])
         ]
 
-    def _place(self, index: int, q: int, offset: int, token_id: int, budget: int) -> Place:
+    def _place(self, index: int, q: int, offset: int, token_id: int, budget: int) -> TextPlace:
         left, text_start = self._gather(self._walk(q, offset, -1), budget)
         right, text_end = self._gather(self._walk(q, offset + 3, +1), budget)
-        return Place(
+        return TextPlace(
             index, tuple(reversed(left)), token_id, tuple(right), text_start, text_end, q, offset // 3
         )
 

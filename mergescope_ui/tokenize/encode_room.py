@@ -8,13 +8,12 @@ advance), the link that replays the trace, and the trace's views as the pager of
 
 from __future__ import annotations
 
-import urllib.parse
 from dataclasses import replace
 
 import streamlit as st
 
 from mergescope_ui.shared.rooms import Moment
-from mergescope_ui.shared.rooms.host import host_room
+from mergescope_ui.shared.rooms.host import host_room, lesson_link
 from mergescope_ui.shared.stage.producer import StageSettings
 
 from .watch_encode import EncodeViews
@@ -34,14 +33,3 @@ def encode_moment(views: EncodeViews, *, position: int, signature: str, settings
     tokenizer, the text and the special-token switch)."""
     window = views.window(position=position, serial=0, settings=replace(settings, large=False))
     return Moment(window=window, question=None, lesson=lesson_link(st.context.url or ""), run=signature)
-
-
-def lesson_link(url: str) -> str:
-    """``url`` without presenter mode (a student replays it on a phone).
-
-    >>> lesson_link("http://h/tokenize?tokenizer=gpt2&presenter=true")
-    'http://h/tokenize?tokenizer=gpt2'
-    """
-    parts = urllib.parse.urlsplit(url)
-    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if k != "presenter"]
-    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))

@@ -12,14 +12,13 @@ which pair merges instead?) is made when asked, from the what-if's branch.
 
 from __future__ import annotations
 
-import urllib.parse
 from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 
 from mergescope_ui.shared.rooms import BLOCK, Moment, Question, Verdict
-from mergescope_ui.shared.rooms.host import host_room
+from mergescope_ui.shared.rooms.host import host_room, lesson_link
 from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.training_run import TrainingRun
 
@@ -61,7 +60,7 @@ def room_moment(
     return Moment(
         window=window,
         question=next_question(run, views.quiz),
-        lesson=_lesson_link(page_url()),
+        lesson=lesson_link(page_url()),
         run=f"{identity.text_digest}:{identity.settings!r}",
     )
 
@@ -157,14 +156,3 @@ o + w: the greatest byte strings win
         kind=BLOCK,
         blocked=blocked,
     )
-
-
-def _lesson_link(url: str) -> str:
-    """``url`` without presenter mode (a student replays it on a phone).
-
-    >>> _lesson_link("http://h/train?corpus=a&presenter=true&step=4")
-    'http://h/train?corpus=a&step=4'
-    """
-    parts = urllib.parse.urlsplit(url)
-    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if k != "presenter"]
-    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))

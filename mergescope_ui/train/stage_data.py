@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from bpe_core.bpe import Place as TextPlace
+from bpe_core.bpe import TextPlace
 from bpe_core.byte_level import partial_note
 from mergescope_ui.shared.html.tokens import stage_label
 from mergescope_ui.shared.stage.contract import (

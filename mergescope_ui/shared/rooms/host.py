@@ -118,6 +118,17 @@ def hosting() -> bool:
     return st.session_state.get(HOST) is not None
 
 
+def lesson_link(url: str) -> str:
+    """``url`` without presenter mode: the link a room gives its students, who replay the lesson on a phone.
+
+    >>> lesson_link("http://h/train?corpus=a&presenter=true&step=4")
+    'http://h/train?corpus=a&step=4'
+    """
+    parts = urllib.parse.urlsplit(url)
+    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if k != "presenter"]
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
+
+
 def host_room(
     moment: Callable[[], Moment],
     *,

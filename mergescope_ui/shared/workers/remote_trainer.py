@@ -39,7 +39,8 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from bpe_core import MergeStep, Trainer, TrainOptions
-from bpe_core.bpe import Method, PairCount, Place, TextReplay
+from bpe_core.bpe import Method, PairCount, TextReplay
+from bpe_core.bpe import TextPlace as Place  # (the engine's: the contract's Place is the stage's)
 from bpe_core.byte_level import character_counts
 
 from .. import hosting

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpe_core import Trainer, TrainOptions
-from bpe_core.training.places import Place, TextReplay, split_back
+from bpe_core.training.places import TextPlace, TextReplay, split_back
 
 SPECIAL = "<|eot|>"
 TEXTS = st.lists(
@@ -111,4 +111,4 @@ def test_bad_uses_are_errors_that_say_what_to_do() -> None:
 def test_split_back_marks_both_halves_of_each_merged_pair() -> None:
     assert split_back([1, 9, 9, 2], (3, 4), 9) == ([1, 3, 4, 3, 4, 2], [1, 2, 3, 4])
     assert split_back([], (3, 4), 9) == ([], [])
-    assert Place(0, (), 9, (), True, True).token == 9
+    assert TextPlace(0, (), 9, (), True, True).token == 9

@@ -1,10 +1,11 @@
-// The stage (a Streamlit components v2 component, no iframe): the Train page steps a training run on it.
+// The stage (a Streamlit components v2 component, no iframe): the Train page steps a BPE, WordPiece or
+// Unigram training run on it, the Tokenize page a text's encode trace.
 //
 // Python sends a window of steps (the records of mergescope_ui/shared/stage/contract.py, typed
-// below, made by mergescope_ui/train/stage_data.py): each step's card and chart as element trees,
-// its text as spans of token ids with their marks, the labels and sentences as plain text. Nothing
-// is read as markup: every element is built here and every text is a text node. Back,
-// Next, Play, Reset, the arrow keys and Jump move through that window here, with no server
+// below, made by a producer: mergescope_ui/shared/stage/producer.py): each step's card and chart
+// as element trees, its text as spans of token ids with their marks, the labels and sentences as
+// plain text. Nothing is read as markup: every element is built here and every text is a text
+// node. Back, Next, Play, Reset, the arrow keys and Jump move through that window here, with no server
 // round trip, and the stage reports what it shows as one state value (Shown) so Python moves the
 // window when the stage needs one, and redraws the rest of the page once stepping pauses. This file
 // draws, steps, pages, fits and reports; it knows nothing of BPE. Python moves the stage itself (a
@@ -85,7 +86,7 @@ function el(tag, className, ...children) {
 
 /** The elements of a block made on the server (its card, its chart), from its Element tree: each built
  * with createElement and setAttribute, each text a text node, so nothing the tree holds is read as
- * markup. TAGS and ATTRIBUTES are markup_tree.py's (tests/ui/train/test_stage_contract.py). */
+ * markup. TAGS and ATTRIBUTES are markup.py's (tests/ui/train/test_stage_contract.py). */
 const TAGS = new Set(["div", "span", "p", "b", "i", "em", "strong", "code", "small", "h4", "h5", "br", "ul", "ol",
   "li", "table", "thead", "tbody", "tr", "th", "td", "abbr", "sub", "sup", "mark", "s", "u", "details", "summary"]);
 const ATTRIBUTES = new Set(["class", "title", "style", "role", "aria-label", "aria-hidden", "lang", "dir",

@@ -2,7 +2,7 @@
 both draw (pure: no Streamlit).
 
 A producer (:class:`~.wordpiece_stage.WordPieceViews`, :class:`~.unigram_stage.UnigramViews`) is a
-:class:`~mergescope_ui.shared.stage.producer.StageProducer`: it gives each piece an id, builds the view
+:class:`~mergescope_ui.shared.stage.producer.RunProducer`: it gives each piece an id, builds the view
 of a step (``build``) and says how a label looks (``label``); the base sends the stage the same
 :class:`~mergescope_ui.shared.stage.contract.Window` byte-level BPE's producer sends (:mod:`.stage_data`),
 so the stage, its controls, keys and presenter mode work unchanged.
@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from mergescope_ui.shared.html.tokens import clip_label, label_width
 from mergescope_ui.shared.stage.contract import BEHIND, LABEL_COLUMNS, TokenLabel
-from mergescope_ui.shared.stage.producer import StageProducer, shared_views
+from mergescope_ui.shared.stage.producer import RunProducer, shared_views
 
 from .quiz import QuizQuestion
 from .scheme_run import SchemeRun
@@ -52,7 +52,7 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-class SchemeViews(StageProducer):
+class SchemeViews(RunProducer):
     """The views of one :class:`~.scheme_run.SchemeRun`'s steps, built on demand and kept."""
 
     scheme: ClassVar[str]  # the scheme whose runs it shows (its run's trainer and steps are that scheme's)
@@ -64,15 +64,7 @@ class SchemeViews(StageProducer):
         if run.scheme != self.scheme:
             raise ValueError(f"{type(self).__name__} shows a {self.scheme} run, not a {run.scheme} one")
         super().__init__(shared_views(run.identity))  # every session's views of an equal run share them
-        self.run = run
-
-    @property
-    def last(self) -> int:
-        return self.run.pulled
-
-    @property
-    def finished(self) -> bool:
-        return self.run.finished
+        self.run: SchemeRun = run
 
     @property
     def max_steps(self) -> int:

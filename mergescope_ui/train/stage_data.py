@@ -48,7 +48,7 @@ from mergescope_ui.shared.stage.contract import (
     Wording,
     spans,
 )
-from mergescope_ui.shared.stage.producer import StageProducer, shared_views
+from mergescope_ui.shared.stage.producer import RunProducer, shared_views
 from mergescope_ui.shared.training_run import TrainingRun
 from mergescope_ui.shared.workers.remote_trainer import characters_for, replay_for
 
@@ -66,7 +66,7 @@ def merged_spans(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> Span
     return spans(ids, {n: ("new", pair) for n, i in enumerate(ids) if i == new_id})
 
 
-class StageViews(StageProducer):
+class StageViews(RunProducer):
     """Each step's view for one run, built on demand and kept (and the replay that finds the places).
 
     The views and labels are kept in the memo of the run's identity, which every session's views of an
@@ -78,21 +78,13 @@ class StageViews(StageProducer):
     def __init__(self, run: TrainingRun, text: str) -> None:
         super().__init__(shared_views(run.identity))
         trainer = run.trainer
-        self.run = run
+        self.run: TrainingRun = run
         self.special_ids = frozenset(trainer.special_tokens.values())
         self.replay = replay_for(trainer, text)  # a large text's stays in its worker
         self.head_bytes = len(text[:HEAD_CHARS].encode("utf-8"))
         self.text_chars = len(text)
         self.chars = characters_for(trainer, text)  # ties a partial token's bytes to its character
         self._merges: list[tuple[tuple[int, int], int]] = []
-
-    @property
-    def last(self) -> int:
-        return self.run.pulled
-
-    @property
-    def finished(self) -> bool:
-        return self.run.finished
 
     @property
     def max_steps(self) -> int:

@@ -10,7 +10,8 @@ labels with the columns each takes, and the text around a place cut to :data:`~.
 view), :meth:`~StageProducer.label` (a token's label), :meth:`~StageProducer.wording` (the sentences
 for steps it has no view of), :meth:`~StageProducer.titles` (the buttons' tooltips, when the stage's own
 do not fit), and where it stands (:attr:`~StageProducer.last`, :attr:`~StageProducer.finished`,
-:attr:`~StageProducer.max_steps`).
+:attr:`~StageProducer.max_steps`; a training run's producer, a :class:`RunProducer`, reads the first two
+from its run).
 
 >>> from .contract import spans
 >>> class Counting(StageProducer):
@@ -35,7 +36,7 @@ import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from .contract import (
     AHEAD,
@@ -272,3 +273,28 @@ class StageProducer(ABC):
         steps = list(range(lo, hi + 1))
         at = self.replay_step()
         return steps if at <= lo else steps[::-1] if at >= hi else steps
+
+
+class Run(Protocol):
+    """What a producer of a training run reads of it: the steps made so far, and whether training ended."""
+
+    @property
+    def pulled(self) -> int: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+
+class RunProducer(StageProducer):
+    """The producer of a training run's steps (BPE's, WordPiece's, Unigram's): the steps it can show are
+    the ones the run has made."""
+
+    run: Run
+
+    @property
+    def last(self) -> int:
+        return self.run.pulled
+
+    @property
+    def finished(self) -> bool:
+        return self.run.finished

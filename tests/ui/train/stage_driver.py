@@ -24,7 +24,7 @@ def _stage(at: AppTest):
 
 
 def as_html(nodes: list[Any]) -> str:
-    """A block sent as element trees (markup_tree.Element as JSON), written as the HTML the stage builds
+    """A block sent as element trees (markup.Element as JSON), written as the HTML the stage builds
     from it: every text escaped, as the browser's text nodes are."""
     out = []
     for node in nodes:

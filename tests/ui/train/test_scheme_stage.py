@@ -207,6 +207,6 @@ def test_a_window_is_json_of_contract_records(scheme: str) -> None:
 
 
 def _elements(nodes: list) -> list[dict]:
-    """Every element of a block sent as element trees (markup_tree.Element as JSON)."""
+    """Every element of a block sent as element trees (markup.Element as JSON)."""
     out = [n for n in nodes if isinstance(n, dict)]
     return out + [e for n in out for e in _elements(n["children"])]

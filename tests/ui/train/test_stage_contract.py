@@ -133,7 +133,7 @@ def test_a_real_window_is_json_and_every_object_in_it_is_a_record() -> None:
 
 
 def test_the_stage_builds_the_same_tags_and_attributes_the_server_allows() -> None:
-    """markup_tree.py reads a block into elements of TAGS with ATTRIBUTES only; stage.js builds those
+    """markup.py reads a block into elements of TAGS with ATTRIBUTES only; stage.js builds those
     and no others (it skips any other), and puts no markup in the page by innerHTML."""
     from mergescope_ui.shared.stage.markup import ATTRIBUTES, TAGS
 

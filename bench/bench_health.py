@@ -19,7 +19,7 @@ chromium runs one heavy job at a time:
   :mod:`mergescope_ui.shared.workers.remote_trainer`);
 - ``unigram``: uploads a ``--unigram-mb`` MB text to the Train page with the Unigram scheme (vocab
   8,000), waits for the seed on the stage, then steps to round 2 (the run and its views live in a
-  session worker, :mod:`mergescope_ui.train.scheme_host`).
+  session worker, :mod:`mergescope_ui.train.scheme_driver`).
 
 For each job it prints the time to the result, the probes' p50, p99 and
 maximum while it ran, how many probes got no answer within 2 s, the

@@ -12,7 +12,7 @@ where the others' are milliseconds; the page trains one round ahead so that a Ne
 instant.
 
 WordPiece and Unigram go the page's way for a text this long: their run and views live in a session
-worker (``mergescope_ui.train.scheme_host``), and the figures include asking the worker for each
+worker (``mergescope_ui.train.scheme_driver``), and the figures include asking the worker for each
 window; ``--here`` also runs them in this process (the way of a small text, and of every text before
 the worker).  The load average is printed before and after.  Prints figures; asserts nothing.
 """
@@ -38,11 +38,11 @@ from mergescope_ui.shared.stage.contract import AHEAD  # noqa: E402
 from mergescope_ui.shared.stage.producer import StageSettings  # noqa: E402
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun  # noqa: E402
 from mergescope_ui.shared.workers.session_worker import SessionWorker  # noqa: E402
-from mergescope_ui.train.scheme_host import (  # noqa: E402
+from mergescope_ui.train.scheme_driver import (  # noqa: E402
     IN_PROCESS_CHARS,
-    RemoteSchemeHost,
-    SchemeHost,
-    start_host,
+    RemoteSchemeDriver,
+    SchemeDriver,
+    start_driver,
 )
 from mergescope_ui.train.scheme_run import SchemeSettings, start_scheme_run  # noqa: E402
 from mergescope_ui.train.stage_data import StageViews  # noqa: E402
@@ -83,27 +83,26 @@ def bench(name: str, start, nexts: int, ahead: int) -> None:
     print(f"{name:16} first step {_ms(first):>10} · per Next ({len(times)}) {per}", flush=True)
 
 
-def bench_host(name: str, start, nexts: int, ahead: int) -> None:
-    """A scheme through its host, as the page asks it: train ahead, show, build the window."""
+def bench_driver(name: str, start, nexts: int, ahead: int) -> None:
+    """A scheme through its driver, as the page asks it: train ahead, show, build the window."""
     t0 = time.perf_counter()
-    host = start()
-    host.advance(1 + ahead)
-    host.window(serial=0, options=StageSettings())
-    host.show(1)
-    host.window(serial=0, options=StageSettings())
+    driver = start()
+    driver.advance(1 + ahead)
+    driver.window(serial=0, options=StageSettings())
+    driver.show(1)
+    driver.window(serial=0, options=StageSettings())
     first = time.perf_counter() - t0
     times = []
     for _ in range(nexts):
         t = time.perf_counter()
-        k = host.state.position + 1
-        host.advance(k + ahead)
-        if host.state.pulled < k:
+        k = driver.state.position + 1
+        driver.advance(k + ahead)
+        if driver.state.pulled < k:
             break
-        host.show(k)
-        host.window(serial=0, options=StageSettings())
+        driver.show(k)
+        driver.window(serial=0, options=StageSettings())
         times.append(time.perf_counter() - t)
-    if isinstance(host, RemoteSchemeHost):
-        host.stop()
+    driver.stop()
     per = f"median {_ms(statistics.median(times))}, max {_ms(max(times))}" if times else "no step left"
     print(f"{name:16} first step {_ms(first):>10} · per Next ({len(times)}) {per}", flush=True)
 
@@ -148,18 +147,18 @@ def main() -> None:
     t = time.perf_counter()  # the fork server's start (its preloads), once per server: not a run's
     SessionWorker(name="warm").stop()
     print(f"{'fork server':16} started in {_ms(time.perf_counter() - t)} (once per server)", flush=True)
-    hosts: dict[str, SchemeSettings] = {"WordPiece": wp, "Unigram": ug}
-    for name, settings in hosts.items():
+    drivers: dict[str, SchemeSettings] = {"WordPiece": wp, "Unigram": ug}
+    for name, settings in drivers.items():
         ahead, nexts = (AHEAD, args.nexts) if name == "WordPiece" else (1, min(args.nexts, 4))
 
-        def start(settings: SchemeSettings = settings) -> SchemeHost | RemoteSchemeHost:
+        def start(settings: SchemeSettings = settings) -> SchemeDriver | RemoteSchemeDriver:
             return (
-                RemoteSchemeHost.start(text, settings)
+                RemoteSchemeDriver.start(text, settings)
                 if len(text) > IN_PROCESS_CHARS
-                else start_host(text, settings)
+                else start_driver(text, settings)
             )
 
-        bench_host(f"{name} worker", start, nexts, ahead)
+        bench_driver(f"{name} worker", start, nexts, ahead)
     print(_load(), flush=True)
 
 

@@ -61,7 +61,7 @@ SCHEME: Final = "scheme"  # radio: bpe, wordpiece or unigram (?scheme=, through 
 WP_MERGES: Final = "wp_merges"  # number_input: WordPiece merges to learn (?wp_merges=)
 UG_VOCAB: Final = "ug_vocab"  # number_input: Unigram's target vocabulary size (?ug_vocab=)
 UG_SHRINK: Final = "ug_shrink"  # selectbox: Unigram's shrinking factor
-SCHEME_RUN: Final = "train_scheme_run"  # plain: the run, a SchemeHost or RemoteSchemeHost
+SCHEME_RUN: Final = "train_scheme_run"  # plain: the run, a SchemeDriver or RemoteSchemeDriver
 SCHEME_STAGE: Final = "train_scheme_stage"  # the stage component for a WordPiece or Unigram run
 SCHEME_CANCELLED: Final = "train_scheme_cancelled"  # plain: the SchemeIdentity whose start was cancelled
 SCHEME_RESTART: Final = "train_scheme_restart"  # button: start a cancelled or stopped run again

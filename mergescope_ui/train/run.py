@@ -15,7 +15,7 @@ from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.settings import APP_WORKERS, changes
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
-from mergescope_ui.shared.workers.remote_trainer import RemoteTrainer, start_trainer
+from mergescope_ui.shared.workers.remote_trainer import prefetch, start_trainer
 
 from . import keys
 from .inputs import Inputs
@@ -41,8 +41,7 @@ def ensure_run(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
     try:
         with st.spinner("Pre-tokenizing and counting pairs…"):
             trainer = start_trainer(source.text, settings, workers=APP_WORKERS)  # a bad text: ValueError
-            if isinstance(trainer, RemoteTrainer):  # its pairs are counted at the first merge, in the worker
-                trainer.prefetch(1)
+            prefetch(trainer, 1)  # in a worker, the pairs are counted at the first merge: under the spinner
             run = TrainingRun(trainer=trainer, identity=identity)
             target = old.position if same_text and old is not None else 0
             if target:

@@ -1,7 +1,7 @@
 """The Train page for WordPiece and Unigram: the run, then the part that reruns alone (the quiz, the same
 stage as BPE's, the link, and for Unigram the Viterbi lattice of a word the user clicks).
 
-The run is a host (:mod:`.scheme_host`) in ``session_state`` (:data:`.keys.SCHEME_RUN`): here for a
+The run is a driver (:mod:`.scheme_driver`) in ``session_state`` (:data:`.keys.SCHEME_RUN`): here for a
 small text, in a session worker for a large one, the page the same.  Its views come from
 :mod:`.wordpiece_stage` or :mod:`.unigram_stage` and go to the stage as the same records BPE's do, so
 Back, Next, Play, Reset, Jump, the arrow keys, the quiz and presenter mode work as they do for BPE.
@@ -31,14 +31,11 @@ from .lattice_view import lattice_html
 from .link import link_box, write_link
 from .live import scheme_room
 from .quiz import QuizResult, choice_labels, quiz_html
+from .scheme_driver import IN_PROCESS_CHARS, Driver, Progress, open_driver
 from .scheme_form import SCHEME_LABELS
-from .scheme_host import IN_PROCESS_CHARS, Progress, RemoteSchemeHost, SchemeHost, open_host
 from .scheme_run import SchemeIdentity
 from .share import LinkState
 from .stage import move_stage
-
-Host = SchemeHost | RemoteSchemeHost
-
 
 SHOW_AFTER = 0.3  # seconds: a wait shorter than this draws no bar (it would only flash)
 
@@ -68,11 +65,11 @@ def _cancel_start(identity: SchemeIdentity) -> None:
     st.session_state[keys.SCHEME_CANCELLED] = identity
 
 
-def scheme_training(inputs: SchemeInputs, messages: DeltaGenerator) -> Host | None:
+def scheme_training(inputs: SchemeInputs, messages: DeltaGenerator) -> Driver | None:
     """The session's run for this text and these settings (a new one on a change, and the page says so)."""
     text, settings = inputs.source.text, inputs.settings
     identity = SchemeIdentity(text_digest=digest(text), settings=settings)
-    old: Host | None = st.session_state.get(keys.SCHEME_RUN)
+    old: Driver | None = st.session_state.get(keys.SCHEME_RUN)
     if old is not None and old.identity == identity:
         with contextlib.suppress(ValueError):  # the worker ended: the panel says why
             _jump(old, messages.empty())
@@ -88,8 +85,7 @@ def scheme_training(inputs: SchemeInputs, messages: DeltaGenerator) -> Host | No
         return None
     if old is not None:  # the old run's worker goes at once, before a new one counts against the cap
         st.session_state.pop(keys.SCHEME_RUN, None)
-        if isinstance(old, RemoteSchemeHost):
-            old.stop()
+        old.stop()
         del old
         restarted = True
     else:
@@ -98,7 +94,7 @@ def scheme_training(inputs: SchemeInputs, messages: DeltaGenerator) -> Host | No
     label = f"Counting the words and starting {name}…"
     try:
         with st.spinner(md_escape(label)):
-            host = open_host(
+            driver = open_driver(
                 text,
                 settings,
                 progress=_bar(
@@ -112,10 +108,10 @@ def scheme_training(inputs: SchemeInputs, messages: DeltaGenerator) -> Host | No
     slot.empty()
     if restarted:
         messages.info(f"Training restarted: {md_escape(name)} on this text, from step 0.", icon="🔄")
-    st.session_state[keys.SCHEME_RUN] = host
+    st.session_state[keys.SCHEME_RUN] = driver
     st.session_state[keys.QUIZ_LOG] = {}
     move_stage()
-    return host
+    return driver
 
 
 def scheme_panel(inputs: SchemeInputs) -> None:
@@ -124,8 +120,8 @@ def scheme_panel(inputs: SchemeInputs) -> None:
 
 
 def _panel(*, inputs: SchemeInputs) -> None:
-    host: Host | None = st.session_state.get(keys.SCHEME_RUN)
-    if host is None:
+    driver: Driver | None = st.session_state.get(keys.SCHEME_RUN)
+    if driver is None:
         return
     quiz = bool(st.session_state.get(keys.QUIZ))
     options = StageSettings(
@@ -137,12 +133,12 @@ def _panel(*, inputs: SchemeInputs) -> None:
     )
     slot = st.empty()  # a long jump's progress bar and its Cancel
     try:
-        _train_ahead(host, quiz=quiz, slot=slot)
+        _train_ahead(driver, quiz=quiz, slot=slot)
         if quiz:
-            _quiz(host)
+            _quiz(driver)
         serial = st.session_state.setdefault(keys.STAGE_SERIAL, 0)
         notice = st.session_state.pop(keys.STAGE_NOTICE, "")
-        window = host.window(serial=serial, options=options, notice=notice)
+        window = driver.window(serial=serial, options=options, notice=notice)
         mount_stage(window, key=keys.SCHEME_STAGE, on_shown=_on_shown)
     except ValueError as exc:
         slot.empty()
@@ -150,18 +146,19 @@ def _panel(*, inputs: SchemeInputs) -> None:
         st.button("Start again", key=keys.SCHEME_RESTART, on_click=_forget_run)
         return
     pasted = inputs.source.text if st.session_state.get(keys.SOURCE) == keys.PASTE else None
-    moment = LinkState(step=host.state.position, text=pasted, regex=None, specials=None)
+    moment = LinkState(step=driver.state.position, text=pasted, regex=None, specials=None)
     write_link(moment)
     link_box(moment)
-    if isinstance(host, SchemeHost):  # a live room: students follow this step on their phones (#26)
-        scheme_room(host.run, host.views, options)
+    here = driver.here()
+    if here is not None:  # a live room: students follow this step on their phones (#26)
+        scheme_room(*here, options)
     else:
         st.caption(
             "A live room is for texts trained here, up to "
             f"{IN_PROCESS_CHARS:,} characters: this one trains in a worker process of its own."
         )
-    if inputs.settings.scheme == "unigram":
-        lattice_section(host)
+    if driver.steps.has_lattice:
+        lattice_section(driver)
 
 
 def _forget_run() -> None:
@@ -169,7 +166,7 @@ def _forget_run() -> None:
     st.session_state.pop(keys.SCHEME_CANCELLED, None)
 
 
-def _jump(host: Host, slot: DeltaGenerator) -> None:
+def _jump(driver: Driver, slot: DeltaGenerator) -> None:
     """Train up to a pending jump, its progress and Cancel in ``slot``.
 
     Only in a run of the whole page, outside the fragment: a click on a button inside a fragment
@@ -179,10 +176,9 @@ def _jump(host: Host, slot: DeltaGenerator) -> None:
     pending = st.session_state.get(keys.JUMP_PENDING)
     if pending is None:
         return
-    noun = "round" if host.identity.settings.scheme == "unigram" else "step"
+    noun = driver.steps.noun
     stopped = "Training was stopped: showing the step you were on."
-    if isinstance(host, RemoteSchemeHost):
-        host.settle(progress=_bar(slot, "Finishing the training under way…"))
+    driver.settle(progress=_bar(slot, "Finishing the training under way…"))
     progress = _bar(
         slot,
         f"Training up to {noun} {pending:,}…",
@@ -190,13 +186,13 @@ def _jump(host: Host, slot: DeltaGenerator) -> None:
         on_cancel=lambda: _drop_jump(stopped),
     )
     try:
-        reached = host.jump(int(pending), progress=progress).position
+        reached = driver.jump(int(pending), progress=progress).position
     except ValueError:
         _drop_jump()  # a jump that failed is not tried again (the panel says why)
         raise
     _drop_jump()
     slot.empty()
-    stop = host.state.stop_reason
+    stop = driver.state.stop_reason
     move_stage(
         f"Training stopped at {noun} {reached:,}: {stop}. Showing {noun} {reached:,}."
         if reached < pending and stop
@@ -211,28 +207,27 @@ def _drop_jump(notice: str = "") -> None:
         move_stage(notice)
 
 
-def _train_ahead(host: Host, *, quiz: bool, slot: DeltaGenerator) -> None:
+def _train_ahead(driver: Driver, *, quiz: bool, slot: DeltaGenerator) -> None:
     """Train a few steps past the one shown (a pending jump is a run of the whole page: :func:`_jump`)."""
     if keys.JUMP_PENDING in st.session_state:
         st.rerun()
-    if isinstance(host, RemoteSchemeHost):  # a request the page stopped waiting for ends first
-        host.settle(progress=_bar(slot, "Finishing the training under way…"))
-        slot.empty()
-    noun = "round" if host.identity.settings.scheme == "unigram" else "step"
-    # Unigram rounds are few and slow: one ahead is enough to step without waiting
-    position = host.state.position
-    want = position + (1 if quiz or host.identity.settings.scheme == "unigram" else AHEAD)
-    if host.state.pulled < want and not host.state.finished:  # no Cancel: a round ends once begun
-        host.advance(
+    # a request the page stopped waiting for ends first
+    driver.settle(progress=_bar(slot, "Finishing the training under way…"))
+    slot.empty()
+    noun = driver.steps.noun
+    position = driver.state.position
+    want = position + (1 if quiz else driver.steps.ahead or AHEAD)
+    if driver.state.pulled < want and not driver.state.finished:  # no Cancel: a round ends once begun
+        driver.advance(
             want, progress=_bar(slot, f"Training {noun} {position + 1:,} ahead, so Next is instant…")
         )
         slot.empty()
 
 
-def _quiz(host: Host) -> None:
+def _quiz(driver: Driver) -> None:
     log: dict[int, QuizResult] = st.session_state.setdefault(keys.QUIZ_LOG, {})
-    ask = host.ask()
-    line = quiz_html(log.get(host.state.position), results=list(log.values()))
+    ask = driver.ask()
+    line = quiz_html(log.get(driver.state.position), results=list(log.values()))
     if line:
         st.html(line)
     if ask is None:
@@ -250,35 +245,35 @@ def _quiz(host: Host) -> None:
 
 def _on_shown() -> None:
     """The stage shows another step (or needs other places of it): follow it."""
-    host: Host | None = st.session_state.get(keys.SCHEME_RUN)
+    driver: Driver | None = st.session_state.get(keys.SCHEME_RUN)
     report = read_shown((st.session_state.get(keys.SCHEME_STAGE) or {}).get("shown"))
-    if host is None or report is None or report.serial != st.session_state.get(keys.STAGE_SERIAL, 0):
+    if driver is None or report is None or report.serial != st.session_state.get(keys.STAGE_SERIAL, 0):
         return
     k = report.position
     st.session_state.pop(keys.JUMP_PENDING, None)  # a newer report supersedes a jump not yet made
     try:
-        state = host.state
+        state = driver.state
         if 0 < k <= state.pulled:
-            host.places_from(k, report.start)
+            driver.places_from(k, report.start)
         if st.session_state.get(keys.QUIZ) and k == state.position + 1:
-            result = host.answer(st.session_state.get(keys.QUIZ_GUESS))
+            result = driver.answer(st.session_state.get(keys.QUIZ_GUESS))
             if result is not None:
                 st.session_state.setdefault(keys.QUIZ_LOG, {})[result.step] = result
             st.session_state[keys.QUIZ_GUESS] = None
             move_stage()
         elif k <= state.pulled:
-            host.show(k)
+            driver.show(k)
         else:
             st.session_state[keys.JUMP_PENDING] = k
     except ValueError:
         pass  # the worker ended: the panel's run says why
 
 
-def lattice_section(host: Host) -> None:
+def lattice_section(driver: Driver) -> None:
     """The Viterbi lattice of a word the user clicks (or types), under the pieces of the round shown."""
-    k = host.state.position
+    k = driver.state.position
     st.subheader("Every way to cut a word: the Viterbi lattice")
-    offered = host.lattice_words()
+    offered = driver.lattice_words()
     picked: Any = st.pills(
         f"Click a word (pieces after round {k})" if k else "Click a word (the seed's pieces)",
         offered,
@@ -299,7 +294,7 @@ def lattice_section(host: Host) -> None:
     if typed and typed.strip() and not word.startswith("▁"):
         word = "▁" + word
     try:
-        lat = host.lattice(word)
+        lat = driver.lattice(word)
     except ValueError as exc:
         st.warning(f"No lattice for this word: {md_escape(exc)}.")
         return

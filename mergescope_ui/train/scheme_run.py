@@ -2,9 +2,11 @@
 
 The page never touches a trainer itself: it builds a :class:`SchemeRun` with :func:`start_scheme_run`
 (the one heavy call: counting the words, and for Unigram the seed and its first EM) and then only pulls
-records, one per step, and reads them.  Everything a run holds is plain data (the engine's step
-records, and for Unigram each round's piece scores), so the run can move into a worker process as
-the BPE run does (``shared/training_run.py``) without the page changing.
+records, one per step, and reads them.  The run is the same stepper as BPE's
+(:class:`~mergescope_ui.shared.training_run.Stepper`); what differs between the schemes is a
+:class:`SchemeSteps` of each (how to start, what to keep at each pull, how many steps at most, what one
+is called, the lattice), found by the scheme's name in :data:`SCHEME_STEPS`, so no code branches on the
+scheme.
 
 A step is a WordPiece merge (:class:`~bpe_core.training.wordpiece_records.WordPieceStep`) or a
 Unigram pruning round (:class:`~bpe_core.training.unigram_records.UnigramRound`); ``position`` is the
@@ -21,12 +23,19 @@ number of steps shown (0: before the first).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import heapq
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 from bpe_core.pretokenizer import check_text
-from bpe_core.unigram import SHRINKING_FACTOR, UnigramRound, UnigramTrainer, unigram_steps
+from bpe_core.unigram import (
+    SHRINKING_FACTOR,
+    Lattice,
+    UnigramRound,
+    UnigramTrainer,
+    lattice,
+    unigram_steps,
+)
 from bpe_core.wordpiece import (
     BERT_SPECIAL_TOKENS,
     WordPieceOptions,
@@ -35,6 +44,7 @@ from bpe_core.wordpiece import (
     word_counts,
 )
 from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.training_run import Progress, Stepper
 
 Scheme = Literal["bpe", "wordpiece", "unigram"]
 SCHEMES: tuple[Scheme, ...] = ("bpe", "wordpiece", "unigram")
@@ -45,6 +55,7 @@ UNIGRAM_SEED_SIZE = 20_000
 throw most of it away) slower; SentencePiece's own default is 1,000,000."""
 MAX_STEPS = 20_000
 MAX_UNIGRAM_VOCAB = 100_000
+LATTICE_WORDS = 12  # words offered for the lattice: the ones the round shown cut anew, then the most frequent
 
 Step = WordPieceStep | UnigramRound
 
@@ -64,7 +75,7 @@ class SchemeSettings:
     shrinking_factor: float = SHRINKING_FACTOR
 
     def __post_init__(self) -> None:
-        if self.scheme not in ("wordpiece", "unigram"):
+        if self.scheme not in SCHEME_STEPS:
             raise ValueError(f"scheme {self.scheme!r} has no step-by-step run here; use wordpiece or unigram")
         for name, value, high in (
             ("steps", self.steps, MAX_STEPS),
@@ -85,9 +96,53 @@ class SchemeIdentity:
     settings: SchemeSettings
 
 
+class SchemeSteps:
+    """A scheme's trainer as this page steps it: the hooks its run, its driver and its panel call.
+
+    One subclass per scheme, registered in :data:`SCHEME_STEPS` under the scheme's name.
+    """
+
+    noun: ClassVar[str] = "step"
+    """What one step is called in the page's sentences."""
+    ahead: ClassVar[int | None] = None
+    """How many steps the page trains past the one shown (None: the stage's ``AHEAD``)."""
+    has_lattice: ClassVar[bool] = False
+    """True when the page draws a word's lattice under the step shown."""
+
+    @property
+    def trainer(self) -> WordPieceTrainer | UnigramTrainer:
+        raise NotImplementedError
+
+    @classmethod
+    def start(cls, text: str, settings: SchemeSettings, *, progress: Progress | None = None) -> SchemeRun:
+        """A fresh run of ``settings`` on ``text`` (a ValueError that says how to fix a bad text or size)."""
+        raise NotImplementedError
+
+    def draw(self, run: SchemeRun) -> Step:
+        """The trainer's next step (StopIteration at the end), and what else the run keeps of it."""
+        raise NotImplementedError
+
+    def max_steps(self, run: SchemeRun) -> int:
+        """The most steps the settings allow (an upper bound when steps are not known ahead)."""
+        raise NotImplementedError
+
+    def during(self, progress: Progress | None) -> None:
+        """Report ``progress(done, 1000)`` inside the next steps too (None: stop); only where
+        ``progress`` cannot raise (an exception inside a step would leave the trainer half changed)."""
+
+    def lattice_words(self, run: SchemeRun) -> list[str]:
+        """The words offered for the lattice at the step shown (none without a lattice)."""
+        return []
+
+    def lattice(self, run: SchemeRun, word: str) -> Lattice:
+        """``word``'s lattice at the step shown (a ValueError for a word too long)."""
+        raise ValueError("a lattice is drawn for a Unigram run; choose Unigram")
+
+
 @dataclass(eq=False)
-class SchemeRun:
-    """A WordPiece or Unigram trainer, the steps pulled from it, and the step shown.
+class SchemeRun(Stepper[Step]):
+    """A WordPiece or Unigram trainer (in ``steps``, its scheme's hooks), the steps pulled from it, and
+    the step shown.
 
     ``scores`` (Unigram): the pieces' scores (log probabilities) at each step, ``scores[k]`` after
     ``k`` rounds (``scores[0]``: the seed after its EM); ``recut[k - 1]``: the words (first-occurrence
@@ -95,105 +150,135 @@ class SchemeRun:
     """
 
     identity: SchemeIdentity
-    trainer: WordPieceTrainer | UnigramTrainer
-    records: list[Step] = field(default_factory=list)
+    steps: SchemeSteps
     scores: list[dict[str, float]] = field(default_factory=list)
     recut: list[list[str]] = field(default_factory=list)
-    position: int = 0
-    finished: bool = False
+
+    @property
+    def source(self) -> WordPieceTrainer | UnigramTrainer:
+        return self.steps.trainer
+
+    @property
+    def trainer(self) -> WordPieceTrainer | UnigramTrainer:
+        return self.steps.trainer
 
     @property
     def scheme(self) -> Scheme:
         return self.identity.settings.scheme
 
     @property
-    def pulled(self) -> int:
-        return len(self.records)
-
-    @property
-    def current(self) -> Step | None:
-        return self.records[self.position - 1] if self.position else None
-
-    @property
-    def stop_reason(self) -> str | None:
-        return self.trainer.stop_reason if self.finished else None
-
-    @property
     def max_steps(self) -> int:
         """The most steps the settings allow (Unigram: rounds are not known ahead; an upper bound)."""
-        settings = self.identity.settings
-        if settings.scheme == "wordpiece":
-            return settings.steps
-        return self.pulled if self.finished else MAX_STEPS
+        return self.steps.max_steps(self)
 
-    def pull(self) -> bool:
-        """Pull one more step from the trainer; False when it has none left."""
-        if self.finished:
-            return False
-        trainer = self.trainer
-        before = trainer.cuts if isinstance(trainer, UnigramTrainer) else {}
-        try:
-            steps: Iterator[Step] = trainer
-            record = next(steps)
-        except StopIteration:
-            self.finished = True
-            return False
-        self.records.append(record)
-        if isinstance(trainer, UnigramTrainer):
-            self.scores.append(dict(trainer.scores))
-            after = trainer.cuts
-            self.recut.append([w for w in trainer.words if before[w][1] != after[w][1]])
-        return True
+    def _draw(self) -> Step:
+        return self.steps.draw(self)
 
-    def peek(self) -> Step | None:
-        """The step after ``position`` (pulled if needed, position unchanged)."""
-        if self.position == len(self.records) and not self.pull():
-            return None
-        return self.records[self.position]
-
-    def forward(self) -> bool:
-        if self.peek() is None:
-            return False
-        self.position += 1
-        return True
-
-    def jump(self, target: int, *, progress: Callable[[int, int], object] | None = None) -> int:
-        """Move to step ``target`` (pulling as needed, stopping where training stops); the step reached."""
-        if target < 0:
-            raise ValueError(f"step {target} is negative; steps start at 0")
-        start = len(self.records)
-        while len(self.records) < target and self.pull():
-            if progress is not None:
-                progress(len(self.records) - start, target - start)
-        self.position = min(target, len(self.records))
-        return self.position
+    def jump(self, target: int, *, progress: Progress | None = None, every: int = 1) -> int:
+        """Move to step ``target`` (pulling as needed, stopping where training stops); the step reached.
+        ``progress(done, total)`` after every pull (``every``)."""
+        return super().jump(target, progress=progress, every=every)
 
 
-def start_scheme_run(
-    text: str, settings: SchemeSettings, *, progress: Callable[[int, int], object] | None = None
-) -> SchemeRun:
-    """A fresh run of ``settings`` on ``text`` (a ValueError that says how to fix a bad text or size);
-    ``progress(done, 1000)`` follows Unigram's seed and its first EM."""
-    identity = SchemeIdentity(text_digest=digest(text), settings=settings)
-    if settings.scheme == "wordpiece":
+class WordPieceSteps(SchemeSteps):
+    """WordPiece: one merge a step, up to the settings' ``steps``."""
+
+    def __init__(self, trainer: WordPieceTrainer) -> None:
+        self._trainer = trainer
+
+    @property
+    def trainer(self) -> WordPieceTrainer:
+        return self._trainer
+
+    @classmethod
+    def start(cls, text: str, settings: SchemeSettings, *, progress: Progress | None = None) -> SchemeRun:
         check_text(text)
         if not text.strip():
             raise ValueError("the text is empty; give WordPiece a text to learn from")
         counts = word_counts(text, special_tokens=BERT_SPECIAL_TOKENS)
         alphabet = WordPieceOptions(vocab_size=10**6).initial_vocab(counts)
         options = WordPieceOptions(vocab_size=len(alphabet) + settings.steps, top_k=TOP_K)
-        return SchemeRun(identity=identity, trainer=WordPieceTrainer(counts, options))
-    trainer = unigram_steps(
-        text,
-        vocab_size=settings.vocab_size,
-        shrinking_factor=settings.shrinking_factor,
-        seed_size=UNIGRAM_SEED_SIZE,
-        top_k=TOP_K,
-        progress=progress,
-    )
-    trainer.progress = None
-    run = SchemeRun(identity=identity, trainer=trainer)
-    run.scores.append(dict(trainer.scores))
-    if trainer.stop_reason is not None:
-        run.finished = True
-    return run
+        identity = SchemeIdentity(text_digest=digest(text), settings=settings)
+        return SchemeRun(identity=identity, steps=cls(WordPieceTrainer(counts, options)))
+
+    def draw(self, run: SchemeRun) -> WordPieceStep:
+        return next(self.trainer)
+
+    def max_steps(self, run: SchemeRun) -> int:
+        return run.identity.settings.steps
+
+
+class UnigramSteps(SchemeSteps):
+    """Unigram: one pruning round a step, each round's scores and recut words kept; the lattice."""
+
+    noun = "round"
+    ahead = 1  # rounds are few and slow: one ahead is enough to step without waiting
+    has_lattice = True
+
+    def __init__(self, trainer: UnigramTrainer) -> None:
+        self._trainer = trainer
+
+    @property
+    def trainer(self) -> UnigramTrainer:
+        return self._trainer
+
+    @classmethod
+    def start(cls, text: str, settings: SchemeSettings, *, progress: Progress | None = None) -> SchemeRun:
+        trainer = unigram_steps(
+            text,
+            vocab_size=settings.vocab_size,
+            shrinking_factor=settings.shrinking_factor,
+            seed_size=UNIGRAM_SEED_SIZE,
+            top_k=TOP_K,
+            progress=progress,
+        )
+        trainer.progress = None
+        identity = SchemeIdentity(text_digest=digest(text), settings=settings)
+        run = SchemeRun(identity=identity, steps=cls(trainer))
+        run.scores.append(dict(trainer.scores))
+        if trainer.stop_reason is not None:
+            run.finished = True
+        return run
+
+    def draw(self, run: SchemeRun) -> UnigramRound:
+        trainer = self.trainer
+        before = trainer.cuts
+        record = next(trainer)
+        run.scores.append(dict(trainer.scores))
+        after = trainer.cuts
+        run.recut.append([w for w in trainer.words if before[w][1] != after[w][1]])
+        return record
+
+    def max_steps(self, run: SchemeRun) -> int:
+        return run.pulled if run.finished else MAX_STEPS
+
+    def during(self, progress: Progress | None) -> None:
+        self.trainer.progress = progress
+
+    def lattice_words(self, run: SchemeRun) -> list[str]:
+        """The words that the round shown cut anew, then the most frequent."""
+
+        def offered(w: str) -> bool:
+            return bool(w.strip()) and len(w) <= 24
+
+        k = run.position
+        changed = [w for w in (run.recut[k - 1] if k else []) if offered(w)][:LATTICE_WORDS]
+        counts = self.trainer.words
+        frequent = heapq.nsmallest(
+            LATTICE_WORDS, (w for w in counts if offered(w)), key=lambda w: (-counts[w], w)
+        )
+        return list(dict.fromkeys([*changed, *frequent]))[:LATTICE_WORDS]
+
+    def lattice(self, run: SchemeRun, word: str) -> Lattice:
+        return lattice(word, run.scores[run.position], max_piece_length=self.trainer.longest)
+
+
+SCHEME_STEPS: dict[Scheme, type[SchemeSteps]] = {"wordpiece": WordPieceSteps, "unigram": UnigramSteps}
+"""Every scheme with a step-by-step run here, by name (BPE's run is
+:class:`~mergescope_ui.shared.training_run.TrainingRun`)."""
+
+
+def start_scheme_run(text: str, settings: SchemeSettings, *, progress: Progress | None = None) -> SchemeRun:
+    """A fresh run of ``settings`` on ``text`` (a ValueError that says how to fix a bad text or size);
+    ``progress(done, 1000)`` follows Unigram's seed and its first EM."""
+    return SCHEME_STEPS[settings.scheme].start(text, settings, progress=progress)

@@ -72,7 +72,7 @@ PRELOAD: Final = [
     "mergescope_ui.lab.compute",
     "mergescope_ui.shared.workers.session_worker",
     "mergescope_ui.shared.workers.remote_trainer",
-    "mergescope_ui.train.scheme_host",
+    "mergescope_ui.train.scheme_driver",
 ]
 """Imported once by the fork server, so each job starts without importing them again (the modules of
 the jobs pages run; a module not listed is imported by each job that needs it)."""

@@ -36,15 +36,17 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
+from functools import singledispatch
+from typing import Final, TypeAlias
 
-from bpe_core import MergeStep, Trainer, TrainOptions
+from bpe_core import MergeStep, Tokenizer, Trainer, TrainOptions
 from bpe_core.bpe import Method, PairCount, TextReplay
 from bpe_core.bpe import TextPlace as Place  # (the engine's: the contract's Place is the stage's)
 from bpe_core.byte_level import character_counts
 
 from .. import hosting
 from .jobs import MEGABYTE, Limits
+from .remote import Remote
 from .session_worker import Context, ProgressFn, SessionWorker
 
 IN_PROCESS_CHARS: Final = hosting.positive_int("MERGESCOPE_IN_PROCESS_CHARS")
@@ -64,7 +66,6 @@ FIRST_BATCH: Final = 8
 class Facts:
     """What the server keeps of a run trained in the worker: its settings and the corpus's figures."""
 
-    handle: int
     options: TrainOptions
     method: Method
     corpus_bytes: int
@@ -77,7 +78,7 @@ class Facts:
 
 def start_trainer(
     text: str, options: TrainOptions, *, workers: int | None = None, in_process_chars: int | None = None
-) -> Trainer:
+) -> BpeTrainer:
     """A trainer for ``text``: here when the text is small, else in a worker (:class:`RemoteTrainer`).
 
     >>> start_trainer("low lower", TrainOptions(vocab_size=258)).__class__.__name__
@@ -89,32 +90,35 @@ def start_trainer(
     return RemoteTrainer.start(text, options)
 
 
-class RemoteTrainer(Trainer):
-    """A :class:`~bpe_core.Trainer` kept in a worker process (see the module docstring).
+class RemoteTrainer(Remote):
+    """A :class:`~bpe_core.Trainer` kept in a worker process (see the module docstring): the members of
+    one that the pages use.
 
     It yields the same records as the trainer it stands for; ``vocab``, ``merges`` and
-    ``stop_reason`` follow the records handed out, as the engine's do.
+    ``stop_reason`` follow the records handed out, as the engine's do.  ``options`` and the corpus's
+    figures (``corpus_bytes``, ``initial_tokens``, ``preview_text``, ``initial_sequence``,
+    ``characters``) are the worker's :class:`Facts`.
     """
 
     def __init__(
         self,
         worker: SessionWorker,
+        handle: int,
         facts: Facts,
         *,
         merges: Sequence[tuple[int, int]] = (),
         vocab: Mapping[int, bytes] | None = None,
     ) -> None:
-        # Trainer.__init__ is not called: the corpus and its state live in the worker.
-        self.worker, self.handle = worker, facts.handle
-        self.options, self.method, self.records = facts.options, facts.method, True
+        super().__init__(worker, handle)
+        self.options, self.method = facts.options, facts.method
+        self.corpus_bytes, self.initial_tokens = facts.corpus_bytes, facts.initial_tokens
+        self.preview_text, self.initial_sequence = facts.preview_text, facts.initial_sequence
+        self.characters = facts.characters
         self.pretokenizer = facts.options.pretokenizer()
         self.special_tokens = facts.options.special_ids()
         self.vocab = dict(vocab) if vocab is not None else dict(facts.options.initial_vocab())
         self.merges = list(merges)
-        self.first_step = len(self.merges) + 1
-        self.tokens = facts.initial_tokens
-        self.stop_reason = None
-        self.initial_sequence = facts.initial_sequence
+        self.stop_reason: str | None = None
         self._facts = facts
         self._buffer: deque[MergeStep] = deque()
         self._end: str | None = None  # why the worker's trainer stopped, once it has
@@ -131,19 +135,18 @@ class RemoteTrainer(Trainer):
     ) -> RemoteTrainer:
         """Start a worker and build the trainer there (a bad text is the engine's ValueError);
         ``idle_after``: the worker's idle time (default :data:`~.session_worker.IDLE_SECONDS`)."""
-        worker = SessionWorker(limits=limits or TRAINER_LIMITS, name="trainer", idle_after=idle_after)
-        try:
-            facts: Facts = worker.call(_build, text, options)
-        except BaseException:
-            worker.stop()
-            raise
-        worker.remember(_build, text, options)  # to build it again in a new process (after idle)
-        return cls(worker, facts)
+        remote, (handle, facts) = Remote.open(
+            _build, text, options, name="trainer", limits=limits or TRAINER_LIMITS, idle_after=idle_after
+        )
+        return cls(remote.worker, handle, facts)
 
     def __del__(self) -> None:
         self.worker.release(self.handle)
 
     # ----- steps -----
+    def __iter__(self) -> RemoteTrainer:
+        return self
+
     def __next__(self) -> MergeStep:
         if self.stop_reason is not None:
             raise StopIteration
@@ -156,7 +159,6 @@ class RemoteTrainer(Trainer):
         step = self._buffer.popleft()
         self.vocab[step.new_id] = step.token
         self.merges.append(step.pair)
-        self.tokens = step.tokens_after
         return step
 
     def prefetch(self, n: int, *, progress: ProgressFn | None = None) -> int:
@@ -171,16 +173,25 @@ class RemoteTrainer(Trainer):
         return min(n, len(self._buffer))
 
     def _fetch(self, n: int, *, progress: ProgressFn | None = None) -> None:
-        self._took(self.worker.call(_pull, self.handle, n, progress=progress, late=self._took))
+        self._took(self.call(_pull, n, progress=progress, late=self._took))
 
     def _took(self, answer: tuple[list[MergeStep], str | None]) -> None:
         steps, end = answer
         self._buffer.extend(steps)
         self._end = end
         made = len(self.merges) + len(self._buffer)  # the merges the worker's trainer has made
-        self.worker.remember(_pull_to, self.handle, made, key=("pull", self.handle))
+        self.remember(_pull_to, made, key=("pull", self.handle))
 
-    # ----- what the worker makes -----
+    # ----- what the worker makes, or is made here from the merges received -----
+    def tokenizer(self) -> Tokenizer:
+        """A :class:`~bpe_core.tokenizer.Tokenizer` with the merges made so far (as the engine's)."""
+        return Tokenizer(
+            dict(self.vocab),
+            list(self.merges),
+            special_tokens=dict(self.special_tokens),
+            pattern=self.options.pattern,
+        )
+
     def pair_table(self, step: int) -> tuple[PairCount, ...]:
         done = len(self.merges)
         if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= done + 1:
@@ -188,7 +199,7 @@ class RemoteTrainer(Trainer):
                 f"the pair table is there for steps 1 to {done + 1} (the steps made so far, "
                 f"and the next), not {step!r}"
             )
-        table: tuple[PairCount, ...] = self.worker.call(_pair_table, self.handle, step)
+        table: tuple[PairCount, ...] = self.call(_pair_table, step)
         return table
 
     def branch(
@@ -197,38 +208,23 @@ class RemoteTrainer(Trainer):
         *,
         block: Iterable[tuple[int, int]] = (),
         force: Mapping[int, tuple[int, int]] | None = None,
-    ) -> Trainer:
+    ) -> RemoteTrainer:
         done = len(self.merges)
         if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= done + 1:
             raise ValueError(
                 f"a branch starts at a step from 1 to {done + 1} (the steps made so far, or the next), "
                 f"not {at!r}"
             )
-        facts: Facts = self.worker.call(_branch, self.handle, at, list(block), dict(force or {}))
-        self.worker.remember(_branch, self.handle, at, list(block), dict(force or {}))
+        handle, facts = self.call(_branch, at, list(block), dict(force or {}))
+        self.remember(_branch, at, list(block), dict(force or {}))
         facts = replace(facts, characters=self.characters)  # the same text
         base = facts.options.base_vocab
         vocab = {i: t for i, t in self.vocab.items() if i < base + at - 1}
-        child = RemoteTrainer(self.worker, facts, merges=self.merges[: at - 1], vocab=vocab)
-        return child
+        return RemoteTrainer(self.worker, handle, facts, merges=self.merges[: at - 1], vocab=vocab)
 
-    # ----- facts about the corpus and the preview -----
-    @property
-    def corpus_bytes(self) -> int:
-        return self._facts.corpus_bytes
 
-    @property
-    def initial_tokens(self) -> int:
-        return self._facts.initial_tokens
-
-    @property
-    def preview_text(self) -> str:
-        return self._facts.preview_text
-
-    @property
-    def characters(self) -> dict[str, int]:
-        """The text's characters of more than one byte, with their counts (a branch: its run's)."""
-        return self._facts.characters
+BpeTrainer: TypeAlias = Trainer | RemoteTrainer
+"""A BPE trainer, here (the engine's) or in a worker."""
 
 
 class RemoteReplay:
@@ -249,17 +245,14 @@ class RemoteReplay:
         self._step = step
 
     def head(self, *, max_bytes: int) -> list[int]:
-        ids: list[int] = self._trainer.worker.call(
-            _replay_head, self._trainer.handle, self._step, max_bytes=max_bytes
-        )
+        ids: list[int] = self._trainer.call(_replay_head, self._step, max_bytes=max_bytes)
         return ids
 
     def places(
         self, token_id: int, *, start: int = 0, limit: int = 5, context_bytes: int = 24
     ) -> list[Place]:
-        found: list[Place] = self._trainer.worker.call(
+        found: list[Place] = self._trainer.call(
             _replay_places,
-            self._trainer.handle,
             self._step,
             token_id,
             start=start,
@@ -269,23 +262,44 @@ class RemoteReplay:
         return found
 
 
-def characters_for(trainer: Trainer, text: str) -> dict[str, int]:
+# What a page asks of any BPE trainer, answered here for the engine's and in the worker for a remote
+# one: hooks added to the engine's class from outside it (the engine knows nothing of workers).
+@singledispatch
+def characters_for(trainer: object, text: str) -> dict[str, int]:
     """``character_counts(text)``, counted in the worker for a remote trainer (a pass over every
     character of a large text).
 
     >>> characters_for(Trainer("a语b语", TrainOptions(vocab_size=257)), "a语b语")
     {'语': 2}
     """
-    if isinstance(trainer, RemoteTrainer):
-        return trainer.characters
     return character_counts(text)
 
 
-def replay_for(trainer: Trainer, text: str) -> TextReplay | RemoteReplay:
+@characters_for.register
+def _(trainer: RemoteTrainer, text: str) -> dict[str, int]:
+    return trainer.characters
+
+
+@singledispatch
+def replay_for(trainer: BpeTrainer, text: str) -> TextReplay | RemoteReplay:
     """The stage's replay of ``text`` for ``trainer``: here, or in the worker of a remote one."""
-    if isinstance(trainer, RemoteTrainer):
-        return RemoteReplay(trainer)
     return TextReplay(text, trainer.pretokenizer, special_tokens=trainer.special_tokens)
+
+
+@replay_for.register
+def _(trainer: RemoteTrainer, text: str) -> TextReplay | RemoteReplay:
+    return RemoteReplay(trainer)
+
+
+@singledispatch
+def prefetch(trainer: object, n: int, *, progress: ProgressFn | None = None) -> None:
+    """Have ``trainer``'s next ``n`` records at hand: nothing to do here, a batch request for a remote
+    one (:meth:`RemoteTrainer.prefetch`, with ``progress``)."""
+
+
+@prefetch.register
+def _(trainer: RemoteTrainer, n: int, *, progress: ProgressFn | None = None) -> None:
+    trainer.prefetch(n, progress=progress)
 
 
 # ----- in the worker -----
@@ -298,9 +312,8 @@ class _Hosted:
     replay: list[TextReplay]
 
 
-def _facts(handle: int, trainer: Trainer, characters: dict[str, int]) -> Facts:
+def _facts(trainer: Trainer, characters: dict[str, int]) -> Facts:
     return Facts(
-        handle=handle,
         options=trainer.options,
         method=trainer.method,
         corpus_bytes=trainer.corpus_bytes,
@@ -311,9 +324,9 @@ def _facts(handle: int, trainer: Trainer, characters: dict[str, int]) -> Facts:
     )
 
 
-def _build(ctx: Context, text: str, options: TrainOptions) -> Facts:
+def _build(ctx: Context, text: str, options: TrainOptions) -> tuple[int, Facts]:
     trainer = Trainer(text, options, workers=1)
-    return _facts(ctx.put(_Hosted(trainer, [text], [])), trainer, character_counts(text))
+    return ctx.put(_Hosted(trainer, [text], [])), _facts(trainer, character_counts(text))
 
 
 def _pull(ctx: Context, handle: int, n: int) -> tuple[list[MergeStep], str | None]:
@@ -343,10 +356,10 @@ def _pair_table(ctx: Context, handle: int, step: int) -> tuple[PairCount, ...]:
 
 def _branch(
     ctx: Context, handle: int, at: int, block: list[tuple[int, int]], force: dict[int, tuple[int, int]]
-) -> Facts:
+) -> tuple[int, Facts]:
     hosted: _Hosted = ctx.get(handle)
     child = hosted.trainer.branch(at, block=block, force=force)
-    return _facts(ctx.put(_Hosted(child, hosted.text, hosted.replay)), child, {})
+    return ctx.put(_Hosted(child, hosted.text, hosted.replay)), _facts(child, {})
 
 
 def _replay_at(hosted: _Hosted, step: int) -> TextReplay:

@@ -12,9 +12,9 @@ import pytest
 from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.workers import session_worker
 from mergescope_ui.shared.workers.jobs import Limits
-from mergescope_ui.train import keys, scheme_host
+from mergescope_ui.train import keys, scheme_driver
 from mergescope_ui.train.lattice_view import lattice_html
-from mergescope_ui.train.scheme_host import RemoteSchemeHost, start_host
+from mergescope_ui.train.scheme_driver import RemoteSchemeDriver, start_driver
 from mergescope_ui.train.scheme_run import SchemeSettings
 from tests.ui.shared.test_jobs import gone, until
 from tests.ui.train.stage_driver import as_html, send, stage_data, view
@@ -27,7 +27,7 @@ HUG = (CORPORA / "hug_pug_pun.txt").read_text(encoding="utf-8")
 
 @pytest.fixture
 def remote(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(scheme_host, "IN_PROCESS_CHARS", 0)
+    monkeypatch.setattr(scheme_driver, "IN_PROCESS_CHARS", 0)
 
 
 def _wire(window) -> dict:
@@ -49,12 +49,12 @@ def _wire(window) -> dict:
 )
 def test_a_remote_run_shows_what_a_run_here_shows(remote: None, scheme: str, source: str, size: dict) -> None:
     at = open_train(**{keys.SCHEME: scheme, keys.SOURCE: source, **size})
-    host = at.session_state[keys.SCHEME_RUN]
-    assert isinstance(host, RemoteSchemeHost) and host.worker.alive
+    driver = at.session_state[keys.SCHEME_RUN]
+    assert isinstance(driver, RemoteSchemeDriver) and driver.worker.alive
     text = KIND if scheme == "unigram" else HUG
-    settings = host.identity.settings
-    here = start_host(text, settings)
-    for k in range(host.state.finished or 6):
+    settings = driver.identity.settings
+    here = start_driver(text, settings)
+    for k in range(driver.state.finished or 6):
         send(at, position=k)
         here.advance(k + 1)  # the page trains one ahead before it builds a window
         here.show(k)
@@ -72,18 +72,18 @@ def test_a_remote_run_shows_what_a_run_here_shows(remote: None, scheme: str, sou
 
 
 def test_cancel_stops_a_long_jump_between_two_rounds() -> None:
-    host = RemoteSchemeHost.start(KIND, SchemeSettings(scheme="unigram", vocab_size=50))
+    driver = RemoteSchemeDriver.start(KIND, SchemeSettings(scheme="unigram", vocab_size=50))
 
     def cancel(done: int, total: int) -> None:
         raise KeyboardInterrupt  # what a click does to the waiting script: an exception out of progress
 
     with pytest.raises(KeyboardInterrupt):
-        host.jump(6, progress=cancel)
-    host.settle()  # the round under way ends; the worker stops there and keeps the run
-    assert 1 <= host.state.pulled < 6 and host.worker.alive
-    assert host.jump(6).position == 6
-    host.stop()
-    assert not host.worker.alive
+        driver.jump(6, progress=cancel)
+    driver.settle()  # the round under way ends; the worker stops there and keeps the run
+    assert 1 <= driver.state.pulled < 6 and driver.worker.alive
+    assert driver.jump(6).position == 6
+    driver.stop()
+    assert not driver.worker.alive
 
 
 def test_the_servers_cap_and_a_time_limit_are_messages(remote: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -92,7 +92,7 @@ def test_the_servers_cap_and_a_time_limit_are_messages(remote: None, monkeypatch
     assert not at.exception and keys.SCHEME_RUN not in at.session_state
     assert any("large runs of other sessions, its limit" in e.value for e in at.error), at.error
     monkeypatch.setattr(session_worker, "MAX_WORKERS", 4)
-    monkeypatch.setattr(scheme_host, "LIMITS", Limits(seconds=0.001))
+    monkeypatch.setattr(scheme_driver, "LIMITS", Limits(seconds=0.001))
     at.run()
     assert not at.exception and keys.SCHEME_RUN not in at.session_state
     assert any("time limit" in e.value for e in at.error), at.error
@@ -112,12 +112,12 @@ def test_a_new_run_lets_the_old_worker_go(remote: None) -> None:
 def test_a_remote_jump_trains_up_to_the_step_and_past_the_end_says_where_it_stopped(remote: None) -> None:
     at = open_train(**{keys.SCHEME: "unigram", keys.SOURCE: "kind_kindness_unkind", keys.UG_VOCAB: 50})
     send(at, jump=4)
-    host = at.session_state[keys.SCHEME_RUN]
-    assert not at.exception and host.state.position == 4 and stage_data(at)["position"] == 4
+    driver = at.session_state[keys.SCHEME_RUN]
+    assert not at.exception and driver.state.position == 4 and stage_data(at)["position"] == 4
     assert view(at)["heading"].startswith("Round 4:")
     send(at, jump=50)
     data = stage_data(at)
-    assert host.state.finished and data["position"] == host.state.pulled == 6 and data["finished"]
+    assert driver.state.finished and data["position"] == driver.state.pulled == 6 and data["finished"]
     assert "Training stopped at round 6: reached the requested vocab size" in data["notice"]
 
 
@@ -131,19 +131,19 @@ def test_a_run_whose_worker_was_let_go_idle_comes_back_where_it_was(
     monkeypatch.setattr(session_worker, "IDLE_SECONDS", 0.5)
     text = KIND if scheme == "unigram" else HUG
     settings = SchemeSettings(scheme=scheme, **size)
-    host = RemoteSchemeHost.start(text, settings)
-    here = start_host(text, settings)
+    driver = RemoteSchemeDriver.start(text, settings)
+    here = start_driver(text, settings)
     try:
-        host.advance(4)
-        host.show(2)
+        driver.advance(4)
+        driver.show(2)
         here.advance(4)
         here.show(2)
-        pid = host.worker.pid
-        until(lambda: host.worker.idle)
-        assert pid is not None and gone(pid) and host.worker not in session_worker.live_workers()
+        pid = driver.worker.pid
+        until(lambda: driver.worker.idle)
+        assert pid is not None and gone(pid) and driver.worker not in session_worker.live_workers()
         mine = here.window(serial=1, options=StageSettings())
-        assert host.window(serial=1, options=StageSettings()) == mine  # step 2 of 4 trained, in a new process
-        assert host.worker.pid != pid and host.worker.restarts == 1
-        assert host.jump(5) == here.jump(5)
+        assert driver.window(serial=1, options=StageSettings()) == mine  # step 2 of 4, in a new process
+        assert driver.worker.pid != pid and driver.worker.restarts == 1
+        assert driver.jump(5) == here.jump(5)
     finally:
-        host.stop()
+        driver.stop()

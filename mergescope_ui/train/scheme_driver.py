@@ -1,46 +1,56 @@
 """A WordPiece or Unigram run and its stage views, behind the few questions the page asks (no Streamlit).
 
-The page never reads a trainer: it asks a host to train up to a step, to show a step, for the stage's
+The page never reads a trainer: it asks a driver to train up to a step, to show a step, for the stage's
 window, the quiz's question and verdict, and a word's Viterbi lattice, and gets typed records back
-(:class:`RunState`, :class:`~..shared.stage_contract.Window`, :class:`QuizAsk`,
+(:class:`StepperState`, :class:`~mergescope_ui.shared.stage.contract.Window`, :class:`QuizAsk`,
 :class:`~.quiz.QuizResult`, :class:`~bpe_core.tokenizer.unigram_lattice.Lattice`).  So the run can
-live here (:class:`SchemeHost`, a small text) or in a session worker
-(:class:`RemoteSchemeHost`, a text over :data:`IN_PROCESS_CHARS`: Unigram on 1 MB spends seconds per
-round holding the interpreter lock), with the page the same.  A remote host's worker is the one BPE's
-large runs use (:class:`~..shared.session_worker.SessionWorker`: forkserver, time and memory limits,
-at most a few per server, ended with the session); only records cross the pipe.
+live here (:class:`SchemeDriver`, a small text) or in a session worker
+(:class:`RemoteSchemeDriver`, a text over :data:`IN_PROCESS_CHARS`: Unigram on 1 MB spends seconds per
+round holding the interpreter lock), with the page the same.  A remote driver's worker is the one BPE's
+large runs use (:class:`~mergescope_ui.shared.workers.session_worker.SessionWorker`: forkserver, time and
+memory limits, at most a few per server, ended with the session), asked through the same
+:class:`~mergescope_ui.shared.workers.remote.Remote`; only records cross the pipe.  What differs between
+the schemes is the run's :class:`~.scheme_run.SchemeSteps` (and the views in :data:`SCHEME_VIEWS`).
 
 >>> from .scheme_run import SchemeSettings, start_scheme_run
 >>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
->>> host = start_host(text, SchemeSettings(scheme="unigram", vocab_size=12))
->>> host.advance(1), host.ask().question
-(RunState(position=0, pulled=1, finished=False, stop_reason=None, max_steps=20000), \
+>>> driver = start_driver(text, SchemeSettings(scheme="unigram", vocab_size=12))
+>>> driver.advance(1), driver.ask().question
+(StepperState(position=0, pulled=1, finished=False, stop_reason=None, max_steps=20000), \
 '🤔 Which of these pieces is pruned in round 1?')
->>> host.answer("bu").outcome, host.state.position
+>>> driver.answer("bu").outcome, driver.state.position
 ('right', 1)
->>> remote = RemoteSchemeHost.start(text, SchemeSettings(scheme="unigram", vocab_size=12))
->>> remote.jump(9) == host.jump(9), remote.lattice("▁hugs") == host.lattice("▁hugs")
+>>> remote = RemoteSchemeDriver.start(text, SchemeSettings(scheme="unigram", vocab_size=12))
+>>> remote.jump(9) == driver.jump(9), remote.lattice("▁hugs") == driver.lattice("▁hugs")
 (True, True)
 >>> remote.stop()
 """
 
 from __future__ import annotations
 
-import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bpe_core.unigram import Lattice, UnigramTrainer, lattice
+from bpe_core.unigram import Lattice
 from mergescope_ui.shared import hosting
 from mergescope_ui.shared.stage.contract import Window
 from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.workers.jobs import MEGABYTE, Limits
-from mergescope_ui.shared.workers.session_worker import Context, SessionWorker
+from mergescope_ui.shared.workers.remote import Remote
+from mergescope_ui.shared.workers.session_worker import Context
 
 from .quiz import QuizResult
-from .scheme_run import SchemeIdentity, SchemeRun, SchemeSettings, start_scheme_run
+from .scheme_run import (
+    SCHEME_STEPS,
+    Scheme,
+    SchemeIdentity,
+    SchemeRun,
+    SchemeSettings,
+    SchemeSteps,
+    start_scheme_run,
+)
 from .scheme_stage import SchemeViews
 from .unigram_stage import UnigramViews
 from .wordpiece_stage import WordPieceViews
@@ -48,20 +58,24 @@ from .wordpiece_stage import WordPieceViews
 IN_PROCESS_CHARS: Final = hosting.positive_int("MERGESCOPE_SCHEME_IN_PROCESS_CHARS")
 """Texts up to this many characters train WordPiece and Unigram in the server's own process (every
 built-in text, a pasted page); longer ones in a session worker.  Lower than BPE's line
-(:data:`~..shared.remote_trainer.IN_PROCESS_CHARS`): a Unigram round costs a pass of Viterbi and two of
-EM over the words, some ten times BPE's merge."""
+(:data:`~mergescope_ui.shared.workers.remote_trainer.IN_PROCESS_CHARS`): a Unigram round costs a pass
+of Viterbi and two of EM over the words, some ten times BPE's merge."""
 LIMITS: Final = Limits(seconds=600, memory_bytes=2560 * MEGABYTE)
 """Per request (the start, or one stretch of training) and per worker."""
 STRETCH_SECONDS: Final = 5.0
 """A remote jump trains in requests of about this long (at least one step each), so that no request
 nears the time limit however far the jump goes, and the page hears from the worker between them."""
-LATTICE_WORDS = 12  # words offered for the lattice: the ones this round cut anew, then the most frequent
+SCHEME_VIEWS: dict[Scheme, Callable[[SchemeRun, str], SchemeViews]] = {
+    "wordpiece": WordPieceViews,
+    "unigram": UnigramViews,
+}
+"""Each scheme's stage views, by name (its run's hooks are :data:`~.scheme_run.SCHEME_STEPS`)."""
 
 Progress = Callable[[int, int], object]
 
 
 @dataclass(frozen=True, slots=True)
-class RunState:
+class StepperState:
     """Where a run is: the step shown, the steps trained, whether training ended and why, the most
     steps the settings allow."""
 
@@ -80,7 +94,7 @@ class QuizAsk:
     choices: tuple[str, ...]
 
 
-class SchemeHost:
+class SchemeDriver:
     """A :class:`~.scheme_run.SchemeRun` and its views, answering the page (see the module docstring)."""
 
     def __init__(self, run: SchemeRun, views: SchemeViews) -> None:
@@ -91,9 +105,24 @@ class SchemeHost:
         return self.run.identity
 
     @property
-    def state(self) -> RunState:
+    def steps(self) -> type[SchemeSteps]:
+        """The scheme's hooks (what a step is called, how many to train ahead, the lattice)."""
+        return type(self.run.steps)
+
+    @property
+    def state(self) -> StepperState:
         run = self.run
-        return RunState(run.position, run.pulled, run.finished, run.stop_reason, run.max_steps)
+        return StepperState(run.position, run.pulled, run.finished, run.stop_reason, run.max_steps)
+
+    def here(self) -> tuple[SchemeRun, SchemeViews] | None:
+        """The run and its views, when they are in this process (a live room follows them)."""
+        return self.run, self.views
+
+    def stop(self, message: str = "") -> None:
+        """Nothing to end: the run goes with this object."""
+
+    def settle(self, *, progress: Progress | None = None) -> None:
+        """Nothing to wait for: a request here is never left half answered."""
 
     # ----- training -----
     def advance(
@@ -104,25 +133,23 @@ class SchemeHost:
         stopped: Callable[[], bool] | None = None,
         seconds: float | None = None,
         within: bool = False,
-    ) -> RunState:
+    ) -> StepperState:
         """Train until ``want`` steps are made (or training ends); ``progress(done, 1000)`` between two
-        steps, and with ``within`` inside a Unigram round too (only where ``progress`` cannot raise: an
-        exception inside a round would leave the trainer half changed); it returns early, between two
-        steps, once ``stopped()`` or after ``seconds``."""
+        steps, and with ``within`` inside a step too where the scheme reports there (a Unigram round:
+        only where ``progress`` cannot raise, :meth:`~.scheme_run.SchemeSteps.during`); it returns
+        early, between two steps, once ``stopped()`` or after ``seconds``."""
         run = self.run
         start, began = run.pulled, time.monotonic()
         todo = max(0, want - start)
-        trainer = run.trainer
         while run.pulled < want:
             done = run.pulled - start
-            if within and progress is not None and isinstance(trainer, UnigramTrainer):  # a round is long
-                trainer.progress = _within(progress, done, todo)
+            if within and progress is not None:  # a step may be long
+                run.steps.during(_within(progress, done, todo))
             try:
                 if not run.pull():
                     break
             finally:
-                if isinstance(trainer, UnigramTrainer):
-                    trainer.progress = None
+                run.steps.during(None)
             if progress is not None:
                 progress(int(1000 * (run.pulled - start) / todo), 1000)
             if (stopped is not None and stopped()) or (
@@ -131,7 +158,7 @@ class SchemeHost:
                 break
         return self.state
 
-    def jump(self, target: int, *, progress: Progress | None = None) -> RunState:
+    def jump(self, target: int, *, progress: Progress | None = None) -> StepperState:
         """Train up to step ``target`` and show it (or the last step, where training stopped)."""
         if target < 0:
             raise ValueError(f"step {target} is negative; steps start at 0")
@@ -139,9 +166,9 @@ class SchemeHost:
         return self.show(target)
 
     def ping(self) -> None:
-        """Nothing: a remote host's way to wait for a request the page stopped waiting for."""
+        """Nothing: a remote driver's way to wait for a request the page stopped waiting for."""
 
-    def show(self, position: int) -> RunState:
+    def show(self, position: int) -> StepperState:
         """Show step ``position`` (at most the steps trained)."""
         self.run.position = max(0, min(position, self.run.pulled))
         return self.state
@@ -172,31 +199,17 @@ class SchemeHost:
         return result
 
     def lattice_words(self) -> list[str]:
-        """The words offered for the lattice: those the round shown cut anew, then the most frequent."""
-        trainer, views, k = self.run.trainer, self.views, self.run.position
-        if not isinstance(trainer, UnigramTrainer) or not isinstance(views, UnigramViews):
-            return []
-
-        def offered(w: str) -> bool:
-            return bool(w.strip()) and len(w) <= 24
-
-        changed = [w for w in (views.changed_words(k) if k else []) if offered(w)][:LATTICE_WORDS]
-        counts = trainer.words
-        frequent = heapq.nsmallest(
-            LATTICE_WORDS, (w for w in counts if offered(w)), key=lambda w: (-counts[w], w)
-        )
-        return list(dict.fromkeys([*changed, *frequent]))[:LATTICE_WORDS]
+        """The words offered for the lattice (:meth:`~.scheme_run.SchemeSteps.lattice_words`)."""
+        return self.run.steps.lattice_words(self.run)
 
     def lattice(self, word: str) -> Lattice:
-        """``word``'s lattice under the pieces of the round shown (a ValueError for a word too long)."""
-        trainer = self.run.trainer
-        if not isinstance(trainer, UnigramTrainer):
-            raise ValueError("a lattice is drawn for a Unigram run; choose Unigram")
-        return lattice(word, self.run.scores[self.run.position], max_piece_length=trainer.longest)
+        """``word``'s lattice under the pieces of the step shown (a ValueError for a word too long, or a
+        scheme without one)."""
+        return self.run.steps.lattice(self.run, word)
 
 
 def _within(progress: Progress, done: int, todo: int) -> Progress:
-    """A round's progress (thousandths) as the progress of ``todo`` rounds of which ``done`` are done."""
+    """A step's progress (thousandths) as the progress of ``todo`` steps of which ``done`` are done."""
 
     def report(d: int, t: int) -> None:
         progress(int(1000 * (done + d / max(t, 1)) / max(todo, 1)), 1000)
@@ -204,38 +217,38 @@ def _within(progress: Progress, done: int, todo: int) -> Progress:
     return report
 
 
-def start_host(text: str, settings: SchemeSettings, *, progress: Progress | None = None) -> SchemeHost:
+def start_driver(text: str, settings: SchemeSettings, *, progress: Progress | None = None) -> SchemeDriver:
     """A run of ``settings`` on ``text`` with its views, here (a ValueError that says how to fix a bad
     text or size)."""
     run = start_scheme_run(text, settings, progress=progress)
-    views: SchemeViews = WordPieceViews(run, text) if run.scheme == "wordpiece" else UnigramViews(run, text)
-    return SchemeHost(run, views)
+    return SchemeDriver(run, SCHEME_VIEWS[settings.scheme](run, text))
 
 
-def open_host(
+def open_driver(
     text: str,
     settings: SchemeSettings,
     *,
     progress: Progress | None = None,
     in_process_chars: int | None = None,
-) -> SchemeHost | RemoteSchemeHost:
-    """A host for ``text``: here when the text is small (quick: ``progress`` is not called, so nothing
+) -> SchemeDriver | RemoteSchemeDriver:
+    """A driver for ``text``: here when the text is small (quick: ``progress`` is not called, so nothing
     interrupts the start), else in a session worker."""
     limit = IN_PROCESS_CHARS if in_process_chars is None else in_process_chars
     if len(text) <= limit:
-        return start_host(text, settings)
-    return RemoteSchemeHost.start(text, settings, progress=progress)
+        return start_driver(text, settings)
+    return RemoteSchemeDriver.start(text, settings, progress=progress)
 
 
-class RemoteSchemeHost:
-    """A :class:`SchemeHost` kept in a session worker: the same questions, asked over its pipe.
+class RemoteSchemeDriver(Remote):
+    """A :class:`SchemeDriver` kept in a session worker: the same questions, asked over its pipe.
 
     ``state`` is the worker's, as of the last answer.  A worker that ended (a limit, a crash, Cancel)
     makes every later question a ``ValueError`` with the reason.
     """
 
-    def __init__(self, worker: SessionWorker, handle: int, identity: SchemeIdentity, state: RunState) -> None:
-        self.worker, self.handle, self.identity, self.state = worker, handle, identity, state
+    def __init__(self, remote: Remote, identity: SchemeIdentity, state: StepperState) -> None:
+        super().__init__(remote.worker, remote.handle)
+        self.identity, self.state = identity, state
 
     @classmethod
     def start(
@@ -245,45 +258,38 @@ class RemoteSchemeHost:
         *,
         progress: Progress | None = None,
         limits: Limits | None = None,
-    ) -> RemoteSchemeHost:
-        """Start a worker and the run in it (the worker cap, a bad text: a ValueError saying so)."""
-        worker = SessionWorker(limits=limits or LIMITS, name="scheme")
-        try:
-            handle, identity, state = worker.call(
-                _start, text, settings, progress=progress, beat=progress is not None
-            )
-        except BaseException:  # an error, or the page stopped waiting (Cancel): the worker goes
-            worker.stop()
-            raise
-        worker.remember(_start, text, settings)  # a worker let go idle builds the run again (#28)
-        return cls(worker, handle, identity, state)
+    ) -> RemoteSchemeDriver:
+        """Start a worker and the run in it (the worker cap, a bad text: a ValueError saying so; an
+        error, or the page stopping to wait (Cancel): the worker goes)."""
+        remote, (_, identity, state) = Remote.open(
+            _start, text, settings, name="scheme", limits=limits or LIMITS, progress=progress
+        )
+        return cls(remote, identity, state)  # a worker let go idle builds the run again (#28)
 
-    def stop(self, message: str = "cancelled: the run was stopped") -> None:
-        self.worker.stop(message)
+    @property
+    def steps(self) -> type[SchemeSteps]:
+        return SCHEME_STEPS[self.identity.settings.scheme]
+
+    def here(self) -> tuple[SchemeRun, SchemeViews] | None:
+        """None: the run and its views are in the worker."""
+        return None
 
     def _call(self, method: str, *args: Any, progress: Progress | None = None, **kwargs: Any) -> Any:
-        value, state = self.worker.call(
-            _ask,
-            self.handle,
-            method,
-            args,
-            kwargs,
-            progress=progress,
-            late=self._late,
-            beat=progress is not None,
+        value, state = self.call(
+            _ask, method, args, kwargs, progress=progress, late=self._late, beat=progress is not None
         )
         self._now(state)
         return value
 
-    def _late(self, answer: tuple[Any, RunState]) -> None:
+    def _late(self, answer: tuple[Any, StepperState]) -> None:
         self._now(answer[1])  # an interrupted request's end: where the run got to
 
-    def _now(self, state: RunState) -> None:
+    def _now(self, state: StepperState) -> None:
         self.state = state
-        self.worker.remember(_restore, self.handle, state.pulled, state.position, key="state")
+        self.remember(_restore, state.pulled, state.position, key="state")
 
-    # ----- the host's questions -----
-    def advance(self, want: int, *, progress: Progress | None = None) -> RunState:
+    # ----- the driver's questions -----
+    def advance(self, want: int, *, progress: Progress | None = None) -> StepperState:
         start = self.state.pulled
         todo = max(1, want - start)
         while self.state.pulled < want and not self.state.finished:
@@ -299,7 +305,7 @@ class RemoteSchemeHost:
                 break
         return self.state
 
-    def jump(self, target: int, *, progress: Progress | None = None) -> RunState:
+    def jump(self, target: int, *, progress: Progress | None = None) -> StepperState:
         if target < 0:
             raise ValueError(f"step {target} is negative; steps start at 0")
         self.advance(target, progress=progress)
@@ -309,7 +315,7 @@ class RemoteSchemeHost:
         """Wait (with ``progress``) for the end of a request the page stopped waiting for, if any."""
         self._call("ping", progress=progress)
 
-    def show(self, position: int) -> RunState:
+    def show(self, position: int) -> StepperState:
         self._call("show", position)
         return self.state
 
@@ -337,31 +343,35 @@ class RemoteSchemeHost:
         return lat
 
 
+Driver = SchemeDriver | RemoteSchemeDriver
+"""A WordPiece or Unigram run as the page asks it, here or in a worker."""
+
+
 # ----- in the worker -----
 _METHODS = frozenset(
     {"advance", "ping", "show", "places_from", "window", "ask", "answer", "lattice_words", "lattice"}
 )
 
 
-def _start(ctx: Context, text: str, settings: SchemeSettings) -> tuple[int, SchemeIdentity, RunState]:
-    host = start_host(text, settings, progress=ctx.progress)
-    return ctx.put(host), host.identity, host.state
+def _start(ctx: Context, text: str, settings: SchemeSettings) -> tuple[int, SchemeIdentity, StepperState]:
+    driver = start_driver(text, settings, progress=ctx.progress)
+    return ctx.put(driver), driver.identity, driver.state
 
 
 def _restore(ctx: Context, handle: int, pulled: int, position: int) -> None:
     """The run built again (its worker was let go idle) brought to where it was."""
-    host: SchemeHost = ctx.get(handle)
-    host.advance(pulled, progress=ctx.progress)
-    host.show(position)
+    driver: SchemeDriver = ctx.get(handle)
+    driver.advance(pulled, progress=ctx.progress)
+    driver.show(position)
 
 
 def _ask(
     ctx: Context, handle: int, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> tuple[Any, RunState]:
+) -> tuple[Any, StepperState]:
     if method not in _METHODS:
         raise ValueError(f"a scheme run answers no {method!r}")
-    host: SchemeHost = ctx.get(handle)
+    driver: SchemeDriver = ctx.get(handle)
     if method == "advance":
         kwargs = {**kwargs, "progress": ctx.progress, "stopped": ctx.stopped, "within": True}
-    value = getattr(host, method)(*args, **kwargs)
-    return value, host.state
+    value = getattr(driver, method)(*args, **kwargs)
+    return value, driver.state

@@ -26,7 +26,8 @@ from . import details, keys, whatif
 from .inputs import Inputs
 from .link import link_box, link_state, write_link
 from .live import live_room
-from .quiz import BPE_QUESTION, QuizResult, choice_labels, quiz_html
+from .panel_parts import Progress, drop_jump, guess, make_pending_jump, stage_settings
+from .quiz import BPE_QUESTION, QuizResult, quiz_html
 from .stage import move_stage, stage
 from .stage_data import StageViews
 
@@ -43,15 +44,7 @@ def step_panel(run: TrainingRun, inputs: Inputs) -> None:
 
 
 def _options() -> StageSettings:
-    quiz = bool(st.session_state.get(keys.QUIZ))
-    return StageSettings(
-        large=bool(st.session_state.get(shared_keys.PRESENTER, False)),
-        quiz=quiz,
-        animate=bool(st.session_state.get(keys.ANIMATE, True)),
-        speed=float(st.session_state.get(keys.PLAY_SPEED, 1.0)),
-        arrows_from=f".st-key-{keys.QUIZ_GUESS}" if quiz else "",  # the guess: ← → step, ↑ ↓ choose
-        settle_ms=_settle_ms(),
-    )
+    return stage_settings(settle_ms=_settle_ms())
 
 
 def _settle_ms() -> int:
@@ -115,41 +108,28 @@ def _views(run: TrainingRun, inputs: Inputs) -> StageViews:
 
 
 def _jump(run: TrainingRun, slot: DeltaGenerator) -> None:
-    """Train up to a pending jump, its progress and Cancel in ``slot``.
+    """Train up to a pending jump, its progress and Cancel in ``slot``
+    (:func:`.panel_parts.make_pending_jump`: only in a run of the whole page, outside the fragment)."""
 
-    Only in a run of the whole page, outside the fragment: a click inside a fragment waits for the
-    fragment's run to end (Streamlit never lets a rerun preempt a fragment's run), so a Cancel there
-    would act only once the jump was over.  The jump stays pending until it is made (or cancelled,
-    or failed): a run stopped on the way (a rerun the browser asked for meanwhile) leaves it to the
-    next, which may hear no new report (the browser's last one equals it)."""
-    pending = st.session_state.get(keys.JUMP_PENDING)
-    if pending is None:
-        return
-    box = slot.container()
-    bar = box.progress(0.0, text=f"Training up to step {pending:,}…")
-    box.button(  # a click reruns the page, which stops the wait; the steps made so far stay
-        "Cancel",
-        key=keys.JUMP_CANCEL,
-        help="Stop training here; the steps made so far stay.",
-        on_click=_cancel_jump,
-    )
+    def bar(pending: int) -> Progress:
+        box = slot.container()
+        line = box.progress(0.0, text=f"Training up to step {pending:,}…")
+        box.button(  # a click reruns the page, which stops the wait; the steps made so far stay
+            "Cancel",
+            key=keys.JUMP_CANCEL,
+            help="Stop training here; the steps made so far stay.",
+            on_click=_cancel_jump,
+        )
 
-    def progress(done: int, total: int) -> None:
-        bar.progress(min(1.0, done / max(total, 1)), text=f"Training… {done:,} of {total:,}")
+        def progress(done: int, total: int) -> None:
+            line.progress(min(1.0, done / max(total, 1)), text=f"Training… {done:,} of {total:,}")
 
-    try:
-        reached = run.jump(pending, progress=progress)
-    except ValueError:
-        st.session_state.pop(keys.JUMP_PENDING, None)  # a jump that failed is not tried again
-        raise
-    st.session_state.pop(keys.JUMP_PENDING, None)
-    slot.empty()  # the bar and its Cancel
-    stop = run.stop_reason
-    move_stage(
-        f"Training stopped at step {reached:,}: {stop}. Showing step {reached:,}."
-        if reached < pending and stop
-        else ""
-    )
+        return progress
+
+    def jump(pending: int, progress: Progress) -> tuple[int, str | None]:
+        return run.jump(pending, progress=progress), run.stop_reason
+
+    make_pending_jump(slot, noun="step", bar=bar, jump=jump)
 
 
 def _train_ahead(run: TrainingRun, *, quiz: bool) -> None:
@@ -163,8 +143,7 @@ def _train_ahead(run: TrainingRun, *, quiz: bool) -> None:
 
 
 def _cancel_jump() -> None:
-    st.session_state.pop(keys.JUMP_PENDING, None)
-    move_stage("Training was stopped: showing the step you were on.")
+    drop_jump("Training was stopped: showing the step you were on.")
 
 
 def _quiz(run: TrainingRun) -> None:
@@ -177,13 +156,4 @@ def _quiz(run: TrainingRun) -> None:
         if upcoming is None:
             st.html('<div class="ms-quiz-done">🏁 No merge left to guess.</div>')
             return
-        options = BPE_QUESTION.choices(upcoming)
-        shown = choice_labels(options)
-        st.radio(
-            md_escape(BPE_QUESTION.question(upcoming)),  # the choices beside it (quiz.QUIZ_CSS)
-            options,
-            index=None,
-            horizontal=True,
-            key=keys.QUIZ_GUESS,
-            format_func=lambda option: md_escape(shown.get(option, option)),
-        )
+        guess(BPE_QUESTION.question(upcoming), BPE_QUESTION.choices(upcoming))

@@ -12,53 +12,28 @@ stopped (a time or memory limit) is a message, with a button to start again.
 from __future__ import annotations
 
 import contextlib
-import time
 from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.stage.component import mount_stage
 from mergescope_ui.shared.stage.contract import AHEAD, read_shown
-from mergescope_ui.shared.stage.producer import StageSettings
 
 from . import keys
 from .inputs import SchemeInputs
 from .lattice_view import lattice_html
 from .link import link_box, write_link
 from .live import scheme_room
-from .quiz import QuizResult, choice_labels, quiz_html
+from .panel_parts import delayed_bar, drop_jump, guess, make_pending_jump, stage_settings
+from .quiz import QuizResult, quiz_html
 from .scheme_driver import IN_PROCESS_CHARS, Driver, Progress, open_driver
 from .scheme_form import SCHEME_LABELS
 from .scheme_run import SchemeIdentity
 from .share import LinkState
 from .stage import move_stage
-
-SHOW_AFTER = 0.3  # seconds: a wait shorter than this draws no bar (it would only flash)
-
-
-def _bar(slot: DeltaGenerator, label: str, *, cancel: str = "", on_cancel: Any = None) -> Progress:
-    """A progress callback that draws its bar (and a Cancel button, ``cancel`` its key) in ``slot`` once
-    a wait has lasted :data:`SHOW_AFTER`: a short wait draws nothing."""
-    drawn: list[Any] = []
-    began = time.monotonic()
-
-    def progress(done: int, total: int) -> None:
-        if not drawn and time.monotonic() - began < SHOW_AFTER:
-            return
-        share = min(1.0, done / max(total, 1))
-        text = md_escape(f"{label} {share:.0%}")
-        if not drawn:
-            box = slot.container()
-            drawn.append(box.progress(share, text=text))
-            if cancel:
-                box.button("Cancel", key=cancel, help="Stop training here.", on_click=on_cancel)
-        drawn[0].progress(share, text=text)
-
-    return progress
 
 
 def _cancel_start(identity: SchemeIdentity) -> None:
@@ -97,7 +72,7 @@ def scheme_training(inputs: SchemeInputs, messages: DeltaGenerator) -> Driver | 
             driver = open_driver(
                 text,
                 settings,
-                progress=_bar(
+                progress=delayed_bar(
                     slot, label, cancel=keys.SCHEME_CANCEL, on_cancel=lambda: _cancel_start(identity)
                 ),
             )
@@ -123,14 +98,8 @@ def _panel(*, inputs: SchemeInputs) -> None:
     driver: Driver | None = st.session_state.get(keys.SCHEME_RUN)
     if driver is None:
         return
-    quiz = bool(st.session_state.get(keys.QUIZ))
-    options = StageSettings(
-        large=bool(st.session_state.get(shared_keys.PRESENTER, False)),
-        quiz=quiz,
-        animate=bool(st.session_state.get(keys.ANIMATE, True)),
-        speed=float(st.session_state.get(keys.PLAY_SPEED, 1.0)),
-        arrows_from=f".st-key-{keys.QUIZ_GUESS}" if quiz else "",
-    )
+    options = stage_settings()
+    quiz = options.quiz
     slot = st.empty()  # a long jump's progress bar and its Cancel
     try:
         _train_ahead(driver, quiz=quiz, slot=slot)
@@ -167,59 +136,40 @@ def _forget_run() -> None:
 
 
 def _jump(driver: Driver, slot: DeltaGenerator) -> None:
-    """Train up to a pending jump, its progress and Cancel in ``slot``.
-
-    Only in a run of the whole page, outside the fragment: a click on a button inside a fragment
-    waits for the fragment's run to end (Streamlit never lets a fragment's rerun preempt a run), so
-    a Cancel there would only act once the jump was over."""
-    # pending until made: a run stopped on the way leaves it to the next (see panel._train_ahead)
-    pending = st.session_state.get(keys.JUMP_PENDING)
-    if pending is None:
-        return
+    """Train up to a pending jump, its progress and Cancel in ``slot``
+    (:func:`.panel_parts.make_pending_jump`: only in a run of the whole page, outside the fragment)."""
     noun = driver.steps.noun
-    stopped = "Training was stopped: showing the step you were on."
-    driver.settle(progress=_bar(slot, "Finishing the training under way…"))
-    progress = _bar(
-        slot,
-        f"Training up to {noun} {pending:,}…",
-        cancel=keys.SCHEME_JUMP_CANCEL,
-        on_cancel=lambda: _drop_jump(stopped),
-    )
-    try:
-        reached = driver.jump(int(pending), progress=progress).position
-    except ValueError:
-        _drop_jump()  # a jump that failed is not tried again (the panel says why)
-        raise
-    _drop_jump()
-    slot.empty()
-    stop = driver.state.stop_reason
-    move_stage(
-        f"Training stopped at {noun} {reached:,}: {stop}. Showing {noun} {reached:,}."
-        if reached < pending and stop
-        else ""
-    )
 
+    def bar(pending: int) -> Progress:
+        driver.settle(progress=delayed_bar(slot, "Finishing the training under way…"))
+        return delayed_bar(
+            slot,
+            f"Training up to {noun} {pending:,}…",
+            cancel=keys.SCHEME_JUMP_CANCEL,
+            on_cancel=lambda: drop_jump("Training was stopped: showing the step you were on."),
+        )
 
-def _drop_jump(notice: str = "") -> None:
-    """The pending jump is made (or cancelled, or failed): no run makes it again."""
-    st.session_state.pop(keys.JUMP_PENDING, None)
-    if notice:
-        move_stage(notice)
+    def jump(pending: int, progress: Progress) -> tuple[int, str | None]:
+        reached = driver.jump(pending, progress=progress).position
+        return reached, driver.state.stop_reason
+
+    make_pending_jump(slot, noun=noun, bar=bar, jump=jump)
 
 
 def _train_ahead(driver: Driver, *, quiz: bool, slot: DeltaGenerator) -> None:
     """Train a few steps past the one shown (a pending jump is a run of the whole page: :func:`_jump`)."""
     if keys.JUMP_PENDING in st.session_state:
         st.rerun()
-    # a request the page stopped waiting for ends first
-    driver.settle(progress=_bar(slot, "Finishing the training under way…"))
+    driver.settle(
+        progress=delayed_bar(slot, "Finishing the training under way…")
+    )  # a request left half answered
     slot.empty()
     noun = driver.steps.noun
     position = driver.state.position
     want = position + (1 if quiz else driver.steps.ahead or AHEAD)
     if driver.state.pulled < want and not driver.state.finished:  # no Cancel: a round ends once begun
         driver.advance(
-            want, progress=_bar(slot, f"Training {noun} {position + 1:,} ahead, so Next is instant…")
+            want, progress=delayed_bar(slot, f"Training {noun} {position + 1:,} ahead, so Next is instant…")
         )
         slot.empty()
 
@@ -232,15 +182,7 @@ def _quiz(driver: Driver) -> None:
         st.html(line)
     if ask is None:
         return
-    shown_labels = choice_labels(ask.choices)
-    st.radio(
-        md_escape(ask.question),
-        list(ask.choices),
-        index=None,
-        horizontal=True,
-        key=keys.QUIZ_GUESS,
-        format_func=lambda option: md_escape(shown_labels.get(option, option)),
-    )
+    guess(ask.question, ask.choices)
 
 
 def _on_shown() -> None:

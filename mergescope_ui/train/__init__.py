@@ -5,42 +5,31 @@
 - :func:`header` and :func:`sidebar` (``inputs``): the title, then the text (the shared picker,
   :mod:`mergescope_ui.shared.inputs.text_source`), the training settings (``settings_form``) and the
   classroom options;
-- :func:`training` (``run``): the session's run for them, kept across reruns;
-- :func:`step_panel` (``panel``): two fragments that rerun alone: the quiz (``quiz``) and the
+- :func:`panel_for` (``session_run``): the session's run for them, kept across reruns, and its panel.
+  For BPE (``panel``): two fragments that rerun alone: the quiz (``quiz``) and the
   stage (``stage``: a components v2 component that steps in the browser through the steps
   ``stage_data`` builds from ``cards``, ``pair_bars`` and the engine's text replay), rerun when
   the stage needs a window; then the sections below it (``details``, built from ``tables`` and
   ``charts``, and ``whatif``: one choice changed, and the merge-order lesson), rerun when
   stepping pauses.
 
-With WordPiece or Unigram chosen (``scheme_form``), :func:`scheme_training` and :func:`scheme_panel`
-(``scheme_panel``) take the place of the last two: the same stage, fed by ``wordpiece_stage`` or
-``unigram_stage`` from a ``scheme_run``, and for Unigram the Viterbi lattice (``lattice_view``).
+With WordPiece or Unigram chosen (``scheme_form``), the panel is ``scheme_panel``'s: the same stage,
+fed by ``wordpiece_stage`` or ``unigram_stage`` from a ``scheme_run`` behind a ``scheme_driver``, and
+for Unigram the Viterbi lattice (``lattice_view``).  What both panels share is in ``panel_parts``.
 
 Its session keys are in ``keys``; :data:`PAGE_CSS` (the card's, the pair chart's, the quiz's
 and the what-if's) goes into the page-wide CSS that ``app.py`` sends once per run.
 """
 
 from .cards import CARD_CSS
-from .inputs import SchemeInputs, header, sidebar
+from .inputs import header, sidebar
 from .lattice_view import LATTICE_CSS
 from .pair_bars import BARS_CSS
-from .panel import step_panel
 from .quiz import QUIZ_CSS
-from .run import training
-from .scheme_panel import scheme_panel, scheme_training
 from .scheme_stage import SCHEME_STAGE_CSS
+from .session_run import panel_for
 from .whatif import WHATIF_CSS
 
 PAGE_CSS = CARD_CSS + BARS_CSS + QUIZ_CSS + WHATIF_CSS + SCHEME_STAGE_CSS + LATTICE_CSS
 
-__all__ = [
-    "PAGE_CSS",
-    "SchemeInputs",
-    "header",
-    "scheme_panel",
-    "scheme_training",
-    "sidebar",
-    "step_panel",
-    "training",
-]
+__all__ = ["PAGE_CSS", "header", "panel_for", "sidebar"]

@@ -3,11 +3,5 @@
 from mergescope_ui import train
 
 messages = train.header()  # the title, and the place under it for every message
-inputs = train.sidebar(
-    messages
-)  # the text, the scheme and its settings, the classroom options (None: not ready)
-if isinstance(inputs, train.SchemeInputs):  # WordPiece or Unigram: the same stage, their own steps
-    if train.scheme_training(inputs, messages) is not None:
-        train.scheme_panel(inputs)
-elif inputs is not None and (run := train.training(inputs, messages)) is not None:  # the session's run
-    train.step_panel(run, inputs)  # the stage and what follows it; reruns alone when the stage steps
+inputs = train.sidebar(messages)  # the text, the scheme and its settings, the classroom options
+train.panel_for(inputs, messages)  # the session's run, the stage and what follows it (reruns alone)

@@ -1,12 +1,17 @@
-"""The session's training run for the sidebar's text and settings, kept across reruns.
+"""The session's run for the sidebar's choices, kept across reruns, and the panel that steps it.
 
-The run lives in ``session_state`` (:data:`mergescope_ui.shared.keys.RUN`),
-never in a cache (see :mod:`mergescope_ui.shared.workers.cache`).  A new text or new
-settings start a new run, replayed to the same step when only the settings
-changed, and the page says what changed.
+:func:`panel_for` is the page's one entry below the sidebar: for BPE the run is a
+:class:`~mergescope_ui.shared.training_run.TrainingRun` (:func:`training`) stepped by :mod:`.panel`;
+for WordPiece and Unigram a driver (:func:`.scheme_panel.scheme_training`) stepped by
+:mod:`.scheme_panel`.  The run lives in ``session_state`` (:data:`mergescope_ui.shared.keys.RUN`,
+:data:`.keys.SCHEME_RUN`), never in a cache (see :mod:`mergescope_ui.shared.workers.cache`).  A new
+text or new settings start a new run (BPE's replayed to the same step when only the settings changed),
+and the page says what changed.
 """
 
 from __future__ import annotations
+
+from functools import singledispatch
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -18,20 +23,35 @@ from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.shared.workers.remote_trainer import prefetch, start_trainer
 
 from . import keys
-from .inputs import Inputs
+from .inputs import Inputs, SchemeInputs
+from .panel import step_panel
+from .scheme_panel import scheme_panel, scheme_training
 from .stage import move_stage
 
 
+@singledispatch
+def panel_for(inputs: Inputs | SchemeInputs | None, messages: DeltaGenerator) -> None:
+    """The session's run for ``inputs`` (a message in ``messages`` when it cannot start), then its panel:
+    the stage and what follows it, which rerun alone when the stage steps.  None: the sidebar is not
+    ready (it says why), nothing to train."""
+
+
+@panel_for.register
+def _(inputs: Inputs, messages: DeltaGenerator) -> None:
+    run = training(inputs, messages)
+    if run is not None:
+        step_panel(run, inputs)
+
+
+@panel_for.register
+def _(inputs: SchemeInputs, messages: DeltaGenerator) -> None:
+    if scheme_training(inputs, messages) is not None:
+        scheme_panel(inputs)
+
+
 def training(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
-    """The run for ``inputs`` (None after an error in ``messages``); the stage says when it restarted."""
-    run = ensure_run(inputs, messages)
-    if run is None:
-        return None
-    return run
-
-
-def ensure_run(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
-    """The session's run for this text and these settings, restarting (and saying so) on a change."""
+    """The session's BPE run for this text and these settings (None after an error in ``messages``),
+    restarting on a change (the stage says so)."""
     source, settings = inputs.source, inputs.settings
     identity = RunIdentity.of(source.text, settings)
     old: TrainingRun | None = st.session_state.get(shared_keys.RUN)

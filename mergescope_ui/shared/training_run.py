@@ -19,6 +19,28 @@ Unigram's is :class:`mergescope_ui.train.scheme_run.SchemeRun`.
 (True, True, True, 1, 2)
 >>> run.jump(99), run.position, run.finished, run.stop_reason
 (7, 7, True, 'no pair of adjacent tokens is left to merge')
+
+Any trainer that yields step records and says why it stopped can be stepped; a user names it:
+
+>>> class Countdown:
+...     stop_reason = None
+...     def __init__(self) -> None:
+...         self.left = 3
+...     def __next__(self) -> int:
+...         if not self.left:
+...             self.stop_reason = "lift-off"
+...             raise StopIteration
+...         self.left -= 1
+...         return self.left
+>>> @dataclass(eq=False)
+... class CountdownRun(Stepper[int]):
+...     counter: Countdown = field(default_factory=Countdown)
+...     @property
+...     def source(self) -> Countdown:
+...         return self.counter
+>>> run = CountdownRun()
+>>> run.peek(), run.position, run.jump(9), run.records, run.at_end, run.stop_reason
+(2, 0, 3, [2, 1, 0], True, 'lift-off')
 """
 
 from __future__ import annotations

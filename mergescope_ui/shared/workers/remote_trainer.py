@@ -5,13 +5,14 @@ seconds at each of its first merges; on the server's thread that froze every
 other session.  :func:`start_trainer` keeps a small text's
 :class:`~bpe_core.Trainer` here (stepping stays instant) and puts a larger
 one (over :data:`IN_PROCESS_CHARS`) in a :class:`~.session_worker.SessionWorker`
-of its own, behind a :class:`RemoteTrainer`: a ``Trainer`` for every page that
-steps it (:class:`~.training_run.TrainingRun`, the stage, the quiz, the
-what-if), whose records come back in batches as compact step records, whose
-pair tables and branches are made in the worker, and whose tokenizer is
-built here from the merges already received.  :class:`RemoteReplay` is the
-stage's :class:`~bpe_core.training.places.TextReplay` for such a run: the text
-and its tokens stay in the worker, the stage gets the tokens it shows.
+of its own, behind a :class:`RemoteTrainer` (a :class:`~.remote.Remote`): the members of a
+``Trainer`` that the pages stepping it use (:class:`~mergescope_ui.shared.training_run.TrainingRun`,
+the stage, the quiz, the what-if; :data:`BpeTrainer` is either), whose records come back in batches
+as compact step records, whose pair tables and branches are made in the worker, and whose tokenizer
+is built here from the merges already received.  What a page asks differently of the two
+(:func:`characters_for`, :func:`replay_for`, :func:`prefetch`) is a hook on the trainer's class.
+:class:`RemoteReplay` is the stage's :class:`~bpe_core.training.places.TextReplay` for such a run:
+the text and its tokens stay in the worker, the stage gets the tokens it shows.
 
 The worker ends with the run: when the session lets go of the run (a new
 text, or the session ended) the worker object is collected and its process

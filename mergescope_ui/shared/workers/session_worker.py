@@ -13,9 +13,9 @@ releases the interpreter lock: the other sessions and the health probe go on).
 - **general**: a request names a module-level function ``fn(ctx, *args,
   **kwargs)`` that runs in the worker; :class:`Context` lets it keep objects
   (:meth:`Context.put`, :meth:`Context.get`), report progress and see whether
-  the page stopped waiting (:meth:`Context.stopped`).  A trainer
-  (:mod:`mergescope_ui.shared.workers.remote_trainer`) is one user; a WordPiece or Unigram run could be
-  another, with functions of its own;
+  the page stopped waiting (:meth:`Context.stopped`).  An object kept there is a
+  :class:`~.remote.Remote` (BPE's trainer, :mod:`.remote_trainer`; a WordPiece or Unigram run,
+  :mod:`mergescope_ui.train.scheme_driver`), each with request functions of its own;
 - **limited**: each request has the :class:`~.jobs.Limits` time limit (past it
   the process is killed), and the process the memory limit (``RLIMIT_AS``, as
   for a job): both end the worker with a clear message, which every later

@@ -14,26 +14,24 @@ Expected ids come from the engine.  Skips, saying why, without chromium or playw
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from urllib.parse import quote
-
-import pytest
 
 from bpe_core import Tokenizer, train
 from mergescope_ui.shared.inputs.corpora import find_corpus, load_index, load_text
 from mergescope_ui.tokenize.clickable_tokens import token_name
 from mergescope_ui.tokenize.text_box import EXAMPLES
+from tests.browser import tokenize_page
 from tests.browser.layout import STICKING_OUT
 from tests.browser.support import (
     ARTIFACTS,
     chromium_page,
     full_screenshot,
-    streamlit_server,
     wait_idle,
 )
-from tests.ui.tokenize.fake_caches import no_caches
+from tests.browser.tokenize_page import open_tokens
 
 HOST = ".ms-click-host"
+server = tokenize_page.server  # the module's server, its caches empty
 SPANS = f"{HOST} .ms-t"
 IDS = """() => Array.from(document.querySelectorAll(".ms-click-host .ms-t"),
     (s) => Number(s.title.split(" ")[1]))"""
@@ -58,19 +56,6 @@ def quick_tokenizer() -> Tokenizer:
     return train(load_text(find_corpus(corpus)), vocab_size=500, pattern="gpt2")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with streamlit_server(env=no_caches(tmp_path_factory.mktemp("no-caches"))) as url:
-        yield url
-
-
-def _open(pg, url: str) -> None:
-    pg.goto(url)
-    wait_idle(pg, timeout=60_000)
-    pg.locator(SPANS).first.wait_for(timeout=60_000)
-    wait_idle(pg, timeout=60_000)
-
-
 def _items(pg) -> list[str]:
     """The names of the token list's items, from Chromium's accessibility tree (the aria snapshot)."""
     snapshot = pg.locator(HOST).aria_snapshot()
@@ -86,7 +71,7 @@ def _items(pg) -> list[str]:
 def test_the_tokens_are_a_list_named_by_text_id_and_bytes(server) -> None:
     tok = quick_tokenizer()
     with chromium_page(width=1280, height=800) as pg:
-        _open(pg, server + "/tokenize")
+        open_tokens(pg, server + "/tokenize")
         text = EXAMPLES["English"]
         assert _items(pg) == [token_name(i, tok.vocab[i]) for i in tok.encode(text)]
         box = pg.locator(".ms-box-area")
@@ -101,7 +86,7 @@ def test_the_tokens_are_a_list_named_by_text_id_and_bytes(server) -> None:
 
 def test_picking_a_token_by_keyboard_keeps_the_focus_on_it(server) -> None:
     with chromium_page(width=1280, height=800) as pg:
-        _open(pg, server + "/tokenize")
+        open_tokens(pg, server + "/tokenize")
         pg.locator(f"{SPANS}[tabindex='0']").focus()
         for _ in range(3):
             pg.keyboard.press("ArrowRight")
@@ -130,7 +115,7 @@ def test_picking_a_token_by_keyboard_keeps_the_focus_on_it(server) -> None:
 
 def test_the_byte_ribbon_takes_the_focus_and_tab_reaches_every_part(server) -> None:
     with chromium_page(width=1280, height=800) as pg:
-        _open(pg, server + "/tokenize")
+        open_tokens(pg, server + "/tokenize")
         pg.get_by_role("tab", name="🧬 Byte ribbon").click()
         ribbon = pg.locator(".ms-ribbon")
         ribbon.wait_for(timeout=30_000)
@@ -155,7 +140,7 @@ def test_the_byte_ribbon_takes_the_focus_and_tab_reaches_every_part(server) -> N
 
 def test_on_a_phone_the_tokens_start_on_the_first_screen(server) -> None:
     with chromium_page(width=390, height=844, mobile=True) as pg:
-        _open(pg, server + "/tokenize")
+        open_tokens(pg, server + "/tokenize")
         top = pg.locator(SPANS).first.bounding_box()
         wide = pg.evaluate(
             "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth,"
@@ -176,7 +161,7 @@ def test_on_a_phone_the_tokens_start_on_the_first_screen(server) -> None:
 
 def test_the_note_over_100_kb_gives_two_different_sizes(server) -> None:
     with chromium_page(width=1280, height=800) as pg:
-        _open(pg, server + "/tokenize")
+        open_tokens(pg, server + "/tokenize")
         pg.locator(".ms-box-area").fill("abcd " * 20_080)  # 100,400 bytes: "100 KB" both, rounded
         note = pg.locator(".ms-box-note").inner_text()
         sizes = re.findall(r"([\d,.]+) (KB|bytes)", note)
@@ -188,7 +173,7 @@ def test_a_carriage_return_from_a_link_survives_typing(server) -> None:
     tok = quick_tokenizer()
     text = "one\r\ntwo\rthree"
     with chromium_page(width=1280, height=800) as pg:
-        _open(pg, server + "/tokenize?t=" + quote(text))
+        open_tokens(pg, server + "/tokenize?t=" + quote(text))
         assert pg.evaluate(IDS) == tok.encode(text)
         box = pg.locator(".ms-box-area")
         box.press("End")
@@ -216,7 +201,7 @@ def test_the_details_show_a_long_token_as_one_box(server) -> None:
     position = max(range(len(ids)), key=lambda i: len(tok.vocab[ids[i]]))
     assert len(tok.vocab[ids[position]]) > 24, "the test needs a long token"
     with chromium_page(width=390, height=844, mobile=True) as pg:
-        _open(pg, f"{server}/tokenize?tok=quick:machine_learning_zh:1200:gpt2&t={quote(text)}")
+        open_tokens(pg, f"{server}/tokenize?tok=quick:machine_learning_zh:1200:gpt2&t={quote(text)}")
         pg.locator(f"{SPANS}[data-i='{position}']").click()
         big = pg.locator(".ms-tokens.ms-big .ms-t")
         big.wait_for(timeout=30_000)

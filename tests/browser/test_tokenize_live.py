@@ -5,16 +5,16 @@ the server, and the page looks the same."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-
-import pytest
 
 from bpe_core import train
 from mergescope_ui.shared.inputs.corpora import find_corpus, load_index, load_text
+from tests.browser import tokenize_page
 from tests.browser.support import chromium_page, streamlit_server, wait_idle
+from tests.browser.tokenize_page import open_tokens
 from tests.ui.tokenize.fake_caches import no_caches
 
-SPANS = ".ms-click-host .ms-t"
+server = tokenize_page.server  # the module's server, its caches empty
+SPANS = tokenize_page.SPANS
 TEXT = "It's 2024: the keeper's lamp\r\n  机器学习 👋🏽\t\tdone!!  \n\nok"
 IDS = """() => Array.from(document.querySelectorAll(".ms-click-host .ms-t"),
     (s) => Number(s.title.split(" ")[1]))"""
@@ -25,22 +25,9 @@ def quick_ids(text: str) -> list[int]:
     return train(load_text(find_corpus(corpus)), vocab_size=500, pattern="gpt2").encode(text)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with streamlit_server(env=no_caches(tmp_path_factory.mktemp("no-caches"))) as url:
-        yield url
-
-
-def _open(pg, url: str) -> None:
-    pg.goto(url)
-    wait_idle(pg, timeout=60_000)
-    pg.locator(SPANS).first.wait_for(timeout=60_000)
-    wait_idle(pg, timeout=60_000)
-
-
 def test_the_spans_follow_a_key_at_once_with_the_servers_ids(server) -> None:
     with chromium_page(width=1280, height=720) as pg:
-        _open(pg, server + "/tokenize")
+        open_tokens(pg, server + "/tokenize")
         box = pg.locator(".ms-box-area")
         box.fill(TEXT)  # one input event; the server hears of it 300 ms later at the earliest
         live = pg.evaluate(IDS)
@@ -68,7 +55,7 @@ def test_the_spans_follow_a_key_at_once_with_the_servers_ids(server) -> None:
 def test_without_browser_encoding_the_server_draws_the_same_spans(tmp_path) -> None:
     env = no_caches(tmp_path) | {"MERGESCOPE_BROWSER_ENCODE": "off"}
     with streamlit_server(env=env) as url, chromium_page(width=1280, height=720) as pg:
-        _open(pg, url + "/tokenize")
+        open_tokens(pg, url + "/tokenize")
         box = pg.locator(".ms-box-area")
         box.fill(TEXT)
         text = box.input_value()

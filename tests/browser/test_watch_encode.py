@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 from urllib.parse import quote_plus
 
 import pytest
@@ -41,6 +43,22 @@ STAGE_FITS = """() => {
   }).filter(([, inside]) => !inside).map(([sel]) => sel);
   return {top: r.top, bottom: r.bottom, right: r.right, height: innerHeight, width: innerWidth, outside: out};
 }"""
+
+
+@contextmanager
+def _watching(url: str) -> Iterator[tuple[Any, list[str]]]:
+    """A projector-sized page on the Tokenize page's "Watch it encode" tab at ``url``, and its JS errors."""
+    with chromium_page(width=1280, height=720) as pg:
+        errors: list[str] = []
+        pg.on("pageerror", lambda exc: errors.append(str(exc)))
+        pg.emulate_media(reduced_motion="reduce")
+        pg.goto(url)
+        pg.get_by_text("Tokenize: paste text").first.wait_for(timeout=60_000)
+        wait_idle(pg, timeout=60_000)
+        pg.get_by_role("tab", name=WATCH_TAB).click()
+        pg.locator(".ms-stage .ms-card").first.wait_for(timeout=60_000)
+        wait_idle(pg)
+        yield pg, errors
 
 
 def _corpus_id(word: str) -> str:
@@ -77,16 +95,7 @@ def test_the_trace_steps_on_a_projector_and_fits_the_screen(server: str) -> None
     trace = trace_encode(tok, TEXT)
     assert len(trace.steps) > 5
     url = f"{server}/tokenize?presenter=true&tok=quick:{corpus}:{VOCAB}:gpt2&t={quote_plus(TEXT)}"
-    with chromium_page(width=1280, height=720) as pg:
-        errors: list[str] = []
-        pg.on("pageerror", lambda exc: errors.append(str(exc)))
-        pg.emulate_media(reduced_motion="reduce")
-        pg.goto(url)
-        pg.get_by_text("Tokenize: paste text").first.wait_for(timeout=60_000)
-        wait_idle(pg, timeout=60_000)
-        pg.get_by_role("tab", name=WATCH_TAB).click()
-        pg.locator(".ms-stage .ms-card").first.wait_for(timeout=60_000)
-        wait_idle(pg)
+    with _watching(url) as (pg, errors):
         # Step 0: the chunks, each with the name of the pattern part that cut it.
         stepline = pg.locator(".ms-stage .ms-stepline")
         assert stepline.inner_text() == f"Step 0: the text cut into {len(trace.chunks)} chunks"
@@ -145,16 +154,7 @@ def test_a_longer_text_jumps_and_pages_its_places_on_a_projector(server: str) ->
     tok = train(story, vocab_size=VOCAB, pattern="gpt2")
     trace = trace_encode(tok, text)
     url = f"{server}/tokenize?presenter=true&tok=quick:{corpus}:{VOCAB}:gpt2&t={quote_plus(text)}"
-    with chromium_page(width=1280, height=720) as pg:
-        errors: list[str] = []
-        pg.on("pageerror", lambda exc: errors.append(str(exc)))
-        pg.emulate_media(reduced_motion="reduce")
-        pg.goto(url)
-        pg.get_by_text("Tokenize: paste text").first.wait_for(timeout=60_000)
-        wait_idle(pg, timeout=60_000)
-        pg.get_by_role("tab", name=WATCH_TAB).click()
-        pg.locator(".ms-stage .ms-card").first.wait_for(timeout=60_000)
-        wait_idle(pg)
+    with _watching(url) as (pg, errors):
         _fits(pg, "step 0")
         for k in (1, len(trace.steps) // 3, len(trace.steps)):
             step = trace.steps[k - 1]

@@ -35,6 +35,17 @@ SAMPLE = (
 )
 
 PATTERN_NAMES = ("gpt2", "gpt4", "o200k", "none", "whitespace")
+INTEROP_TEXTS = [  # what the interop tests encode with ours and with the reference library
+    SAMPLE,
+    CORPUS[:3000],
+    "",
+    " ",
+    "\r\n\r\n",
+    EOT + EOT,
+    "a" * 300,
+    "🤷🏽‍♀️👩‍👩‍👧",
+    "it's 1234567 ok  \n",
+]
 
 
 @cache

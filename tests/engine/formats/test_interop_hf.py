@@ -15,18 +15,7 @@ from bpe_core import train  # noqa: E402
 from bpe_core.formats import load_tokenizer, save_tokenizer  # noqa: E402
 from bpe_core.formats.hf_json import HF_BYTELEVEL_PATTERN, to_hf_regex  # noqa: E402
 from tests.engine.formats.support import CORPUS, EOT, PATTERN_NAMES, SAMPLE, trained  # noqa: E402
-
-TEXTS = [
-    SAMPLE,
-    CORPUS[:3000],
-    "",
-    " ",
-    "\r\n\r\n",
-    EOT + EOT,
-    "a" * 300,
-    "🤷🏽‍♀️👩‍👩‍👧",
-    "it's 1234567 ok  \n",
-]
+from tests.engine.formats.support import INTEROP_TEXTS as TEXTS  # noqa: E402
 
 
 def hf_pre_tokenizer(pattern: str):

@@ -18,19 +18,9 @@ from tiktoken.load import load_tiktoken_bpe  # noqa: E402
 from bpe_core.byte_level import HF_BYTE_RANK  # noqa: E402
 from bpe_core.formats import load_tokenizer, save_tokenizer  # noqa: E402
 from bpe_core.pretokenizer import resolve_pattern  # noqa: E402
-from tests.engine.formats.support import CORPUS, EOT, PATTERN_NAMES, SAMPLE, trained  # noqa: E402
+from tests.engine.formats.support import CORPUS, EOT, PATTERN_NAMES, trained  # noqa: E402
+from tests.engine.formats.support import INTEROP_TEXTS as TEXTS  # noqa: E402
 
-TEXTS = [
-    SAMPLE,
-    CORPUS[:3000],
-    "",
-    " ",
-    "\r\n\r\n",
-    EOT + EOT,
-    "a" * 300,
-    "🤷🏽‍♀️👩‍👩‍👧",
-    "it's 1234567 ok  \n",
-]
 WHOLE_TEXT = r"[\s\S]+"  # pattern "none" in tiktoken: one chunk between special tokens
 
 

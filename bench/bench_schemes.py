@@ -31,6 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from bench_unigram import _row as unigram_row  # noqa: E402 (one row layout for both benchmarks)
+from bench_unigram import print_rows  # noqa: E402
+
 from bpe_core.tokenizer.wordpiece import BERT_SPECIAL_TOKENS  # noqa: E402
 from bpe_core.training.wordpiece import train_wordpiece  # noqa: E402
 
@@ -43,16 +46,9 @@ def _lines(text: str) -> list[str]:
 
 
 def _row(name: str, seconds: float, cpu: float, vocab: int, lines: list[str], encode) -> dict[str, object]:
+    """bench_unigram's row, the tokens counted with ``encode`` over ``lines``."""
     tokens = sum(len(encode(line)) for line in lines)
-    nbytes = sum(len(line.encode("utf-8")) for line in lines)
-    return {
-        "trainer": name,
-        "seconds": round(seconds, 2),
-        "cpu_seconds": round(cpu, 2),
-        "vocab": vocab,
-        "tokens": tokens,
-        "bytes_per_token": round(nbytes / tokens, 4) if tokens else 0.0,
-    }
+    return unigram_row(name, seconds, cpu, vocab, tokens, sum(len(line.encode("utf-8")) for line in lines))
 
 
 def wordpiece_ours(text: str, vocab_size: int, min_frequency: int = 1) -> dict[str, object]:
@@ -79,19 +75,6 @@ def wordpiece_hf(text: str, vocab_size: int) -> dict[str, object]:
     lines = _lines(text)
     name = "HF WordPieceTrainer (BPE, Rust)"
     return _row(name, seconds, cpu, hf.get_vocab_size(), lines, lambda s: hf.encode(s).ids)
-
-
-def _print(rows: list[dict[str, object]]) -> None:
-    best = max(float(r["bytes_per_token"]) for r in rows)
-    for r in rows:
-        extra = f"  ({r['rounds']} rounds from a seed of {r['seed']:,})" if "rounds" in r else ""
-        print(
-            f"  {r['trainer']:46} {r['seconds']:7.2f} s ({r.get('cpu_seconds', 0):7.2f} s CPU)  "
-            f"vocab {r['vocab']:6}  tokens {r['tokens']:10,}  "
-            f"{r['bytes_per_token']:.3f} bytes/token ({float(r['bytes_per_token']) / best:.1%} of the best)"
-            f"{extra}",
-            flush=True,
-        )
 
 
 def main() -> None:
@@ -127,12 +110,14 @@ def main() -> None:
             wordpiece_hf(text, args.vocab)
         ]
         print(" WordPiece", flush=True)
-        _print(rows)
+        print_rows(rows)
         if not args.skip_unigram:
             from bench_unigram import unigram_rows
 
             print(" Unigram", flush=True)
-            _print(unigram_rows(text, args.vocab, include_ours=not (args.skip_ours_on_10mb and size > 5e6)))
+            print_rows(
+                unigram_rows(text, args.vocab, include_ours=not (args.skip_ours_on_10mb and size > 5e6))
+            )
 
 
 if __name__ == "__main__":

@@ -124,15 +124,22 @@ def main() -> None:
             text = f.read()
         print(f"{path}: {len(text.encode()):,} bytes, vocab {args.vocab}", flush=True)
         rows = unigram_rows(text, args.vocab, include_ours=not args.skip_ours)
-        best = max(float(r["bytes_per_token"]) for r in rows)
-        for r in rows:
-            extra = f"  ({r['rounds']} rounds from a seed of {r['seed']:,})" if "rounds" in r else ""
-            print(
-                f"  {r['trainer']:38} {r['seconds']:8.2f} s ({r['cpu_seconds']:7.2f} s CPU)  "
-                f"vocab {r['vocab']:6}  tokens {r['tokens']:9,}  "
-                f"{r['bytes_per_token']:.3f} bytes/token ({float(r['bytes_per_token']) / best:.1%}){extra}",
-                flush=True,
-            )
+        print_rows(rows)
+
+
+def print_rows(rows: list[dict[str, object]]) -> None:
+    """One line a trainer: seconds, CPU seconds, vocab, tokens and bytes per token against the best."""
+    best = max(float(str(r["bytes_per_token"])) for r in rows)
+    for r in rows:
+        extra = f"  ({r['rounds']} rounds from a seed of {r['seed']:,})" if "rounds" in r else ""
+        share = float(str(r["bytes_per_token"])) / best
+        print(
+            f"  {r['trainer']:46} {r['seconds']:7.2f} s ({r.get('cpu_seconds', 0):7.2f} s CPU)  "
+            f"vocab {r['vocab']:6}  tokens {r['tokens']:10,}  "
+            f"{r['bytes_per_token']:.3f} bytes/token ({share:.1%} of the best)"
+            f"{extra}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

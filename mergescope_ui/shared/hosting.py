@@ -31,55 +31,54 @@ class Setting:
     meaning: str
 
 
-SETTINGS: Final = (
-    Setting(
-        name="MERGESCOPE_ROOMS",
-        default="memory",
-        meaning="where live rooms are kept: this server's memory, or `redis://HOST:6379/0` shared by servers",
-    ),
-    Setting(name="MERGESCOPE_JOB_SLOTS", default="2", meaning="heavy jobs (uploads, lab runs) run at once"),
-    Setting(
-        name="MERGESCOPE_SESSION_WORKERS",
-        default="4",
-        meaning="session worker processes (a large text's live trainer) per server",
-    ),
-    Setting(
-        name="MERGESCOPE_WORKER_IDLE_SECONDS",
-        default="600",
-        meaning="a session worker with no request for this long ends (rebuilt on the next one)",
-    ),
-    Setting(
-        name="MERGESCOPE_IN_PROCESS_CHARS",
-        default="200000",
-        meaning="BPE trains texts up to this many characters in the server, longer ones in a worker",
-    ),
-    Setting(
-        name="MERGESCOPE_SCHEME_IN_PROCESS_CHARS",
-        default="50000",
-        meaning="the same line for WordPiece and Unigram",
-    ),
-    Setting(
-        name="MERGESCOPE_CACHE_SECONDS",
-        default="120",
-        meaning="a cached result made from one user's text is kept this long after its last use",
-    ),
-    Setting(
-        name="MERGESCOPE_BROWSER_ENCODE",
-        default="on",
-        meaning="`off`: the server encodes every key press instead of the browser",
-    ),
-    Setting(name="MERGESCOPE_FETCH", default="on", meaning="`off`: never fetch tokenizers; offer the upload"),
-    Setting(
-        name="MERGESCOPE_OPENAI_URL",
-        default="https://openaipublic.blob.core.windows.net",
-        meaning="the host OpenAI's encodings are fetched from (a mirror)",
-    ),
-    Setting(
-        name="MERGESCOPE_HF_URL",
-        default="https://huggingface.co",
-        meaning="the host Hugging Face models are fetched from (a mirror)",
-    ),
-    Setting(name="MERGESCOPE_FETCH_MAX_MB", default="64", meaning="the largest file fetched, in MiB"),
+SETTINGS: Final = tuple(
+    Setting(name=name, default=default, meaning=meaning)
+    for name, default, meaning in (
+        (
+            "MERGESCOPE_ROOMS",
+            "memory",
+            "where live rooms are kept: this server's memory, or `redis://HOST:6379/0` shared by servers",
+        ),
+        ("MERGESCOPE_JOB_SLOTS", "2", "heavy jobs (uploads, lab runs) run at once"),
+        (
+            "MERGESCOPE_SESSION_WORKERS",
+            "4",
+            "session worker processes (a large text's live trainer) per server",
+        ),
+        (
+            "MERGESCOPE_WORKER_IDLE_SECONDS",
+            "600",
+            "a session worker with no request for this long ends (rebuilt on the next one)",
+        ),
+        (
+            "MERGESCOPE_IN_PROCESS_CHARS",
+            "200000",
+            "BPE trains texts up to this many characters in the server, longer ones in a worker",
+        ),
+        ("MERGESCOPE_SCHEME_IN_PROCESS_CHARS", "50000", "the same line for WordPiece and Unigram"),
+        (
+            "MERGESCOPE_CACHE_SECONDS",
+            "120",
+            "a cached result made from one user's text is kept this long after its last use",
+        ),
+        (
+            "MERGESCOPE_BROWSER_ENCODE",
+            "on",
+            "`off`: the server encodes every key press instead of the browser",
+        ),
+        ("MERGESCOPE_FETCH", "on", "`off`: never fetch tokenizers; offer the upload"),
+        (
+            "MERGESCOPE_OPENAI_URL",
+            "https://openaipublic.blob.core.windows.net",
+            "the host OpenAI's encodings are fetched from (a mirror)",
+        ),
+        (
+            "MERGESCOPE_HF_URL",
+            "https://huggingface.co",
+            "the host Hugging Face models are fetched from (a mirror)",
+        ),
+        ("MERGESCOPE_FETCH_MAX_MB", "64", "the largest file fetched, in MiB"),
+    )
 )
 NAMES: Final = frozenset(s.name for s in SETTINGS)
 

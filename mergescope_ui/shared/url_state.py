@@ -22,11 +22,7 @@ def seed_from_url(key: str, param: str, valid: Collection[str]) -> str | None:
 
     Returns the URL's value when it is not one of ``valid`` (for a message), else None.
     """
-    seeded: set[str] = st.session_state.setdefault(URL_SEEDED, set())
-    if key in seeded:
-        return None
-    seeded.add(key)
-    value = st.query_params.get(param)
+    value = _first_look(key, param)
     if value is None:
         return None
     if value in valid:
@@ -43,11 +39,7 @@ def seed_number_from_url(key: str, param: str, *, low: int, high: int) -> str | 
     value as a float and raises OverflowError on ``?merges=1e400`` (or 400 nines) before the page can
     answer.
     """
-    seeded: set[str] = st.session_state.setdefault(URL_SEEDED, set())
-    if key in seeded:
-        return None
-    seeded.add(key)
-    value = st.query_params.get(param)
+    value = _first_look(key, param)
     if value is None:
         return None
     text = value.strip()
@@ -55,6 +47,15 @@ def seed_number_from_url(key: str, param: str, *, low: int, high: int) -> str | 
         st.session_state[key] = int(text)
         return None
     return value
+
+
+def _first_look(key: str, param: str) -> str | None:
+    """``?param=``'s value on the first look for ``key`` in this session, else None."""
+    seeded: set[str] = st.session_state.setdefault(URL_SEEDED, set())
+    if key in seeded:
+        return None
+    seeded.add(key)
+    return st.query_params.get(param)
 
 
 def mirror_to_url(param: str, value: str, *, default: str) -> None:

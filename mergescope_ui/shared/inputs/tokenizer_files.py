@@ -71,14 +71,6 @@ def load_uploaded(
     >>> load_uploaded([(n, saved[n]) for n in ("vocab.json", "merges.txt", "encoding.json")]).pattern
     'gpt4'
     """
-    if not files:
-        raise ValueError(
-            "no file uploaded; upload tokenizer.json, a .tiktoken or .model file, or vocab.json + merges.txt"
-        )
-    if len(files) > MAX_UPLOAD_FILES:
-        raise ValueError(
-            f"{len(files)} files uploaded; upload at most {MAX_UPLOAD_FILES} files of one tokenizer"
-        )
     bpe = _load(files, pattern=pattern, notes=notes, any_scheme=False).as_bpe()
     if bpe is None:  # load_tokenizer gives BPE without any_scheme: for the type checker
         raise ValueError("these files hold no byte-level BPE tokenizer; upload another")

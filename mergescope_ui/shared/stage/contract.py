@@ -1,29 +1,16 @@
 """What a producer sends to the stage: typed records, and the one function that turns them into JSON.
 
-The stage (a component, ``mergescope_ui/shared/stage/assets/stage.js``) shows a *window* of
-steps, each step's view made on the server: HTML blocks (the card, the chart), plain sentences,
-and stretches of the text as *spans*, each span a run of token ids under one *mark*.  The browser
-draws what it is sent: it steps, pages, fits and reports, and knows nothing of BPE.  A producer
-builds these records, a :class:`~.producer.StageProducer`: byte-level BPE training
-(:mod:`mergescope_ui.train.stage_data`), WordPiece and Unigram training
-(:mod:`mergescope_ui.train.wordpiece_stage`, :mod:`mergescope_ui.train.unigram_stage`) and a
-text's encode trace (:mod:`mergescope_ui.tokenize.watch_encode`), with the same records.
+The stage (``assets/stage.js``) shows a *window* of steps, each step's view made on the server: HTML
+blocks (the card, the chart), plain sentences, and stretches of the text as *spans*, each a run of
+token ids under one *mark*.  The browser steps, pages, fits and reports, and knows nothing of BPE.
+Producers (:class:`~.producer.StageProducer`: BPE, WordPiece and Unigram training, the encode trace)
+build these records; the stage's geometry is defined here once, for all of them.  The names are the
+JavaScript's: ``stage.js`` opens with a JSDoc typedef of each record, and
+``tests/ui/train/test_stage_contract.py`` fails when the two drift apart.
 
-The records live in ``shared`` (not in ``train``) because a page package never imports
-another one: the Train page's producers and the Tokenize page's encode trace build the same
-records.  The stage's geometry (how many steps a window holds, places per step, the columns of
-context and of a label) is defined here once, for every producer.
-
-The names here are the names in the JavaScript: ``stage.js`` opens with a JSDoc typedef of
-each record, field for field, and ``tests/ui/train/test_stage_contract.py`` fails when the
-two drift apart.  :func:`wire` is the only place a record becomes JSON-ready data.
-
-Nothing reaches the browser as markup.  A :class:`TokenLabel`'s ``text`` and ``title`` are plain
-text, as are the sentences (``heading``, ``status``, ``figures``, the :class:`Wording`): the
-stage puts them in the page as text.  The ``card`` and ``pairs`` of a :class:`StepView` are HTML
-blocks the producer builds from escaped parts; :func:`wire` sends them as trees of
-:class:`~.markup.Element` records (:func:`~.markup.fragment`), which the stage builds
-element by element, every text a text node.
+Nothing reaches the browser as markup: labels and sentences are plain text; a view's ``card`` and
+``pairs`` are HTML built from escaped parts, which :func:`wire` sends as trees of
+:class:`~.markup.Element` records that the stage builds element by element.
 
 >>> wire(spans([5, 6, 9], {2: ("new", (1, 2))}))
 [{'ids': [5, 6], 'mark': '', 'was': None}, {'ids': [9], 'mark': 'new', 'was': [1, 2]}]

@@ -28,6 +28,17 @@ def _axis_sizes(large: bool) -> tuple[int, int]:
     return (18, 20) if large else (12, 13)
 
 
+def _log_x(metric: str, large: bool) -> alt.X:
+    """The vocab size axis (log scale) of a chart of ``metric`` (checked)."""
+    if metric not in METRIC_TITLES:
+        raise ValueError(f"metric must be one of {list(METRIC_TITLES)}, not {metric!r}")
+    label, title = _axis_sizes(large)
+    axis = alt.Axis(labelFontSize=label, titleFontSize=title)
+    return alt.X(
+        "vocab_size:Q", title="vocab size (log scale)", scale=alt.Scale(type="log", base=2), axis=axis
+    )
+
+
 def compression_chart(
     data: pd.DataFrame,
     *,
@@ -41,16 +52,9 @@ def compression_chart(
     ``points`` (see :func:`reference_frame`) adds loaded tokenizers as
     points at their own vocab size, colored by text, shaped by tokenizer.
     """
-    if metric not in METRIC_TITLES:
-        raise ValueError(f"metric must be one of {list(METRIC_TITLES)}, not {metric!r}")
+    x = _log_x(metric, large)
     label, title = _axis_sizes(large)
     texts = list(dict.fromkeys(data["text"]))
-    x = alt.X(
-        "vocab_size:Q",
-        title="vocab size (log scale)",
-        scale=alt.Scale(type="log", base=2),
-        axis=alt.Axis(labelFontSize=label, titleFontSize=title),
-    )
     # The first text (train) underneath and thicker, the others dashed on top: coinciding lines both show.
     width = 3 if large else 2
     base = alt.Chart(data).encode(
@@ -167,17 +171,10 @@ def script_chart(
     >>> sorted(spec["layer"][1]["encoding"]) == ['color', 'shape', 'tooltip', 'x', 'y']
     True
     """
-    if metric not in METRIC_TITLES:
-        raise ValueError(f"metric must be one of {list(METRIC_TITLES)}, not {metric!r}")
+    x = _log_x(metric, large)
     label, title = _axis_sizes(large)
     texts = list(dict.fromkeys(data["text"])) if "text" in data else ["train"]
     scripts = list(dict.fromkeys(data["script"])) if "script" in data else []
-    x = alt.X(
-        "vocab_size:Q",
-        title="vocab size (log scale)",
-        scale=alt.Scale(type="log", base=2),
-        axis=alt.Axis(labelFontSize=label, titleFontSize=title),
-    )
     y = alt.Y(
         f"{metric}:Q", title=METRIC_TITLES[metric], axis=alt.Axis(labelFontSize=label, titleFontSize=title)
     )

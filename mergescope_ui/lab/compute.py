@@ -1,12 +1,8 @@
 """The lab's computation and its caches (pure Python; no Streamlit).
 
-One request = the texts + :class:`LabSettings`.  The result holds the
-training run with its curves and the table of sizes.  Results are cached per
-server process, keyed by digests of the texts and the settings, in a
-:class:`~mergescope_ui.shared.workers.progress_cache.ProgressCache`: the computation
-reports progress into a bar made outside it (why that rules out
-``st.cache_*``: see :mod:`mergescope_ui.shared.workers.cache`).  Results are
-immutable, so sharing them between sessions is safe.
+One request = the texts + :class:`LabSettings`; the result holds the training run with its curves and
+the table of sizes.  Results are immutable, cached per server process by :func:`lab_key` (a digest of
+the texts and the settings) and shared between sessions.
 
 >>> s = LabSettings(TrainOptions(vocab_size=300), sizes=(1024,))
 >>> s.table_sizes
@@ -79,8 +75,7 @@ def parse_sizes(
     text: str, *, smallest: int = 257, largest: int = MAX_VOCAB, most: int = MAX_SIZES
 ) -> tuple[int, ...]:
     """Vocab sizes typed as a list (``"1000, 8k 16384"``); each must be within ``smallest..largest``,
-    and at most ``most`` different ones.  Time grows in step with the text (a set remembers the
-    sizes seen: the list itself took 9.8 s for 257 to 32768 written out).
+    and at most ``most`` different ones.
 
     >>> parse_sizes("1000, 8k 16384, 1000")
     (1000, 8192, 16384)
@@ -169,42 +164,6 @@ def compute_lab(
     )
 
 
-CACHE: ProgressCache[LabResult] = ProgressCache(entries=CACHE_ENTRIES, seconds=CACHE_SECONDS)
-
-
-def _key(train_text: str, heldout: Mapping[str, str], settings: LabSettings) -> tuple[object, ...]:
-    return (digest(train_text), tuple(sorted((n, digest(t)) for n, t in heldout.items())), settings)
-
-
-def is_cached(
-    train_text: str,
-    heldout: Mapping[str, str],
-    settings: LabSettings,
-    *,
-    cache: ProgressCache[LabResult] = CACHE,
-) -> bool:
-    """True when :func:`cached_lab` would answer from ``cache`` (no computing, no progress)."""
-    return cache.get(_key(train_text, heldout, settings)) is not None
-
-
-def cached_lab(
-    train_text: str,
-    heldout: Mapping[str, str],
-    settings: LabSettings,
-    *,
-    progress: Progress | None = None,
-    cache: ProgressCache[LabResult] = CACHE,
-) -> tuple[LabResult, bool]:
-    """:func:`compute_lab` through ``cache``; returns ``(result, was_cached)``."""
-    key = _key(train_text, heldout, settings)
-    found = cache.get(key)
-    if found is not None:
-        return found, True
-    result = compute_lab(train_text, heldout, settings, progress=progress)
-    cache.put(key, result)
-    return result, False
-
-
 def reference_rows(
     tokenizer: Tokenizer,
     name: str,
@@ -246,8 +205,10 @@ def reference_rows(
     return tuple(rows)
 
 
-_REFERENCES: ProgressCache[tuple[SizeRow, ...]] = ProgressCache(entries=CACHE_ENTRIES, seconds=CACHE_SECONDS)
-
+CACHE: ProgressCache[LabResult] = ProgressCache(entries=CACHE_ENTRIES, seconds=CACHE_SECONDS)
+"""Results by :func:`lab_key`."""
+REFERENCES: ProgressCache[tuple[SizeRow, ...]] = ProgressCache(entries=CACHE_ENTRIES, seconds=CACHE_SECONDS)
+"""A loaded tokenizer's rows by :func:`reference_key`."""
 
 # ----- in a worker process (shared.workers.jobs): the lab's heavy work, off the server's thread -----
 LAB_LIMITS = Limits(seconds=300, memory_bytes=2048 * MEGABYTE)
@@ -255,8 +216,9 @@ LAB_LIMITS = Limits(seconds=300, memory_bytes=2048 * MEGABYTE)
 
 
 def lab_key(train_text: str, heldout: Mapping[str, str], settings: LabSettings) -> str:
-    """One string naming a lab run (for the job that computes it)."""
-    return "lab:" + digest(repr(_key(train_text, heldout, settings)))
+    """One string naming a lab run (for the cache, and for the job that computes it)."""
+    heldout_digests = tuple(sorted((n, digest(t)) for n, t in heldout.items()))
+    return "lab:" + digest(repr((digest(train_text), heldout_digests, settings)))
 
 
 def lab_job(
@@ -266,11 +228,6 @@ def lab_job(
     return compute_lab(
         train_text, heldout, settings, progress=lambda f, m: progress(round(1000 * f), 1000, m)
     )
-
-
-def store_lab(train_text: str, heldout: Mapping[str, str], settings: LabSettings, result: LabResult) -> None:
-    """Keep a result a worker computed, as :func:`cached_lab` keeps its own."""
-    CACHE.put(_key(train_text, heldout, settings), result)
 
 
 def reference_job(
@@ -295,23 +252,14 @@ def reference_job(
     return rows, tuple(notes)
 
 
-def reference_key(
-    tokenizer_key: str, name: str, texts: Mapping[str, str], samples: int
-) -> tuple[object, ...]:
-    """The key the rows of a tokenizer are cached under (``tokenizer_key``: a digest of its files), for
-    :func:`cached_reference` and :func:`store_reference`."""
-    return ("reference", tokenizer_key, name, tuple((n, digest(t)) for n, t in texts.items()), samples)
-
-
-def cached_reference(key: tuple[object, ...]) -> tuple[SizeRow, ...] | None:
-    return _REFERENCES.get(key)
-
-
-def store_reference(key: tuple[object, ...], rows: tuple[SizeRow, ...]) -> None:
-    _REFERENCES.put(key, rows)
+def reference_key(tokenizer_key: str, name: str, texts: Mapping[str, str], samples: int) -> str:
+    """One string naming a tokenizer's rows (``tokenizer_key``: a digest of its files), for
+    :data:`REFERENCES` and the job that measures it."""
+    texts_digests = tuple((n, digest(t)) for n, t in texts.items())
+    return "reference:" + digest(repr(("reference", tokenizer_key, name, texts_digests, samples)))
 
 
 def clear_caches() -> None:
     """Forget every cached result (tests use it for isolation)."""
     CACHE.clear()
-    _REFERENCES.clear()
+    REFERENCES.clear()

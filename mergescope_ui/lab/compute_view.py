@@ -18,7 +18,7 @@ from bpe_core.analysis import SizeRow
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.workers.job_wait import run_job
 
-from .compute import LAB_LIMITS, LabResult, LabSettings, cached_lab, is_cached, lab_job, lab_key, store_lab
+from .compute import CACHE, LAB_LIMITS, LabResult, LabSettings, lab_job, lab_key
 from .inputs import LabInputs
 from .reference import reference_rows
 from .texts import HELDOUT_NAME
@@ -59,21 +59,14 @@ def _compute(
 ) -> tuple[LabResult, bool]:
     """The run from the cache, or computed in a worker process with a progress bar and Cancel in
     ``bar``."""
-    if is_cached(train, heldout, settings):
-        return cached_lab(train, heldout, settings)
-    status = run_job(
-        lab_key(train, heldout, settings),
-        lab_job,
-        train,
-        heldout,
-        settings,
-        label="Training",
-        limits=LAB_LIMITS,
-        where=bar,
-    )
+    key = lab_key(train, heldout, settings)
+    found = CACHE.get(key)
+    if found is not None:
+        return found, True
+    status = run_job(key, lab_job, train, heldout, settings, label="Training", limits=LAB_LIMITS, where=bar)
     if not status.ok:
         raise ValueError(status.message)
-    store_lab(train, heldout, settings, status.value)
+    CACHE.put(key, status.value)
     return status.value, False
 
 

@@ -1,20 +1,12 @@
 """Following a room: the teacher's step on the stage, the question, the reveal, the end.
 
-The stage shows the step the teacher shows.  A small part of the page
-(:func:`_poll`, a fragment that draws nothing) runs every :data:`POLL_EVERY`
-seconds and waits up to :data:`WAIT` seconds for the room's version to change
-(the room wakes it the moment the teacher acts: no lag of a poll's interval;
-shorter while the student may tap: an open question, or looking back),
-and reruns the page only when it changed: a step, a question, a reveal, the
-end.  The stage's window is made once per room, version and step for every
-student (:func:`student_stage`), and each of its step views encoded as JSON once
-(:func:`~mergescope_ui.shared.stage.contract.window_json`): after a step the
-whole class redraws at once, and one build serves it.  A student
-may step the stage back (its own ◀ Back, Reset or Jump); the stage then stays
-where they are while the teacher moves on, and "Back to live" returns in one
-tap.  Stepping past the teacher's step goes back to live.  Paging through a
-step's places past the first ones asks the room for that page, which the
-teacher's run makes once for the whole room (:meth:`.rooms.MemoryRooms.window`).
+A fragment that draws nothing (:func:`_poll`) runs every :data:`POLL_EVERY` seconds and waits up to
+:data:`WAIT` seconds for the room's version to change (the room wakes it the moment the teacher acts),
+then reruns the page.  The stage's window is made once per room, version and step for every student
+(:func:`student_stage`): after a step the whole class redraws at once, and one build serves it.  A
+student may step the stage back; it then stays there while the teacher moves on, until "Back to live"
+or a step past the teacher's.  Pages of a step's places come from the room
+(:meth:`.rooms.MemoryRooms.window`), made once for the whole room.
 """
 
 from __future__ import annotations
@@ -192,10 +184,10 @@ def _question(state: RoomState, joined: Joined) -> None:
     shown = dict(zip(q.choices, q.shown, strict=True))
     if not asked.revealed:
         if state.mine is None:
-            if q.kind == BLOCK:  # the teacher's what-if
-                st.markdown(f"**🚫 Question {asked.number}: {md_escape(q.prompt)}**")
-            else:
-                st.markdown(f"**❓ Question {asked.number}: {md_escape(q.prompt)}**")
+            # 🚫: the teacher's what-if (a pair blocked)
+            st.markdown(
+                f"**{'🚫' if q.kind == BLOCK else '❓'} Question {asked.number}: {md_escape(q.prompt)}**"
+            )
             for n, (choice, label) in enumerate(shown.items()):
                 st.button(
                     md_escape(label),
@@ -233,13 +225,5 @@ def _ended(state: RoomState | None) -> None:
 
 def _leave() -> None:
     st.session_state[keys.FORGET] = True  # the tab forgets the room too
-    for key in (
-        keys.JOINED,
-        keys.SERIAL,
-        keys.FOLLOWING,
-        keys.LOOKING_AT,
-        keys.LIVE_SENT,
-        keys.SEEN,
-        keys.STARTS,
-    ):
+    for key in keys.IN_ROOM:
         st.session_state.pop(key, None)

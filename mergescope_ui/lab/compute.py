@@ -23,9 +23,9 @@ from bpe_core import Tokenizer, TrainOptions
 from bpe_core.analysis import (
     DEFAULT_SAMPLES,
     LESSON_SIZES,
-    Compression,
     CompressionCurve,
     SizeRow,
+    compression,
     compression_curve,
     oov_rate,
     round_trip,
@@ -184,7 +184,6 @@ def reference_rows(
     for n, (text_name, text) in enumerate(texts.items()):
         if progress is not None:
             progress(n / max(1, len(texts)), f"{name}: encoding the {text_name} text")
-        tokens = len(tokenizer.encode(text))
         trip = round_trip(tokenizer, text, drawn=sample_chars(text, samples=samples)).rate if text else 1.0
         rows.append(
             SizeRow(
@@ -193,9 +192,7 @@ def reference_rows(
                 vocab_size=tokenizer.vocab_size,
                 merges=len(tokenizer.merges),
                 text=text_name,
-                compression=Compression(
-                    tokens=tokens, bytes=len(text.encode("utf-8")), chars=len(text), words=len(text.split())
-                ),
+                compression=compression(tokenizer, text),
                 oov_rate=oov_rate(tokenizer, text),
                 round_trip_rate=trip,
             )

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import functools
 import html
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -24,6 +22,7 @@ from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, room_store
 from mergescope_ui.shared.stage.component import mount_stage
 from mergescope_ui.shared.stage.contract import Window, read_shown
+from mergescope_ui.shared.workers.progress_cache import ProgressCache
 
 from . import keys
 from .join import Joined
@@ -105,9 +104,8 @@ def _poll(code: str, wait: float) -> None:
         st.rerun(scope="app")
 
 
-_WINDOWS: OrderedDict[tuple[object, ...], Window] = OrderedDict()
-_WINDOWS_LOCK = threading.Lock()
 MAX_WINDOWS = 256  # stage windows kept, for every student of every room of this server
+_WINDOWS: ProgressCache[Window] = ProgressCache(entries=MAX_WINDOWS)
 
 
 def student_stage(
@@ -117,18 +115,12 @@ def student_stage(
     ``serial``, made once for every student who shows the same step of the same room (a class redraws
     at once after a step: one build, forty serials)."""
     key = (code, version, at, tuple(sorted((starts or {}).items())))
-    with _WINDOWS_LOCK:
-        window = _WINDOWS.get(key)
-        if window is not None:
-            _WINDOWS.move_to_end(key)
+    window = _WINDOWS.get(key)
     if window is None:
         window = room_store().window(code, position=at, serial=serial, starts=starts)
         if window is None:
             return None
-        with _WINDOWS_LOCK:
-            _WINDOWS[key] = window
-            while len(_WINDOWS) > MAX_WINDOWS:
-                _WINDOWS.popitem(last=False)
+        _WINDOWS.put(key, window)
     return replace(window, serial=serial)
 
 

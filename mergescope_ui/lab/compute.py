@@ -52,7 +52,6 @@ class LabSettings:
     options: TrainOptions
     sizes: tuple[int, ...] = ()  # the user's own sizes for the table
     samples: int = DEFAULT_SAMPLES  # random characters per round-trip check
-    by_script: bool = True
 
     @property
     def table_sizes(self) -> tuple[int, ...]:
@@ -144,7 +143,7 @@ def compute_lab(
         train_text,
         settings.options,
         heldout=dict(heldout),
-        by_script=settings.by_script,
+        by_script=True,
         progress=curve_progress,
         workers=APP_WORKERS,
     )

@@ -1,11 +1,6 @@
-"""The lab's training run: once per texts + settings (a progress bar, then cached), and its headline
-(the Streamlit side of :mod:`mergescope_ui.lab.compute`).
-
-The results sit in one slot (``st.empty``: empty from the start of each run until they are drawn), a
-job's progress bar in a container above it: while a new run computes, nothing on screen belongs to other
-settings than the sidebar's (:mod:`mergescope_ui.shared.workers.job_wait` says why the bar is not drawn in the
-results' place).
-"""
+"""The lab's training run: once per texts + settings (a job's progress bar, then cached), and its
+headline.  While a new run computes, its results' slot is empty: nothing on screen belongs to other
+settings than the sidebar's."""
 
 from __future__ import annotations
 

@@ -14,9 +14,8 @@ from mergescope_ui.shared.workers.job_wait import UPLOAD_LIMITS, run_job
 from . import keys
 from .compute import REFERENCES, reference_job, reference_key
 
-_LOAD_NOTES: dict[
-    str, tuple[str, ...]
-] = {}  # files' digest -> what the loader assumed (beside the rows' cache)
+# files' digest -> what the loader assumed (beside the rows' cache)
+_LOAD_NOTES: dict[str, tuple[str, ...]] = {}
 _MAX_LOAD_NOTES = 64
 
 

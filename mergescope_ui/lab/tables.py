@@ -106,13 +106,9 @@ def gain_frame(run: CompressionCurve, *, max_bars: int = MAX_GAIN_BARS) -> pd.Da
 def script_frame(
     curve: TextCurve, run: CompressionCurve, ks: Sequence[int], *, min_share: float = 0.005
 ) -> pd.DataFrame:
-    """Per-script ``bytes_per_token`` and ``chars_per_token`` of one text at ``ks``.
-
-    Scripts with under ``min_share`` of the text's characters are left out
-    (a handful of characters make a noisy line), and so are the categories
-    that are not scripts (``space & punctuation``, ``special tokens``; the
-    summary table keeps them).
-    """
+    """Per-script ``bytes_per_token`` and ``chars_per_token`` of one text at ``ks``, without the
+    scripts under ``min_share`` of the text's characters (a noisy line) and the categories that are not
+    scripts (:data:`NOT_SCRIPTS`; the summary table keeps them)."""
     rows = []
     for cat, tokens in curve.script_tokens.items():
         chars = curve.script_chars.get(cat, 0)

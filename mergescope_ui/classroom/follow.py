@@ -166,11 +166,10 @@ def _question(state: RoomState, joined: Joined) -> None:
     if note:
         st.warning(md_escape(note))
     if asked is None:
-        if not state.askable:
-            return
-        st.caption(
-            "When your teacher asks which pair merges next (or would, with a pair blocked), answer here."
-        )
+        if state.askable:
+            st.caption(
+                "When your teacher asks which pair merges next (or would, with a pair blocked), answer here."
+            )
         return
     q = asked.question
     shown = dict(zip(q.choices, q.shown, strict=True))

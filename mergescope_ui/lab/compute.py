@@ -85,8 +85,7 @@ def parse_sizes(
     ...
     ValueError: more than 2 vocab sizes; the table has a row per size, so keep to the few you compare
     """
-    out: list[int] = []
-    seen: set[int] = set()
+    out: dict[int, None] = {}  # the sizes in order, each once
     for part in text.replace(",", " ").replace(";", " ").split():
         word = part.strip().lower()
         try:
@@ -100,14 +99,13 @@ def parse_sizes(
                 f"vocab size {value} is out of range {smallest}..{largest}; the smallest holds the "
                 "256 bytes and the special tokens plus one merge"
             )
-        if value not in seen:
+        if value not in out:
             if len(out) == most:
                 raise ValueError(
                     f"more than {most} vocab sizes; the table has a row per size, so keep to the few you "
                     "compare"
                 )
-            seen.add(value)
-            out.append(value)
+            out[value] = None
     return tuple(out)
 
 

@@ -57,9 +57,8 @@ def speed_lesson(train: str, settings: LabSettings) -> None:
     options = settings.options.replace(vocab_size=settings.options.base_vocab + int(merges))
     identity = (digest(sample), options)
     st.button("⏱ Time both trainers", key=keys.SPEED_RUN, on_click=_ask)
-    if st.session_state.pop(
-        keys.SPEED_ASKED, False
-    ):  # a callback's flag survives a rerun, a click's value not
+    # A callback's flag survives a rerun, a click's value not.
+    if st.session_state.pop(keys.SPEED_ASKED, False):
         with st.spinner("Timing the textbook trainer, then the fast one…"):
             try:
                 lesson = time_trainers(sample, options)

@@ -15,6 +15,7 @@ import functools
 import html
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 
 import streamlit as st
 
@@ -34,17 +35,8 @@ from .join import Joined
 POLL_EVERY, WAIT = 0.5, 0.35
 POLL_EVERY_TAPPING, WAIT_TAPPING = 0.5, 0.2
 ICONS = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}
-FOLLOW_CSS = """
-<style>
-.ms-room-line{font-size:1rem;display:flex;flex-wrap:wrap;gap:.1rem .8rem;overflow-wrap:anywhere;}
-.ms-room-line b{font-family:ui-monospace,monospace;letter-spacing:.08em;}
-.ms-room-verdict{padding:.4rem .6rem;border-radius:.4rem;font-size:1.05rem;overflow-wrap:anywhere;}
-.ms-room-verdict.ms-right{background:#d3f9d8;color:#1f6f33;}
-.ms-room-verdict.ms-tied{background:#fff3bf;color:#7a4f00;}
-.ms-room-verdict.ms-wrong{background:#ffe3e3;color:#a61e1e;}
-.ms-room-live{color:#1f6f33;font-weight:600;}
-</style>
-"""
+ASSETS = Path(__file__).with_name("assets")
+FOLLOW_CSS = f"<style>{(ASSETS / 'follow.css').read_text(encoding='utf-8')}</style>"  # read once
 
 
 def follow(joined: Joined) -> None:

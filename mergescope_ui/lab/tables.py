@@ -86,21 +86,12 @@ def gain_frame(run: CompressionCurve, *, max_bars: int = MAX_GAIN_BARS) -> pd.Da
     [2.0, 2.0, 2.0]
     """
     gains = run.gains
+    columns = ["first_step", "last_step", "gain", "max_gain"]
     if not gains:
-        return pd.DataFrame(columns=["first_step", "last_step", "gain", "max_gain"])
+        return pd.DataFrame(columns=columns)
     width = max(1, math.ceil(len(gains) / max_bars))
-    rows = []
-    for start in range(0, len(gains), width):
-        part = gains[start : start + width]
-        rows.append(
-            {
-                "first_step": start + 1,
-                "last_step": start + len(part),
-                "gain": sum(part) / len(part),
-                "max_gain": max(part),
-            }
-        )
-    return pd.DataFrame(rows)
+    bins = [(start, gains[start : start + width]) for start in range(0, len(gains), width)]
+    return pd.DataFrame([(s + 1, s + len(b), sum(b) / len(b), max(b)) for s, b in bins], columns=columns)
 
 
 def script_frame(

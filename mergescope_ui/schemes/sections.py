@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 import streamlit as st
 
@@ -17,23 +18,8 @@ from .compute import NAMES, Comparison, LostLine, SchemeResult
 from .inputs import SchemesInputs
 from .table import METRICS, TEXTS, curve_frame, scheme_table
 
-CUTS_CSS = """
-<style>
-.ms-scheme-row{display:grid;grid-template-columns:minmax(8rem,12rem) minmax(0,1fr);gap:.2rem .8rem;
-  align-items:start;margin:0 0 .5rem 0;}
-.ms-scheme-row .ms-scheme-name{font-weight:700;line-height:1.3;padding-top:.45rem;}
-.ms-scheme-row .ms-scheme-name small{display:block;font-weight:400;opacity:.85;}
-.ms-scheme-row .ms-tokens{max-height:none;margin:0;}
-.ms-scheme-row .ms-scheme-lost{grid-column:2;font-size:.9em;}
-.ms-schemes-table table.ms-table{font-size:.86rem;}
-.ms-schemes-table table.ms-table th{white-space:normal;vertical-align:bottom;padding:.25rem .3rem;}
-.ms-schemes-table table.ms-table td{padding:.2rem .3rem;}
-/* On a phone the thirteen columns scroll in their own box (focusable), not the page. */
-.ms-schemes-table{overflow-x:auto;}
-@media (max-width:640px){.ms-scheme-row{grid-template-columns:minmax(0,1fr);}
-  .ms-scheme-row .ms-scheme-lost{grid-column:1;}}
-</style>
-"""
+ASSETS = Path(__file__).with_name("assets")
+CUTS_CSS = f"<style>{(ASSETS / 'cuts.css').read_text(encoding='utf-8')}</style>"  # read once
 
 
 def cuts(inputs: SchemesInputs, result: Comparison, *, cached: bool) -> None:

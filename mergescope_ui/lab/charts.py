@@ -160,41 +160,30 @@ def script_chart(
     y = alt.Y(f"{metric}:Q", title=METRIC_TITLES[metric], axis=_axis(large))
     color = alt.Color("script:N", title=None, scale=alt.Scale(domain=scripts), legend=_legend(large))
     tooltip = ["text:N", "script:N", "vocab_size:Q", "tokens:Q", "chars:Q", _tip(metric)]
+    dash = alt.StrokeDash(
+        "text:N",
+        title=None,
+        scale=alt.Scale(domain=texts, range=DASHES[: len(texts)]),
+        legend=_legend(large, symbolStrokeWidth=3),
+    )
     lines = (
         alt.Chart(data)
         .mark_line(strokeWidth=3 if large else 2)
-        .encode(
-            x=x,
-            y=y,
-            color=color,
-            strokeDash=alt.StrokeDash(
-                "text:N",
-                title=None,
-                scale=alt.Scale(domain=texts, range=DASHES[: len(texts)]),
-                legend=_legend(large, symbolStrokeWidth=3),
-            ),
-            detail="text:N",
-            tooltip=tooltip,
-        )
+        .encode(x, y, color, strokeDash=dash, detail="text:N", tooltip=tooltip)
     )
     ends = data.groupby(["text", "script"], sort=False)["vocab_size"].transform
     marked = data[data["vocab_size"].isin(list(marks)) | (data["vocab_size"] == ends("min"))]
     marked = pd.concat([marked, data[data["vocab_size"] == ends("max")]]).drop_duplicates()
+    shape = alt.Shape(
+        "script:N",
+        title=None,
+        scale=alt.Scale(domain=scripts, range=SCRIPT_SHAPES[: max(len(scripts), 1)]),
+        legend=_legend(large),
+    )
     points = (
         alt.Chart(marked)
         .mark_point(size=110 if large else 60, filled=True, opacity=1)
-        .encode(
-            x=x,
-            y=y,
-            color=color,
-            shape=alt.Shape(
-                "script:N",
-                title=None,
-                scale=alt.Scale(domain=scripts, range=SCRIPT_SHAPES[: max(len(scripts), 1)]),
-                legend=_legend(large),
-            ),
-            tooltip=tooltip,
-        )
+        .encode(x, y, color, shape, tooltip=tooltip)
     )
     last = data[(data["text"] == texts[0]) & (data["vocab_size"] == ends("max"))] if len(data) else data
     names = (

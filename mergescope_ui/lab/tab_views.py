@@ -31,6 +31,8 @@ from .tables import (
 
 TAB_NAMES = ["📉 Curves", "🌐 Per script", "📋 Table of sizes", "⏱ Speed lesson"]
 BOTH = "__both__"  # the per-script chart shows every text
+# One precision for the summary's ratios (not 5.081 above 11.5).
+RATIOS = {c: st.column_config.NumberColumn(format="%.2f") for c in ("bytes/token", "chars/token")}
 
 
 def tabs(inputs: LabInputs, run: LabRun) -> None:
@@ -62,11 +64,10 @@ def _measure(radio: Callable[..., str], key: str, metrics: list[str]) -> str:
 
 def _curves(result: LabResult, references: tuple[SizeRow, ...], large: bool) -> None:
     run = result.run
-    ks = plot_points(run)
     st.subheader("Compression vs vocab size")
     metric = _measure(st.radio, keys.CURVE_METRIC, ["bytes_per_token", "chars_per_token"])
     points = reference_frame(references) if references else None
-    frame = compression_frame(run, ks)
+    frame = compression_frame(run, plot_points(run))
     st.altair_chart(compression_chart(frame, metric=metric, large=large, points=points), width="stretch")
     same = coinciding(frame, metric=metric)
     st.caption(
@@ -126,10 +127,7 @@ def _scripts(result: LabResult, large: bool) -> None:
             script_summary(curve, run.merges),
             hide_index=True,
             width="stretch",
-            column_config={  # one precision for the ratios (not 5.081 above 11.5)
-                "bytes/token": st.column_config.NumberColumn(format="%.2f"),
-                "chars/token": st.column_config.NumberColumn(format="%.2f"),
-            },
+            column_config=RATIOS,
         )
 
 

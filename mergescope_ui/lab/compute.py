@@ -45,6 +45,10 @@ CACHE_ENTRIES = 4  # a 32K-vocab result with per-script curves holds some tens o
 Progress = Callable[[float, str], object]  # what it returns is not used (st.progress's element, say)
 
 
+def unwatched(fraction: float, note: str) -> None:
+    """The progress of a call no one shows."""
+
+
 @dataclass(frozen=True, slots=True)
 class LabSettings:
     """What the lab trains with (``options``: its ``vocab_size`` is the largest) and measures with."""
@@ -130,29 +134,26 @@ def compute_lab(
     heldout: Mapping[str, str],
     settings: LabSettings,
     *,
-    progress: Progress | None = None,
+    progress: Progress = unwatched,
 ) -> LabResult:
     """Train once to ``settings.options.vocab_size``, build every curve and the table of sizes."""
     if not train_text.strip():
         raise ValueError("the training text is empty; choose a corpus, paste text or upload a file")
     start = time.perf_counter()
-    curve_progress = (lambda f, m: progress(0.9 * f, m)) if progress is not None else None
     run = compression_curve(
         train_text,
         settings.options,
         heldout=dict(heldout),
         by_script=True,
-        progress=curve_progress,
+        progress=lambda f, m: progress(0.9 * f, m),
         workers=APP_WORKERS,
     )
-    if progress is not None:
-        progress(0.92, "table: compression, OOV and round-trip rates")
+    progress(0.92, "table: compression, OOV and round-trip rates")
     texts = {run.train.name: train_text, **heldout}
     asked = [s for s in settings.table_sizes if s >= run.base_vocab]
     sizes = reached_sizes(asked, run.vocab_size(run.merges))
     rows = size_table(run, sizes, texts, samples=settings.samples)
-    if progress is not None:
-        progress(1.0, "done")
+    progress(1.0, "done")
     return LabResult(
         run=run,
         rows=tuple(rows),
@@ -167,7 +168,7 @@ def reference_rows(
     texts: Mapping[str, str],
     *,
     samples: int = DEFAULT_SAMPLES,
-    progress: Progress | None = None,
+    progress: Progress = unwatched,
 ) -> tuple[SizeRow, ...]:
     """A loaded tokenizer (e.g. GPT-2's files) measured on each text at its own vocab size.
 
@@ -179,8 +180,7 @@ def reference_rows(
     """
     rows = []
     for n, (text_name, text) in enumerate(texts.items()):
-        if progress is not None:
-            progress(n / max(1, len(texts)), f"{name}: encoding the {text_name} text")
+        progress(n / max(1, len(texts)), f"{name}: encoding the {text_name} text")
         trip = round_trip(tokenizer, text, drawn=sample_chars(text, samples=samples)).rate if text else 1.0
         rows.append(
             SizeRow(
@@ -194,8 +194,7 @@ def reference_rows(
                 round_trip_rate=trip,
             )
         )
-    if progress is not None:
-        progress(1.0, "done")
+    progress(1.0, "done")
     return tuple(rows)
 
 

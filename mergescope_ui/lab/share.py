@@ -1,11 +1,9 @@
 """The lab's settings in the URL: corpora, pattern, largest vocab size, held-out split (pure).
 
 A teacher sends ``/vocab-lab?corpus=lighthouse_story,machine_learning_zh&vocab=8192&heldout=end:30``
-and the class opens the same run.  The held-out text reads ``split:PERCENT`` (documents held out),
-``end:PERCENT`` (the end of the text) or ``text:CORPUS`` (a separate built-in text).  Values equal to
-the page's defaults stay out of the link; a bad value is ignored with a note saying why.  Text of the
-user's own (an uploaded file, pasted text) does not fit in a link: ``own=upload,paste`` says the run had
-some, so the page that opens it can say it trains on the built-in texts instead.
+and the class opens the same run (``heldout``: ``split:PERCENT`` of the documents, ``end:PERCENT`` of
+the text, or ``text:CORPUS``).  Defaults stay out of the link; a bad value is ignored with a note.  The
+user's own texts do not fit in a link: ``own=upload,paste`` says the run had some, for the page to say so.
 
 >>> ids = ["lighthouse_story", "mixed_scripts", "machine_learning_zh"]
 >>> params = {"corpus": "mixed_scripts,nope", "vocab": "8192", "heldout": "end:30"}

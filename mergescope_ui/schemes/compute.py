@@ -89,9 +89,8 @@ def _lost_line(tok: SchemeTokenizer, line: str) -> LostLine | None:
     loss: Loss = lost(tok, line)
     if loss.round_trip:
         return None
-    first = next((i for i, (a, b) in enumerate(zip(line, loss.decoded)) if a != b), None)
-    if first is None:
-        first = min(len(line), len(loss.decoded))
+    shorter = min(len(line), len(loss.decoded))  # where they differ when one starts the other
+    first = next((i for i, (a, b) in enumerate(zip(line, loss.decoded)) if a != b), shorter)
     start = max(0, first - 80)
     if loss.unknown:
         start = min(start, max(0, loss.unknown[0][0] - 80))

@@ -1,30 +1,21 @@
 """Following a room: the teacher's step on the stage, the question, the reveal, the end.
 
-The stage shows the step the teacher shows.  A small part of the page
-(:func:`_poll`, a fragment that draws nothing) runs every :data:`POLL_EVERY`
-seconds and waits up to :data:`WAIT` seconds for the room's version to change
-(the room wakes it the moment the teacher acts: no lag of a poll's interval;
-shorter while the student may tap: an open question, or looking back),
-and reruns the page only when it changed: a step, a question, a reveal, the
-end.  The stage's window is made once per room, version and step for every
-student (:func:`student_stage`), and each of its step views encoded as JSON once
-(:func:`~mergescope_ui.shared.stage.contract.window_json`): after a step the
-whole class redraws at once, and one build serves it.  A student
-may step the stage back (its own ◀ Back, Reset or Jump); the stage then stays
-where they are while the teacher moves on, and "Back to live" returns in one
-tap.  Stepping past the teacher's step goes back to live.  Paging through a
-step's places past the first ones asks the room for that page, which the
-teacher's run makes once for the whole room (:meth:`.rooms.MemoryRooms.window`).
+A fragment that draws nothing (:func:`_poll`) runs every :data:`POLL_EVERY` seconds and waits up to
+:data:`WAIT` seconds for the room's version to change (the room wakes it the moment the teacher acts),
+then reruns the page.  The stage's window is made once per room, version and step for every student
+(:func:`student_stage`): after a step the whole class redraws at once, and one build serves it.  A
+student may step the stage back; it then stays there while the teacher moves on, until "Back to live"
+or a step past the teacher's.  Pages of a step's places come from the room
+(:meth:`.rooms.MemoryRooms.window`), made once for the whole room.
 """
 
 from __future__ import annotations
 
 import functools
 import html
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 
 import streamlit as st
 
@@ -32,6 +23,7 @@ from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, room_store
 from mergescope_ui.shared.stage.component import mount_stage
 from mergescope_ui.shared.stage.contract import Window, read_shown
+from mergescope_ui.shared.workers.progress_cache import ProgressCache
 
 from . import keys
 from .join import Joined
@@ -43,17 +35,8 @@ from .join import Joined
 POLL_EVERY, WAIT = 0.5, 0.35
 POLL_EVERY_TAPPING, WAIT_TAPPING = 0.5, 0.2
 ICONS = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}
-FOLLOW_CSS = """
-<style>
-.ms-room-line{font-size:1rem;display:flex;flex-wrap:wrap;gap:.1rem .8rem;overflow-wrap:anywhere;}
-.ms-room-line b{font-family:ui-monospace,monospace;letter-spacing:.08em;}
-.ms-room-verdict{padding:.4rem .6rem;border-radius:.4rem;font-size:1.05rem;overflow-wrap:anywhere;}
-.ms-room-verdict.ms-right{background:#d3f9d8;color:#1f6f33;}
-.ms-room-verdict.ms-tied{background:#fff3bf;color:#7a4f00;}
-.ms-room-verdict.ms-wrong{background:#ffe3e3;color:#a61e1e;}
-.ms-room-live{color:#1f6f33;font-weight:600;}
-</style>
-"""
+ASSETS = Path(__file__).with_name("assets")
+FOLLOW_CSS = f"<style>{(ASSETS / 'follow.css').read_text(encoding='utf-8')}</style>"  # read once
 
 
 def follow(joined: Joined) -> None:
@@ -113,9 +96,8 @@ def _poll(code: str, wait: float) -> None:
         st.rerun(scope="app")
 
 
-_WINDOWS: OrderedDict[tuple[object, ...], Window] = OrderedDict()
-_WINDOWS_LOCK = threading.Lock()
 MAX_WINDOWS = 256  # stage windows kept, for every student of every room of this server
+_WINDOWS: ProgressCache[Window] = ProgressCache(entries=MAX_WINDOWS)
 
 
 def student_stage(
@@ -125,18 +107,12 @@ def student_stage(
     ``serial``, made once for every student who shows the same step of the same room (a class redraws
     at once after a step: one build, forty serials)."""
     key = (code, version, at, tuple(sorted((starts or {}).items())))
-    with _WINDOWS_LOCK:
-        window = _WINDOWS.get(key)
-        if window is not None:
-            _WINDOWS.move_to_end(key)
+    window = _WINDOWS.get(key)
     if window is None:
         window = room_store().window(code, position=at, serial=serial, starts=starts)
         if window is None:
             return None
-        with _WINDOWS_LOCK:
-            _WINDOWS[key] = window
-            while len(_WINDOWS) > MAX_WINDOWS:
-                _WINDOWS.popitem(last=False)
+        _WINDOWS.put(key, window)
     return replace(window, serial=serial)
 
 
@@ -182,20 +158,19 @@ def _question(state: RoomState, joined: Joined) -> None:
     if note:
         st.warning(md_escape(note))
     if asked is None:
-        if not state.askable:
-            return
-        st.caption(
-            "When your teacher asks which pair merges next (or would, with a pair blocked), answer here."
-        )
+        if state.askable:
+            st.caption(
+                "When your teacher asks which pair merges next (or would, with a pair blocked), answer here."
+            )
         return
     q = asked.question
     shown = dict(zip(q.choices, q.shown, strict=True))
     if not asked.revealed:
         if state.mine is None:
-            if q.kind == BLOCK:  # the teacher's what-if
-                st.markdown(f"**🚫 Question {asked.number}: {md_escape(q.prompt)}**")
-            else:
-                st.markdown(f"**❓ Question {asked.number}: {md_escape(q.prompt)}**")
+            # 🚫: the teacher's what-if (a pair blocked)
+            st.markdown(
+                f"**{'🚫' if q.kind == BLOCK else '❓'} Question {asked.number}: {md_escape(q.prompt)}**"
+            )
             for n, (choice, label) in enumerate(shown.items()):
                 st.button(
                     md_escape(label),
@@ -233,13 +208,5 @@ def _ended(state: RoomState | None) -> None:
 
 def _leave() -> None:
     st.session_state[keys.FORGET] = True  # the tab forgets the room too
-    for key in (
-        keys.JOINED,
-        keys.SERIAL,
-        keys.FOLLOWING,
-        keys.LOOKING_AT,
-        keys.LIVE_SENT,
-        keys.SEEN,
-        keys.STARTS,
-    ):
+    for key in keys.IN_ROOM:
         st.session_state.pop(key, None)

@@ -17,3 +17,4 @@ SEEN: Final = "_room_seen"  # plain: the room's version this page was drawn for
 STAGE: Final = "room_stage"  # the stage component
 FORGET: Final = "_room_forget"  # plain: the tab should forget the room joined (the student left it)
 MEMORY: Final = "room_tab_memory"  # the tab memory component (the room joined, across reloads)
+IN_ROOM: Final = (JOINED, SERIAL, FOLLOWING, LOOKING_AT, LIVE_SENT, SEEN, STARTS)  # forgotten on leaving

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -28,6 +29,27 @@ def _axis_sizes(large: bool) -> tuple[int, int]:
     return (18, 20) if large else (12, 13)
 
 
+def _axis(large: bool) -> alt.Axis:
+    label, title = _axis_sizes(large)
+    return alt.Axis(labelFontSize=label, titleFontSize=title)
+
+
+def _legend(large: bool, **more: Any) -> alt.Legend:
+    return alt.Legend(orient="bottom", labelFontSize=_axis_sizes(large)[0], **more)
+
+
+def _log_x(metric: str, large: bool) -> alt.X:
+    """The vocab size axis (log scale) of a chart of ``metric`` (checked)."""
+    if metric not in METRIC_TITLES:
+        raise ValueError(f"metric must be one of {list(METRIC_TITLES)}, not {metric!r}")
+    log = alt.Scale(type="log", base=2)
+    return alt.X("vocab_size:Q", title="vocab size (log scale)", scale=log, axis=_axis(large))
+
+
+def _tip(metric: str) -> alt.Tooltip:
+    return alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric])
+
+
 def compression_chart(
     data: pd.DataFrame,
     *,
@@ -41,39 +63,20 @@ def compression_chart(
     ``points`` (see :func:`reference_frame`) adds loaded tokenizers as
     points at their own vocab size, colored by text, shaped by tokenizer.
     """
-    if metric not in METRIC_TITLES:
-        raise ValueError(f"metric must be one of {list(METRIC_TITLES)}, not {metric!r}")
-    label, title = _axis_sizes(large)
+    x = _log_x(metric, large)
     texts = list(dict.fromkeys(data["text"]))
-    x = alt.X(
-        "vocab_size:Q",
-        title="vocab size (log scale)",
-        scale=alt.Scale(type="log", base=2),
-        axis=alt.Axis(labelFontSize=label, titleFontSize=title),
-    )
     # The first text (train) underneath and thicker, the others dashed on top: coinciding lines both show.
     width = 3 if large else 2
     base = alt.Chart(data).encode(
         x=x,
-        y=alt.Y(
-            f"{metric}:Q",
-            title=METRIC_TITLES[metric],
-            scale=alt.Scale(zero=False),
-            axis=alt.Axis(labelFontSize=label, titleFontSize=title),
-        ),
+        y=alt.Y(f"{metric}:Q", title=METRIC_TITLES[metric], scale=alt.Scale(zero=False), axis=_axis(large)),
         color=alt.Color(
             "text:N",
             title=None,
             scale=alt.Scale(domain=texts, range=TEXT_COLORS[: len(texts)] or TEXT_COLORS),
-            legend=alt.Legend(orient="bottom", labelFontSize=label),
+            legend=_legend(large),
         ),
-        tooltip=[
-            "text:N",
-            "vocab_size:Q",
-            "merges:Q",
-            "tokens:Q",
-            alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric]),
-        ],
+        tooltip=["text:N", "vocab_size:Q", "merges:Q", "tokens:Q", _tip(metric)],
     )
     first = texts[0] if texts else ""
     under = base.transform_filter(alt.datum.text == first).mark_line(strokeWidth=width * 2.5, opacity=0.55)
@@ -91,16 +94,8 @@ def compression_chart(
                 x="vocab_size:Q",
                 y=f"{metric}:Q",
                 color=alt.Color("text:N"),
-                shape=alt.Shape(
-                    "tokenizer:N", title=None, legend=alt.Legend(orient="bottom", labelFontSize=label)
-                ),
-                tooltip=[
-                    "tokenizer:N",
-                    "text:N",
-                    "vocab_size:Q",
-                    "tokens:Q",
-                    alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric]),
-                ],
+                shape=alt.Shape("tokenizer:N", title=None, legend=_legend(large)),
+                tooltip=["tokenizer:N", "text:N", "vocab_size:Q", "tokens:Q", _tip(metric)],
             )
         )
     return alt.LayerChart(layer=layers).properties(height=360 if large else 300)
@@ -114,7 +109,6 @@ def gain_chart(data: pd.DataFrame, *, large: bool = False) -> alt.Chart:
     >>> gain_chart(frame).to_dict()["encoding"]["y"]["title"]
     'tokens saved (symlog scale)'
     """
-    label, title = _axis_sizes(large)
     binned = bool(len(data)) and bool((data["last_step"] > data["first_step"]).any())
     # A symlog axis (log-like, and 0 has a place): its title says so, the numbers are not evenly spaced.
     y_title = "tokens saved, bin mean (symlog scale)" if binned else "tokens saved (symlog scale)"
@@ -122,15 +116,8 @@ def gain_chart(data: pd.DataFrame, *, large: bool = False) -> alt.Chart:
         alt.Chart(data)
         .mark_area(line={"color": "#e8590c"}, color="#ffd8a8", interpolate="step-after")
         .encode(
-            x=alt.X(
-                "first_step:Q", title="merge step", axis=alt.Axis(labelFontSize=label, titleFontSize=title)
-            ),
-            y=alt.Y(
-                "gain:Q",
-                title=y_title,
-                scale=alt.Scale(type="symlog"),
-                axis=alt.Axis(labelFontSize=label, titleFontSize=title),
-            ),
+            x=alt.X("first_step:Q", title="merge step", axis=_axis(large)),
+            y=alt.Y("gain:Q", title=y_title, scale=alt.Scale(type="symlog"), axis=_axis(large)),
             tooltip=[
                 alt.Tooltip("first_step:Q", title="from step"),
                 alt.Tooltip("last_step:Q", title="to step"),
@@ -167,74 +154,41 @@ def script_chart(
     >>> sorted(spec["layer"][1]["encoding"]) == ['color', 'shape', 'tooltip', 'x', 'y']
     True
     """
-    if metric not in METRIC_TITLES:
-        raise ValueError(f"metric must be one of {list(METRIC_TITLES)}, not {metric!r}")
-    label, title = _axis_sizes(large)
+    x = _log_x(metric, large)
     texts = list(dict.fromkeys(data["text"])) if "text" in data else ["train"]
     scripts = list(dict.fromkeys(data["script"])) if "script" in data else []
-    x = alt.X(
-        "vocab_size:Q",
-        title="vocab size (log scale)",
-        scale=alt.Scale(type="log", base=2),
-        axis=alt.Axis(labelFontSize=label, titleFontSize=title),
-    )
-    y = alt.Y(
-        f"{metric}:Q", title=METRIC_TITLES[metric], axis=alt.Axis(labelFontSize=label, titleFontSize=title)
-    )
-    color = alt.Color(
-        "script:N",
-        title=None,
-        scale=alt.Scale(domain=scripts),
-        legend=alt.Legend(orient="bottom", labelFontSize=label),
-    )
-    tooltip = [
+    y = alt.Y(f"{metric}:Q", title=METRIC_TITLES[metric], axis=_axis(large))
+    color = alt.Color("script:N", title=None, scale=alt.Scale(domain=scripts), legend=_legend(large))
+    tooltip = ["text:N", "script:N", "vocab_size:Q", "tokens:Q", "chars:Q", _tip(metric)]
+    dash = alt.StrokeDash(
         "text:N",
-        "script:N",
-        "vocab_size:Q",
-        "tokens:Q",
-        "chars:Q",
-        alt.Tooltip(f"{metric}:Q", format=".3f", title=METRIC_TITLES[metric]),
-    ]
+        title=None,
+        scale=alt.Scale(domain=texts, range=DASHES[: len(texts)]),
+        legend=_legend(large, symbolStrokeWidth=3),
+    )
     lines = (
         alt.Chart(data)
         .mark_line(strokeWidth=3 if large else 2)
-        .encode(
-            x=x,
-            y=y,
-            color=color,
-            strokeDash=alt.StrokeDash(
-                "text:N",
-                title=None,
-                scale=alt.Scale(domain=texts, range=DASHES[: len(texts)]),
-                legend=alt.Legend(orient="bottom", labelFontSize=label, symbolStrokeWidth=3),
-            ),
-            detail="text:N",
-            tooltip=tooltip,
-        )
+        .encode(x, y, color, strokeDash=dash, detail="text:N", tooltip=tooltip)
     )
     ends = data.groupby(["text", "script"], sort=False)["vocab_size"].transform
     marked = data[data["vocab_size"].isin(list(marks)) | (data["vocab_size"] == ends("min"))]
     marked = pd.concat([marked, data[data["vocab_size"] == ends("max")]]).drop_duplicates()
+    shape = alt.Shape(
+        "script:N",
+        title=None,
+        scale=alt.Scale(domain=scripts, range=SCRIPT_SHAPES[: max(len(scripts), 1)]),
+        legend=_legend(large),
+    )
     points = (
         alt.Chart(marked)
         .mark_point(size=110 if large else 60, filled=True, opacity=1)
-        .encode(
-            x=x,
-            y=y,
-            color=color,
-            shape=alt.Shape(
-                "script:N",
-                title=None,
-                scale=alt.Scale(domain=scripts, range=SCRIPT_SHAPES[: max(len(scripts), 1)]),
-                legend=alt.Legend(orient="bottom", labelFontSize=label),
-            ),
-            tooltip=tooltip,
-        )
+        .encode(x, y, color, shape, tooltip=tooltip)
     )
     last = data[(data["text"] == texts[0]) & (data["vocab_size"] == ends("max"))] if len(data) else data
     names = (
         alt.Chart(last)
-        .mark_text(align="left", dx=8, fontSize=label, fontWeight="bold")
+        .mark_text(align="left", dx=8, fontSize=_axis_sizes(large)[0], fontWeight="bold")
         .encode(x=x, y=y, text="script:N")
     )
     height = SCRIPT_HEIGHT_LARGE if large else SCRIPT_HEIGHT

@@ -1,12 +1,8 @@
 """The lab's computation and its caches (pure Python; no Streamlit).
 
-One request = the texts + :class:`LabSettings`.  The result holds the
-training run with its curves and the table of sizes.  Results are cached per
-server process, keyed by digests of the texts and the settings, in a
-:class:`~mergescope_ui.shared.workers.progress_cache.ProgressCache`: the computation
-reports progress into a bar made outside it (why that rules out
-``st.cache_*``: see :mod:`mergescope_ui.shared.workers.cache`).  Results are
-immutable, so sharing them between sessions is safe.
+One request = the texts + :class:`LabSettings`; the result holds the training run with its curves and
+the table of sizes.  Results are immutable, cached per server process by :func:`lab_key` (a digest of
+the texts and the settings) and shared between sessions.
 
 >>> s = LabSettings(TrainOptions(vocab_size=300), sizes=(1024,))
 >>> s.table_sizes
@@ -27,9 +23,9 @@ from bpe_core import Tokenizer, TrainOptions
 from bpe_core.analysis import (
     DEFAULT_SAMPLES,
     LESSON_SIZES,
-    Compression,
     CompressionCurve,
     SizeRow,
+    compression,
     compression_curve,
     oov_rate,
     round_trip,
@@ -49,6 +45,10 @@ CACHE_ENTRIES = 4  # a 32K-vocab result with per-script curves holds some tens o
 Progress = Callable[[float, str], object]  # what it returns is not used (st.progress's element, say)
 
 
+def unwatched(fraction: float, note: str) -> None:
+    """The progress of a call no one shows."""
+
+
 @dataclass(frozen=True, slots=True)
 class LabSettings:
     """What the lab trains with (``options``: its ``vocab_size`` is the largest) and measures with."""
@@ -56,7 +56,6 @@ class LabSettings:
     options: TrainOptions
     sizes: tuple[int, ...] = ()  # the user's own sizes for the table
     samples: int = DEFAULT_SAMPLES  # random characters per round-trip check
-    by_script: bool = True
 
     @property
     def table_sizes(self) -> tuple[int, ...]:
@@ -79,8 +78,7 @@ def parse_sizes(
     text: str, *, smallest: int = 257, largest: int = MAX_VOCAB, most: int = MAX_SIZES
 ) -> tuple[int, ...]:
     """Vocab sizes typed as a list (``"1000, 8k 16384"``); each must be within ``smallest..largest``,
-    and at most ``most`` different ones.  Time grows in step with the text (a set remembers the
-    sizes seen: the list itself took 9.8 s for 257 to 32768 written out).
+    and at most ``most`` different ones.
 
     >>> parse_sizes("1000, 8k 16384, 1000")
     (1000, 8192, 16384)
@@ -91,8 +89,7 @@ def parse_sizes(
     ...
     ValueError: more than 2 vocab sizes; the table has a row per size, so keep to the few you compare
     """
-    out: list[int] = []
-    seen: set[int] = set()
+    out: dict[int, None] = {}  # the sizes in order, each once
     for part in text.replace(",", " ").replace(";", " ").split():
         word = part.strip().lower()
         try:
@@ -106,14 +103,13 @@ def parse_sizes(
                 f"vocab size {value} is out of range {smallest}..{largest}; the smallest holds the "
                 "256 bytes and the special tokens plus one merge"
             )
-        if value not in seen:
+        if value not in out:
             if len(out) == most:
                 raise ValueError(
                     f"more than {most} vocab sizes; the table has a row per size, so keep to the few you "
                     "compare"
                 )
-            seen.add(value)
-            out.append(value)
+            out[value] = None
     return tuple(out)
 
 
@@ -138,29 +134,26 @@ def compute_lab(
     heldout: Mapping[str, str],
     settings: LabSettings,
     *,
-    progress: Progress | None = None,
+    progress: Progress = unwatched,
 ) -> LabResult:
     """Train once to ``settings.options.vocab_size``, build every curve and the table of sizes."""
     if not train_text.strip():
         raise ValueError("the training text is empty; choose a corpus, paste text or upload a file")
     start = time.perf_counter()
-    curve_progress = (lambda f, m: progress(0.9 * f, m)) if progress is not None else None
     run = compression_curve(
         train_text,
         settings.options,
         heldout=dict(heldout),
-        by_script=settings.by_script,
-        progress=curve_progress,
+        by_script=True,
+        progress=lambda f, m: progress(0.9 * f, m),
         workers=APP_WORKERS,
     )
-    if progress is not None:
-        progress(0.92, "table: compression, OOV and round-trip rates")
+    progress(0.92, "table: compression, OOV and round-trip rates")
     texts = {run.train.name: train_text, **heldout}
     asked = [s for s in settings.table_sizes if s >= run.base_vocab]
     sizes = reached_sizes(asked, run.vocab_size(run.merges))
     rows = size_table(run, sizes, texts, samples=settings.samples)
-    if progress is not None:
-        progress(1.0, "done")
+    progress(1.0, "done")
     return LabResult(
         run=run,
         rows=tuple(rows),
@@ -169,49 +162,13 @@ def compute_lab(
     )
 
 
-CACHE: ProgressCache[LabResult] = ProgressCache(entries=CACHE_ENTRIES, seconds=CACHE_SECONDS)
-
-
-def _key(train_text: str, heldout: Mapping[str, str], settings: LabSettings) -> tuple[object, ...]:
-    return (digest(train_text), tuple(sorted((n, digest(t)) for n, t in heldout.items())), settings)
-
-
-def is_cached(
-    train_text: str,
-    heldout: Mapping[str, str],
-    settings: LabSettings,
-    *,
-    cache: ProgressCache[LabResult] = CACHE,
-) -> bool:
-    """True when :func:`cached_lab` would answer from ``cache`` (no computing, no progress)."""
-    return cache.get(_key(train_text, heldout, settings)) is not None
-
-
-def cached_lab(
-    train_text: str,
-    heldout: Mapping[str, str],
-    settings: LabSettings,
-    *,
-    progress: Progress | None = None,
-    cache: ProgressCache[LabResult] = CACHE,
-) -> tuple[LabResult, bool]:
-    """:func:`compute_lab` through ``cache``; returns ``(result, was_cached)``."""
-    key = _key(train_text, heldout, settings)
-    found = cache.get(key)
-    if found is not None:
-        return found, True
-    result = compute_lab(train_text, heldout, settings, progress=progress)
-    cache.put(key, result)
-    return result, False
-
-
 def reference_rows(
     tokenizer: Tokenizer,
     name: str,
     texts: Mapping[str, str],
     *,
     samples: int = DEFAULT_SAMPLES,
-    progress: Progress | None = None,
+    progress: Progress = unwatched,
 ) -> tuple[SizeRow, ...]:
     """A loaded tokenizer (e.g. GPT-2's files) measured on each text at its own vocab size.
 
@@ -223,9 +180,7 @@ def reference_rows(
     """
     rows = []
     for n, (text_name, text) in enumerate(texts.items()):
-        if progress is not None:
-            progress(n / max(1, len(texts)), f"{name}: encoding the {text_name} text")
-        tokens = len(tokenizer.encode(text))
+        progress(n / max(1, len(texts)), f"{name}: encoding the {text_name} text")
         trip = round_trip(tokenizer, text, drawn=sample_chars(text, samples=samples)).rate if text else 1.0
         rows.append(
             SizeRow(
@@ -234,20 +189,19 @@ def reference_rows(
                 vocab_size=tokenizer.vocab_size,
                 merges=len(tokenizer.merges),
                 text=text_name,
-                compression=Compression(
-                    tokens=tokens, bytes=len(text.encode("utf-8")), chars=len(text), words=len(text.split())
-                ),
+                compression=compression(tokenizer, text),
                 oov_rate=oov_rate(tokenizer, text),
                 round_trip_rate=trip,
             )
         )
-    if progress is not None:
-        progress(1.0, "done")
+    progress(1.0, "done")
     return tuple(rows)
 
 
-_REFERENCES: ProgressCache[tuple[SizeRow, ...]] = ProgressCache(entries=CACHE_ENTRIES, seconds=CACHE_SECONDS)
-
+CACHE: ProgressCache[LabResult] = ProgressCache(entries=CACHE_ENTRIES, seconds=CACHE_SECONDS)
+"""Results by :func:`lab_key`."""
+REFERENCES: ProgressCache[tuple[SizeRow, ...]] = ProgressCache(entries=CACHE_ENTRIES, seconds=CACHE_SECONDS)
+"""A loaded tokenizer's rows by :func:`reference_key`."""
 
 # ----- in a worker process (shared.workers.jobs): the lab's heavy work, off the server's thread -----
 LAB_LIMITS = Limits(seconds=300, memory_bytes=2048 * MEGABYTE)
@@ -255,8 +209,9 @@ LAB_LIMITS = Limits(seconds=300, memory_bytes=2048 * MEGABYTE)
 
 
 def lab_key(train_text: str, heldout: Mapping[str, str], settings: LabSettings) -> str:
-    """One string naming a lab run (for the job that computes it)."""
-    return "lab:" + digest(repr(_key(train_text, heldout, settings)))
+    """One string naming a lab run (for the cache, and for the job that computes it)."""
+    heldout_digests = tuple(sorted((n, digest(t)) for n, t in heldout.items()))
+    return "lab:" + digest(repr((digest(train_text), heldout_digests, settings)))
 
 
 def lab_job(
@@ -266,11 +221,6 @@ def lab_job(
     return compute_lab(
         train_text, heldout, settings, progress=lambda f, m: progress(round(1000 * f), 1000, m)
     )
-
-
-def store_lab(train_text: str, heldout: Mapping[str, str], settings: LabSettings, result: LabResult) -> None:
-    """Keep a result a worker computed, as :func:`cached_lab` keeps its own."""
-    CACHE.put(_key(train_text, heldout, settings), result)
 
 
 def reference_job(
@@ -295,23 +245,14 @@ def reference_job(
     return rows, tuple(notes)
 
 
-def reference_key(
-    tokenizer_key: str, name: str, texts: Mapping[str, str], samples: int
-) -> tuple[object, ...]:
-    """The key the rows of a tokenizer are cached under (``tokenizer_key``: a digest of its files), for
-    :func:`cached_reference` and :func:`store_reference`."""
-    return ("reference", tokenizer_key, name, tuple((n, digest(t)) for n, t in texts.items()), samples)
-
-
-def cached_reference(key: tuple[object, ...]) -> tuple[SizeRow, ...] | None:
-    return _REFERENCES.get(key)
-
-
-def store_reference(key: tuple[object, ...], rows: tuple[SizeRow, ...]) -> None:
-    _REFERENCES.put(key, rows)
+def reference_key(tokenizer_key: str, name: str, texts: Mapping[str, str], samples: int) -> str:
+    """One string naming a tokenizer's rows (``tokenizer_key``: a digest of its files), for
+    :data:`REFERENCES` and the job that measures it."""
+    texts_digests = tuple((n, digest(t)) for n, t in texts.items())
+    return "reference:" + digest(repr(("reference", tokenizer_key, name, texts_digests, samples)))
 
 
 def clear_caches() -> None:
     """Forget every cached result (tests use it for isolation)."""
     CACHE.clear()
-    _REFERENCES.clear()
+    REFERENCES.clear()

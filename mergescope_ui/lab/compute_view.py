@@ -1,11 +1,6 @@
-"""The lab's training run: once per texts + settings (a progress bar, then cached), and its headline
-(the Streamlit side of :mod:`mergescope_ui.lab.compute`).
-
-The results sit in one slot (``st.empty``: empty from the start of each run until they are drawn), a
-job's progress bar in a container above it: while a new run computes, nothing on screen belongs to other
-settings than the sidebar's (:mod:`mergescope_ui.shared.workers.job_wait` says why the bar is not drawn in the
-results' place).
-"""
+"""The lab's training run: once per texts + settings (a job's progress bar, then cached), and its
+headline.  While a new run computes, its results' slot is empty: nothing on screen belongs to other
+settings than the sidebar's."""
 
 from __future__ import annotations
 
@@ -18,7 +13,7 @@ from bpe_core.analysis import SizeRow
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.workers.job_wait import run_job
 
-from .compute import LAB_LIMITS, LabResult, LabSettings, cached_lab, is_cached, lab_job, lab_key, store_lab
+from .compute import CACHE, LAB_LIMITS, LabResult, LabSettings, lab_job, lab_key
 from .inputs import LabInputs
 from .reference import reference_rows
 from .texts import HELDOUT_NAME
@@ -59,21 +54,14 @@ def _compute(
 ) -> tuple[LabResult, bool]:
     """The run from the cache, or computed in a worker process with a progress bar and Cancel in
     ``bar``."""
-    if is_cached(train, heldout, settings):
-        return cached_lab(train, heldout, settings)
-    status = run_job(
-        lab_key(train, heldout, settings),
-        lab_job,
-        train,
-        heldout,
-        settings,
-        label="Training",
-        limits=LAB_LIMITS,
-        where=bar,
-    )
+    key = lab_key(train, heldout, settings)
+    found = CACHE.get(key)
+    if found is not None:
+        return found, True
+    status = run_job(key, lab_job, train, heldout, settings, label="Training", limits=LAB_LIMITS, where=bar)
     if not status.ok:
         raise ValueError(status.message)
-    store_lab(train, heldout, settings, status.value)
+    CACHE.put(key, status.value)
     return status.value, False
 
 

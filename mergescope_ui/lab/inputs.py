@@ -18,12 +18,8 @@ TITLE = "🧪 Vocab-size lab"
 
 @dataclass(frozen=True, slots=True)
 class LabInputs:
-    """What the sidebar gives the page.
-
-    ``train`` and ``heldout`` are the texts after the split; ``names`` the
-    parts of the training text; ``heldout_how`` says where the held-out text
-    came from; ``ref_files`` are uploaded tokenizer files, as ``(name, bytes)``.
-    """
+    """What the sidebar gives the page: the texts after the split, where the held-out text came from,
+    the names of the training text's parts, the settings, and uploaded tokenizer files (name, bytes)."""
 
     train: str
     heldout: dict[str, str]

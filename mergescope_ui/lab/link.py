@@ -12,29 +12,20 @@ from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.url_state import read_params_once, write_params
 from mergescope_ui.shared.workers.cache import corpus_index
 
-from . import keys
+from . import keys, share
 from .settings_form import DEFAULT_PATTERN, DEFAULT_VOCAB, PATTERN_LABELS
-from .share import (
-    DEFAULT_SHARE,
-    END,
-    PARAM_NAMES,
-    SPLIT,
-    TEXT,
-    HeldOut,
-    LabLink,
-    from_query,
-    own_text_note,
-    to_query,
-)
+from .share import own_text_note
 from .texts import default_corpora
 
 
 def apply_link(messages: DeltaGenerator) -> None:
     """Once a session, before the sidebar's widgets: set them from the link, say what was ignored."""
-    params = read_params_once(keys.URL_READ, PARAM_NAMES)
+    params = read_params_once(keys.URL_READ, share.PARAM_NAMES)
     if not params:
         return
-    link, notes = from_query(params, corpus_ids=[c.id for c in corpus_index()], patterns=list(PATTERN_LABELS))
+    link, notes = share.from_query(
+        params, corpus_ids=[c.id for c in corpus_index()], patterns=list(PATTERN_LABELS)
+    )
     for note in notes:
         messages.warning(f"From the link: {md_escape(note)}")
     if link.own is not None:
@@ -47,21 +38,21 @@ def apply_link(messages: DeltaGenerator) -> None:
         st.session_state[keys.VOCAB] = link.vocab
     held = link.heldout
     if held is not None:
-        st.session_state[keys.HELDOUT_MODE] = keys.SEPARATE if held.how == TEXT else keys.SPLIT
-        if held.how == TEXT:
+        st.session_state[keys.HELDOUT_MODE] = keys.SEPARATE if held.how == share.TEXT else keys.SPLIT
+        if held.how == share.TEXT:
             st.session_state[keys.HELDOUT_SOURCE] = held.text
         else:
-            st.session_state[keys.SPLIT_BY] = keys.FRACTION if held.how == END else keys.DOCUMENTS
+            st.session_state[keys.SPLIT_BY] = keys.FRACTION if held.how == share.END else keys.DOCUMENTS
             st.session_state[keys.HELDOUT_SHARE] = held.share
 
 
-def _heldout_now() -> HeldOut | None:
+def _heldout_now() -> share.HeldOut | None:
     state = st.session_state
     if state.get(keys.HELDOUT_MODE, keys.SPLIT) == keys.SEPARATE:
         source = state.get(keys.HELDOUT_SOURCE)
-        return HeldOut(TEXT, text=source) if source and source != keys.PASTE else None
-    how = END if state.get(keys.SPLIT_BY) == keys.FRACTION else SPLIT
-    return HeldOut(how, share=int(state.get(keys.HELDOUT_SHARE, DEFAULT_SHARE)))
+        return share.HeldOut(share.TEXT, text=source) if source and source != keys.PASTE else None
+    how = share.END if state.get(keys.SPLIT_BY) == keys.FRACTION else share.SPLIT
+    return share.HeldOut(how, share=int(state.get(keys.HELDOUT_SHARE, share.DEFAULT_SHARE)))
 
 
 def _own_now() -> tuple[str, ...]:
@@ -87,14 +78,13 @@ def write_link(messages: DeltaGenerator | None = None) -> None:
     if own and messages is not None:
         messages.caption(own_text_note(own, opened=False))
     ids = [c.id for c in corpus_index()]
-    now = LabLink(
+    now = share.LabLink(
         corpora=tuple(state.get(keys.CORPORA, ())),
         pattern=state.get(keys.PATTERN),
         vocab=int(state[keys.VOCAB]) if state.get(keys.VOCAB) is not None else None,
         heldout=_heldout_now(),
         own=own or None,
     )
-    defaults = LabLink(
-        tuple(default_corpora(ids)), DEFAULT_PATTERN, DEFAULT_VOCAB, HeldOut(SPLIT, DEFAULT_SHARE)
-    )
-    write_params(PARAM_NAMES, to_query(now, defaults=defaults))
+    # (no held-out text: to_query's default, the split of DEFAULT_SHARE percent)
+    defaults = share.LabLink(tuple(default_corpora(ids)), DEFAULT_PATTERN, DEFAULT_VOCAB)
+    write_params(share.PARAM_NAMES, share.to_query(now, defaults=defaults))

@@ -12,11 +12,10 @@ from mergescope_ui.shared.inputs.tokenizer_files import MAX_UPLOAD_FILES, UPLOAD
 from mergescope_ui.shared.workers.job_wait import UPLOAD_LIMITS, run_job
 
 from . import keys
-from .compute import cached_reference, reference_job, reference_key, store_reference
+from .compute import REFERENCES, reference_job, reference_key
 
-_LOAD_NOTES: dict[
-    str, tuple[str, ...]
-] = {}  # files' digest -> what the loader assumed (beside the rows' cache)
+# files' digest -> what the loader assumed (beside the rows' cache)
+_LOAD_NOTES: dict[str, tuple[str, ...]] = {}
 _MAX_LOAD_NOTES = 64
 
 
@@ -58,10 +57,10 @@ def reference_rows(
     name = " + ".join(n for n, _ in files)
     key = digest(*[part for file in files for part in file])  # name, bytes, name, bytes, ...
     cache_key = reference_key(key, name, texts, samples)
-    rows = cached_reference(cache_key)
+    rows = REFERENCES.get(cache_key)
     if rows is None:
         status = run_job(
-            "reference:" + digest(repr(cache_key)),
+            cache_key,
             reference_job,
             files,
             name,
@@ -75,7 +74,7 @@ def reference_rows(
             messages.error(f"Cannot use the tokenizer files {md_escape(name)}: {md_escape(status.message)}.")
             return ()
         rows, notes = status.value
-        store_reference(cache_key, rows)
+        REFERENCES.put(cache_key, rows)
         if len(_LOAD_NOTES) >= _MAX_LOAD_NOTES:
             _LOAD_NOTES.clear()
         _LOAD_NOTES[key] = notes

@@ -1,11 +1,9 @@
 """The lab's settings in the URL: corpora, pattern, largest vocab size, held-out split (pure).
 
 A teacher sends ``/vocab-lab?corpus=lighthouse_story,machine_learning_zh&vocab=8192&heldout=end:30``
-and the class opens the same run.  The held-out text reads ``split:PERCENT`` (documents held out),
-``end:PERCENT`` (the end of the text) or ``text:CORPUS`` (a separate built-in text).  Values equal to
-the page's defaults stay out of the link; a bad value is ignored with a note saying why.  Text of the
-user's own (an uploaded file, pasted text) does not fit in a link: ``own=upload,paste`` says the run had
-some, so the page that opens it can say it trains on the built-in texts instead.
+and the class opens the same run (``heldout``: ``split:PERCENT`` of the documents, ``end:PERCENT`` of
+the text, or ``text:CORPUS``).  Defaults stay out of the link; a bad value is ignored with a note.  The
+user's own texts do not fit in a link: ``own=upload,paste`` says the run had some, for the page to say so.
 
 >>> ids = ["lighthouse_story", "mixed_scripts", "machine_learning_zh"]
 >>> params = {"corpus": "mixed_scripts,nope", "vocab": "8192", "heldout": "end:30"}
@@ -63,9 +61,7 @@ class LabLink:
     pattern: str | None = None
     vocab: int | None = None
     heldout: HeldOut | None = None
-    own: tuple[str, ...] | None = (
-        None  # the run had these texts of its own (keys of OWN_TEXTS), not in the link
-    )
+    own: tuple[str, ...] | None = None  # the run had these texts of its own (keys of OWN_TEXTS)
 
 
 def own_text_note(own: tuple[str, ...], *, opened: bool) -> str:
@@ -106,47 +102,36 @@ def from_query(
 ) -> tuple[LabLink, list[str]]:
     """The settings a link asks for, and a note for each part that was ignored (never raises)."""
     notes: list[str] = []
-    corpora: tuple[str, ...] | None = None
-    raw = _one(params.get(CORPUS))
-    if raw is not None:
-        wanted = [c for c in raw.split(",") if c]
+    raw = {name: _one(params.get(name)) for name in PARAM_NAMES}
+    corpora = pattern = vocab = heldout = own = None
+    if (given := raw[CORPUS]) is not None:
+        wanted = [c for c in given.split(",") if c]
         unknown = [c for c in wanted if c not in corpus_ids]
-        for c in unknown[:MAX_NOTES]:
-            notes.append(f"ignored corpus {excerpt(c)}: not a built-in corpus")
+        notes += [f"ignored corpus {excerpt(c)}: not a built-in corpus" for c in unknown[:MAX_NOTES]]
         if len(unknown) > MAX_NOTES:
             notes.append(f"ignored {len(unknown) - MAX_NOTES:,} more unknown corpora")
         corpora = tuple(dict.fromkeys(c for c in wanted if c in corpus_ids)) or None
-    pattern = _one(params.get(PATTERN))
-    if pattern is not None and pattern not in patterns:
-        notes.append(f"ignored pattern {excerpt(pattern)}: use one of {', '.join(patterns)}")
-        pattern = None
-    vocab = None
-    raw = _one(params.get(VOCAB))
-    if raw is not None:
-        if raw.isascii() and raw.isdigit() and len(raw) < 7 and smallest <= int(raw) <= largest:
-            vocab = int(raw)
+    if (given := raw[PATTERN]) is not None:
+        if given in patterns:
+            pattern = given
         else:
-            notes.append(f"ignored vocab {excerpt(raw)}: give a whole number from {smallest} to {largest:,}")
-    heldout = None
-    raw = _one(params.get(HELDOUT))
-    if raw is not None:
-        heldout = _heldout(raw, corpus_ids)
-        if heldout is None:
+            notes.append(f"ignored pattern {excerpt(given)}: use one of {', '.join(patterns)}")
+    if (given := raw[VOCAB]) is not None:
+        if given.isascii() and given.isdigit() and len(given) < 7 and smallest <= int(given) <= largest:
+            vocab = int(given)
+        else:
             notes.append(
-                f"ignored heldout {excerpt(raw)}: use split:PERCENT, end:PERCENT (5 to 50, in steps of 5) "
-                "or text:CORPUS"
+                f"ignored vocab {excerpt(given)}: give a whole number from {smallest} to {largest:,}"
             )
-    own = None
-    raw = _one(params.get(OWN))
-    if raw is not None:
-        parts = [p for p in raw.split(",") if p]
-        for p in parts:
-            if p not in OWN_TEXTS:
-                notes.append(
-                    f"ignored own {excerpt(p)}: use {', '.join(OWN_TEXTS)}".replace(
-                        ", heldout", " or heldout"
-                    )
-                )
+    if (given := raw[HELDOUT]) is not None and (heldout := _heldout(given, corpus_ids)) is None:
+        notes.append(
+            f"ignored heldout {excerpt(given)}: use split:PERCENT, end:PERCENT (5 to 50, in steps of 5) "
+            "or text:CORPUS"
+        )
+    if (given := raw[OWN]) is not None:
+        parts = [p for p in given.split(",") if p]
+        choices = ", ".join(OWN_TEXTS).replace(", heldout", " or heldout")
+        notes += [f"ignored own {excerpt(p)}: use {choices}" for p in parts if p not in OWN_TEXTS]
         own = tuple(o for o in OWN_TEXTS if o in parts) or None
     return LabLink(corpora, pattern, vocab, heldout, own), notes
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core.analysis import GPT2_BYTES, GPT2_MERGES, SpeedLesson, time_trainers
 from mergescope_ui.shared.digest import digest
@@ -23,6 +24,16 @@ class TimedLesson:
     lesson: SpeedLesson
 
 
+def _number(
+    where: DeltaGenerator, label: str, key: str, *, low: int, high: int, start: int, step: int
+) -> int:
+    return int(
+        where.number_input(
+            label, min_value=low, max_value=high, value=start, step=step, key=key, persist_state="session"
+        )
+    )
+
+
 def _ask() -> None:
     st.session_state[keys.SPEED_ASKED] = True
 
@@ -35,31 +46,16 @@ def speed_lesson(train: str, settings: LabSettings) -> None:
         "visits the places where the merged pair occurs. Time both on the start of your training text:"
     )
     c1, c2 = st.columns(2)
-    merges = c1.number_input(
-        "Merges",
-        min_value=10,
-        max_value=500,
-        value=100,
-        step=10,
-        key=keys.SPEED_MERGES,
-        persist_state="session",
+    merges = _number(c1, "Merges", keys.SPEED_MERGES, low=10, high=500, start=100, step=10)
+    size = _number(
+        c2, "Characters of the training text", keys.SPEED_CHARS, low=500, high=20_000, start=4000, step=500
     )
-    size = c2.number_input(
-        "Characters of the training text",
-        min_value=500,
-        max_value=20_000,
-        value=4000,
-        step=500,
-        key=keys.SPEED_CHARS,
-        persist_state="session",
-    )
-    sample = train[: int(size)]
-    options = settings.options.replace(vocab_size=settings.options.base_vocab + int(merges))
+    sample = train[:size]
+    options = settings.options.replace(vocab_size=settings.options.base_vocab + merges)
     identity = (digest(sample), options)
     st.button("⏱ Time both trainers", key=keys.SPEED_RUN, on_click=_ask)
-    if st.session_state.pop(
-        keys.SPEED_ASKED, False
-    ):  # a callback's flag survives a rerun, a click's value not
+    # A callback's flag survives a rerun, a click's value not.
+    if st.session_state.pop(keys.SPEED_ASKED, False):
         with st.spinner("Timing the textbook trainer, then the fast one…"):
             try:
                 lesson = time_trainers(sample, options)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 import streamlit as st
 
@@ -10,7 +12,7 @@ from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
 
 from . import keys
-from .charts import compression_chart, gain_chart, script_chart
+from .charts import METRIC_TITLES, compression_chart, gain_chart, script_chart
 from .compute import LabResult
 from .compute_view import LabRun
 from .inputs import LabInputs
@@ -29,44 +31,43 @@ from .tables import (
 
 TAB_NAMES = ["📉 Curves", "🌐 Per script", "📋 Table of sizes", "⏱ Speed lesson"]
 BOTH = "__both__"  # the per-script chart shows every text
+# One precision for the summary's ratios (not 5.081 above 11.5).
+RATIOS = {c: st.column_config.NumberColumn(format="%.2f") for c in ("bytes/token", "chars/token")}
 
 
 def tabs(inputs: LabInputs, run: LabRun) -> None:
     """The four tabs (under the run's headline), charts in presenter sizes when presenter mode is on."""
-    with run.area:
-        _tabs(inputs, run)
-
-
-def _tabs(inputs: LabInputs, run: LabRun) -> None:
     large = bool(st.session_state.get(shared_keys.PRESENTER, False))
-    curves_tab, scripts_tab, table_tab, speed_tab = st.tabs(TAB_NAMES)
-    with curves_tab:
-        _curves(run.result, run.references, large)
-    with scripts_tab:
-        _scripts(run.result, large)
-    with table_tab:
-        _table(run.result, run.references)
-    with speed_tab:
-        speed_lesson(inputs.train, inputs.settings)
+    with run.area:
+        curves_tab, scripts_tab, table_tab, speed_tab = st.tabs(TAB_NAMES)
+        with curves_tab:
+            _curves(run.result, run.references, large)
+        with scripts_tab:
+            _scripts(run.result, large)
+        with table_tab:
+            _table(run.result, run.references)
+        with speed_tab:
+            speed_lesson(inputs.train, inputs.settings)
+
+
+def _measure(radio: Callable[..., str], key: str, metrics: list[str]) -> str:
+    """A chart's metric (``radio``: ``st.radio`` or a column's), the first of ``metrics`` to start with."""
+    return radio(
+        "Measure",
+        metrics,
+        key=key,
+        horizontal=True,
+        format_func=METRIC_TITLES.__getitem__,
+        persist_state="session",
+    )
 
 
 def _curves(result: LabResult, references: tuple[SizeRow, ...], large: bool) -> None:
     run = result.run
-    ks = plot_points(run)
     st.subheader("Compression vs vocab size")
-    metric = st.radio(
-        "Measure",
-        ["bytes_per_token", "chars_per_token"],
-        key=keys.CURVE_METRIC,
-        horizontal=True,
-        format_func={
-            "bytes_per_token": "bytes per token",
-            "chars_per_token": "characters per token",
-        }.__getitem__,
-        persist_state="session",
-    )
+    metric = _measure(st.radio, keys.CURVE_METRIC, ["bytes_per_token", "chars_per_token"])
     points = reference_frame(references) if references else None
-    frame = compression_frame(run, ks)
+    frame = compression_frame(run, plot_points(run))
     st.altair_chart(compression_chart(frame, metric=metric, large=large, points=points), width="stretch")
     same = coinciding(frame, metric=metric)
     st.caption(
@@ -102,17 +103,7 @@ def _scripts(result: LabResult, large: bool) -> None:
         persist_state="session",
         format_func=lambda n: "train and held-out (dashed)" if n == BOTH else n,
     )
-    metric = c2.radio(
-        "Measure",
-        ["chars_per_token", "bytes_per_token"],
-        key=keys.SCRIPT_METRIC,
-        horizontal=True,
-        format_func={
-            "bytes_per_token": "bytes per token",
-            "chars_per_token": "characters per token",
-        }.__getitem__,
-        persist_state="session",
-    )
+    metric = _measure(c2.radio, keys.SCRIPT_METRIC, ["chars_per_token", "bytes_per_token"])
     shown = list(curves.values()) if name == BOTH else [curves[name]]
     ks = plot_points(run)
     data = pd.concat([script_frame(c, run, ks) for c in shown], ignore_index=True)
@@ -136,10 +127,7 @@ def _scripts(result: LabResult, large: bool) -> None:
             script_summary(curve, run.merges),
             hide_index=True,
             width="stretch",
-            column_config={  # one precision for the ratios (not 5.081 above 11.5)
-                "bytes/token": st.column_config.NumberColumn(format="%.2f"),
-                "chars/token": st.column_config.NumberColumn(format="%.2f"),
-            },
+            column_config=RATIOS,
         )
 
 

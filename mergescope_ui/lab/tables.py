@@ -16,7 +16,7 @@ lessons' sizes and both ends), and the per-merge gains are averaged in bins.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
@@ -51,28 +51,26 @@ def plot_points(
     return sorted(k for k in ks if 0 <= k <= K)
 
 
-def compression_frame(run: CompressionCurve, ks: Sequence[int]) -> pd.DataFrame:
-    """Every curve at ``ks``, as a long table.
+CURVE_COLUMNS = ["text", "merges", "vocab_size", "tokens", "bytes_per_token", "chars_per_token"]
+SCRIPT_COLUMNS = ["text", "script", "merges", "vocab_size", "tokens", "chars", *CURVE_COLUMNS[-2:]]
 
-    Columns ``text, merges, vocab_size, tokens, bytes_per_token, chars_per_token``.
-    """
-    rows = []
-    for curve in (run.train, *run.heldout):
-        for k in ks:
-            t = curve.at(k)
-            rows.append(
-                {
-                    "text": curve.name,
-                    "merges": k,
-                    "vocab_size": run.vocab_size(k),
-                    "tokens": t,
-                    "bytes_per_token": curve.bytes / t if t else 0.0,
-                    "chars_per_token": curve.chars / t if t else 0.0,
-                }
-            )
-    return pd.DataFrame(
-        rows, columns=["text", "merges", "vocab_size", "tokens", "bytes_per_token", "chars_per_token"]
-    )
+
+def _point(run: CompressionCurve, k: int, tokens: int, chars: int, nbytes: int) -> dict[str, object]:
+    per = {
+        "bytes_per_token": nbytes / tokens if tokens else 0.0,
+        "chars_per_token": chars / tokens if tokens else 0.0,
+    }
+    return {"merges": k, "vocab_size": run.vocab_size(k), "tokens": tokens, **per}
+
+
+def compression_frame(run: CompressionCurve, ks: Sequence[int]) -> pd.DataFrame:
+    """Every curve at ``ks``, as a long table with :data:`CURVE_COLUMNS`."""
+    rows = [
+        {"text": c.name, **_point(run, k, c.at(k), c.chars, c.bytes)}
+        for c in (run.train, *run.heldout)
+        for k in ks
+    ]
+    return pd.DataFrame(rows, columns=CURVE_COLUMNS)
 
 
 def gain_frame(run: CompressionCurve, *, max_bars: int = MAX_GAIN_BARS) -> pd.DataFrame:
@@ -88,66 +86,32 @@ def gain_frame(run: CompressionCurve, *, max_bars: int = MAX_GAIN_BARS) -> pd.Da
     [2.0, 2.0, 2.0]
     """
     gains = run.gains
+    columns = ["first_step", "last_step", "gain", "max_gain"]
     if not gains:
-        return pd.DataFrame(columns=["first_step", "last_step", "gain", "max_gain"])
+        return pd.DataFrame(columns=columns)
     width = max(1, math.ceil(len(gains) / max_bars))
-    rows = []
-    for start in range(0, len(gains), width):
-        part = gains[start : start + width]
-        rows.append(
-            {
-                "first_step": start + 1,
-                "last_step": start + len(part),
-                "gain": sum(part) / len(part),
-                "max_gain": max(part),
-            }
-        )
-    return pd.DataFrame(rows)
+    bins = [(start, gains[start : start + width]) for start in range(0, len(gains), width)]
+    return pd.DataFrame([(s + 1, s + len(b), sum(b) / len(b), max(b)) for s, b in bins], columns=columns)
 
 
 def script_frame(
     curve: TextCurve, run: CompressionCurve, ks: Sequence[int], *, min_share: float = 0.005
 ) -> pd.DataFrame:
-    """Per-script ``bytes_per_token`` and ``chars_per_token`` of one text at ``ks``.
-
-    Scripts with under ``min_share`` of the text's characters are left out
-    (a handful of characters make a noisy line), and so are the categories
-    that are not scripts (``space & punctuation``, ``special tokens``; the
-    summary table keeps them).
-    """
+    """Per-script ``bytes_per_token`` and ``chars_per_token`` of one text at ``ks``, without the
+    scripts under ``min_share`` of the text's characters (a noisy line) and the categories that are not
+    scripts (:data:`NOT_SCRIPTS`; the summary table keeps them)."""
     rows = []
     for cat, tokens in curve.script_tokens.items():
         chars = curve.script_chars.get(cat, 0)
-        nbytes = curve.script_bytes.get(cat, 0)
         if cat in NOT_SCRIPTS or (curve.chars and chars / curve.chars < min_share):
             continue
+        nbytes = curve.script_bytes.get(cat, 0)
         for k in ks:
             t = tokens[min(k, len(tokens) - 1)]
             rows.append(
-                {
-                    "text": curve.name,
-                    "script": cat,
-                    "merges": k,
-                    "vocab_size": run.vocab_size(k),
-                    "tokens": t,
-                    "chars": chars,
-                    "bytes_per_token": nbytes / t if t else 0.0,
-                    "chars_per_token": chars / t if t else 0.0,
-                }
+                {"text": curve.name, "script": cat, "chars": chars, **_point(run, k, t, chars, nbytes)}
             )
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "text",
-            "script",
-            "merges",
-            "vocab_size",
-            "tokens",
-            "chars",
-            "bytes_per_token",
-            "chars_per_token",
-        ],
-    )
+    return pd.DataFrame(rows, columns=SCRIPT_COLUMNS)
 
 
 def coinciding(data: pd.DataFrame, *, metric: str, tolerance: float = 0.01) -> list[str]:
@@ -190,45 +154,30 @@ def script_summary(curve: TextCurve, k: int) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values("characters", ascending=False, kind="stable").reset_index(drop=True)
 
 
-SIZE_COLUMNS = [
-    "tokenizer",
-    "vocab size asked",
-    "vocab size",
-    "merges",
-    "text",
-    "tokens",
-    "bytes/token",
-    "chars/token",
-    "tokens/word",
-    "OOV rate %",
-    "round-trip %",
-    "note",
-]
+SIZE_COLUMNS: dict[str, Callable[[SizeRow], object]] = {  # the table's columns (rates in percent)
+    "tokenizer": lambda r: r.tokenizer,
+    "vocab size asked": lambda r: r.requested_vocab,
+    "vocab size": lambda r: r.vocab_size,
+    "merges": lambda r: r.merges,
+    "text": lambda r: r.text,
+    "tokens": lambda r: r.compression.tokens,
+    "bytes/token": lambda r: round(r.compression.bytes_per_token, 3),
+    "chars/token": lambda r: round(r.compression.chars_per_token, 3),
+    "tokens/word": lambda r: round(r.compression.tokens_per_word, 3),
+    "OOV rate %": lambda r: round(100 * r.oov_rate, 3),
+    "round-trip %": lambda r: round(100 * r.round_trip_rate, 3),
+    "note": lambda r: f"training stopped at {r.vocab_size:,}" if r.vocab_size < r.requested_vocab else "",
+}
 
 
 def size_frame(rows: Sequence[SizeRow]) -> pd.DataFrame:
-    """The table of sizes as a DataFrame (rates in percent); a row asked for a bigger vocab than training
-    reached says so in its note."""
+    """The table of sizes; a row asked for a bigger vocab than training reached says so in its note."""
     return pd.DataFrame(
-        [
-            {
-                "tokenizer": r.tokenizer,
-                "vocab size asked": r.requested_vocab,
-                "vocab size": r.vocab_size,
-                "merges": r.merges,
-                "text": r.text,
-                "tokens": r.compression.tokens,
-                "bytes/token": round(r.compression.bytes_per_token, 3),
-                "chars/token": round(r.compression.chars_per_token, 3),
-                "tokens/word": round(r.compression.tokens_per_word, 3),
-                "OOV rate %": round(100 * r.oov_rate, 3),
-                "round-trip %": round(100 * r.round_trip_rate, 3),
-                "note": f"training stopped at {r.vocab_size:,}" if r.vocab_size < r.requested_vocab else "",
-            }
-            for r in rows
-        ],
-        columns=SIZE_COLUMNS,
+        [{c: f(r) for c, f in SIZE_COLUMNS.items()} for r in rows], columns=list(SIZE_COLUMNS)
     )
+
+
+CSV_FIGURES = ("tokens", "bytes", "chars", "words", "bytes_per_token", "chars_per_token", "tokens_per_word")
 
 
 def size_csv(rows: Sequence[SizeRow]) -> bytes:
@@ -242,13 +191,7 @@ def size_csv(rows: Sequence[SizeRow]) -> bytes:
                 "vocab_size": r.vocab_size,
                 "merges": r.merges,
                 "text": r.text,
-                "tokens": r.compression.tokens,
-                "bytes": r.compression.bytes,
-                "chars": r.compression.chars,
-                "words": r.compression.words,
-                "bytes_per_token": r.compression.bytes_per_token,
-                "chars_per_token": r.compression.chars_per_token,
-                "tokens_per_word": r.compression.tokens_per_word,
+                **{name: getattr(r.compression, name) for name in CSV_FIGURES},
                 "oov_rate": r.oov_rate,
                 "round_trip_rate": r.round_trip_rate,
             }
@@ -274,21 +217,16 @@ def human_duration(seconds: float) -> str:
 
 
 def reference_frame(rows: Sequence[SizeRow]) -> pd.DataFrame:
-    """Loaded tokenizers as chart points.
-
-    Columns ``tokenizer, text, vocab_size, tokens, bytes_per_token, chars_per_token``.
-    """
-    return pd.DataFrame(
-        [
-            {
-                "tokenizer": r.tokenizer,
-                "text": r.text,
-                "vocab_size": r.vocab_size,
-                "tokens": r.compression.tokens,
-                "bytes_per_token": r.compression.bytes_per_token,
-                "chars_per_token": r.compression.chars_per_token,
-            }
-            for r in rows
-        ],
-        columns=["tokenizer", "text", "vocab_size", "tokens", "bytes_per_token", "chars_per_token"],
-    )
+    """Loaded tokenizers as chart points."""
+    points = [
+        (
+            r.tokenizer,
+            r.text,
+            r.vocab_size,
+            r.compression.tokens,
+            r.compression.bytes_per_token,
+            r.compression.chars_per_token,
+        )
+        for r in rows
+    ]
+    return pd.DataFrame(points, columns=["tokenizer", "text", "vocab_size", "tokens", *CURVE_COLUMNS[-2:]])

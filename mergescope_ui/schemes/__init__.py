@@ -1,15 +1,9 @@
-"""Compare schemes: byte-level BPE, WordPiece, Unigram and characters trained on one text, side by side.
+"""Compare schemes (``/schemes``): byte-level BPE, WordPiece, Unigram and characters trained on one text.
 
-``pages/views/schemes.py`` (its URL is ``/schemes``) calls these sections in order:
-
-- :func:`header` and :func:`sidebar` (``inputs``): the title, then the text (a built-in corpus, a paste
-  or an upload), the held-out share, the chart's sizes, the vocab size and the sentence;
-- :func:`comparison` (``compute_view``): the four schemes trained and measured (``compute``), once per
-  inputs, with a progress bar, cached per server;
-- :func:`cuts` and :func:`tabs` (``sections``): the sentence cut four ways, the table (``table``), what
-  each loses, and the chart across vocab sizes (``chart``).
-
-Its session keys are in ``keys``.
+Its page calls, in order: :func:`header` and :func:`sidebar` (``inputs``); :func:`comparison`, trained
+and measured once per inputs (``compute_view`` over ``compute``); :func:`cuts` and :func:`tabs`
+(``sections``: the table from ``table``, what each loses, the chart from ``chart``).  Its session keys
+are in ``keys``.
 """
 
 from .compute_view import comparison

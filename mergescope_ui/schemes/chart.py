@@ -31,19 +31,12 @@ def curve_chart(
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {list(METRICS)}, not {metric!r}")
     label, title = (18, 20) if large else (12, 13)
+    axis = alt.Axis(labelFontSize=label, titleFontSize=title)
+    y_title = f"{METRICS[metric]}, {text} text"
     data = data[data["text"] == text]
     base = alt.Chart(data).encode(
-        x=alt.X(
-            "vocab_size:Q",
-            title="vocab size asked",
-            axis=alt.Axis(labelFontSize=label, titleFontSize=title),
-            scale=alt.Scale(zero=False),
-        ),
-        y=alt.Y(
-            f"{metric}:Q",
-            title=f"{METRICS[metric]}, {text} text",
-            axis=alt.Axis(labelFontSize=label, titleFontSize=title),
-        ),
+        x=alt.X("vocab_size:Q", title="vocab size asked", axis=axis, scale=alt.Scale(zero=False)),
+        y=alt.Y(f"{metric}:Q", title=y_title, axis=axis),
         color=alt.Color(
             "scheme:N",
             title=None,
@@ -70,7 +63,7 @@ def curve_chart(
         .mark_text(align="left", dx=8, fontSize=label, fontWeight="bold")
         .encode(
             x="vocab_size:Q",
-            y=alt.Y("label_y:Q", title=f"{METRICS[metric]}, {text} text"),  # the same title: shown once
+            y=alt.Y("label_y:Q", title=y_title),  # the same title: shown once
             text="scheme:N",
             color=alt.Color("scheme:N", scale=alt.Scale(domain=SCHEMES, range=COLORS), legend=None),
         )

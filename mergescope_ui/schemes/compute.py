@@ -1,12 +1,7 @@
 """The four schemes trained on one text and measured (pure; no Streamlit): what the page shows.
 
-:func:`compare_job` is the page's one heavy call.  It trains each scheme
-(:func:`~bpe_core.training.schemes.train_scheme`) to the asked vocabulary size, measures it as
-:func:`~bpe_core.analysis.schemes_table.compare_schemes` does (with its ``measure``, on the training
-text and the held-out text), cuts the sentence, and says what the round trip loses; then it runs
-:func:`~bpe_core.analysis.schemes_table.compare_schemes` at each size of the curve.  It takes a
-``progress(done, total, note)`` callback and returns plain records only (no tokenizer), so that it can
-run in a worker process as it is (:mod:`mergescope_ui.schemes.compute_view` hands it to the job runner).
+:func:`compare_job` is the page's one heavy call: it takes a ``progress(done, total, note)`` callback and
+returns plain records only (no tokenizer), so that it runs in a worker process as it is.
 
 >>> result = compare_job("low lower lowest newest widest " * 20, "slow lowest west", vocab_size=260,
 ...                      sentence="the lowest", sizes=(), progress=lambda *a: None)
@@ -15,8 +10,7 @@ run in a worker process as it is (:mod:`mergescope_ui.schemes.compute_view` hand
 >>> [c.label for c in result.schemes[1].cuts], result.schemes[1].sentence_lost.decoded
 (['[UNK]', 'lowest'], '[UNK] lowest')
 
-(WordPiece and Unigram stop when no pair or piece is left to add; the character scheme has the text's
-characters.)
+(WordPiece and Unigram stop when nothing is left to add; the character scheme has the text's characters.)
 """
 
 from __future__ import annotations
@@ -35,8 +29,7 @@ from mergescope_ui.shared.workers.progress_cache import ProgressCache
 NAMES = {"bpe": "Byte-level BPE", "wordpiece": "WordPiece", "unigram": "Unigram", "char": "Characters"}
 OPTIONS = {"bpe": {"workers": 1}}  # never a pool of processes from inside the server
 MAX_CHARS = 50_000
-"""The most characters of a text the page trains on.  The four schemes on 150,000 characters took 48 s
-here (Unigram 37 s of it); 50,000 keeps a comparison (in its worker) within seconds a size."""
+"""The most characters of a text the page trains on: the four schemes then train within seconds a size."""
 MIN_VOCAB, MAX_VOCAB = 20, 5_000
 MAX_SIZES = 6  # sizes on the curve: each trains the four schemes again
 
@@ -96,9 +89,8 @@ def _lost_line(tok: SchemeTokenizer, line: str) -> LostLine | None:
     loss: Loss = lost(tok, line)
     if loss.round_trip:
         return None
-    first = next((i for i, (a, b) in enumerate(zip(line, loss.decoded)) if a != b), None)
-    if first is None:
-        first = min(len(line), len(loss.decoded))
+    shorter = min(len(line), len(loss.decoded))  # where they differ when one starts the other
+    first = next((i for i, (a, b) in enumerate(zip(line, loss.decoded)) if a != b), shorter)
     start = max(0, first - 80)
     if loss.unknown:
         start = min(start, max(0, loss.unknown[0][0] - 80))
@@ -155,7 +147,8 @@ def compare_job(
     sizes: Sequence[int],
     progress: Progress,
 ) -> Comparison:
-    """The four schemes at ``vocab_size`` and at each of ``sizes`` (see the module docstring)."""
+    """The four schemes at ``vocab_size`` (:func:`scheme_result`), then at each of ``sizes`` (the curve's
+    rows, as :func:`~bpe_core.analysis.schemes_table.compare_schemes` gives)."""
     check(text, held_out, vocab_size=vocab_size, sizes=sizes)
     start = time.perf_counter()
     curve_sizes = [v for v in sizes if v != vocab_size]

@@ -1,12 +1,6 @@
-"""The comparison, once per inputs: from the server's cache, or computed in a worker process (the
-Streamlit side of :mod:`mergescope_ui.schemes.compute`).
-
-This is the page's one heavy call (:func:`comparison`).  :func:`~mergescope_ui.schemes.compute.compare_job`
-runs as a job of the server's worker runner (:mod:`mergescope_ui.shared.workers.jobs`, through
-:func:`~mergescope_ui.shared.workers.job_wait.run_job`): a progress bar and Cancel here, the training in a
-process of its own (so other sessions never wait for it), within :data:`SCHEMES_LIMITS`; the result
-(plain records) comes back and is cached for the server's other sessions.
-"""
+"""The comparison, once per inputs: from the server's cache, or computed by
+:func:`~mergescope_ui.schemes.compute.compare_job` in a worker process (a progress bar and Cancel here;
+other sessions never wait for it), within :data:`SCHEMES_LIMITS`."""
 
 from __future__ import annotations
 
@@ -40,42 +34,30 @@ def comparison(inputs: SchemesInputs, messages: DeltaGenerator) -> SchemesRun | 
     """The comparison of ``inputs``; None after saying why not."""
     bar = st.container()  # a job's progress bar and Cancel, and nothing else
     slot = st.empty()  # the sections (empty while a new comparison computes)
-    found = _compare(inputs, messages, bar)
-    return None if found is None else SchemesRun(result=found[0], cached=found[1], area=slot.container())
-
-
-def _compare(
-    inputs: SchemesInputs, messages: DeltaGenerator, bar: DeltaGenerator
-) -> tuple[Comparison, bool] | None:
-    key = job_key(
-        inputs.text,
-        inputs.held_out,
-        vocab_size=inputs.vocab_size,
-        sentence=inputs.sentence,
-        sizes=inputs.sizes,
-    )
+    text, held_out, vocab, sizes = inputs.text, inputs.held_out, inputs.vocab_size, inputs.sizes
+    key = job_key(text, held_out, vocab_size=vocab, sentence=inputs.sentence, sizes=sizes)
     found = CACHE.get(key)
     if found is not None:
-        return found, True
+        return SchemesRun(result=found, cached=True, area=slot.container())
     try:
-        check(inputs.text, inputs.held_out, vocab_size=inputs.vocab_size, sizes=inputs.sizes)
+        check(text, held_out, vocab_size=vocab, sizes=sizes)
     except ValueError as exc:
         messages.error(f"Cannot compare the schemes: {md_escape(exc)}.")
         return None
     status = run_job(
         key,
         compare_job,
-        inputs.text,
-        inputs.held_out,
+        text,
+        held_out,
         label="Training the four schemes",
         limits=SCHEMES_LIMITS,
         where=bar,
-        vocab_size=inputs.vocab_size,
+        vocab_size=vocab,
         sentence=inputs.sentence,
-        sizes=inputs.sizes,
+        sizes=sizes,
     )
     if not status.ok or not isinstance(status.value, Comparison):
         messages.error(f"Cannot compare the schemes: {md_escape(status.message or 'no result')}.")
         return None
     CACHE.put(key, status.value)
-    return status.value, False
+    return SchemesRun(result=status.value, cached=False, area=slot.container())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 import streamlit as st
 
@@ -17,37 +18,18 @@ from .compute import NAMES, Comparison, LostLine, SchemeResult
 from .inputs import SchemesInputs
 from .table import METRICS, TEXTS, curve_frame, scheme_table
 
-CUTS_CSS = """
-<style>
-.ms-scheme-row{display:grid;grid-template-columns:minmax(8rem,12rem) minmax(0,1fr);gap:.2rem .8rem;
-  align-items:start;margin:0 0 .5rem 0;}
-.ms-scheme-row .ms-scheme-name{font-weight:700;line-height:1.3;padding-top:.45rem;}
-.ms-scheme-row .ms-scheme-name small{display:block;font-weight:400;opacity:.85;}
-.ms-scheme-row .ms-tokens{max-height:none;margin:0;}
-.ms-scheme-row .ms-scheme-lost{grid-column:2;font-size:.9em;}
-.ms-schemes-table table.ms-table{font-size:.86rem;}
-.ms-schemes-table table.ms-table th{white-space:normal;vertical-align:bottom;padding:.25rem .3rem;}
-.ms-schemes-table table.ms-table td{padding:.2rem .3rem;}
-/* On a phone the thirteen columns scroll in their own box (focusable), not the page. */
-.ms-schemes-table{overflow-x:auto;}
-@media (max-width:640px){.ms-scheme-row{grid-template-columns:minmax(0,1fr);}
-  .ms-scheme-row .ms-scheme-lost{grid-column:1;}}
-</style>
-"""
+ASSETS = Path(__file__).with_name("assets")
+CUTS_CSS = f"<style>{(ASSETS / 'cuts.css').read_text(encoding='utf-8')}</style>"  # read once
 
 
 def cuts(inputs: SchemesInputs, result: Comparison, *, cached: bool) -> None:
     """The sentence as each scheme cuts it, one row a scheme, with what its round trip loses."""
     st.subheader("The same sentence, cut four ways")
-    rows = [CUTS_CSS, SCHEME_CSS]
-    for s in result.schemes:
-        rows.append(_cut_row(s))
-    st.html("".join(rows))
-    seconds = result.seconds
+    st.html("".join([CUTS_CSS, SCHEME_CSS, *map(_cut_row, result.schemes)]))
     st.caption(
         f"Trained on {len(inputs.text):,} characters of {md_escape(inputs.name)} (held out: the last "
         f"{len(inputs.held_out):,}), "
-        + ("from the cache" if cached else f"in {seconds:.1f} s")
+        + ("from the cache" if cached else f"in {result.seconds:.1f} s")
         + ". Hover a token for its id and the text it covers; "
         "`##` starts a WordPiece piece inside a word, `▁` is Unigram's space, ␣ a space in a BPE token, "
         "and a dark red dashed token is the unknown token."
@@ -114,13 +96,10 @@ def _lost(result: Comparison) -> None:
         if s.row.error is not None:
             st.write("Did not train at this size.")
             continue
-        shown = False
-        for text, line in zip(TEXTS, (s.text_lost, s.held_out_lost), strict=True):
-            if line is None:
-                continue
-            shown = True
+        lost = [(t, line) for t, line in zip(TEXTS, (s.text_lost, s.held_out_lost), strict=True) if line]
+        for text, line in lost:
             st.html(_lost_block(text, line))
-        if not shown:
+        if not lost:
             st.write("Every line of both texts comes back exactly.")
 
 
@@ -128,19 +107,21 @@ def _lost_block(text: str, line: LostLine) -> str:
     what = []
     if line.unknown:
         chars = sum(end - start for start, end in line.unknown)
-        what.append(f"{chars} character{'s' if chars != 1 else ''} became the unknown token")
+        what.append(f"{_many(chars, 'character')} became the unknown token")
     if line.spacing:
-        what.append(
-            f"white space came back otherwise in {line.spacing} place{'s' if line.spacing != 1 else ''}"
-        )
+        what.append(f"white space came back otherwise in {_many(line.spacing, 'place')}")
     if line.changed:
-        what.append(f"normalization changed {line.changed} character{'s' if line.changed != 1 else ''}")
+        what.append(f"normalization changed {_many(line.changed, 'character')}")
     summary = html.escape("; ".join(what) or "the text came back otherwise")
     return (
         f'<div class="ms-lost-block"><small>{html.escape(text)} text: {summary}</small>'
         f"{lost_html(line.line, line.unknown)}"
         f"<small>comes back as</small>{lost_html(line.decoded, [])}</div>"
     )
+
+
+def _many(n: int, thing: str) -> str:
+    return f"{n} {thing}{'s' if n != 1 else ''}"
 
 
 def _chart(result: Comparison) -> None:

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
@@ -30,48 +30,33 @@ def _figures(row: SchemeRow) -> tuple[tuple[str, TextFigures | None], ...]:
     return (TEXTS[0], row.text), (TEXTS[1], row.held_out)
 
 
+FIGURES: dict[str, Callable[[SchemeRow, TextFigures], object]] = {  # the table's columns of figures
+    "vocab reached": lambda row, f: row.vocab_size,
+    "tokens": lambda row, f: f.tokens,
+    "bytes/token": lambda row, f: round(f.bytes_per_token, 3),
+    "chars/token": lambda row, f: round(f.chars_per_token, 3),
+    "OOV %": lambda row, f: round(100 * f.oov_rate, 2),
+    "unknown chars": lambda row, f: f.unknown_chars,
+    "round-trip %": lambda row, f: round(100 * f.round_trip_rate, 1),
+    "spacing lost": lambda row, f: f.spacing,
+    "chars changed": lambda row, f: f.changed,
+    "train s": lambda row, f: round(row.train_seconds, 3),
+}
+
+
 def scheme_table(rows: Sequence[SchemeRow]) -> pd.DataFrame:
-    """Two lines per scheme (training text, held-out text): vocabulary reached, tokens, bytes and
-    characters per token, OOV rate, unknown characters, round-trip rate, white space lost, characters
-    changed, training time; a scheme that could not train has its reason in ``note``."""
+    """Two lines per scheme (training text, held-out text) of :data:`FIGURES`; a scheme that could not
+    train has its reason in ``note``."""
     out = []
     for row in rows:
         for text, f in _figures(row):
             line: dict[str, object] = {"scheme": NAMES.get(row.model, row.model), "text": text}
             if f is None:
                 line["note"] = row.error or ""
-                out.append(line)
-                continue
-            line |= {
-                "vocab reached": row.vocab_size,
-                "tokens": f.tokens,
-                "bytes/token": round(f.bytes_per_token, 3),
-                "chars/token": round(f.chars_per_token, 3),
-                "OOV %": round(100 * f.oov_rate, 2),
-                "unknown chars": f.unknown_chars,
-                "round-trip %": round(100 * f.round_trip_rate, 1),
-                "spacing lost": f.spacing,
-                "chars changed": f.changed,
-                "train s": round(row.train_seconds, 3),
-                "note": "",
-            }
+            else:
+                line |= {column: figure(row, f) for column, figure in FIGURES.items()} | {"note": ""}
             out.append(line)
-    columns = [
-        "scheme",
-        "text",
-        "vocab reached",
-        "tokens",
-        "bytes/token",
-        "chars/token",
-        "OOV %",
-        "unknown chars",
-        "round-trip %",
-        "spacing lost",
-        "chars changed",
-        "train s",
-        "note",
-    ]
-    return pd.DataFrame(out, columns=columns)
+    return pd.DataFrame(out, columns=["scheme", "text", *FIGURES, "note"])
 
 
 def curve_frame(rows: Sequence[SchemeRow]) -> pd.DataFrame:

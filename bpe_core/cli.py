@@ -31,6 +31,14 @@ limit the command stops with a one-line error.  ``encode --input`` refuses a
 device or socket (``/dev/zero`` never ends) and waits at most
 :data:`FIFO_WAIT_SECONDS` for a named pipe's writer.
 
+Both ways stream: ``encode --input`` (byte-level BPE) writes ids as it reads the text, and ``decode``
+reads its JSON list in blocks of :data:`READ_BYTES` and writes each block's text (a character whose
+bytes two blocks share goes out whole with the second), so memory holds a block, not the list.  A
+stream that fails writes nothing of the block it fails in; its ``error:`` line then ends with what
+stdout holds: ``encode`` ends its list (``]``) first, so stdout is valid JSON, and says how many ids
+it holds; ``decode`` says of how many ids it wrote the text (whole characters).  A line with no such
+ending means stdout is empty; a stdout that fails (a closed pipe) says the output is cut short.
+
 >>> import io
 >>> out, err = io.BytesIO(), io.StringIO()
 >>> main(["encode", "--tokenizer", "/nonexistent", "--text", "hi"], stdout=out, stderr=err)
@@ -46,8 +54,8 @@ import codecs
 import contextlib
 import glob
 import io
-import json
 import os
+import re
 import select
 import stat
 import sys
@@ -59,7 +67,7 @@ from typing import Any, BinaryIO, TextIO
 from .formats import load_tokenizer, save_tokenizer, write_format
 from .formats.save import ALL_FORMATS
 from .pretokenizer import PATTERNS
-from .tokenizer import SchemeTokenizer, Tokenizer
+from .tokenizer import SchemeTokenizer, Tokenizer, UnigramTokenizer, WordPieceTokenizer
 from .training import TIE_BREAKS, WORDPIECE_TIE_BREAKS, Trainer, TrainOptions, train_scheme
 from .training.corpus_dask import count_files_dask
 from .training.corpus_files import Progress, count_files
@@ -67,10 +75,24 @@ from .training.corpus_files import Progress, count_files
 CLI_MODELS = ("bpe", "wordpiece", "unigram")  # the schemes with files (the character one has none)
 PROGRESS_EVERY_SECONDS = 1.0
 MAX_SCHEME_TEXT_CHARS = 200_000_000  # train --model wordpiece|unigram holds the text: at most this much
-READ_BYTES = 1 << 16  # encode --input reads its file in blocks of this many bytes
-WRITE_IDS = 1 << 13  # and writes the ids in batches of this many
+READ_BYTES = 1 << 16  # encode --input reads its file, and decode its ids, in blocks of this many bytes
+WRITE_IDS = 1 << 13  # encode writes the ids in batches of this many
 MAX_STREAM_BYTES = 1 << 30  # the most encode and train read from stdin or a pipe (--max-input-bytes)
 MAX_IDS_BYTES = 64 << 20  # the most decode reads from stdin (about 10 million ids)
+MAX_ID_CHARS = 4_400  # an id longer than this (white space around it included) is not a token id
+NOT_IDS = "stdin must hold a JSON list of token ids, e.g. [72, 101]"
+NOT_WHOLE = "stdin must hold a JSON list of whole numbers, e.g. [72, 101]"
+NOT_FLAT = "stdin must hold a flat JSON list of token ids, e.g. [72, 101]"
+_WS = b" \t\n\r"  # JSON's white space
+_ID = rb"[ \t\n\r]*-?(?:0|[1-9][0-9]*)[ \t\n\r]*"
+_IDS = re.compile(rb"(?:" + _ID + rb",)*")  # ids, each followed by its comma
+_ONE_ID = re.compile(_ID)
+_ID_START = re.compile(rb"-?[0-9]*[ \t\n\r]*")  # what an id cut by the end of a block may be
+_FLOAT = re.compile(rb"[ \t\n\r]*-?[0-9]+[.eE]")
+STREAM_ERRORS = (
+    "A stream that fails (input past its limit, invalid UTF-8, malformed JSON, an unknown id) writes "
+    "nothing of the block it fails in, and its error line says what stdout holds: "
+)
 FIFO_WAIT_SECONDS = 10.0  # how long encode --input waits for a named pipe's first bytes
 
 
@@ -164,7 +186,15 @@ def build_parser() -> argparse.ArgumentParser:
             help="a special token of a .tiktoken file with its id, e.g. '<|endoftext|>=100257' (repeatable)",
         )
 
-    encode = sub.add_parser("encode", help="print the token ids of a text as a JSON list")
+    encode = sub.add_parser(
+        "encode",
+        help="print the token ids of a text as a JSON list",
+        description="Print the token ids of a text as one JSON list line; --input is read in blocks and "
+        "the ids written as they come (byte-level BPE). "
+        + STREAM_ERRORS
+        + "if ids were written, the list is ended (']') so stdout is valid JSON, and the line says how "
+        "many ids it holds; else stdout is empty.",
+    )
     tokenizer_options(encode, flag=True)
     source = encode.add_mutually_exclusive_group(required=True)
     source.add_argument(
@@ -183,7 +213,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     decode = sub.add_parser(
-        "decode", help="read a JSON list of ids on stdin and write the text (exactly: no newline added)"
+        "decode",
+        help="read a JSON list of ids on stdin and write the text (exactly: no newline added)",
+        description="Read a JSON list of ids on stdin and write their text (exactly: no newline added), "
+        "a block at a time, so memory holds a block, not the list; a character whose bytes two blocks "
+        "share is written whole with the second. "
+        + STREAM_ERRORS
+        + "if text was written, the line says of how many ids (whole characters only); else stdout is "
+        f"empty. At most {MAX_IDS_BYTES:,} bytes are read.",
     )
     tokenizer_options(decode, flag=True)
     decode.add_argument(
@@ -226,7 +263,7 @@ def main(
 ) -> int:
     """Run one command; returns the exit status (0 ok, 1 error, 2 bad usage)."""
     stdin = stdin if stdin is not None else sys.stdin.buffer
-    stdout = stdout if stdout is not None else sys.stdout.buffer
+    out = _Stdout(stdout if stdout is not None else sys.stdout.buffer)
     stderr = stderr if stderr is not None else sys.stderr
     parser = build_parser()
     try:
@@ -240,37 +277,31 @@ def main(
         if args.command == "encode":
             tok = _load(args.tokenizer, args, stderr)
             if args.input is None:
-                _write_ids(tok.encode(args.text), stdout)
+                _write_ids(tok.encode(args.text), out)
             elif not hasattr(tok, "encode_iterable"):  # WordPiece, Unigram: the text whole
                 bounded = _bounded(stdin, args.max_input_bytes, "- (stdin)")
                 text = _whole_text([args.input], bounded, "encoding this scheme", limit=args.max_input_bytes)
-                _write_ids(tok.encode(text), stdout)
+                _write_ids(tok.encode(text), out)
             elif args.input == "-":
                 bounded = _bounded(stdin, args.max_input_bytes, "- (stdin)")
-                _write_ids(tok.encode_iterable(_read_text(bounded, "-")), stdout)
+                _write_ids(tok.encode_iterable(_read_text(bounded, "-")), out)
             else:
                 with _open_input(args.input, args.max_input_bytes) as f:
-                    _write_ids(tok.encode_iterable(_read_text(f, args.input)), stdout)
+                    _write_ids(tok.encode_iterable(_read_text(f, args.input)), out)
         elif args.command == "decode":
             tok = _load(args.tokenizer, args, stderr)
-            ids = _read_ids(_bounded(stdin, MAX_IDS_BYTES, "stdin", fix="decode the ids in parts").read())
-            if not hasattr(tok, "decode_bytes"):  # WordPiece, Unigram: text, not bytes
-                if args.bytes:
-                    raise ValueError(f"--bytes is for byte-level BPE; this tokenizer is {tok.scheme}")
-                stdout.write(tok.decode(ids).encode("utf-8"))
-            else:
-                data = tok.decode_bytes(ids)
-                stdout.write(data if args.bytes else data.decode("utf-8", errors="replace").encode("utf-8"))
+            bounded = _bounded(stdin, MAX_IDS_BYTES, "stdin", fix="decode the ids in parts")
+            _decode(tok, _id_blocks(bounded), out, raw=args.bytes)
         else:
             tok = _load(args.source, args, stderr)
             paths = write_format(tok, args.to, args.out, renumber=args.renumber)
             stderr.write("wrote " + ", ".join(str(p) for p in paths) + "\n")
-        stdout.flush()
+        out.flush()
     except (ValueError, OSError) as exc:
         stderr.write(f"error: {_message(exc)}\n")
         return 1
-    except MemoryError:
-        stderr.write("error: out of memory; give the command a smaller input\n")
+    except MemoryError as exc:
+        stderr.write(f"error: {_message(exc)}\n")
         return 1
     return 0
 
@@ -361,6 +392,8 @@ def _bounded(stream: BinaryIO, limit: int, name: str, **fix: str) -> BinaryIO:
 
 
 def _message(exc: BaseException) -> str:
+    if isinstance(exc, MemoryError):
+        return "out of memory; give the command a smaller input"
     if isinstance(exc, OSError) and exc.filename:
         return f"{exc.filename}: {exc.strerror or exc}"
     return str(exc)
@@ -409,27 +442,200 @@ def _read_text(stream: BinaryIO, path: str) -> Iterator[str]:
         lines += data.count(b"\n")
 
 
-def _write_ids(ids: Iterable[int], stdout: BinaryIO) -> None:
-    """``ids`` as one JSON list line, ``[15496, 995]``, written in batches as they come (nothing is
-    written until the first batch is there, so an error in the first block writes nothing)."""
-    ids = iter(ids)
+class _OutputError(ValueError):
+    """stdout refused a write (a closed pipe, a full disk): nothing more can be written to it."""
+
+
+class _Stdout:
+    """stdout, whose failures are :class:`_OutputError` naming it."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+
+    def write(self, data: bytes) -> None:
+        self._do(self.stream.write, data)
+
+    def flush(self) -> None:
+        self._do(self.stream.flush)
+
+    @staticmethod
+    def _do(action: Callable[..., object], *args: bytes) -> None:
+        try:
+            action(*args)
+        except OSError as exc:
+            cause = exc.strerror or exc
+            raise _OutputError(f"stdout: {cause}; what was written to it is cut short") from None
+
+
+def _stopped(exc: BaseException, holds: str) -> ValueError:
+    """The error of a stream that had written part of its output: ``exc``'s message and what stdout
+    holds (``exc`` itself if stdout failed: it holds what it holds)."""
+    if isinstance(exc, _OutputError):
+        return exc
+    return ValueError(f"{_message(exc)}; stdout holds {holds}")
+
+
+def _write_ids(ids: Iterable[int], stdout: _Stdout) -> None:
+    """``ids`` as one JSON list line, ``[15496, 995]``, written in batches as they come.  Nothing is
+    written until the first batch is there, so an error in the first block writes nothing; an error
+    after that ends the list first (stdout is valid JSON) and its message says how many ids it holds.
+
+    >>> out = _Stdout(io.BytesIO())
+    >>> def ids():
+    ...     yield from [72, 101]
+    ...     raise ValueError("stdin: too long")
+    >>> _write_ids(ids(), out)
+    Traceback (most recent call last):
+    ValueError: stdin: too long; stdout holds the first 2 ids, as a complete JSON list
+    >>> out.stream.getvalue()
+    b'[72, 101]\\n'
+    """
+    failed: list[BaseException] = []
+    stream = _until_error(ids, failed)
     opening = "["
-    while batch := list(islice(ids, WRITE_IDS)):
+    count = 0
+    while batch := list(islice(stream, WRITE_IDS)):
         stdout.write((opening + ", ".join(map(str, batch))).encode("ascii"))
         opening = ", "
+        count += len(batch)
+    if failed and not count:
+        raise failed[0]
     stdout.write(b"[]\n" if opening == "[" else b"]\n")
+    if failed:
+        raise _stopped(failed[0], f"the first {count:,} ids, as a complete JSON list") from failed[0]
 
 
-def _read_ids(data: bytes) -> list[int]:
+def _until_error(ids: Iterable[int], failed: list[BaseException]) -> Iterator[int]:
+    """``ids`` until one fails to come: its error goes to ``failed``."""
     try:
-        ids = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise ValueError("stdin must hold a JSON list of token ids, e.g. [72, 101]") from None
-    except RecursionError:  # [[[[...]]]] nested too deeply for the JSON parser
-        raise ValueError("stdin must hold a flat JSON list of token ids, e.g. [72, 101]") from None
-    if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
-        raise ValueError("stdin must hold a JSON list of whole numbers, e.g. [72, 101]")
-    return ids
+        yield from ids
+    except (ValueError, OSError, MemoryError) as exc:
+        failed.append(exc)
+
+
+def _decode(
+    tok: Tokenizer | SchemeTokenizer, blocks: Iterable[list[int]], stdout: _Stdout, *, raw: bool
+) -> None:
+    """``decode``: each block of ids decoded and written as it comes (``raw``: their bytes, byte-level
+    BPE only).  An error writes nothing of its block; after a block was written, its message says of how
+    many ids stdout holds the text."""
+    bpe = tok.as_bpe()
+    if raw and bpe is None:
+        raise ValueError(f"--bytes is for byte-level BPE; this tokenizer is {tok.scheme}")
+    if not isinstance(tok, Tokenizer | WordPieceTokenizer | UnigramTokenizer):
+        raise ValueError(f"decode cannot read a {tok.scheme} tokenizer")
+    decoder = tok.incremental_decoder()
+    count = written = 0
+    try:
+        for ids in blocks:
+            data = bpe.decode_bytes(ids) if raw and bpe is not None else _utf8(decoder.decode(ids))
+            stdout.write(data)
+            count += len(ids)
+            written += len(data)
+        if not raw:
+            stdout.write(_utf8(decoder.decode([], final=True)))  # a character cut short by the end: U+FFFD
+    except (ValueError, OSError, MemoryError) as exc:
+        if not count:
+            raise
+        what = f"the bytes of the first {count:,} ids ({written:,} bytes)"
+        if not raw:
+            what = f"the text of the first {count:,} ids ({written:,} bytes, whole characters)"
+        raise _stopped(exc, what) from exc
+
+
+def _utf8(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: a vocabulary that holds one
+        raise ValueError(
+            f"the text holds U+{ord(text[exc.start]):04X}, a lone surrogate, which UTF-8 cannot write; "
+            "the tokenizer's vocabulary holds it"
+        ) from None
+
+
+def _id_blocks(stream: BinaryIO) -> Iterator[list[int]]:
+    """The ids of the JSON list on ``stream``, one list per block of READ_BYTES bytes read: memory
+    holds two blocks (one read ahead), not the list.  What is not a flat JSON list of whole numbers
+    is a ValueError raised before its block's ids (so a list of one block that is wrong anywhere, or
+    cut short, yields nothing).
+
+    >>> list(_id_blocks(io.BytesIO(b' [72, 101,\\n -0] ')))
+    [[72, 101, 0]]
+    >>> list(_id_blocks(io.BytesIO(b'[72, 1.5]')))
+    Traceback (most recent call last):
+    ValueError: stdin must hold a JSON list of whole numbers, e.g. [72, 101]
+    """
+    held = b""  # the start of an id, cut by the end of the block before
+    state = "start"  # start: before "["; first: after it; next: after a comma; end: after "]"
+    data = stream.read(READ_BYTES)
+    while True:
+        failed: Exception | None = None
+        try:  # a block ahead, so the last block knows it is the last
+            ahead = stream.read(READ_BYTES) if data else b""
+        except (ValueError, OSError) as exc:  # past the limit: this block's ids first
+            ahead, failed = b"", exc
+        buf, held = held + data, b""
+        ids: list[int] = []
+        if state == "start":
+            buf = buf.lstrip(_WS)
+            if buf[:1] == b"[":
+                buf, state = buf[1:], "first"
+            elif buf:  # JSON that is not a list (a number, an object, ...) or no JSON at all
+                raise ValueError(NOT_WHOLE) if buf[:1] in b"-0123456789" else _not_an_id(buf[:16])
+        if state != "start" and state != "end":
+            comma = buf.rfind(b",")
+            if comma >= 0:
+                ids = _ids(buf[: comma + 1])
+                buf, state = buf[comma + 1 :], "next"
+            close = buf.find(b"]")
+            if close >= 0:
+                if buf[:close].strip(_WS):
+                    ids.append(_ids(buf[:close] + b",")[0])
+                elif state == "next":  # [1, ]
+                    raise ValueError(NOT_IDS)
+                buf, state = buf[close + 1 :], "end"
+            else:
+                held = buf.lstrip(_WS)
+                if not _ID_START.fullmatch(held):
+                    raise _not_an_id(held[:16])
+                if held.rstrip(_WS) != held:  # an id and white space: only a comma or "]" may follow
+                    held = held.rstrip(_WS) + b" "
+                if len(held) > MAX_ID_CHARS:
+                    raise ValueError(NOT_IDS)
+        if state == "end" and buf.strip(_WS):
+            raise ValueError(NOT_IDS)
+        if not ahead and not failed and state != "end":
+            raise ValueError(NOT_IDS)
+        if ids:
+            yield ids
+        if failed:
+            raise failed
+        if not ahead:
+            return
+        data = ahead
+
+
+def _ids(items: bytes) -> list[int]:
+    """The ids of ``items``, each followed by its comma."""
+    if _IDS.fullmatch(items):
+        try:
+            return list(map(int, items[:-1].split(b",")))
+        except ValueError:  # more digits than int() reads
+            raise ValueError(NOT_IDS) from None
+    for item in items[:-1].split(b","):
+        if not _ONE_ID.fullmatch(item):
+            raise _not_an_id(item[:16])
+    raise ValueError(NOT_IDS)
+
+
+def _not_an_id(item: bytes) -> ValueError:
+    """The error for ``item`` where an id should be: a list, another value or no JSON."""
+    first = item.lstrip(_WS)[:1]
+    if first == b"[":
+        return ValueError(NOT_FLAT)
+    if (first and first in b'tfn"{') or _FLOAT.match(item):
+        return ValueError(NOT_WHOLE)
+    return ValueError(NOT_IDS)
 
 
 def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:

@@ -27,7 +27,7 @@ from ..byte_level import to_unicode_string
 from ..pretokenizer import PreTokenizer, check_text, excerpt, time_limit
 from ..primitives import merge_pair
 from .byte_merges import check_vocab, merge_ids
-from .streaming import encode_pieces
+from .streaming import BytesDecoder, encode_pieces
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -425,6 +425,11 @@ class Tokenizer:
     def decode(self, ids: Iterable[int]) -> str:
         """Text of ``ids``: bytes joined, then UTF-8 with U+FFFD for invalid sequences."""
         return self.decode_bytes(ids).decode("utf-8", errors="replace")
+
+    def incremental_decoder(self) -> BytesDecoder:
+        """A decoder of ids given in blocks, whose texts joined are :meth:`decode` of them all (see
+        :mod:`.streaming`)."""
+        return BytesDecoder(self.decode_bytes)
 
     # ----- spans for highlighting -----
     def token_spans(self, text: str) -> list[TokenSpan]:

@@ -1,4 +1,5 @@
-r"""Encoding a stream of text pieces, with memory bounded by a buffer and the longest uncuttable stretch.
+r"""Encoding a stream of text pieces, with memory bounded by a buffer and the longest uncuttable stretch;
+decoding a stream of ids in blocks.
 
 The pieces are gathered into a buffer; once it holds ``buffer_chars``
 characters, it is encoded up to its last safe cut (see
@@ -13,12 +14,24 @@ lines of a file, blocks of a socket, a special token split in two.
 True
 >>> [tok.decode([i]) for i in tok.encode("\n\n\nThen")]  # what encoding line by line would miss
 ['\n\n', '\n', 'Then']
+
+Decoding in blocks: ``incremental_decoder()`` (byte-level BPE, WordPiece, Unigram) gives an
+:class:`IdsDecoder`, which takes the ids a block at a time as a codec's incremental decoder takes
+bytes.  The texts of the blocks, joined, are ``decode`` of all the ids; a character whose bytes two
+blocks share comes whole with the second:
+
+>>> ids = tok.encode("Tom sat. 灯")
+>>> decoder = tok.incremental_decoder()
+>>> [decoder.decode(ids[:-1]), decoder.decode(ids[-1:], final=True)]  # 灯 is 3 byte tokens here
+['Tom sat. ', '灯']
 """
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
+from typing import Protocol
 
 from ..pretokenizer import PreTokenizer
 from ..pretokenizer.cuts import SafeCuts
@@ -82,3 +95,23 @@ def _encode_at(encode: Callable[[str], list[int]], text: str, offset: int) -> li
         if not offset:
             raise
         raise ValueError(f"in the text from character {offset:,} on: {exc}") from None
+
+
+class IdsDecoder(Protocol):
+    """Decodes ids given in blocks (see the module docstring); after a ValueError (an unknown id) it
+    is not to be used again."""
+
+    def decode(self, ids: Iterable[int], final: bool = False) -> str: ...
+
+
+class BytesDecoder:
+    """Ids to text through their bytes (byte-level BPE): ``decode_bytes`` of each block, then UTF-8
+    with U+FFFD for an invalid sequence, exactly as decoding all the bytes at once; the bytes of a
+    character not yet whole wait for the next block (``final=True`` ends them as U+FFFD)."""
+
+    def __init__(self, decode_bytes: Callable[[Iterable[int]], bytes]) -> None:
+        self.decode_bytes = decode_bytes
+        self.utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def decode(self, ids: Iterable[int], final: bool = False) -> str:
+        return self.utf8.decode(self.decode_bytes(ids), final)

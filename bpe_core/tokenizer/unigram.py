@@ -33,6 +33,7 @@ changes (spaces at the ends, runs of spaces, NFKC for ``nmt_nfkc``) and unknown 
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import struct
 from collections.abc import Iterable, Sequence
@@ -205,41 +206,12 @@ class UnigramTokenizer:
 
     def decode(self, ids: Iterable[int]) -> str:
         """The text of ``ids`` as SentencePiece decodes it: ``▁`` is a space, the first one dropped."""
-        out: list[str] = []
-        pending = bytearray()
-        text_empty = True
-        bos = True
-        bos_seen = False
-        for i in ids:
-            self._check_id(i)
-            kind = self.kinds[i]
-            if kind == "byte":
-                pending.append(_byte_of(self.pieces[i], i))
-                continue
-            if pending:
-                out.append(pending.decode("utf-8", "replace"))
-                text_empty = False
-                pending.clear()
-            if bos_seen or not text_empty:
-                bos = False
-            bos_seen = False
-            if kind == "control":
-                continue
-            if kind == "unknown":
-                out.append(self.unk_surface)
-                text_empty = text_empty and not self.unk_surface
-                continue
-            piece = self.pieces[i]
-            norm = self.normalizer
-            if bos and (norm.add_dummy_prefix or norm.remove_extra_whitespaces) and piece.startswith(SPACE):
-                piece = piece[1:]
-                bos_seen = not norm.remove_extra_whitespaces
-            decoded = piece.replace(SPACE, " ")
-            out.append(decoded)
-            text_empty = text_empty and not decoded
-        if pending:
-            out.append(pending.decode("utf-8", "replace"))
-        return "".join(out)
+        return self.incremental_decoder().decode(ids, final=True)
+
+    def incremental_decoder(self) -> UnigramDecoder:
+        """A decoder of ids given in blocks, whose texts joined are :meth:`decode` of them all (see
+        :mod:`.streaming`)."""
+        return UnigramDecoder(self)
 
     # -- what the UI shows ------------------------------------------------------------------------------
 
@@ -405,3 +377,67 @@ def _byte_of(piece: str, i: int) -> int:
         except ValueError:
             pass
     raise ValueError(f"byte piece {i} is {piece!r}; byte pieces are written <0x00>..<0xFF>")
+
+
+class UnigramDecoder:
+    """:meth:`UnigramTokenizer.decode` a block of ids at a time.  A run of byte pieces (``<0xE7>``) is
+    UTF-8 with U+FFFD for an invalid sequence, decoded as it comes (a run that goes on into the next
+    block waits for it); the first piece loses its ``▁``, as SentencePiece's decoder does.
+
+    >>> tok = UnigramTokenizer([("<unk>", 0.0), ("▁hi", -1.0), ("<0xE7>", -2.0), ("<0x81>", -2.0),
+    ...                         ("<0xAF>", -2.0)], kinds=["unknown", "normal", "byte", "byte", "byte"])
+    >>> decoder = tok.incremental_decoder()
+    >>> [decoder.decode([1, 2, 3]), decoder.decode([4, 1], final=True)]
+    ['hi', '灯 hi']
+    """
+
+    def __init__(self, tok: UnigramTokenizer) -> None:
+        self.tok = tok
+        self.utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+        self.in_bytes = False  # the last id was a byte piece: its run may go on
+        self.text_empty = True
+        self.bos = True
+        self.bos_seen = False
+
+    def decode(self, ids: Iterable[int], final: bool = False) -> str:
+        tok = self.tok
+        norm = tok.normalizer
+        out: list[str] = []
+        run = bytearray()  # this block's bytes of the run of byte pieces
+        in_bytes, text_empty, bos, bos_seen = self.in_bytes, self.text_empty, self.bos, self.bos_seen
+        for i in ids:
+            tok._check_id(i)
+            kind = tok.kinds[i]
+            if kind == "byte":
+                run.append(_byte_of(tok.pieces[i], i))
+                in_bytes = True
+                continue
+            if in_bytes:
+                out.append(self.utf8.decode(bytes(run), final=True))
+                text_empty = in_bytes = False
+                run.clear()
+            if bos_seen or not text_empty:
+                bos = False
+            bos_seen = False
+            if kind == "control":
+                continue
+            if kind == "unknown":
+                out.append(tok.unk_surface)
+                text_empty = text_empty and not tok.unk_surface
+                continue
+            piece = tok.pieces[i]
+            if bos and (norm.add_dummy_prefix or norm.remove_extra_whitespaces) and piece.startswith(SPACE):
+                piece = piece[1:]
+                bos_seen = not norm.remove_extra_whitespaces
+            decoded = piece.replace(SPACE, " ")
+            out.append(decoded)
+            text_empty = text_empty and not decoded
+        if in_bytes:
+            out.append(self.utf8.decode(bytes(run), final=final))
+        self.in_bytes, self.text_empty, self.bos, self.bos_seen = (
+            in_bytes and not final,
+            text_empty,
+            bos,
+            bos_seen,
+        )
+        return "".join(out)

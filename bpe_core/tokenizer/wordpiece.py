@@ -239,13 +239,12 @@ class WordPieceTokenizer:
     # ----- decoding -----
     def decode(self, ids: Iterable[int]) -> str:
         """The text of ``ids`` as HF's WordPiece decoder writes it (see the module docstring)."""
-        out: list[str] = []
-        for k, i in enumerate(ids):
-            token = self.piece(i)
-            if k:
-                token = token[len(self.prefix) :] if token.startswith(self.prefix) else " " + token
-            out.append(decoder_cleanup(token))
-        return "".join(out)
+        return self.incremental_decoder().decode(ids, final=True)
+
+    def incremental_decoder(self) -> WordPieceDecoder:
+        """A decoder of ids given in blocks, whose texts joined are :meth:`decode` of them all (see
+        :mod:`.streaming`)."""
+        return WordPieceDecoder(self)
 
     def lost(self, text: str) -> Loss:
         """What ``decode(encode(text))`` loses of ``text``: the words that became ``[UNK]``, and the
@@ -267,3 +266,29 @@ class WordPieceTokenizer:
             pos = w.end
         spacing += pos < len(text)
         return Loss(decoded == text, decoded, tuple(unknown), spacing)
+
+
+class WordPieceDecoder:
+    """:meth:`WordPieceTokenizer.decode` a block of ids at a time: only the very first token has no
+    space or ``##`` to resolve.
+
+    >>> tok = WordPieceTokenizer(["[UNK]", "hu", "##gs", "pugs"])
+    >>> decoder = tok.incremental_decoder()
+    >>> [decoder.decode([1]), decoder.decode([2, 3], final=True)]
+    ['hu', 'gs pugs']
+    """
+
+    def __init__(self, tok: WordPieceTokenizer) -> None:
+        self.tok = tok
+        self.first = True
+
+    def decode(self, ids: Iterable[int], final: bool = False) -> str:
+        prefix = self.tok.prefix
+        out: list[str] = []
+        for i in ids:
+            token = self.tok.piece(i)
+            if not self.first:
+                token = token[len(prefix) :] if token.startswith(prefix) else " " + token
+            self.first = False
+            out.append(decoder_cleanup(token))
+        return "".join(out)

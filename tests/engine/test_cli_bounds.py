@@ -6,6 +6,7 @@ Each hazardous case runs ``python -m bpe_core`` in a child process with a timeou
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import subprocess
@@ -127,9 +128,28 @@ def test_stdin_of_exactly_the_limit_is_read(tok_dir: Path) -> None:
 
 
 def test_decode_reads_at_most_its_limit_of_stdin(tok_dir: Path) -> None:
+    """An endless list ("[" and white space, forever) stops at the limit; /dev/zero, no JSON at all,
+    at its first byte (decode reads its ids as they come since issue #45)."""
+    read, write = os.pipe()
+
+    def endless() -> None:
+        with open(write, "wb") as f, contextlib.suppress(BrokenPipeError):
+            f.write(b"[")
+            while True:
+                f.write(b" " * 65536)
+
+    writer = threading.Thread(target=endless, daemon=True)
+    writer.start()
+    try:
+        done = cli_run("decode", "--tokenizer", str(tok_dir), stdin=read)
+    finally:
+        os.close(read)  # the writer's next write fails: it ends
+    writer.join(TIMEOUT)
+    one_error_line(done, f"stdin: more than {cli.MAX_IDS_BYTES:,} bytes")
+    assert done.stdout == b""
     with open("/dev/zero", "rb") as zeros:
         done = cli_run("decode", "--tokenizer", str(tok_dir), stdin=zeros.fileno())
-    one_error_line(done, f"stdin: more than {cli.MAX_IDS_BYTES:,} bytes")
+    one_error_line(done, "stdin must hold a JSON list of token ids")
     assert done.stdout == b""
 
 

@@ -1,4 +1,5 @@
-"""encode_iterable: the ids of encode("".join(pieces)) for every way of cutting the text, memory bounded."""
+"""encode_iterable: the ids of encode("".join(pieces)) for every way of cutting the text, memory bounded;
+incremental_decoder(): decode(ids) for every way of cutting the ids into blocks."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from hypothesis import strategies as st
 
 from bpe_core import Tokenizer, train
 from bpe_core.tokenizer.streaming import encode_pieces
+from bpe_core.tokenizer.unigram import UnigramTokenizer
+from bpe_core.tokenizer.unigram_normalizer import SentencePieceNormalizer
+from bpe_core.tokenizer.wordpiece import WordPieceTokenizer
 from tests.engine.formats.support import CORPUS, EOT
 from tests.engine.test_cuts import ATOMS
 
@@ -108,3 +112,109 @@ def test_a_lone_surrogate_names_where_it_is_in_the_stream():
     pieces = ["word " * 20_000, "bad \ud800 here"]
     with pytest.raises(ValueError, match="lone surrogate"):
         list(tok.encode_iterable(pieces))
+
+
+# ----- decoding in blocks: incremental_decoder() -----
+
+UNIGRAM_PIECES = [
+    ("<unk>", 0.0), ("<s>", 0.0), ("▁", -2.0), ("▁the", -1.0), ("a", -3.0), ("▁▁", -3.0), ("b▁", -4.0),
+    *((f"<0x{b:02X}>", -5.0) for b in (0x41, 0xE7, 0x81, 0xAF, 0xF0, 0x9F, 0x8C, 0x8A, 0xFF, 0xC3)),
+]  # fmt: skip
+UNIGRAM_KINDS = ["unknown", "control", "normal", "normal", "normal", "normal", "normal", *["byte"] * 10]
+
+
+def unigram(prefix: bool, squeeze: bool, surface: str) -> UnigramTokenizer:
+    norm = SentencePieceNormalizer(add_dummy_prefix=prefix, remove_extra_whitespaces=squeeze)
+    return UnigramTokenizer(UNIGRAM_PIECES, kinds=UNIGRAM_KINDS, normalizer=norm, unk_surface=surface)
+
+
+def unigram_decode_before_blocks(tok: UnigramTokenizer, ids: list[int]) -> str:
+    """UnigramTokenizer.decode as it was before it decoded in blocks: the byte runs held whole."""
+    out: list[str] = []
+    pending = bytearray()
+    text_empty, bos, bos_seen = True, True, False
+    norm = tok.normalizer
+    for i in ids:
+        kind = tok.kinds[i]
+        if kind == "byte":
+            pending.append(int(tok.pieces[i][3:5], 16))
+            continue
+        if pending:
+            out.append(pending.decode("utf-8", "replace"))
+            text_empty = False
+            pending.clear()
+        if bos_seen or not text_empty:
+            bos = False
+        bos_seen = False
+        if kind == "control":
+            continue
+        if kind == "unknown":
+            out.append(tok.unk_surface)
+            text_empty = text_empty and not tok.unk_surface
+            continue
+        piece = tok.pieces[i]
+        if bos and (norm.add_dummy_prefix or norm.remove_extra_whitespaces) and piece.startswith("▁"):
+            piece = piece[1:]
+            bos_seen = not norm.remove_extra_whitespaces
+        decoded = piece.replace("▁", " ")
+        out.append(decoded)
+        text_empty = text_empty and not decoded
+    if pending:
+        out.append(pending.decode("utf-8", "replace"))
+    return "".join(out)
+
+
+WORDPIECE = WordPieceTokenizer(["[UNK]", "hu", "##gs", "pugs", ".", "n't", "do", "not", "'", "##."])
+
+
+def in_blocks(tok, ids: list[int], points: list[int]) -> list[str]:
+    decoder = tok.incremental_decoder()
+    blocks = [ids[a:b] for a, b in itertools.pairwise([0, *sorted({p % (len(ids) + 1) for p in points})])]
+    texts = [decoder.decode(block) for block in blocks]
+    return [*texts, decoder.decode(ids[sum(map(len, blocks)) :], final=True)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    data=st.data(),
+    points=st.lists(st.integers(0, 1000), max_size=8),
+    prefix=st.booleans(),
+    squeeze=st.booleans(),
+    surface=st.sampled_from([" \u2047 ", ""]),
+)
+def test_unigram_decodes_in_blocks_as_whole_and_as_before(data, points, prefix, squeeze, surface) -> None:
+    tok = unigram(prefix, squeeze, surface)
+    ids = data.draw(st.lists(st.integers(0, len(UNIGRAM_PIECES) - 1), max_size=40))
+    want = unigram_decode_before_blocks(tok, ids)
+    assert tok.decode(ids) == want
+    assert "".join(in_blocks(tok, ids, points)) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(ids=st.lists(st.integers(0, 9), max_size=30), points=st.lists(st.integers(0, 100), max_size=6))
+def test_wordpiece_decodes_in_blocks_as_whole(ids: list[int], points: list[int]) -> None:
+    assert "".join(in_blocks(WORDPIECE, ids, points)) == WORDPIECE.decode(ids)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(max_size=60), points=st.lists(st.integers(0, 100), max_size=8))
+def test_byte_level_decodes_in_blocks_as_whole(data: bytes, points: list[int]) -> None:
+    """Any bytes, valid UTF-8 or not, one byte token each: blocks cut characters anywhere."""
+    tok = tokenizer("gpt2")
+    ids = list(data)  # ids 0..255 are the bytes
+    texts = in_blocks(tok, ids, points)
+    assert "".join(texts) == tok.decode(ids) == data.decode("utf-8", "replace")
+    assert all("\ufffd" not in t for t in texts) or "\ufffd" in data.decode("utf-8", "replace")
+
+
+def test_a_character_split_across_blocks_comes_whole_with_the_second() -> None:
+    tok = tokenizer("gpt2")
+    ids = list("a🌊".encode())
+    decoder = tok.incremental_decoder()
+    assert [decoder.decode(ids[:3]), decoder.decode(ids[3:]), decoder.decode([], final=True)] == [
+        "a",
+        "🌊",
+        "",
+    ]
+    decoder = tok.incremental_decoder()
+    assert [decoder.decode(ids[:3]), decoder.decode([], final=True)] == ["a", "\ufffd"]  # cut for good

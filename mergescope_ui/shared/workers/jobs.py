@@ -1,38 +1,24 @@
 """Heavy work in worker processes, so that one student's upload cannot freeze the class (no Streamlit).
 
-The Streamlit server is one process whose sessions share one interpreter
-lock: a 10 MB tokenizer file loaded on the server's thread held it for
-minutes, and every other student's page (and the health probe) waited.  A
-:class:`Runner` runs each such job in a process of its own:
+The server's sessions share one interpreter lock: a 10 MB tokenizer file loaded on the server's
+thread held it for minutes.  A :class:`Runner` runs each such job in a process of its own:
 
-- **started safely**: from a ``forkserver`` context (``spawn`` where there is
-  none), never ``fork`` inside the threaded server; the fork server preloads
-  :data:`PRELOAD` once, so a job starts in a few milliseconds;
-- **bounded**: at most ``slots`` jobs run at once (the rest wait, in order),
-  at most ``queue`` wait, at most :data:`MAX_JOBS_PER_OWNER` belong to one
-  session; past that :meth:`Runner.submit` refuses with a message;
-- **limited**: each job has :class:`Limits`, a time limit (the runner kills
-  the process) and a memory limit (``RLIMIT_AS`` in the worker, set to what
-  the worker maps when it starts plus the job's limit: an allocation past it
-  raises ``MemoryError`` there), each ending in a clear message;
-- **watched**: the job reports progress (:class:`Progress`) through a pipe the
-  page reads; :meth:`Runner.cancel` ends the job and its process at once;
-- **owned**: a job belongs to an owner (one per browser session) that must
-  ask for its status (:meth:`Runner.status`) while it waits for it; a job nobody asked about
-  for ``stale_after`` seconds (its page left, its session ended) is killed;
-- **shut down with the server**: an ``atexit`` hook kills every job process;
-  a worker also ends when the server is gone (it watches its parent), so even
-  a killed server leaves nothing running.  Streamlit's own SIGTERM handler
-  stops the server and the interpreter's exit runs the hook.
+- **started safely** (:func:`worker_context`): from ``forkserver`` (``spawn`` where there is none),
+  never ``fork`` inside the threaded server; the fork server preloads :data:`PRELOAD` once;
+- **bounded**: at most ``slots`` jobs run at once, at most ``queue`` wait, at most
+  :data:`MAX_JOBS_PER_OWNER` belong to one session; past that :meth:`Runner.submit` refuses;
+- **limited** (:class:`Limits`): past its time limit the runner kills the process; its memory limit is
+  ``RLIMIT_AS`` in the worker (what it maps at its start plus the limit: ``MemoryError`` there);
+- **watched**: progress (:class:`Progress`) comes through a pipe; :meth:`Runner.cancel` ends a job now;
+- **owned**: a job its owner (a browser session) has not asked about (:meth:`Runner.status`) for
+  ``stale_after`` seconds is killed: its page left, its session ended;
+- **shut down with the server**: an ``atexit`` hook kills every job process, and a worker ends when
+  the server is gone (it watches its parent), so even a killed server leaves nothing running.
 
-A job is a module-level function ``fn(*args, progress=report, **kwargs)``
-(``report(done, total, note="")`` sends progress); it must return compact data
-(dataclasses of plain values, bytes, arrays), which is pickled once.  A
-``ValueError`` it raises is the user's message; any other exception becomes a
-short message without a traceback.
-
-One thread per server (started with the runner) reads the pipes, enforces the
-limits and starts waiting jobs; it never runs a job's work itself.
+A job is a module-level function ``fn(*args, progress=report, **kwargs)`` (``report(done, total,
+note="")``) that returns compact data, pickled once.  A ``ValueError`` it raises is the user's
+message; any other exception becomes a short message without a traceback.  One thread per runner
+reads the pipes, enforces the limits and starts waiting jobs, never running a job's work itself.
 
 >>> runner = Runner(slots=1)
 >>> job = runner.submit(_double, 21, owner="doc")
@@ -57,7 +43,7 @@ import threading
 import time
 import types
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Final
@@ -74,50 +60,58 @@ PRELOAD: Final = [
     "mergescope_ui.shared.workers.remote_trainer",
     "mergescope_ui.train.scheme_driver",
 ]
-"""Imported once by the fork server, so each job starts without importing them again (the modules of
-the jobs pages run; a module not listed is imported by each job that needs it)."""
+"""Imported once by the fork server, so that a job starts without importing them again."""
 MAX_JOBS_PER_OWNER: Final = 2
 DEFAULT_SLOTS: Final = hosting.positive_int("MERGESCOPE_JOB_SLOTS")
-"""Jobs running at once in one server.  The machine a class shares has about two cores; a host with
-more sets ``MERGESCOPE_JOB_SLOTS``."""
+"""Jobs running at once in one server (``MERGESCOPE_JOB_SLOTS``)."""
 DEFAULT_QUEUE: Final = 16
 STALE_SECONDS: Final = 20.0
-"""A job nobody has asked about for this long is killed: its page is gone (a waiting page asks
-several times a second)."""
+"""A job nobody has asked about for this long is killed (a waiting page asks several times a second)."""
 FORGET_AFTER: Final = 600.0  # seconds an ended job's record is kept for a page that has not asked yet
 PROGRESS_EVERY: Final = 0.1  # seconds between two progress messages from one worker (more are dropped)
 
-QUEUED, RUNNING, DONE, FAILED, CANCELLED, TIMEOUT, MEMORY, REAPED = (
-    "queued",
-    "running",
-    "done",
-    "failed",
-    "cancelled",
-    "timeout",
-    "memory",
-    "reaped",
-)
+QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+CANCELLED, TIMEOUT, MEMORY, REAPED = "cancelled", "timeout", "memory", "reaped"
 ENDED: Final = frozenset({DONE, FAILED, CANCELLED, TIMEOUT, MEMORY, REAPED})
 STOPPED_MESSAGE: Final = "cancelled: the job was stopped"  # a job's message after its Cancel
 
 
-@contextlib.contextmanager
-def _bare_main() -> Iterator[None]:
-    """Start a worker with a bare ``__main__``.
+def worker_context(method: str | None = None) -> Any:
+    """The multiprocessing context a worker starts from: ``method``, by default ``forkserver`` (which
+    preloads :data:`PRELOAD`) or ``spawn`` where there is none; never ``fork``."""
+    methods = multiprocessing.get_all_start_methods()
+    method = method or ("forkserver" if "forkserver" in methods else "spawn")
+    if method == "fork":
+        raise ValueError("fork is not safe inside a threaded server; use forkserver or spawn")
+    context: Any = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(PRELOAD)
+    return context
 
-    A new ``spawn``/``forkserver`` process runs the parent's ``__main__`` file again before the job
-    (multiprocessing's main fixup).  Inside Streamlit (and AppTest) ``__main__`` is the page script
-    being run, so each worker would run a page first.  A job needs nothing of ``__main__``: its
-    function is looked up in its own module.  (No page file may take a standard module's name
-    either: the page's folder is on ``sys.path`` under AppTest, and the worker copies it.)
+
+def start_process(
+    target: Callable[..., None], *args: Any, name: str, duplex: bool = False, context: Any = None
+) -> tuple[Any, Connection]:
+    """Start ``target(pipe, *args)`` in a daemon worker process (from ``context``, by default
+    :func:`worker_context`'s); the process, and the server's end of the pipe.
+
+    The worker starts with a bare ``__main__``: a new ``spawn``/``forkserver`` process runs the
+    parent's ``__main__`` file again (multiprocessing's main fixup), and inside Streamlit (and AppTest)
+    that is the page script.  A job needs nothing of it.  (No page file may take a standard module's
+    name either: the page's folder is on ``sys.path`` under AppTest, and the worker copies it.)
     """
+    context = context or worker_context()
+    parent, child = context.Pipe(duplex=duplex)
+    process = context.Process(target=target, args=(child, *args), name=name, daemon=True)
     main = sys.modules.get("__main__")
     sys.modules["__main__"] = types.ModuleType("__main__")
     try:
-        yield
+        process.start()
     finally:
+        child.close()
         if main is not None:
             sys.modules["__main__"] = main
+    return process, parent
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,13 +213,7 @@ class Runner:
     ) -> None:
         if slots < 1:
             raise ValueError(f"a runner needs at least 1 slot, not {slots}")
-        methods = multiprocessing.get_all_start_methods()
-        method = method or ("forkserver" if "forkserver" in methods else "spawn")
-        if method == "fork":
-            raise ValueError("fork is not safe inside a threaded server; use forkserver or spawn")
-        self._context: Any = multiprocessing.get_context(method)
-        if method == "forkserver":
-            self._context.set_forkserver_preload(PRELOAD)
+        self._context = worker_context(method)
         self.slots, self.queue, self.stale_after, self.tick = slots, queue, stale_after, tick
         self._jobs: dict[str, _Job] = {}
         self._waiting: deque[str] = deque()
@@ -435,22 +423,15 @@ class Runner:
             j = self._jobs.get(self._waiting.popleft())
             if j is None or j.state != QUEUED:
                 continue
-            parent, child = self._context.Pipe(duplex=False)
-            process = self._context.Process(
-                target=_work,
-                args=(child, os.getpid(), j.fn, j.args, j.kwargs, j.limits.memory_bytes),
-                name=f"mergescope-{j.id}",
-                daemon=True,
-            )
             try:
-                with _bare_main():
-                    process.start()
+                args = (os.getpid(), j.fn, j.args, j.kwargs, j.limits.memory_bytes)
+                j.process, j.conn = start_process(
+                    _work, *args, name=f"mergescope-{j.id}", context=self._context
+                )
             except (OSError, ValueError) as exc:
                 self._end(j, FAILED, f"could not start a worker process ({type(exc).__name__}: {exc})")
                 continue
-            finally:
-                child.close()
-            j.process, j.conn, j.started, j.state = process, parent, time.monotonic(), RUNNING
+            j.started, j.state = time.monotonic(), RUNNING
 
     def _end(self, j: _Job, state: str, message: str, *, value: Any = None) -> None:
         """Record how ``j`` ended and make sure its process is gone."""
@@ -490,29 +471,34 @@ def _work(
             conn.send(("progress", int(done), int(total), str(note)))
 
     conn.send(("started",))
+    failed = "the job failed ({}); try a smaller or simpler input"
+    ended = outcome(fn, args, {**kwargs, "progress": report}, failed=failed, log="mergescope job failed")
     try:
-        value = fn(*args, progress=report, **kwargs)
+        conn.send(ended)
     except MemoryError:
-        value = None  # free what the job held before sending
-        conn.send(("memory",))
-        return
+        conn.send((MEMORY, None))
+
+
+def outcome(
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], *, failed: str, log: str
+) -> tuple[str, Any]:
+    """How ``fn(*args, **kwargs)`` ended, in a worker: ``("done", value)``, ``("memory", None)`` or
+    ``("failed", message)``: a ``ValueError``'s own, else ``failed`` with the exception's name (the
+    page never gets a traceback; the server's stderr gets ``log`` and the exception)."""
+    try:
+        return DONE, fn(*args, **kwargs)
+    except MemoryError:
+        return MEMORY, None  # what the call held is freed before anything is sent
     except ValueError as exc:
-        conn.send(("failed", str(exc) or "the input could not be used"))
-        return
-    except Exception as exc:  # the page gets a message, never a traceback
-        conn.send(("failed", f"the job failed ({type(exc).__name__}); try a smaller or simpler input"))
-        print(f"mergescope job failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return
-    try:
-        conn.send(("done", value))
-    except MemoryError:
-        conn.send(("memory",))
+        return FAILED, str(exc) or "the input could not be used"
+    except Exception as exc:
+        print(f"{log}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return FAILED, failed.format(type(exc).__name__)
 
 
 WORKER_NICE: Final = 10
-"""How much lower a worker's CPU priority is than the server's.  Two heavy jobs on a 2-core machine
-would otherwise take both cores from the sessions' pages (a class of 40 stepping beside them waited
-1.4 s for a step, p50); at a lower priority they take what the server leaves."""
+"""How much lower a worker's CPU priority is than the server's: on 2 cores, two heavy jobs would
+otherwise take both from the sessions' pages."""
 
 
 def start_worker(server: int, memory_bytes: int) -> None:

@@ -1,44 +1,27 @@
 """A long-lived worker process that keeps one session's heavy objects and answers requests (no Streamlit).
 
-:mod:`mergescope_ui.shared.workers.jobs` runs a job start to end and sends back its result.  A training run
-is different: the page steps it, jumps it, asks for a pair table or a branch,
-many times over minutes, and the trainer's state (a 10 MB text as a linked
-list of ten million ids) is far too big to send back and forth.  So a
-:class:`SessionWorker` is a process that keeps such objects and answers
-requests about them, while the server's own thread only waits on a pipe (which
-releases the interpreter lock: the other sessions and the health probe go on).
+A job (:mod:`.jobs`) runs start to end and sends back its result.  A training run is stepped,
+jumped and asked for tables many times over minutes, and its trainer's state (a 10 MB text as a
+linked list of ten million ids) is far too big to send back and forth.  So a :class:`SessionWorker`
+is a process that keeps such objects and answers requests about them, while the server's thread
+only waits on a pipe (which releases the interpreter lock).
 
-- **started safely**: from the ``forkserver`` context (``spawn`` where there is
-  none) with :data:`~.jobs.PRELOAD`, never ``fork`` inside the threaded server;
-- **general**: a request names a module-level function ``fn(ctx, *args,
-  **kwargs)`` that runs in the worker; :class:`Context` lets it keep objects
-  (:meth:`Context.put`, :meth:`Context.get`), report progress and see whether
-  the page stopped waiting (:meth:`Context.stopped`).  An object kept there is a
-  :class:`~.remote.Remote` (BPE's trainer, :mod:`.remote_trainer`; a WordPiece or Unigram run,
-  :mod:`mergescope_ui.train.scheme_driver`), each with request functions of its own;
-- **limited**: each request has the :class:`~.jobs.Limits` time limit (past it
-  the process is killed), and the process the memory limit (``RLIMIT_AS``, as
-  for a job): both end the worker with a clear message, which every later
-  request gets as a ``ValueError``;
-- **interruptible**: when the waiting page is interrupted (a click reruns the
-  script, so a Streamlit exception comes out of the progress callback), the
-  worker is told to stop the request early; what the request still returns
-  is handed to its ``late`` callback before the next request, so nothing the
-  worker did is lost;
-- **owned**: the process ends when the :class:`SessionWorker` object is
-  collected (its session ended, or a new run replaced it), on :meth:`stop`,
-  when the server exits (``atexit``), and on its own when the server is gone
-  (it watches its parent, as a job does).  At most :data:`MAX_WORKERS` live at
-  once in one server; past that :class:`SessionWorker` refuses with a message;
-- **let go when idle**: a process that has had no request for ``idle_after``
-  seconds (:data:`IDLE_SECONDS`, ten minutes) ends itself, freeing its slot
-  and its memory for the class (a student's phone left open on a large run).
-  What it kept is not lost: the requests that made it were written down
-  (:meth:`SessionWorker.remember`, by the caller, e.g. a trainer's build, how
-  far it trained, its branches), and the next request starts a new process,
-  replays them (the engine is deterministic: the same objects under the same
-  handles) and is answered there.  A worker whose objects were not written
-  down says so (a ``ValueError``) instead of answering from nothing.
+- **started** as a job's worker is (:func:`~.jobs.worker_context`, :func:`~.jobs.start_worker`);
+- **general**: a request names a module-level function ``fn(ctx, *args, **kwargs)`` run in the
+  worker; :class:`Context` keeps objects, reports progress and says whether the page stopped waiting.
+  An object kept there is a :class:`~.remote.Remote` (:mod:`.remote_trainer`;
+  :mod:`mergescope_ui.train.scheme_driver`);
+- **limited**: each request has the :class:`~.jobs.Limits` time limit, the process its memory limit:
+  both end the worker with a message, which every later request gets as a ``ValueError``;
+- **interruptible**: when the waiting page is interrupted (an exception out of the progress
+  callback), the worker is told to stop the request early, and what it still returns goes to the
+  request's ``late`` callback before the next request;
+- **owned**: the process ends when the :class:`SessionWorker` is collected, on :meth:`~SessionWorker.stop`,
+  at the server's exit, and when the server is gone.  At most :data:`MAX_WORKERS` live at once;
+- **let go when idle**: a process with no request for ``idle_after`` seconds (:data:`IDLE_SECONDS`)
+  ends itself, freeing its slot and memory.  The next request starts a new process and replays the
+  requests written down (:meth:`SessionWorker.remember`: the engine is deterministic, so the same
+  objects come under the same handles); a worker whose objects were not written down says so.
 
 >>> worker = SessionWorker(name="doc")
 >>> worker.call(_add, 20, 22)
@@ -68,9 +51,7 @@ import atexit
 import contextlib
 import gc
 import itertools
-import multiprocessing
 import os
-import sys
 import threading
 import time
 import weakref
@@ -80,15 +61,13 @@ from multiprocessing.connection import Connection
 from typing import Any, Final
 
 from .. import hosting
-from .jobs import MEGABYTE, PRELOAD, PROGRESS_EVERY, Limits, _bare_main, start_worker
+from .jobs import FAILED, MEGABYTE, MEMORY, PROGRESS_EVERY, Limits, outcome, start_process, start_worker
 
 MAX_WORKERS: Final = hosting.positive_int("MERGESCOPE_SESSION_WORKERS")
-"""Session workers alive at once in one server (each may hold a large text's trainer, up to its memory
-limit).  A host with more memory sets ``MERGESCOPE_SESSION_WORKERS``."""
+"""Session workers alive at once in one server (``MERGESCOPE_SESSION_WORKERS``)."""
 LOOK_EVERY: Final = 0.1  # seconds between two looks at the worker while a request runs
 IDLE_SECONDS: Final = hosting.seconds("MERGESCOPE_WORKER_IDLE_SECONDS")
-"""A session worker with no request for this long ends itself, freeing its slot and memory; the next
-request starts a new one and replays what the old one was told to remember (``0``: never)."""
+"""A session worker with no request for this long ends itself (``0``: never; see the module docstring)."""
 IDLE_EXIT: Final = 75  # the exit code of a worker that ended idle (it had no request running)
 
 ProgressFn = Callable[[int, int], object]
@@ -182,23 +161,15 @@ class SessionWorker:
                     f"the server already holds {live} large runs of other sessions, its limit; try a "
                     "smaller text, or again in a few minutes"
                 )
-            context = _context()
-            self._conn, child = context.Pipe(duplex=True)
-            self._process: Any = context.Process(
-                target=_serve,
-                args=(child, os.getpid(), self.limits.memory_bytes, self.idle_after),
-                name=f"mergescope-{self.name}",
-                daemon=True,
-            )
+            args = (os.getpid(), self.limits.memory_bytes, self.idle_after)
             try:
-                with _bare_main():
-                    self._process.start()
+                self._process, self._conn = start_process(
+                    _serve, *args, name=f"mergescope-{self.name}", duplex=True
+                )
             except (OSError, ValueError) as exc:
                 raise ValueError(
                     f"could not start a worker process ({type(exc).__name__}); try again in a minute"
                 ) from None
-            finally:
-                child.close()
             _live.add(self)
         self._finalizer = weakref.finalize(self, _end_process, self._process, self._conn)
 
@@ -390,7 +361,7 @@ class SessionWorker:
                 if kind == "done":
                     self._holds = rest[1]
                     return rest[0]
-                if kind == "error":
+                if kind == FAILED:
                     self._holds = rest[1]
                     raise ValueError(rest[0])
                 self._fail(
@@ -441,15 +412,6 @@ def stop_all(message: str = "cancelled: the server is stopping") -> None:
 atexit.register(stop_all)
 
 
-def _context() -> Any:
-    methods = multiprocessing.get_all_start_methods()
-    method = "forkserver" if "forkserver" in methods else "spawn"
-    context: Any = multiprocessing.get_context(method)
-    if method == "forkserver":
-        context.set_forkserver_preload(PRELOAD)
-    return context
-
-
 # ----- in the worker process -----
 def _serve(conn: Connection, server: int, memory_bytes: int, idle_after: float = 0.0) -> None:
     """A worker's whole life: limit memory, watch the server, answer requests until the pipe closes (or
@@ -470,25 +432,13 @@ def _serve(conn: Connection, server: int, memory_bytes: int, idle_after: float =
             continue  # a stop for a request that had ended
         _, request, fn, args, kwargs = message
         ctx._begin(request)
+        failed = "the worker failed ({}); try a smaller input"
+        kind, value = outcome(fn, (ctx, *args), kwargs, failed=failed, log="mergescope session worker")
         try:
-            reply: tuple[Any, ...] = ("done", request, fn(ctx, *args, **kwargs), bool(ctx._objects))
+            conn.send((kind, request, value, bool(ctx._objects)))
         except MemoryError:
-            reply = ("memory", request)
-        except ValueError as exc:
-            reply = ("error", request, str(exc) or "the input could not be used", bool(ctx._objects))
-        except Exception as exc:  # the page gets a message, never a traceback
-            reply = (
-                "error",
-                request,
-                f"the worker failed ({type(exc).__name__}); try a smaller input",
-                bool(ctx._objects),
-            )
-            print(f"mergescope session worker: {type(exc).__name__}: {exc}", file=sys.stderr)
-        try:
-            conn.send(reply)
-        except MemoryError:
-            conn.send(("memory", request))
-        if reply[0] == "memory":
+            conn.send((MEMORY, request))
+        if kind == MEMORY:
             return  # what the objects hold may be half made: the server ends this worker
 
 

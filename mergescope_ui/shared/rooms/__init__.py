@@ -2,12 +2,11 @@
 
 May import :mod:`mergescope_ui.shared.stage` and :mod:`mergescope_ui.shared.html`, never a page package.
 
-- :mod:`.model`: a room's records (:class:`Question`, :class:`Moment`, :class:`RoomState`, ...), the rules
-  every store keeps, and :class:`RoomStore`, the one interface every page reaches the rooms through;
+- :mod:`.model`: a room's records, its rules (:class:`RoomRules`) and :class:`RoomStore`, the interface
+  every page reaches the rooms through;
 - :mod:`.memory`: :class:`MemoryRooms`, the rooms of one server process;
-- :mod:`.records` and :mod:`.redis_store`: the same rooms in one Redis, for several servers
-  (``MERGESCOPE_ROOMS=redis://...``; README, "Live classroom");
-- :mod:`.host`: the teacher's side of a room on the Train page (open it, show how to join, ask, reveal, end).
+- :mod:`.records` and :mod:`.redis_store`: the same rooms in one Redis, for several servers;
+- :mod:`.host`: the teacher's side of a room (open it, show how to join, ask, reveal, end).
 
 >>> t = [0.0]
 >>> rooms = MemoryRooms(clock=lambda: t[0])
@@ -72,9 +71,8 @@ _STORE_LOCK = threading.Lock()
 
 
 def room_store() -> RoomStore:
-    """The process-wide store (made on first use): every session of this server sees the same rooms;
-    with ``MERGESCOPE_ROOMS=redis://host:port/db`` in the environment, every server that names the same
-    Redis does (:mod:`mergescope_ui.shared.rooms.redis_store`; README, "Live classroom")."""
+    """The process-wide store (made on first use, :func:`store_from` ``MERGESCOPE_ROOMS``; README, "Live
+    classroom")."""
     global _STORE
     with _STORE_LOCK:
         if _STORE is None:
@@ -84,8 +82,7 @@ def room_store() -> RoomStore:
 
 def store_from(setting: str) -> RoomStore:
     """The store ``MERGESCOPE_ROOMS`` names: unset, empty or ``memory``: this process's own
-    (:class:`MemoryRooms`); a Redis URL: :class:`.redis_store.RedisRooms` (it
-    connects on first use).
+    (:class:`MemoryRooms`); a Redis URL: :class:`.redis_store.RedisRooms` (it connects on first use).
 
     >>> type(store_from("")).__name__, type(store_from(" memory ")).__name__
     ('MemoryRooms', 'MemoryRooms')

@@ -1,16 +1,11 @@
 """The teacher's side of a live room (issue 26): open it, show how to join, ask, reveal, end.
 
-A page that steps through a lesson (the Train page today) calls :func:`host_room`
-once per run of the part that reruns at each step, with a function that makes
-the :class:`~.rooms.Moment` it shows.  Until the teacher opens a room it draws
-one button; once open it publishes the moment at every run (students follow
-within a second), and draws the room: its code and join link large, a QR code
-for phones, Ask / Ask what-if / Reveal / End room, and the answers as they
-arrive (a part that reruns alone every second while a question is open).  The
-what-if question (block the next merge's pair: what merges instead?) is made
-only when the teacher asks it, by the page's ``what_if`` function.  The host key stays
-in this session and in this tab (:mod:`.tab_memory`), so a reload finds the room
-again and no link ever carries it.
+A page that steps through a lesson calls :func:`host_room` at each run of the part that reruns at
+each step, with a function that makes the :class:`~.model.Moment` it shows.  Until the teacher opens
+a room it draws one button; then it publishes the moment at every run and draws the room: its code
+and join link large, a QR code, Ask / Ask what-if / Reveal / End room, and the answers as they arrive
+(a part that reruns alone every second while a question is open).  The host key stays in this session
+and this tab (:mod:`..tab_memory`), so a reload finds the room again and no link carries it.
 """
 
 from __future__ import annotations
@@ -137,11 +132,11 @@ def host_room(
     quiz: bool = True,
     ask: str = "which pair merges next?",
 ) -> None:
-    """The room of this session: a button to open one, or the open room (``moment`` is published);
-    ``what_if`` makes the what-if question at the step shown (None: the page poses none); ``pager``
-    makes the pages of places students ask for (None: they see the first ones); ``quiz``: the page
-    asks questions at all (an encode trace has no next merge to guess: no Ask, no Reveal); ``ask``: the
-    question the Ask button poses, in a few words."""
+    """The room of this session: a button to open one, or the open room (``moment`` is published).
+
+    ``what_if`` makes the what-if question at the step shown (None: none); ``pager`` the pages of places
+    students ask for (None: the first ones); ``quiz``: the page asks questions at all (an encode trace:
+    no Ask, no Reveal); ``ask``: the question the Ask button poses, in a few words."""
     store = room_store()
     host: str | None = st.session_state.get(HOST)
     code = store.hosted(host) if host else None

@@ -11,19 +11,20 @@ one that every session shares (:class:`SharedMemo`: the Train page's tables of a
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, MutableMapping
 from typing import TypeVar
 
 _K = TypeVar("_K", bound=Hashable)
 _V = TypeVar("_V")
 
 
-def remember(memo: dict[_K, _V], key: _K, make: Callable[[], _V], *, limit: int) -> _V:
+def remember(memo: MutableMapping[_K, _V], key: _K, make: Callable[[], _V], *, limit: int) -> _V:
     """``memo[key]``, made by ``make()`` the first time; past ``limit`` entries the oldest goes first."""
     if key not in memo:
-        if len(memo) >= limit:
+        value = make()
+        while len(memo) >= limit:
             memo.pop(next(iter(memo)))
-        memo[key] = make()
+        memo[key] = value
     return memo[key]
 
 

@@ -1,28 +1,20 @@
 """How MergeScope caches engine calls (the one rule), and the cached calls the pages share.
 
-- **Per server, with** ``st.cache_resource``: results any user may share (the
-  built-in corpora, a tokenizer quick-trained on a built-in text).  They are
-  keyed by small hashable arguments and never changed once built;
-  ``st.cache_resource`` hands back the object itself, where ``st.cache_data``
-  would unpickle a copy (of a whole tokenizer) at every rerun.
-- **Per server, with** :class:`~mergescope_ui.shared.workers.progress_cache.ProgressCache`:
-  calls that report progress into a bar made outside them (the lab's training
-  run and its measurement of uploaded tokenizer files), each kept
-  :data:`~mergescope_ui.shared.settings.CACHE_SECONDS` after its last use.  ``st.cache_*`` record
-  the elements a call updates and replay them on a hit, and replaying an update
-  of a bar made outside the call fails (``CacheReplayClosureError``), so these
-  use a small thread-safe LRU of the same kind: per process, immutable values,
-  keyed by digests (:func:`~mergescope_ui.shared.digest.digest`) of the texts.
-- **Per session, with** :func:`remember`: what depends on one session (the
-  Train page's run cut at a step, the files uploaded here and their decoding,
-  the tokens of the text in the box), kept in that session's ``session_state`` under the page's keys.
-- **Never cached**: a live trainer.  It is one user's iterator (``st.cache_data``
-  cannot pickle it, ``st.cache_resource`` would share it between users); it
-  lives in the user's ``session_state`` inside a
-  :class:`~mergescope_ui.shared.training_run.TrainingRun`.
+- **Per server, with** ``st.cache_resource``: results any user may share (the built-in corpora, a
+  tokenizer quick-trained on a built-in text), keyed by small hashable arguments and never changed;
+  ``st.cache_data`` would unpickle a copy (of a whole tokenizer) at every rerun.
+- **Per server, with** :class:`~.progress_cache.ProgressCache`: calls that report progress into a bar
+  made outside them (the lab's training run, its measurement of uploaded files), each kept
+  :data:`~mergescope_ui.shared.settings.CACHE_SECONDS` after its last use.  ``st.cache_*`` replay
+  the elements a call updates on a hit, and replaying an update of a bar made outside the call fails
+  (``CacheReplayClosureError``).
+- **Per session, with** :func:`remember`: what depends on one session (the Train page's run cut at a
+  step, the files uploaded here, the tokens of the text in the box), in its ``session_state``.
+- **Never cached**: a live trainer, one user's iterator, kept in the user's ``session_state`` inside
+  a :class:`~mergescope_ui.shared.training_run.TrainingRun`.
 
-Pure HTML and chart builders may keep a ``functools.lru_cache``: they touch
-neither Streamlit nor the engine's state.
+Pure HTML and chart builders may keep a ``functools.lru_cache``: they touch neither Streamlit nor
+the engine's state.
 """
 
 from __future__ import annotations
@@ -33,6 +25,7 @@ from typing import TypeVar
 import streamlit as st
 
 from ..inputs.corpora import Corpus, find_corpus, load_index, load_text
+from . import bounded
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -61,10 +54,4 @@ def remember(memo: MutableMapping[K, V], key: K, make: Callable[[], V], *, size:
     """
     if size < 1:
         raise ValueError(f"size must be at least 1, not {size}")
-    if key in memo:
-        return memo[key]
-    value = make()
-    while len(memo) >= size:
-        memo.pop(next(iter(memo)))
-    memo[key] = value
-    return value
+    return bounded.remember(memo, key, make, limit=size)

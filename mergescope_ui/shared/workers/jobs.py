@@ -118,8 +118,6 @@ def start_process(
 class Limits:
     """What one job may use: ``seconds`` of running time and ``memory_bytes`` of address space.
 
-    >>> Limits(seconds=60, memory_bytes=512 * MEGABYTE).describe()
-    '60 s and 512 MB'
     >>> Limits(seconds=0)
     Traceback (most recent call last):
     ...
@@ -137,9 +135,6 @@ class Limits:
                 f"a job's memory limit of {self.memory_bytes} bytes is below 64 MB, too little for Python; "
                 "give more"
             )
-
-    def describe(self) -> str:
-        return f"{self.seconds:g} s and {self.memory_bytes // MEGABYTE} MB"
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,12 +221,7 @@ class Runner:
 
     # ----- what pages call -----
     def submit(
-        self,
-        fn: Callable[..., Any],
-        *args: Any,
-        owner: str,
-        limits: Limits | None = None,
-        **kwargs: Any,
+        self, fn: Callable[..., Any], *args: Any, owner: str, limits: Limits | None = None, **kwargs: Any
     ) -> str:
         """Queue ``fn(*args, progress=..., **kwargs)`` for ``owner``; returns the job's id.
 
@@ -317,8 +307,7 @@ class Runner:
     def jobs(self) -> list[Status]:
         """Every job still on record, oldest first."""
         with self._lock:
-            ids = list(self._jobs)
-        return [self._peek(i) for i in ids]
+            return [self._peek(i) for i in self._jobs]
 
     def pids(self) -> list[int]:
         """The processes of jobs that are running now."""

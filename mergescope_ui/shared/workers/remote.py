@@ -3,12 +3,9 @@
 Every run that trains in a :class:`~.session_worker.SessionWorker` (BPE's
 :class:`~.remote_trainer.RemoteTrainer`, WordPiece's and Unigram's
 :class:`~mergescope_ui.train.scheme_driver.RemoteSchemeDriver`) is a :class:`Remote`: the worker and
-the handle of the object it keeps there.  :meth:`Remote.open` starts the worker, builds the object
-(a module-level ``build(ctx, *args)`` that returns what the server keeps of it, the handle first)
-and writes the build down, so that a worker let go idle builds it again; :meth:`Remote.call` asks
-it a question (a module-level ``fn(ctx, handle, *args)``), with a progress callback and a ``late``
-callback for an answer the page stopped waiting for; :meth:`Remote.remember` writes down how far it
-went.
+the handle of the object it keeps there.  Its requests are module-level functions: ``build(ctx,
+*args)`` returns what the server keeps of the object, the handle first; a question is ``fn(ctx,
+handle, *args)``.
 
 >>> remote, facts = Remote.open(_build, 3, name="doctest")
 >>> facts, remote.call(_times, 5)
@@ -42,10 +39,9 @@ class Remote:
         idle_after: float | None = None,
         progress: ProgressFn | None = None,
     ) -> tuple[Remote, Any]:
-        """Start a worker, run ``build(ctx, *args)`` there, and return the remote object and the build's
-        answer, a tuple whose first item is the handle (a bad input is the build's ValueError; the
-        worker goes with any error, or when the page stops waiting).  ``progress`` beats: a page drawing
-        a bar there notices a click however seldom the build reports."""
+        """Start a worker and run ``build(ctx, *args)`` there, written down to be built again after idle:
+        the remote object and the build's answer (the worker goes with any error, or when the page
+        stops waiting; ``progress`` beats, see :meth:`SessionWorker.call`)."""
         worker = SessionWorker(limits=limits, name=name, idle_after=idle_after)
         try:
             answer = worker.call(build, *args, progress=progress, beat=progress is not None)
@@ -68,8 +64,7 @@ class Remote:
         return self.worker.call(fn, self.handle, *args, progress=progress, late=late, beat=beat, **kwargs)
 
     def remember(self, fn: Callable[..., Any], *args: Any, key: Any = None) -> None:
-        """Write down ``fn(ctx, handle, *args)``, a request a new process replays after the build (an
-        entry with an earlier one's ``key`` takes its place: how far a run went, only the last counts)."""
+        """Write down ``fn(ctx, handle, *args)`` (see :meth:`SessionWorker.remember`)."""
         self.worker.remember(fn, self.handle, *args, key=key)
 
     def stop(self, message: str = "cancelled: the run was stopped") -> None:

@@ -58,7 +58,7 @@ import weakref
 from collections import deque
 from collections.abc import Callable, Hashable
 from multiprocessing.connection import Connection
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from .. import hosting
 from .jobs import FAILED, MEGABYTE, MEMORY, PROGRESS_EVERY, Limits, outcome, start_process, start_worker
@@ -191,11 +191,8 @@ class SessionWorker:
         self, fn: Callable[..., Any], *args: Any, key: Hashable | None = None, **kwargs: Any
     ) -> None:
         """Write down ``fn(ctx, *args, **kwargs)``, a request that made what this worker keeps: a new
-        process (after this one ended idle) runs the requests written down, in order, before its first.
-
-        An entry with the ``key`` of an earlier one takes its place in the order (how far a run has
-        trained: only the last figure counts).  Safe to call from a ``late`` callback.
-        """
+        process (after this one ended idle) runs them, in order, before its first request.  An entry
+        with an earlier one's ``key`` takes its place (how far a run trained: only the last counts)."""
         self._journal[next(self._entries) if key is None else key] = (fn, args, kwargs)
 
     def call(
@@ -209,16 +206,12 @@ class SessionWorker:
     ) -> Any:
         """Run ``fn(ctx, *args, **kwargs)`` in the worker and return its value.
 
-        With ``beat``, ``progress`` is also called (with the last figures reported, ``(0, 0)`` before
-        any) at each look at a worker that said nothing: a page that draws a bar there notices a click
-        within :data:`LOOK_EVERY`, however seldom the worker reports.
-
-        ``progress(done, total)`` is called as the worker reports.  A ``ValueError`` raised there comes
-        back as a ``ValueError``; a worker that ended (time or memory limit, cancel, crash) raises a
-        ``ValueError`` with the reason, now and for every later call.  When this wait is interrupted
-        (any exception out of ``progress``), the worker is asked to stop early and ``late(value)``
-        gets what the request returned, before the next call (whose ``progress`` follows that wait).
-        A worker that ended idle is started again first (see :meth:`remember`).
+        ``progress(done, total)`` is called as the worker reports (with ``beat``, also at each look at a
+        silent worker, with the last figures: a page drawing a bar there notices a click within
+        :data:`LOOK_EVERY`).  The request's ``ValueError`` comes back as one; a worker that ended (a
+        limit, cancel, crash) raises one with the reason, now and at every later call.  When this wait
+        is interrupted (an exception out of ``progress``), the worker is asked to stop early and
+        ``late(value)`` gets what the request returned, before the next call.
         """
         with self._lock:
             with contextlib.suppress(_EndedIdle):  # that request was never read: nothing to hand over
@@ -232,7 +225,6 @@ class SessionWorker:
                 except _EndedIdle:
                     continue  # it ended just before reading this request: a new process answers it
             self._fail("the worker process kept ending before it read a request; start the run again")
-            self._check()
 
     def _ask(
         self,
@@ -269,7 +261,6 @@ class SessionWorker:
                 f"this run's worker process was let go after {self.idle_after:g} s without a request, to "
                 "free the server's memory for others, and what it held with it; start the run again"
             )
-            self._check()
         self._finalizer()
         self._spawn()  # past the server's limit: a ValueError now, and the next request tries again
         self.restarts += 1
@@ -281,7 +272,6 @@ class SessionWorker:
             return  # it ended idle again: the next request starts afresh
         except ValueError as exc:
             self._fail(f"the run could not be brought back after its worker was let go idle ({exc})")
-            self._check()
         except BaseException:  # the page stopped waiting: half replayed, the next request starts afresh
             self._pending = None
             self._finalizer()
@@ -306,9 +296,11 @@ class SessionWorker:
         if self.message:
             raise ValueError(self.message)
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str) -> NoReturn:
+        """End the worker with ``message`` (unless it ended already) and raise its ``ValueError``."""
         self._pending = None
         self.stop(message)
+        raise ValueError(self.message)
 
     def _dead(self) -> None:
         """The process is gone: a new one when it ended idle (:class:`_EndedIdle`), else the reason."""
@@ -317,12 +309,7 @@ class SessionWorker:
         if self.idle:
             self._pending = None
             raise _EndedIdle
-        self._fail(self._ended_message())
-        self._check()
-
-    def _ended_message(self) -> str:
-        code = self._process.exitcode
-        return f"the worker process stopped (exit code {code}); start the run again"
+        self._fail(f"the worker process stopped (exit code {self._process.exitcode}); start the run again")
 
     def _finish_pending(self, progress: ProgressFn | None = None, beat: bool = False) -> None:
         """Wait for an interrupted request's answer and hand it to its ``late`` callback."""
@@ -369,7 +356,6 @@ class SessionWorker:
                     "server's memory limit for one session's worker; try a smaller text or fewer steps "
                     "(merges or rounds)"
                 )
-                self._check()
             elif not self._process.is_alive():
                 self._dead()
             elif time.monotonic() >= deadline:
@@ -377,7 +363,6 @@ class SessionWorker:
                     f"stopped after {self.limits.seconds:g} s, this server's time limit for one request; "
                     "try a smaller text or fewer steps (merges or rounds)"
                 )
-                self._check()
             elif beat and progress is not None:
                 progress(*last)
 

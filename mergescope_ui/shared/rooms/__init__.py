@@ -2,8 +2,8 @@
 
 May import :mod:`mergescope_ui.shared.stage` and :mod:`mergescope_ui.shared.html`, never a page package.
 
-- :mod:`.model`: a room's records, its rules (:class:`RoomRules`) and :class:`RoomStore`, the interface
-  every page reaches the rooms through;
+- :mod:`.model`: a room's records and :class:`RoomStore`, the interface every page reaches the rooms
+  through, with the rules every store keeps;
 - :mod:`.memory`: :class:`MemoryRooms`, the rooms of one server process;
 - :mod:`.records` and :mod:`.redis_store`: the same rooms in one Redis, for several servers;
 - :mod:`.host`: the teacher's side of a room (open it, show how to join, ask, reveal, end).
@@ -26,6 +26,7 @@ A whole lesson (publish, ask, answer, reveal) is in ``tests/ui/shared/test_rooms
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from .. import hosting
 from .memory import MemoryRooms
@@ -36,7 +37,6 @@ from .model import (
     NEXT,
     PRUNE,
     Moment,
-    Page,
     Question,
     RoomError,
     RoomState,
@@ -54,7 +54,6 @@ __all__ = [
     "PRUNE",
     "MemoryRooms",
     "Moment",
-    "Page",
     "Question",
     "RoomError",
     "RoomState",
@@ -66,11 +65,11 @@ __all__ = [
     "store_from",
 ]
 
-_STORE: RoomStore | None = None
+_STORE: RoomStore[Any] | None = None
 _STORE_LOCK = threading.Lock()
 
 
-def room_store() -> RoomStore:
+def room_store() -> RoomStore[Any]:
     """The process-wide store (made on first use, :func:`store_from` ``MERGESCOPE_ROOMS``; README, "Live
     classroom")."""
     global _STORE
@@ -80,7 +79,7 @@ def room_store() -> RoomStore:
         return _STORE
 
 
-def store_from(setting: str) -> RoomStore:
+def store_from(setting: str) -> RoomStore[Any]:
     """The store ``MERGESCOPE_ROOMS`` names: unset, empty or ``memory``: this process's own
     (:class:`MemoryRooms`); a Redis URL: :class:`.redis_store.RedisRooms` (it connects on first use).
 

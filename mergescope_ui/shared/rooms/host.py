@@ -15,7 +15,8 @@ import html
 import io
 import urllib.parse
 from collections.abc import Callable
-from typing import TypeAlias
+from pathlib import Path
+from typing import Any, TypeAlias
 
 import pandas as pd
 import segno
@@ -46,22 +47,11 @@ MEMORY = "room_tab_memory"  # the tab memory component (the host key across relo
 JOIN_PAGE = "room"  # the students' page, beside the teacher's
 MAX_LISTED = 40  # names listed under the room (the rest counted)
 ANSWERS_EVERY = 1.0  # seconds between two looks at the answers while a question is open
-ROOM_CSS = """
-<style>
-.ms-room{display:flex;flex-wrap:wrap;align-items:baseline;gap:.2rem 1.2rem;}
-.ms-room .ms-room-code{font-size:3rem;font-weight:800;letter-spacing:.18em;
-  font-family:ui-monospace,monospace;}
-.ms-room .ms-room-link{font-size:1.25rem;overflow-wrap:anywhere;}
-.ms-room-count{font-size:1.1rem;}
-.ms-room-names{opacity:.85;overflow-wrap:anywhere;}
-.ms-answers{display:grid;grid-template-columns:minmax(0,max-content) minmax(4rem,1fr) max-content;
-  gap:.25rem .6rem;align-items:center;font-size:1.05rem;max-width:44rem;}
-.ms-answers .ms-a-bar{display:block;height:1.1rem;background:#1c66d4;border-radius:.2rem;min-width:2px;}
-.ms-answers .ms-a-right .ms-a-bar{background:#2b8a3e;}
-.ms-answers .ms-a-right{font-weight:700;}
-.ms-answers .ms-a-label{font-family:ui-monospace,monospace;overflow-wrap:anywhere;}
-</style>
-"""
+ROOM_CSS = (
+    "\n<style>\n"
+    + (Path(__file__).with_name("assets") / "room.css").read_text(encoding="utf-8")
+    + "</style>\n"
+)
 
 
 def join_url(code: str, *, here: str) -> str:
@@ -223,7 +213,7 @@ def _act(action: Callable[[str], object]) -> None:
         st.session_state.pop(HOST, None)
 
 
-def _ask_what_if(store: RoomStore, what_if: WhatIfMaker, position: int) -> Callable[[str], object]:
+def _ask_what_if(store: RoomStore[Any], what_if: WhatIfMaker, position: int) -> Callable[[str], object]:
     """The what-if button's action: make the question at the step the room shows, then pose it."""
 
     def ask(host: str) -> int:

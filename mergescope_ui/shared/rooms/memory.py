@@ -31,7 +31,7 @@ class _Room:
     pages: dict[tuple[int, int], Page] = field(default_factory=dict)  # (step, start) -> the page made
 
 
-class MemoryRooms(model.RoomRules[_Room]):
+class MemoryRooms(model.RoomStore[_Room]):
     """The rooms of one server process, behind one lock (Streamlit runs each session in its own thread).
 
     ``clock`` gives seconds (``time.monotonic``; tests pass their own).

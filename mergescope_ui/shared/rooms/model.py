@@ -3,7 +3,7 @@
 A *room* is what a teacher opens from the Train page: the stage's step views up to the teacher's
 step (never past it), the question the teacher asks (which pair merges next, or the what-if: with
 that pair blocked, which merges instead?), the students who joined and their answers.  Every page
-reaches the rooms through :class:`RoomStore`; :class:`RoomRules` holds what the two stores share.
+reaches the rooms through :class:`RoomStore`, which holds the rules the two stores share.
 
 The rules:
 
@@ -213,80 +213,6 @@ class Pager(Protocol):
     def page(self, step: int, start: int) -> Page | None: ...
 
 
-class RoomStore(Protocol):
-    """Where the rooms live.  ``host`` is a room's host key (the teacher's secret), ``student`` the id
-    :meth:`join` gave; a method that moves a room raises :class:`RoomError` for a key it does not know
-    or a room that is closed."""
-
-    def open(self) -> tuple[str, str]:
-        """A new room: its code and its host key."""
-        ...
-
-    def hosted(self, host: str) -> str | None:
-        """The code of the open room ``host`` drives (a teacher's reload gets it back), or None."""
-        ...
-
-    def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
-        """The teacher's screen now shows ``moment``; ``pager`` makes the pages of places students ask
-        for (None: they see the places the teacher's views carry)."""
-        ...
-
-    def ask(self, host: str, question: Question | None = None) -> int:
-        """Pose the question of the moment shown (or ``question``, the teacher's what-if about the same
-        next merge); its number."""
-        ...
-
-    def reveal(self, host: str) -> None:
-        """Show every student the answer to the open question."""
-        ...
-
-    def close(self, host: str) -> Summary:
-        """End the room (its students are told); the lesson's summary."""
-        ...
-
-    def join(self, code: str, name: str) -> str:
-        """A new student in room ``code`` under ``name`` (cleaned): their id."""
-        ...
-
-    def member(self, code: str, student: str) -> str | None:
-        """``student``'s name in the open room ``code`` (None: no such student, or the room ended)."""
-        ...
-
-    def answer(self, code: str, student: str, number: int, choice: str) -> bool:
-        """Record ``student``'s answer to question ``number``: False when they had answered already (or
-        the question is no longer open)."""
-        ...
-
-    def version(self, code: str) -> int | None:
-        """A number that changes whenever what every student sees changes (None: no such room): what
-        students poll."""
-        ...
-
-    def wait(self, code: str, seen: int | None, *, timeout: float) -> int | None:
-        """The room's version once it is no longer ``seen``, or after ``timeout`` seconds (at most
-        :data:`MAX_WAIT`) whatever it is then (None: no such room)."""
-        ...
-
-    def state(self, code: str, *, student: str | None = None) -> RoomState | None:
-        """The room as a page draws it (None: no such room, or forgotten)."""
-        ...
-
-    def window(
-        self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
-    ) -> Window | None:
-        """A student's stage at ``position`` (at most the teacher's step), from the views the room kept;
-        ``starts``: step -> the first place the student's stage asked for there (made by the pager)."""
-        ...
-
-    def summary(self, code: str) -> Summary | None:
-        """The lesson so far (None: no such room)."""
-        ...
-
-    def names(self, code: str) -> tuple[str, ...]:
-        """The display names in room ``code``, in the order they joined (cleaned, not escaped)."""
-        ...
-
-
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
@@ -425,13 +351,18 @@ Lesson: TypeAlias = tuple[Iterable[int], int, Iterable[tuple[Asked, Mapping[str,
 GONE = "This room is gone (ended, or idle too long): open a new one."
 
 
-class RoomRules(Generic[R]):
-    """The rules of :class:`RoomStore` that need nothing of the storage, over the hooks a store gives
-    (``R``: a room as it reads one); the public methods run under ``_guard`` (a lock, or none)."""
+class RoomStore(Generic[R]):
+    """Where the rooms live: the one interface every page reaches them through, with the rules that need
+    nothing of the storage written once, over the hooks a store gives (``R``: a room as it reads one).
+
+    ``host`` is a room's host key (the teacher's secret), ``student`` the id :meth:`join` gave; a method
+    that moves a room raises :class:`RoomError` for a key it does not know or a room that is closed.
+    The rules run under ``_guard`` (the store's lock, or none)."""
 
     _guard: AbstractContextManager[object]
 
     def open(self) -> tuple[str, str]:
+        """A new room: its code and its host key."""
         with self._guard:
             if self._sweep() >= MAX_ROOMS:
                 raise RoomError(
@@ -442,12 +373,14 @@ class RoomRules(Generic[R]):
             return self._create(host), host
 
     def hosted(self, host: str) -> str | None:
+        """The code of the open room ``host`` drives (a teacher's reload gets it back), or None."""
         with self._guard:
             code = self._host_code(str(host))
             room = self._find(code) if code else None
             return code if room is not None and not self._closed(room) else None
 
     def join(self, code: str, name: str) -> str:
+        """A new student in room ``code`` under ``name`` (cleaned): their id."""
         shown = clean_name(name)
         with self._guard:
             self._sweep()
@@ -462,15 +395,18 @@ class RoomRules(Generic[R]):
             return student  # (no new version: students see nothing of it)
 
     def member(self, code: str, student: str) -> str | None:
+        """``student``'s name in the open room ``code`` (None: no such student, or the room ended)."""
         with self._guard:
             room = self._find(code)
             return None if room is None or self._closed(room) else self._name(normal_code(code), str(student))
 
     def summary(self, code: str) -> Summary | None:
+        """The lesson so far (None: no such room)."""
         with self._guard:
             return None if self._find(code) is None else self._summary(normal_code(code))
 
     def state(self, code: str, *, student: str | None = None) -> RoomState | None:
+        """The room as a page draws it (None: no such room, or forgotten)."""
         with self._guard:
             room = self._find(code)
             if room is None:
@@ -507,6 +443,51 @@ class RoomRules(Generic[R]):
         steps, students, asked = self._lesson(code)
         questions = tuple(question_summary(a, tally(a, answers)) for a, answers in asked)
         return Summary(code=code, steps=tuple(steps), students=students, questions=questions)
+
+    # ----- what each store does on its storage -----
+    def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
+        """The teacher's screen now shows ``moment``; ``pager`` makes the pages of places students ask
+        for (None: they see the places the teacher's views carry)."""
+        raise NotImplementedError
+
+    def ask(self, host: str, question: Question | None = None) -> int:
+        """Pose the question of the moment shown (or ``question``, the teacher's what-if about the same
+        next merge); its number."""
+        raise NotImplementedError
+
+    def reveal(self, host: str) -> None:
+        """Show every student the answer to the open question."""
+        raise NotImplementedError
+
+    def close(self, host: str) -> Summary:
+        """End the room (its students are told); the lesson's summary."""
+        raise NotImplementedError
+
+    def answer(self, code: str, student: str, number: int, choice: str) -> bool:
+        """Record ``student``'s answer to question ``number``: False when they had answered already (or
+        the question is no longer open)."""
+        raise NotImplementedError
+
+    def version(self, code: str) -> int | None:
+        """A number that changes whenever what every student sees changes (None: no such room): what
+        students poll."""
+        raise NotImplementedError
+
+    def wait(self, code: str, seen: int | None, *, timeout: float) -> int | None:
+        """The room's version once it is no longer ``seen``, or after ``timeout`` seconds (at most
+        :data:`MAX_WAIT`) whatever it is then (None: no such room)."""
+        raise NotImplementedError
+
+    def window(
+        self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
+    ) -> Window | None:
+        """A student's stage at ``position`` (at most the teacher's step), from the views the room kept;
+        ``starts``: step -> the first place the student's stage asked for there (made by the pager)."""
+        raise NotImplementedError
+
+    def names(self, code: str) -> tuple[str, ...]:
+        """The display names in room ``code``, in the order they joined (cleaned, not escaped)."""
+        raise NotImplementedError
 
     # ----- the hooks: the storage (called under the guard; ``code`` is normal unless said) -----
     def _find(self, code: str) -> R | None:

@@ -1,33 +1,23 @@
 """The rooms in one Redis, for several Streamlit servers behind a load balancer (``MERGESCOPE_ROOMS``).
 
-:class:`RedisRooms` keeps the rules of :class:`mergescope_ui.shared.rooms.MemoryRooms` (the same
-tests run against both: tests/ui/shared/test_rooms.py) over these keys, each
-under the store's ``prefix`` (``mergescope`` unless told):
+:class:`RedisRooms` keeps the rules of :class:`~.model.RoomStore` (the tests of
+tests/ui/shared/test_rooms.py run against both stores) over these keys, under the store's ``prefix``:
 
-- ``room:{code}``: a hash: the host key, ``touched`` and ``closed`` (clock
-  seconds: ``time.time`` by default, one clock for every server), ``reason``,
-  ``version``, the moment shown (:mod:`mergescope_ui.shared.rooms.records` JSON, its views and
-  labels kept apart), its position, lesson and run, and the open question's
-  number and choices (``open``, ``choices``); ``host:{key}`` -> code; the set
-  ``rooms`` of codes (the bound of :data:`mergescope_ui.shared.rooms.MAX_ROOMS`).
-- ``room:{code}:students`` (id -> name) and ``room:{code}:order`` (ids as they
-  joined), ``room:{code}:asked`` (the questions, a list), and per question
-  ``room:{code}:answers:{n}`` (student -> choice).  Joining and answering are
-  one Lua script each, so the bound of :data:`mergescope_ui.shared.rooms.MAX_STUDENTS` holds and an
-  answer counts once (``HSETNX``) whichever server takes it.
-- ``room:{code}:history`` (step -> view), ``room:{code}:labels`` (id -> label),
-  ``room:{code}:pages`` ("step:start" -> a page of places), ``room:{code}:steps``
-  (the steps shown, in order).
+- ``room:{code}``: a hash: the host key, ``touched`` and ``closed`` (``time.time`` seconds by default,
+  one clock for every server), ``reason``, ``version``, the moment shown (:mod:`.records` JSON, its
+  views and labels kept apart), its position, lesson and run, and the open question's number and
+  choices (``open``, ``choices``); ``host:{key}`` -> code; the set ``rooms`` of codes.
+- ``room:{code}:students`` (id -> name), ``:order`` (ids as they joined), ``:asked`` (the questions),
+  and per question ``:answers:{n}`` (student -> choice).  Joining and answering are one Lua script
+  each, so a room's bound holds and an answer counts once (``HSETNX``) whichever server takes it.
+- ``room:{code}:history`` (step -> view), ``:labels`` (id -> label), ``:pages`` ("step:start" -> a
+  page of places), ``:steps`` (the steps shown, in order).
 
-Every change students see increments ``version`` and publishes on the
-channel ``room:{code}``; each server holds one subscriber thread that wakes
-its own waiting students (:meth:`RedisRooms.wait`).  Pages of places are made
-by the teacher's pager, which lives in the teacher's process: a student's
-server that finds no page publishes the wish on ``wanted``, the teacher's
-server makes it, stores it and says so on the room's channel.  Every key of
-a room expires (``EXPIRE``) a while after the room would have been forgotten,
-renewed by each teacher action: a server that dies leaves nothing behind for
-long.
+Every change students see increments ``version`` and publishes on the channel ``room:{code}``; each
+server's one subscriber thread wakes its own waiting students.  A page of places is made by the
+teacher's pager, in the teacher's process: a student's server that finds none publishes the wish on
+``wanted``, and the teacher's server makes it, stores it and says so on the room's channel.  Every
+key of a room expires a while after the room would be forgotten (renewed by each teacher action).
 
 >>> RedisRooms.from_url("http://x")
 Traceback (most recent call last):
@@ -87,7 +77,7 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-class RedisRooms(model.RoomRules[dict[str, str]]):
+class RedisRooms(model.RoomStore[dict[str, str]]):
     """The rooms of every server that reaches one Redis (``client``: a ``redis.Redis``).
 
     ``clock`` gives seconds, the same on every server (``time.time``; tests pass their own); ``prefix``

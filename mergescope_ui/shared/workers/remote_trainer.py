@@ -103,7 +103,6 @@ class RemoteTrainer(Remote):
         self.vocab = dict(vocab) if vocab is not None else dict(facts.options.initial_vocab())
         self.merges = list(merges)
         self.stop_reason: str | None = None
-        self._facts = facts
         self._buffer: deque[MergeStep] = deque()
         self._end: str | None = None  # why the worker's trainer stopped, once it has
         self._batch = FIRST_BATCH
@@ -185,8 +184,7 @@ class RemoteTrainer(Remote):
         self._check_step(
             step, "the pair table is there for steps 1 to {} (the steps made so far, and the next), not {}"
         )
-        table: tuple[PairCount, ...] = self.call(_pair_table, step)
-        return table
+        return self.call(_pair_table, step)
 
     def branch(
         self,
@@ -228,21 +226,14 @@ class RemoteReplay:
         self._step = step
 
     def head(self, *, max_bytes: int) -> list[int]:
-        ids: list[int] = self._trainer.call(_replay_head, self._step, max_bytes=max_bytes)
-        return ids
+        return self._trainer.call(_replay_head, self._step, max_bytes=max_bytes)
 
     def places(
         self, token_id: int, *, start: int = 0, limit: int = 5, context_bytes: int = 24
     ) -> list[Place]:
-        found: list[Place] = self._trainer.call(
-            _replay_places,
-            self._step,
-            token_id,
-            start=start,
-            limit=limit,
-            context_bytes=context_bytes,
+        return self._trainer.call(
+            _replay_places, self._step, token_id, start=start, limit=limit, context_bytes=context_bytes
         )
-        return found
 
 
 # What a page asks of any BPE trainer, answered here for the engine's and in the worker for a remote

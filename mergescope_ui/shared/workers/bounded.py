@@ -29,11 +29,9 @@ def remember(memo: MutableMapping[_K, _V], key: _K, make: Callable[[], _V], *, l
 
 
 class SharedMemo:
-    """A memo that every session of the server shares, of at most ``limit`` entries (the oldest dropped
-    first), safe across the sessions' threads: what sessions on the same run and step draw alike is
-    made once.  A class of 40 on one lesson, each student stepping, redraws the same tables 40 times
-    a step without it.  ``make`` runs outside the lock (two sessions may make one value at once; the
-    first kept wins).
+    """A memo every session of the server shares, of at most ``limit`` entries (the oldest dropped first),
+    safe across the sessions' threads: what a class on one lesson draws alike is made once.  ``make``
+    runs outside the lock (two sessions may make one value at once; the first kept wins).
 
     >>> memo, made = SharedMemo(limit=2), []
     >>> memo.get("a", lambda: made.append("a") or 1), memo.get("a", lambda: made.append("a") or 9), made

@@ -44,9 +44,8 @@ def corpus_text(corpus_id: str) -> str:
 
 
 def remember(memo: MutableMapping[K, V], key: K, make: Callable[[], V], *, size: int) -> V:
-    """``memo[key]``, made with ``make()`` on a miss; the oldest entry goes when ``memo`` holds ``size``.
-
-    ``memo`` is a dict kept in one session's ``session_state``.
+    """``memo[key]``, made with ``make()`` on a miss; the oldest entry goes when ``memo`` (a dict in one
+    session's ``session_state``) holds ``size``.
 
     >>> memo = {}
     >>> [remember(memo, k, lambda: k * 10, size=2) for k in (1, 2, 1, 3)], sorted(memo)

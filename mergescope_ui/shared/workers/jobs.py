@@ -1,24 +1,18 @@
 """Heavy work in worker processes, so that one student's upload cannot freeze the class (no Streamlit).
 
-The server's sessions share one interpreter lock: a 10 MB tokenizer file loaded on the server's
-thread held it for minutes.  A :class:`Runner` runs each such job in a process of its own:
-
-- **started safely** (:func:`worker_context`): from ``forkserver`` (``spawn`` where there is none),
-  never ``fork`` inside the threaded server; the fork server preloads :data:`PRELOAD` once;
-- **bounded**: at most ``slots`` jobs run at once, at most ``queue`` wait, at most
-  :data:`MAX_JOBS_PER_OWNER` belong to one session; past that :meth:`Runner.submit` refuses;
-- **limited** (:class:`Limits`): past its time limit the runner kills the process; its memory limit is
-  ``RLIMIT_AS`` in the worker (what it maps at its start plus the limit: ``MemoryError`` there);
-- **watched**: progress (:class:`Progress`) comes through a pipe; :meth:`Runner.cancel` ends a job now;
-- **owned**: a job its owner (a browser session) has not asked about (:meth:`Runner.status`) for
-  ``stale_after`` seconds is killed: its page left, its session ended;
-- **shut down with the server**: an ``atexit`` hook kills every job process, and a worker ends when
-  the server is gone (it watches its parent), so even a killed server leaves nothing running.
+The server's sessions share one interpreter lock (a 10 MB tokenizer file loaded on the server's
+thread held it for minutes), so a :class:`Runner` runs each heavy job in a process of its own:
+started safely (:func:`worker_context`, never ``fork`` in the threaded server); bounded (``slots``
+running, ``queue`` waiting, :data:`MAX_JOBS_PER_OWNER` a session); limited (:class:`Limits`: past its
+time the runner kills the process, past its memory ``RLIMIT_AS`` raises ``MemoryError`` in it);
+watched (:class:`Progress` through a pipe, :meth:`Runner.cancel`); owned (a job nobody asked about
+for ``stale_after`` seconds is killed: its page left); and ended with the server (an ``atexit`` hook,
+and each worker watches the server's process, so even a killed server leaves nothing running).
 
 A job is a module-level function ``fn(*args, progress=report, **kwargs)`` (``report(done, total,
 note="")``) that returns compact data, pickled once.  A ``ValueError`` it raises is the user's
 message; any other exception becomes a short message without a traceback.  One thread per runner
-reads the pipes, enforces the limits and starts waiting jobs, never running a job's work itself.
+reads the pipes, enforces the limits and starts waiting jobs.
 
 >>> runner = Runner(slots=1)
 >>> job = runner.submit(_double, 21, owner="doc")
@@ -281,10 +275,13 @@ class Runner:
 
     def cancel_owner(self, owner: str) -> None:
         """End every job of ``owner`` (its session ended)."""
+        self._cancel_all("cancelled: its session ended", owner)
+
+    def _cancel_all(self, message: str, owner: str | None = None) -> None:
         with self._lock:
             for j in list(self._jobs.values()):
-                if j.owner == owner and j.state not in ENDED:
-                    self._end(j, CANCELLED, "cancelled: its session ended")
+                if owner in (None, j.owner) and j.state not in ENDED:
+                    self._end(j, CANCELLED, message)
 
     def forget(self, job: str) -> None:
         """Drop ``job``'s record (ending it first if it still runs), freeing its value."""
@@ -320,9 +317,7 @@ class Runner:
         """Kill every job process and stop the watching thread (the server is stopping)."""
         with self._lock:
             self._stopped = True
-            for j in self._jobs.values():
-                if j.state not in ENDED:
-                    self._end(j, CANCELLED, "cancelled: the server is stopping")
+            self._cancel_all("cancelled: the server is stopping")
         self._wake()
         if self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
@@ -367,16 +362,10 @@ class Runner:
                             code = j.process.exitcode
                             self._end(j, FAILED, f"the worker stopped without a result (exit code {code})")
                     elif now - j.started > j.limits.seconds:
-                        self._end(
-                            j,
-                            TIMEOUT,
-                            f"stopped after {j.limits.seconds:g} s, this server's time limit for one job; "
-                            "try a smaller input",
-                        )
-                    elif now - j.seen > self.stale_after:
-                        self._end(j, REAPED, "stopped: nobody was waiting for it any more")
+                        limit = f"{j.limits.seconds:g} s, this server's time limit for one job"
+                        self._end(j, TIMEOUT, f"stopped after {limit}; try a smaller input")
                 for j in list(self._jobs.values()):
-                    if j.state == QUEUED and now - j.seen > self.stale_after:
+                    if j.state in (QUEUED, RUNNING) and now - j.seen > self.stale_after:
                         self._end(j, REAPED, "stopped: nobody was waiting for it any more")
                     elif j.state in ENDED and now - j.seen > FORGET_AFTER:
                         del self._jobs[j.id]  # an end nobody came back for
@@ -395,13 +384,9 @@ class Runner:
                     j.progress = Progress(*rest)
                 elif kind == "done":
                     self._end(j, DONE, "", value=rest[0])
-                elif kind == "memory":
-                    self._end(
-                        j,
-                        MEMORY,
-                        f"stopped: the job needed more than {j.limits.memory_bytes // MEGABYTE} MB, this "
-                        "server's memory limit for one job; try a smaller input",
-                    )
+                elif kind == MEMORY:
+                    limit = f"{j.limits.memory_bytes // MEGABYTE} MB, this server's memory limit for one job"
+                    self._end(j, MEMORY, f"stopped: the job needed more than {limit}; try a smaller input")
                 else:
                     self._end(j, FAILED, rest[0])
         except (EOFError, OSError):

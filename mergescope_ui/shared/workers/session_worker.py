@@ -72,6 +72,7 @@ IDLE_EXIT: Final = 75  # the exit code of a worker that ended idle (it had no re
 
 ProgressFn = Callable[[int, int], object]
 LateFn = Callable[[Any], object]
+Request = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]  # fn, args, kwargs
 
 
 class Context:
@@ -81,9 +82,7 @@ class Context:
         self._conn = conn
         self._objects: dict[int, Any] = {}
         self._ids = itertools.count(1)
-        self._request = 0
-        self._stopped = False
-        self._last = 0.0
+        self._request, self._stopped, self._last = 0, False, 0.0
 
     def put(self, obj: Any) -> int:
         """Keep ``obj``; returns its handle for later requests."""
@@ -143,7 +142,7 @@ class SessionWorker:
         self._pending: tuple[int, float, LateFn | None] | None = None
         self._drops: deque[int] = deque()
         self._released: set[int] = set()
-        self._journal: dict[Hashable, tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = {}
+        self._journal: dict[Hashable, Request] = {}
         self._entries = itertools.count()
         self._holds = False  # the process keeps objects (as of its last answer)
         self._due = False  # a new process is due (a restart was interrupted)
@@ -221,25 +220,17 @@ class SessionWorker:
                 if self._due or self.idle:
                     self._restart(progress, beat)
                 try:
-                    return self._ask(fn, args, kwargs, progress, late, beat)
+                    return self._ask((fn, args, kwargs), progress, late, beat)
                 except _EndedIdle:
                     continue  # it ended just before reading this request: a new process answers it
             self._fail("the worker process kept ending before it read a request; start the run again")
 
-    def _ask(
-        self,
-        fn: Callable[..., Any],
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        progress: ProgressFn | None,
-        late: LateFn | None,
-        beat: bool,
-    ) -> Any:
+    def _ask(self, call: Request, progress: ProgressFn | None, late: LateFn | None, beat: bool) -> Any:
         request = next(self._ids)
         try:
             while self._drops:
                 self._conn.send(("drop", self._drops.popleft()))
-            self._conn.send(("call", request, fn, args, kwargs))
+            self._conn.send(("call", request, *call))
         except (OSError, ValueError):
             self._dead()
         deadline = time.monotonic() + self.limits.seconds
@@ -266,8 +257,8 @@ class SessionWorker:
         self.restarts += 1
         self._due, self._holds = True, False
         try:
-            for fn, args, kwargs in list(self._journal.values()):
-                self._ask(fn, args, kwargs, progress, None, beat)
+            for call in list(self._journal.values()):
+                self._ask(call, progress, None, beat)
         except _EndedIdle:
             return  # it ended idle again: the next request starts afresh
         except ValueError as exc:

@@ -253,39 +253,32 @@ def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None, *, quiz
                 reveal, end = st.columns(2)
             asked = state.asked
             open_question = asked is not None and not asked.revealed
+            busy = open_question or state.finished
             if asking is not None:
-                asking.button(
-                    f"❓ Ask: {ask}",
-                    key="room_ask",
-                    on_click=_act,
-                    args=(store.ask,),
-                    disabled=open_question or state.finished,
-                    width="stretch",
-                )
+                _button(asking, f"❓ Ask: {ask}", "room_ask", store.ask, disabled=busy)
             if block is not None and what_if is not None:
-                block.button(
+                _button(
+                    block,
                     "🚫 Ask the what-if: block that pair, which merges?",
-                    key="room_ask_what_if",
-                    on_click=_act,
-                    args=(_ask_what_if(store, what_if, state.position),),
-                    disabled=open_question or state.finished,
+                    "room_ask_what_if",
+                    _ask_what_if(store, what_if, state.position),
+                    disabled=busy,
                     help="Block the pair the next merge makes: which pair would merge instead? The students "
                     "answer from the pair table; the reveal explains it (ties too).",
-                    width="stretch",
                 )
             if reveal is not None:
-                reveal.button(
-                    "💡 Reveal",
-                    key="room_reveal",
-                    on_click=_act,
-                    args=(store.reveal,),
-                    disabled=not open_question,
-                    width="stretch",
-                )
-            end.button("⏹ End room", key="room_end", on_click=_act, args=(store.close,), width="stretch")
+                _button(reveal, "💡 Reveal", "room_reveal", store.reveal, disabled=not open_question)
+            _button(end, "⏹ End room", "room_end", store.close)
         with picture:
             st.image(qr_png(url), width=200, caption="Scan to join")
         st.fragment(_answers, run_every=ANSWERS_EVERY if open_question else None)(state.code)
+
+
+def _button(
+    place: DeltaGenerator, label: str, key: str, action: Callable[[str], object], **options: Any
+) -> None:
+    """A teacher's button as wide as its column: ``action`` runs on the room (:func:`_act`)."""
+    place.button(label, key=key, on_click=_act, args=(action,), width="stretch", **options)
 
 
 def _answers(code: str) -> None:

@@ -116,9 +116,7 @@ class MemoryRooms(model.RoomStore[_Room]):
             window = moment.window
             room.pager = pager
             if room.moment is not None and room.moment.run != moment.run:
-                room.history.clear()
-                room.labels.clear()
-                room.pages.clear()
+                room.history, room.labels, room.pages = {}, {}, {}
                 self._bump(room)
             for view in window.views:
                 if view.step <= window.position:

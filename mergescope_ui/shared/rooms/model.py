@@ -7,13 +7,11 @@ reaches the rooms through :class:`RoomStore`, which holds the rules the two stor
 
 The rules:
 
-- A room's code is :data:`CODE_LENGTH` characters drawn with :mod:`secrets` from
-  :data:`CODE_ALPHABET` (no 0/O, 1/I/L): about 2^30 codes, none derived from another.  The teacher
-  holds a second, long secret, the *host key*, in their own session and tab; every call that moves
-  the room takes it, and the join link never carries it.
-- A room expires after :data:`IDLE_SECONDS` without a teacher action (a step, Ask, Reveal, or the
-  teacher's page drawing the room); an ended or expired room is kept, closed, for
-  :data:`CLOSED_KEPT_SECONDS` so its students are told it ended, then forgotten.
+- A room's code is drawn with :mod:`secrets` (about 2^30 codes, none derived from another).  The
+  teacher holds a second, long secret, the *host key*, in their own session and tab; every call that
+  moves the room takes it, and the join link never carries it.
+- A room expires after :data:`IDLE_SECONDS` without a teacher action (a step, Ask, Reveal, the
+  teacher's page drawing it); closed, it is kept :data:`CLOSED_KEPT_SECONDS` to tell its students.
 - At most :data:`MAX_ROOMS` rooms and :data:`MAX_STUDENTS` students a room; a display name is cleaned
   (:func:`clean_name`) and escaped wherever it is shown (:func:`name_html`).
 - A student answers each question once: a second answer is refused.

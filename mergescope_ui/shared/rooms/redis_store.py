@@ -13,11 +13,10 @@ tests/ui/shared/test_rooms.py run against both stores) over these keys, under th
 - ``room:{code}:history`` (step -> view), ``:labels`` (id -> label), ``:pages`` ("step:start" -> a
   page of places), ``:steps`` (the steps shown, in order).
 
-Every change students see increments ``version`` and publishes on the channel ``room:{code}``; each
-server's one subscriber thread wakes its own waiting students.  A page of places is made by the
-teacher's pager, in the teacher's process: a student's server that finds none publishes the wish on
-``wanted``, and the teacher's server makes it, stores it and says so on the room's channel.  Every
-key of a room expires a while after the room would be forgotten (renewed by each teacher action).
+Every change students see increments ``version`` and is published on ``room:{code}``, where each
+server's subscriber thread wakes its waiting students.  A page of places missing is wished for on
+``wanted``; the teacher's server (its pager) makes and stores it.  A room's keys expire a while after
+the room would be forgotten.
 
 >>> RedisRooms.from_url("http://x")
 Traceback (most recent call last):
@@ -115,10 +114,9 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         return f"{self._prefix}:room:{code}{':' + part if part else ''}"
 
     def _keys(self, code: str, questions: int) -> list[str]:
-        parts = ("", "students", "order", "asked", "history", "labels", "pages", "steps", "stepset")
-        return [self._key(code, p) for p in parts] + [
-            self._key(code, f"answers:{n}") for n in range(1, questions + 1)
-        ]
+        answers = [f"answers:{n}" for n in range(1, questions + 1)]
+        parts = ("", "students", "order", "asked", "history", "labels", "pages", "steps", "stepset", *answers)
+        return [self._key(code, p) for p in parts]
 
     def close_connections(self) -> None:
         """Stop listening and let the connections go (a test's store, or a server going down)."""

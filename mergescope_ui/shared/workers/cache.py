@@ -1,20 +1,15 @@
 """How MergeScope caches engine calls (the one rule), and the cached calls the pages share.
 
-- **Per server, with** ``st.cache_resource``: results any user may share (the built-in corpora, a
-  tokenizer quick-trained on a built-in text), keyed by small hashable arguments and never changed;
-  ``st.cache_data`` would unpickle a copy (of a whole tokenizer) at every rerun.
+- **Per server, with** ``st.cache_resource``: results any user may share (the built-in corpora),
+  never changed (``st.cache_data`` would unpickle a copy at every rerun).
 - **Per server, with** :class:`~.progress_cache.ProgressCache`: calls that report progress into a bar
-  made outside them (the lab's training run, its measurement of uploaded files), each kept
-  :data:`~mergescope_ui.shared.settings.CACHE_SECONDS` after its last use.  ``st.cache_*`` replay
-  the elements a call updates on a hit, and replaying an update of a bar made outside the call fails
-  (``CacheReplayClosureError``).
-- **Per session, with** :func:`remember`: what depends on one session (the Train page's run cut at a
-  step, the files uploaded here, the tokens of the text in the box), in its ``session_state``.
-- **Never cached**: a live trainer, one user's iterator, kept in the user's ``session_state`` inside
-  a :class:`~mergescope_ui.shared.training_run.TrainingRun`.
+  made outside them, kept :data:`~mergescope_ui.shared.settings.CACHE_SECONDS` after their last use
+  (``st.cache_*`` replay the bar's updates on a hit, which fails: ``CacheReplayClosureError``).
+- **Per session, with** :func:`remember`: what depends on one session, in its ``session_state``.
+- **Never cached**: a live trainer, one user's iterator (in a
+  :class:`~mergescope_ui.shared.training_run.TrainingRun` in the session).
 
-Pure HTML and chart builders may keep a ``functools.lru_cache``: they touch neither Streamlit nor
-the engine's state.
+Pure HTML and chart builders may keep a ``functools.lru_cache``.
 """
 
 from __future__ import annotations

@@ -4,11 +4,9 @@
 session's script run, sleeping between looks (the other sessions never wait for the job), showing
 its progress and Cancel, and asking about the job several times a second (which keeps it alive).
 
-A click on any widget stops this script run and starts another; the job goes on, and the next run's
-:func:`run_job` with the same ``key`` waits for the same job.  Cancel's callback (:func:`stop`) ends
-the job and leaves a note for the run the click starts: Streamlit may call it while the waiting run
-still goes on, which then sees the end and forgets the job, and the click's own run would start the
-job again without the note (seen on a busy server).
+A click stops this script run and starts another; the job goes on, and the next run's :func:`run_job`
+with the same ``key`` waits for it.  Cancel (:func:`stop`) also leaves a note for the run its click
+starts, which would otherwise start the job again when the waiting run saw the end first.
 
 The bar and Cancel are two elements, not a container: Streamlit's browser side keeps a container's
 children when a container comes where one was, so the results of the run before showed under the new

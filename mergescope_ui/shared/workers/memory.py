@@ -1,22 +1,15 @@
 """Giving memory back: the server returns what ended sessions freed, instead of holding it for good.
 
-When a session ends and the caches' lifetimes pass, Python frees its objects, but glibc's allocator
-keeps most freed pages mapped, so the server's resident memory would stay at its peak.
-:func:`start_trimmer`, called once per server process from ``app.py``:
+glibc's allocator keeps most freed pages mapped, so the server's resident memory would stay at its
+peak.  :func:`start_trimmer` (once per server, from ``app.py``) tunes glibc (:func:`tune_allocator`:
+big blocks get pages of their own, at most two heaps) and starts a thread that every
+:data:`TRIM_EVERY_SECONDS` (:func:`release`) drops expired cached results, collects cycles (Streamlit's
+own collection is off, ``.streamlit/config.toml``) and returns free pages (``malloc_trim(0)``).
 
-- tunes glibc once (:func:`tune_allocator`): blocks of 128 KB or more always get pages of their own,
-  returned when freed, and at most two heaps are shared by all threads;
-- starts one daemon thread that every :data:`TRIM_EVERY_SECONDS` (:func:`release`) drops the cached
-  results past their lifetime (:func:`~.progress_cache.expire_all`), collects cycles (a closed
-  session's objects form cycles, and ``.streamlit/config.toml`` turns off Streamlit's collection after
-  every run) and asks glibc to return its free pages (``malloc_trim(0)``).
-
-A full collection holds the interpreter lock while it visits every tracked object, stalling every
-other request.  So the objects alive when the trimmer starts (the imported modules) are moved out of
-the collector's sight once (``gc.freeze()``), and :func:`collect` collects the whole heap only on a
-quiet server (the automatic full collections are made rarer by :data:`GC_THRESHOLDS`).  Elsewhere
-than glibc (macOS, musl) the allocator calls do nothing.  ``bench/bench_load.py`` prints the effect;
-``tests/browser/test_load.py`` holds it.
+A full collection holds the interpreter lock over every tracked object, so the objects alive at the
+start (the imported modules) are frozen out of its sight (``gc.freeze()``) and :func:`collect` runs
+it only on a quiet server.  Elsewhere than glibc the allocator calls do nothing.
+``bench/bench_load.py`` prints the effect; ``tests/browser/test_load.py`` holds it.
 
 >>> isinstance(trim(), bool)
 True

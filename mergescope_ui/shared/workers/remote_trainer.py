@@ -1,18 +1,12 @@
 """A trainer whose work runs in a session worker process, for large texts (no Streamlit).
 
-A 10 MB text trained with pattern ``none`` holds the interpreter lock for seconds at each of its first
-merges.  :func:`start_trainer` keeps a small text's :class:`~bpe_core.Trainer` here (stepping stays
-instant) and puts a larger one (over :data:`IN_PROCESS_CHARS`) in a
-:class:`~.session_worker.SessionWorker` of its own, behind a :class:`RemoteTrainer`: the members of a
-``Trainer`` the pages use (:data:`BpeTrainer` is either), whose records come back in batches, whose
-pair tables and branches are made in the worker, and whose tokenizer is built here from the merges
-received.  What a page asks differently of the two (:func:`characters_for`, :func:`replay_for`,
-:func:`prefetch`) is a hook on the trainer's class; :class:`RemoteReplay` is the stage's
-``TextReplay`` of a text kept in the worker.
-
-The worker ends with the run (the session lets go of it, or a limit ends it with a ``ValueError``).
-One left idle ends itself; its builds, how far each trainer went and its branches were written down
-(:meth:`~.session_worker.SessionWorker.remember`), so the next request builds the run again.
+A 10 MB text holds the interpreter lock for seconds at each of its first merges, so
+:func:`start_trainer` keeps a small text's :class:`~bpe_core.Trainer` here and puts a larger one in
+a :class:`~.session_worker.SessionWorker` of its own behind a :class:`RemoteTrainer` (the members of
+a ``Trainer`` the pages use; records come back in batches).  What a page asks differently of the two
+(:func:`characters_for`, :func:`replay_for`, :func:`prefetch`) is a hook on the trainer's class.
+The worker ends with the run; one let go idle is built again from what was written down (the build,
+how far each trainer went, its branches).
 
 >>> from bpe_core import TrainOptions, Trainer
 >>> options = TrainOptions(vocab_size=300, pattern="none", tie_break="lowest-id")
@@ -45,8 +39,7 @@ IN_PROCESS_CHARS: Final = hosting.positive_int("MERGESCOPE_IN_PROCESS_CHARS")
 """Texts up to this many characters train in the server's own process (stepping the built-in texts or
 a pasted page stays instant); longer ones in a worker (``MERGESCOPE_IN_PROCESS_CHARS``)."""
 TRAINER_LIMITS: Final = Limits(seconds=300, memory_bytes=2560 * MEGABYTE)
-"""Per request (a batch of merges, a pair table, a branch) and per worker: a 10 MB text with pattern
-``none`` reaches about 1.5 GB at its first merge."""
+"""Per request and per worker: a 10 MB text with pattern ``none`` reaches 1.5 GB at its first merge."""
 BATCH: Final = 256  # most merges in one answer (a few hundred KB of records)
 FIRST_BATCH: Final = 8
 

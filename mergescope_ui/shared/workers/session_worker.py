@@ -1,27 +1,16 @@
 """A long-lived worker process that keeps one session's heavy objects and answers requests (no Streamlit).
 
-A job (:mod:`.jobs`) runs start to end and sends back its result.  A training run is stepped,
-jumped and asked for tables many times over minutes, and its trainer's state (a 10 MB text as a
-linked list of ten million ids) is far too big to send back and forth.  So a :class:`SessionWorker`
-is a process that keeps such objects and answers requests about them, while the server's thread
-only waits on a pipe (which releases the interpreter lock).
-
-- **started** as a job's worker is (:func:`~.jobs.worker_context`, :func:`~.jobs.start_worker`);
-- **general**: a request names a module-level function ``fn(ctx, *args, **kwargs)`` run in the
-  worker; :class:`Context` keeps objects, reports progress and says whether the page stopped waiting.
-  An object kept there is a :class:`~.remote.Remote` (:mod:`.remote_trainer`;
-  :mod:`mergescope_ui.train.scheme_driver`);
-- **limited**: each request has the :class:`~.jobs.Limits` time limit, the process its memory limit:
-  both end the worker with a message, which every later request gets as a ``ValueError``;
-- **interruptible**: when the waiting page is interrupted (an exception out of the progress
-  callback), the worker is told to stop the request early, and what it still returns goes to the
-  request's ``late`` callback before the next request;
-- **owned**: the process ends when the :class:`SessionWorker` is collected, on :meth:`~SessionWorker.stop`,
-  at the server's exit, and when the server is gone.  At most :data:`MAX_WORKERS` live at once;
-- **let go when idle**: a process with no request for ``idle_after`` seconds (:data:`IDLE_SECONDS`)
-  ends itself, freeing its slot and memory.  The next request starts a new process and replays the
-  requests written down (:meth:`SessionWorker.remember`: the engine is deterministic, so the same
-  objects come under the same handles); a worker whose objects were not written down says so.
+A training run is stepped and asked for tables many times over minutes, and its trainer's state (a
+10 MB text as ten million linked ids) is far too big to send back and forth as a job's result
+(:mod:`.jobs`).  A :class:`SessionWorker` is a process (started as a job's is) that keeps such
+objects and answers requests about them, module-level functions ``fn(ctx, *args, **kwargs)`` with a
+:class:`Context`, while the server's thread waits on a pipe.  Each request has the
+:class:`~.jobs.Limits` time limit, the process its memory limit; an interrupted wait asks the worker
+to stop early and hands what it returns to ``late``.  The process ends with its object, on
+:meth:`~SessionWorker.stop`, with the server, and at most :data:`MAX_WORKERS` live at once.  One
+idle for ``idle_after`` seconds ends itself; the next request starts a new one, which replays the
+requests written down (:meth:`~SessionWorker.remember`: the engine is deterministic, so the same
+objects come under the same handles).
 
 >>> worker = SessionWorker(name="doc")
 >>> worker.call(_add, 20, 22)

@@ -40,7 +40,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from .. import hosting
 
@@ -68,6 +68,7 @@ QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 CANCELLED, TIMEOUT, MEMORY, REAPED = "cancelled", "timeout", "memory", "reaped"
 ENDED: Final = frozenset({DONE, FAILED, CANCELLED, TIMEOUT, MEMORY, REAPED})
 STOPPED_MESSAGE: Final = "cancelled: the job was stopped"  # a job's message after its Cancel
+Request: TypeAlias = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]  # a call: fn, args, kwargs
 
 
 def worker_context(method: str | None = None) -> Any:
@@ -84,10 +85,11 @@ def worker_context(method: str | None = None) -> Any:
 
 
 def start_process(
-    target: Callable[..., None], *args: Any, name: str, duplex: bool = False, context: Any = None
+    target: Callable[..., None], *args: Any, memory: int, name: str, duplex: bool = False, context: Any = None
 ) -> tuple[Any, Connection]:
     """Start ``target(pipe, *args)`` in a daemon worker process (from ``context``, by default
-    :func:`worker_context`'s); the process, and the server's end of the pipe.
+    :func:`worker_context`'s) after :func:`start_worker` (``memory``: its limit in bytes); the process,
+    and the server's end of the pipe.
 
     The worker starts with a bare ``__main__``: a new ``spawn``/``forkserver`` process runs the
     parent's ``__main__`` file again (multiprocessing's main fixup), and inside Streamlit (and AppTest)
@@ -96,7 +98,8 @@ def start_process(
     """
     context = context or worker_context()
     parent, child = context.Pipe(duplex=duplex)
-    process = context.Process(target=target, args=(child, *args), name=name, daemon=True)
+    boot = (os.getpid(), memory, target, child, *args)
+    process = context.Process(target=_boot, args=boot, name=name, daemon=True)
     main = sys.modules.get("__main__")
     sys.modules["__main__"] = types.ModuleType("__main__")
     try:
@@ -398,9 +401,9 @@ class Runner:
             if j is None or j.state != QUEUED:
                 continue
             try:
-                args = (os.getpid(), j.fn, j.args, j.kwargs, j.limits.memory_bytes)
+                memory, call = j.limits.memory_bytes, (j.fn, j.args, j.kwargs)
                 j.process, j.conn = start_process(
-                    _work, *args, name=f"mergescope-{j.id}", context=self._context
+                    _work, call, memory=memory, name=f"mergescope-{j.id}", context=self._context
                 )
             except (OSError, ValueError) as exc:
                 self._end(j, FAILED, f"could not start a worker process ({type(exc).__name__}: {exc})")
@@ -426,16 +429,8 @@ def _nothing() -> None:
 
 
 # ----- in the worker process -----
-def _work(
-    conn: Connection,
-    server: int,
-    fn: Callable[..., Any],
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
-    memory_bytes: int,
-) -> None:
-    """A worker's whole life: limit memory, watch the server, run ``fn``, send how it ended."""
-    start_worker(server, memory_bytes)
+def _work(conn: Connection, call: Request) -> None:
+    """A job's worker: make the ``call``, reporting its progress, and send how it ended."""
     last = [0.0]
 
     def report(done: int, total: int, note: str = "") -> None:
@@ -445,20 +440,20 @@ def _work(
             conn.send(("progress", int(done), int(total), str(note)))
 
     conn.send(("started",))
+    fn, args, kwargs = call
     failed = "the job failed ({}); try a smaller or simpler input"
-    ended = outcome(fn, args, {**kwargs, "progress": report}, failed=failed, log="mergescope job failed")
+    ended = outcome((fn, args, {**kwargs, "progress": report}), failed=failed, log="mergescope job failed")
     try:
         conn.send(ended)
     except MemoryError:
         conn.send((MEMORY, None))
 
 
-def outcome(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], *, failed: str, log: str
-) -> tuple[str, Any]:
-    """How ``fn(*args, **kwargs)`` ended, in a worker: ``("done", value)``, ``("memory", None)`` or
-    ``("failed", message)``: a ``ValueError``'s own, else ``failed`` with the exception's name (the
+def outcome(call: Request, *, failed: str, log: str) -> tuple[str, Any]:
+    """How the ``call`` ``(fn, args, kwargs)`` ended, in a worker: ``("done", value)``, ``("memory", None)``
+    or ``("failed", message)``: a ``ValueError``'s own, else ``failed`` with the exception's name (the
     page never gets a traceback; the server's stderr gets ``log`` and the exception)."""
+    fn, args, kwargs = call
     try:
         return DONE, fn(*args, **kwargs)
     except MemoryError:
@@ -473,6 +468,12 @@ def outcome(
 WORKER_NICE: Final = 10
 """How much lower a worker's CPU priority is than the server's: on 2 cores, two heavy jobs would
 otherwise take both from the sessions' pages."""
+
+
+def _boot(server: int, memory_bytes: int, target: Callable[..., None], *args: Any) -> None:
+    """In a new worker: :func:`start_worker`, then ``target(*args)``."""
+    start_worker(server, memory_bytes)
+    target(*args)
 
 
 def start_worker(server: int, memory_bytes: int) -> None:

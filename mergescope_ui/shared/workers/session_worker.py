@@ -50,7 +50,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Final, NoReturn
 
 from .. import hosting
-from .jobs import FAILED, MEGABYTE, MEMORY, PROGRESS_EVERY, Limits, outcome, start_process, start_worker
+from .jobs import FAILED, MEGABYTE, MEMORY, PROGRESS_EVERY, Limits, Request, outcome, start_process
 
 MAX_WORKERS: Final = hosting.positive_int("MERGESCOPE_SESSION_WORKERS")
 """Session workers alive at once in one server (``MERGESCOPE_SESSION_WORKERS``)."""
@@ -61,7 +61,6 @@ IDLE_EXIT: Final = 75  # the exit code of a worker that ended idle (it had no re
 
 ProgressFn = Callable[[int, int], object]
 LateFn = Callable[[Any], object]
-Request = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]  # fn, args, kwargs
 
 
 class Context:
@@ -149,10 +148,10 @@ class SessionWorker:
                     f"the server already holds {live} large runs of other sessions, its limit; try a "
                     "smaller text, or again in a few minutes"
                 )
-            args = (os.getpid(), self.limits.memory_bytes, self.idle_after)
+            memory, name = self.limits.memory_bytes, f"mergescope-{self.name}"
             try:
                 self._process, self._conn = start_process(
-                    _serve, *args, name=f"mergescope-{self.name}", duplex=True
+                    _serve, self.idle_after, memory=memory, name=name, duplex=True
                 )
             except (OSError, ValueError) as exc:
                 raise ValueError(
@@ -378,10 +377,9 @@ atexit.register(stop_all)
 
 
 # ----- in the worker process -----
-def _serve(conn: Connection, server: int, memory_bytes: int, idle_after: float = 0.0) -> None:
-    """A worker's whole life: limit memory, watch the server, answer requests until the pipe closes (or
-    none came for ``idle_after`` seconds: then it ends with :data:`IDLE_EXIT`, having read nothing)."""
-    start_worker(server, memory_bytes)
+def _serve(conn: Connection, idle_after: float = 0.0) -> None:
+    """A session's worker: answer requests until the pipe closes (or none came for ``idle_after``
+    seconds: then it ends with :data:`IDLE_EXIT`, having read nothing)."""
     ctx = Context(conn)
     while True:
         try:
@@ -398,7 +396,7 @@ def _serve(conn: Connection, server: int, memory_bytes: int, idle_after: float =
         _, request, fn, args, kwargs = message
         ctx._begin(request)
         failed = "the worker failed ({}); try a smaller input"
-        kind, value = outcome(fn, (ctx, *args), kwargs, failed=failed, log="mergescope session worker")
+        kind, value = outcome((fn, (ctx, *args), kwargs), failed=failed, log="mergescope session worker")
         try:
             conn.send((kind, request, value, bool(ctx._objects)))
         except MemoryError:

@@ -70,8 +70,7 @@ _STORE_LOCK = threading.Lock()
 
 
 def room_store() -> RoomStore[Any]:
-    """The process-wide store (made on first use, :func:`store_from` ``MERGESCOPE_ROOMS``; README, "Live
-    classroom")."""
+    """The process-wide store, made on first use (:func:`store_from` ``MERGESCOPE_ROOMS``)."""
     global _STORE
     with _STORE_LOCK:
         if _STORE is None:

@@ -289,8 +289,7 @@ def wanted_pages(
     starts: Mapping[int, int], history: Mapping[int, StepView], *, top: int, at: int
 ) -> dict[int, int]:
     """The pages a student's window needs: step -> first place, for the steps of the window whose kept
-    view starts elsewhere, and only starts that are places of that step (a report is the browser's).
-    """
+    view starts elsewhere, and only starts that are places of that step (a report is the browser's)."""
     at = max(0, min(at, top))
     wanted = {}
     for step, start in starts.items():
@@ -346,7 +345,6 @@ R = TypeVar("R")
 # A room read for its RoomState: version, reason closed, moment, students, last question, its answers
 Seen: TypeAlias = tuple[int, str, Moment | None, int, Asked | None, Mapping[str, str]]
 Lesson: TypeAlias = tuple[Iterable[int], int, Iterable[tuple[Asked, Mapping[str, str]]]]  # for Summary
-GONE = "This room is gone (ended, or idle too long): open a new one."
 
 
 class RoomStore(Generic[R]):
@@ -432,7 +430,7 @@ class RoomStore(Generic[R]):
         code = self._host_code(str(host))
         room = self._find(code) if code else None
         if code is None or room is None:
-            raise RoomError(GONE)
+            raise RoomError("This room is gone (ended, or idle too long): open a new one.")
         if self._closed(room):
             raise RoomError("This room has ended: open a new one.")
         return code, room
@@ -444,13 +442,11 @@ class RoomStore(Generic[R]):
 
     # ----- what each store does on its storage -----
     def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
-        """The teacher's screen now shows ``moment``; ``pager`` makes the pages of places students ask
-        for (None: they see the places the teacher's views carry)."""
+        """The teacher's screen shows ``moment``; ``pager`` makes the pages of places students ask for."""
         raise NotImplementedError
 
     def ask(self, host: str, question: Question | None = None) -> int:
-        """Pose the question of the moment shown (or ``question``, the teacher's what-if about the same
-        next merge); its number."""
+        """Pose the question of the moment shown (or ``question``, a what-if on its merge); its number."""
         raise NotImplementedError
 
     def reveal(self, host: str) -> None:
@@ -462,13 +458,11 @@ class RoomStore(Generic[R]):
         raise NotImplementedError
 
     def answer(self, code: str, student: str, number: int, choice: str) -> bool:
-        """Record ``student``'s answer to question ``number``: False when they had answered already (or
-        the question is no longer open)."""
+        """Record ``student``'s answer to question ``number`` (False: answered already, or not open)."""
         raise NotImplementedError
 
     def version(self, code: str) -> int | None:
-        """A number that changes whenever what every student sees changes (None: no such room): what
-        students poll."""
+        """A number that changes whenever what every student sees changes (None: no such room)."""
         raise NotImplementedError
 
     def wait(self, code: str, seen: int | None, *, timeout: float) -> int | None:

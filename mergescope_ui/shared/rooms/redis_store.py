@@ -324,8 +324,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         return None if meta is None else int(meta["version"])
 
     def _listen(self) -> None:
-        """Start this server's subscriber (once): every room's news wakes the students waiting here, and
-        the teacher's pages are made here when a student's server asks for them."""
+        """Start this server's subscriber (once): it wakes the students waiting here, makes pages wished."""
         with self._changed:
             if self._listener is not None:
                 return

@@ -93,8 +93,7 @@ def run_job(
 
 
 def stop(job: str, key: str) -> None:
-    """Cancel's callback: end ``job`` and its process, and have the next :func:`run_job` with ``key``
-    (the run the click starts) return it cancelled rather than start it again."""
+    """Cancel's callback: end ``job``, and have the next :func:`run_job` with ``key`` return it cancelled."""
     runner().cancel(job)
     st.session_state.setdefault(keys.STOPPED, set()).add(key)
 

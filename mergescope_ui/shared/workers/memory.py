@@ -129,8 +129,7 @@ _lock = threading.Lock()
 
 
 def start_trimmer(every: float = TRIM_EVERY_SECONDS) -> threading.Thread:
-    """Tune the allocator and start the server's one trimming thread, on the first call (later calls
-    return that thread; a daemon, so it never holds up the server's exit)."""
+    """Tune the allocator and start the server's one (daemon) trimming thread, once; the thread."""
     with _lock:
         if not _started:
             tune_allocator()

@@ -23,8 +23,7 @@ from .session_worker import Context, LateFn, ProgressFn, SessionWorker
 
 
 class Remote:
-    """The object under ``handle`` in ``worker`` (see the module docstring); a branch of a run shares its
-    worker under a handle of its own."""
+    """The object under ``handle`` in ``worker`` (a branch of a run: another handle in the same worker)."""
 
     def __init__(self, worker: SessionWorker, handle: int) -> None:
         self.worker, self.handle = worker, handle

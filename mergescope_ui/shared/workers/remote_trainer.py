@@ -137,8 +137,7 @@ class RemoteTrainer(Remote):
         return step
 
     def prefetch(self, n: int, *, progress: ProgressFn | None = None) -> int:
-        """Have the next ``n`` records here (fewer when training ends first), in batches, reporting
-        ``progress(done, n)``; returns how many are here."""
+        """Have the next ``n`` records here, in batches reporting ``progress(done, n)``; how many are here."""
         while len(self._buffer) < n and self._end is None:
             have = len(self._buffer)
             report = None if progress is None else (lambda d, t, have=have: progress(have + d, n))
@@ -202,8 +201,7 @@ BpeTrainer: TypeAlias = Trainer | RemoteTrainer
 
 
 class RemoteReplay:
-    """The stage's ``TextReplay`` of a :class:`RemoteTrainer`'s text, kept in its worker: moving is free
-    here, :meth:`head` and :meth:`places` ask the worker."""
+    """The stage's ``TextReplay`` of a remote trainer's text: moving is free, the rest asks the worker."""
 
     def __init__(self, trainer: RemoteTrainer) -> None:
         self._trainer = trainer
@@ -259,8 +257,7 @@ def _(trainer: RemoteTrainer, text: str) -> TextReplay | RemoteReplay:
 
 @singledispatch
 def prefetch(trainer: object, n: int, *, progress: ProgressFn | None = None) -> None:
-    """Have ``trainer``'s next ``n`` records at hand: nothing to do here, a batch request for a remote
-    one (:meth:`RemoteTrainer.prefetch`, with ``progress``)."""
+    """Have ``trainer``'s next ``n`` records at hand (a remote one's in batches, reporting ``progress``)."""
 
 
 @prefetch.register
@@ -296,8 +293,7 @@ def _build(ctx: Context, text: str, options: TrainOptions) -> tuple[int, Facts]:
 
 
 def _pull(ctx: Context, handle: int, n: int) -> tuple[list[MergeStep], str | None]:
-    """Up to ``n`` more records (fewer when the page stopped waiting), and why training ended (None:
-    not yet)."""
+    """Up to ``n`` more records (fewer when the page stopped waiting), and why training ended (or None)."""
     trainer = ctx.get(handle).trainer
     steps: list[MergeStep] = []
     for step in trainer:

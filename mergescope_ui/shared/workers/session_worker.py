@@ -378,8 +378,7 @@ atexit.register(stop_all)
 
 # ----- in the worker process -----
 def _serve(conn: Connection, idle_after: float = 0.0) -> None:
-    """A session's worker: answer requests until the pipe closes (or none came for ``idle_after``
-    seconds: then it ends with :data:`IDLE_EXIT`, having read nothing)."""
+    """A session's worker: answer requests until the pipe closes (``idle_after`` idle: :data:`IDLE_EXIT`)."""
     ctx = Context(conn)
     while True:
         try:

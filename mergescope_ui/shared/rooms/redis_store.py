@@ -136,13 +136,11 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         pipe = self._redis.pipeline(transaction=False)
         self._expire(keys=[key, key], args=[repr(self._clock()), model.IDLE_SECONDS], client=pipe)
         pipe.hgetall(key)
-        expired, raw = pipe.execute()
-        if expired:
-            self._pagers.pop(code, None)  # the teacher's run (and a large text's worker) is let go
+        _, raw = pipe.execute()
         if not raw:
             return None
         meta = {_text(k): _text(v) for k, v in raw.items()}
-        if meta.get("closed"):
+        if meta.get("closed"):  # (an ended or expired room: the teacher's run, a large text's worker, goes)
             self._pagers.pop(code, None)
         return meta
 
@@ -415,20 +413,17 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         top = live.window.position
         at = max(0, min(position, top))
         steps = list(range(max(0, at - BEHIND), min(top, at + AHEAD) + 1))
-        history: dict[int, StepView] = {}
-        if steps:
-            for step, raw in zip(steps, self._redis.hmget(self._key(code, "history"), steps), strict=True):
-                if raw is not None:
-                    history[step] = room_records.decode(raw)
+        history: dict[int, StepView] = self._decoded("history", code, steps)
         wanted = model.wanted_pages(starts or {}, history, top=top, at=position) if meta.get("pager") else {}
         pages = self._pages(code, wanted, run=live.run)
         ids = sorted(view_ids([*history.values(), *(view for view, _ in pages.values())]))
-        labels: dict[str, TokenLabel] = {}
-        if ids:
-            for i, raw in zip(ids, self._redis.hmget(self._key(code, "labels"), ids), strict=True):
-                if raw is not None:
-                    labels[str(i)] = room_records.decode(raw)
+        labels: dict[str, TokenLabel] = self._decoded("labels", code, [str(i) for i in ids])
         return model.student_window(live.window, history, labels, at=position, serial=serial, pages=pages)
+
+    def _decoded(self, part: str, code: str, names: list[Any]) -> dict[Any, Any]:
+        """The fields ``names`` of the room's hash ``part`` that it holds, decoded."""
+        found = self._redis.hmget(self._key(code, part), names) if names else []
+        return {n: room_records.decode(raw) for n, raw in zip(names, found, strict=True) if raw is not None}
 
     def _pages(self, code: str, wanted: Mapping[int, int], *, run: str) -> dict[int, Page]:
         """The pages of places ``wanted`` (step -> first place): kept, made here by the teacher's pager, or

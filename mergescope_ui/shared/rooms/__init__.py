@@ -1,12 +1,9 @@
-"""Live classroom rooms: a teacher drives, students follow and answer (pure: no Streamlit).
+"""Live classroom rooms: a teacher drives, students follow and answer.
 
 May import :mod:`mergescope_ui.shared.stage` and :mod:`mergescope_ui.shared.html`, never a page package.
-
-- :mod:`.model`: a room's records and :class:`RoomStore`, the interface every page reaches the rooms
-  through, with the rules every store keeps;
-- :mod:`.memory`: :class:`MemoryRooms`, the rooms of one server process;
-- :mod:`.records` and :mod:`.redis_store`: the same rooms in one Redis, for several servers;
-- :mod:`.host`: the teacher's side of a room (open it, show how to join, ask, reveal, end).
+:mod:`.model` holds a room's records and :class:`RoomStore` (the interface and its rules);
+:class:`MemoryRooms` (:mod:`.memory`) and :mod:`.redis_store` (with :mod:`.records`) keep the rooms,
+without Streamlit; :mod:`.host` is the teacher's side on a page.
 
 >>> t = [0.0]
 >>> rooms = MemoryRooms(clock=lambda: t[0])

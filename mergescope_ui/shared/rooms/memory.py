@@ -57,8 +57,7 @@ class MemoryRooms(model.RoomStore[_Room]):
 
     def _sweep(self) -> int:
         now = self._clock()
-        for code in list(self._rooms):
-            room = self._rooms[code]
+        for code, room in list(self._rooms.items()):
             self._find(code)
             if room.closed_at is not None and now - room.closed_at > model.CLOSED_KEPT_SECONDS:
                 del self._rooms[code]

@@ -66,10 +66,8 @@ KIND_NAMES = {
 class Question:
     """Which pair makes merge ``step``?  ``choices`` (pair labels) with what each shows (``shown``), the
     ``answer``, and each choice's :class:`Verdict` (ties explained as in the single-player quiz).
-
-    ``kind`` :data:`NEXT` asks about the run as it is; :data:`BLOCK` is the teacher's what-if: with the
-    pair the run merges at ``step`` blocked (``blocked``, its label), which pair would merge instead?
-    :data:`PRUNE` asks which piece Unigram's round ``step`` prunes.
+    ``kind`` :data:`NEXT` asks about the run as it is; :data:`BLOCK` is the teacher's what-if (the pair
+    merged at ``step`` blocked, ``blocked`` its label); :data:`PRUNE` asks which piece a round prunes.
 
     >>> q = Question(step=4, choices=("o + w",), shown=("o + w",), answer="o + w", verdicts={})
     >>> q.prompt, replace(q, kind=BLOCK, blocked="e + s").prompt

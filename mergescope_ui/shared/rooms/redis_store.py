@@ -77,11 +77,8 @@ def _text(value: Any) -> str:
 
 
 class RedisRooms(model.RoomStore[dict[str, str]]):
-    """The rooms of every server that reaches one Redis (``client``: a ``redis.Redis``).
-
-    ``clock`` gives seconds, the same on every server (``time.time``; tests pass their own); ``prefix``
-    names the keys (tests give each store its own).
-    """
+    """The rooms of every server that reaches one Redis (``client``: a ``redis.Redis``); ``clock`` gives
+    seconds, the same on every server; ``prefix`` names the keys (tests give each store its own)."""
 
     def __init__(self, client: Any, *, clock: Callable[[], float] = time.time, prefix: str = "mergescope"):
         self._redis = client

@@ -9,9 +9,8 @@ with the same ``key`` waits for it.  Cancel (:func:`stop`) also leaves a note fo
 starts, which would otherwise start the job again when the waiting run saw the end first.
 
 The bar and Cancel are two elements, not a container: Streamlit's browser side keeps a container's
-children when a container comes where one was, so the results of the run before showed under the new
-run's bar (and a block of another kind breaks with "Bad delta path index").  The lab and the schemes
-page keep the bar above the results' own place all the same.
+children when a container comes where one was, so the run before's results showed under the new bar
+(a block of another kind breaks with "Bad delta path index").
 """
 
 from __future__ import annotations
@@ -163,19 +162,10 @@ def load_uploaded_in_worker(
     and Cancel here), within the session's and the server's budgets; the loader's, the job's or the
     budget's message is a ValueError.  What the loader assumed is appended to ``notes``; with
     ``any_scheme`` WordPiece and Unigram files load too (``load_uploaded_any``)."""
-    parts: list[str | bytes] = [repr(pattern), repr(any_scheme)]
-    for name, data in files:
-        parts += [name, data]
-    key = "load:" + digest(*parts)
-    names = ", ".join(name for name, _ in files)
+    key = "load:" + digest(repr(pattern), repr(any_scheme), *[part for file in files for part in file])
+    label = "Loading " + ", ".join(name for name, _ in files)
     status = run_job(
-        key,
-        load_packed,
-        list(files),
-        label=f"Loading {names}",
-        limits=UPLOAD_LIMITS,
-        pattern=pattern,
-        any_scheme=any_scheme,
+        key, load_packed, [*files], label=label, limits=UPLOAD_LIMITS, pattern=pattern, any_scheme=any_scheme
     )
     if not status.ok:
         raise ValueError(status.message)

@@ -10,9 +10,8 @@ for ``stale_after`` seconds is killed: its page left); and ended with the server
 and each worker watches the server's process, so even a killed server leaves nothing running).
 
 A job is a module-level function ``fn(*args, progress=report, **kwargs)`` (``report(done, total,
-note="")``) that returns compact data, pickled once.  A ``ValueError`` it raises is the user's
-message; any other exception becomes a short message without a traceback.  One thread per runner
-reads the pipes, enforces the limits and starts waiting jobs.
+note="")``) that returns compact data; a ``ValueError`` it raises is the user's message (:func:`outcome`).
+One thread per runner reads the pipes, enforces the limits and starts waiting jobs.
 
 >>> runner = Runner(slots=1)
 >>> job = runner.submit(_double, 21, owner="doc")
@@ -89,13 +88,9 @@ def start_process(
 ) -> tuple[Any, Connection]:
     """Start ``target(pipe, *args)`` in a daemon worker process (from ``context``, by default
     :func:`worker_context`'s) after :func:`start_worker` (``memory``: its limit in bytes); the process,
-    and the server's end of the pipe.
-
-    The worker starts with a bare ``__main__``: a new ``spawn``/``forkserver`` process runs the
-    parent's ``__main__`` file again (multiprocessing's main fixup), and inside Streamlit (and AppTest)
-    that is the page script.  A job needs nothing of it.  (No page file may take a standard module's
-    name either: the page's folder is on ``sys.path`` under AppTest, and the worker copies it.)
-    """
+    and the server's end of the pipe.  The worker starts with a bare ``__main__``: a new process runs the
+    parent's ``__main__`` again (multiprocessing's main fixup), in Streamlit the page script.  (No page
+    file may take a standard module's name either: its folder is on ``sys.path`` under AppTest.)"""
     context = context or worker_context()
     parent, child = context.Pipe(duplex=duplex)
     boot = (os.getpid(), memory, target, child, *args)

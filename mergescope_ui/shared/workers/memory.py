@@ -77,10 +77,9 @@ def _count_collection(phase: str, info: dict[str, int]) -> None:
 def collect(*, now: float | None = None, busy: bool | None = None) -> int:
     """Collect cycles without a long stall; returns the generation collected (2: all, 1: the young).
 
-    The whole heap only on a server that is not ``busy`` (default: the collector ran
-    :data:`BUSY_COLLECTIONS` times since the last call), and then only while the last full collection
-    was quick, on the first quiet tick after a busy one (a class that left is old objects in cycles),
-    or once :data:`FULL_COLLECT_EVERY_SECONDS` passed since the last.
+    The whole heap only on a server not ``busy`` (default: :data:`BUSY_COLLECTIONS` runs of the collector
+    since the last call), and then while the last full collection was quick, on the first quiet tick
+    after a busy one, or once :data:`FULL_COLLECT_EVERY_SECONDS` passed since the last.
 
     >>> collect(busy=False) in (1, 2), collect(busy=True)
     (True, 1)

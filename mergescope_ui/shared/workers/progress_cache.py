@@ -31,8 +31,7 @@ V = TypeVar("V")
 
 
 class ProgressCache(Generic[V]):
-    """The ``entries`` most recently used results, by key (a tuple of digests and settings), each
-    kept at most ``seconds`` after its last use (for ever when None)."""
+    """The ``entries`` most recently used results by key, dropped ``seconds`` after their last use if set."""
 
     def __init__(
         self, entries: int, *, seconds: float | None = None, clock: Callable[[], float] = time.monotonic

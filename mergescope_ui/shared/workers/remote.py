@@ -1,11 +1,9 @@
 """An object kept in a session worker, and the questions the server asks it (no Streamlit).
 
-Every run that trains in a :class:`~.session_worker.SessionWorker` (BPE's
-:class:`~.remote_trainer.RemoteTrainer`, WordPiece's and Unigram's
-:class:`~mergescope_ui.train.scheme_driver.RemoteSchemeDriver`) is a :class:`Remote`: the worker and
-the handle of the object it keeps there.  Its requests are module-level functions: ``build(ctx,
-*args)`` returns what the server keeps of the object, the handle first; a question is ``fn(ctx,
-handle, *args)``.
+Every run that trains in a :class:`~.session_worker.SessionWorker` (``RemoteTrainer``,
+``RemoteSchemeDriver``) is a :class:`Remote`: the worker and the handle of the object it keeps.
+``build(ctx, *args)`` returns what the server keeps of it, the handle first; a question is
+``fn(ctx, handle, *args)`` (module-level functions).
 
 >>> remote, facts = Remote.open(_build, 3, name="doctest")
 >>> facts, remote.call(_times, 5)
@@ -19,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .jobs import Limits
-from .session_worker import Context, LateFn, ProgressFn, SessionWorker
+from .session_worker import Context, ProgressFn, SessionWorker
 
 
 class Remote:
@@ -50,17 +48,10 @@ class Remote:
         worker.remember(build, *args)  # to build it again in a new process (after idle)
         return cls(worker, answer[0]), answer
 
-    def call(
-        self,
-        fn: Callable[..., Any],
-        *args: Any,
-        progress: ProgressFn | None = None,
-        late: LateFn | None = None,
-        beat: bool = False,
-        **kwargs: Any,
-    ) -> Any:
-        """``fn(ctx, handle, *args, **kwargs)`` in the worker (see :meth:`SessionWorker.call`)."""
-        return self.worker.call(fn, self.handle, *args, progress=progress, late=late, beat=beat, **kwargs)
+    def call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``fn(ctx, handle, *args, **kwargs)`` in the worker (``progress``, ``late`` and ``beat`` as for
+        :meth:`SessionWorker.call`)."""
+        return self.worker.call(fn, self.handle, *args, **kwargs)
 
     def remember(self, fn: Callable[..., Any], *args: Any, key: Any = None) -> None:
         """Write down ``fn(ctx, handle, *args)`` (see :meth:`SessionWorker.remember`)."""

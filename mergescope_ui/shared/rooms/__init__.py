@@ -1,13 +1,9 @@
-"""Live classroom rooms: a teacher drives, students follow and answer (pure: no Streamlit).
+"""Live classroom rooms: a teacher drives, students follow and answer.
 
 May import :mod:`mergescope_ui.shared.stage` and :mod:`mergescope_ui.shared.html`, never a page package.
-
-- :mod:`.model`: a room's records (:class:`Question`, :class:`Moment`, :class:`RoomState`, ...), the rules
-  every store keeps, and :class:`RoomStore`, the one interface every page reaches the rooms through;
-- :mod:`.memory`: :class:`MemoryRooms`, the rooms of one server process;
-- :mod:`.records` and :mod:`.redis_store`: the same rooms in one Redis, for several servers
-  (``MERGESCOPE_ROOMS=redis://...``; README, "Live classroom");
-- :mod:`.host`: the teacher's side of a room on the Train page (open it, show how to join, ask, reveal, end).
+:mod:`.model` holds a room's records and :class:`RoomStore` (the interface and its rules);
+:class:`MemoryRooms` (:mod:`.memory`) and :mod:`.redis_store` (with :mod:`.records`) keep the rooms,
+without Streamlit; :mod:`.host` is the teacher's side on a page.
 
 >>> t = [0.0]
 >>> rooms = MemoryRooms(clock=lambda: t[0])
@@ -27,6 +23,7 @@ A whole lesson (publish, ask, answer, reveal) is in ``tests/ui/shared/test_rooms
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from .. import hosting
 from .memory import MemoryRooms
@@ -37,7 +34,6 @@ from .model import (
     NEXT,
     PRUNE,
     Moment,
-    Page,
     Question,
     RoomError,
     RoomState,
@@ -55,7 +51,6 @@ __all__ = [
     "PRUNE",
     "MemoryRooms",
     "Moment",
-    "Page",
     "Question",
     "RoomError",
     "RoomState",
@@ -67,14 +62,12 @@ __all__ = [
     "store_from",
 ]
 
-_STORE: RoomStore | None = None
+_STORE: RoomStore[Any] | None = None
 _STORE_LOCK = threading.Lock()
 
 
-def room_store() -> RoomStore:
-    """The process-wide store (made on first use): every session of this server sees the same rooms;
-    with ``MERGESCOPE_ROOMS=redis://host:port/db`` in the environment, every server that names the same
-    Redis does (:mod:`mergescope_ui.shared.rooms.redis_store`; README, "Live classroom")."""
+def room_store() -> RoomStore[Any]:
+    """The process-wide store, made on first use (:func:`store_from` ``MERGESCOPE_ROOMS``)."""
     global _STORE
     with _STORE_LOCK:
         if _STORE is None:
@@ -82,10 +75,9 @@ def room_store() -> RoomStore:
         return _STORE
 
 
-def store_from(setting: str) -> RoomStore:
+def store_from(setting: str) -> RoomStore[Any]:
     """The store ``MERGESCOPE_ROOMS`` names: unset, empty or ``memory``: this process's own
-    (:class:`MemoryRooms`); a Redis URL: :class:`.redis_store.RedisRooms` (it
-    connects on first use).
+    (:class:`MemoryRooms`); a Redis URL: :class:`.redis_store.RedisRooms` (it connects on first use).
 
     >>> type(store_from("")).__name__, type(store_from(" memory ")).__name__
     ('MemoryRooms', 'MemoryRooms')

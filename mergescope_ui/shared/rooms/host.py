@@ -1,16 +1,11 @@
 """The teacher's side of a live room (issue 26): open it, show how to join, ask, reveal, end.
 
-A page that steps through a lesson (the Train page today) calls :func:`host_room`
-once per run of the part that reruns at each step, with a function that makes
-the :class:`~.rooms.Moment` it shows.  Until the teacher opens a room it draws
-one button; once open it publishes the moment at every run (students follow
-within a second), and draws the room: its code and join link large, a QR code
-for phones, Ask / Ask what-if / Reveal / End room, and the answers as they
-arrive (a part that reruns alone every second while a question is open).  The
-what-if question (block the next merge's pair: what merges instead?) is made
-only when the teacher asks it, by the page's ``what_if`` function.  The host key stays
-in this session and in this tab (:mod:`.tab_memory`), so a reload finds the room
-again and no link ever carries it.
+A page that steps through a lesson calls :func:`host_room` at each run of the part that reruns at
+each step, with a function that makes the :class:`~.model.Moment` it shows.  Until the teacher opens
+a room it draws one button; then it publishes the moment at every run and draws the room: its code
+and join link large, a QR code, Ask / Ask what-if / Reveal / End room, and the answers as they arrive
+(a part that reruns alone every second while a question is open).  The host key stays in this session
+and this tab (:mod:`..tab_memory`), so a reload finds the room again and no link carries it.
 """
 
 from __future__ import annotations
@@ -20,7 +15,8 @@ import html
 import io
 import urllib.parse
 from collections.abc import Callable
-from typing import TypeAlias
+from pathlib import Path
+from typing import Any, TypeAlias
 
 import pandas as pd
 import segno
@@ -51,22 +47,11 @@ MEMORY = "room_tab_memory"  # the tab memory component (the host key across relo
 JOIN_PAGE = "room"  # the students' page, beside the teacher's
 MAX_LISTED = 40  # names listed under the room (the rest counted)
 ANSWERS_EVERY = 1.0  # seconds between two looks at the answers while a question is open
-ROOM_CSS = """
-<style>
-.ms-room{display:flex;flex-wrap:wrap;align-items:baseline;gap:.2rem 1.2rem;}
-.ms-room .ms-room-code{font-size:3rem;font-weight:800;letter-spacing:.18em;
-  font-family:ui-monospace,monospace;}
-.ms-room .ms-room-link{font-size:1.25rem;overflow-wrap:anywhere;}
-.ms-room-count{font-size:1.1rem;}
-.ms-room-names{opacity:.85;overflow-wrap:anywhere;}
-.ms-answers{display:grid;grid-template-columns:minmax(0,max-content) minmax(4rem,1fr) max-content;
-  gap:.25rem .6rem;align-items:center;font-size:1.05rem;max-width:44rem;}
-.ms-answers .ms-a-bar{display:block;height:1.1rem;background:#1c66d4;border-radius:.2rem;min-width:2px;}
-.ms-answers .ms-a-right .ms-a-bar{background:#2b8a3e;}
-.ms-answers .ms-a-right{font-weight:700;}
-.ms-answers .ms-a-label{font-family:ui-monospace,monospace;overflow-wrap:anywhere;}
-</style>
-"""
+ROOM_CSS = (
+    "\n<style>\n"
+    + (Path(__file__).with_name("assets") / "room.css").read_text(encoding="utf-8")
+    + "</style>\n"
+)
 
 
 def join_url(code: str, *, here: str) -> str:
@@ -137,11 +122,11 @@ def host_room(
     quiz: bool = True,
     ask: str = "which pair merges next?",
 ) -> None:
-    """The room of this session: a button to open one, or the open room (``moment`` is published);
-    ``what_if`` makes the what-if question at the step shown (None: the page poses none); ``pager``
-    makes the pages of places students ask for (None: they see the first ones); ``quiz``: the page
-    asks questions at all (an encode trace has no next merge to guess: no Ask, no Reveal); ``ask``: the
-    question the Ask button poses, in a few words."""
+    """The room of this session: a button to open one, or the open room (``moment`` is published).
+
+    ``what_if`` makes the what-if question at the step shown (None: none); ``pager`` the pages of places
+    students ask for (None: the first ones); ``quiz``: the page asks questions at all (an encode trace:
+    no Ask, no Reveal); ``ask``: the question the Ask button poses, in a few words."""
     store = room_store()
     host: str | None = st.session_state.get(HOST)
     code = store.hosted(host) if host else None
@@ -228,7 +213,7 @@ def _act(action: Callable[[str], object]) -> None:
         st.session_state.pop(HOST, None)
 
 
-def _ask_what_if(store: RoomStore, what_if: WhatIfMaker, position: int) -> Callable[[str], object]:
+def _ask_what_if(store: RoomStore[Any], what_if: WhatIfMaker, position: int) -> Callable[[str], object]:
     """The what-if button's action: make the question at the step the room shows, then pose it."""
 
     def ask(host: str) -> int:
@@ -268,39 +253,32 @@ def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None, *, quiz
                 reveal, end = st.columns(2)
             asked = state.asked
             open_question = asked is not None and not asked.revealed
+            busy = open_question or state.finished
             if asking is not None:
-                asking.button(
-                    f"❓ Ask: {ask}",
-                    key="room_ask",
-                    on_click=_act,
-                    args=(store.ask,),
-                    disabled=open_question or state.finished,
-                    width="stretch",
-                )
+                _button(asking, f"❓ Ask: {ask}", "room_ask", store.ask, disabled=busy)
             if block is not None and what_if is not None:
-                block.button(
+                _button(
+                    block,
                     "🚫 Ask the what-if: block that pair, which merges?",
-                    key="room_ask_what_if",
-                    on_click=_act,
-                    args=(_ask_what_if(store, what_if, state.position),),
-                    disabled=open_question or state.finished,
+                    "room_ask_what_if",
+                    _ask_what_if(store, what_if, state.position),
+                    disabled=busy,
                     help="Block the pair the next merge makes: which pair would merge instead? The students "
                     "answer from the pair table; the reveal explains it (ties too).",
-                    width="stretch",
                 )
             if reveal is not None:
-                reveal.button(
-                    "💡 Reveal",
-                    key="room_reveal",
-                    on_click=_act,
-                    args=(store.reveal,),
-                    disabled=not open_question,
-                    width="stretch",
-                )
-            end.button("⏹ End room", key="room_end", on_click=_act, args=(store.close,), width="stretch")
+                _button(reveal, "💡 Reveal", "room_reveal", store.reveal, disabled=not open_question)
+            _button(end, "⏹ End room", "room_end", store.close)
         with picture:
             st.image(qr_png(url), width=200, caption="Scan to join")
         st.fragment(_answers, run_every=ANSWERS_EVERY if open_question else None)(state.code)
+
+
+def _button(
+    place: DeltaGenerator, label: str, key: str, action: Callable[[str], object], **options: Any
+) -> None:
+    """A teacher's button as wide as its column: ``action`` runs on the room (:func:`_act`)."""
+    place.button(label, key=key, on_click=_act, args=(action,), width="stretch", **options)
 
 
 def _answers(code: str) -> None:

@@ -1,31 +1,19 @@
 """Live classroom rooms, their records and rules: what every store keeps (pure: no Streamlit).
 
-A *room* is what a teacher opens from the Train page.  It holds what the
-teacher shows (the stage's step views up to the step on the teacher's screen,
-never past it), the question the teacher asks (which pair merges next, or the
-what-if: with that pair blocked, which one would merge instead?), the
-students who joined and their answers.  Every page reaches the rooms through
-one small interface, :class:`RoomStore`; :class:`MemoryRooms` is the one a
-single Streamlit server uses (:func:`room_store` gives the process-wide one).
-:class:`mergescope_ui.shared.rooms.redis_store.RedisRooms` implements the same methods over one Redis,
-for several servers behind a load balancer (``MERGESCOPE_ROOMS=redis://...``:
-:func:`room_store`; README, "Live classroom").
+A *room* is what a teacher opens from the Train page: the stage's step views up to the teacher's
+step (never past it), the question the teacher asks (which pair merges next, or the what-if: with
+that pair blocked, which merges instead?), the students who joined and their answers.  Every page
+reaches the rooms through :class:`RoomStore`, which holds the rules the two stores share.
 
-The rules, all enforced here:
+The rules:
 
-- A room's code is :data:`CODE_LENGTH` characters drawn with :mod:`secrets`
-  from :data:`CODE_ALPHABET` (no 0/O, 1/I/L): about 2^30 codes, none derived
-  from another.  The teacher holds a second, long secret, the *host key*
-  (``secrets.token_urlsafe``), in their own session and tab; every call that
+- A room's code is drawn with :mod:`secrets` (about 2^30 codes, none derived from another).  The
+  teacher holds a second, long secret, the *host key*, in their own session and tab; every call that
   moves the room takes it, and the join link never carries it.
-- A room expires after :data:`IDLE_SECONDS` (90 minutes) without a teacher
-  action (a step, Ask, Reveal, or the teacher's page drawing the room).  An
-  ended or expired room is kept, closed, for :data:`CLOSED_KEPT_SECONDS` so
-  its students are told it ended, then forgotten.
-- At most :data:`MAX_ROOMS` rooms at once and :data:`MAX_STUDENTS` students a
-  room; a display name is cleaned (:func:`clean_name`: controls removed,
-  spaces folded, at most :data:`MAX_NAME` characters) and escaped wherever it
-  is shown (:func:`name_html`).
+- A room expires after :data:`IDLE_SECONDS` without a teacher action (a step, Ask, Reveal, the
+  teacher's page drawing it); closed, it is kept :data:`CLOSED_KEPT_SECONDS` to tell its students.
+- At most :data:`MAX_ROOMS` rooms and :data:`MAX_STUDENTS` students a room; a display name is cleaned
+  (:func:`clean_name`) and escaped wherever it is shown (:func:`name_html`).
 - A student answers each question once: a second answer is refused.
 """
 
@@ -35,9 +23,10 @@ import html
 import re
 import secrets
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
-from typing import Protocol, TypeAlias
+from typing import Generic, Protocol, TypeAlias, TypeVar
 
 from ..stage.contract import AHEAD, BEHIND, StepView, TokenLabel, Window, view_ids
 
@@ -77,10 +66,8 @@ KIND_NAMES = {
 class Question:
     """Which pair makes merge ``step``?  ``choices`` (pair labels) with what each shows (``shown``), the
     ``answer``, and each choice's :class:`Verdict` (ties explained as in the single-player quiz).
-
-    ``kind`` :data:`NEXT` asks about the run as it is; :data:`BLOCK` is the teacher's what-if: with the
-    pair the run merges at ``step`` blocked (``blocked``, its label), which pair would merge instead?
-    :data:`PRUNE` asks which piece Unigram's round ``step`` prunes.
+    ``kind`` :data:`NEXT` asks about the run as it is; :data:`BLOCK` is the teacher's what-if (the pair
+    merged at ``step`` blocked, ``blocked`` its label); :data:`PRUNE` asks which piece a round prunes.
 
     >>> q = Question(step=4, choices=("o + w",), shown=("o + w",), answer="o + w", verdicts={})
     >>> q.prompt, replace(q, kind=BLOCK, blocked="e + s").prompt
@@ -107,11 +94,9 @@ class Question:
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    """What the teacher's screen shows, as the room passes it on: the stage's ``window`` (its views go up
-    to ``window.position``, the teacher's step, and no further), the question the next merge poses
-    (None at the end), ``lesson``: a link that replays the lesson at one's own pace, and ``run``: a name
-    of the training run (a new text or new settings make a new run: the room forgets the old one's views,
-    whose steps and token ids mean other things)."""
+    """What the teacher's screen shows: the stage's ``window`` (views up to ``window.position``, the
+    teacher's step), the question the next merge poses (None at the end), ``lesson``: a link that
+    replays the lesson at one's own pace, and ``run``: a name of the training run."""
 
     window: Window
     question: Question | None
@@ -217,89 +202,11 @@ MAX_PAGES = 200  # pages of places a room keeps (built once for all its students
 
 
 class Pager(Protocol):
-    """What the teacher's page lends its room so students can page through a step's places past the
-    first ones: the view of step ``step`` with its places from the ``start``-th on, and the labels of
-    the tokens it shows (None: that step cannot be shown).  It runs in the student's session thread,
-    so it must be safe to call beside the teacher's own session (the Train page's takes a lock)."""
+    """What the teacher's page lends its room so students can page through a step's places: the view of
+    step ``step`` from its ``start``-th place on, with its labels (None: not shown).  It runs in the
+    student's session thread: it must be safe beside the teacher's own session."""
 
     def page(self, step: int, start: int) -> Page | None: ...
-
-
-class RoomStore(Protocol):
-    """Where the rooms live.  ``host`` is a room's host key (the teacher's secret), ``student`` the id
-    :meth:`join` gave; a method that moves a room raises :class:`RoomError` for a key it does not know
-    or a room that is closed."""
-
-    def open(self) -> tuple[str, str]:
-        """A new room: its code and its host key."""
-        ...
-
-    def hosted(self, host: str) -> str | None:
-        """The code of the open room ``host`` drives (a teacher's reload gets it back), or None."""
-        ...
-
-    def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
-        """The teacher's screen now shows ``moment``; ``pager`` makes the pages of places students ask
-        for (None: students see the places the teacher's views carry)."""
-        ...
-
-    def ask(self, host: str, question: Question | None = None) -> int:
-        """Pose the question of the moment shown (or ``question``, the teacher's what-if about the same
-        next merge); its number."""
-        ...
-
-    def reveal(self, host: str) -> None:
-        """Show every student the answer to the open question."""
-        ...
-
-    def close(self, host: str) -> Summary:
-        """End the room (its students are told); the lesson's summary."""
-        ...
-
-    def join(self, code: str, name: str) -> str:
-        """A new student in room ``code`` under ``name`` (cleaned): their id."""
-        ...
-
-    def member(self, code: str, student: str) -> str | None:
-        """``student``'s name in the open room ``code`` (None: no such student, or the room ended): how a
-        student's reloaded page finds its place again."""
-        ...
-
-    def answer(self, code: str, student: str, number: int, choice: str) -> bool:
-        """Record ``student``'s answer to question ``number``: False when they had answered already (or
-        the question is no longer open)."""
-        ...
-
-    def version(self, code: str) -> int | None:
-        """A number that changes whenever what every student sees changes (None: no such room): what
-        students poll."""
-        ...
-
-    def wait(self, code: str, seen: int | None, *, timeout: float) -> int | None:
-        """The room's version once it is no longer ``seen``, or after ``timeout`` seconds (at most
-        :data:`MAX_WAIT`) whatever it is then (None: no such room): a student's look at the room that
-        returns the moment the teacher acts, without asking again and again."""
-        ...
-
-    def state(self, code: str, *, student: str | None = None) -> RoomState | None:
-        """The room as a page draws it (None: no such room, or forgotten)."""
-        ...
-
-    def window(
-        self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
-    ) -> Window | None:
-        """A student's stage at ``position`` (at most the teacher's step), from the views the room kept;
-        ``starts``: step -> the first place the student's stage asked for there (a page made once for
-        the whole room, by the teacher's pager)."""
-        ...
-
-    def summary(self, code: str) -> Summary | None:
-        """The lesson so far (None: no such room)."""
-        ...
-
-    def names(self, code: str) -> tuple[str, ...]:
-        """The display names in room ``code``, in the order they joined (cleaned, not escaped)."""
-        ...
 
 
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
@@ -347,23 +254,21 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def question_summary(asked: Asked, tally: Tally) -> QuestionSummary:
-    """One line of the end-of-room summary: a question asked and how the class answered (every store)."""
-    return QuestionSummary(
-        number=asked.number,
-        step=asked.question.step,
-        answer=asked.question.answer,
-        answered=tally.answered,
-        right=tally.right,
-        tied=tally.tied,
-        kind=asked.question.kind,
-        blocked=asked.question.blocked,
-    )
+def tally(asked: Asked, answers: Mapping[str, str]) -> Tally:
+    """How the class answered ``asked`` so far (``answers``: student -> choice)."""
+    counts = dict.fromkeys(asked.question.choices, 0)
+    for choice in answers.values():
+        if choice in counts:
+            counts[choice] += 1
+    outcomes = [asked.question.verdicts[c].outcome for c in answers.values() if c in asked.question.verdicts]
+    right, tied = outcomes.count("right"), outcomes.count("tied")
+    return Tally(counts=counts, answered=len(answers), right=right, tied=tied)
 
 
-def asked_question(upcoming: Question | None, question: Question | None) -> Question:
+def asked_question(upcoming: Question | None, question: Question | None, *, pending: bool) -> Question:
     """The question a teacher asks at the room's step: ``question`` if it fits that step (a what-if), else
-    the step's own; a :class:`RoomError` if the step has none or ``question`` does not fit (every store)."""
+    the step's own; a :class:`RoomError` if the step has none, ``question`` does not fit, or a question
+    is still open (``pending``)."""
     if upcoming is None:
         raise RoomError("There is no next merge to ask about: step back, or train further.")
     if question is not None and question.step != upcoming.step:
@@ -373,6 +278,8 @@ def asked_question(upcoming: Question | None, question: Question | None) -> Ques
         )
     if question is not None and (question.answer not in question.choices or not question.choices):
         raise RoomError("This question has no right answer among its choices: ask another.")
+    if pending:
+        raise RoomError("A question is open: reveal it before asking the next.")
     return question or upcoming
 
 
@@ -380,8 +287,7 @@ def wanted_pages(
     starts: Mapping[int, int], history: Mapping[int, StepView], *, top: int, at: int
 ) -> dict[int, int]:
     """The pages a student's window needs: step -> first place, for the steps of the window whose kept
-    view starts elsewhere, and only starts that are places of that step (a report is the browser's).
-    """
+    view starts elsewhere, and only starts that are places of that step (a report is the browser's)."""
     at = max(0, min(at, top))
     wanted = {}
     for step, start in starts.items():
@@ -430,4 +336,193 @@ def student_window(
         large=False,
         notice="",
         arrows_from="",
+    )
+
+
+R = TypeVar("R")
+# A room read for its RoomState: version, reason closed, moment, students, last question, its answers
+Seen: TypeAlias = tuple[int, str, Moment | None, int, Asked | None, Mapping[str, str]]
+Lesson: TypeAlias = tuple[Iterable[int], int, Iterable[tuple[Asked, Mapping[str, str]]]]  # for Summary
+
+
+class RoomStore(Generic[R]):
+    """Where the rooms live: the one interface every page reaches them through, with the rules that need
+    nothing of the storage written once, over the hooks a store gives (``R``: a room as it reads one).
+
+    ``host`` is a room's host key (the teacher's secret), ``student`` the id :meth:`join` gave; a method
+    that moves a room raises :class:`RoomError` for a key it does not know or a room that is closed.
+    The rules run under ``_guard`` (the store's lock, or none)."""
+
+    _guard: AbstractContextManager[object]
+
+    def open(self) -> tuple[str, str]:
+        """A new room: its code and its host key."""
+        with self._guard:
+            if self._sweep() >= MAX_ROOMS:
+                raise RoomError(
+                    f"This server holds {MAX_ROOMS} open rooms, the most it allows: end a room you no longer "
+                    f"use, or wait for idle ones to expire ({IDLE_SECONDS // 60} minutes)."
+                )
+            host = secrets.token_urlsafe(24)
+            return self._create(host), host
+
+    def hosted(self, host: str) -> str | None:
+        """The code of the open room ``host`` drives (a teacher's reload gets it back), or None."""
+        with self._guard:
+            code = self._host_code(str(host))
+            room = self._find(code) if code else None
+            return code if room is not None and not self._closed(room) else None
+
+    def join(self, code: str, name: str) -> str:
+        """A new student in room ``code`` under ``name`` (cleaned): their id."""
+        shown = clean_name(name)
+        with self._guard:
+            self._sweep()
+            room = self._find(code)
+            if room is None:
+                raise RoomError("No room has this code: check it with your teacher (6 letters and digits).")
+            if self._closed(room):
+                raise RoomError("This room has ended: ask your teacher for the new code.")
+            student = secrets.token_urlsafe(12)
+            if not self._seat(normal_code(code), student, shown):
+                raise RoomError(f"This room is full ({MAX_STUDENTS} students): ask your teacher for another.")
+            return student  # (no new version: students see nothing of it)
+
+    def member(self, code: str, student: str) -> str | None:
+        """``student``'s name in the open room ``code`` (None: no such student, or the room ended)."""
+        with self._guard:
+            room = self._find(code)
+            return None if room is None or self._closed(room) else self._name(normal_code(code), str(student))
+
+    def summary(self, code: str) -> Summary | None:
+        """The lesson so far (None: no such room)."""
+        with self._guard:
+            return None if self._find(code) is None else self._summary(normal_code(code))
+
+    def state(self, code: str, *, student: str | None = None) -> RoomState | None:
+        """The room as a page draws it (None: no such room, or forgotten)."""
+        with self._guard:
+            room = self._find(code)
+            if room is None:
+                return None
+            code = normal_code(code)
+            version, reason, moment, students, asked, answers = self._seen(code, room)
+            window = moment.window if moment else None
+            return RoomState(
+                code=code,
+                version=version,
+                closed=self._closed(room),
+                reason=reason,
+                position=window.position if window else 0,
+                finished=bool(window and window.finished and window.position >= window.last),
+                students=students,
+                asked=asked,
+                tally=tally(asked, answers) if asked else None,
+                mine=answers.get(student or "") if asked else None,
+                lesson=moment.lesson if moment else "",
+                askable=bool(moment and moment.question),
+            )
+
+    def _drive(self, host: str) -> tuple[str, R]:
+        """The code and the room ``host`` drives (a :class:`RoomError` when it is gone or ended)."""
+        code = self._host_code(str(host))
+        room = self._find(code) if code else None
+        if code is None or room is None:
+            raise RoomError("This room is gone (ended, or idle too long): open a new one.")
+        if self._closed(room):
+            raise RoomError("This room has ended: open a new one.")
+        return code, room
+
+    def _summary(self, code: str) -> Summary:
+        steps, students, asked = self._lesson(code)
+        questions = tuple(question_summary(a, tally(a, answers)) for a, answers in asked)
+        return Summary(code=code, steps=tuple(steps), students=students, questions=questions)
+
+    # ----- what each store does on its storage -----
+    def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
+        """The teacher's screen shows ``moment``; ``pager`` makes the pages of places students ask for."""
+        raise NotImplementedError
+
+    def ask(self, host: str, question: Question | None = None) -> int:
+        """Pose the question of the moment shown (or ``question``, a what-if on its merge); its number."""
+        raise NotImplementedError
+
+    def reveal(self, host: str) -> None:
+        """Show every student the answer to the open question."""
+        raise NotImplementedError
+
+    def close(self, host: str) -> Summary:
+        """End the room (its students are told); the lesson's summary."""
+        raise NotImplementedError
+
+    def answer(self, code: str, student: str, number: int, choice: str) -> bool:
+        """Record ``student``'s answer to question ``number`` (False: answered already, or not open)."""
+        raise NotImplementedError
+
+    def version(self, code: str) -> int | None:
+        """A number that changes whenever what every student sees changes (None: no such room)."""
+        raise NotImplementedError
+
+    def wait(self, code: str, seen: int | None, *, timeout: float) -> int | None:
+        """The room's version once it is no longer ``seen``, or after ``timeout`` seconds (at most
+        :data:`MAX_WAIT`) whatever it is then (None: no such room)."""
+        raise NotImplementedError
+
+    def window(
+        self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
+    ) -> Window | None:
+        """A student's stage at ``position`` (at most the teacher's step), from the views the room kept;
+        ``starts``: step -> the first place the student's stage asked for there (made by the pager)."""
+        raise NotImplementedError
+
+    def names(self, code: str) -> tuple[str, ...]:
+        """The display names in room ``code``, in the order they joined (cleaned, not escaped)."""
+        raise NotImplementedError
+
+    # ----- the hooks: the storage (called under the guard; ``code`` is normal unless said) -----
+    def _find(self, code: str) -> R | None:
+        """Room ``code`` (as typed), expired first if its idle time ran out (None: no such room)."""
+        raise NotImplementedError
+
+    def _closed(self, room: R) -> bool:
+        raise NotImplementedError
+
+    def _host_code(self, host: str) -> str | None:
+        raise NotImplementedError
+
+    def _sweep(self) -> int:
+        """Forget the rooms closed long ago; the number still open."""
+        raise NotImplementedError
+
+    def _create(self, host: str) -> str:
+        """A new room (a fresh code) driven by ``host``; its code."""
+        raise NotImplementedError
+
+    def _seat(self, code: str, student: str, name: str) -> bool:
+        """Seat ``student`` unless the room is full (False)."""
+        raise NotImplementedError
+
+    def _name(self, code: str, student: str) -> str | None:
+        raise NotImplementedError
+
+    def _seen(self, code: str, room: R) -> Seen:
+        """What :meth:`state` shows (:data:`Seen`)."""
+        raise NotImplementedError
+
+    def _lesson(self, code: str) -> Lesson:
+        """The steps shown, the students, and each question asked with its answers."""
+        raise NotImplementedError
+
+
+def question_summary(asked: Asked, tally: Tally) -> QuestionSummary:
+    """One line of the end-of-room summary: a question asked and how the class answered."""
+    return QuestionSummary(
+        number=asked.number,
+        step=asked.question.step,
+        answer=asked.question.answer,
+        answered=tally.answered,
+        right=tally.right,
+        tied=tally.tied,
+        kind=asked.question.kind,
+        blocked=asked.question.blocked,
     )

@@ -24,23 +24,9 @@ from typing import Any
 from ..stage.contract import ButtonTitles, Place, Places, Span, StepView, TokenLabel, Window, Wording
 from .model import Asked, Moment, Question, Verdict
 
-RECORDS: dict[str, type] = {
-    cls.__name__: cls
-    for cls in (
-        Asked,
-        ButtonTitles,
-        Moment,
-        Place,
-        Places,
-        Question,
-        Span,
-        StepView,
-        TokenLabel,
-        Verdict,
-        Window,
-        Wording,
-    )
-}
+_ROOM = (Asked, Moment, Question, Verdict)
+_STAGE = (ButtonTitles, Place, Places, Span, StepView, TokenLabel, Window, Wording)
+RECORDS: dict[str, type] = {cls.__name__: cls for cls in (*_ROOM, *_STAGE)}
 _NAMES: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls)) for cls in RECORDS.values()}
 
 

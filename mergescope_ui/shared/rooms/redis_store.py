@@ -1,33 +1,22 @@
 """The rooms in one Redis, for several Streamlit servers behind a load balancer (``MERGESCOPE_ROOMS``).
 
-:class:`RedisRooms` keeps the rules of :class:`mergescope_ui.shared.rooms.MemoryRooms` (the same
-tests run against both: tests/ui/shared/test_rooms.py) over these keys, each
-under the store's ``prefix`` (``mergescope`` unless told):
+:class:`RedisRooms` keeps the rules of :class:`~.model.RoomStore` (the tests of
+tests/ui/shared/test_rooms.py run against both stores) over these keys, under the store's ``prefix``:
 
-- ``room:{code}``: a hash: the host key, ``touched`` and ``closed`` (clock
-  seconds: ``time.time`` by default, one clock for every server), ``reason``,
-  ``version``, the moment shown (:mod:`mergescope_ui.shared.rooms.records` JSON, its views and
-  labels kept apart), its position, lesson and run, and the open question's
-  number and choices (``open``, ``choices``); ``host:{key}`` -> code; the set
-  ``rooms`` of codes (the bound of :data:`mergescope_ui.shared.rooms.MAX_ROOMS`).
-- ``room:{code}:students`` (id -> name) and ``room:{code}:order`` (ids as they
-  joined), ``room:{code}:asked`` (the questions, a list), and per question
-  ``room:{code}:answers:{n}`` (student -> choice).  Joining and answering are
-  one Lua script each, so the bound of :data:`mergescope_ui.shared.rooms.MAX_STUDENTS` holds and an
-  answer counts once (``HSETNX``) whichever server takes it.
-- ``room:{code}:history`` (step -> view), ``room:{code}:labels`` (id -> label),
-  ``room:{code}:pages`` ("step:start" -> a page of places), ``room:{code}:steps``
-  (the steps shown, in order).
+- ``room:{code}``: a hash: the host key, ``touched`` and ``closed`` (``time.time`` seconds by default,
+  one clock for every server), ``reason``, ``version``, the moment shown (:mod:`.records` JSON, its
+  views and labels kept apart), its position, lesson and run, and the open question's number and
+  choices (``open``, ``choices``); ``host:{key}`` -> code; the set ``rooms`` of codes.
+- ``room:{code}:students`` (id -> name), ``:order`` (ids as they joined), ``:asked`` (the questions),
+  and per question ``:answers:{n}`` (student -> choice).  Joining and answering are one Lua script
+  each, so a room's bound holds and an answer counts once (``HSETNX``) whichever server takes it.
+- ``room:{code}:history`` (step -> view), ``:labels`` (id -> label), ``:pages`` ("step:start" -> a
+  page of places), ``:steps`` (the steps shown, in order).
 
-Every change students see increments ``version`` and publishes on the
-channel ``room:{code}``; each server holds one subscriber thread that wakes
-its own waiting students (:meth:`RedisRooms.wait`).  Pages of places are made
-by the teacher's pager, which lives in the teacher's process: a student's
-server that finds no page publishes the wish on ``wanted``, the teacher's
-server makes it, stores it and says so on the room's channel.  Every key of
-a room expires (``EXPIRE``) a while after the room would have been forgotten,
-renewed by each teacher action: a server that dies leaves nothing behind for
-long.
+Every change students see increments ``version`` and is published on ``room:{code}``, where each
+server's subscriber thread wakes its waiting students.  A page of places missing is wished for on
+``wanted``; the teacher's server (its pager) makes and stores it.  A room's keys expire a while after
+the room would be forgotten.
 
 >>> RedisRooms.from_url("http://x")
 Traceback (most recent call last):
@@ -37,8 +26,8 @@ ValueError: MERGESCOPE_ROOMS=http://x is no Redis URL: give redis://HOST:6379/0 
 
 from __future__ import annotations
 
+import contextlib
 import json
-import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -47,34 +36,13 @@ from dataclasses import replace
 from typing import Any
 
 from ..stage.contract import AHEAD, BEHIND, StepView, TokenLabel, Window, view_ids
+from . import model
 from . import records as room_records
-from .model import (
-    CLOSED_KEPT_SECONDS,
-    IDLE_SECONDS,
-    MAX_HISTORY,
-    MAX_PAGES,
-    MAX_ROOMS,
-    MAX_STUDENTS,
-    MAX_WAIT,
-    Asked,
-    Moment,
-    Page,
-    Pager,
-    Question,
-    RoomError,
-    RoomState,
-    Summary,
-    Tally,
-    asked_question,
-    clean_name,
-    new_code,
-    normal_code,
-    question_summary,
-    student_window,
-    wanted_pages,
-)
+from .model import Asked, Lesson, Moment, Page, Pager, Question, Seen, Summary, normal_code
 
-KEPT_SECONDS = IDLE_SECONDS + CLOSED_KEPT_SECONDS + 60  # a room's keys outlive the room's own rules
+KEPT_SECONDS = (
+    model.IDLE_SECONDS + model.CLOSED_KEPT_SECONDS + 60
+)  # a room's keys outlive the room's own rules
 PAGE_WAIT = 1.0  # seconds a student's server waits for the teacher's server to make a page of places
 
 _JOIN = """
@@ -108,15 +76,13 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-class RedisRooms:
-    """The rooms of every server that reaches one Redis (``client``: a ``redis.Redis``).
-
-    ``clock`` gives seconds, the same on every server (``time.time``; tests pass their own); ``prefix``
-    names the keys (tests give each store its own).
-    """
+class RedisRooms(model.RoomStore[dict[str, str]]):
+    """The rooms of every server that reaches one Redis (``client``: a ``redis.Redis``); ``clock`` gives
+    seconds, the same on every server; ``prefix`` names the keys (tests give each store its own)."""
 
     def __init__(self, client: Any, *, clock: Callable[[], float] = time.time, prefix: str = "mergescope"):
         self._redis = client
+        self._guard = contextlib.nullcontext()  # (the scripts keep a room's bounds: no lock here)
         self._clock = clock
         self._prefix = prefix
         self._join = client.register_script(_JOIN)
@@ -145,10 +111,9 @@ class RedisRooms:
         return f"{self._prefix}:room:{code}{':' + part if part else ''}"
 
     def _keys(self, code: str, questions: int) -> list[str]:
-        parts = ("", "students", "order", "asked", "history", "labels", "pages", "steps", "stepset")
-        return [self._key(code, p) for p in parts] + [
-            self._key(code, f"answers:{n}") for n in range(1, questions + 1)
-        ]
+        answers = [f"answers:{n}" for n in range(1, questions + 1)]
+        parts = ("", "students", "order", "asked", "history", "labels", "pages", "steps", "stepset", *answers)
+        return [self._key(code, p) for p in parts]
 
     def close_connections(self) -> None:
         """Stop listening and let the connections go (a test's store, or a server going down)."""
@@ -159,22 +124,20 @@ class RedisRooms:
         self._redis.close()
 
     # ----- housekeeping -----
-    def _meta(self, code: str) -> dict[str, str] | None:
+    def _find(self, code: str) -> dict[str, str] | None:
         """Room ``code``'s hash (None: no such room), expired first if its idle time ran out."""
         code = normal_code(code)
         if not code:
             return None
         key = self._key(code)
         pipe = self._redis.pipeline(transaction=False)
-        self._expire(keys=[key, key], args=[repr(self._clock()), IDLE_SECONDS], client=pipe)
+        self._expire(keys=[key, key], args=[repr(self._clock()), model.IDLE_SECONDS], client=pipe)
         pipe.hgetall(key)
-        expired, raw = pipe.execute()
-        if expired:
-            self._pagers.pop(code, None)  # the teacher's run (and a large text's worker) is let go
+        _, raw = pipe.execute()
         if not raw:
             return None
         meta = {_text(k): _text(v) for k, v in raw.items()}
-        if meta.get("closed"):
+        if meta.get("closed"):  # (an ended or expired room: the teacher's run, a large text's worker, goes)
             self._pagers.pop(code, None)
         return meta
 
@@ -196,11 +159,11 @@ class RedisRooms:
         for code, (closed, touched, host) in zip(codes, pipe.execute(), strict=True):
             if touched is None:
                 meta: dict[str, str] | None = None
-            elif not _text(closed or b"") and now - float(touched) > IDLE_SECONDS:
-                meta = self._meta(code)  # expires it
+            elif not _text(closed or b"") and now - float(touched) > model.IDLE_SECONDS:
+                meta = self._find(code)  # expires it
             else:
                 meta = {"closed": _text(closed or b""), "host": _text(host or b"")}
-            if meta is None or (meta["closed"] and now - float(meta["closed"]) > CLOSED_KEPT_SECONDS):
+            if meta is None or (meta["closed"] and now - float(meta["closed"]) > model.CLOSED_KEPT_SECONDS):
                 pipe = self._redis.pipeline()
                 if meta is not None:
                     pipe.delete(f"{self._prefix}:host:{meta['host']}")
@@ -212,31 +175,17 @@ class RedisRooms:
                 open_rooms += 1
         return open_rooms
 
-    def _driven(self, host: str) -> tuple[str, dict[str, str]]:
+    def _closed(self, room: dict[str, str]) -> bool:
+        return bool(room["closed"])
+
+    def _host_code(self, host: str) -> str | None:
         code = self._redis.get(f"{self._prefix}:host:{host}")
-        meta = self._meta(_text(code)) if code else None
-        if code is None or meta is None:
-            raise RoomError("This room is gone (ended, or idle too long): open a new one.")
-        if meta["closed"]:
-            raise RoomError("This room has ended: open a new one.")
-        return _text(code), meta
+        return None if code is None else _text(code)
 
-    def _asked(self, code: str) -> list[Asked]:
-        return [room_records.decode(a) for a in self._redis.lrange(self._key(code, "asked"), 0, -1)]
-
-    # ----- the teacher -----
-    def open(self) -> tuple[str, str]:
-        if self._sweep() >= MAX_ROOMS:
-            raise RoomError(
-                f"This server holds {MAX_ROOMS} open rooms, the most it allows: end a room you no longer "
-                f"use, or wait for idle ones to expire ({IDLE_SECONDS // 60} minutes)."
-            )
-        host = secrets.token_urlsafe(24)
-        while True:
-            code = new_code()
-            made = self._redis.hsetnx(self._key(code), "host", host)  # a code in use: draw again
-            if made:
-                break
+    def _create(self, host: str) -> str:
+        code = model.new_code()
+        while not self._redis.hsetnx(self._key(code), "host", host):  # a code in use: draw again
+            code = model.new_code()
         pipe = self._redis.pipeline()
         fields = {"touched": repr(self._clock()), "closed": "", "reason": "", "version": 0, "open": "0"}
         pipe.hset(self._key(code), mapping=fields)
@@ -244,15 +193,27 @@ class RedisRooms:
         pipe.sadd(f"{self._prefix}:rooms", code)
         self._keep(pipe, code, 0)
         pipe.execute()
-        return code, host
+        return code
 
-    def hosted(self, host: str) -> str | None:
-        code = self._redis.get(f"{self._prefix}:host:{host}")
-        meta = self._meta(_text(code)) if code else None
-        return _text(code) if code and meta is not None and not meta["closed"] else None
+    def _seat(self, code: str, student: str, name: str) -> bool:
+        keys = [self._key(code, "students"), self._key(code, "order")]
+        return bool(self._join(keys=keys, args=[student, name, model.MAX_STUDENTS]))
 
+    def _name(self, code: str, student: str) -> str | None:
+        name = self._redis.hget(self._key(code, "students"), student)
+        return None if name is None else _text(name)
+
+    def _lesson(self, code: str) -> Lesson:
+        steps = [int(s) for s in self._redis.lrange(self._key(code, "steps"), 0, -1)]
+        asked = [(a, self._answers(code, a.number)) for a in self._asked(code)]
+        return steps, int(self._redis.hlen(self._key(code, "students"))), asked
+
+    def _asked(self, code: str) -> list[Asked]:
+        return [room_records.decode(a) for a in self._redis.lrange(self._key(code, "asked"), 0, -1)]
+
+    # ----- the teacher -----
     def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
-        code, meta = self._driven(host)
+        code, meta = self._drive(host)
         window = moment.window
         if pager is not None:
             self._pagers[code] = pager
@@ -297,17 +258,17 @@ class RedisRooms:
         pipe.set(f"{self._prefix}:host:{host}", code, ex=KEPT_SECONDS)
         pipe.execute()
         history = self._key(code, "history")
-        if self._redis.hlen(history) > MAX_HISTORY:
+        if self._redis.hlen(history) > model.MAX_HISTORY:
             kept = (int(s) for s in self._redis.hkeys(history))
             steps = sorted(kept, key=lambda k: abs(k - window.position))
-            self._redis.hdel(history, *steps[MAX_HISTORY:])
+            self._redis.hdel(history, *steps[model.MAX_HISTORY :])
 
     def ask(self, host: str, question: Question | None = None) -> int:
-        code, meta = self._driven(host)
+        code, meta = self._drive(host)
         live: Moment | None = room_records.decode(meta["moment"]) if meta.get("moment") else None
-        question = asked_question(live.question if live else None, question)
-        if meta["open"] != "0":
-            raise RoomError("A question is open: reveal it before asking the next.")
+        question = model.asked_question(
+            live.question if live else None, question, pending=meta["open"] != "0"
+        )
         number = int(self._redis.llen(self._key(code, "asked"))) + 1
         pipe = self._redis.pipeline()
         pipe.rpush(self._key(code, "asked"), room_records.encode(Asked(number, question, revealed=False)))
@@ -320,7 +281,7 @@ class RedisRooms:
         return number
 
     def reveal(self, host: str) -> None:
-        code, meta = self._driven(host)
+        code, meta = self._drive(host)
         if meta["open"] == "0":
             return
         last = room_records.decode(self._redis.lindex(self._key(code, "asked"), -1))
@@ -331,7 +292,7 @@ class RedisRooms:
         pipe.execute()
 
     def close(self, host: str) -> Summary:
-        code, _ = self._driven(host)
+        code, _ = self._drive(host)
         self._pagers.pop(code, None)  # (the teacher's run is let go)
         asked = int(self._redis.llen(self._key(code, "asked")))
         pipe = self._redis.pipeline()
@@ -339,38 +300,13 @@ class RedisRooms:
         pipe.hset(self._key(code), mapping=ended)
         pipe.delete(self._key(code, "pages"))
         self._bump(pipe, code)
-        self._keep(pipe, code, asked, CLOSED_KEPT_SECONDS + 60)
+        self._keep(pipe, code, asked, model.CLOSED_KEPT_SECONDS + 60)
         pipe.execute()
-        summary = self.summary(code)
-        if summary is None:
-            raise RoomError("This room is gone (ended, or idle too long): open a new one.")
-        return summary
+        return self._summary(code)
 
     # ----- students -----
-    def join(self, code: str, name: str) -> str:
-        shown = clean_name(name)
-        self._sweep()
-        code = normal_code(code)
-        meta = self._meta(code)
-        if meta is None:
-            raise RoomError("No room has this code: check it with your teacher (6 letters and digits).")
-        if meta["closed"]:
-            raise RoomError("This room has ended: ask your teacher for the new code.")
-        student = secrets.token_urlsafe(12)
-        keys = [self._key(code, "students"), self._key(code, "order")]
-        if not self._join(keys=keys, args=[student, shown, MAX_STUDENTS]):
-            raise RoomError(f"This room is full ({MAX_STUDENTS} students): ask your teacher for another.")
-        return student  # (no new version: students see nothing of it)
-
-    def member(self, code: str, student: str) -> str | None:
-        meta = self._meta(code)
-        if meta is None or meta["closed"]:
-            return None
-        name = self._redis.hget(self._key(normal_code(code), "students"), str(student))
-        return None if name is None else _text(name)
-
     def answer(self, code: str, student: str, number: int, choice: str) -> bool:
-        meta = self._meta(code)  # (expires an idle room first)
+        meta = self._find(code)  # (expires an idle room first)
         if meta is None:
             return False
         code = normal_code(code)
@@ -379,12 +315,11 @@ class RedisRooms:
 
     # ----- reading -----
     def version(self, code: str) -> int | None:
-        meta = self._meta(code)
+        meta = self._find(code)
         return None if meta is None else int(meta["version"])
 
     def _listen(self) -> None:
-        """Start this server's subscriber (once): every room's news wakes the students waiting here, and
-        the teacher's pages are made here when a student's server asks for them."""
+        """Start this server's subscriber (once): it wakes the students waiting here, makes pages wished."""
         with self._changed:
             if self._listener is not None:
                 return
@@ -441,7 +376,7 @@ class RedisRooms:
             return self._news
 
     def wait(self, code: str, seen: int | None, *, timeout: float) -> int | None:
-        deadline = time.monotonic() + max(0.0, min(timeout, MAX_WAIT))
+        deadline = time.monotonic() + max(0.0, min(timeout, model.MAX_WAIT))
         if timeout > 0:
             self._listen()
         while True:
@@ -452,30 +387,13 @@ class RedisRooms:
                 return version
             self._news_after(heard, deadline)
 
-    def state(self, code: str, *, student: str | None = None) -> RoomState | None:
-        meta = self._meta(code)
-        if meta is None:
-            return None
-        code = normal_code(code)
+    def _seen(self, code: str, meta: dict[str, str]) -> Seen:
         last = self._redis.lindex(self._key(code, "asked"), -1)
         asked: Asked | None = room_records.decode(last) if last is not None else None
-        answers = self._answers(code, asked.number) if asked else {}
         live: Moment | None = room_records.decode(meta["moment"]) if meta.get("moment") else None
-        window = live.window if live else None
-        return RoomState(
-            code=code,
-            version=int(meta["version"]),
-            closed=bool(meta["closed"]),
-            reason=meta["reason"],
-            position=window.position if window else 0,
-            finished=bool(window and window.finished and window.position >= window.last),
-            students=int(self._redis.hlen(self._key(code, "students"))),
-            asked=asked,
-            tally=_tally(asked, answers) if asked else None,
-            mine=answers.get(student or "") if asked else None,
-            lesson=live.lesson if live else "",
-            askable=bool(live and live.question),
-        )
+        students = int(self._redis.hlen(self._key(code, "students")))
+        answers = self._answers(code, asked.number) if asked else {}
+        return int(meta["version"]), meta["reason"], live, students, asked, answers
 
     def _answers(self, code: str, number: int) -> dict[str, str]:
         raw = self._redis.hgetall(self._key(code, f"answers:{number}"))
@@ -484,7 +402,7 @@ class RedisRooms:
     def window(
         self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
     ) -> Window | None:
-        meta = self._meta(code)
+        meta = self._find(code)
         if meta is None or not meta.get("moment"):
             return None
         code = normal_code(code)
@@ -492,20 +410,17 @@ class RedisRooms:
         top = live.window.position
         at = max(0, min(position, top))
         steps = list(range(max(0, at - BEHIND), min(top, at + AHEAD) + 1))
-        history: dict[int, StepView] = {}
-        if steps:
-            for step, raw in zip(steps, self._redis.hmget(self._key(code, "history"), steps), strict=True):
-                if raw is not None:
-                    history[step] = room_records.decode(raw)
-        wanted = wanted_pages(starts or {}, history, top=top, at=position) if meta.get("pager") else {}
+        history: dict[int, StepView] = self._decoded("history", code, steps)
+        wanted = model.wanted_pages(starts or {}, history, top=top, at=position) if meta.get("pager") else {}
         pages = self._pages(code, wanted, run=live.run)
         ids = sorted(view_ids([*history.values(), *(view for view, _ in pages.values())]))
-        labels: dict[str, TokenLabel] = {}
-        if ids:
-            for i, raw in zip(ids, self._redis.hmget(self._key(code, "labels"), ids), strict=True):
-                if raw is not None:
-                    labels[str(i)] = room_records.decode(raw)
-        return student_window(live.window, history, labels, at=position, serial=serial, pages=pages)
+        labels: dict[str, TokenLabel] = self._decoded("labels", code, [str(i) for i in ids])
+        return model.student_window(live.window, history, labels, at=position, serial=serial, pages=pages)
+
+    def _decoded(self, part: str, code: str, names: list[Any]) -> dict[Any, Any]:
+        """The fields ``names`` of the room's hash ``part`` that it holds, decoded."""
+        found = self._redis.hmget(self._key(code, part), names) if names else []
+        return {n: room_records.decode(raw) for n, raw in zip(names, found, strict=True) if raw is not None}
 
     def _pages(self, code: str, wanted: Mapping[int, int], *, run: str) -> dict[int, Page]:
         """The pages of places ``wanted`` (step -> first place): kept, made here by the teacher's pager, or
@@ -529,7 +444,7 @@ class RedisRooms:
                         found[step] = made[f"{step}:{wanted[step]}"] = room_records.encode(page)
                 if made and self._redis.hget(self._key(code), "run") == run.encode():
                     self._redis.hset(self._key(code, "pages"), mapping=made)
-                    if self._redis.hlen(self._key(code, "pages")) > MAX_PAGES:
+                    if self._redis.hlen(self._key(code, "pages")) > model.MAX_PAGES:
                         self._redis.delete(self._key(code, "pages"))  # (the oldest go: all, here)
                         self._redis.hset(self._key(code, "pages"), mapping=made)
                 missing = []
@@ -542,22 +457,9 @@ class RedisRooms:
                 asked = True
             self._news_after(heard, deadline)
 
-    def summary(self, code: str) -> Summary | None:
-        meta = self._meta(code)
-        if meta is None:
-            return None
-        code = normal_code(code)
-        questions = []
-        for asked in self._asked(code):
-            tally = _tally(asked, self._answers(code, asked.number))
-            questions.append(question_summary(asked, tally))
-        steps = tuple(int(s) for s in self._redis.lrange(self._key(code, "steps"), 0, -1))
-        students = int(self._redis.hlen(self._key(code, "students")))
-        return Summary(code=code, steps=steps, students=students, questions=tuple(questions))
-
     def names(self, code: str) -> tuple[str, ...]:
         code = normal_code(code)
-        if self._meta(code) is None:
+        if self._find(code) is None:
             return ()
         order = self._redis.lrange(self._key(code, "order"), 0, -1)
         if not order:
@@ -567,15 +469,5 @@ class RedisRooms:
 
     def _pager(self, code: str) -> Pager | None:
         """The teacher's pager this server holds for room ``code`` (tests: it is let go at the end)."""
-        self._meta(code)
+        self._find(code)
         return self._pagers.get(normal_code(code))
-
-
-def _tally(asked: Asked, answers: Mapping[str, str]) -> Tally:
-    counts = dict.fromkeys(asked.question.choices, 0)
-    for choice in answers.values():
-        if choice in counts:
-            counts[choice] += 1
-    outcomes = [asked.question.verdicts[c].outcome for c in answers.values() if c in asked.question.verdicts]
-    right, tied = outcomes.count("right"), outcomes.count("tied")
-    return Tally(counts=counts, answered=len(answers), right=right, tied=tied)

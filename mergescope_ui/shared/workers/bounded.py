@@ -11,28 +11,27 @@ one that every session shares (:class:`SharedMemo`: the Train page's tables of a
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, MutableMapping
 from typing import TypeVar
 
 _K = TypeVar("_K", bound=Hashable)
 _V = TypeVar("_V")
 
 
-def remember(memo: dict[_K, _V], key: _K, make: Callable[[], _V], *, limit: int) -> _V:
+def remember(memo: MutableMapping[_K, _V], key: _K, make: Callable[[], _V], *, limit: int) -> _V:
     """``memo[key]``, made by ``make()`` the first time; past ``limit`` entries the oldest goes first."""
     if key not in memo:
-        if len(memo) >= limit:
+        value = make()
+        while len(memo) >= limit:
             memo.pop(next(iter(memo)))
-        memo[key] = make()
+        memo[key] = value
     return memo[key]
 
 
 class SharedMemo:
-    """A memo that every session of the server shares, of at most ``limit`` entries (the oldest dropped
-    first), safe across the sessions' threads: what sessions on the same run and step draw alike is
-    made once.  A class of 40 on one lesson, each student stepping, redraws the same tables 40 times
-    a step without it.  ``make`` runs outside the lock (two sessions may make one value at once; the
-    first kept wins).
+    """A memo every session of the server shares, of at most ``limit`` entries (the oldest dropped first),
+    safe across the sessions' threads: what a class on one lesson draws alike is made once.  ``make``
+    runs outside the lock (two sessions may make one value at once; the first kept wins).
 
     >>> memo, made = SharedMemo(limit=2), []
     >>> memo.get("a", lambda: made.append("a") or 1), memo.get("a", lambda: made.append("a") or 9), made

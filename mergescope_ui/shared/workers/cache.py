@@ -1,28 +1,15 @@
 """How MergeScope caches engine calls (the one rule), and the cached calls the pages share.
 
-- **Per server, with** ``st.cache_resource``: results any user may share (the
-  built-in corpora, a tokenizer quick-trained on a built-in text).  They are
-  keyed by small hashable arguments and never changed once built;
-  ``st.cache_resource`` hands back the object itself, where ``st.cache_data``
-  would unpickle a copy (of a whole tokenizer) at every rerun.
-- **Per server, with** :class:`~mergescope_ui.shared.workers.progress_cache.ProgressCache`:
-  calls that report progress into a bar made outside them (the lab's training
-  run and its measurement of uploaded tokenizer files), each kept
-  :data:`~mergescope_ui.shared.settings.CACHE_SECONDS` after its last use.  ``st.cache_*`` record
-  the elements a call updates and replay them on a hit, and replaying an update
-  of a bar made outside the call fails (``CacheReplayClosureError``), so these
-  use a small thread-safe LRU of the same kind: per process, immutable values,
-  keyed by digests (:func:`~mergescope_ui.shared.digest.digest`) of the texts.
-- **Per session, with** :func:`remember`: what depends on one session (the
-  Train page's run cut at a step, the files uploaded here and their decoding,
-  the tokens of the text in the box), kept in that session's ``session_state`` under the page's keys.
-- **Never cached**: a live trainer.  It is one user's iterator (``st.cache_data``
-  cannot pickle it, ``st.cache_resource`` would share it between users); it
-  lives in the user's ``session_state`` inside a
-  :class:`~mergescope_ui.shared.training_run.TrainingRun`.
+- **Per server, with** ``st.cache_resource``: results any user may share (the built-in corpora),
+  never changed (``st.cache_data`` would unpickle a copy at every rerun).
+- **Per server, with** :class:`~.progress_cache.ProgressCache`: calls that report progress into a bar
+  made outside them, kept :data:`~mergescope_ui.shared.settings.CACHE_SECONDS` after their last use
+  (``st.cache_*`` replay the bar's updates on a hit, which fails: ``CacheReplayClosureError``).
+- **Per session, with** :func:`remember`: what depends on one session, in its ``session_state``.
+- **Never cached**: a live trainer, one user's iterator (in a
+  :class:`~mergescope_ui.shared.training_run.TrainingRun` in the session).
 
-Pure HTML and chart builders may keep a ``functools.lru_cache``: they touch
-neither Streamlit nor the engine's state.
+Pure HTML and chart builders may keep a ``functools.lru_cache``.
 """
 
 from __future__ import annotations
@@ -33,6 +20,7 @@ from typing import TypeVar
 import streamlit as st
 
 from ..inputs.corpora import Corpus, find_corpus, load_index, load_text
+from . import bounded
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -51,9 +39,8 @@ def corpus_text(corpus_id: str) -> str:
 
 
 def remember(memo: MutableMapping[K, V], key: K, make: Callable[[], V], *, size: int) -> V:
-    """``memo[key]``, made with ``make()`` on a miss; the oldest entry goes when ``memo`` holds ``size``.
-
-    ``memo`` is a dict kept in one session's ``session_state``.
+    """``memo[key]``, made with ``make()`` on a miss; the oldest entry goes when ``memo`` (a dict in one
+    session's ``session_state``) holds ``size``.
 
     >>> memo = {}
     >>> [remember(memo, k, lambda: k * 10, size=2) for k in (1, 2, 1, 3)], sorted(memo)
@@ -61,10 +48,4 @@ def remember(memo: MutableMapping[K, V], key: K, make: Callable[[], V], *, size:
     """
     if size < 1:
         raise ValueError(f"size must be at least 1, not {size}")
-    if key in memo:
-        return memo[key]
-    value = make()
-    while len(memo) >= size:
-        memo.pop(next(iter(memo)))
-    memo[key] = value
-    return value
+    return bounded.remember(memo, key, make, limit=size)

@@ -1,32 +1,16 @@
 """Waiting for a worker job in a page: a progress bar, a Cancel button, and the job's end (Streamlit side).
 
-:func:`run_job` hands the work to the server's :func:`~mergescope_ui.shared.workers.jobs.runner`
-and waits for it in this session's script run, which sleeps between looks:
-the server's other sessions (and its health probe) never wait for the job.
-While it waits it shows the job's progress and a Cancel button, and asks the
-runner about the job several times a second, which keeps the job alive (a
-job nobody asks about, because its page was left or its session ended, is
-stopped by the runner).
+:func:`run_job` hands the work to the server's :func:`~.jobs.runner` and waits for it in this
+session's script run, sleeping between looks (the other sessions never wait for the job), showing
+its progress and Cancel, and asking about the job several times a second (which keeps it alive).
 
-A click on any widget (Cancel among them) stops this script run and starts
-another; the job goes on, and the next run's :func:`run_job` with the same
-``key`` waits for the same job.  Cancel's callback (:func:`stop`) ends the job
-and leaves a note for the run the click starts: Streamlit may call it while
-the waiting run still goes on, that run then sees the end first and forgets
-the job, and without the note the click's own run would start the job again
-(seen on a busy server).
+A click stops this script run and starts another; the job goes on, and the next run's :func:`run_job`
+with the same ``key`` waits for it.  Cancel (:func:`stop`) also leaves a note for the run its click
+starts, which would otherwise start the job again when the waiting run saw the end first.
 
-The bar and Cancel are two elements, one under the other, not a container:
-the place a job waits in often held the results of the run before, in a
-container, and Streamlit's browser side keeps a container's children when a
-container comes where one was (the empty sent between the two is dropped when
-both go out in one batch, the usual case on a busy server), so the old results
-showed under the new run's bar until the run ended.  An element replaces what
-was there.  (A block of another kind would not do: Streamlit's batching can
-then send a result's elements into the old block before the new one comes, and
-the page breaks with "Bad delta path index".)  The lab and the schemes page
-keep the bar above the results' own place all the same, so their results come
-back where they were.
+The bar and Cancel are two elements, not a container: Streamlit's browser side keeps a container's
+children when a container comes where one was, so the run before's results showed under the new bar
+(a block of another kind breaks with "Bad delta path index").
 """
 
 from __future__ import annotations
@@ -64,12 +48,11 @@ def run_job(
     where: Any = None,
     **kwargs: Any,
 ) -> Status:
-    """Run ``fn(*args, progress=..., **kwargs)`` in a worker and wait for it; returns the ended
-    :class:`~mergescope_ui.shared.workers.jobs.Status` (``ok`` with its ``value``, or a ``message``).
+    """Run ``fn(*args, progress=..., **kwargs)`` in a worker and wait for it; the ended
+    :class:`~.jobs.Status` (``ok`` with its ``value``, or a ``message``).
 
-    ``key`` names the work (include a digest of its inputs): a rerun with the same key waits for
-    the same job.  ``label`` is the progress bar's text (escaped here); ``where`` is the container to
-    draw the bar in (default: here; see the module's docstring).
+    ``key`` names the work (with a digest of its inputs): a rerun with the same key waits for the same
+    job.  ``label`` is the bar's text (escaped here); ``where``: the container for the bar (default: here).
     """
     jobs: dict[str, str] = st.session_state.setdefault(keys.JOBS, {})
     r = runner()
@@ -109,8 +92,7 @@ def run_job(
 
 
 def stop(job: str, key: str) -> None:
-    """Cancel's callback: end ``job`` and its process, and have the next :func:`run_job` with ``key``
-    (the run the click starts) return it cancelled rather than start it again."""
+    """Cancel's callback: end ``job``, and have the next :func:`run_job` with ``key`` return it cancelled."""
     runner().cancel(job)
     st.session_state.setdefault(keys.STOPPED, set()).add(key)
 
@@ -129,19 +111,15 @@ def _describe(label: str, status: Status) -> str:
 
 
 UPLOAD_LIMITS = Limits(seconds=300, memory_bytes=2048 * 1024 * 1024)
-"""A 10 MB tokenizer file (800,000 tokens) loads in a few seconds of CPU and under 1 GB; a busy
-server (load 20 on 2 cores) took 85 s to 2 minutes."""
+"""A 10 MB tokenizer file loads in a few seconds of CPU and under 1 GB (a busy server: up to 2 minutes)."""
 SESSION_TOKENS = 1_000_000
-"""The memory budget of one session for uploaded tokenizers, in tokens (a tokenizer takes about
-700 bytes per token on the server: 1,000,000 tokens, some 700 MB; an 800,000-token .tiktoken file
-of 9.8 MB took the server from 177 to 721 MB): one 10 MB file and a few small ones.  An upload past
-it is refused with a message."""
+"""The memory budget of one session for uploaded tokenizers, in tokens (about 700 bytes each on the
+server: some 700 MB, one 10 MB file and a few small ones); an upload past it is refused."""
 SERVER_TOKENS = 3_000_000
 """The same budget for every session of the server together (some 2 GB)."""
 
 _held: weakref.WeakKeyDictionary[Tokenizer | SchemeTokenizer, tuple[str, int]] = weakref.WeakKeyDictionary()
-"""Every uploaded tokenizer the server holds (for as long as a session keeps it), with its owner and
-its size in tokens."""
+"""Every uploaded tokenizer the server holds (while a session keeps it): its owner and size in tokens."""
 
 
 def held_tokens(owner: str | None = None) -> int:
@@ -180,24 +158,14 @@ def load_uploaded_in_worker(
     notes: list[str] | None = None,
     any_scheme: bool = False,
 ) -> Tokenizer | SchemeTokenizer:
-    """:func:`~mergescope_ui.shared.inputs.tokenizer_files.load_uploaded` run in a worker process (with a
-    progress bar and Cancel here), within the session's and the server's budgets; the loader's
-    message, or the job's, or the budget's, is a ValueError.  What the loader had to assume is
-    appended to ``notes`` when given.  ``any_scheme``: WordPiece and Unigram files load too
-    (:func:`~mergescope_ui.shared.inputs.tokenizer_files.load_uploaded_any`)."""
-    parts: list[str | bytes] = [repr(pattern), repr(any_scheme)]
-    for name, data in files:
-        parts += [name, data]
-    key = "load:" + digest(*parts)
-    names = ", ".join(name for name, _ in files)
+    """:func:`~mergescope_ui.shared.inputs.tokenizer_files.load_uploaded` run in a worker process (a bar
+    and Cancel here), within the session's and the server's budgets; the loader's, the job's or the
+    budget's message is a ValueError.  What the loader assumed is appended to ``notes``; with
+    ``any_scheme`` WordPiece and Unigram files load too (``load_uploaded_any``)."""
+    key = "load:" + digest(repr(pattern), repr(any_scheme), *[part for file in files for part in file])
+    label = "Loading " + ", ".join(name for name, _ in files)
     status = run_job(
-        key,
-        load_packed,
-        list(files),
-        label=f"Loading {names}",
-        limits=UPLOAD_LIMITS,
-        pattern=pattern,
-        any_scheme=any_scheme,
+        key, load_packed, [*files], label=label, limits=UPLOAD_LIMITS, pattern=pattern, any_scheme=any_scheme
     )
     if not status.ok:
         raise ValueError(status.message)

@@ -1,38 +1,17 @@
 """Heavy work in worker processes, so that one student's upload cannot freeze the class (no Streamlit).
 
-The Streamlit server is one process whose sessions share one interpreter
-lock: a 10 MB tokenizer file loaded on the server's thread held it for
-minutes, and every other student's page (and the health probe) waited.  A
-:class:`Runner` runs each such job in a process of its own:
+The server's sessions share one interpreter lock (a 10 MB tokenizer file loaded on the server's
+thread held it for minutes), so a :class:`Runner` runs each heavy job in a process of its own:
+started safely (:func:`worker_context`, never ``fork`` in the threaded server); bounded (``slots``
+running, ``queue`` waiting, :data:`MAX_JOBS_PER_OWNER` a session); limited (:class:`Limits`: past its
+time the runner kills the process, past its memory ``RLIMIT_AS`` raises ``MemoryError`` in it);
+watched (:class:`Progress` through a pipe, :meth:`Runner.cancel`); owned (a job nobody asked about
+for ``stale_after`` seconds is killed: its page left); and ended with the server (an ``atexit`` hook,
+and each worker watches the server's process, so even a killed server leaves nothing running).
 
-- **started safely**: from a ``forkserver`` context (``spawn`` where there is
-  none), never ``fork`` inside the threaded server; the fork server preloads
-  :data:`PRELOAD` once, so a job starts in a few milliseconds;
-- **bounded**: at most ``slots`` jobs run at once (the rest wait, in order),
-  at most ``queue`` wait, at most :data:`MAX_JOBS_PER_OWNER` belong to one
-  session; past that :meth:`Runner.submit` refuses with a message;
-- **limited**: each job has :class:`Limits`, a time limit (the runner kills
-  the process) and a memory limit (``RLIMIT_AS`` in the worker, set to what
-  the worker maps when it starts plus the job's limit: an allocation past it
-  raises ``MemoryError`` there), each ending in a clear message;
-- **watched**: the job reports progress (:class:`Progress`) through a pipe the
-  page reads; :meth:`Runner.cancel` ends the job and its process at once;
-- **owned**: a job belongs to an owner (one per browser session) that must
-  ask for its status (:meth:`Runner.status`) while it waits for it; a job nobody asked about
-  for ``stale_after`` seconds (its page left, its session ended) is killed;
-- **shut down with the server**: an ``atexit`` hook kills every job process;
-  a worker also ends when the server is gone (it watches its parent), so even
-  a killed server leaves nothing running.  Streamlit's own SIGTERM handler
-  stops the server and the interpreter's exit runs the hook.
-
-A job is a module-level function ``fn(*args, progress=report, **kwargs)``
-(``report(done, total, note="")`` sends progress); it must return compact data
-(dataclasses of plain values, bytes, arrays), which is pickled once.  A
-``ValueError`` it raises is the user's message; any other exception becomes a
-short message without a traceback.
-
-One thread per server (started with the runner) reads the pipes, enforces the
-limits and starts waiting jobs; it never runs a job's work itself.
+A job is a module-level function ``fn(*args, progress=report, **kwargs)`` (``report(done, total,
+note="")``) that returns compact data; a ``ValueError`` it raises is the user's message (:func:`outcome`).
+One thread per runner reads the pipes, enforces the limits and starts waiting jobs.
 
 >>> runner = Runner(slots=1)
 >>> job = runner.submit(_double, 21, owner="doc")
@@ -57,10 +36,10 @@ import threading
 import time
 import types
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from .. import hosting
 
@@ -74,58 +53,63 @@ PRELOAD: Final = [
     "mergescope_ui.shared.workers.remote_trainer",
     "mergescope_ui.train.scheme_driver",
 ]
-"""Imported once by the fork server, so each job starts without importing them again (the modules of
-the jobs pages run; a module not listed is imported by each job that needs it)."""
+"""Imported once by the fork server, so that a job starts without importing them again."""
 MAX_JOBS_PER_OWNER: Final = 2
 DEFAULT_SLOTS: Final = hosting.positive_int("MERGESCOPE_JOB_SLOTS")
-"""Jobs running at once in one server.  The machine a class shares has about two cores; a host with
-more sets ``MERGESCOPE_JOB_SLOTS``."""
+"""Jobs running at once in one server (``MERGESCOPE_JOB_SLOTS``)."""
 DEFAULT_QUEUE: Final = 16
 STALE_SECONDS: Final = 20.0
-"""A job nobody has asked about for this long is killed: its page is gone (a waiting page asks
-several times a second)."""
+"""A job nobody has asked about for this long is killed (a waiting page asks several times a second)."""
 FORGET_AFTER: Final = 600.0  # seconds an ended job's record is kept for a page that has not asked yet
 PROGRESS_EVERY: Final = 0.1  # seconds between two progress messages from one worker (more are dropped)
 
-QUEUED, RUNNING, DONE, FAILED, CANCELLED, TIMEOUT, MEMORY, REAPED = (
-    "queued",
-    "running",
-    "done",
-    "failed",
-    "cancelled",
-    "timeout",
-    "memory",
-    "reaped",
-)
+QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+CANCELLED, TIMEOUT, MEMORY, REAPED = "cancelled", "timeout", "memory", "reaped"
 ENDED: Final = frozenset({DONE, FAILED, CANCELLED, TIMEOUT, MEMORY, REAPED})
 STOPPED_MESSAGE: Final = "cancelled: the job was stopped"  # a job's message after its Cancel
+Request: TypeAlias = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]  # a call: fn, args, kwargs
 
 
-@contextlib.contextmanager
-def _bare_main() -> Iterator[None]:
-    """Start a worker with a bare ``__main__``.
+def worker_context(method: str | None = None) -> Any:
+    """The multiprocessing context a worker starts from: ``method``, by default ``forkserver`` (which
+    preloads :data:`PRELOAD`) or ``spawn`` where there is none; never ``fork``."""
+    methods = multiprocessing.get_all_start_methods()
+    method = method or ("forkserver" if "forkserver" in methods else "spawn")
+    if method == "fork":
+        raise ValueError("fork is not safe inside a threaded server; use forkserver or spawn")
+    context: Any = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(PRELOAD)
+    return context
 
-    A new ``spawn``/``forkserver`` process runs the parent's ``__main__`` file again before the job
-    (multiprocessing's main fixup).  Inside Streamlit (and AppTest) ``__main__`` is the page script
-    being run, so each worker would run a page first.  A job needs nothing of ``__main__``: its
-    function is looked up in its own module.  (No page file may take a standard module's name
-    either: the page's folder is on ``sys.path`` under AppTest, and the worker copies it.)
-    """
+
+def start_process(
+    target: Callable[..., None], *args: Any, memory: int, name: str, duplex: bool = False, context: Any = None
+) -> tuple[Any, Connection]:
+    """Start ``target(pipe, *args)`` in a daemon worker process (from ``context``, by default
+    :func:`worker_context`'s) after :func:`start_worker` (``memory``: its limit in bytes); the process,
+    and the server's end of the pipe.  The worker starts with a bare ``__main__``: a new process runs the
+    parent's ``__main__`` again (multiprocessing's main fixup), in Streamlit the page script.  (No page
+    file may take a standard module's name either: its folder is on ``sys.path`` under AppTest.)"""
+    context = context or worker_context()
+    parent, child = context.Pipe(duplex=duplex)
+    boot = (os.getpid(), memory, target, child, *args)
+    process = context.Process(target=_boot, args=boot, name=name, daemon=True)
     main = sys.modules.get("__main__")
     sys.modules["__main__"] = types.ModuleType("__main__")
     try:
-        yield
+        process.start()
     finally:
+        child.close()
         if main is not None:
             sys.modules["__main__"] = main
+    return process, parent
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What one job may use: ``seconds`` of running time and ``memory_bytes`` of address space.
 
-    >>> Limits(seconds=60, memory_bytes=512 * MEGABYTE).describe()
-    '60 s and 512 MB'
     >>> Limits(seconds=0)
     Traceback (most recent call last):
     ...
@@ -143,9 +127,6 @@ class Limits:
                 f"a job's memory limit of {self.memory_bytes} bytes is below 64 MB, too little for Python; "
                 "give more"
             )
-
-    def describe(self) -> str:
-        return f"{self.seconds:g} s and {self.memory_bytes // MEGABYTE} MB"
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,13 +200,7 @@ class Runner:
     ) -> None:
         if slots < 1:
             raise ValueError(f"a runner needs at least 1 slot, not {slots}")
-        methods = multiprocessing.get_all_start_methods()
-        method = method or ("forkserver" if "forkserver" in methods else "spawn")
-        if method == "fork":
-            raise ValueError("fork is not safe inside a threaded server; use forkserver or spawn")
-        self._context: Any = multiprocessing.get_context(method)
-        if method == "forkserver":
-            self._context.set_forkserver_preload(PRELOAD)
+        self._context = worker_context(method)
         self.slots, self.queue, self.stale_after, self.tick = slots, queue, stale_after, tick
         self._jobs: dict[str, _Job] = {}
         self._waiting: deque[str] = deque()
@@ -238,12 +213,7 @@ class Runner:
 
     # ----- what pages call -----
     def submit(
-        self,
-        fn: Callable[..., Any],
-        *args: Any,
-        owner: str,
-        limits: Limits | None = None,
-        **kwargs: Any,
+        self, fn: Callable[..., Any], *args: Any, owner: str, limits: Limits | None = None, **kwargs: Any
     ) -> str:
         """Queue ``fn(*args, progress=..., **kwargs)`` for ``owner``; returns the job's id.
 
@@ -303,10 +273,13 @@ class Runner:
 
     def cancel_owner(self, owner: str) -> None:
         """End every job of ``owner`` (its session ended)."""
+        self._cancel_all("cancelled: its session ended", owner)
+
+    def _cancel_all(self, message: str, owner: str | None = None) -> None:
         with self._lock:
             for j in list(self._jobs.values()):
-                if j.owner == owner and j.state not in ENDED:
-                    self._end(j, CANCELLED, "cancelled: its session ended")
+                if owner in (None, j.owner) and j.state not in ENDED:
+                    self._end(j, CANCELLED, message)
 
     def forget(self, job: str) -> None:
         """Drop ``job``'s record (ending it first if it still runs), freeing its value."""
@@ -329,8 +302,7 @@ class Runner:
     def jobs(self) -> list[Status]:
         """Every job still on record, oldest first."""
         with self._lock:
-            ids = list(self._jobs)
-        return [self._peek(i) for i in ids]
+            return [self._peek(i) for i in self._jobs]
 
     def pids(self) -> list[int]:
         """The processes of jobs that are running now."""
@@ -343,9 +315,7 @@ class Runner:
         """Kill every job process and stop the watching thread (the server is stopping)."""
         with self._lock:
             self._stopped = True
-            for j in self._jobs.values():
-                if j.state not in ENDED:
-                    self._end(j, CANCELLED, "cancelled: the server is stopping")
+            self._cancel_all("cancelled: the server is stopping")
         self._wake()
         if self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
@@ -390,16 +360,10 @@ class Runner:
                             code = j.process.exitcode
                             self._end(j, FAILED, f"the worker stopped without a result (exit code {code})")
                     elif now - j.started > j.limits.seconds:
-                        self._end(
-                            j,
-                            TIMEOUT,
-                            f"stopped after {j.limits.seconds:g} s, this server's time limit for one job; "
-                            "try a smaller input",
-                        )
-                    elif now - j.seen > self.stale_after:
-                        self._end(j, REAPED, "stopped: nobody was waiting for it any more")
+                        limit = f"{j.limits.seconds:g} s, this server's time limit for one job"
+                        self._end(j, TIMEOUT, f"stopped after {limit}; try a smaller input")
                 for j in list(self._jobs.values()):
-                    if j.state == QUEUED and now - j.seen > self.stale_after:
+                    if j.state in (QUEUED, RUNNING) and now - j.seen > self.stale_after:
                         self._end(j, REAPED, "stopped: nobody was waiting for it any more")
                     elif j.state in ENDED and now - j.seen > FORGET_AFTER:
                         del self._jobs[j.id]  # an end nobody came back for
@@ -418,13 +382,9 @@ class Runner:
                     j.progress = Progress(*rest)
                 elif kind == "done":
                     self._end(j, DONE, "", value=rest[0])
-                elif kind == "memory":
-                    self._end(
-                        j,
-                        MEMORY,
-                        f"stopped: the job needed more than {j.limits.memory_bytes // MEGABYTE} MB, this "
-                        "server's memory limit for one job; try a smaller input",
-                    )
+                elif kind == MEMORY:
+                    limit = f"{j.limits.memory_bytes // MEGABYTE} MB, this server's memory limit for one job"
+                    self._end(j, MEMORY, f"stopped: the job needed more than {limit}; try a smaller input")
                 else:
                     self._end(j, FAILED, rest[0])
         except (EOFError, OSError):
@@ -435,22 +395,15 @@ class Runner:
             j = self._jobs.get(self._waiting.popleft())
             if j is None or j.state != QUEUED:
                 continue
-            parent, child = self._context.Pipe(duplex=False)
-            process = self._context.Process(
-                target=_work,
-                args=(child, os.getpid(), j.fn, j.args, j.kwargs, j.limits.memory_bytes),
-                name=f"mergescope-{j.id}",
-                daemon=True,
-            )
             try:
-                with _bare_main():
-                    process.start()
+                memory, call = j.limits.memory_bytes, (j.fn, j.args, j.kwargs)
+                j.process, j.conn = start_process(
+                    _work, call, memory=memory, name=f"mergescope-{j.id}", context=self._context
+                )
             except (OSError, ValueError) as exc:
                 self._end(j, FAILED, f"could not start a worker process ({type(exc).__name__}: {exc})")
                 continue
-            finally:
-                child.close()
-            j.process, j.conn, j.started, j.state = process, parent, time.monotonic(), RUNNING
+            j.started, j.state = time.monotonic(), RUNNING
 
     def _end(self, j: _Job, state: str, message: str, *, value: Any = None) -> None:
         """Record how ``j`` ended and make sure its process is gone."""
@@ -471,16 +424,8 @@ def _nothing() -> None:
 
 
 # ----- in the worker process -----
-def _work(
-    conn: Connection,
-    server: int,
-    fn: Callable[..., Any],
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
-    memory_bytes: int,
-) -> None:
-    """A worker's whole life: limit memory, watch the server, run ``fn``, send how it ended."""
-    start_worker(server, memory_bytes)
+def _work(conn: Connection, call: Request) -> None:
+    """A job's worker: make the ``call``, reporting its progress, and send how it ended."""
     last = [0.0]
 
     def report(done: int, total: int, note: str = "") -> None:
@@ -490,29 +435,40 @@ def _work(
             conn.send(("progress", int(done), int(total), str(note)))
 
     conn.send(("started",))
+    fn, args, kwargs = call
+    failed = "the job failed ({}); try a smaller or simpler input"
+    ended = outcome((fn, args, {**kwargs, "progress": report}), failed=failed, log="mergescope job failed")
     try:
-        value = fn(*args, progress=report, **kwargs)
+        conn.send(ended)
     except MemoryError:
-        value = None  # free what the job held before sending
-        conn.send(("memory",))
-        return
+        conn.send((MEMORY, None))
+
+
+def outcome(call: Request, *, failed: str, log: str) -> tuple[str, Any]:
+    """How the ``call`` ``(fn, args, kwargs)`` ended, in a worker: ``("done", value)``, ``("memory", None)``
+    or ``("failed", message)``: a ``ValueError``'s own, else ``failed`` with the exception's name (the
+    page never gets a traceback; the server's stderr gets ``log`` and the exception)."""
+    fn, args, kwargs = call
+    try:
+        return DONE, fn(*args, **kwargs)
+    except MemoryError:
+        return MEMORY, None  # what the call held is freed before anything is sent
     except ValueError as exc:
-        conn.send(("failed", str(exc) or "the input could not be used"))
-        return
-    except Exception as exc:  # the page gets a message, never a traceback
-        conn.send(("failed", f"the job failed ({type(exc).__name__}); try a smaller or simpler input"))
-        print(f"mergescope job failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return
-    try:
-        conn.send(("done", value))
-    except MemoryError:
-        conn.send(("memory",))
+        return FAILED, str(exc) or "the input could not be used"
+    except Exception as exc:
+        print(f"{log}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return FAILED, failed.format(type(exc).__name__)
 
 
 WORKER_NICE: Final = 10
-"""How much lower a worker's CPU priority is than the server's.  Two heavy jobs on a 2-core machine
-would otherwise take both cores from the sessions' pages (a class of 40 stepping beside them waited
-1.4 s for a step, p50); at a lower priority they take what the server leaves."""
+"""How much lower a worker's CPU priority is than the server's: on 2 cores, two heavy jobs would
+otherwise take both from the sessions' pages."""
+
+
+def _boot(server: int, memory_bytes: int, target: Callable[..., None], *args: Any) -> None:
+    """In a new worker: :func:`start_worker`, then ``target(*args)``."""
+    start_worker(server, memory_bytes)
+    target(*args)
 
 
 def start_worker(server: int, memory_bytes: int) -> None:

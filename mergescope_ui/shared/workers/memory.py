@@ -1,47 +1,15 @@
 """Giving memory back: the server returns what ended sessions freed, instead of holding it for good.
 
-A session that trains on a 10 MB upload or runs the lab allocates a few
-hundred MB in many small and medium blocks.  When the session ends (its
-browser closed, ``server.disconnectedSessionTTL`` later) and the caches'
-lifetimes pass (:data:`~mergescope_ui.shared.settings.CACHE_SECONDS`), Python
-frees them, but glibc's allocator keeps most freed pages mapped, so the
-server's resident memory would stay at its peak (60 MB to 415 MB after a few
-lab runs, for good).  :func:`start_trimmer`, called once per server process
-from ``app.py``:
+glibc's allocator keeps most freed pages mapped, so the server's resident memory would stay at its
+peak.  :func:`start_trimmer` (once per server, from ``app.py``) tunes glibc (:func:`tune_allocator`:
+big blocks get pages of their own, at most two heaps) and starts a thread that every
+:data:`TRIM_EVERY_SECONDS` (:func:`release`) drops expired cached results, collects cycles (Streamlit's
+own collection is off, ``.streamlit/config.toml``) and returns free pages (``malloc_trim(0)``).
 
-- tunes glibc once (:func:`tune_allocator`): blocks of 128 KB or more always
-  get pages of their own, returned to the system when freed (glibc otherwise
-  raises that threshold after the first big block is freed, and big texts then
-  land in the shared heap), and at most two heaps are shared by all threads
-  (one per thread otherwise, each holding its own freed pages);
-- starts one daemon thread that every :data:`TRIM_EVERY_SECONDS` (:func:`release`)
-  drops the cached results past their lifetime
-  (:func:`~mergescope_ui.shared.workers.progress_cache.expire_all`), collects cycles (a
-  closed session's objects form cycles, and ``.streamlit/config.toml`` turns
-  off Streamlit's collection after every run; an idle server would never
-  collect them: 70 MB after five lab runs), and asks glibc to return its free
-  pages to the system (``malloc_trim(0)``).
-
-A full collection holds the interpreter lock for as long as it takes to visit
-every object the collector tracks: with one heavy session open that stalled
-every other request 1.4-1.9 s, every tick.  So (:func:`collect`):
-
-- the objects alive when the trimmer starts (the imported modules of
-  Streamlit, pandas, altair: some hundred thousand) are moved out of the
-  collector's sight once (``gc.freeze()``); they live as long as the server;
-- a tick collects the young generations (cheap), and the whole heap only
-  on a quiet server, while the last full collection took at most
-  :data:`FULL_COLLECT_MAX_SECONDS` or once after busy ticks (:func:`collect`);
-  past that, at most once every :data:`FULL_COLLECT_EVERY_SECONDS` (Python's
-  own thresholds still run it as the heap grows, raised by :data:`GC_THRESHOLDS`:
-  with Python's 700/10/10, a live room of 40 students following a teacher made
-  seven automatic full collections of about 400 ms in 16 s, each one holding
-  every student's page back; ``bench/bench_classroom.py``).  Heavy work runs in worker
-  processes (:mod:`mergescope_ui.shared.workers.jobs`), so the server's heap stays
-  small and the full collection short.
-
-Elsewhere than glibc (macOS, musl) both do nothing.  ``bench/bench_load.py``
-prints the effect; ``tests/browser/test_load.py`` holds it.
+A full collection holds the interpreter lock over every tracked object, so the objects alive at the
+start (the imported modules) are frozen out of its sight (``gc.freeze()``) and :func:`collect` runs
+it only on a quiet server.  Elsewhere than glibc the allocator calls do nothing.
+``bench/bench_load.py`` prints the effect; ``tests/browser/test_load.py`` holds it.
 
 >>> isinstance(trim(), bool)
 True
@@ -60,13 +28,10 @@ from .progress_cache import expire_all
 
 TRIM_EVERY_SECONDS = 15.0
 FULL_COLLECT_MAX_SECONDS = 0.2
-"""A full collection this quick may run at every quiet tick.  With the heavy work in worker processes, the
-whole heap of a class of 40 with two 9.5 MB uploads took 56-101 ms (``bench/bench_class.py`` with a
-collector callback in the server); 0.05 s, set when the heap held the heavy work, made a 56 ms one the
-last for 10 minutes, and the server stayed 160 MB above its size after the class."""
+"""A full collection this quick may run at every quiet tick (a class of 40's heap took 56-101 ms)."""
 FULL_COLLECT_EVERY_SECONDS = 600.0
 # The collector's thresholds (gc.set_threshold): a young collection after 20,000 new objects, not 700
-# (Streamlit makes thousands a page run, which 700 pushed into the older generations and full collections).
+# (Streamlit makes thousands a page run: with 700, a room of 40 made seven 400 ms full collections in 16 s).
 GC_THRESHOLDS = (20_000, 20, 20)
 MMAP_THRESHOLD = 128 * 1024  # glibc's default start value, kept fixed
 ARENA_MAX = 2
@@ -97,9 +62,8 @@ _last_full = {"seconds": 0.0, "at": float("-inf")}
 
 
 BUSY_COLLECTIONS = 3
-"""A server whose collector ran this many times or more since the last tick (60,000 new objects in
-15 s) is busy: sessions are running pages.  A tick then collects the young generations only: the whole
-heap of a class of 40 took 1.5-2 s at once, every session's page waiting behind it."""
+"""A server whose collector ran this many times since the last tick is busy (sessions are running pages):
+a tick then collects the young generations only."""
 _collections = [0]  # the collector's runs since the last tick (counted by _count_collection)
 _busy_since_full = [False]  # a tick found the server busy since the last full collection
 
@@ -113,12 +77,9 @@ def _count_collection(phase: str, info: dict[str, int]) -> None:
 def collect(*, now: float | None = None, busy: bool | None = None) -> int:
     """Collect cycles without a long stall; returns the generation collected (2: all, 1: the young).
 
-    The whole heap only on a server that is not ``busy`` (default: the collector ran
-    :data:`BUSY_COLLECTIONS` times since the last call), and then only while the last full collection
-    was quick, on the first quiet tick after a busy one (the sessions that ended, a class that left,
-    are old objects in cycles that only a full collection frees), or once
-    :data:`FULL_COLLECT_EVERY_SECONDS` passed since the last.  So a heap too big to collect at every
-    tick is still collected once per quiet spell, not only every 10 minutes.
+    The whole heap only on a server not ``busy`` (default: :data:`BUSY_COLLECTIONS` runs of the collector
+    since the last call), and then while the last full collection was quick, on the first quiet tick
+    after a busy one, or once :data:`FULL_COLLECT_EVERY_SECONDS` passed since the last.
 
     >>> collect(busy=False) in (1, 2), collect(busy=True)
     (True, 1)
@@ -167,8 +128,7 @@ _lock = threading.Lock()
 
 
 def start_trimmer(every: float = TRIM_EVERY_SECONDS) -> threading.Thread:
-    """Tune the allocator and start the server's one trimming thread, on the first call (later calls
-    return that thread; a daemon, so it never holds up the server's exit)."""
+    """Tune the allocator and start the server's one (daemon) trimming thread, once; the thread."""
     with _lock:
         if not _started:
             tune_allocator()

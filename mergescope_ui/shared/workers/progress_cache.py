@@ -1,7 +1,4 @@
-"""A small thread-safe LRU for calls that report progress (pure Python; no Streamlit).
-
-Why it exists instead of ``st.cache_resource``: see :mod:`mergescope_ui.shared.workers.cache`.
-Values are immutable results shared by every session of the server process.
+"""A small thread-safe LRU for calls that report progress, shared by every session (:mod:`.cache` says why).
 
 >>> cache = ProgressCache(entries=2)
 >>> cache.put("a", 1); cache.put("b", 2); cache.get("a"); cache.put("c", 3)
@@ -10,7 +7,7 @@ Values are immutable results shared by every session of the server process.
 (None, 1, 2)
 
 With ``seconds``, an entry not used for that long is dropped (at the next call, or by
-:func:`expire_all`, which the server's memory thread calls, :mod:`mergescope_ui.shared.workers.memory`):
+:func:`expire_all`, which the server's memory thread calls):
 
 >>> clock = [0.0]
 >>> timed = ProgressCache(entries=2, seconds=60, clock=lambda: clock[0])
@@ -34,8 +31,7 @@ V = TypeVar("V")
 
 
 class ProgressCache(Generic[V]):
-    """The ``entries`` most recently used results, by key (a tuple of digests and settings), each
-    kept at most ``seconds`` after its last use (for ever when None)."""
+    """The ``entries`` most recently used results by key, dropped ``seconds`` after their last use if set."""
 
     def __init__(
         self, entries: int, *, seconds: float | None = None, clock: Callable[[], float] = time.monotonic

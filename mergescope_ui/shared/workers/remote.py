@@ -1,14 +1,9 @@
 """An object kept in a session worker, and the questions the server asks it (no Streamlit).
 
-Every run that trains in a :class:`~.session_worker.SessionWorker` (BPE's
-:class:`~.remote_trainer.RemoteTrainer`, WordPiece's and Unigram's
-:class:`~mergescope_ui.train.scheme_driver.RemoteSchemeDriver`) is a :class:`Remote`: the worker and
-the handle of the object it keeps there.  :meth:`Remote.open` starts the worker, builds the object
-(a module-level ``build(ctx, *args)`` that returns what the server keeps of it, the handle first)
-and writes the build down, so that a worker let go idle builds it again; :meth:`Remote.call` asks
-it a question (a module-level ``fn(ctx, handle, *args)``), with a progress callback and a ``late``
-callback for an answer the page stopped waiting for; :meth:`Remote.remember` writes down how far it
-went.
+Every run that trains in a :class:`~.session_worker.SessionWorker` (``RemoteTrainer``,
+``RemoteSchemeDriver``) is a :class:`Remote`: the worker and the handle of the object it keeps.
+``build(ctx, *args)`` returns what the server keeps of it, the handle first; a question is
+``fn(ctx, handle, *args)`` (module-level functions).
 
 >>> remote, facts = Remote.open(_build, 3, name="doctest")
 >>> facts, remote.call(_times, 5)
@@ -22,12 +17,11 @@ from collections.abc import Callable
 from typing import Any
 
 from .jobs import Limits
-from .session_worker import Context, LateFn, ProgressFn, SessionWorker
+from .session_worker import Context, ProgressFn, SessionWorker
 
 
 class Remote:
-    """The object under ``handle`` in ``worker`` (see the module docstring); a branch of a run shares its
-    worker under a handle of its own."""
+    """The object under ``handle`` in ``worker`` (a branch of a run: another handle in the same worker)."""
 
     def __init__(self, worker: SessionWorker, handle: int) -> None:
         self.worker, self.handle = worker, handle
@@ -42,10 +36,9 @@ class Remote:
         idle_after: float | None = None,
         progress: ProgressFn | None = None,
     ) -> tuple[Remote, Any]:
-        """Start a worker, run ``build(ctx, *args)`` there, and return the remote object and the build's
-        answer, a tuple whose first item is the handle (a bad input is the build's ValueError; the
-        worker goes with any error, or when the page stops waiting).  ``progress`` beats: a page drawing
-        a bar there notices a click however seldom the build reports."""
+        """Start a worker and run ``build(ctx, *args)`` there, written down to be built again after idle:
+        the remote object and the build's answer (the worker goes with any error, or when the page
+        stops waiting; ``progress`` beats, see :meth:`SessionWorker.call`)."""
         worker = SessionWorker(limits=limits, name=name, idle_after=idle_after)
         try:
             answer = worker.call(build, *args, progress=progress, beat=progress is not None)
@@ -55,21 +48,13 @@ class Remote:
         worker.remember(build, *args)  # to build it again in a new process (after idle)
         return cls(worker, answer[0]), answer
 
-    def call(
-        self,
-        fn: Callable[..., Any],
-        *args: Any,
-        progress: ProgressFn | None = None,
-        late: LateFn | None = None,
-        beat: bool = False,
-        **kwargs: Any,
-    ) -> Any:
-        """``fn(ctx, handle, *args, **kwargs)`` in the worker (see :meth:`SessionWorker.call`)."""
-        return self.worker.call(fn, self.handle, *args, progress=progress, late=late, beat=beat, **kwargs)
+    def call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``fn(ctx, handle, *args, **kwargs)`` in the worker (``progress``, ``late`` and ``beat`` as for
+        :meth:`SessionWorker.call`)."""
+        return self.worker.call(fn, self.handle, *args, **kwargs)
 
     def remember(self, fn: Callable[..., Any], *args: Any, key: Any = None) -> None:
-        """Write down ``fn(ctx, handle, *args)``, a request a new process replays after the build (an
-        entry with an earlier one's ``key`` takes its place: how far a run went, only the last counts)."""
+        """Write down ``fn(ctx, handle, *args)`` (see :meth:`SessionWorker.remember`)."""
         self.worker.remember(fn, self.handle, *args, key=key)
 
     def stop(self, message: str = "cancelled: the run was stopped") -> None:

@@ -1,27 +1,12 @@
 """A trainer whose work runs in a session worker process, for large texts (no Streamlit).
 
-A 10 MB text trained with pattern ``none`` holds the interpreter lock for
-seconds at each of its first merges; on the server's thread that froze every
-other session.  :func:`start_trainer` keeps a small text's
-:class:`~bpe_core.Trainer` here (stepping stays instant) and puts a larger
-one (over :data:`IN_PROCESS_CHARS`) in a :class:`~.session_worker.SessionWorker`
-of its own, behind a :class:`RemoteTrainer` (a :class:`~.remote.Remote`): the members of a
-``Trainer`` that the pages stepping it use (:class:`~mergescope_ui.shared.training_run.TrainingRun`,
-the stage, the quiz, the what-if; :data:`BpeTrainer` is either), whose records come back in batches
-as compact step records, whose pair tables and branches are made in the worker, and whose tokenizer
-is built here from the merges already received.  What a page asks differently of the two
+A 10 MB text holds the interpreter lock for seconds at each of its first merges, so
+:func:`start_trainer` keeps a small text's :class:`~bpe_core.Trainer` here and puts a larger one in
+a :class:`~.session_worker.SessionWorker` of its own behind a :class:`RemoteTrainer` (the members of
+a ``Trainer`` the pages use; records come back in batches).  What a page asks differently of the two
 (:func:`characters_for`, :func:`replay_for`, :func:`prefetch`) is a hook on the trainer's class.
-:class:`RemoteReplay` is the stage's :class:`~bpe_core.training.places.TextReplay` for such a run:
-the text and its tokens stay in the worker, the stage gets the tokens it shows.
-
-The worker ends with the run: when the session lets go of the run (a new
-text, or the session ended) the worker object is collected and its process
-killed; a time or memory limit ends it with a message (a ``ValueError`` the
-page shows).  A worker left idle (:data:`~.session_worker.IDLE_SECONDS`) ends
-itself to free the server's memory; the run is not lost: the worker has
-written down how it was built, how far each trainer went and its branches
-(:meth:`~.session_worker.SessionWorker.remember`), and the next request
-builds it again in a new process, with the same records.
+The worker ends with the run; one let go idle is built again from what was written down (the build,
+how far each trainer went, its branches).
 
 >>> from bpe_core import TrainOptions, Trainer
 >>> options = TrainOptions(vocab_size=300, pattern="none", tie_break="lowest-id")
@@ -51,14 +36,10 @@ from .remote import Remote
 from .session_worker import Context, ProgressFn, SessionWorker
 
 IN_PROCESS_CHARS: Final = hosting.positive_int("MERGESCOPE_IN_PROCESS_CHARS")
-"""Texts up to this many characters train in the server's own process, so stepping the built-in texts
-or a pasted page stays instant and starts no process.  Measured on 2 cores at load 41 (other work on
-the machine): building and the first merge of 200,000 characters took 1.0 s (gpt2) and 1.2 s (none),
-ten merges 0.2-0.9 s more; unloaded that is some twenty times less (not measured quiet).  Longer
-texts train in a worker (``MERGESCOPE_IN_PROCESS_CHARS`` moves the line)."""
+"""Texts up to this many characters train in the server's own process (stepping the built-in texts or
+a pasted page stays instant); longer ones in a worker (``MERGESCOPE_IN_PROCESS_CHARS``)."""
 TRAINER_LIMITS: Final = Limits(seconds=300, memory_bytes=2560 * MEGABYTE)
-"""Per request (a batch of merges, a pair table, a branch) and per worker: a 10 MB text with pattern
-``none`` reaches about 1.5 GB at its first merge."""
+"""Per request and per worker: a 10 MB text with pattern ``none`` reaches 1.5 GB at its first merge."""
 BATCH: Final = 256  # most merges in one answer (a few hundred KB of records)
 FIRST_BATCH: Final = 8
 
@@ -92,14 +73,9 @@ def start_trainer(
 
 
 class RemoteTrainer(Remote):
-    """A :class:`~bpe_core.Trainer` kept in a worker process (see the module docstring): the members of
-    one that the pages use.
-
-    It yields the same records as the trainer it stands for; ``vocab``, ``merges`` and
-    ``stop_reason`` follow the records handed out, as the engine's do.  ``options`` and the corpus's
-    figures (``corpus_bytes``, ``initial_tokens``, ``preview_text``, ``initial_sequence``,
-    ``characters``) are the worker's :class:`Facts`.
-    """
+    """A :class:`~bpe_core.Trainer` kept in a worker process: it yields the same records; ``vocab``,
+    ``merges`` and ``stop_reason`` follow the records handed out, and ``options`` and the corpus's
+    figures are the worker's :class:`Facts`."""
 
     def __init__(
         self,
@@ -120,7 +96,6 @@ class RemoteTrainer(Remote):
         self.vocab = dict(vocab) if vocab is not None else dict(facts.options.initial_vocab())
         self.merges = list(merges)
         self.stop_reason: str | None = None
-        self._facts = facts
         self._buffer: deque[MergeStep] = deque()
         self._end: str | None = None  # why the worker's trainer stopped, once it has
         self._batch = FIRST_BATCH
@@ -134,8 +109,7 @@ class RemoteTrainer(Remote):
         limits: Limits | None = None,
         idle_after: float | None = None,
     ) -> RemoteTrainer:
-        """Start a worker and build the trainer there (a bad text is the engine's ValueError);
-        ``idle_after``: the worker's idle time (default :data:`~.session_worker.IDLE_SECONDS`)."""
+        """Start a worker and build the trainer there (a bad text is the engine's ValueError)."""
         remote, (handle, facts) = Remote.open(
             _build, text, options, name="trainer", limits=limits or TRAINER_LIMITS, idle_after=idle_after
         )
@@ -163,8 +137,7 @@ class RemoteTrainer(Remote):
         return step
 
     def prefetch(self, n: int, *, progress: ProgressFn | None = None) -> int:
-        """Have the next ``n`` records here (fewer when training ends first), in batches, reporting
-        ``progress(done, n)``; returns how many are here."""
+        """Have the next ``n`` records here, in batches reporting ``progress(done, n)``; how many are here."""
         while len(self._buffer) < n and self._end is None:
             have = len(self._buffer)
             report = None if progress is None else (lambda d, t, have=have: progress(have + d, n))
@@ -193,15 +166,17 @@ class RemoteTrainer(Remote):
             pattern=self.options.pattern,
         )
 
+    def _check_step(self, step: int, message: str) -> None:
+        """A ValueError (``message`` with the last step there is, and ``step``) unless 1 <= ``step`` <= it."""
+        last = len(self.merges) + 1
+        if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= last:
+            raise ValueError(message.format(last, repr(step)))
+
     def pair_table(self, step: int) -> tuple[PairCount, ...]:
-        done = len(self.merges)
-        if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= done + 1:
-            raise ValueError(
-                f"the pair table is there for steps 1 to {done + 1} (the steps made so far, "
-                f"and the next), not {step!r}"
-            )
-        table: tuple[PairCount, ...] = self.call(_pair_table, step)
-        return table
+        self._check_step(
+            step, "the pair table is there for steps 1 to {} (the steps made so far, and the next), not {}"
+        )
+        return self.call(_pair_table, step)
 
     def branch(
         self,
@@ -210,12 +185,9 @@ class RemoteTrainer(Remote):
         block: Iterable[tuple[int, int]] = (),
         force: Mapping[int, tuple[int, int]] | None = None,
     ) -> RemoteTrainer:
-        done = len(self.merges)
-        if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= done + 1:
-            raise ValueError(
-                f"a branch starts at a step from 1 to {done + 1} (the steps made so far, or the next), "
-                f"not {at!r}"
-            )
+        self._check_step(
+            at, "a branch starts at a step from 1 to {} (the steps made so far, or the next), not {}"
+        )
         handle, facts = self.call(_branch, at, list(block), dict(force or {}))
         self.remember(_branch, at, list(block), dict(force or {}))
         facts = replace(facts, characters=self.characters)  # the same text
@@ -229,8 +201,7 @@ BpeTrainer: TypeAlias = Trainer | RemoteTrainer
 
 
 class RemoteReplay:
-    """The stage's :class:`~bpe_core.training.places.TextReplay` of a :class:`RemoteTrainer`'s text,
-    kept in its worker: moving is free here, :meth:`head` and :meth:`places` ask the worker."""
+    """The stage's ``TextReplay`` of a remote trainer's text: moving is free, the rest asks the worker."""
 
     def __init__(self, trainer: RemoteTrainer) -> None:
         self._trainer = trainer
@@ -246,29 +217,21 @@ class RemoteReplay:
         self._step = step
 
     def head(self, *, max_bytes: int) -> list[int]:
-        ids: list[int] = self._trainer.call(_replay_head, self._step, max_bytes=max_bytes)
-        return ids
+        return self._trainer.call(_replay_head, self._step, max_bytes=max_bytes)
 
     def places(
         self, token_id: int, *, start: int = 0, limit: int = 5, context_bytes: int = 24
     ) -> list[Place]:
-        found: list[Place] = self._trainer.call(
-            _replay_places,
-            self._step,
-            token_id,
-            start=start,
-            limit=limit,
-            context_bytes=context_bytes,
+        return self._trainer.call(
+            _replay_places, self._step, token_id, start=start, limit=limit, context_bytes=context_bytes
         )
-        return found
 
 
 # What a page asks of any BPE trainer, answered here for the engine's and in the worker for a remote
 # one: hooks added to the engine's class from outside it (the engine knows nothing of workers).
 @singledispatch
 def characters_for(trainer: object, text: str) -> dict[str, int]:
-    """``character_counts(text)``, counted in the worker for a remote trainer (a pass over every
-    character of a large text).
+    """``character_counts(text)``, counted in the worker for a remote trainer.
 
     >>> characters_for(Trainer("a语b语", TrainOptions(vocab_size=257)), "a语b语")
     {'语': 2}
@@ -294,8 +257,7 @@ def _(trainer: RemoteTrainer, text: str) -> TextReplay | RemoteReplay:
 
 @singledispatch
 def prefetch(trainer: object, n: int, *, progress: ProgressFn | None = None) -> None:
-    """Have ``trainer``'s next ``n`` records at hand: nothing to do here, a batch request for a remote
-    one (:meth:`RemoteTrainer.prefetch`, with ``progress``)."""
+    """Have ``trainer``'s next ``n`` records at hand (a remote one's in batches, reporting ``progress``)."""
 
 
 @prefetch.register
@@ -331,8 +293,7 @@ def _build(ctx: Context, text: str, options: TrainOptions) -> tuple[int, Facts]:
 
 
 def _pull(ctx: Context, handle: int, n: int) -> tuple[list[MergeStep], str | None]:
-    """Up to ``n`` more records (fewer when the page stopped waiting), and why training ended (None:
-    not yet)."""
+    """Up to ``n`` more records (fewer when the page stopped waiting), and why training ended (or None)."""
     trainer = ctx.get(handle).trainer
     steps: list[MergeStep] = []
     for step in trainer:

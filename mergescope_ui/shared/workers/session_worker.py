@@ -1,44 +1,16 @@
 """A long-lived worker process that keeps one session's heavy objects and answers requests (no Streamlit).
 
-:mod:`mergescope_ui.shared.workers.jobs` runs a job start to end and sends back its result.  A training run
-is different: the page steps it, jumps it, asks for a pair table or a branch,
-many times over minutes, and the trainer's state (a 10 MB text as a linked
-list of ten million ids) is far too big to send back and forth.  So a
-:class:`SessionWorker` is a process that keeps such objects and answers
-requests about them, while the server's own thread only waits on a pipe (which
-releases the interpreter lock: the other sessions and the health probe go on).
-
-- **started safely**: from the ``forkserver`` context (``spawn`` where there is
-  none) with :data:`~.jobs.PRELOAD`, never ``fork`` inside the threaded server;
-- **general**: a request names a module-level function ``fn(ctx, *args,
-  **kwargs)`` that runs in the worker; :class:`Context` lets it keep objects
-  (:meth:`Context.put`, :meth:`Context.get`), report progress and see whether
-  the page stopped waiting (:meth:`Context.stopped`).  An object kept there is a
-  :class:`~.remote.Remote` (BPE's trainer, :mod:`.remote_trainer`; a WordPiece or Unigram run,
-  :mod:`mergescope_ui.train.scheme_driver`), each with request functions of its own;
-- **limited**: each request has the :class:`~.jobs.Limits` time limit (past it
-  the process is killed), and the process the memory limit (``RLIMIT_AS``, as
-  for a job): both end the worker with a clear message, which every later
-  request gets as a ``ValueError``;
-- **interruptible**: when the waiting page is interrupted (a click reruns the
-  script, so a Streamlit exception comes out of the progress callback), the
-  worker is told to stop the request early; what the request still returns
-  is handed to its ``late`` callback before the next request, so nothing the
-  worker did is lost;
-- **owned**: the process ends when the :class:`SessionWorker` object is
-  collected (its session ended, or a new run replaced it), on :meth:`stop`,
-  when the server exits (``atexit``), and on its own when the server is gone
-  (it watches its parent, as a job does).  At most :data:`MAX_WORKERS` live at
-  once in one server; past that :class:`SessionWorker` refuses with a message;
-- **let go when idle**: a process that has had no request for ``idle_after``
-  seconds (:data:`IDLE_SECONDS`, ten minutes) ends itself, freeing its slot
-  and its memory for the class (a student's phone left open on a large run).
-  What it kept is not lost: the requests that made it were written down
-  (:meth:`SessionWorker.remember`, by the caller, e.g. a trainer's build, how
-  far it trained, its branches), and the next request starts a new process,
-  replays them (the engine is deterministic: the same objects under the same
-  handles) and is answered there.  A worker whose objects were not written
-  down says so (a ``ValueError``) instead of answering from nothing.
+A training run is stepped and asked for tables many times over minutes, and its trainer's state (a
+10 MB text as ten million linked ids) is far too big to send back and forth as a job's result
+(:mod:`.jobs`).  A :class:`SessionWorker` is a process (started as a job's is) that keeps such
+objects and answers requests about them, module-level functions ``fn(ctx, *args, **kwargs)`` with a
+:class:`Context`, while the server's thread waits on a pipe.  Each request has the
+:class:`~.jobs.Limits` time limit, the process its memory limit; an interrupted wait asks the worker
+to stop early and hands what it returns to ``late``.  The process ends with its object, on
+:meth:`~SessionWorker.stop`, with the server, and at most :data:`MAX_WORKERS` live at once.  One
+idle for ``idle_after`` seconds ends itself; the next request starts a new one, which replays the
+requests written down (:meth:`~SessionWorker.remember`: the engine is deterministic, so the same
+objects come under the same handles).
 
 >>> worker = SessionWorker(name="doc")
 >>> worker.call(_add, 20, 22)
@@ -68,27 +40,23 @@ import atexit
 import contextlib
 import gc
 import itertools
-import multiprocessing
 import os
-import sys
 import threading
 import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Hashable
 from multiprocessing.connection import Connection
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from .. import hosting
-from .jobs import MEGABYTE, PRELOAD, PROGRESS_EVERY, Limits, _bare_main, start_worker
+from .jobs import FAILED, MEGABYTE, MEMORY, PROGRESS_EVERY, Limits, Request, outcome, start_process
 
 MAX_WORKERS: Final = hosting.positive_int("MERGESCOPE_SESSION_WORKERS")
-"""Session workers alive at once in one server (each may hold a large text's trainer, up to its memory
-limit).  A host with more memory sets ``MERGESCOPE_SESSION_WORKERS``."""
+"""Session workers alive at once in one server (``MERGESCOPE_SESSION_WORKERS``)."""
 LOOK_EVERY: Final = 0.1  # seconds between two looks at the worker while a request runs
 IDLE_SECONDS: Final = hosting.seconds("MERGESCOPE_WORKER_IDLE_SECONDS")
-"""A session worker with no request for this long ends itself, freeing its slot and memory; the next
-request starts a new one and replays what the old one was told to remember (``0``: never)."""
+"""A session worker with no request for this long ends itself (``0``: never; see the module docstring)."""
 IDLE_EXIT: Final = 75  # the exit code of a worker that ended idle (it had no request running)
 
 ProgressFn = Callable[[int, int], object]
@@ -102,9 +70,7 @@ class Context:
         self._conn = conn
         self._objects: dict[int, Any] = {}
         self._ids = itertools.count(1)
-        self._request = 0
-        self._stopped = False
-        self._last = 0.0
+        self._request, self._stopped, self._last = 0, False, 0.0
 
     def put(self, obj: Any) -> int:
         """Keep ``obj``; returns its handle for later requests."""
@@ -164,7 +130,7 @@ class SessionWorker:
         self._pending: tuple[int, float, LateFn | None] | None = None
         self._drops: deque[int] = deque()
         self._released: set[int] = set()
-        self._journal: dict[Hashable, tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = {}
+        self._journal: dict[Hashable, Request] = {}
         self._entries = itertools.count()
         self._holds = False  # the process keeps objects (as of its last answer)
         self._due = False  # a new process is due (a restart was interrupted)
@@ -182,23 +148,15 @@ class SessionWorker:
                     f"the server already holds {live} large runs of other sessions, its limit; try a "
                     "smaller text, or again in a few minutes"
                 )
-            context = _context()
-            self._conn, child = context.Pipe(duplex=True)
-            self._process: Any = context.Process(
-                target=_serve,
-                args=(child, os.getpid(), self.limits.memory_bytes, self.idle_after),
-                name=f"mergescope-{self.name}",
-                daemon=True,
-            )
+            memory, name = self.limits.memory_bytes, f"mergescope-{self.name}"
             try:
-                with _bare_main():
-                    self._process.start()
+                self._process, self._conn = start_process(
+                    _serve, self.idle_after, memory=memory, name=name, duplex=True
+                )
             except (OSError, ValueError) as exc:
                 raise ValueError(
                     f"could not start a worker process ({type(exc).__name__}); try again in a minute"
                 ) from None
-            finally:
-                child.close()
             _live.add(self)
         self._finalizer = weakref.finalize(self, _end_process, self._process, self._conn)
 
@@ -220,11 +178,8 @@ class SessionWorker:
         self, fn: Callable[..., Any], *args: Any, key: Hashable | None = None, **kwargs: Any
     ) -> None:
         """Write down ``fn(ctx, *args, **kwargs)``, a request that made what this worker keeps: a new
-        process (after this one ended idle) runs the requests written down, in order, before its first.
-
-        An entry with the ``key`` of an earlier one takes its place in the order (how far a run has
-        trained: only the last figure counts).  Safe to call from a ``late`` callback.
-        """
+        process (after this one ended idle) runs them, in order, before its first request.  An entry
+        with an earlier one's ``key`` takes its place (how far a run trained: only the last counts)."""
         self._journal[next(self._entries) if key is None else key] = (fn, args, kwargs)
 
     def call(
@@ -238,16 +193,12 @@ class SessionWorker:
     ) -> Any:
         """Run ``fn(ctx, *args, **kwargs)`` in the worker and return its value.
 
-        With ``beat``, ``progress`` is also called (with the last figures reported, ``(0, 0)`` before
-        any) at each look at a worker that said nothing: a page that draws a bar there notices a click
-        within :data:`LOOK_EVERY`, however seldom the worker reports.
-
-        ``progress(done, total)`` is called as the worker reports.  A ``ValueError`` raised there comes
-        back as a ``ValueError``; a worker that ended (time or memory limit, cancel, crash) raises a
-        ``ValueError`` with the reason, now and for every later call.  When this wait is interrupted
-        (any exception out of ``progress``), the worker is asked to stop early and ``late(value)``
-        gets what the request returned, before the next call (whose ``progress`` follows that wait).
-        A worker that ended idle is started again first (see :meth:`remember`).
+        ``progress(done, total)`` is called as the worker reports (with ``beat``, also at each look at a
+        silent worker, with the last figures: a page drawing a bar there notices a click within
+        :data:`LOOK_EVERY`).  The request's ``ValueError`` comes back as one; a worker that ended (a
+        limit, cancel, crash) raises one with the reason, now and at every later call.  When this wait
+        is interrupted (an exception out of ``progress``), the worker is asked to stop early and
+        ``late(value)`` gets what the request returned, before the next call.
         """
         with self._lock:
             with contextlib.suppress(_EndedIdle):  # that request was never read: nothing to hand over
@@ -257,26 +208,17 @@ class SessionWorker:
                 if self._due or self.idle:
                     self._restart(progress, beat)
                 try:
-                    return self._ask(fn, args, kwargs, progress, late, beat)
+                    return self._ask((fn, args, kwargs), progress, late, beat)
                 except _EndedIdle:
                     continue  # it ended just before reading this request: a new process answers it
             self._fail("the worker process kept ending before it read a request; start the run again")
-            self._check()
 
-    def _ask(
-        self,
-        fn: Callable[..., Any],
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        progress: ProgressFn | None,
-        late: LateFn | None,
-        beat: bool,
-    ) -> Any:
+    def _ask(self, call: Request, progress: ProgressFn | None, late: LateFn | None, beat: bool) -> Any:
         request = next(self._ids)
         try:
             while self._drops:
                 self._conn.send(("drop", self._drops.popleft()))
-            self._conn.send(("call", request, fn, args, kwargs))
+            self._conn.send(("call", request, *call))
         except (OSError, ValueError):
             self._dead()
         deadline = time.monotonic() + self.limits.seconds
@@ -298,19 +240,17 @@ class SessionWorker:
                 f"this run's worker process was let go after {self.idle_after:g} s without a request, to "
                 "free the server's memory for others, and what it held with it; start the run again"
             )
-            self._check()
         self._finalizer()
         self._spawn()  # past the server's limit: a ValueError now, and the next request tries again
         self.restarts += 1
         self._due, self._holds = True, False
         try:
-            for fn, args, kwargs in list(self._journal.values()):
-                self._ask(fn, args, kwargs, progress, None, beat)
+            for call in list(self._journal.values()):
+                self._ask(call, progress, None, beat)
         except _EndedIdle:
             return  # it ended idle again: the next request starts afresh
         except ValueError as exc:
             self._fail(f"the run could not be brought back after its worker was let go idle ({exc})")
-            self._check()
         except BaseException:  # the page stopped waiting: half replayed, the next request starts afresh
             self._pending = None
             self._finalizer()
@@ -335,9 +275,11 @@ class SessionWorker:
         if self.message:
             raise ValueError(self.message)
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str) -> NoReturn:
+        """End the worker with ``message`` (unless it ended already) and raise its ``ValueError``."""
         self._pending = None
         self.stop(message)
+        raise ValueError(self.message)
 
     def _dead(self) -> None:
         """The process is gone: a new one when it ended idle (:class:`_EndedIdle`), else the reason."""
@@ -346,12 +288,7 @@ class SessionWorker:
         if self.idle:
             self._pending = None
             raise _EndedIdle
-        self._fail(self._ended_message())
-        self._check()
-
-    def _ended_message(self) -> str:
-        code = self._process.exitcode
-        return f"the worker process stopped (exit code {code}); start the run again"
+        self._fail(f"the worker process stopped (exit code {self._process.exitcode}); start the run again")
 
     def _finish_pending(self, progress: ProgressFn | None = None, beat: bool = False) -> None:
         """Wait for an interrupted request's answer and hand it to its ``late`` callback."""
@@ -390,7 +327,7 @@ class SessionWorker:
                 if kind == "done":
                     self._holds = rest[1]
                     return rest[0]
-                if kind == "error":
+                if kind == FAILED:
                     self._holds = rest[1]
                     raise ValueError(rest[0])
                 self._fail(
@@ -398,7 +335,6 @@ class SessionWorker:
                     "server's memory limit for one session's worker; try a smaller text or fewer steps "
                     "(merges or rounds)"
                 )
-                self._check()
             elif not self._process.is_alive():
                 self._dead()
             elif time.monotonic() >= deadline:
@@ -406,7 +342,6 @@ class SessionWorker:
                     f"stopped after {self.limits.seconds:g} s, this server's time limit for one request; "
                     "try a smaller text or fewer steps (merges or rounds)"
                 )
-                self._check()
             elif beat and progress is not None:
                 progress(*last)
 
@@ -441,20 +376,9 @@ def stop_all(message: str = "cancelled: the server is stopping") -> None:
 atexit.register(stop_all)
 
 
-def _context() -> Any:
-    methods = multiprocessing.get_all_start_methods()
-    method = "forkserver" if "forkserver" in methods else "spawn"
-    context: Any = multiprocessing.get_context(method)
-    if method == "forkserver":
-        context.set_forkserver_preload(PRELOAD)
-    return context
-
-
 # ----- in the worker process -----
-def _serve(conn: Connection, server: int, memory_bytes: int, idle_after: float = 0.0) -> None:
-    """A worker's whole life: limit memory, watch the server, answer requests until the pipe closes (or
-    none came for ``idle_after`` seconds: then it ends with :data:`IDLE_EXIT`, having read nothing)."""
-    start_worker(server, memory_bytes)
+def _serve(conn: Connection, idle_after: float = 0.0) -> None:
+    """A session's worker: answer requests until the pipe closes (``idle_after`` idle: :data:`IDLE_EXIT`)."""
     ctx = Context(conn)
     while True:
         try:
@@ -470,25 +394,13 @@ def _serve(conn: Connection, server: int, memory_bytes: int, idle_after: float =
             continue  # a stop for a request that had ended
         _, request, fn, args, kwargs = message
         ctx._begin(request)
+        failed = "the worker failed ({}); try a smaller input"
+        kind, value = outcome((fn, (ctx, *args), kwargs), failed=failed, log="mergescope session worker")
         try:
-            reply: tuple[Any, ...] = ("done", request, fn(ctx, *args, **kwargs), bool(ctx._objects))
+            conn.send((kind, request, value, bool(ctx._objects)))
         except MemoryError:
-            reply = ("memory", request)
-        except ValueError as exc:
-            reply = ("error", request, str(exc) or "the input could not be used", bool(ctx._objects))
-        except Exception as exc:  # the page gets a message, never a traceback
-            reply = (
-                "error",
-                request,
-                f"the worker failed ({type(exc).__name__}); try a smaller input",
-                bool(ctx._objects),
-            )
-            print(f"mergescope session worker: {type(exc).__name__}: {exc}", file=sys.stderr)
-        try:
-            conn.send(reply)
-        except MemoryError:
-            conn.send(("memory", request))
-        if reply[0] == "memory":
+            conn.send((MEMORY, request))
+        if kind == MEMORY:
             return  # what the objects hold may be half made: the server ends this worker
 
 

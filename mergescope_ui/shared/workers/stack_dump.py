@@ -1,7 +1,6 @@
 """``kill -USR1 <server pid>`` prints the stack of every thread of the server to its stderr.
 
-For a host (or a test) to see what a server that stopped answering a session is doing, without a
-debugger and without stopping it: Python's own :mod:`faulthandler`, registered once per process.
+What a server that stopped answering is doing, without a debugger or stopping it (:mod:`faulthandler`).
 
 >>> import signal
 >>> dump_stacks_on_signal() is dump_stacks_on_signal(), dump_stacks_on_signal() == signal.SIGUSR1

@@ -199,6 +199,10 @@ class TrainingRun(Stepper[MergeStep]):
     def source(self) -> BpeTrainer:
         return self.trainer
 
+    @property
+    def max_steps(self) -> int:
+        return self.identity.settings.max_merges
+
     def _ahead(self, n: int, progress: Progress | None) -> None:
         prefetch(self.trainer, n, progress=progress)
 

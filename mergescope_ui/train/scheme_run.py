@@ -44,11 +44,10 @@ from bpe_core.wordpiece import (
     word_counts,
 )
 from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.stage.contract import AHEAD
 from mergescope_ui.shared.training_run import Progress, Stepper
 
-Scheme = Literal["bpe", "wordpiece", "unigram"]
-SCHEMES: tuple[Scheme, ...] = ("bpe", "wordpiece", "unigram")
-SCHEME_NAMES: dict[str, str] = {"bpe": "Byte-level BPE", "wordpiece": "WordPiece", "unigram": "Unigram"}
+Scheme = Literal["wordpiece", "unigram"]
 TOP_K = 20  # rows of each step's tables (WordPiece's pairs, Unigram's closest pieces)
 UNIGRAM_SEED_SIZE = 20_000
 """The most pieces in a Unigram seed on this page: a bigger seed only makes the first rounds (which
@@ -104,8 +103,8 @@ class SchemeSteps:
 
     noun: ClassVar[str] = "step"
     """What one step is called in the page's sentences."""
-    ahead: ClassVar[int | None] = None
-    """How many steps the page trains past the one shown (None: the stage's ``AHEAD``)."""
+    ahead: ClassVar[int] = AHEAD
+    """How many steps the page trains past the one shown."""
     has_lattice: ClassVar[bool] = False
     """True when the page draws a word's lattice under the step shown."""
 

@@ -28,14 +28,11 @@ TITLES = {name: f"🔬 Train: watch {f.label} learn, {f.step} by {f.step}" for n
 SHORT_TITLES = {
     name: f"🔬 Train: watch {f.label} learn" for name, f in FORMS.items()
 }  # one line on a projector
-DEFAULT_CORPUS = (
-    "low_lowest_newest"  # the classroom string (see mergescope_ui.shared.inputs.corpora.default_id)
-)
 URL_PARAM = "corpus"  # ?corpus=<id> picks a built-in text (or __paste__ / __upload__)
 TEXT = Picker(
     key=keys.SOURCE,
     label="Text",
-    default=DEFAULT_CORPUS,
+    default="low_lowest_newest",  # the classroom string
     help="A built-in corpus, your own pasted text, or an uploaded UTF-8 file.",
     on_change=on_corpus,  # a corpus with its own lesson brings its settings (the classic one)
     url_param=URL_PARAM,
@@ -89,7 +86,11 @@ def sidebar(messages: DeltaGenerator) -> Inputs | None:
         st.header("Training")
         scheme = scheme_choice(messages)
         form = FORMS[scheme]
-        settings = form.settings(messages)
+        try:
+            settings = form.settings(messages)
+        except ValueError as exc:
+            messages.error(f"Cannot train with these settings: {md_escape(exc)}.")
+            settings = None
         st.header("Classroom")
         st.toggle(
             form.quiz[0],

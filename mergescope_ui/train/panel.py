@@ -1,18 +1,15 @@
-"""The Train page below the sidebar, for every scheme: a pending jump, then the stage and the quiz, then
-the sections below it, all asking the session's :class:`~.scheme_driver.Driver`.
+"""The Train page below the sidebar, the same for every scheme: a pending jump, then the stage and the
+quiz, then the sections below it, all asking the session's :data:`~.scheme_driver.Driver`.
 
-The stage and what follows it are two ``st.fragment`` parts, each rerun alone (:data:`keys.STAGE_PART`
-and :data:`keys.BELOW_PART`).  The stage steps in the browser through a window of steps and tells the
-server what it needs (:func:`.stage._on_shown`): a window, near the edge of the one it holds, reruns the
-stage's part (train ahead, a new window); a step that stepping paused on ("settled") reruns the part
-below (the URL follows the step, the tables, the what-if, the live room).  So a burst of Next presses
-costs the server what the stage needs, and one redraw below.  What a scheme shows below the stage, how
-it starts and how it says a long jump's progress are its :class:`Page`'s hooks.
+The stage and what follows it are two ``st.fragment`` parts, each rerun alone: the stage steps in the
+browser through a window of steps and tells the server what it needs (:func:`.stage._on_shown`); a
+window reruns the stage's part (train ahead, a new window), a step that stepping paused on ("settled")
+the part below.  So a burst of Next presses costs one redraw below.  What a scheme does its own way is
+its :class:`Page`.
 
-A jump the stage asks for past the steps trained is pending (:data:`keys.JUMP_PENDING`) until a run
-of the whole page makes it (:func:`_jump`): a click inside a fragment waits for the fragment's run to
-end (Streamlit never lets a rerun preempt a fragment's run), so a Cancel inside one would act only once
-the jump was over.
+A jump past the steps trained is pending (:data:`keys.JUMP_PENDING`) until a run of the whole page
+makes it (:func:`_jump`): a click inside a fragment waits for the fragment's run to end, so a Cancel
+inside one would act only once the jump was over.
 """
 
 from __future__ import annotations
@@ -45,22 +42,19 @@ STOPPED = "Training was stopped: showing the step you were on."
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """What the Train page does its own way for a scheme (:data:`.session_run.PAGES`)."""
+    """What the Train page does its own way for a scheme (:data:`.session_run.PAGES`): ``start`` the
+    session's run (None after a message in the container given), the ``bar`` of a jump to a step in a
+    slot, the sections ``below`` the stage, the first words of the message when the run ``stopped``, to
+    forget it for a "Start again" button (``restart``; None: no button, a jump's error is said at once),
+    the quiz's line once nothing is left to guess (``done``; with it, the quiz sits in a slot of one
+    height, quiz.QUIZ_CSS, so the stage below never moves)."""
 
     start: Callable[[Inputs, DeltaGenerator], Driver | None]
-    """The session's run for the sidebar's choices (None after a message in the container given)."""
     bar: Callable[[Driver, DeltaGenerator, int], Progress]
-    """The progress bar (and Cancel) of a jump to the step given, drawn in the slot given."""
     below: Callable[[Any, Inputs, StageSettings], None]
-    """The sections below the stage, once stepping pauses."""
     stopped: str
-    """The first words of the message when the run stops with an error."""
     restart: Callable[[], None] | None = None
-    """Forget a run that stopped, for a "Start again" button (None: no button; the jump's error is said
-    at once)."""
     done: str = ""
-    """The quiz's line once no step is left to guess; with it, the quiz sits in a slot of one height at
-    every step (quiz.QUIZ_CSS), so the stage below never moves."""
 
 
 def step_panel(driver: Driver, inputs: Inputs, page: Page) -> None:

@@ -1,20 +1,13 @@
 """A run and its stage views behind the few questions the Train page asks, for every scheme (no Streamlit).
 
-The page never reads a trainer: it asks a :class:`Driver` to train up to a step, to show a step, for the
-stage's window, the quiz's question and verdict, and a word's Viterbi lattice, and gets typed records
-back (:class:`StepperState`, :class:`~mergescope_ui.shared.stage.contract.Window`, :class:`QuizAsk`,
-:class:`~.quiz.QuizResult`, :class:`~bpe_core.unigram.Lattice`).  A run here is a :class:`LocalDriver`
-(BPE's: :class:`~.session_run.BpeDriver`; WordPiece's and Unigram's: :class:`SchemeDriver`); a WordPiece
-or Unigram run on a text over :data:`IN_PROCESS_CHARS` lives in a session worker
-(:class:`RemoteSchemeDriver`: Unigram on 1 MB spends seconds per round holding the interpreter lock),
-with the page the same.  Its worker is the one BPE's large runs use
-(:class:`~mergescope_ui.shared.workers.session_worker.SessionWorker`: forkserver, time and memory limits,
-at most a few per server, ended with the session), asked through the same
-:class:`~mergescope_ui.shared.workers.remote.Remote`; only records cross the pipe.  What differs between
-WordPiece and Unigram is the run's :class:`~.scheme_run.SchemeSteps` (and the views in
-:data:`SCHEME_VIEWS`).
+The page never reads a trainer: it asks a :data:`Driver` to train, to show a step, for the stage's
+window, the quiz's question and verdict, a word's lattice, and gets records back.  A run here is a
+:class:`LocalDriver` (BPE's :class:`~.session_run.BpeDriver`, :class:`SchemeDriver`); a WordPiece or
+Unigram run on a text over :data:`IN_PROCESS_CHARS` lives in a session worker, the one BPE's large
+runs use (:class:`RemoteSchemeDriver`, a :class:`~mergescope_ui.shared.workers.remote.Remote`: only
+records cross the pipe), with the page the same.
 
->>> from .scheme_run import SchemeSettings, start_scheme_run
+>>> from .scheme_run import SchemeSettings
 >>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
 >>> driver = start_driver(text, SchemeSettings(scheme="unigram", vocab_size=12))
 >>> driver.advance(1), driver.ask().question
@@ -33,7 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar, cast
 
 from bpe_core.unigram import Lattice
 from mergescope_ui.shared import hosting
@@ -59,10 +52,9 @@ from .unigram_stage import UnigramViews
 from .wordpiece_stage import WordPieceViews
 
 IN_PROCESS_CHARS: Final = hosting.positive_int("MERGESCOPE_SCHEME_IN_PROCESS_CHARS")
-"""Texts up to this many characters train WordPiece and Unigram in the server's own process (every
-built-in text, a pasted page); longer ones in a session worker.  Lower than BPE's line
-(:data:`~mergescope_ui.shared.workers.remote_trainer.IN_PROCESS_CHARS`): a Unigram round costs a pass
-of Viterbi and two of EM over the words, some ten times BPE's merge."""
+"""Texts up to this many characters train WordPiece and Unigram here, longer ones in a session worker.
+Lower than BPE's line: a Unigram round costs a pass of Viterbi and two of EM over the words (on 1 MB,
+seconds a round holding the interpreter lock)."""
 LIMITS: Final = Limits(seconds=600, memory_bytes=2560 * MEGABYTE)
 """Per request (the start, or one stretch of training) and per worker."""
 STRETCH_SECONDS: Final = 5.0
@@ -81,8 +73,7 @@ ViewsT = TypeVar("ViewsT", bound=RunProducer)
 
 @dataclass(frozen=True, slots=True)
 class StepperState:
-    """Where a run is: the step shown, the steps trained, whether training ended and why, the most
-    steps the settings allow."""
+    """Where a run is (:class:`~mergescope_ui.shared.training_run.Stepper`'s fields, as a record)."""
 
     position: int
     pulled: int
@@ -99,25 +90,17 @@ class QuizAsk:
     choices: tuple[str, ...]
 
 
-class Driver:
-    """A run as the Train page asks it (see the module docstring), and its scheme's hooks."""
+class Hooks:
+    """A scheme's hooks, as every driver has them, and what a driver without a worker or a lattice says."""
 
-    noun: str = "step"
-    """What one step is called in the page's sentences."""
+    noun: str = "step"  # :class:`~.scheme_run.SchemeSteps` says what these hooks are
     ahead: int = AHEAD
-    """How many steps the page trains past the one shown."""
     has_lattice: bool = False
-    """True when the page draws a word's lattice under the step shown."""
-    identity: Hashable
-    """What the run was trained from (the text's digest and the settings)."""
+    identity: Hashable  # what the run was trained from (the text's digest and the settings)
 
-    def hooks(self, steps: type[SchemeSteps]) -> None:
+    def hooks(self, steps: type[SchemeSteps[Any]]) -> None:
         """Take a WordPiece or Unigram run's hooks from its :class:`~.scheme_run.SchemeSteps`."""
         self.noun, self.ahead, self.has_lattice = steps.noun, steps.ahead, steps.has_lattice
-
-    @property
-    def state(self) -> StepperState:
-        raise NotImplementedError
 
     def here(self) -> tuple[Any, Any] | None:
         """The run and its views, when they are in this process (a live room follows them)."""
@@ -129,34 +112,6 @@ class Driver:
     def settle(self, *, progress: Progress | None = None) -> None:
         """Wait (with ``progress``) for the end of a request the page stopped waiting for, if any."""
 
-    def advance(self, want: int, *, progress: Progress | None = None) -> StepperState:
-        """Train until ``want`` steps are made (or training ends)."""
-        raise NotImplementedError
-
-    def jump(self, target: int, *, progress: Progress | None = None) -> StepperState:
-        """Train up to step ``target`` and show it (or the last step, where training stopped)."""
-        raise NotImplementedError
-
-    def show(self, position: int) -> StepperState:
-        """Show step ``position`` (at most the steps trained)."""
-        raise NotImplementedError
-
-    def places_from(self, k: int, start: int) -> None:
-        """The stage shows step ``k``'s places from the ``start``-th on."""
-        raise NotImplementedError
-
-    def window(self, *, serial: int, options: StageSettings, notice: str = "", tab: str = "places") -> Window:
-        """The stage's window around the step shown."""
-        raise NotImplementedError
-
-    def ask(self) -> QuizAsk | None:
-        """The quiz's question about the step after the one shown (None when training has ended)."""
-        raise NotImplementedError
-
-    def answer(self, guess: str | None) -> QuizResult | None:
-        """Grade ``guess`` (None: no guess) against the next step, then show that step."""
-        raise NotImplementedError
-
     def lattice_words(self) -> list[str]:
         """The words offered for the lattice (:meth:`~.scheme_run.SchemeSteps.lattice_words`)."""
         return []
@@ -167,7 +122,7 @@ class Driver:
         raise ValueError("a lattice is drawn for a Unigram run; choose Unigram")
 
 
-class LocalDriver(Driver, Generic[RunT, ViewsT]):
+class LocalDriver(Hooks, Generic[RunT, ViewsT]):
     """A run in this process, its stage views and its scheme's quiz question, answering the page."""
 
     def __init__(self, run: RunT, views: ViewsT, quiz: QuizQuestion[Any]) -> None:
@@ -175,6 +130,7 @@ class LocalDriver(Driver, Generic[RunT, ViewsT]):
 
     @property
     def state(self) -> StepperState:
+        """Where the run is."""
         run = self.run
         return StepperState(run.position, run.pulled, run.finished, run.stop_reason, run.max_steps)
 
@@ -218,6 +174,7 @@ class LocalDriver(Driver, Generic[RunT, ViewsT]):
         """Report ``progress`` inside the next steps too (None: stop), where the scheme can."""
 
     def jump(self, target: int, *, progress: Progress | None = None) -> StepperState:
+        """Train up to step ``target`` and show it (or the last step, where training stopped)."""
         self.run.jump(target, progress=progress)
         return self.state
 
@@ -225,10 +182,12 @@ class LocalDriver(Driver, Generic[RunT, ViewsT]):
         """Nothing: a remote driver's way to wait for a request the page stopped waiting for."""
 
     def show(self, position: int) -> StepperState:
+        """Show step ``position`` (at most the steps trained)."""
         self.run.position = max(0, min(position, self.run.pulled))
         return self.state
 
     def places_from(self, k: int, start: int) -> None:
+        """The stage shows step ``k``'s places from the ``start``-th on."""
         if 0 < k <= self.run.pulled:
             self.views.place_start[k] = start
 
@@ -237,12 +196,14 @@ class LocalDriver(Driver, Generic[RunT, ViewsT]):
         return self.views.window(position=position, serial=serial, settings=options, notice=notice, tab=tab)
 
     def ask(self) -> QuizAsk | None:
+        """The quiz's question about the step after the one shown (None when training has ended)."""
         upcoming = self.run.peek()
         if upcoming is None:
             return None
         return QuizAsk(question=self.quiz.question(upcoming), choices=tuple(self.quiz.choices(upcoming)))
 
     def answer(self, guess: str | None) -> QuizResult | None:
+        """Grade ``guess`` (None: no guess) against the next step, then show that step."""
         upcoming = self.run.peek()
         result = self.quiz.grade(guess, upcoming) if guess and upcoming is not None else None
         self.run.forward()
@@ -292,7 +253,7 @@ def open_driver(text: str, settings: SchemeSettings, *, progress: Progress | Non
     return RemoteSchemeDriver.start(text, settings, progress=progress)
 
 
-class RemoteSchemeDriver(Remote, Driver):
+class RemoteSchemeDriver(Remote, Hooks):
     """A :class:`SchemeDriver` kept in a session worker: the same questions, asked over its pipe.
 
     ``state`` is the worker's, as of the last answer.  A worker that ended (a limit, a crash, Cancel)
@@ -372,24 +333,23 @@ class RemoteSchemeDriver(Remote, Driver):
         self._call("places_from", k, start)
 
     def window(self, *, serial: int, options: StageSettings, notice: str = "", tab: str = "places") -> Window:
-        window: Window = self._call("window", serial=serial, options=options, notice=notice, tab=tab)
-        return window
+        return cast(Window, self._call("window", serial=serial, options=options, notice=notice, tab=tab))
 
     def ask(self) -> QuizAsk | None:
-        ask: QuizAsk | None = self._call("ask")
-        return ask
+        return cast(QuizAsk | None, self._call("ask"))
 
     def answer(self, guess: str | None) -> QuizResult | None:
-        result: QuizResult | None = self._call("answer", guess)
-        return result
+        return cast(QuizResult | None, self._call("answer", guess))
 
     def lattice_words(self) -> list[str]:
-        words: list[str] = self._call("lattice_words")
-        return words
+        return cast(list[str], self._call("lattice_words"))
 
     def lattice(self, word: str) -> Lattice:
-        lat: Lattice = self._call("lattice", word)
-        return lat
+        return cast(Lattice, self._call("lattice", word))
+
+
+Driver = LocalDriver[Any, Any] | RemoteSchemeDriver
+"""A run as the Train page asks it, for every scheme (see the module docstring)."""
 
 
 # ----- in the worker -----

@@ -82,24 +82,11 @@ def _unigram(messages: DeltaGenerator) -> SchemeSettings:
     return SchemeSettings(scheme="unigram", vocab_size=vocab, shrinking_factor=float(shrink))
 
 
-def checked(widgets: Callable[[DeltaGenerator], Any]) -> Callable[[DeltaGenerator], Any]:
-    """``widgets`` with bad settings said in ``messages`` (then None)."""
-
-    def settings(messages: DeltaGenerator) -> Any:
-        try:
-            return widgets(messages)
-        except ValueError as exc:
-            messages.error(f"Cannot train with these settings: {md_escape(exc)}.")
-            return None
-
-    return settings
-
-
 @dataclass(frozen=True, slots=True)
 class SchemeForm:
     """One scheme on the Train page: its name, what one step is (in the title and the toggles), the
     quiz toggle's label and help, what the animation shows, and its settings' widgets (inside
-    ``st.sidebar``; None after an error in ``messages``)."""
+    ``st.sidebar``; None after an error in ``messages``, a ValueError for bad settings)."""
 
     label: str
     step: str
@@ -111,9 +98,7 @@ class SchemeForm:
 MERGE_QUIZ = ("Quiz: guess the next merge", "Before Next reveals it, pick the pair you think will merge.")
 FORMS = {
     "bpe": SchemeForm("BPE", "merge", MERGE_QUIZ, "The two tokens slide into one.", settings_widgets),
-    "wordpiece": SchemeForm(
-        "WordPiece", "merge", MERGE_QUIZ, "The two tokens slide into one.", checked(_wordpiece)
-    ),
+    "wordpiece": SchemeForm("WordPiece", "merge", MERGE_QUIZ, "The two tokens slide into one.", _wordpiece),
     "unigram": SchemeForm(
         "Unigram",
         "round",
@@ -122,7 +107,7 @@ FORMS = {
             "Before Next reveals the round, pick the piece you think it prunes.",
         ),
         "The words a round cuts anew change in place.",
-        checked(_unigram),
+        _unigram,
     ),
 }
 """Every scheme the Train page trains, by the name in ``?scheme=`` (BPE first: the default)."""

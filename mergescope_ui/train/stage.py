@@ -1,22 +1,14 @@
 """The stage: the Train page's one screen for the current step, a Streamlit components v2 component.
 
-It draws the step controls (Back, Next, Play, Reset, Jump to step, the arrow
-keys), the step line, the merge card, the compact pair chart and the
-sequence before and after the merge, from a window of steps built in
-:mod:`.stage_data` (or a scheme's views) as the records of :mod:`mergescope_ui.shared.stage.contract`.
-It steps through that window in the browser, with no server round trip
-(``mergescope_ui/shared/stage/assets/stage.js``), and reports what it shows as one state value, a
-:class:`~mergescope_ui.shared.stage.contract.Shown` (the step, the first place
-it needs, the window's serial, and why it reports: a window it needs, or a step
-that stepping paused on): :func:`_on_shown` applies it to the session's driver, and reruns
-the stage's part of the page for a window, the part below it for a paused step
-(:mod:`.panel`).  A step past the window is a jump (trained here first); in the quiz, a step
-forward is the quiz's Next (the guess is graded first).  When the server moves
-the stage itself (a jump that had to train, the quiz's Next, a new run) it
-bumps the serial, and the stage takes the position it is sent.
-
-Every string in the data is HTML-escaped on the server; the component's own
-HTML, CSS and JavaScript are :mod:`mergescope_ui.shared.stage.component`'s.
+It draws the step controls (Back, Next, Play, Reset, Jump to step, the arrow keys), the step line, the
+card, the chart and the text around the step, from a window of steps (the records of
+:mod:`mergescope_ui.shared.stage.contract`, from the driver's views).  It steps through that window in
+the browser, with no server round trip, and reports what it shows as one state value, a
+:class:`~mergescope_ui.shared.stage.contract.Shown`: :func:`_on_shown` applies it to the session's
+driver, and reruns the stage's part of the page for a window, the part below it for a paused step
+(:mod:`.panel`).  A step past the window is a jump (trained first); in the quiz, a step forward is the
+quiz's Next (the guess is graded first).  When the server moves the stage itself (a jump that had to
+train, the quiz's Next, a new run) it bumps the serial, and the stage takes the position it is sent.
 """
 
 from __future__ import annotations
@@ -49,11 +41,9 @@ def move_stage(notice: str = "") -> None:
 
 
 def _on_shown() -> None:
-    """The stage shows another step (or needs other places of it): follow it.  A report that needs no
-    window and moves nothing on the server (``settled``: stepping paused) reruns only what sits below
-    the stage (:data:`keys.BELOW_PART`); a settled one that needs a window, or that moves the stage
-    (the quiz's Next, a jump), reruns both parts; any other (a window while stepping goes on) the
-    stage's part alone, the stage's own rerun."""
+    """The stage shows another step (or needs other places of it): follow it.  A settled report reruns
+    what sits below the stage (:data:`keys.BELOW_PART`), and the stage's part too when it needs a
+    window or moves the stage (the quiz's Next, a jump); any other only the stage's part (its own)."""
     driver: Driver | None = st.session_state.get(keys.DRIVER)
     report = read_shown((st.session_state.get(keys.STAGE) or {}).get("shown"))
     serial = st.session_state.get(keys.STAGE_SERIAL, 0)

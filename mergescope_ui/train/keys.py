@@ -1,11 +1,7 @@
 """Every ``st.session_state`` key of the Train page, declared once.
 
-Widget keys keep their value across page switches with
-``persist_state="session"``; plain keys (no widget) live for the session.
-Several widget keys are also the names of their URL parameters
-(``bind="query-params"``: ``tie_break``, ``quiz``; ``corpus``, ``pattern``,
-``merges`` and ``min_frequency`` through :mod:`mergescope_ui.shared.url_state`),
-so they keep their short names.  The run itself is a shared key
+Widget keys keep their value across page switches (``persist_state="session"``); several are also the
+names of their URL parameters, so they keep short names.  BPE's run is a shared key
 (:data:`mergescope_ui.shared.keys.RUN`): the Tokenize page reads it.
 """
 

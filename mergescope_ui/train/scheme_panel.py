@@ -1,10 +1,8 @@
-"""The Train page's hooks for WordPiece and Unigram (:data:`SCHEME_PAGE`): the run, then below the stage
-the link, the live room, and for Unigram the Viterbi lattice of a word the user clicks.
-
-The run is a driver (:mod:`.scheme_driver`) in ``session_state`` (:data:`.keys.SCHEME_RUN`): here for a
-small text, in a session worker for a large one, the page the same (:mod:`.panel`).  Every wait on the
-worker shows a progress bar with Cancel; a worker refused (the server's cap) or stopped (a time or
-memory limit) is a message, with a button to start again.
+"""The Train page's hooks for WordPiece and Unigram (:data:`SCHEME_PAGE`): the run (a driver in
+:data:`.keys.SCHEME_RUN`, here for a small text, in a session worker for a large one), then below the
+stage the link, the live room, and for Unigram the Viterbi lattice of a word the user clicks.  A worker
+refused (the server's cap) or stopped (a time or memory limit) is a message, with a button to start
+again.
 """
 
 from __future__ import annotations

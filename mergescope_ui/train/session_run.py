@@ -2,12 +2,9 @@
 
 :func:`panel_for` is the page's one entry below the sidebar: the chosen scheme's :class:`~.panel.Page`
 (:data:`PAGES`) starts (or keeps) its run and says what is drawn below the stage.  BPE's run is a
-:class:`~mergescope_ui.shared.training_run.TrainingRun` (:func:`training`) behind a :class:`BpeDriver`;
-WordPiece's and Unigram's a driver (:func:`.scheme_panel.scheme_training`).  A run lives in
-``session_state`` (:data:`mergescope_ui.shared.keys.RUN`, which the Tokenize page reads, and
-:data:`.keys.SCHEME_RUN`), never in a cache (see :mod:`mergescope_ui.shared.workers.cache`), and the
-driver the page shows in :data:`.keys.DRIVER`.  A new text or new settings start a new run (BPE's
-replayed to the same step when only the settings changed), and the page says what changed.
+:class:`~mergescope_ui.shared.training_run.TrainingRun` in :data:`mergescope_ui.shared.keys.RUN` (the
+Tokenize page reads it), asked through a :class:`BpeDriver`; the driver shown is in
+:data:`.keys.DRIVER`.  A new text or new settings start a new run, and the page says what changed.
 """
 
 from __future__ import annotations

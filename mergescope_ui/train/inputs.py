@@ -25,9 +25,8 @@ from .link import apply_link
 from .scheme_form import DEFAULT, FORMS, scheme_choice
 
 TITLES = {name: f"🔬 Train: watch {f.label} learn, {f.step} by {f.step}" for name, f in FORMS.items()}
-SHORT_TITLES = {
-    name: f"🔬 Train: watch {f.label} learn" for name, f in FORMS.items()
-}  # one line on a projector
+# In presenter mode: one line on a 1280 px projector.
+SHORT_TITLES = {name: f"🔬 Train: watch {f.label} learn" for name, f in FORMS.items()}
 URL_PARAM = "corpus"  # ?corpus=<id> picks a built-in text (or __paste__ / __upload__)
 TEXT = Picker(
     key=keys.SOURCE,

@@ -6,11 +6,10 @@ jumping pulls up to the target.  What a scheme does beyond that is a hook: :meth
 (pull one record, and keep what else the scheme needs of it) and :meth:`Stepper._ahead` (have the
 next records at hand, as a trainer in a worker fetches them in batches).
 
-A :class:`TrainingRun` is BPE's: the engine's trainer (or one in a session worker,
-:class:`~.workers.remote_trainer.RemoteTrainer`) and the
-identity of its text and options.  The Train page keeps its run in ``session_state``
-(:data:`mergescope_ui.shared.keys.RUN`); the Tokenize page reads it there.  WordPiece's and
-Unigram's is :class:`mergescope_ui.train.scheme_run.SchemeRun`.
+A :class:`TrainingRun` is BPE's (its trainer here or in a session worker,
+:class:`~.workers.remote_trainer.RemoteTrainer`); the Train page keeps it in ``session_state``
+(:data:`mergescope_ui.shared.keys.RUN`), where the Tokenize page reads it.  WordPiece's and Unigram's
+is :class:`mergescope_ui.train.scheme_run.SchemeRun`.
 
 >>> from bpe_core import TrainOptions, Trainer
 >>> text, settings = "aaabdaaabac", TrainOptions(vocab_size=300, pattern="none")
@@ -19,28 +18,6 @@ Unigram's is :class:`mergescope_ui.train.scheme_run.SchemeRun`.
 (True, True, True, 1, 2)
 >>> run.jump(99), run.position, run.finished, run.stop_reason
 (7, 7, True, 'no pair of adjacent tokens is left to merge')
-
-Any trainer that yields step records and says why it stopped can be stepped; a user names it:
-
->>> class Countdown:
-...     stop_reason = None
-...     def __init__(self) -> None:
-...         self.left = 3
-...     def __next__(self) -> int:
-...         if not self.left:
-...             self.stop_reason = "lift-off"
-...             raise StopIteration
-...         self.left -= 1
-...         return self.left
->>> @dataclass(eq=False)
-... class CountdownRun(Stepper[int]):
-...     counter: Countdown = field(default_factory=Countdown)
-...     @property
-...     def source(self) -> Countdown:
-...         return self.counter
->>> run = CountdownRun()
->>> run.peek(), run.position, run.jump(9), run.records, run.at_end, run.stop_reason
-(2, 0, 3, [2, 1, 0], True, 'lift-off')
 """
 
 from __future__ import annotations
@@ -70,11 +47,8 @@ class Source(Protocol[StepT_co]):
 
 @dataclass(frozen=True, slots=True)
 class RunIdentity:
-    """What a run was trained from: the text (by digest) and the settings.
-
-    A page compares the identity of the run it has with the one the widgets
-    describe, to tell when to start afresh and what changed.
-    """
+    """What a run was trained from: the text (by digest) and the settings (a page compares it with the
+    widgets' to tell when to start afresh and what changed)."""
 
     text_digest: str
     settings: TrainOptions
@@ -86,11 +60,8 @@ class RunIdentity:
 
 @dataclass(eq=False)
 class Stepper(Generic[StepT]):
-    """The records pulled from a trainer, and where the viewer is (see the module docstring).
-
-    ``position`` is the number of steps shown: 0 is before the first, ``k`` shows
-    ``records[k - 1]``.  A user names its trainer in :attr:`source`.
-    """
+    """The records pulled from a trainer, and where the viewer is: ``position`` steps shown (0: before the
+    first; ``k`` shows ``records[k - 1]``).  A user names its trainer in :attr:`source`."""
 
     records: list[StepT] = field(default_factory=list, kw_only=True)
     position: int = field(default=0, kw_only=True)
@@ -165,11 +136,8 @@ class Stepper(Generic[StepT]):
         self.position = 0
 
     def jump(self, target: int, *, progress: Progress | None = None, every: int = 25) -> int:
-        """Move to step ``target``, pulling records as needed; returns the step reached.
-
-        It stops early when training finishes.  ``progress(done, total)`` is
-        called every ``every`` pulls while pulling.
-        """
+        """Move to step ``target``, pulling records as needed (fewer where training finishes); the step
+        reached.  ``progress(done, total)`` every ``every`` pulls."""
         if target < 0:
             raise ValueError(f"step {target} is negative; steps start at 0 (before the first)")
         start = len(self.records)
@@ -186,11 +154,7 @@ class Stepper(Generic[StepT]):
 
 @dataclass(eq=False)
 class TrainingRun(Stepper[MergeStep]):
-    """A BPE trainer, the records pulled from it, and where the viewer is.
-
-    ``position`` is the number of merges shown: 0 is the raw bytes.  ``identity`` names the text and
-    settings the trainer was built from.
-    """
+    """A BPE trainer, the records pulled from it, and the merges shown (0: the raw bytes)."""
 
     trainer: BpeTrainer
     identity: RunIdentity
@@ -198,6 +162,10 @@ class TrainingRun(Stepper[MergeStep]):
     @property
     def source(self) -> BpeTrainer:
         return self.trainer
+
+    @property
+    def max_steps(self) -> int:
+        return self.identity.settings.max_merges
 
     def _ahead(self, n: int, progress: Progress | None) -> None:
         prefetch(self.trainer, n, progress=progress)

@@ -1,24 +1,14 @@
-"""The Train page: watch byte-level BPE learn on a text, merge by merge.
+"""The Train page: watch a tokenizer (BPE, WordPiece, Unigram) learn on a text, step by step.
 
-``pages/views/train.py`` calls these sections in order:
+``pages/views/train.py`` calls :func:`header` and :func:`sidebar` (``inputs``: the title, the text, the
+scheme and its settings, the classroom options), then :func:`panel_for` (``session_run``: the
+session's run, kept across reruns, and the one ``panel``: the quiz and the ``stage``, then the sections
+below it, each a fragment that reruns alone).  What differs per scheme is a record in a table: the
+sidebar's (``scheme_form.FORMS``) and the panel's (``session_run.PAGES``, with a ``scheme_driver``).
+BPE's views come from ``stage_data``, its sections below from ``details`` and ``whatif``; WordPiece's
+and Unigram's from ``wordpiece_stage`` or ``unigram_stage`` over a ``scheme_run``.
 
-- :func:`header` and :func:`sidebar` (``inputs``): the title, then the text (the shared picker,
-  :mod:`mergescope_ui.shared.inputs.text_source`), the training settings (``settings_form``) and the
-  classroom options;
-- :func:`panel_for` (``session_run``): the session's run for them, kept across reruns, and its panel.
-  For BPE (``panel``): two fragments that rerun alone: the quiz (``quiz``) and the
-  stage (``stage``: a components v2 component that steps in the browser through the steps
-  ``stage_data`` builds from ``cards``, ``pair_bars`` and the engine's text replay), rerun when
-  the stage needs a window; then the sections below it (``details``, built from ``tables`` and
-  ``charts``, and ``whatif``: one choice changed, and the merge-order lesson), rerun when
-  stepping pauses.
-
-With WordPiece or Unigram chosen (``scheme_form``), the panel is ``scheme_panel``'s: the same stage,
-fed by ``wordpiece_stage`` or ``unigram_stage`` from a ``scheme_run`` behind a ``scheme_driver``, and
-for Unigram the Viterbi lattice (``lattice_view``).  What both panels share is in ``panel_parts``.
-
-Its session keys are in ``keys``; :data:`PAGE_CSS` (the card's, the pair chart's, the quiz's
-and the what-if's) goes into the page-wide CSS that ``app.py`` sends once per run.
+Its session keys are in ``keys``; :data:`PAGE_CSS` goes into the page-wide CSS that ``app.py`` sends.
 """
 
 from .cards import CARD_CSS

@@ -7,11 +7,11 @@ The text is a built-in corpus, pasted text or an upload (:data:`TEXT`, the share
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core import TrainOptions
 from bpe_core.bpe import TIE_BREAKS
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
@@ -22,30 +22,16 @@ from mergescope_ui.shared.workers.cache import corpus_index, corpus_text
 from . import keys
 from .lesson import on_corpus, preset_picker
 from .link import apply_link
-from .scheme_form import scheme_choice, scheme_settings
-from .scheme_run import SchemeSettings
-from .settings_form import settings_widgets
+from .scheme_form import DEFAULT, FORMS, scheme_choice
 
-TITLE = "🔬 Train: watch BPE learn, merge by merge"
-SHORT_TITLE = "🔬 Train: watch BPE learn"  # presenter mode: one line on a 1280 px projector
-TITLES = {
-    "bpe": TITLE,
-    "wordpiece": "🔬 Train: watch WordPiece learn, merge by merge",
-    "unigram": "🔬 Train: watch Unigram learn, round by round",
-}
-SHORT_TITLES = {
-    "bpe": SHORT_TITLE,
-    "wordpiece": "🔬 Train: watch WordPiece learn",
-    "unigram": "🔬 Train: watch Unigram learn",
-}
-DEFAULT_CORPUS = (
-    "low_lowest_newest"  # the classroom string (see mergescope_ui.shared.inputs.corpora.default_id)
-)
+TITLES = {name: f"🔬 Train: watch {f.label} learn, {f.step} by {f.step}" for name, f in FORMS.items()}
+# In presenter mode: one line on a 1280 px projector.
+SHORT_TITLES = {name: f"🔬 Train: watch {f.label} learn" for name, f in FORMS.items()}
 URL_PARAM = "corpus"  # ?corpus=<id> picks a built-in text (or __paste__ / __upload__)
 TEXT = Picker(
     key=keys.SOURCE,
     label="Text",
-    default=DEFAULT_CORPUS,
+    default="low_lowest_newest",  # the classroom string
     help="A built-in corpus, your own pasted text, or an uploaded UTF-8 file.",
     on_change=on_corpus,  # a corpus with its own lesson brings its settings (the classic one)
     url_param=URL_PARAM,
@@ -73,29 +59,22 @@ SPEEDS = {2.0: "slow (2 s)", 1.0: "1 s", 0.5: "fast (0.5 s)", 0.2: "very fast (0
 
 @dataclass(frozen=True, slots=True)
 class Inputs:
-    """What the sidebar gives the page: the text to train on and the settings to train with."""
+    """What the sidebar gives the page: the scheme, the text to train on and that scheme's settings."""
 
+    scheme: str
     source: SourceText
-    settings: TrainOptions
-
-
-@dataclass(frozen=True, slots=True)
-class SchemeInputs:
-    """What the sidebar gives the page for WordPiece or Unigram: the text and that scheme's settings."""
-
-    source: SourceText
-    settings: SchemeSettings
+    settings: Any  # the record of scheme_form.FORMS[scheme].settings (BPE's: a TrainOptions)
 
 
 def header() -> DeltaGenerator:
     """The page title (naming the scheme chosen), and the container under it for every message."""
-    scheme = str(st.session_state.get(keys.SCHEME) or st.query_params.get(keys.SCHEME) or "bpe")
-    scheme = scheme if scheme in TITLES else "bpe"
+    scheme = str(st.session_state.get(keys.SCHEME) or st.query_params.get(keys.SCHEME) or DEFAULT)
+    scheme = scheme if scheme in TITLES else DEFAULT
     st.title(SHORT_TITLES[scheme] if st.session_state.get(shared_keys.PRESENTER) else TITLES[scheme])
     return st.container()
 
 
-def sidebar(messages: DeltaGenerator) -> Inputs | SchemeInputs | None:
+def sidebar(messages: DeltaGenerator) -> Inputs | None:
     """The sidebar's three sections; None (after saying why in ``messages``) until text and settings work."""
     given = read_params_once(keys.LINK_CHECKED, list(LINK_RULES))  # before the widgets take (or drop) them
     apply_link(messages)  # once a session: what the link carries beyond the bound widgets
@@ -105,18 +84,19 @@ def sidebar(messages: DeltaGenerator) -> Inputs | SchemeInputs | None:
         source = pick_text(TEXT, messages, corpora=corpus_index(), read=corpus_text)
         st.header("Training")
         scheme = scheme_choice(messages)
-        settings = settings_widgets(messages) if scheme == "bpe" else None
-        chosen = None if scheme == "bpe" else scheme_settings(scheme, messages)
+        form = FORMS[scheme]
+        try:
+            settings = form.settings(messages)
+        except ValueError as exc:
+            messages.error(f"Cannot train with these settings: {md_escape(exc)}.")
+            settings = None
         st.header("Classroom")
-        unigram = scheme == "unigram"
         st.toggle(
-            "Quiz: guess the next piece pruned" if unigram else "Quiz: guess the next merge",
+            form.quiz[0],
             key=keys.QUIZ,
             persist_state="session",
             bind="query-params",
-            help="Before Next reveals the round, pick the piece you think it prunes."
-            if unigram
-            else "Before Next reveals it, pick the pair you think will merge.",
+            help=form.quiz[1],
         )
         st.selectbox(
             "Play speed (per step)",
@@ -127,27 +107,20 @@ def sidebar(messages: DeltaGenerator) -> Inputs | SchemeInputs | None:
             persist_state="session",
         )
         st.toggle(
-            "Animate each round" if unigram else "Animate each merge",
+            f"Animate each {form.step}",
             value=True,
             key=keys.ANIMATE,
             persist_state="session",
-            help=(
-                "The words a round cuts anew change in place."
-                if unigram
-                else "The two tokens slide into one."
-            )
-            + " Off, or when the system asks for reduced motion: no movement.",
+            help=form.motion + " Off, or when the system asks for reduced motion: no movement.",
         )
     for param, rule in LINK_RULES.items():
         if param in st.session_state:  # the widget was drawn (an error above may stop the form early)
             note = ignored_value(given, param, st.session_state[param], rule)
             if note is not None:
                 messages.warning(md_escape(note[0].upper() + note[1:]) + ".")
-    if source is not None and chosen is not None:
-        return SchemeInputs(source=source, settings=chosen)
     if source is None or settings is None:
         return None
-    return Inputs(source=source, settings=settings)
+    return Inputs(scheme=scheme, source=source, settings=settings)
 
 
 # The link parameters bound to widgets (bind="query-params"), each with what a valid value is (merges

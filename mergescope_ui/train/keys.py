@@ -1,11 +1,7 @@
 """Every ``st.session_state`` key of the Train page, declared once.
 
-Widget keys keep their value across page switches with
-``persist_state="session"``; plain keys (no widget) live for the session.
-Several widget keys are also the names of their URL parameters
-(``bind="query-params"``: ``tie_break``, ``quiz``; ``corpus``, ``pattern``,
-``merges`` and ``min_frequency`` through :mod:`mergescope_ui.shared.url_state`),
-so they keep their short names.  The run itself is a shared key
+Widget keys keep their value across page switches (``persist_state="session"``); several are also the
+names of their URL parameters, so they keep short names.  BPE's run is a shared key
 (:data:`mergescope_ui.shared.keys.RUN`): the Tokenize page reads it.
 """
 
@@ -33,8 +29,9 @@ SPECIAL_TOKENS: Final = "special_tokens"  # text_area: one special token a line
 MIN_FREQUENCY: Final = "min_frequency"  # number_input
 
 # --- the run and the stage (plain keys unless said) ----------------------------------
+DRIVER: Final = "train_driver"  # plain: the run the page shows, as a train.scheme_driver.Driver
+BPE_DRIVER: Final = "train_bpe_driver"  # plain: the BPE run (shared RUN) as a driver, with its StageViews
 STAGE: Final = "train_stage"  # the stage component (mergescope_ui.train.stage): its state is the step shown
-STAGE_VIEWS: Final = "train_stage_views"  # plain: the run's StageViews (mergescope_ui.train.stage_data)
 STAGE_SERIAL: Final = "train_stage_serial"  # plain int: bumped when the server moves the stage itself
 STAGE_TAB: Final = "train_stage_tab"  # plain: the sequences' tab shown, "places" or "head" (in the link)
 STAGE_NOTICE: Final = "train_stage_notice"  # plain: a sentence for the stage's status line, shown once
@@ -62,11 +59,9 @@ WP_MERGES: Final = "wp_merges"  # number_input: WordPiece merges to learn (?wp_m
 UG_VOCAB: Final = "ug_vocab"  # number_input: Unigram's target vocabulary size (?ug_vocab=)
 UG_SHRINK: Final = "ug_shrink"  # selectbox: Unigram's shrinking factor
 SCHEME_RUN: Final = "train_scheme_run"  # plain: the run, a SchemeDriver or RemoteSchemeDriver
-SCHEME_STAGE: Final = "train_scheme_stage"  # the stage component for a WordPiece or Unigram run
 SCHEME_CANCELLED: Final = "train_scheme_cancelled"  # plain: the SchemeIdentity whose start was cancelled
 SCHEME_RESTART: Final = "train_scheme_restart"  # button: start a cancelled or stopped run again
 SCHEME_CANCEL: Final = "train_scheme_cancel"  # button: stops a large run's start
-SCHEME_JUMP_CANCEL: Final = "train_scheme_jump_cancel"  # button: stops a large run's long jump
 LATTICE_WORD: Final = "lattice_word"  # pills: the word whose Viterbi lattice is drawn
 LATTICE_TYPED: Final = "lattice_typed"  # text_input: a word typed for the lattice
 

@@ -1,16 +1,24 @@
-"""The part of the Train page that reruns alone: the stage and the quiz, then the sections below it.
+"""The Train page below the sidebar, the same for every scheme: a pending jump, then the stage and the
+quiz, then the sections below it, all asking the session's :data:`~.scheme_driver.Driver`.
 
-They are two ``st.fragment`` parts, each rerun alone (:data:`keys.STAGE_PART` and
-:data:`keys.BELOW_PART`).  The stage steps in the browser through a window of steps and tells the
-server what it needs (:func:`mergescope_ui.train.stage._on_shown`): a window, near the edge of the
-one it holds, reruns the stage's part (train ahead, a new window); a step that stepping paused on
-("settled") reruns the part below (the URL follows the step, the tables, the what-if, the live
-room).  So a burst of Next presses costs the server what the stage needs, and one redraw below.
-Each run of the stage's part trains ahead so the stage always has the next steps in hand; a new
-section below (such as "What if?") is one more call in :func:`_below`.
+The stage and what follows it are two ``st.fragment`` parts, each rerun alone: the stage steps in the
+browser through a window of steps and tells the server what it needs (:func:`.stage._on_shown`); a
+window reruns the stage's part (train ahead, a new window), a step that stepping paused on ("settled")
+the part below.  So a burst of Next presses costs one redraw below.  What a scheme does its own way is
+its :class:`Page`.
+
+A jump past the steps trained is pending (:data:`keys.JUMP_PENDING`) until a run of the whole page
+makes it (:func:`_jump`): a click inside a fragment waits for the fragment's run to end, so a Cancel
+inside one would act only once the jump was over.
 """
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -18,142 +26,229 @@ from streamlit.delta_generator import DeltaGenerator
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.rooms.host import hosting
-from mergescope_ui.shared.stage.contract import AHEAD, SETTLE_MS
+from mergescope_ui.shared.stage.contract import SETTLE_MS
 from mergescope_ui.shared.stage.producer import StageSettings
-from mergescope_ui.shared.training_run import TrainingRun
 
-from . import details, keys, whatif
+from . import keys
 from .inputs import Inputs
-from .link import link_box, link_state, write_link
-from .live import live_room
-from .panel_parts import Progress, drop_jump, guess, make_pending_jump, stage_settings
-from .quiz import BPE_QUESTION, QuizResult, quiz_html
+from .quiz import QuizResult, choice_labels, quiz_html
+from .scheme_driver import Driver, Progress
 from .stage import move_stage, stage
-from .stage_data import StageViews
+
+T = TypeVar("T")
+SHOW_AFTER = 0.3  # seconds: a wait shorter than this draws no bar (it would only flash)
+STOPPED = "Training was stopped: showing the step you were on."
 
 
-def step_panel(run: TrainingRun, inputs: Inputs) -> None:
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What the Train page does its own way for a scheme (:data:`.session_run.PAGES`): ``start`` the
+    session's run (None after a message in the container given), the ``bar`` of a jump to a step in a
+    slot, the sections ``below`` the stage, the first words of the message when the run ``stopped``, to
+    forget it for a "Start again" button (``restart``; None: no button, a jump's error is said at once),
+    the quiz's line once nothing is left to guess (``done``; with it, the quiz sits in a slot of one
+    height, quiz.QUIZ_CSS, so the stage below never moves)."""
+
+    start: Callable[[Inputs, DeltaGenerator], Driver | None]
+    bar: Callable[[Driver, DeltaGenerator, int], Progress]
+    below: Callable[[Any, Inputs, StageSettings], None]
+    stopped: str
+    restart: Callable[[], None] | None = None
+    done: str = ""
+
+
+def step_panel(driver: Driver, inputs: Inputs, page: Page) -> None:
     """Make a pending jump, then run the stage's part and the part below it, as fragments."""
     slot = st.empty()  # a long jump's progress bar and its Cancel (always here: nothing below moves)
     try:
-        _jump(run, slot)
+        _jump(driver, page, slot)
     except ValueError as exc:
-        st.error(f"The engine stopped with an error: {md_escape(exc)}.")
-    st.fragment(_stage_part, key=keys.STAGE_PART)(inputs=inputs)
-    st.fragment(_below, key=keys.BELOW_PART)(inputs=inputs)
+        if page.restart is None:  # else the stage's part says why, with its button
+            st.error(f"{md_escape(page.stopped)}: {md_escape(exc)}.")
+    st.fragment(_stage_part, key=keys.STAGE_PART)(inputs=inputs, page=page)
+    st.fragment(_below, key=keys.BELOW_PART)(inputs=inputs, page=page)
 
 
-def _options() -> StageSettings:
-    return stage_settings(settle_ms=_settle_ms())
+def stage_settings() -> StageSettings:
+    """The stage's settings from the sidebar's classroom choices (the quiz, presenter mode, the
+    animation, Play's speed); stepping reports each step at once while a room's students follow."""
+    quiz = bool(st.session_state.get(keys.QUIZ))
+    return StageSettings(
+        large=bool(st.session_state.get(shared_keys.PRESENTER, False)),
+        quiz=quiz,
+        animate=bool(st.session_state.get(keys.ANIMATE, True)),
+        speed=float(st.session_state.get(keys.PLAY_SPEED, 1.0)),
+        arrows_from=f".st-key-{keys.QUIZ_GUESS}" if quiz else "",  # the guess: ← → step, ↑ ↓ choose
+        settle_ms=0 if hosting() else SETTLE_MS,
+    )
 
 
-def _settle_ms() -> int:
-    """How long stepping pauses before the page follows: at once while a room's students follow."""
-    return 0 if hosting() else SETTLE_MS
-
-
-def _stage_part(*, inputs: Inputs) -> None:
+def _stage_part(*, inputs: Inputs, page: Page) -> None:
     """Train ahead, then the quiz's guess and the stage with the window around the step shown."""
-    run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
-    if run is None:
+    driver: Driver | None = st.session_state.get(keys.DRIVER)
+    if driver is None:
         return
-    options = _options()
+    options = stage_settings()
     # Always the same elements in the same order: an element that comes and goes before the stage
     # would shift it, and the browser would mount it afresh (losing the step it shows).
+    slot = st.empty()  # a wait's progress bar
     try:
-        _train_ahead(run, quiz=options.quiz)
-        views = _views(run, inputs)
+        _train_ahead(driver, quiz=options.quiz, slot=slot)
         if options.quiz:
-            _quiz(run)
-        stage(run, views, options)
+            _quiz(driver, page.done)
+        stage(driver, options)
     except ValueError as exc:
-        st.error(f"The engine stopped with an error: {md_escape(exc)}.")
+        slot.empty()
+        st.error(f"{md_escape(page.stopped)}: {md_escape(exc)}.")
+        if page.restart is not None:
+            st.button("Start again", key=keys.SCHEME_RESTART, on_click=page.restart)
         st.session_state.pop(keys.STAGE_SENT, None)  # nothing is drawn below it
         return
     st.session_state[keys.STAGE_SENT] = st.session_state.get(keys.STAGE_SERIAL, 0)
     st.session_state[keys.STAGE_SETTLE] = options.settle_ms
 
 
-def _below(*, inputs: Inputs) -> None:
-    """What follows the step shown once stepping pauses: the URL, the text line, the link, the live
-    room, the what-if, the tables."""
-    run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
-    if run is None or keys.STAGE_SENT not in st.session_state:
+def _below(*, inputs: Inputs, page: Page) -> None:
+    """What follows the step shown once stepping pauses (the scheme's :attr:`Page.below`)."""
+    driver: Driver | None = st.session_state.get(keys.DRIVER)
+    if driver is None or keys.STAGE_SENT not in st.session_state:
         return  # no run, or the stage's part stopped with an error (it says which)
     if st.session_state.get(keys.STAGE_SERIAL, 0) != st.session_state[keys.STAGE_SENT]:
         st.rerun(scope="app")  # a section here moved the run (a what-if's start): the stage follows too
-    options = _options()
-    moment = link_state(
-        run, pasted=inputs.source.text if st.session_state.get(keys.SOURCE) == keys.PASTE else None
-    )
-    write_link(moment)  # the URL follows the step the stage shows (applied in its callback)
-    details.text_line(inputs, run)
-    link_box(moment)
-    live_room(run, _views(run, inputs), options)  # a live room: students follow this step (#26)
-    if _settle_ms() != st.session_state.get(keys.STAGE_SETTLE):
+    options = stage_settings()
+    page.below(driver, inputs, options)
+    if options.settle_ms != st.session_state.get(keys.STAGE_SETTLE):
         st.rerun(scope="app")  # a room opened or closed here: the stage reports each step at once, or not
-    whatif.what_if(run, moved=move_stage)  # what if one choice had gone the other way (#14)
-    details.step_tables(run, large=options.large)
-    details.merges_so_far(run, large=options.large)
-    whatif.merge_order(run)
 
 
-def _views(run: TrainingRun, inputs: Inputs) -> StageViews:
-    """The stage's views of this run (made afresh for a new run)."""
-    views: StageViews | None = st.session_state.get(keys.STAGE_VIEWS)
-    if views is None or views.run is not run:
-        views = StageViews(run, inputs.source.text)
-        st.session_state[keys.STAGE_VIEWS] = views
-    return views
+def begin(key: str, run: T, notice: str = "") -> T:
+    """Keep the new ``run`` under ``key``, with an empty quiz log; the stage shows it (``notice``)."""
+    st.session_state[key] = run
+    st.session_state[keys.QUIZ_LOG] = {}
+    move_stage(notice)
+    return run
 
 
-def _jump(run: TrainingRun, slot: DeltaGenerator) -> None:
-    """Train up to a pending jump, its progress and Cancel in ``slot``
-    (:func:`.panel_parts.make_pending_jump`: only in a run of the whole page, outside the fragment)."""
-
-    def bar(pending: int) -> Progress:
-        box = slot.container()
-        line = box.progress(0.0, text=f"Training up to step {pending:,}…")
-        box.button(  # a click reruns the page, which stops the wait; the steps made so far stay
-            "Cancel",
-            key=keys.JUMP_CANCEL,
-            help="Stop training here; the steps made so far stay.",
-            on_click=_cancel_jump,
-        )
-
-        def progress(done: int, total: int) -> None:
-            line.progress(min(1.0, done / max(total, 1)), text=f"Training… {done:,} of {total:,}")
-
-        return progress
-
-    def jump(pending: int, progress: Progress) -> tuple[int, str | None]:
-        return run.jump(pending, progress=progress), run.stop_reason
-
-    make_pending_jump(slot, noun="step", bar=bar, jump=jump)
+def pasted(inputs: Inputs) -> str | None:
+    """The text, when it was pasted (a link carries it)."""
+    return inputs.source.text if st.session_state.get(keys.SOURCE) == keys.PASTE else None
 
 
-def _train_ahead(run: TrainingRun, *, quiz: bool) -> None:
-    """Pull the steps the stage will need, a few past the one shown (a jump is a run of the whole page:
-    :func:`_jump`)."""
+def _jump(driver: Driver, page: Page, slot: DeltaGenerator) -> None:
+    """Train up to a pending jump, if any (see the module docstring), its bar (and Cancel) in ``slot``,
+    emptied after.  The jump stays pending until it is made (or cancelled, or failed): a run stopped on
+    the way (a rerun the browser asked for meanwhile) leaves it to the next, which may hear no new
+    report (the browser's last one equals it)."""
+    pending = st.session_state.get(keys.JUMP_PENDING)
+    if pending is None:
+        return
+    progress = page.bar(driver, slot, pending)
+    try:
+        state = driver.jump(int(pending), progress=progress)
+    except ValueError:
+        drop_jump()  # a jump that failed is not tried again (the panel says why)
+        raise
+    drop_jump()
+    slot.empty()  # the bar and its Cancel
+    reached, stop, noun = state.position, state.stop_reason, driver.noun
+    move_stage(
+        f"Training stopped at {noun} {reached:,}: {stop}. Showing {noun} {reached:,}."
+        if reached < pending and stop
+        else ""
+    )
+
+
+def drop_jump(notice: str = "") -> None:
+    """The pending jump is made (or cancelled, or failed): no run makes it again."""
+    st.session_state.pop(keys.JUMP_PENDING, None)
+    if notice:
+        move_stage(notice)
+
+
+def counted_bar(driver: Driver, slot: DeltaGenerator, pending: int) -> Progress:
+    """A jump's bar at once, counting the steps trained, with Cancel."""
+    box = slot.container()
+    line = box.progress(0.0, text=f"Training up to {driver.noun} {pending:,}…")
+    box.button(  # a click reruns the page, which stops the wait; the steps made so far stay
+        "Cancel",
+        key=keys.JUMP_CANCEL,
+        help="Stop training here; the steps made so far stay.",
+        on_click=drop_jump,
+        args=(STOPPED,),
+    )
+
+    def progress(done: int, total: int) -> None:
+        line.progress(min(1.0, done / max(total, 1)), text=f"Training… {done:,} of {total:,}")
+
+    return progress
+
+
+def share_bar(driver: Driver, slot: DeltaGenerator, pending: int) -> Progress:
+    """A jump's bar (once it lasts), in shares, with Cancel; after the end of a request left half
+    answered."""
+    driver.settle(progress=delayed_bar(slot, "Finishing the training under way…"))
+    label = f"Training up to {driver.noun} {pending:,}…"
+    return delayed_bar(slot, label, cancel=keys.JUMP_CANCEL, on_cancel=lambda: drop_jump(STOPPED))
+
+
+def _train_ahead(driver: Driver, *, quiz: bool, slot: DeltaGenerator) -> None:
+    """Train a few steps past the one shown (a pending jump is a run of the whole page: :func:`_jump`)."""
     if keys.JUMP_PENDING in st.session_state:
         st.rerun()  # the whole page: its Cancel can stop the jump
-    want = run.position + (1 if quiz else AHEAD)
-    while run.pulled < want and run.pull():
-        pass
+    driver.settle(progress=delayed_bar(slot, "Finishing the training under way…"))  # a request half answered
+    slot.empty()
+    position = driver.state.position
+    want = position + (1 if quiz else driver.ahead)
+    if driver.state.pulled < want and not driver.state.finished:  # no Cancel: a round ends once begun
+        label = f"Training {driver.noun} {position + 1:,} ahead, so Next is instant…"
+        driver.advance(want, progress=delayed_bar(slot, label))
+        slot.empty()
 
 
-def _cancel_jump() -> None:
-    drop_jump("Training was stopped: showing the step you were on.")
-
-
-def _quiz(run: TrainingRun) -> None:
-    """The guess for the next merge (above the stage), the verdict on the last one, and the score, in a
-    slot of one height at every step (quiz.QUIZ_CSS), so the stage below never moves."""
+def _quiz(driver: Driver, done: str) -> None:
+    """The guess for the next step (above the stage), the verdict on the last one, and the score."""
     log: dict[int, QuizResult] = st.session_state.setdefault(keys.QUIZ_LOG, {})
-    upcoming = run.peek()
-    with st.container(key=keys.QUIZ_SLOT):
-        st.html(quiz_html(log.get(run.position), results=list(log.values())) or '<div class="ms-quiz"></div>')
-        if upcoming is None:
-            st.html('<div class="ms-quiz-done">🏁 No merge left to guess.</div>')
+    ask = driver.ask()
+    line = quiz_html(log.get(driver.state.position), results=list(log.values()))
+    with st.container(key=keys.QUIZ_SLOT) if done else nullcontext():
+        if line or done:
+            st.html(line or '<div class="ms-quiz"></div>')
+        if ask is None:
+            if done:
+                st.html(f'<div class="ms-quiz-done">{done}</div>')
             return
-        guess(BPE_QUESTION.question(upcoming), BPE_QUESTION.choices(upcoming))
+        guess(ask.question, ask.choices)
+
+
+def guess(question: str, choices: Sequence[str]) -> None:
+    """The quiz's guess for the next step: ``question`` with its ``choices`` beside it (quiz.QUIZ_CSS)."""
+    shown = choice_labels(choices)
+    st.radio(
+        md_escape(question),
+        list(choices),
+        index=None,
+        horizontal=True,
+        key=keys.QUIZ_GUESS,
+        format_func=lambda option: md_escape(shown.get(option, option)),
+    )
+
+
+def delayed_bar(slot: DeltaGenerator, label: str, *, cancel: str = "", on_cancel: Any = None) -> Progress:
+    """A progress callback that draws its bar (and a Cancel button, ``cancel`` its key) in ``slot`` once
+    a wait has lasted :data:`SHOW_AFTER`: a short wait draws nothing."""
+    drawn: list[Any] = []
+    began = time.monotonic()
+
+    def progress(done: int, total: int) -> None:
+        if not drawn and time.monotonic() - began < SHOW_AFTER:
+            return
+        share = min(1.0, done / max(total, 1))
+        text = md_escape(f"{label} {share:.0%}")
+        if not drawn:
+            box = slot.container()
+            drawn.append(box.progress(share, text=text))
+            if cancel:
+                box.button("Cancel", key=cancel, help="Stop training here.", on_click=on_cancel)
+        drawn[0].progress(share, text=text)
+
+    return progress

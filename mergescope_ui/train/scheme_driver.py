@@ -1,18 +1,13 @@
-"""A WordPiece or Unigram run and its stage views, behind the few questions the page asks (no Streamlit).
+"""A run and its stage views behind the few questions the Train page asks, for every scheme (no Streamlit).
 
-The page never reads a trainer: it asks a driver to train up to a step, to show a step, for the stage's
-window, the quiz's question and verdict, and a word's Viterbi lattice, and gets typed records back
-(:class:`StepperState`, :class:`~mergescope_ui.shared.stage.contract.Window`, :class:`QuizAsk`,
-:class:`~.quiz.QuizResult`, :class:`~bpe_core.tokenizer.unigram_lattice.Lattice`).  So the run can
-live here (:class:`SchemeDriver`, a small text) or in a session worker
-(:class:`RemoteSchemeDriver`, a text over :data:`IN_PROCESS_CHARS`: Unigram on 1 MB spends seconds per
-round holding the interpreter lock), with the page the same.  A remote driver's worker is the one BPE's
-large runs use (:class:`~mergescope_ui.shared.workers.session_worker.SessionWorker`: forkserver, time and
-memory limits, at most a few per server, ended with the session), asked through the same
-:class:`~mergescope_ui.shared.workers.remote.Remote`; only records cross the pipe.  What differs between
-the schemes is the run's :class:`~.scheme_run.SchemeSteps` (and the views in :data:`SCHEME_VIEWS`).
+The page never reads a trainer: it asks a :data:`Driver` to train, to show a step, for the stage's
+window, the quiz's question and verdict, a word's lattice, and gets records back.  A run here is a
+:class:`LocalDriver` (BPE's :class:`~.session_run.BpeDriver`, :class:`SchemeDriver`); a WordPiece or
+Unigram run on a text over :data:`IN_PROCESS_CHARS` lives in a session worker, the one BPE's large
+runs use (:class:`RemoteSchemeDriver`, a :class:`~mergescope_ui.shared.workers.remote.Remote`: only
+records cross the pipe), with the page the same.
 
->>> from .scheme_run import SchemeSettings, start_scheme_run
+>>> from .scheme_run import SchemeSettings
 >>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
 >>> driver = start_driver(text, SchemeSettings(scheme="unigram", vocab_size=12))
 >>> driver.advance(1), driver.ask().question
@@ -29,19 +24,20 @@ the schemes is the run's :class:`~.scheme_run.SchemeSteps` (and the views in :da
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar, cast
 
 from bpe_core.unigram import Lattice
 from mergescope_ui.shared import hosting
-from mergescope_ui.shared.stage.contract import Window
-from mergescope_ui.shared.stage.producer import StageSettings
+from mergescope_ui.shared.stage.contract import AHEAD, Window
+from mergescope_ui.shared.stage.producer import RunProducer, StageSettings
+from mergescope_ui.shared.training_run import TrainingRun
 from mergescope_ui.shared.workers.jobs import MEGABYTE, Limits
 from mergescope_ui.shared.workers.remote import Remote
 from mergescope_ui.shared.workers.session_worker import Context
 
-from .quiz import QuizResult
+from .quiz import QuizQuestion, QuizResult
 from .scheme_run import (
     SCHEME_STEPS,
     Scheme,
@@ -56,10 +52,9 @@ from .unigram_stage import UnigramViews
 from .wordpiece_stage import WordPieceViews
 
 IN_PROCESS_CHARS: Final = hosting.positive_int("MERGESCOPE_SCHEME_IN_PROCESS_CHARS")
-"""Texts up to this many characters train WordPiece and Unigram in the server's own process (every
-built-in text, a pasted page); longer ones in a session worker.  Lower than BPE's line
-(:data:`~mergescope_ui.shared.workers.remote_trainer.IN_PROCESS_CHARS`): a Unigram round costs a pass
-of Viterbi and two of EM over the words, some ten times BPE's merge."""
+"""Texts up to this many characters train WordPiece and Unigram here, longer ones in a session worker.
+Lower than BPE's line: a Unigram round costs a pass of Viterbi and two of EM over the words (on 1 MB,
+seconds a round holding the interpreter lock)."""
 LIMITS: Final = Limits(seconds=600, memory_bytes=2560 * MEGABYTE)
 """Per request (the start, or one stretch of training) and per worker."""
 STRETCH_SECONDS: Final = 5.0
@@ -72,12 +67,13 @@ SCHEME_VIEWS: dict[Scheme, Callable[[SchemeRun, str], SchemeViews]] = {
 """Each scheme's stage views, by name (its run's hooks are :data:`~.scheme_run.SCHEME_STEPS`)."""
 
 Progress = Callable[[int, int], object]
+RunT = TypeVar("RunT", bound=TrainingRun | SchemeRun)
+ViewsT = TypeVar("ViewsT", bound=RunProducer)
 
 
 @dataclass(frozen=True, slots=True)
 class StepperState:
-    """Where a run is: the step shown, the steps trained, whether training ended and why, the most
-    steps the settings allow."""
+    """Where a run is (:class:`~mergescope_ui.shared.training_run.Stepper`'s fields, as a record)."""
 
     position: int
     pulled: int
@@ -94,37 +90,53 @@ class QuizAsk:
     choices: tuple[str, ...]
 
 
-class SchemeDriver:
-    """A :class:`~.scheme_run.SchemeRun` and its views, answering the page (see the module docstring)."""
+class Hooks:
+    """A scheme's hooks, as every driver has them, and what a driver without a worker or a lattice says."""
 
-    def __init__(self, run: SchemeRun, views: SchemeViews) -> None:
-        self.run, self.views = run, views
+    noun: str = "step"  # :class:`~.scheme_run.SchemeSteps` says what these hooks are
+    ahead: int = AHEAD
+    has_lattice: bool = False
+    identity: Hashable  # what the run was trained from (the text's digest and the settings)
 
-    @property
-    def identity(self) -> SchemeIdentity:
-        return self.run.identity
+    def hooks(self, steps: type[SchemeSteps[Any]]) -> None:
+        """Take a WordPiece or Unigram run's hooks from its :class:`~.scheme_run.SchemeSteps`."""
+        self.noun, self.ahead, self.has_lattice = steps.noun, steps.ahead, steps.has_lattice
 
-    @property
-    def steps(self) -> type[SchemeSteps]:
-        """The scheme's hooks (what a step is called, how many to train ahead, the lattice)."""
-        return type(self.run.steps)
+    def here(self) -> tuple[Any, Any] | None:
+        """The run and its views, when they are in this process (a live room follows them)."""
+        return None
+
+    def stop(self, message: str = "") -> None:
+        """End the run's worker, if it has one."""
+
+    def settle(self, *, progress: Progress | None = None) -> None:
+        """Wait (with ``progress``) for the end of a request the page stopped waiting for, if any."""
+
+    def lattice_words(self) -> list[str]:
+        """The words offered for the lattice (:meth:`~.scheme_run.SchemeSteps.lattice_words`)."""
+        return []
+
+    def lattice(self, word: str) -> Lattice:
+        """``word``'s lattice under the pieces of the step shown (a ValueError for a word too long, or a
+        scheme without one)."""
+        raise ValueError("a lattice is drawn for a Unigram run; choose Unigram")
+
+
+class LocalDriver(Hooks, Generic[RunT, ViewsT]):
+    """A run in this process, its stage views and its scheme's quiz question, answering the page."""
+
+    def __init__(self, run: RunT, views: ViewsT, quiz: QuizQuestion[Any]) -> None:
+        self.run, self.views, self.quiz, self.identity = run, views, quiz, run.identity
 
     @property
     def state(self) -> StepperState:
+        """Where the run is."""
         run = self.run
         return StepperState(run.position, run.pulled, run.finished, run.stop_reason, run.max_steps)
 
-    def here(self) -> tuple[SchemeRun, SchemeViews] | None:
-        """The run and its views, when they are in this process (a live room follows them)."""
+    def here(self) -> tuple[RunT, ViewsT]:
         return self.run, self.views
 
-    def stop(self, message: str = "") -> None:
-        """Nothing to end: the run goes with this object."""
-
-    def settle(self, *, progress: Progress | None = None) -> None:
-        """Nothing to wait for: a request here is never left half answered."""
-
-    # ----- training -----
     def advance(
         self,
         want: int,
@@ -142,14 +154,14 @@ class SchemeDriver:
         start, began = run.pulled, time.monotonic()
         todo = max(0, want - start)
         while run.pulled < want:
-            done = run.pulled - start
             if within and progress is not None:  # a step may be long
-                run.steps.during(_within(progress, done, todo))
+                self.during(_within(progress, run.pulled - start, todo))
             try:
                 if not run.pull():
                     break
             finally:
-                run.steps.during(None)
+                if within:
+                    self.during(None)
             if progress is not None:
                 progress(int(1000 * (run.pulled - start) / todo), 1000)
             if (stopped is not None and stopped()) or (
@@ -158,12 +170,13 @@ class SchemeDriver:
                 break
         return self.state
 
+    def during(self, progress: Progress | None) -> None:
+        """Report ``progress`` inside the next steps too (None: stop), where the scheme can."""
+
     def jump(self, target: int, *, progress: Progress | None = None) -> StepperState:
         """Train up to step ``target`` and show it (or the last step, where training stopped)."""
-        if target < 0:
-            raise ValueError(f"step {target} is negative; steps start at 0")
-        self.advance(target, progress=progress)
-        return self.show(target)
+        self.run.jump(target, progress=progress)
+        return self.state
 
     def ping(self) -> None:
         """Nothing: a remote driver's way to wait for a request the page stopped waiting for."""
@@ -178,33 +191,41 @@ class SchemeDriver:
         if 0 < k <= self.run.pulled:
             self.views.place_start[k] = start
 
-    # ----- what the page shows -----
-    def window(self, *, serial: int, options: StageSettings, notice: str = "") -> Window:
-        return self.views.window(position=self.run.position, serial=serial, settings=options, notice=notice)
+    def window(self, *, serial: int, options: StageSettings, notice: str = "", tab: str = "places") -> Window:
+        position = self.run.position
+        return self.views.window(position=position, serial=serial, settings=options, notice=notice, tab=tab)
 
     def ask(self) -> QuizAsk | None:
         """The quiz's question about the step after the one shown (None when training has ended)."""
         upcoming = self.run.peek()
         if upcoming is None:
             return None
-        return QuizAsk(
-            question=self.views.quiz.question(upcoming), choices=tuple(self.views.quiz.choices(upcoming))
-        )
+        return QuizAsk(question=self.quiz.question(upcoming), choices=tuple(self.quiz.choices(upcoming)))
 
     def answer(self, guess: str | None) -> QuizResult | None:
         """Grade ``guess`` (None: no guess) against the next step, then show that step."""
         upcoming = self.run.peek()
-        result = self.views.quiz.grade(guess, upcoming) if guess and upcoming is not None else None
+        result = self.quiz.grade(guess, upcoming) if guess and upcoming is not None else None
         self.run.forward()
         return result
 
+
+class SchemeDriver(LocalDriver[SchemeRun, SchemeViews]):
+    """A WordPiece or Unigram run here, its views, and the hooks of its :class:`~.scheme_run.SchemeSteps`."""
+
+    identity: SchemeIdentity
+
+    def __init__(self, run: SchemeRun, views: SchemeViews) -> None:
+        super().__init__(run, views, views.quiz)
+        self.hooks(type(run.steps))
+
+    def during(self, progress: Progress | None) -> None:
+        self.run.steps.during(progress)
+
     def lattice_words(self) -> list[str]:
-        """The words offered for the lattice (:meth:`~.scheme_run.SchemeSteps.lattice_words`)."""
         return self.run.steps.lattice_words(self.run)
 
     def lattice(self, word: str) -> Lattice:
-        """``word``'s lattice under the pieces of the step shown (a ValueError for a word too long, or a
-        scheme without one)."""
         return self.run.steps.lattice(self.run, word)
 
 
@@ -224,22 +245,15 @@ def start_driver(text: str, settings: SchemeSettings, *, progress: Progress | No
     return SchemeDriver(run, SCHEME_VIEWS[settings.scheme](run, text))
 
 
-def open_driver(
-    text: str,
-    settings: SchemeSettings,
-    *,
-    progress: Progress | None = None,
-    in_process_chars: int | None = None,
-) -> SchemeDriver | RemoteSchemeDriver:
+def open_driver(text: str, settings: SchemeSettings, *, progress: Progress | None = None) -> Driver:
     """A driver for ``text``: here when the text is small (quick: ``progress`` is not called, so nothing
     interrupts the start), else in a session worker."""
-    limit = IN_PROCESS_CHARS if in_process_chars is None else in_process_chars
-    if len(text) <= limit:
+    if len(text) <= IN_PROCESS_CHARS:
         return start_driver(text, settings)
     return RemoteSchemeDriver.start(text, settings, progress=progress)
 
 
-class RemoteSchemeDriver(Remote):
+class RemoteSchemeDriver(Remote, Hooks):
     """A :class:`SchemeDriver` kept in a session worker: the same questions, asked over its pipe.
 
     ``state`` is the worker's, as of the last answer.  A worker that ended (a limit, a crash, Cancel)
@@ -248,7 +262,8 @@ class RemoteSchemeDriver(Remote):
 
     def __init__(self, remote: Remote, identity: SchemeIdentity, state: StepperState) -> None:
         super().__init__(remote.worker, remote.handle)
-        self.identity, self.state = identity, state
+        self.identity, self._state = identity, state
+        self.hooks(SCHEME_STEPS[identity.settings.scheme])
 
     @classmethod
     def start(
@@ -267,12 +282,8 @@ class RemoteSchemeDriver(Remote):
         return cls(remote, identity, state)  # a worker let go idle builds the run again (#28)
 
     @property
-    def steps(self) -> type[SchemeSteps]:
-        return SCHEME_STEPS[self.identity.settings.scheme]
-
-    def here(self) -> tuple[SchemeRun, SchemeViews] | None:
-        """None: the run and its views are in the worker."""
-        return None
+    def state(self) -> StepperState:
+        return self._state
 
     def _call(self, method: str, *args: Any, progress: Progress | None = None, **kwargs: Any) -> Any:
         value, state = self.call(
@@ -285,7 +296,7 @@ class RemoteSchemeDriver(Remote):
         self._now(answer[1])  # an interrupted request's end: where the run got to
 
     def _now(self, state: StepperState) -> None:
-        self.state = state
+        self._state = state
         self.remember(_restore, state.pulled, state.position, key="state")
 
     # ----- the driver's questions -----
@@ -312,7 +323,6 @@ class RemoteSchemeDriver(Remote):
         return self.show(target)
 
     def settle(self, *, progress: Progress | None = None) -> None:
-        """Wait (with ``progress``) for the end of a request the page stopped waiting for, if any."""
         self._call("ping", progress=progress)
 
     def show(self, position: int) -> StepperState:
@@ -322,29 +332,24 @@ class RemoteSchemeDriver(Remote):
     def places_from(self, k: int, start: int) -> None:
         self._call("places_from", k, start)
 
-    def window(self, *, serial: int, options: StageSettings, notice: str = "") -> Window:
-        window: Window = self._call("window", serial=serial, options=options, notice=notice)
-        return window
+    def window(self, *, serial: int, options: StageSettings, notice: str = "", tab: str = "places") -> Window:
+        return cast(Window, self._call("window", serial=serial, options=options, notice=notice, tab=tab))
 
     def ask(self) -> QuizAsk | None:
-        ask: QuizAsk | None = self._call("ask")
-        return ask
+        return cast(QuizAsk | None, self._call("ask"))
 
     def answer(self, guess: str | None) -> QuizResult | None:
-        result: QuizResult | None = self._call("answer", guess)
-        return result
+        return cast(QuizResult | None, self._call("answer", guess))
 
     def lattice_words(self) -> list[str]:
-        words: list[str] = self._call("lattice_words")
-        return words
+        return cast(list[str], self._call("lattice_words"))
 
     def lattice(self, word: str) -> Lattice:
-        lat: Lattice = self._call("lattice", word)
-        return lat
+        return cast(Lattice, self._call("lattice", word))
 
 
-Driver = SchemeDriver | RemoteSchemeDriver
-"""A WordPiece or Unigram run as the page asks it, here or in a worker."""
+Driver = LocalDriver[Any, Any] | RemoteSchemeDriver
+"""A run as the Train page asks it, for every scheme (see the module docstring)."""
 
 
 # ----- in the worker -----

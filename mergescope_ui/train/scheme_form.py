@@ -1,12 +1,16 @@
-"""The scheme choice of the Train page's sidebar (BPE, WordPiece, Unigram) and the settings of the two
-new ones.
+"""The scheme choice of the Train page's sidebar, and each scheme's part of the title and the sidebar
+(:data:`FORMS`: a new scheme is one entry).
 
 ``?scheme=`` picks the scheme (and the URL follows the radio); ``?wp_merges=`` and ``?ug_vocab=`` set
-the sizes (a bad value is ignored with a warning that names it).  BPE keeps its own settings
-(:mod:`.settings_form`).
+the sizes (a bad value is ignored with a warning that names it).  BPE's settings are
+:mod:`.settings_form`'s.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -17,16 +21,14 @@ from mergescope_ui.shared.inputs.settings_widgets import NumberSetting, number_s
 from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
 
 from . import keys
-from .scheme_run import MAX_STEPS, MAX_UNIGRAM_VOCAB, SCHEMES, SchemeSettings
+from .scheme_run import MAX_STEPS, MAX_UNIGRAM_VOCAB, SchemeSettings
+from .settings_form import settings_widgets
 
-SCHEME_LABELS = {"bpe": "BPE", "wordpiece": "WordPiece", "unigram": "Unigram"}
 SCHEME_HELP = (
     "BPE merges the most frequent pair; WordPiece merges the pair with the best score, count(ab) / "
     "(count(a) × count(b)); Unigram starts with every frequent substring and prunes the pieces the text "
     "needs least."
 )
-DEFAULT_WP_MERGES = 30
-DEFAULT_UG_VOCAB = 60
 SHRINKS = {
     0.5: "0.5 (halve each round)",
     0.6: "0.6",
@@ -36,7 +38,7 @@ SHRINKS = {
 WP_MERGES = NumberSetting(
     key=keys.WP_MERGES,
     label="Merges to learn",
-    default=DEFAULT_WP_MERGES,
+    default=30,
     low=1,
     high=MAX_STEPS,
     step=10,
@@ -47,7 +49,7 @@ WP_MERGES = NumberSetting(
 UG_VOCAB = NumberSetting(
     key=keys.UG_VOCAB,
     label="Vocabulary size to reach",
-    default=DEFAULT_UG_VOCAB,
+    default=60,
     low=2,
     high=MAX_UNIGRAM_VOCAB,
     step=10,
@@ -57,50 +59,80 @@ UG_VOCAB = NumberSetting(
 )
 
 
+def _wordpiece(messages: DeltaGenerator) -> SchemeSettings:
+    merges = number_setting(WP_MERGES, messages)
+    st.caption(
+        "Text cut into words as BERT does (at spaces and punctuation); special tokens [PAD] [UNK] "
+        "[CLS] [SEP] [MASK]. Ties: the pair seen first in the text wins."
+    )
+    return SchemeSettings(scheme="wordpiece", steps=merges)
+
+
+def _unigram(messages: DeltaGenerator) -> SchemeSettings:
+    vocab = number_setting(UG_VOCAB, messages)
+    st.session_state.setdefault(keys.UG_SHRINK, SHRINKING_FACTOR)
+    shrink = st.selectbox(
+        "Shrinking factor (share kept each round)",
+        list(SHRINKS),
+        format_func=SHRINKS.__getitem__,
+        key=keys.UG_SHRINK,
+        persist_state="session",
+    )
+    st.caption("Words start with ▁ (the space before them); the seed is every substring seen twice.")
+    return SchemeSettings(scheme="unigram", vocab_size=vocab, shrinking_factor=float(shrink))
+
+
+@dataclass(frozen=True, slots=True)
+class SchemeForm:
+    """One scheme on the Train page: its name, what one step is (in the title and the toggles), the
+    quiz toggle's label and help, what the animation shows, and its settings' widgets (inside
+    ``st.sidebar``; None after an error in ``messages``, a ValueError for bad settings)."""
+
+    label: str
+    step: str
+    quiz: tuple[str, str]
+    motion: str
+    settings: Callable[[DeltaGenerator], Any]
+
+
+MERGE_QUIZ = ("Quiz: guess the next merge", "Before Next reveals it, pick the pair you think will merge.")
+FORMS = {
+    "bpe": SchemeForm("BPE", "merge", MERGE_QUIZ, "The two tokens slide into one.", settings_widgets),
+    "wordpiece": SchemeForm("WordPiece", "merge", MERGE_QUIZ, "The two tokens slide into one.", _wordpiece),
+    "unigram": SchemeForm(
+        "Unigram",
+        "round",
+        (
+            "Quiz: guess the next piece pruned",
+            "Before Next reveals the round, pick the piece you think it prunes.",
+        ),
+        "The words a round cuts anew change in place.",
+        _unigram,
+    ),
+}
+"""Every scheme the Train page trains, by the name in ``?scheme=`` (BPE first: the default)."""
+DEFAULT = next(iter(FORMS))
+NAMES = f"{', '.join(list(FORMS)[:-1])} or {list(FORMS)[-1]}"  # in a message: "bpe, wordpiece or unigram"
+
+
 def scheme_choice(messages: DeltaGenerator) -> str:
     """The scheme radio (call inside ``st.sidebar``); its value, shown in the URL as ``?scheme=``."""
-    unknown = seed_from_url(keys.SCHEME, keys.SCHEME, SCHEME_LABELS)
+    unknown = seed_from_url(keys.SCHEME, keys.SCHEME, FORMS)
     if unknown is not None:
         messages.warning(
             f"The link asks for the scheme {md_escape(repr(unknown), limit=100)}, which is unknown; "
-            "use bpe, wordpiece or unigram. Showing BPE."
+            f"use {NAMES}. Showing BPE."
         )
-    st.session_state.setdefault(keys.SCHEME, "bpe")
+    st.session_state.setdefault(keys.SCHEME, DEFAULT)
     choice = st.radio(
         "Scheme",
-        list(SCHEMES),
-        format_func=SCHEME_LABELS.__getitem__,
+        list(FORMS),
+        format_func=lambda name: FORMS[name].label,
         horizontal=True,
         key=keys.SCHEME,
         persist_state="session",
         help=SCHEME_HELP,
     )
-    scheme = str(choice or "bpe")
-    mirror_to_url(keys.SCHEME, scheme, default="bpe")
+    scheme = str(choice or DEFAULT)
+    mirror_to_url(keys.SCHEME, scheme, default=DEFAULT)
     return scheme
-
-
-def scheme_settings(scheme: str, messages: DeltaGenerator) -> SchemeSettings | None:
-    """WordPiece's or Unigram's settings (call inside ``st.sidebar``); None after an error in ``messages``."""
-    try:
-        if scheme == "wordpiece":
-            merges = number_setting(WP_MERGES, messages)
-            st.caption(
-                "Text cut into words as BERT does (at spaces and punctuation); special tokens [PAD] [UNK] "
-                "[CLS] [SEP] [MASK]. Ties: the pair seen first in the text wins."
-            )
-            return SchemeSettings(scheme="wordpiece", steps=merges)
-        vocab = number_setting(UG_VOCAB, messages)
-        st.session_state.setdefault(keys.UG_SHRINK, SHRINKING_FACTOR)
-        shrink = st.selectbox(
-            "Shrinking factor (share kept each round)",
-            list(SHRINKS),
-            format_func=SHRINKS.__getitem__,
-            key=keys.UG_SHRINK,
-            persist_state="session",
-        )
-        st.caption("Words start with ▁ (the space before them); the seed is every substring seen twice.")
-        return SchemeSettings(scheme="unigram", vocab_size=vocab, shrinking_factor=float(shrink))
-    except ValueError as exc:
-        messages.error(f"Cannot train with these settings: {md_escape(exc)}.")
-        return None

@@ -1,16 +1,10 @@
-"""A WordPiece or Unigram run on the Train page, stepped across reruns: the small interface the page uses.
+"""A WordPiece or Unigram run on the Train page, stepped across reruns.
 
-The page never touches a trainer itself: it builds a :class:`SchemeRun` with :func:`start_scheme_run`
-(the one heavy call: counting the words, and for Unigram the seed and its first EM) and then only pulls
-records, one per step, and reads them.  The run is the same stepper as BPE's
+A :class:`SchemeRun` is built by :func:`start_scheme_run` (the one heavy call: counting the words, and
+for Unigram the seed and its first EM) and then only pulls records, one per step (a WordPiece merge, a
+Unigram pruning round).  It is the same stepper as BPE's
 (:class:`~mergescope_ui.shared.training_run.Stepper`); what differs between the schemes is a
-:class:`SchemeSteps` of each (how to start, what to keep at each pull, how many steps at most, what one
-is called, the lattice), found by the scheme's name in :data:`SCHEME_STEPS`, so no code branches on the
-scheme.
-
-A step is a WordPiece merge (:class:`~bpe_core.training.wordpiece_records.WordPieceStep`) or a
-Unigram pruning round (:class:`~bpe_core.training.unigram_records.UnigramRound`); ``position`` is the
-number of steps shown (0: before the first).
+:class:`SchemeSteps` of each, found by the scheme's name in :data:`SCHEME_STEPS`.
 
 >>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
 >>> run = start_scheme_run(text, SchemeSettings(scheme="wordpiece", steps=3))
@@ -25,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from bpe_core.pretokenizer import check_text
 from bpe_core.unigram import (
@@ -44,11 +38,10 @@ from bpe_core.wordpiece import (
     word_counts,
 )
 from mergescope_ui.shared.digest import digest
+from mergescope_ui.shared.stage.contract import AHEAD
 from mergescope_ui.shared.training_run import Progress, Stepper
 
-Scheme = Literal["bpe", "wordpiece", "unigram"]
-SCHEMES: tuple[Scheme, ...] = ("bpe", "wordpiece", "unigram")
-SCHEME_NAMES: dict[str, str] = {"bpe": "Byte-level BPE", "wordpiece": "WordPiece", "unigram": "Unigram"}
+Scheme = Literal["wordpiece", "unigram"]
 TOP_K = 20  # rows of each step's tables (WordPiece's pairs, Unigram's closest pieces)
 UNIGRAM_SEED_SIZE = 20_000
 """The most pieces in a Unigram seed on this page: a bigger seed only makes the first rounds (which
@@ -58,6 +51,7 @@ MAX_UNIGRAM_VOCAB = 100_000
 LATTICE_WORDS = 12  # words offered for the lattice: the ones the round shown cut anew, then the most frequent
 
 Step = WordPieceStep | UnigramRound
+TrainerT = TypeVar("TrainerT", WordPieceTrainer, UnigramTrainer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,22 +90,19 @@ class SchemeIdentity:
     settings: SchemeSettings
 
 
-class SchemeSteps:
-    """A scheme's trainer as this page steps it: the hooks its run, its driver and its panel call.
-
-    One subclass per scheme, registered in :data:`SCHEME_STEPS` under the scheme's name.
-    """
+class SchemeSteps(Generic[TrainerT]):
+    """A scheme's trainer as this page steps it: the hooks its run, its driver and its panel call (one
+    subclass per scheme, in :data:`SCHEME_STEPS`)."""
 
     noun: ClassVar[str] = "step"
     """What one step is called in the page's sentences."""
-    ahead: ClassVar[int | None] = None
-    """How many steps the page trains past the one shown (None: the stage's ``AHEAD``)."""
+    ahead: ClassVar[int] = AHEAD
+    """How many steps the page trains past the one shown."""
     has_lattice: ClassVar[bool] = False
     """True when the page draws a word's lattice under the step shown."""
 
-    @property
-    def trainer(self) -> WordPieceTrainer | UnigramTrainer:
-        raise NotImplementedError
+    def __init__(self, trainer: TrainerT) -> None:
+        self.trainer: TrainerT = trainer
 
     @classmethod
     def start(cls, text: str, settings: SchemeSettings, *, progress: Progress | None = None) -> SchemeRun:
@@ -141,16 +132,14 @@ class SchemeSteps:
 
 @dataclass(eq=False)
 class SchemeRun(Stepper[Step]):
-    """A WordPiece or Unigram trainer (in ``steps``, its scheme's hooks), the steps pulled from it, and
-    the step shown.
+    """A WordPiece or Unigram trainer (in ``steps``, its scheme's hooks), the steps pulled, the step shown.
 
-    ``scores`` (Unigram): the pieces' scores (log probabilities) at each step, ``scores[k]`` after
-    ``k`` rounds (``scores[0]``: the seed after its EM); ``recut[k - 1]``: the words (first-occurrence
-    order) whose best cut round ``k`` changed, from the trainer's cuts before and after it.
+    Unigram's ``scores[k]``: the pieces' log probabilities after ``k`` rounds (``scores[0]``: the seed
+    after its EM); ``recut[k - 1]``: the words (first-occurrence order) whose best cut round ``k`` changed.
     """
 
     identity: SchemeIdentity
-    steps: SchemeSteps
+    steps: SchemeSteps[Any]
     scores: list[dict[str, float]] = field(default_factory=list)
     recut: list[list[str]] = field(default_factory=list)
 
@@ -175,20 +164,12 @@ class SchemeRun(Stepper[Step]):
         return self.steps.draw(self)
 
     def jump(self, target: int, *, progress: Progress | None = None, every: int = 1) -> int:
-        """Move to step ``target`` (pulling as needed, stopping where training stops); the step reached.
-        ``progress(done, total)`` after every pull (``every``)."""
+        """:meth:`Stepper.jump`, with ``progress`` after every step (a step may be long)."""
         return super().jump(target, progress=progress, every=every)
 
 
-class WordPieceSteps(SchemeSteps):
+class WordPieceSteps(SchemeSteps[WordPieceTrainer]):
     """WordPiece: one merge a step, up to the settings' ``steps``."""
-
-    def __init__(self, trainer: WordPieceTrainer) -> None:
-        self._trainer = trainer
-
-    @property
-    def trainer(self) -> WordPieceTrainer:
-        return self._trainer
 
     @classmethod
     def start(cls, text: str, settings: SchemeSettings, *, progress: Progress | None = None) -> SchemeRun:
@@ -208,19 +189,12 @@ class WordPieceSteps(SchemeSteps):
         return run.identity.settings.steps
 
 
-class UnigramSteps(SchemeSteps):
+class UnigramSteps(SchemeSteps[UnigramTrainer]):
     """Unigram: one pruning round a step, each round's scores and recut words kept; the lattice."""
 
     noun = "round"
     ahead = 1  # rounds are few and slow: one ahead is enough to step without waiting
     has_lattice = True
-
-    def __init__(self, trainer: UnigramTrainer) -> None:
-        self._trainer = trainer
-
-    @property
-    def trainer(self) -> UnigramTrainer:
-        return self._trainer
 
     @classmethod
     def start(cls, text: str, settings: SchemeSettings, *, progress: Progress | None = None) -> SchemeRun:
@@ -273,7 +247,7 @@ class UnigramSteps(SchemeSteps):
         return lattice(word, run.scores[run.position], max_piece_length=self.trainer.longest)
 
 
-SCHEME_STEPS: dict[Scheme, type[SchemeSteps]] = {"wordpiece": WordPieceSteps, "unigram": UnigramSteps}
+SCHEME_STEPS: dict[Scheme, type[SchemeSteps[Any]]] = {"wordpiece": WordPieceSteps, "unigram": UnigramSteps}
 """Every scheme with a step-by-step run here, by name (BPE's run is
 :class:`~mergescope_ui.shared.training_run.TrainingRun`)."""
 

@@ -26,7 +26,6 @@ from mergescope_ui.shared.url_state import mirror_to_url, seed_from_url
 
 from . import keys
 
-DEFAULT_MERGES = 100
 DEFAULT_PATTERN = BPE_DEFAULTS.pattern
 PATTERN_LABELS = {**NAMED_PATTERNS, keys.CUSTOM: "custom regex…"}
 DEFAULT_CUSTOM_REGEX = r"\w+|\s+|[^\w\s]+"
@@ -34,7 +33,7 @@ MAX_MIN_FREQUENCY = 10**9  # a pair occurs at most once per character of the tex
 MERGES = NumberSetting(
     key=keys.MERGES,
     label="Merges to learn",
-    default=DEFAULT_MERGES,
+    default=100,
     low=1,
     high=MAX_MERGES,
     step=10,
@@ -54,7 +53,8 @@ MIN_FREQUENCY = NumberSetting(
 
 
 def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
-    """The training settings (call inside ``st.sidebar``); None after an error in ``messages``."""
+    """The training settings (call inside ``st.sidebar``); None after an error in ``messages`` (a
+    ValueError for settings the engine refuses)."""
     bad = {setting.key: setting.seed() for setting in (MERGES, MIN_FREQUENCY)}  # before any widget
     merges = number_setting(MERGES, messages, bad=bad[keys.MERGES])
     unknown = seed_from_url(keys.PATTERN, "pattern", PATTERN_LABELS)
@@ -101,19 +101,15 @@ def settings_widgets(messages: DeltaGenerator) -> TrainOptions | None:
     except ValueError as exc:
         messages.error(f"Special tokens: {md_escape(exc)}.")
         return None
-    try:
-        settings = TrainOptions(
-            vocab_size=256 + len(specials) + int(merges),
-            pattern=pattern,
-            special_tokens=specials,
-            tie_break=tie_break,
-            min_frequency=int(min_frequency),
-            top_k=TOP_K,
-            preview_chars=PREVIEW_CHARS,
-        )
-    except ValueError as exc:
-        messages.error(f"Cannot train with these settings: {md_escape(exc)}.")
-        return None
+    settings = TrainOptions(  # a bad one: a ValueError, said by the sidebar
+        vocab_size=256 + len(specials) + int(merges),
+        pattern=pattern,
+        special_tokens=specials,
+        tie_break=tie_break,
+        min_frequency=int(min_frequency),
+        top_k=TOP_K,
+        preview_chars=PREVIEW_CHARS,
+    )
     st.caption(
         f"Vocab size at the end: 256 bytes + {len(specials)} special + {settings.max_merges:,} merges "
         f"= **{settings.vocab_size:,}**"

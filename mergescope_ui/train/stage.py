@@ -1,22 +1,14 @@
 """The stage: the Train page's one screen for the current step, a Streamlit components v2 component.
 
-It draws the step controls (Back, Next, Play, Reset, Jump to step, the arrow
-keys), the step line, the merge card, the compact pair chart and the
-sequence before and after the merge, from a window of steps built in
-:mod:`.stage_data` as the records of :mod:`mergescope_ui.shared.stage.contract`.
-It steps through that window in the browser, with no server round trip
-(``mergescope_ui/shared/stage/assets/stage.js``), and reports what it shows as one state value, a
-:class:`~mergescope_ui.shared.stage.contract.Shown` (the step, the first place
-it needs, the window's serial, and why it reports: a window it needs, or a step
-that stepping paused on): :func:`_on_shown` applies it to the run, and reruns
-the stage's part of the page for a window, the part below it for a paused step
-(:mod:`.panel`).  A step past the window is a jump (trained here first); in the quiz, a step
-forward is the quiz's Next (the guess is graded first).  When the server moves
-the stage itself (a jump that had to train, the quiz's Next, a new run) it
-bumps the serial, and the stage takes the position it is sent.
-
-Every string in the data is HTML-escaped on the server; the component's own
-HTML, CSS and JavaScript are :mod:`mergescope_ui.shared.stage.component`'s.
+It draws the step controls (Back, Next, Play, Reset, Jump to step, the arrow keys), the step line, the
+card, the chart and the text around the step, from a window of steps (the records of
+:mod:`mergescope_ui.shared.stage.contract`, from the driver's views).  It steps through that window in
+the browser, with no server round trip, and reports what it shows as one state value, a
+:class:`~mergescope_ui.shared.stage.contract.Shown`: :func:`_on_shown` applies it to the session's
+driver, and reruns the stage's part of the page for a window, the part below it for a paused step
+(:mod:`.panel`).  A step past the window is a jump (trained first); in the quiz, a step forward is the
+quiz's Next (the guess is graded first).  When the server moves the stage itself (a jump that had to
+train, the quiz's Next, a new run) it bumps the serial, and the stage takes the position it is sent.
 """
 
 from __future__ import annotations
@@ -24,23 +16,20 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.stage.component import mount_stage
 from mergescope_ui.shared.stage.contract import read_shown
 from mergescope_ui.shared.stage.producer import StageSettings
-from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
-from .quiz import BPE_QUESTION
-from .stage_data import StageViews
+from .scheme_driver import Driver
 
 
-def stage(run: TrainingRun, views: StageViews, settings: StageSettings) -> None:
-    """Mount the stage with the window around ``run.position``."""
+def stage(driver: Driver, settings: StageSettings) -> None:
+    """Mount the stage with the window around the step ``driver`` shows."""
     serial = st.session_state.setdefault(keys.STAGE_SERIAL, 0)
     notice = st.session_state.pop(keys.STAGE_NOTICE, "")
     tab = st.session_state.get(keys.STAGE_TAB, "places")
-    window = views.window(position=run.position, serial=serial, settings=settings, notice=notice, tab=tab)
+    window = driver.window(serial=serial, options=settings, notice=notice, tab=tab)
     mount_stage(window, key=keys.STAGE, on_shown=_on_shown)
 
 
@@ -52,28 +41,33 @@ def move_stage(notice: str = "") -> None:
 
 
 def _on_shown() -> None:
-    """The stage shows another step (or needs other places of it): follow it.  A report that needs no
-    window and moves nothing on the server (``settled``: stepping paused) reruns only what sits below
-    the stage (:data:`keys.BELOW_PART`); a settled one that needs a window, or that moves the stage
-    (the quiz's Next, a jump), reruns both parts; any other (a window while stepping goes on) the
-    stage's part alone, the stage's own rerun."""
-    run: TrainingRun | None = st.session_state.get(shared_keys.RUN)
+    """The stage shows another step (or needs other places of it): follow it.  A settled report reruns
+    what sits below the stage (:data:`keys.BELOW_PART`), and the stage's part too when it needs a
+    window or moves the stage (the quiz's Next, a jump); any other only the stage's part (its own)."""
+    driver: Driver | None = st.session_state.get(keys.DRIVER)
     report = read_shown((st.session_state.get(keys.STAGE) or {}).get("shown"))
     serial = st.session_state.get(keys.STAGE_SERIAL, 0)
-    if run is None or report is None or report.serial != serial:
+    if driver is None or report is None or report.serial != serial:
         return  # no run, not a report, or one about a window the server has moved on from
     k = report.position
     st.session_state.pop(keys.JUMP_PENDING, None)  # a newer report supersedes a jump not yet made
     st.session_state[keys.STAGE_TAB] = report.tab
-    views: StageViews | None = st.session_state.get(keys.STAGE_VIEWS)
-    if views is not None and views.run is run and 0 < k <= run.pulled:
-        views.place_start[k] = report.start
-    if st.session_state.get(keys.QUIZ) and k == run.position + 1:
-        _quiz_next(run)
-    elif k <= run.pulled:
-        run.position = k
-    else:
-        st.session_state[keys.JUMP_PENDING] = k
+    try:
+        state = driver.state
+        if 0 < k <= state.pulled:
+            driver.places_from(k, report.start)
+        if st.session_state.get(keys.QUIZ) and k == state.position + 1:  # the quiz's Next: grade, show
+            result = driver.answer(st.session_state.get(keys.QUIZ_GUESS))
+            if result is not None:
+                st.session_state.setdefault(keys.QUIZ_LOG, {})[result.step] = result
+            st.session_state[keys.QUIZ_GUESS] = None
+            move_stage()
+        elif k <= state.pulled:
+            driver.show(k)
+        else:
+            st.session_state[keys.JUMP_PENDING] = k
+    except ValueError:
+        return  # the worker ended: the panel says why
     if not report.settled:
         return
     moved = keys.JUMP_PENDING in st.session_state or st.session_state.get(keys.STAGE_SERIAL, 0) != serial
@@ -81,14 +75,3 @@ def _on_shown() -> None:
         st.rerun([keys.STAGE_PART, keys.BELOW_PART] if report.window or moved else keys.BELOW_PART)
     except StreamlitAPIException:
         return  # the page was last drawn without its parts (never with the stage on it): the stage's rerun
-
-
-def _quiz_next(run: TrainingRun) -> None:
-    """The quiz's Next: grade the guess against the merge it reveals, then show that merge."""
-    upcoming = run.peek()
-    guess = st.session_state.get(keys.QUIZ_GUESS)
-    if guess and upcoming is not None:
-        st.session_state.setdefault(keys.QUIZ_LOG, {})[upcoming.index] = BPE_QUESTION.grade(guess, upcoming)
-    run.forward()
-    st.session_state[keys.QUIZ_GUESS] = None
-    move_stage()

@@ -93,31 +93,15 @@ def merge_card_html(
         )
     else:
         about = f'<code class="ms-hex">{hexes}</code>'
+    ids, tokens = (left_id, right_id, step.new_id), (step.left, step.right, step.token)
+    left, right, new = (
+        token_span(i, t, emphasize=n == 2, special=i in special_ids, clip=CARD_COLUMNS, breaks=False, shown=s)
+        for n, (i, t, s) in enumerate(zip(ids, tokens, shown, strict=True))
+    )
     pieces = [
-        '<div class="ms-card">',
-        f"<h4>Merge {step.index}</h4>",
-        f'<div class="ms-tokens{size}">',
-        '<span class="ms-fl">',
-        token_span(
-            left_id,
-            step.left,
-            special=left_id in special_ids,
-            clip=CARD_COLUMNS,
-            breaks=False,
-            shown=shown[0],
-        ),
-        '</span><span class="ms-op">+</span><span class="ms-fr">',
-        token_span(
-            right_id,
-            step.right,
-            special=right_id in special_ids,
-            clip=CARD_COLUMNS,
-            breaks=False,
-            shown=shown[1],
-        ),
-        '</span><span class="ms-op">→</span><span class="ms-fn">',
-        token_span(step.new_id, step.token, emphasize=True, clip=CARD_COLUMNS, breaks=False, shown=shown[2]),
-        "</span></div>",
+        f'<div class="ms-card"><h4>Merge {step.index}</h4><div class="ms-tokens{size}">',
+        f'<span class="ms-fl">{left}</span><span class="ms-op">+</span><span class="ms-fr">{right}</span>',
+        f'<span class="ms-op">→</span><span class="ms-fn">{new}</span></div>',
         f"<p>New token id <b>{step.new_id}</b> · {len(step.token)} {plural} · {about}</p>",
         f"<p><b>{step.count:,}</b> counted · <b>{step.replaced:,}</b> replaced · "
         f"tokens {step.tokens_before:,} → {step.tokens_after:,}</p>",

@@ -17,7 +17,7 @@ import html
 from typing import Any, ClassVar
 
 from mergescope_ui.shared.html.tokens import clip_label, label_width
-from mergescope_ui.shared.stage.contract import BEHIND, LABEL_COLUMNS, TokenLabel
+from mergescope_ui.shared.stage.contract import BEHIND, HEAD_CHARS, LABEL_COLUMNS, Place, Spans, TokenLabel
 from mergescope_ui.shared.stage.producer import RunProducer, shared_views
 
 from .quiz import QuizQuestion
@@ -60,11 +60,12 @@ class SchemeViews(RunProducer):
     # The quiz sends these steps before the one shown (as it always has here; BPE's sends a whole window).
     quiz_behind: ClassVar[int] = BEHIND
 
-    def __init__(self, run: SchemeRun) -> None:
+    def __init__(self, run: SchemeRun, text: str) -> None:
         if run.scheme != self.scheme:
             raise ValueError(f"{type(self).__name__} shows a {self.scheme} run, not a {run.scheme} one")
         super().__init__(shared_views(run.identity))  # every session's views of an equal run share them
         self.run: SchemeRun = run
+        self.head_more = len(text) > HEAD_CHARS
 
     @property
     def max_steps(self) -> int:
@@ -75,3 +76,15 @@ class SchemeViews(RunProducer):
         text = clip_label(visible(piece), LABEL_COLUMNS)
         label = TokenLabel(text=text, classes=classes, title=title, breaks=min(2, piece.count("\n")))
         return label, label_width(text)
+
+    def ended(self, step: str) -> tuple[int, str, str]:
+        """The last step made, why training stopped, and "finished after N steps" (``step``: its noun)."""
+        last, stop = self.run.pulled, self.run.stop_reason or ""
+        return last, stop, f"finished after {last:,} {step}{'' if last == 1 else 's'}: {stop}."
+
+
+def word_place(number: int, token: Spans, *, lead: Spans = (), tail: Spans = ()) -> Place:
+    """A place that is one word of the text, whole (nothing cut before or after it)."""
+    return Place(
+        number=number, lead=lead, token=token, tail=tail, link=None, cut_before=False, cut_after=False
+    )

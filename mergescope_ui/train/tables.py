@@ -84,20 +84,8 @@ def pair_table(step: MergeStep, every: Sequence[PairCount] | None = None) -> pd.
         seen.add(name)
         chosen = pc.pair == step.pair
         tied = (pc.pair in ties or pc.count == tie_at) and not chosen
-        rows.append(
-            {
-                "rank": rank,
-                "pair": name,
-                "left": label(pc.left),
-                "right": label(pc.right),
-                "left_id": pc.pair[0],
-                "right_id": pc.pair[1],
-                "count": pc.count,
-                "chosen": chosen,
-                "tied": tied,
-                "status": "chosen" if chosen else "tied" if tied else "other",
-            }
-        )
+        status = "chosen" if chosen else "tied" if tied else "other"
+        rows.append((rank, name, label(pc.left), label(pc.right), *pc.pair, pc.count, chosen, tied, status))
     return pd.DataFrame(rows, columns=PAIR_COLUMNS)
 
 
@@ -109,18 +97,8 @@ def pairs_counted(step: MergeStep) -> int:
 def merges_table(steps: Sequence[MergeStep]) -> pd.DataFrame:
     """One row per merge so far: the pair, the new token, its counts, a word-crossing flag."""
     rows = [
-        {
-            "step": s.index,
-            "left": label(s.left),
-            "right": label(s.right),
-            "token": label(s.token),
-            "id": s.new_id,
-            "bytes": len(s.token),
-            "count": s.count,
-            "replaced": s.replaced,
-            "tokens_after": s.tokens_after,
-            "crosses_words": crosses_word_boundary(s.token),
-        }
+        (s.index, label(s.left), label(s.right), label(s.token), s.new_id, len(s.token), s.count, s.replaced)
+        + (s.tokens_after, crosses_word_boundary(s.token))
         for s in steps
     ]
     return pd.DataFrame(rows, columns=MERGE_COLUMNS)

@@ -32,7 +32,6 @@ from mergescope_ui.shared.stage.contract import (
     HEAD_CHARS,
     PLACES_PER_STEP,
     ButtonTitles,
-    Place,
     Places,
     Span,
     Spans,
@@ -41,9 +40,10 @@ from mergescope_ui.shared.stage.contract import (
     Wording,
 )
 
+from .pair_bars import bar_html, bars_html
 from .quiz import UNIGRAM_QUESTION
 from .scheme_run import SchemeRun
-from .scheme_stage import SchemeViews, esc, visible
+from .scheme_stage import SchemeViews, esc, visible, word_place
 
 # A word as training sees it (the engine's rule in bpe_core.training.unigram): a ▁ and what follows up to
 # the next ▁ or white space; a run of other non-space; or a run of white space other than the space.
@@ -94,7 +94,7 @@ class UnigramViews(SchemeViews):
     quiz = UNIGRAM_QUESTION
 
     def __init__(self, run: SchemeRun, text: str) -> None:
-        super().__init__(run)
+        super().__init__(run, text)
         trainer = cast(UnigramTrainer, run.trainer)  # a Unigram run's trainer
         self.trainer = trainer
         self.pieces = [p for p, _ in trainer.seed.pieces]
@@ -102,7 +102,6 @@ class UnigramViews(SchemeViews):
         self.widths = [1] + [len(p) for p in self.pieces]
         head = trainer.normalizer.normalize(text[:HEAD_CHARS]).text
         self.head_words = WORD.findall(head)
-        self.head_more = len(text) > HEAD_CHARS
         self._cuts: dict[tuple[int, str], tuple[int, ...]] = {}
 
     @property
@@ -160,15 +159,7 @@ class UnigramViews(SchemeViews):
             head += changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths)
         changed = self.changed_words(k)
         items = tuple(
-            Place(
-                number=n + 1,
-                lead=(),
-                token=changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths),
-                tail=(),
-                link=None,
-                cut_before=False,
-                cut_after=False,
-            )
+            word_place(n + 1, changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths))
             for n, w in enumerate(changed[start : start + PLACES_PER_STEP], start=start)
         )
         return StepView(
@@ -251,37 +242,32 @@ class UnigramViews(SchemeViews):
         key = "Bar: how much the loss rises without the piece."
         if name_pruned:
             key += f" Orange: pruned ({len(rnd.pruned):,} in all); blue: kept, the closest to being pruned."
-        out = ['<div class="ms-bars">', f'<div class="ms-bars-h" title="{esc(key)}">{esc(title)}</div>']
         if name_pruned:
-            out.append(f'<div class="ms-bars-sep">✂ Pruned ({len(rnd.pruned):,})</div>')
-            out += [self._bar(p, "pruned", top) for p in pruned]
-            out.append('<div class="ms-bars-sep">Kept, closest to being pruned</div>')
-            out += [self._bar(p, "kept", top) for p in kept]
+            bars = [f'<div class="ms-bars-sep">✂ Pruned ({len(rnd.pruned):,})</div>']
+            bars += [self._bar(p, "pruned", top) for p in pruned]
+            bars.append('<div class="ms-bars-sep">Kept, closest to being pruned</div>')
+            bars += [self._bar(p, "kept", top) for p in kept]
         else:
-            out += [self._bar(p, "other", top) for p in (pruned + kept)[: PRUNED_ROWS + KEPT_ROWS]]
-        out.append(f'<div class="ms-bars-k">{esc(key)}</div></div>')
-        return "".join(out)
+            bars = [self._bar(p, "other", top) for p in (pruned + kept)[: PRUNED_ROWS + KEPT_ROWS]]
+        return bars_html(title, key, bars)
 
     def _bar(self, p: PieceLoss, status: str, top: float) -> str:
-        width = 100 * p.increase / top if top > 0 else 0.0
         full = f"“{p.piece}” · loss +{p.increase:,.3f} without it · probability {math.exp(p.score):.2e}"
-        return (
-            f'<div class="ms-bar ms-{status}" title="{esc(full)}">'
-            f'<span class="ms-bar-l"><span>{esc(clip_label(visible(p.piece), LABEL_COLUMNS))}</span></span>'
-            f'<span class="ms-bar-t"><span class="ms-bar-f" style="width:{width:.1f}%"></span></span>'
-            f'<span class="ms-bar-n">+{p.increase:,.2f}</span></div>'
+        label = f"<span>{esc(clip_label(visible(p.piece), LABEL_COLUMNS))}</span>"
+        return bar_html(
+            status, full, label, 100 * p.increase / top if top > 0 else 0.0, f"+{p.increase:,.2f}"
         )
 
     def wording(self) -> Wording:
         run = self.run
-        last, stop = run.pulled, run.stop_reason or ""
+        last, stop, finished = self.ended("round")
         return Wording(
             heading="Round {step}",
             waiting="Training up to round {step}…",
             waiting_card="Round {step}",
             past_end=f"Training stopped after round {last:,}: {stop}. Showing round {last:,}.",
             past_limit=f"Training stops at round {run.max_steps:,}.",
-            finished=f"🏁 Unigram finished after {last:,} round{'' if last == 1 else 's'}: {stop}.",
+            finished=f"🏁 Unigram {finished}",
             places_tab="Words cut anew",
             next_places="The next words this round cut anew",
             places_noun="words",

@@ -42,7 +42,6 @@ from mergescope_ui.shared.stage.contract import (
     HEAD_CHARS,
     PLACES_PER_STEP,
     Mark,
-    Place,
     Places,
     Span,
     Spans,
@@ -52,9 +51,10 @@ from mergescope_ui.shared.stage.contract import (
     spans,
 )
 
+from .pair_bars import bar_html, bars_html, halves_html
 from .quiz import WORDPIECE_QUESTION
 from .scheme_run import SchemeRun
-from .scheme_stage import SchemeViews, esc
+from .scheme_stage import SchemeViews, esc, word_place
 
 Pair = tuple[str, str]
 PAIR_ROWS = 8
@@ -140,7 +140,7 @@ class WordPieceViews(SchemeViews):
     quiz = WORDPIECE_QUESTION
 
     def __init__(self, run: SchemeRun, text: str) -> None:
-        super().__init__(run)
+        super().__init__(run, text)
         trainer = cast(WordPieceTrainer, run.trainer)  # a WordPiece run's trainer
         self.trainer = trainer
         self.options = trainer.options
@@ -151,7 +151,6 @@ class WordPieceViews(SchemeViews):
             for w in text_words(head, special_tokens=BERT_SPECIAL_TOKENS)
             if w.text in self.replay.index and (w.end < len(head) or len(head) == len(text))
         ]
-        self.head_more = len(text) > HEAD_CHARS
         self.ids: dict[str, int] = {}
         self.chars = sum(
             len(w) * n for w, n in trainer.word_counts.items()
@@ -228,17 +227,7 @@ class WordPieceViews(SchemeViews):
         for n, wi in enumerate(where[start : start + PLACES_PER_STEP], start=start):
             line = self.merged(self.replay.split_at(wi, k - 1), step)
             at = next(x for x, s in enumerate(line) if s.mark == "new")
-            items.append(
-                Place(
-                    number=n + 1,
-                    lead=line[:at],
-                    token=line[at : at + 1],
-                    tail=line[at + 1 :],
-                    link=None,
-                    cut_before=False,
-                    cut_after=False,
-                )
-            )
+            items.append(word_place(n + 1, line[at : at + 1], lead=line[:at], tail=line[at + 1 :]))
         return StepView(
             step=k,
             heading=f"Merge {k:,} of up to {run.max_steps:,}",
@@ -346,10 +335,7 @@ class WordPieceViews(SchemeViews):
             key += " Orange ◀: merged."
             if bpe is not None:
                 key += " Blue, underlined: BPE's pick (the most frequent pair)."
-        out = [
-            '<div class="ms-bars">',
-            f'<div class="ms-bars-h" title="{esc(key)}">{esc(title)}</div>',
-        ]
+        bars = []
         for n, r in enumerate(rows):
             pair = (r.left, r.right)
             status = "other"
@@ -358,32 +344,26 @@ class WordPieceViews(SchemeViews):
                 status, mark = "chosen", " ◀"
             elif bpe is not None and pair == bpe:
                 status = "bpe"  # blue and underlined (the key and the tooltip say so): no room for a word
-            halves = clip_apart(list(pair), LABEL_COLUMNS)
-            label = '<span class="ms-bar-op"> + </span>'.join(f"<span>{esc(h)}</span>" for h in halves)
             full = (
                 f"{r.left} + {r.right} · score {_score(r.score)} = "
                 f"{r.count:,} / ({r.left_count:,} × {r.right_count:,})"
             ) + (" · BPE's pick: the most frequent pair" if status == "bpe" else "")
-            width = 100 * r.score / top
-            out.append(
-                f'<div class="ms-bar ms-{status}" title="{esc(full)}">'
-                f'<span class="ms-bar-l">{label}</span>'
-                f'<span class="ms-bar-t"><span class="ms-bar-f" style="width:{width:.1f}%"></span></span>'
-                f'<span class="ms-bar-n">{_score(r.score)} ({r.count:,}){mark}</span></div>'
+            label = halves_html(clip_apart(list(pair), LABEL_COLUMNS))
+            bars.append(
+                bar_html(status, full, label, 100 * r.score / top, f"{_score(r.score)} ({r.count:,}){mark}")
             )
-        out.append(f'<div class="ms-bars-k">{esc(key)}</div></div>')
-        return "".join(out)
+        return bars_html(title, key, bars)
 
     def wording(self) -> Wording:
         run = self.run
-        last, stop = run.pulled, run.stop_reason or ""
+        last, stop, finished = self.ended("merge")
         return Wording(
             heading=f"Merge {{step}} of up to {run.max_steps:,}",
             waiting="Training up to merge {step}…",
             waiting_card="Merge {step}",
             past_end=f"Training stopped at merge {last:,}: {stop}. Showing merge {last:,}.",
             past_limit=f"Training stops at merge {run.max_steps:,}, the number of merges set in the sidebar.",
-            finished=f"🏁 WordPiece finished after {last:,} merge{'' if last == 1 else 's'}: {stop}.",
+            finished=f"🏁 WordPiece {finished}",
             next_places="The next words where it merged",
             places_noun="words",  # the words of the text (each once) the merge changed
         )

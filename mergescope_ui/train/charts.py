@@ -1,12 +1,8 @@
 """The tokens-by-step chart (altair, pure: no Streamlit), and its per-step Vega-Lite spec.
 
-Building and validating an altair chart costs tens of milliseconds, too much
-for every step.  So the chart is built once as a *template* whose data is a
-named data set (``alt.NamedData``), then each step only drops its rows into a
-copy of the template's dict: the spec without its data is the same at every
-step, so the browser updates the drawn chart's data instead of building a new
-Vega view.  It draws on a canvas (:data:`CANVAS`), cheaper to redraw than SVG.
-(The pair counts are HTML bars on the stage: :mod:`.pair_bars`.)
+An altair chart costs tens of milliseconds to build, so it is built once as a template on a named data
+set and each step drops its rows into a copy: the spec is otherwise the same at every step, and the
+browser updates the drawn chart's data instead of building a new view.
 
 >>> import pandas as pd
 >>> spec = tokens_line_spec(pd.DataFrame({"step": [0, 1], "tokens": [10, 8]}), current_step=1)

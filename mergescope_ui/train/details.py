@@ -1,12 +1,7 @@
 """Below the stage: what does not fit on one screen, redrawn when the stage reports a new step.
 
-Each section is one function that builds its part first and then sends it
-in one burst (elements that trickle in while the script still works each set
-off a redraw of the page):
-
-- :func:`text_line`: which text, how long, how many tokens before any merge;
-- :func:`step_tables`: the whole pair table of the step and the corpus tokens by step;
-- :func:`merges_so_far`: the latest merges, the longest tokens, every merge on demand, the CSV.
+Each section builds its part first, then sends it in one burst (elements that trickle in while the
+script works each set off a redraw of the page).
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""The Viterbi lattice of one word under a Unigram run's pieces, as HTML (pure; the section is in
-:mod:`.scheme_panel`).
+"""The Viterbi lattice of one word under a Unigram run's pieces, as HTML (pure).
 
-The lattice is drawn over the word's characters: one box per piece that fits, spanning its
-characters, with its score (log probability); the boxes of the best segmentation are highlighted.
-Below it, every way to cut the word (best first, at most
-:data:`~bpe_core.tokenizer.unigram_lattice.MAX_SEGMENTATIONS`) with its score and probability.
-Every piece is ``html.escape``-d.
+One box per piece that fits, over its characters, with its score (log probability), the best
+segmentation's highlighted; below it every way to cut the word, best first.  Every piece is escaped.
 
 >>> import math
 >>> from bpe_core.unigram import lattice

@@ -1,8 +1,6 @@
 """The sidebar's "Lesson preset": one choice sets the text and every training setting of a published lesson.
 
-The presets themselves (texts, settings, published merges) are :mod:`.presets`.  Choosing a built-in
-corpus that has its own lesson (the classic ``low lower newest widest``) sets that lesson's training
-settings too, so it gives the paper's merges without further clicks.
+The presets are :mod:`.presets`.  A built-in corpus with its own lesson sets that lesson's settings too.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The Train page's link to this moment: read once a session, written at every step, copied, shown as a QR.
 
-What the link carries beyond the bound widgets is :mod:`.share` (pure).  The step
-is written where the panel has applied the stage's report (:func:`write_link`,
-after the panel trained up to it), so the URL follows the stage; a reload or a
-fresh browser reads it back once (:func:`apply_link`) and jumps there.
+What it carries beyond the bound widgets is :mod:`.share`; a reload reads it back once
+(:func:`apply_link`) and jumps there.
 """
 
 from __future__ import annotations

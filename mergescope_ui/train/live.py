@@ -1,13 +1,8 @@
 """The Train page's live room (issue 26): what the room passes on to the students at each step.
 
-The panel calls :func:`live_room` once per run; the room itself (open, join,
-ask, reveal, end) is :mod:`mergescope_ui.shared.rooms.host`.  What this module
-adds is the lesson's side: the stage's window up to the step shown (never past
-it, so a student cannot peek at the next merge), the question the next merge
-poses with each choice's verdict made by the single-player quiz (so a tie is
-explained the same way), and the link that replays the lesson.  The teacher's
-what-if question (:func:`block_question`: block the pair the next merge makes,
-which pair merges instead?) is made when asked, from the what-if's branch.
+The room itself is :mod:`mergescope_ui.shared.rooms.host`; this adds the lesson's side: the window up to
+the step shown (never past it), the next step's question graded by the single-player quiz, the link
+that replays the lesson, and the teacher's what-if question (:func:`block_question`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """The compact pair-count chart of the stage: the top pairs as HTML bars, chosen and tied ones marked (pure).
 
-One row per pair: its label (long tokens shortened in the middle, the whole
-pair in the tooltip), a bar as long as its count relative to the winner's,
-and the count with "← merged" or "tie".  Every label is ``html.escape``-d.
+Long tokens are shortened in the middle (the whole pair in the tooltip); every label is escaped.
 
 >>> from bpe_core import train_steps
 >>> step = next(train_steps("low low lower", vocab_size=300, pattern="none", tie_break="lowest-id"))

@@ -1,18 +1,8 @@
 """The classroom quiz: guess the next step before Next reveals it, with one question per scheme.
 
-Each scheme's question (:class:`QuizQuestion`) gives the choices for its next step, the question asked and
-how a guess is graded; the producer of the scheme's stage names its question (``quiz``), so a page asks it
-without knowing the scheme:
-
-- byte-level BPE (:data:`BPE_QUESTION`): which pair merges next?  The choices are the most frequent pairs;
-- WordPiece (:data:`WORDPIECE_QUESTION`): which pair merges next?  The top pairs by score; picking BPE's
-  pair (the most frequent) is explained;
-- Unigram (:data:`UNIGRAM_QUESTION`): which of these pieces is pruned next?  One piece the round prunes
-  (the one whose removal raises the loss least) among the kept pieces closest to it.
-
-The choices come in label order, so their order gives nothing away.  A guess that tied with the winner is
-not simply wrong: the reply says it had the same count (or score) and which rule chose the other pair, and
-the score counts it on its own.
+The producer of a scheme's stage names its :class:`QuizQuestion` (``quiz``), so a page asks it without
+knowing the scheme.  Choices come in label order (their order gives nothing away); a guess that tied
+with the winner is not simply wrong: the reply says which rule chose the other, and the score counts it.
 
 >>> from bpe_core import train_steps
 >>> step = next(train_steps("low low lowest", vocab_size=300, pattern="none"))
@@ -48,10 +38,8 @@ Not this time: ##u + ##g is the most frequent pair (BPE's pick), but scores 0.02
 >>> UNIGRAM_QUESTION.question(rnd)
 '🤔 Which of these pieces is pruned in round 1?'
 
-Above the stage, all of it takes two or three short lines, so the stage still fits on a
-projector's screen: the verdict and the score (:func:`quiz_html`; a long verdict wraps, whole to
-the back of the room), then the question (:meth:`QuizQuestion.question`) with the choices beside it.
-Long tokens are cut in the middle (:func:`short_pair`):
+Above the stage it takes two or three short lines (the stage still fits a projector): the verdict and
+the score (:func:`quiz_html`), then the question with the choices beside it:
 
 >>> print(quiz_html(tied, results=[tied]))
 <div class="ms-quiz"><span class="ms-verdict ms-tied" title="Tied: l + o also occurs 3 times, \

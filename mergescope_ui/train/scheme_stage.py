@@ -1,11 +1,8 @@
 """What WordPiece's and Unigram's producers share: their run, how a label looks, and the few HTML pieces
 both draw (pure: no Streamlit).
 
-A producer (:class:`~.wordpiece_stage.WordPieceViews`, :class:`~.unigram_stage.UnigramViews`) is a
-:class:`~mergescope_ui.shared.stage.producer.RunProducer`: it gives each piece an id, builds the view
-of a step (``build``) and says how a label looks (``label``); the base sends the stage the same
-:class:`~mergescope_ui.shared.stage.contract.Window` byte-level BPE's producer sends (:mod:`.stage_data`),
-so the stage, its controls, keys and presenter mode work unchanged.
+Each (:class:`~.wordpiece_stage.WordPieceViews`, :class:`~.unigram_stage.UnigramViews`) gives each piece
+an id; the stage gets the same ``Window`` as from BPE's producer (:mod:`.stage_data`).
 
 >>> visible("▁a b\\nc")
 '▁a␣b↵c'

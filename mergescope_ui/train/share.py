@@ -1,19 +1,9 @@
 """What the Train page's link carries beyond the bound widgets: the step, pasted text, regex, specials (pure).
 
-The widgets bound to the URL carry the text's name (``corpus``), the settings
-(``merges``, ``pattern``, ``tie_break``, ``min_frequency``), the quiz (``quiz``),
-the what-if (``whatif``) and presenter mode (``presenter``); this module adds the
-rest of the moment:
-
-- ``step``: the step the stage shows (0, the start, is left out);
-- ``text``: pasted text, UTF-8, zlib-compressed, base64url without padding, as long
-  as that takes at most :data:`MAX_LINK_TEXT` characters (about 10,000 characters
-  of ordinary prose); past that the link leaves it out, and the page says so and
-  offers the text as a file to upload;
-- ``regex``: the custom pre-tokenization regex (pattern ``custom``);
-- ``specials``: the special tokens, one a line;
-- ``view``: ``start`` when the stage shows the text from its start (the default, where it merged, is
-  left out).
+The bound widgets carry the text's name, the settings, the quiz, the what-if and presenter mode; this
+adds ``step`` (0 left out), ``text`` (pasted text packed by :func:`pack_text`, left out past
+:data:`MAX_LINK_TEXT`: about 10,000 characters of prose), ``regex`` (pattern ``custom``), ``specials``
+(one a line) and ``view`` (``start``: the stage's tab showing the text from its start).
 
 >>> state = LinkState(step=7, text="low lower <b>", regex=None, specials="<|endoftext|>")
 >>> params = to_query(state)

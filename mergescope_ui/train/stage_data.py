@@ -1,13 +1,7 @@
-"""What the stage shows at each step of a BPE training run: the records of
-:mod:`mergescope_ui.shared.stage.contract`, made by a
-:class:`~mergescope_ui.shared.stage.producer.StageProducer` (pure: no Streamlit).
+"""What the stage shows at each step of a BPE training run: its producer (pure: no Streamlit).
 
-The stage (:mod:`.stage`) steps through a window of steps in the browser, so the server sends
-it each step of the window at once: the merge card and the pair chart as escaped HTML, the
-sentences, and the sequence around the merge as spans with their marks (each new token marked,
-with the pair it was made from): the first places where the new token now stands in the whole
-text, and the text from its start.  Token labels travel once
-per window in a table: id -> :class:`~mergescope_ui.shared.stage.contract.TokenLabel`.
+A step's view holds the merge card and the pair chart, and the first places where the new token stands
+in the whole text and the text from its start, each new token marked with the pair it was made from.
 
 >>> from bpe_core import Trainer, TrainOptions
 >>> from mergescope_ui.shared.training_run import RunIdentity, TrainingRun

@@ -1,11 +1,8 @@
 """What the stage shows at each Unigram pruning round: the engine's rounds as stage records (pure).
 
-Unigram goes the other way from BPE: it starts with every frequent substring and throws pieces away.
-A step is a round: the card gives the loss before and after and the vocabulary shrinking toward its
-target, the chart the pieces pruned with their loss increase and the kept pieces closest to being
-pruned; the sequences show the text's best segmentation (Viterbi) before and after the round, with
-the places that changed outlined (marked ``new``, what they were before in one box).  "Where it
-changed" lists the words whose best cut changed.
+A step is a round: the card gives the loss and the vocabulary shrinking toward its target, the chart
+the pieces pruned and the kept ones closest to it; the sequences show the best segmentation (Viterbi),
+each stretch cut anew marked ``new`` with what it was.
 
 >>> from .scheme_run import SchemeSettings, start_scheme_run
 >>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5

@@ -1,10 +1,8 @@
 """What the stage shows at each WordPiece merge: the engine's steps as stage records (pure: no Streamlit).
 
-The card gives the score and the three counts behind it, ``score = count(ab) / (count(a) × count(b))``;
-the chart ranks the pairs by score and marks the pair byte-level BPE would have merged (the most
-frequent) when it is another; the sequences show the words of the text cut into pieces, continuation
-pieces with their ``##``.  A replay (:class:`WordPieceReplay`) follows the merges over every distinct
-word once, remembering at which step each word changed, so any step's pieces are a lookup.
+The card gives ``score = count(ab) / (count(a) × count(b))``; the chart ranks pairs by score and marks
+BPE's pick (the most frequent) when it is another.  :class:`WordPieceReplay` follows the merges over
+every distinct word once, so any step's pieces are a lookup.
 
 The HF course's corpus, where the two schemes disagree at once:
 

@@ -1,12 +1,7 @@
 """One changed choice, the branch it starts, and how a link carries it (pure; no Streamlit).
 
-A :class:`WhatIf` says what changes at merge ``step``: the tie broken the
-other way, the pair blocked, or another pair of the table merged.  The first
-and the last force a pair at that step; blocking keeps the pair out from
-there on.  :func:`start_branch` asks the engine for the branch
-(``Trainer.branch``: no retraining of the steps before) and wraps it in a
-:class:`~mergescope_ui.shared.training_run.TrainingRun` whose first records are
-the real run's, so both histories are stepped the same way.
+:func:`start_branch` asks the engine for the branch (``Trainer.branch``: no retraining of the steps
+before) in a ``TrainingRun`` whose first records are the real run's, so both are stepped the same way.
 
 >>> from bpe_core import TrainOptions, Trainer
 >>> from mergescope_ui.shared.training_run import RunIdentity, TrainingRun

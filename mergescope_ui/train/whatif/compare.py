@@ -1,13 +1,5 @@
 """The real history and a what-if side by side, as tables and HTML (pure; no Streamlit).
 
-- :func:`merge_rows`: the merges of each from the branch point, step by step,
-  where they agree (the same token) and where they part (``⇄ k`` marks a
-  token the other side makes too, at merge ``k``);
-- :func:`sequences_html`: the same text under each, the places cut
-  differently outlined on both sides;
-- :func:`summary`: vocabulary overlap, the tokens only one side has, and
-  compression on the training and a held-out text.
-
 >>> from bpe_core import train_steps
 >>> text = "low low low low low lower lower newest newest newest newest newest newest widest widest widest"
 >>> options = dict(vocab_size=262, pattern="whitespace", tie_break="lowest-id")

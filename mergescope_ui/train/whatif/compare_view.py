@@ -1,10 +1,5 @@
-"""A branch shown beside the real history: the same text under each, the merges of each from the
-branch point, and the figures (:mod:`.figures`), all at the real history's step.
-
-One screen, as the stage above it (presenter mode at 1280x720 included): a line with "Back" and what
-changed; the two texts side by side, each with the tokens only it has under it; the merges since the
-branch point beside the held-out text, "Train both to the end" and the figures.  Scrolled to, it can
-be stepped with the arrow keys, which the stage takes anywhere on the page."""
+"""A branch beside the real history at its step: the same text under each, the merges since the branch
+point, and the figures (:mod:`.figures`), on one screen as the stage (presenter mode at 1280x720 too)."""
 
 from __future__ import annotations
 

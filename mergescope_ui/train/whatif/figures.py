@@ -1,11 +1,5 @@
 """The figures that compare the two histories: vocabulary overlap, the tokens only one side has, and
-compression, at every step from the step records and, once both are trained to the end, at the end with
-a held-out text too.
-
-The comparison lays them out on one screen: :func:`controls` (the held-out text and "Train both to the
-end", or at the end the key to the table's cells) on a line above :func:`figures_html` (the table) in one
-column, :func:`only_html` under each history's text.
-"""
+compression, at every step and, once both are trained to the end, with a held-out text too."""
 
 from __future__ import annotations
 

@@ -1,17 +1,9 @@
 """The merge-order lesson: the same merges applied in another order cut the same text differently.
 
-First the built-in ``abc`` example (``(a, b) -> ab`` then ``(b, c) -> bc``:
-``ab c`` in training order, ``a bc`` the other way), then this run's merges so
-far in another order (reversed, shuffled with a seed, or two swapped) on any
-text: the tokens under both orders, how many each gives, where they differ,
-and that both decode to the same text.  Drawn in an expander whose content is
-built only while it is open.
-
-One screen, as the comparison of a what-if (presenter mode at 1280x720 included): abc in two lines,
-the choice of order on one line (the text to tokenize under "✏️ Text", the swaps that change its cut,
-one click each, or why none does, under "⇄ Swaps"), then both cuts side by side
-from a little before the first place they differ, with "places 1–3 of N" and buttons to the earlier
-and later places.
+First the built-in ``abc`` example (``ab c`` in training order, ``a bc`` the other way), then this run's
+merges so far reversed, shuffled or with two swapped, on any text: both cuts side by side from a little
+before the first place they differ, and whether both decode to the text.  One screen, as a what-if's
+comparison (presenter mode at 1280x720 included).
 
 >>> html = abc_lesson_html()  # 6 token spans for the two merges, then ab|c and a|bc
 >>> html.count('class="ms-t '), "both decode to abc" in html

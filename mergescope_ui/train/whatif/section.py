@@ -1,17 +1,8 @@
 """The "What if?" section: change one choice at the merge shown, then watch both histories side by side.
 
-It is drawn inside the Train page's step fragment, after the step itself, so
-it follows the page's stepper: at every step the what-if is pulled to the same
-merge as the real history.  With no branch it is an expander (built only
-while open) offering the three changes of :func:`.branch.choices`; with a
-branch it shows, side by side, the same text under each history, the merges
-of each from the branch point (where they agree and where they part), and the
-figures that compare them now and, once both are trained to the end, at the
-end.  ``?whatif=step.kind.left-right`` carries the branch in the link; "Back
-to the real history" drops it in one click.
-
-Every token goes through ``html.escape`` (the token HTML helpers) and every
-string from the text or the URL through ``md_escape`` before a Markdown call.
+Drawn in the Train page's step fragment, it follows the page's stepper: at every step the what-if is
+pulled to the real history's merge.  Every token goes through ``html.escape`` and every string from the
+text or the URL through ``md_escape`` before a Markdown call.
 """
 
 from __future__ import annotations

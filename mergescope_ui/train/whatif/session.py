@@ -1,9 +1,7 @@
 """The session's what-if: which branch is shown, how it starts and ends, and how the link carries it.
 
-The branch lives in ``session_state`` (:data:`.keys.BRANCH`) with the real run it
-branched from; a new real run (new text or settings) drops it.  Starting one puts
-``?whatif=step.kind.left-right`` in the link; the first run of a session reads
-that parameter back (once), so a shared link opens on the same branch.
+The branch lives in ``session_state`` (:data:`.keys.BRANCH`) with the real run it branched from (a new
+real run drops it); ``?whatif=`` carries it in the link, read back once a session.
 """
 
 from __future__ import annotations

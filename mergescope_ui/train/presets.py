@@ -38,12 +38,12 @@ class Preset:
     title: str
     source: str  # where the published merges come from
     text: str
-    pattern: str
     tie_break: str
-    min_frequency: int
     merges: int  # merges to ask for (training may stop earlier)
     published: tuple[str, ...]  # "left right", in order, as the source prints them
     corpus: str | None = None  # a built-in corpus id to pick instead of pasting ``text``
+    pattern: str = "whitespace"
+    min_frequency: int = 1
 
 
 def _words(marker: str = "") -> str:
@@ -57,7 +57,6 @@ PRESETS: tuple[Preset, ...] = (
         title="Sennrich et al. 2016: words with an end-of-word marker",
         source="Sennrich, Haddow, Birch (2016), Algorithm 1 (`_` stands for the paper's `</w>`)",
         text=_words("_"),
-        pattern="whitespace",
         tie_break="first-seen",
         min_frequency=2,
         merges=20,
@@ -68,7 +67,6 @@ PRESETS: tuple[Preset, ...] = (
         title="low lower newest widest: the paper's merges, word by word",
         source="Sennrich et al. (2016), Algorithm 1, without the end-of-word marker",
         text=_words(),
-        pattern="whitespace",
         tie_break="first-seen",
         min_frequency=2,
         merges=20,
@@ -80,9 +78,7 @@ PRESETS: tuple[Preset, ...] = (
         title="CS336 assignment 1: the BPE training example",
         source="Stanford CS336 (2025), assignment 1, section 2.4",
         text="low low low low low lower lower widest widest widest newest newest newest newest newest newest",
-        pattern="whitespace",
         tie_break="lexicographic",
-        min_frequency=1,
         merges=12,
         published=(
             "s t",
@@ -106,7 +102,6 @@ PRESETS: tuple[Preset, ...] = (
         text="aaabdaaabac",
         pattern="gpt2",
         tie_break="lowest-id",
-        min_frequency=1,
         merges=3,
         published=("a a", "a b", "aa ab"),
     ),
@@ -115,9 +110,7 @@ PRESETS: tuple[Preset, ...] = (
         title="Merge order matters: ab and bc share b",
         source="this app's lesson (Merge order matters, below the stage)",
         text="ab ab ab bc bc abc",
-        pattern="whitespace",
         tie_break="lowest-id",
-        min_frequency=1,
         merges=2,
         published=("a b", "b c"),
     ),

@@ -225,9 +225,8 @@ class MergeQuestion(QuizQuestion[MergeStep]):
                 )
         elif counts.get(guess) == step.count:
             outcome = "tied"
-            why = RULE_GIST.get(
-                step.tie_break, ""
-            )  # (short: one line above the stage; the sidebar has it all)
+            # short: one line above the stage; the sidebar has it all
+            why = RULE_GIST.get(step.tie_break, "")
             message = (
                 f"Tied: {named} also occurs {times}, as often as {winner}. "
                 f"The {step.tie_break} rule chose {winner}" + (f": {why}" if why else "")

@@ -11,10 +11,20 @@ an id; the stage gets the same ``Window`` as from BPE's producer (:mod:`.stage_d
 from __future__ import annotations
 
 import html
+from abc import abstractmethod
 from typing import Any, ClassVar
 
 from mergescope_ui.shared.html.tokens import clip_label, label_width
-from mergescope_ui.shared.stage.contract import BEHIND, HEAD_CHARS, LABEL_COLUMNS, Place, Spans, TokenLabel
+from mergescope_ui.shared.stage.contract import (
+    BEHIND,
+    HEAD_CHARS,
+    LABEL_COLUMNS,
+    Place,
+    Places,
+    Spans,
+    StepView,
+    TokenLabel,
+)
 from mergescope_ui.shared.stage.producer import RunProducer, shared_views
 
 from .quiz import QuizQuestion
@@ -73,6 +83,18 @@ class SchemeViews(RunProducer):
         text = clip_label(visible(piece), LABEL_COLUMNS)
         label = TokenLabel(text=text, classes=classes, title=title, breaks=min(2, piece.count("\n")))
         return label, label_width(text)
+
+    @abstractmethod
+    def figures(self, k: int) -> str:
+        """The line of figures after step ``k`` (0: before the first)."""
+
+    def step_view(self, k: int, head: Spans, *, places: Places | None = None, **texts: str) -> StepView:
+        """Step ``k``'s view: its ``head``, ``places`` and ``texts`` (heading, card, pairs, captions,
+        status: "" unless given), with its figures."""
+        texts = {"status": "", "before_caption": ""} | texts
+        return StepView(
+            step=k, figures=self.figures(k), head=head, head_more=self.head_more, places=places, **texts
+        )
 
     def ended(self, step: str) -> tuple[int, str, str]:
         """The last step made, why training stopped, and "finished after N steps" (``step``: its noun)."""

@@ -137,18 +137,14 @@ class UnigramViews(SchemeViews):
         if k == 0:
             upcoming = rounds[0] if rounds else None
             head: list[Span] = [Span(ids=self.cut(w, 0), mark="", was=None) for w in self.head_words]
-            return StepView(
-                step=0,
+            return self.step_view(
+                0,
+                tuple(head),
                 heading="Round 0: the seed vocabulary",
                 status="👉 Unigram starts big and prunes. Press Next ▶ (→) for the first round.",
                 card=self._seed_card(),
                 pairs="" if upcoming is None else self._chart(upcoming, name_pruned=False),
-                figures=self._figures(0),
-                before_caption="",
                 after_caption="The text's best segmentation, from its start",
-                head=tuple(head),
-                head_more=self.head_more,
-                places=None,
             )
         rnd = rounds[k - 1]
         head = []
@@ -159,21 +155,19 @@ class UnigramViews(SchemeViews):
             word_place(n + 1, changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths))
             for n, w in enumerate(changed[start : start + PLACES_PER_STEP], start=start)
         )
-        return StepView(
-            step=k,
+        return self.step_view(
+            k,
+            tuple(head),
+            places=Places(total=len(changed), start=start, items=items) if changed else None,
             heading=f"Round {k:,}: {rnd.vocab_size_before:,} → {rnd.vocab_size:,} pieces",
             status="" if changed else "No word is cut differently after this round: the best cuts stay.",
             card=self._card(rnd),
             pairs=self._chart(rnd, name_pruned=True),
-            figures=self._figures(k),
             before_caption=f"Best cut before round {k}",
             after_caption=f"After round {k}",
-            head=tuple(head),
-            head_more=self.head_more,
-            places=Places(total=len(changed), start=start, items=items) if changed else None,
         )
 
-    def _figures(self, k: int) -> str:
+    def figures(self, k: int) -> str:
         seed = self.trainer.seed
         rnd = self.rounds[k - 1] if k else None
         vocab, loss, tokens = (

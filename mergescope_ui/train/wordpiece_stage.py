@@ -203,18 +203,14 @@ class WordPieceViews(SchemeViews):
         if k == 0:
             upcoming = steps[0] if steps else None
             first = [i for wi in self.head_words for i in self._ids(self.replay.first[wi])]
-            return StepView(
-                step=0,
+            return self.step_view(
+                0,
+                spans(first),
                 heading="Step 0: every word as characters",
                 status="👉 Each word is its first character, then the others with ##. Press Next ▶ (→).",
                 card=self._intro_card(),
                 pairs="" if upcoming is None else self._pairs(upcoming, name_winner=False),
-                figures=self._figures(0),
-                before_caption="",
                 after_caption="The words from the start of the text",
-                head=spans(first),
-                head_more=self.head_more,
-                places=None,
             )
         step = steps[k - 1]
         head: list[Span] = []
@@ -226,21 +222,18 @@ class WordPieceViews(SchemeViews):
             line = self.merged(self.replay.split_at(wi, k - 1), step)
             at = next(x for x, s in enumerate(line) if s.mark == "new")
             items.append(word_place(n + 1, line[at : at + 1], lead=line[:at], tail=line[at + 1 :]))
-        return StepView(
-            step=k,
+        return self.step_view(
+            k,
+            tuple(head),
+            places=Places(total=len(where), start=start, items=tuple(items)),
             heading=f"Merge {k:,} of up to {run.max_steps:,}",
-            status="",
             card=self._card(step),
             pairs=self._pairs(step, name_winner=True),
-            figures=self._figures(k),
             before_caption=f"Words before merge {k}",
             after_caption=f"After merge {k}",
-            head=tuple(head),
-            head_more=self.head_more,
-            places=Places(total=len(where), start=start, items=tuple(items)),
         )
 
-    def _figures(self, k: int) -> str:
+    def figures(self, k: int) -> str:
         records = self.steps[:k]
         vocab = len(self.options.special_tokens) + self.trainer.alphabet_size
         vocab += sum(1 for r in records if r.added)  # (k steps: cheap)

@@ -24,33 +24,23 @@ CANVAS = {"embedOptions": {"renderer": "canvas"}}
 TOKENS_DATA = "tokens_by_step"
 
 
-def _font_sizes(large: bool) -> tuple[int, int]:
-    """(axis label size, title size) for normal or presenter mode."""
-    return (20, 22) if large else (13, 14)
-
-
 def tokens_line_chart(*, large: bool = False) -> alt.LayerChart:
     """Corpus tokens after each step, a dot where ``current`` is true; rows from :data:`TOKENS_DATA`."""
-    label_size, title_size = _font_sizes(large)
-    axis = alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1, format=",d")
+    label_size, title_size = (20, 22) if large else (13, 14)  # presenter mode's, or the page's
+
+    def axis(numbers: str) -> alt.Axis:
+        return alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1, format=numbers)
+
     base = alt.Chart(alt.NamedData(TOKENS_DATA))
     line = base.mark_line(color="#1c7ed6", strokeWidth=3 if large else 2).encode(
-        x=alt.X(
-            "step:Q",
-            axis=alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1, format="d"),
-        ),
-        y=alt.Y("tokens:Q", title="corpus tokens", axis=axis, scale=alt.Scale(zero=False)),
+        x=alt.X("step:Q", axis=axis("d")),
+        y=alt.Y("tokens:Q", title="corpus tokens", axis=axis(",d"), scale=alt.Scale(zero=False)),
         tooltip=["step:Q", "tokens:Q"],
     )
-    dot = (
-        base.mark_point(filled=True, size=220 if large else 110, color="#e8590c")
-        .encode(
-            x="step:Q",
-            y="tokens:Q",
-            tooltip=["step:Q", "tokens:Q"],
-        )
-        .transform_filter("datum.current")
+    dot = base.mark_point(filled=True, size=220 if large else 110, color="#e8590c").encode(
+        x="step:Q", y="tokens:Q", tooltip=["step:Q", "tokens:Q"]
     )
+    dot = dot.transform_filter("datum.current")
     return alt.LayerChart(layer=[line, dot]).properties(height=260 if large else 200)
 
 

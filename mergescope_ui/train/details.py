@@ -100,11 +100,8 @@ SHARED = SharedMemo(limit=256)
 def _top_pairs_html(step: MergeStep, counted: int) -> str:
     """The heading and light table of ``step``'s top pairs."""
     table = pair_table(step)
-    if len(table) == counted:
-        heading = heading_html(f"All {counted:,} pairs counted before merge {step.index}")
-    else:
-        heading = heading_html(f"Top {len(table):,} of {counted:,} pairs counted before merge {step.index}")
-    return heading + html_table(
+    which = "All" if len(table) == counted else f"Top {len(table):,} of"
+    return heading_html(f"{which} {counted:,} pairs counted before merge {step.index}") + html_table(
         table[PAIR_SHOWN].rename(columns=HEADERS),
         row_classes=[f"ms-{s}" for s in table["status"]],
         wrap=True,

@@ -84,16 +84,25 @@ def room_question(upcoming: Any, quiz: QuizQuestion[Any]) -> Question:
     >>> q.kind, q.answer, q.prompt, q.verdicts[q.answer].outcome
     ('prune', 'bu', 'which of these pieces is pruned in round 1?', 'right')
     """
-    options = quiz.choices(upcoming)
+    graded = {option: quiz.grade(option, upcoming) for option in quiz.choices(upcoming)}
+    verdicts = {o: Verdict(outcome=r.outcome, message=r.message) for o, r in graded.items()}
+    return _question(upcoming.index, next(iter(graded.values())).answer, verdicts, kind=quiz.kind)
+
+
+def _question(
+    step: int, answer: str, verdicts: dict[str, Verdict], *, kind: str, blocked: str = ""
+) -> Question:
+    """The room's question with these ``verdicts``: their choices in label order, each shown cut short."""
+    options = sorted(verdicts)
     shown = choice_labels(options)
-    verdicts = {option: quiz.grade(option, upcoming) for option in options}
     return Question(
-        step=upcoming.index,
+        step=step,
         choices=tuple(options),
         shown=tuple(shown[o] for o in options),
-        answer=next(iter(verdicts.values())).answer,
-        verdicts={o: Verdict(outcome=r.outcome, message=r.message) for o, r in verdicts.items()},
-        kind=quiz.kind,
+        answer=answer,
+        verdicts=verdicts,
+        kind=kind,
+        blocked=blocked,
     )
 
 
@@ -128,26 +137,14 @@ o + w: the greatest byte strings win
     instead = branch.peek()
     if instead is None:
         return None
-    options = BPE_QUESTION.choices(instead, limit=MAX_CHOICES - 1)
-    verdicts = {}
-    for option in options:
-        result = BPE_QUESTION.grade(option, instead)
-        verdicts[option] = Verdict(
-            outcome=result.outcome, message=f"With {blocked} blocked: {result.message}"
-        )
-    answer = BPE_QUESTION.grade(options[0], instead).answer
+    graded = {o: BPE_QUESTION.grade(o, instead) for o in BPE_QUESTION.choices(instead, limit=MAX_CHOICES - 1)}
+    verdicts = {
+        o: Verdict(outcome=r.outcome, message=f"With {blocked} blocked: {r.message}")
+        for o, r in graded.items()
+    }
     if blocked not in verdicts:
-        options = sorted([*options, blocked])
         verdicts[blocked] = Verdict(
             outcome="wrong", message=f"Not this time: {blocked} is the pair blocked, so it is never merged"
         )
-    shown = choice_labels(options)
-    return Question(
-        step=real.index,
-        choices=tuple(options),
-        shown=tuple(shown[o] for o in options),
-        answer=answer,
-        verdicts=verdicts,
-        kind=BLOCK,
-        blocked=blocked,
-    )
+    answer = next(iter(graded.values())).answer
+    return _question(real.index, answer, verdicts, kind=BLOCK, blocked=blocked)

@@ -127,10 +127,6 @@ class UnigramViews(SchemeViews):
             self._cuts[key] = tuple(self.ids[p] for p in best.pieces) if best else (0,) * len(word)
         return self._cuts[key]
 
-    def changed_words(self, k: int) -> list[str]:
-        """The words (first-occurrence order) whose best cut round ``k`` changed (the run's)."""
-        return self.run.recut[k - 1]
-
     # ----- the views -----
     def build(self, k: int, start: int) -> StepView:
         rounds = self.rounds
@@ -150,7 +146,7 @@ class UnigramViews(SchemeViews):
         head = []
         for w in self.head_words:
             head += changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths)
-        changed = self.changed_words(k)
+        changed = self.run.recut[k - 1]  # the words (first-occurrence order) whose best cut changed
         items = tuple(
             word_place(n + 1, changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths))
             for n, w in enumerate(changed[start : start + PLACES_PER_STEP], start=start)

@@ -150,9 +150,7 @@ class WordPieceViews(SchemeViews):
             if w.text in self.replay.index and (w.end < len(head) or len(head) == len(text))
         ]
         self.ids: dict[str, int] = {}
-        self.chars = sum(
-            len(w) * n for w, n in trainer.word_counts.items()
-        )  # the corpus's characters in words
+        self.chars = sum(len(w) * n for w, n in trainer.word_counts.items())  # the corpus's, in words
 
     @property
     def steps(self) -> list[WordPieceStep]:
@@ -167,12 +165,9 @@ class WordPieceViews(SchemeViews):
 
     def label(self, token_id: int) -> tuple[TokenLabel, int]:
         piece = self.trainer.vocab[token_id]
-        single = len(piece) == 1 or (piece.startswith(self.options.prefix) and len(piece) == 3)
-        kind = (
-            "a continuation piece (inside a word)"
-            if piece.startswith(self.options.prefix)
-            else "starts a word"
-        )
+        inside = piece.startswith(self.options.prefix)
+        single = len(piece) == 1 or (inside and len(piece) == 3)
+        kind = "a continuation piece (inside a word)" if inside else "starts a word"
         return self.make_label(
             piece,
             classes="ms-t ms-byte" if single else f"ms-t ms-c{token_id % PALETTE_SIZE}",

@@ -165,12 +165,10 @@ def merge_order(run: TrainingRun) -> None:
             trained, other, text, from_place=saved[1] if saved and saved[0] == asked else 1
         )
         left, right = st.columns(2, gap="large")
-        name = {"reverse": "Reversed", "shuffle": f"Shuffled (seed {seed})", "swap": f"{first} ⇄ {second}"}[
-            how
-        ]
+        names = {"reverse": "Reversed", "shuffle": f"Shuffled (seed {seed})", "swap": f"{first} ⇄ {second}"}
         for column, title, spans in (
             (left, f"Training order · {pair.real_tokens:,} tokens", pair.real_html),
-            (right, f"{name} · {pair.alt_tokens:,} tokens", pair.alt_html),
+            (right, f"{names[how]} · {pair.alt_tokens:,} tokens", pair.alt_html),
         ):
             column.html(f'<div class="ms-order">{labelled(spans, title)}</div>')
         _places_row(pair, asked, same=same, vocab_size=len(trained.vocab))
@@ -182,14 +180,11 @@ def _order_inputs(how: str, n: int, row: DeltaGenerator) -> tuple[int, int, int]
     if how == "shuffle":
         seed = int(row.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, key=keys.ORDER_SEED))
     elif how == "swap":
-        first = int(
-            row.number_input(
-                "Swap merge", min_value=1, max_value=n, value=1, key=keys.ORDER_SWAP_A, width=INPUT_WIDTH
-            )
-        )
-        second = int(
-            row.number_input(
-                "with merge", min_value=1, max_value=n, value=n, key=keys.ORDER_SWAP_B, width=INPUT_WIDTH
+        first, second = (
+            int(row.number_input(name, min_value=1, max_value=n, value=value, key=key, width=INPUT_WIDTH))
+            for name, value, key in (
+                ("Swap merge", 1, keys.ORDER_SWAP_A),
+                ("with merge", n, keys.ORDER_SWAP_B),
             )
         )
     return seed, first, second
@@ -204,22 +199,12 @@ def _places_row(pair: SequencePair, asked: tuple[object, ...], *, same: bool, vo
 
     row = st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=False)
     page = max(1, pair.shown_to - pair.shown_from + 1)
-    row.button(
-        "◀ Earlier",
-        key=keys.ORDER_EARLIER,
-        help="The earlier places where the two orders cut differently",
-        disabled=pair.shown_from <= 1,
-        on_click=show,
-        args=(max(1, pair.shown_from - page),),
-    )
-    row.button(
-        "Later ▶",
-        key=keys.ORDER_LATER,
-        help="The later places where the two orders cut differently",
-        disabled=pair.shown_to >= pair.differing,
-        on_click=show,
-        args=(pair.shown_to + 1,),
-    )
+    for name, key, which, disabled, place in (
+        ("◀ Earlier", keys.ORDER_EARLIER, "earlier", pair.shown_from <= 1, max(1, pair.shown_from - page)),
+        ("Later ▶", keys.ORDER_LATER, "later", pair.shown_to >= pair.differing, pair.shown_to + 1),
+    ):
+        tip = f"The {which} places where the two orders cut differently"
+        row.button(name, key=key, help=tip, disabled=disabled, on_click=show, args=(place,))
     line = places_line(pair, same=same, vocab_size=vocab_size)
     row.html(f'<div class="ms-whatif-key">{caption_html(line)}</div>', width="stretch")
 

@@ -70,10 +70,8 @@ def _code(text: str) -> str:
 def merge_card_html(
     step: MergeStep, *, special_ids: frozenset[int] = frozenset(), chars: Mapping[str, int] | None = None
 ) -> str:
-    """The chosen pair → new token, its id, bytes and whole text, count vs replaced, the tie rule's say.
-
-    ``chars`` (the text's characters of more than one byte, with their counts) ties the bytes of a
-    character cut in two to that character (``<E8><AF> is the start of 语``)."""
+    """The chosen pair → new token, its id, bytes and whole text, count vs replaced, the tie rule's say;
+    ``chars`` (the text's characters of more than one byte) ties the bytes of one cut in two to it."""
     left_id, right_id = step.pair
     cut = " …" if len(step.token) > TITLE_HEX_BYTES else ""
     hexes = html.escape(step.token[:TITLE_HEX_BYTES].hex(" ").upper() + cut)

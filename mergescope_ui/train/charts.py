@@ -50,10 +50,7 @@ def _template(large: bool) -> dict[str, Any]:
 
 
 def tokens_line_spec(series: pd.DataFrame, *, current_step: int, large: bool = False) -> dict[str, Any]:
-    """The tokens-by-step chart as a Vega-Lite dict.
-
-    ``series`` comes from :func:`mergescope_ui.train.tables.tokens_by_step`.
-    """
+    """The tokens-by-step chart of ``series`` (:func:`.tables.tokens_by_step`) as a Vega-Lite dict."""
     missing = {"step", "tokens"} - set(series.columns)
     if missing:
         raise ValueError(f"series lacks columns {sorted(missing)}; build it with tables.tokens_by_step")

@@ -61,9 +61,8 @@ def room_moment(
 
 
 def next_question(run: TrainingRun | SchemeRun, quiz: QuizQuestion[Any]) -> Question | None:
-    """The quiz's question about ``run``'s next step as the room asks it, with each choice's verdict (None
-    at the end); made once per run and step (the panel reruns at every step, and grading builds BPE's
-    pair table each time)."""
+    """The room's question about ``run``'s next step (None at the end), made once per run and step: the
+    panel reruns at every step, and grading builds BPE's pair table each time."""
     upcoming = run.peek()
     made: tuple[object, int, Question | None] | None = st.session_state.get(QUESTION)
     if upcoming is not None and made is not None and made[0] is run and made[1] == upcoming.index:

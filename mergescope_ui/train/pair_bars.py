@@ -58,11 +58,8 @@ def pair_bars_html(
     name_winner: bool = True,
     chars: Mapping[str, int] | None = None,
 ) -> str:
-    """The top ``rows`` pairs of ``step``'s table (counted before its merge) as bars.
-
-    With ``name_winner`` off (step 0, or the quiz before a guess) no pair is
-    marked as chosen or tied: the chart only shows the counts.
-    """
+    """The top ``rows`` pairs of ``step``'s table (counted before its merge) as bars; with ``name_winner``
+    off (step 0, or the quiz before a guess) no pair is marked as chosen or tied."""
     table = pair_table(step)
     shown = table.head(rows)
     top = max(int(shown["count"].max()), 1) if len(shown) else 1

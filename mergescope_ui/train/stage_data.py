@@ -61,11 +61,8 @@ def merged_spans(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> Span
 
 
 class StageViews(RunProducer):
-    """Each step's view for one run, built on demand and kept (and the replay that finds the places).
-
-    The views and labels are kept in the memo of the run's identity, which every session's views of an
-    equal run share (:func:`~mergescope_ui.shared.stage.producer.shared_views`).
-    """
+    """Each step's view for one run, built on demand and kept in the memo every session's views of an equal
+    run share (:func:`~mergescope_ui.shared.stage.producer.shared_views`)."""
 
     quiz = BPE_QUESTION
 

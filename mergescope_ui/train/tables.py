@@ -50,8 +50,7 @@ def pair_label(left: bytes, right: bytes) -> str:
 def crosses_word_boundary(token: bytes) -> bool:
     """True when ``token`` continues past the end of a word (``e␣``, ``the␣``, ``a b``).
 
-    A leading space (``␣the``, GPT-2 style) does not count: pre-tokenizers
-    allow it; a word character followed by whitespace is what they prevent.
+    A leading space (``␣the``, GPT-2 style) does not count: pre-tokenizers allow it.
 
     >>> crosses_word_boundary(b"e "), crosses_word_boundary(b" the"), crosses_word_boundary(b"in the")
     (True, False, True)
@@ -63,9 +62,8 @@ def pair_table(step: MergeStep, every: Sequence[PairCount] | None = None) -> pd.
     """The pair-count table of ``step`` (before its merge), winner first: its top pairs, or ``every``
     pair when given (``Trainer.pair_table``).
 
-    ``status`` is ``chosen``, ``tied`` (same count as the winner, not chosen)
-    or ``other``; labels that would repeat get a ``#rank`` suffix so that
-    each row stays its own bar in a chart.
+    ``status`` is ``chosen``, ``tied`` (same count as the winner, not chosen) or ``other``; a label that
+    would repeat gets a ``#rank`` suffix (each row stays its own bar in a chart).
     """
     ties = set(step.ties)
     source = step.top_pairs if every is None else every
@@ -121,9 +119,8 @@ def tokens_by_step(initial_tokens: int, steps: Sequence[MergeStep]) -> pd.DataFr
 
 
 def merges_csv(steps: Sequence[MergeStep]) -> bytes:
-    """The merges table as UTF-8 CSV, with the raw bytes of each token in hex too (a label that a
-    spreadsheet would run as a formula starts with an apostrophe:
-    :mod:`mergescope_ui.shared.html.csv_cells`)."""
+    """The merges table as UTF-8 CSV, each token's bytes in hex too (a label a spreadsheet would run as a
+    formula starts with an apostrophe: :mod:`mergescope_ui.shared.html.csv_cells`)."""
     table = merges_table(steps)
     table.insert(4, "token_hex", [s.token.hex() for s in steps])
     return csv_bytes(table)

@@ -92,8 +92,7 @@ class UnigramViews(SchemeViews):
 
     def __init__(self, run: SchemeRun, text: str) -> None:
         super().__init__(run, text)
-        trainer = cast(UnigramTrainer, run.trainer)  # a Unigram run's trainer
-        self.trainer = trainer
+        self.trainer = trainer = cast(UnigramTrainer, run.trainer)  # a Unigram run's trainer
         self.pieces = [p for p, _ in trainer.seed.pieces]
         self.ids = {p: i + 1 for i, p in enumerate(self.pieces)}  # 0 is <unk>
         self.widths = [1] + [len(p) for p in self.pieces]
@@ -127,6 +126,10 @@ class UnigramViews(SchemeViews):
             self._cuts[key] = tuple(self.ids[p] for p in best.pieces) if best else (0,) * len(word)
         return self._cuts[key]
 
+    def changed_words(self, k: int) -> list[str]:
+        """The words (first-occurrence order) whose best cut round ``k`` changed (the run's)."""
+        return self.run.recut[k - 1]
+
     # ----- the views -----
     def build(self, k: int, start: int) -> StepView:
         rounds = self.rounds
@@ -143,10 +146,10 @@ class UnigramViews(SchemeViews):
                 after_caption="The text's best segmentation, from its start",
             )
         rnd = rounds[k - 1]
-        head = []
-        for w in self.head_words:
-            head += changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths)
-        changed = self.run.recut[k - 1]  # the words (first-occurrence order) whose best cut changed
+        head = [
+            s for w in self.head_words for s in changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths)
+        ]
+        changed = self.changed_words(k)
         items = tuple(
             word_place(n + 1, changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths))
             for n, w in enumerate(changed[start : start + PLACES_PER_STEP], start=start)

@@ -41,7 +41,6 @@ from mergescope_ui.shared.stage.contract import (
     PLACES_PER_STEP,
     Mark,
     Places,
-    Span,
     Spans,
     StepView,
     TokenLabel,
@@ -139,8 +138,7 @@ class WordPieceViews(SchemeViews):
 
     def __init__(self, run: SchemeRun, text: str) -> None:
         super().__init__(run, text)
-        trainer = cast(WordPieceTrainer, run.trainer)  # a WordPiece run's trainer
-        self.trainer = trainer
+        self.trainer = trainer = cast(WordPieceTrainer, run.trainer)  # a WordPiece run's trainer
         self.options = trainer.options
         self.replay = WordPieceReplay(trainer.word_counts, trainer.options)
         head = text[:HEAD_CHARS]
@@ -208,9 +206,7 @@ class WordPieceViews(SchemeViews):
                 after_caption="The words from the start of the text",
             )
         step = steps[k - 1]
-        head: list[Span] = []
-        for wi in self.head_words:
-            head += self.merged(self.replay.split_at(wi, k - 1), step)
+        head = [s for wi in self.head_words for s in self.merged(self.replay.split_at(wi, k - 1), step)]
         where = self.replay.changed[k]
         items = []
         for n, wi in enumerate(where[start : start + PLACES_PER_STEP], start=start):
@@ -262,21 +258,15 @@ class WordPieceViews(SchemeViews):
             )
         ]
         op = '<span class="ms-op">{}</span>'
-        score = (
-            f'<p class="ms-sc-score">score = <b>{step.count:,}</b> / (<b>{step.left_count:,}</b> × '
-            f"<b>{step.right_count:,}</b>) = <b>{_score(step.score)}</b></p>"
-        )
-        grid = (
-            '<div class="ms-sc-grid">'
-            f"<span>count({esc(left)} {esc(right)}), side by side</span><span><b>{step.count:,}</b></span>"
-            f"<span>count({esc(left)})</span><span><b>{step.left_count:,}</b></span>"
-            f"<span>count({esc(right)})</span><span><b>{step.right_count:,}</b></span></div>"
-        )
         out = [
             f'<div class="ms-card"><h4>Merge {step.index:,}</h4>',
             f'<div class="ms-tokens">{toks[0]}{op.format("+")}{toks[1]}{op.format("→")}{toks[2]}</div>',
-            score,
-            grid,
+            f'<p class="ms-sc-score">score = <b>{step.count:,}</b> / (<b>{step.left_count:,}</b> × '
+            f"<b>{step.right_count:,}</b>) = <b>{_score(step.score)}</b></p>",
+            '<div class="ms-sc-grid">'
+            f"<span>count({esc(left)} {esc(right)}), side by side</span><span><b>{step.count:,}</b></span>"
+            f"<span>count({esc(left)})</span><span><b>{step.left_count:,}</b></span>"
+            f"<span>count({esc(right)})</span><span><b>{step.right_count:,}</b></span></div>",
         ]
         if step.bpe_pair is not None and step.bpe_pair != step.pair:
             bpe = next((r for r in step.top_by_count if (r.left, r.right) == step.bpe_pair), None)

@@ -7,6 +7,7 @@ script works each set off a redraw of the page).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import streamlit as st
 
@@ -60,16 +61,12 @@ def step_tables(run: TrainingRun, *, large: bool) -> None:
         return
     counted = pairs_counted(step)
     every = counted > len(step.top_pairs) and bool(st.session_state.get(keys.ALL_PAIRS))
-    spec = SHARED.get(
-        ("chart", run.identity, run.position, large),
-        lambda: arrow_datasets(  # its rows as Arrow once, not at every session's draw
-            tokens_line_spec(
-                tokens_by_step(run.trainer.initial_tokens, run.records[: run.position]),
-                current_step=run.position,
-                large=large,
-            )
-        ),
-    )
+
+    def chart() -> dict[str, Any]:  # its rows as Arrow once, not at every session's draw
+        series = tokens_by_step(run.trainer.initial_tokens, run.records[: run.position])
+        return arrow_datasets(tokens_line_spec(series, current_step=run.position, large=large))
+
+    spec = SHARED.get(("chart", run.identity, run.position, large), chart)
     st.html('<hr class="ms-rule">')
     left, right = st.columns([1.4, 1], gap="large")
     if every:  # possibly thousands of rows: a scrolling table draws only those in view
@@ -114,28 +111,19 @@ def _longest_html(steps: Sequence[MergeStep]) -> str:
     """The longest tokens so far as a light table, and how many cross a word boundary."""
     longest = longest_tokens(steps, n=10).rename(columns=HEADERS)
     crossing = sum(crosses_word_boundary(s.token) for s in steps)
-    note = (
-        f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization GPT-2 to prevent them."
-        if crossing
-        else "No token crosses a word boundary so far."
-    )
-    return (
-        heading_html("Longest tokens so far")
-        + html_table(longest, wrap=True, clip=TOKEN_COLUMNS)
-        + caption_html(note)
-    )
+    note = "No token crosses a word boundary so far."
+    if crossing:
+        note = f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization GPT-2 to prevent them."
+    table = html_table(longest, wrap=True, clip=TOKEN_COLUMNS)
+    return heading_html("Longest tokens so far") + table + caption_html(note)
 
 
 def _merges_html(steps: Sequence[MergeStep], longest_html: str) -> str:
     """The latest merges and ``longest_html`` side by side, as light tables."""
     recent = merges_table(steps[: -RECENT_MERGES - 1 : -1]).rename(columns=HEADERS)
-    recent_html = (
-        heading_html(f"Merges so far ({len(steps):,})")
-        + caption_html(
-            f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}."
-        )
-        + html_table(recent, wrap=True, clip=TOKEN_COLUMNS, apart=("left", "right", "token"))
-    )
+    said = f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}."
+    table = html_table(recent, wrap=True, clip=TOKEN_COLUMNS, apart=("left", "right", "token"))
+    recent_html = heading_html(f"Merges so far ({len(steps):,})") + caption_html(said) + table
     # Both tables side by side in one HTML block (a CSS grid, see shared.blocks.BLOCK_CSS).
     # Side by side on a wide screen, one above the other where the merges' ten columns need the room.
     split = f'<div class="ms-split ms-wide-split"><div>{recent_html}</div><div>{longest_html}</div></div>'

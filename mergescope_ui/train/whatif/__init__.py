@@ -1,6 +1,6 @@
 """What if? The Train page's two lessons about choices: merge order, and one choice changed in training.
 
-The step panel calls :func:`what_if` (``section``: change one choice at the merge shown, ``entry``; the
+The step panel calls :func:`what_if` (``section``: change one choice at the merge shown; the
 branch, ``branch`` kept by ``session``, is compared side by side, ``compare_view``) and
 :func:`merge_order` (``order_lesson``).  Session keys: ``keys``; :data:`WHATIF_CSS` (``style``).
 """

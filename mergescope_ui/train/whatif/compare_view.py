@@ -63,23 +63,17 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
         (texts[0], "Real history", pair.real_html, pair.real_tokens, vocab.only_left, run),
         (texts[1], "What if", pair.alt_html, pair.alt_tokens, vocab.only_right, branch),
     ):
-        column.html(
-            '<div class="ms-whatif">'
-            + labelled(seq, f"{name} · {tokens:,} tokens")
-            + only_html(side, owner)
-            + "</div>"
-        )
+        box = labelled(seq, f"{name} · {tokens:,} tokens") + only_html(side, owner)
+        column.html(f'<div class="ms-whatif">{box}</div>')
     if position >= what.step:
         start = max(what.step, position - RECENT + 1)
         rows, classes = merge_rows(run.records, branch.records, start=start, end=position, clip=MERGE_CLIP)
+        key = caption_html(
+            f"The merges since merge {what.step:,}: = both histories made the same token, ≠ they made "
+            "different ones; “⇄ 7” after a token: the other history made it too, at its merge 7."
+        )
         merges_col.html(
-            '<div class="ms-whatif">'
-            + html_table(rows, row_classes=classes, wrap=True)
-            + caption_html(
-                f"The merges since merge {what.step:,}: = both histories made the same token, ≠ they made "
-                "different ones; “⇄ 7” after a token: the other history made it too, at its merge 7."
-            )
-            + "</div>"
+            f'<div class="ms-whatif">{html_table(rows, row_classes=classes, wrap=True)}{key}</div>'
         )
     figures_col.html(figures_html(position, now, end))
     serial = st.session_state.get(keys.SCROLL, 0)

@@ -53,12 +53,9 @@ def figures_html(position: int, now: Summary, end: Summary | None) -> str:
     >>> KEY in figures_html(2, s, None)
     True
     """
-    return (
-        '<div class="ms-whatif ms-figures-box">'
-        + html_table(summary_table(position, now, end), wrap=True)
-        + (caption_html(KEY) if end is None else "")
-        + "</div>"
-    )
+    key = caption_html(KEY) if end is None else ""
+    table = html_table(summary_table(position, now, end), wrap=True)
+    return f'<div class="ms-whatif ms-figures-box">{table}{key}</div>'
 
 
 def controls(real: TrainingRun, branch: TrainingRun, column: DeltaGenerator) -> str | None:

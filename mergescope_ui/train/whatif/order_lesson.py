@@ -125,11 +125,8 @@ def places_line(pair: SequencePair, *, same: bool, vocab_size: int) -> str:
 
 def merge_order(run: TrainingRun) -> None:
     """The expander with the lesson, on this run's merges up to the step shown."""
-    box = st.expander(
-        "🔁 Merge order matters: the same merges, applied in another order",
-        key=keys.ORDER_ENTRY,
-        on_change="rerun",
-    )
+    title = "🔁 Merge order matters: the same merges, applied in another order"
+    box = st.expander(title, key=keys.ORDER_ENTRY, on_change="rerun")
     if not box.open:
         return
     with box:

@@ -210,13 +210,11 @@ class MergeQuestion(QuizQuestion[MergeStep]):
         times = _times(step.count)
         named, winner = short_pair(guess), short_pair(answer)  # the message stays one line
         if guess == answer:
-            outcome, message = "right", f"Right! {winner} occurs {times}, more than any other pair"
+            why = "more than any other pair"
             if step.tied:
-                others = step.tie_count - 1
-                message = (
-                    f"Right! {winner} occurs {times}, tied with {others} other "
-                    f"pair{'s' if others != 1 else ''}; the {step.tie_break} rule picks it"
-                )
+                others = f"{step.tie_count - 1} other pair{'s' if step.tie_count != 2 else ''}"
+                why = f"tied with {others}; the {step.tie_break} rule picks it"
+            outcome, message = "right", f"Right! {winner} occurs {times}, {why}"
         elif counts.get(guess) == step.count:
             outcome = "tied"
             # short: one line above the stage; the sidebar has it all
@@ -259,11 +257,8 @@ class ScoreQuestion(QuizQuestion[WordPieceStep]):
             if row is None:
                 message = f"Not this time: {named} scores lower; {winner} scores {won}"
             else:
-                bpe = (
-                    " is the most frequent pair (BPE's pick), but"
-                    if step.bpe_pair == (row.left, row.right)
-                    else ""
-                )
+                picked = step.bpe_pair == (row.left, row.right)
+                bpe = " is the most frequent pair (BPE's pick), but" if picked else ""
                 mine = _score(row.count, row.left_count, row.right_count)
                 message = f"Not this time: {named}{bpe} scores {mine}; {winner} scores {won}"
         return QuizResult(step=step.index, guess=guess, answer=answer, outcome=outcome, message=message)

@@ -12,10 +12,7 @@ The HF course's corpus, where the two schemes disagree at once:
 >>> views = WordPieceViews(run, text)
 >>> run.jump(1), views.view(1).step, views.replay.split_at(4, 1)
 (1, 1, ('h', '##u', '##gs'))
->>> card = views.view(1).card
->>> "<b>5</b> / (<b>20</b> × <b>5</b>)" in card, "BPE would merge" in card
-(True, True)
->>> "ms-bpe" in views.view(1).pairs, views.view(1).places.total
+>>> "<b>5</b> / (<b>20</b> × <b>5</b>)" in views.view(1).card, views.view(1).places.total
 (True, 1)
 """
 
@@ -29,7 +26,6 @@ from typing import cast
 
 from bpe_core.wordpiece import (
     BERT_SPECIAL_TOKENS,
-    PairScore,
     WordPieceOptions,
     WordPieceStep,
     WordPieceTrainer,
@@ -352,12 +348,3 @@ def _score(value: float) -> str:
     ('0.05', '0.333', '0.000123')
     """
     return f"{value:.3g}"
-
-
-def pair_label(row: PairScore | WordPieceStep) -> str:
-    """A pair as the quiz names it.
-
-    >>> pair_label(PairScore("##g", "##s", 5, 20, 5))
-    '##g + ##s'
-    """
-    return f"{row.left} + {row.right}"

@@ -254,9 +254,7 @@ def _offers(trained: Tokenizer, text: str, row: DeltaGenerator) -> None:
         return
 
     def pick(first: int, second: int) -> None:
-        st.session_state[keys.ORDER_HOW] = "swap"
-        st.session_state[keys.ORDER_SWAP_A] = first
-        st.session_state[keys.ORDER_SWAP_B] = second
+        st.session_state.update({keys.ORDER_HOW: "swap", keys.ORDER_SWAP_A: first, keys.ORDER_SWAP_B: second})
 
     count = len(search.changes)
     said = "1 swap of two merges changes" if count == 1 else f"{count:,} swaps of two merges change"

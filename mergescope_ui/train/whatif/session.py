@@ -36,9 +36,8 @@ def active_branch(run: TrainingRun, moved: Callable[[], None]) -> ActiveBranch |
         value = st.query_params.get(keys.URL_PARAM)
         if value:
             try:
-                what = WhatIf.from_param(value)
                 before = run.position
-                begin(run, what, moved)
+                begin(run, WhatIf.from_param(value), moved)
                 if run.position != before:  # what was drawn above this section shows the old step
                     st.rerun()
             except ValueError as exc:

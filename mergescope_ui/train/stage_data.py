@@ -102,9 +102,7 @@ class StageViews(RunProducer):
                 heading="Step 0: the text as raw bytes",
                 status="👉 Every token is one byte. Press Next ▶ (or the → key) to make the first merge.",
                 card=intro_card_html(special_ids=self.special_ids),
-                pairs=""
-                if upcoming is None
-                else pair_bars_html(upcoming, name_winner=False, chars=self.chars),
+                pairs=pair_bars_html(upcoming, name_winner=False, chars=self.chars) if upcoming else "",
                 figures=self._figures(k),
                 before_caption="",
                 after_caption="The text as raw bytes, from its start",
@@ -114,12 +112,10 @@ class StageViews(RunProducer):
             )
         step = run.records[k - 1]
         # Enough bytes for the columns on each side (a byte shown as <XX> takes four), then cut to them.
-        found = [
-            self._trim(p)
-            for p in replay.places(
-                step.new_id, start=start, limit=PLACES_PER_STEP, context_bytes=3 * CONTEXT_COLUMNS
-            )
-        ]
+        near = replay.places(
+            step.new_id, start=start, limit=PLACES_PER_STEP, context_bytes=3 * CONTEXT_COLUMNS
+        )
+        found = [self._trim(p) for p in near]
 
         def line(ids: Sequence[int]) -> Spans:
             return merged_spans(ids, step.pair, step.new_id)

@@ -168,12 +168,10 @@ class UnigramViews(SchemeViews):
 
     def figures(self, k: int) -> str:
         seed = self.trainer.seed
-        rnd = self.rounds[k - 1] if k else None
-        vocab, loss, tokens = (
-            (rnd.vocab_size, rnd.loss_after, rnd.tokens_after)
-            if rnd is not None
-            else (len(seed.pieces) + 1, seed.loss, seed.tokens)
-        )
+        vocab, loss, tokens = len(seed.pieces) + 1, seed.loss, seed.tokens
+        if k:
+            rnd = self.rounds[k - 1]
+            vocab, loss, tokens = rnd.vocab_size, rnd.loss_after, rnd.tokens_after
         target = self.trainer.options.vocab_size
         return f"Vocab {vocab:,} (target {target:,}) · loss {loss:,.1f} · corpus pieces {tokens:,}"
 
@@ -223,30 +221,23 @@ class UnigramViews(SchemeViews):
         )
 
     def _chart(self, rnd: UnigramRound, *, name_pruned: bool) -> str:
-        pruned = list(rnd.pruned[:PRUNED_ROWS])
-        kept = list(rnd.closest_kept[:KEPT_ROWS])
+        pruned, kept = list(rnd.pruned[:PRUNED_ROWS]), list(rnd.closest_kept[:KEPT_ROWS])
         top = max((p.increase for p in pruned + kept), default=0.0)
-        title = (
-            f"Loss increase without each piece (round {rnd.index})" if name_pruned else "Loss increases now"
-        )
         key = "Bar: how much the loss rises without the piece."
-        if name_pruned:
-            key += f" Orange: pruned ({len(rnd.pruned):,} in all); blue: kept, the closest to being pruned."
-        if name_pruned:
-            bars = [f'<div class="ms-bars-sep">✂ Pruned ({len(rnd.pruned):,})</div>']
-            bars += [self._bar(p, "pruned", top) for p in pruned]
-            bars.append('<div class="ms-bars-sep">Kept, closest to being pruned</div>')
-            bars += [self._bar(p, "kept", top) for p in kept]
-        else:
-            bars = [self._bar(p, "other", top) for p in (pruned + kept)[: PRUNED_ROWS + KEPT_ROWS]]
-        return bars_html(title, key, bars)
+        if not name_pruned:
+            return bars_html("Loss increases now", key, [self._bar(p, "other", top) for p in pruned + kept])
+        key += f" Orange: pruned ({len(rnd.pruned):,} in all); blue: kept, the closest to being pruned."
+        bars = [f'<div class="ms-bars-sep">✂ Pruned ({len(rnd.pruned):,})</div>']
+        bars += [self._bar(p, "pruned", top) for p in pruned]
+        bars.append('<div class="ms-bars-sep">Kept, closest to being pruned</div>')
+        bars += [self._bar(p, "kept", top) for p in kept]
+        return bars_html(f"Loss increase without each piece (round {rnd.index})", key, bars)
 
     def _bar(self, p: PieceLoss, status: str, top: float) -> str:
         full = f"“{p.piece}” · loss +{p.increase:,.3f} without it · probability {math.exp(p.score):.2e}"
         label = f"<span>{esc(clip_label(visible(p.piece), LABEL_COLUMNS))}</span>"
-        return bar_html(
-            status, full, label, 100 * p.increase / top if top > 0 else 0.0, f"+{p.increase:,.2f}"
-        )
+        width = 100 * p.increase / top if top > 0 else 0.0
+        return bar_html(status, full, label, width, f"+{p.increase:,.2f}")
 
     def wording(self) -> Wording:
         run = self.run

@@ -310,8 +310,7 @@ class WordPieceViews(SchemeViews):
         bars = []
         for n, r in enumerate(rows):
             pair = (r.left, r.right)
-            status = "other"
-            mark = ""
+            status, mark = "other", ""
             if name_winner and n == 0 and pair == step.pair:
                 status, mark = "chosen", " ◀"
             elif bpe is not None and pair == bpe:
@@ -321,9 +320,8 @@ class WordPieceViews(SchemeViews):
                 f"{r.count:,} / ({r.left_count:,} × {r.right_count:,})"
             ) + (" · BPE's pick: the most frequent pair" if status == "bpe" else "")
             label = halves_html(clip_apart(list(pair), LABEL_COLUMNS))
-            bars.append(
-                bar_html(status, full, label, 100 * r.score / top, f"{_score(r.score)} ({r.count:,}){mark}")
-            )
+            number = f"{_score(r.score)} ({r.count:,}){mark}"
+            bars.append(bar_html(status, full, label, 100 * r.score / top, number))
         return bars_html(title, key, bars)
 
     def wording(self) -> Wording:

@@ -83,14 +83,10 @@ def merge_card_html(
         shown = ["", "", shown[2]]  # a special token keeps its own label (never merged anyway)
     columns = sum(label_width(t or clip_label(f, CARD_COLUMNS)) for t, f in zip(shown, labels))
     size = "" if columns <= 14 else " ms-long" if columns <= 26 else " ms-longer"
+    about = f'<code class="ms-hex">{hexes}</code>'
     if label_width(labels[2]) > CARD_COLUMNS or len(step.token) > SHORT_BYTES:
         # Shortened in the big line, or many bytes: the whole of it, folded into the card's details.
-        about = (
-            f"<details><summary>the whole token</summary>{_code(labels[2])} "
-            f'<code class="ms-hex">{hexes}</code></details>'
-        )
-    else:
-        about = f'<code class="ms-hex">{hexes}</code>'
+        about = f"<details><summary>the whole token</summary>{_code(labels[2])} {about}</details>"
     ids, tokens = (left_id, right_id, step.new_id), (step.left, step.right, step.token)
     left, right, new = (
         token_span(i, t, emphasize=n == 2, special=i in special_ids, clip=CARD_COLUMNS, breaks=False, shown=s)
@@ -117,12 +113,8 @@ def merge_card_html(
         )
     if step.tied:
         others = [pc for pc in step.top_pairs if pc.pair in set(step.ties) and pc.pair != step.pair]
-        names = ", ".join(
-            '<code class="ms-pairname">'
-            + html.escape(" + ".join(clip_apart([label(pc.left), label(pc.right)], TIE_COLUMNS)))
-            + "</code>"
-            for pc in others[:2]
-        )
+        named = [" + ".join(clip_apart([label(pc.left), label(pc.right)], TIE_COLUMNS)) for pc in others[:2]]
+        names = ", ".join(f'<code class="ms-pairname">{html.escape(n)}</code>' for n in named)
         rest = step.tie_count - 1 - len(others[:2])
         more = f" and {rest} more" if rest > 0 else ""
         rule = html.escape(TIE_BREAK_HELP.get(step.tie_break, ""), quote=True)

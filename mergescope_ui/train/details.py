@@ -141,19 +141,11 @@ def merges_so_far(run: TrainingRun, *, large: bool) -> None:
         st.html('<hr class="ms-rule">' + heading_html(f"Merges so far ({len(steps):,})"))
         row = 46 if large else 35
         table = merges_table(steps)
+        tip = "The token runs past the end of a word (like 'e␣'): a word-splitting pre-tokenizer prevents it"
+        config = {"crosses_words": st.column_config.CheckboxColumn("crosses words", help=tip)}
+        height = min(row * (len(table) + 1) + 3, 9 * row)
         st.dataframe(
-            table,
-            hide_index=True,
-            height=min(row * (len(table) + 1) + 3, 9 * row),
-            width="stretch",
-            row_height=row,
-            column_config={
-                "crosses_words": st.column_config.CheckboxColumn(
-                    "crosses words",
-                    help="The token runs past the end of a word (like 'e␣'): a word-splitting "
-                    "pre-tokenizer prevents it",
-                )
-            },
+            table, hide_index=True, height=height, width="stretch", row_height=row, column_config=config
         )
     else:
         st.html(SHARED.get(("merges", run.identity, run.position), lambda: _merges_html(steps, longest_html)))

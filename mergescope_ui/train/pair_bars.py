@@ -82,16 +82,9 @@ def pair_bars_html(
         full = f"{name} · {int(count):,} adjacent occurrences"
         number = f"{int(count):,}{' ' + mark if mark else ''}"
         bars.append(bar_html(status, full, halves_html(halves), 100 * int(count) / top, number))
-    notes = []
-    if chars:  # bytes of a character cut in two, tied to their character (at most three)
-        notes = list(
-            dict.fromkeys(
-                note
-                for pc in step.top_pairs[: len(shown)]
-                for token in (pc.left, pc.right)
-                if (note := partial_note(token, chars, shown=1))
-            )
-        )
+    # bytes of a character cut in two, tied to their character (at most three)
+    tokens = [t for pc in step.top_pairs[: len(shown)] for t in (pc.left, pc.right)] if chars else []
+    notes = list(dict.fromkeys(note for t in tokens if (note := partial_note(t, chars or {}, shown=1))))
     after = f'<div class="ms-bars-k ms-part">🧩 {html.escape(" · ".join(notes[:3]))}</div>' if notes else ""
     return bars_html(title, key, bars, after=after)
 

@@ -68,11 +68,9 @@ def pair_table(step: MergeStep, every: Sequence[PairCount] | None = None) -> pd.
     ties = set(step.ties)
     source = step.top_pairs if every is None else every
     # a record names the first tied pairs only (records.ties_kept): the rest have the rule's count
-    tie_at = (
-        next((pc.count for pc in source if pc.pair == step.ties[0]), None)
-        if step.tie_count > len(step.ties)
-        else None
-    )
+    tie_at = None
+    if step.tie_count > len(step.ties):
+        tie_at = next((pc.count for pc in source if pc.pair == step.ties[0]), None)
     rows = []
     seen: set[str] = set()
     for rank, pc in enumerate(source, start=1):

@@ -136,22 +136,16 @@ def merge_order(run: TrainingRun) -> None:
             st.caption("Step to merge 2 or later: reordering needs at least two merges.")
             return
         row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+        asked_how = f"This run's {n:,} merges, applied in another order:"
         how = row.radio(
-            f"This run's {n:,} merges, applied in another order:",
-            list(HOWS),
-            format_func=HOWS.__getitem__,
-            key=keys.ORDER_HOW,
-            horizontal=True,
+            asked_how, list(HOWS), format_func=HOWS.__getitem__, key=keys.ORDER_HOW, horizontal=True
         )
         seed, first, second = _order_inputs(how, n, row)
-        with row.popover(
-            "✏️ Text", help="The text tokenized both ways (the training text's start unless you change it)"
-        ):
+        tip = "The text tokenized both ways (the training text's start unless you change it)"
+        with row.popover("✏️ Text", help=tip):
+            head = run.trainer.preview_text[:DEFAULT_TEXT]
             text = st.text_area(
-                "Text to tokenize both ways",
-                value=run.trainer.preview_text[:DEFAULT_TEXT],
-                max_chars=MAX_TEXT,
-                key=keys.ORDER_TEXT,
+                "Text to tokenize both ways", value=head, max_chars=MAX_TEXT, key=keys.ORDER_TEXT
             )
         trained = run.trainer.tokenizer().with_merges(n)
         _offers(trained, text, row)

@@ -52,13 +52,8 @@ def entry(run: TrainingRun, moved: Callable[[], None]) -> None:
         return
     offered = choices(step)
     with box:
-        kind = st.radio(
-            f"What if, at merge {k}, …",
-            [kind for kind in KINDS if kind in offered],
-            format_func=KIND_LABELS.__getitem__,
-            key=keys.KIND,
-            horizontal=True,
-        )
+        asked, kinds = f"What if, at merge {k}, …", [kind for kind in KINDS if kind in offered]
+        kind = st.radio(asked, kinds, format_func=KIND_LABELS.__getitem__, key=keys.KIND, horizontal=True)
         if "tie" not in offered:
             st.caption(f"Merge {k} had no tie: one pair had the highest count, so there is no tie to break.")
         rows = {row.pair: row for row in step.top_pairs}

@@ -1,8 +1,7 @@
 """The tokens-by-step chart (altair, pure: no Streamlit), and its per-step Vega-Lite spec.
 
-An altair chart costs tens of milliseconds to build, so it is built once as a template on a named data
-set and each step drops its rows into a copy: the spec is otherwise the same at every step, and the
-browser updates the drawn chart's data instead of building a new view.
+An altair chart costs tens of milliseconds to build, so it is built once on a named data set and each
+step drops its rows into a copy: the browser updates the drawn chart's data instead of a new view.
 
 >>> import pandas as pd
 >>> spec = tokens_line_spec(pd.DataFrame({"step": [0, 1], "tokens": [10, 8]}), current_step=1)

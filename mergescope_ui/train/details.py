@@ -77,11 +77,8 @@ def step_tables(run: TrainingRun, *, large: bool) -> None:
     else:
         left.html(SHARED.get(("pairs", run.identity, step.index), lambda: _top_pairs_html(step, counted)))
     if counted > len(step.top_pairs):
-        left.toggle(
-            f"Show all {counted:,} pairs",
-            key=keys.ALL_PAIRS,
-            help="The engine keeps the top pairs of each step; this counts all of them for the step shown.",
-        )
+        tip = "The engine keeps the top pairs of each step; this counts all of them for the step shown."
+        left.toggle(f"Show all {counted:,} pairs", key=keys.ALL_PAIRS, help=tip)
     right.html(heading_html("Corpus tokens by step"))
     right.vega_lite_chart(spec, width="stretch")
 
@@ -149,11 +146,8 @@ def merges_so_far(run: TrainingRun, *, large: bool) -> None:
         )
     else:
         st.html(SHARED.get(("merges", run.identity, run.position), lambda: _merges_html(steps, longest_html)))
-    st.toggle(
-        "Show every merge (sortable table)",
-        key=keys.ALL_MERGES,
-        help="Off: the latest merges as a light table, quicker to redraw at every step.",
-    )
+    tip = "Off: the latest merges as a light table, quicker to redraw at every step."
+    st.toggle("Show every merge (sortable table)", key=keys.ALL_MERGES, help=tip)
     # A callable: the CSV is built when the button is clicked, not at every step.
     st.download_button(
         "⬇ Merges as CSV",

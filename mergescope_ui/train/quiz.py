@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import html
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -131,9 +132,7 @@ def choice_labels(options: Sequence[str]) -> dict[str, str]:
     2
     """
     short = {option: short_pair(option) for option in options}
-    seen: dict[str, int] = {}
-    for label in short.values():
-        seen[label] = seen.get(label, 0) + 1
+    seen = Counter(short.values())
     return {option: label if seen[label] == 1 else option for option, label in short.items()}
 
 

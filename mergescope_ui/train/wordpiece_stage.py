@@ -243,15 +243,13 @@ class WordPieceViews(SchemeViews):
         )
 
     def _card(self, step: WordPieceStep) -> str:
-        left, right, new = clip_apart([step.left, step.right], CARD_COLUMNS) + [
-            clip_label(step.token, CARD_COLUMNS)
-        ]
+        left, right = clip_apart([step.left, step.right], CARD_COLUMNS)
+        new = clip_label(step.token, CARD_COLUMNS)
         ids = self._ids((step.left, step.right, step.token))
+        sides = zip("lrn", ids, (step.left, step.right, step.token), (left, right, new), strict=True)
         toks = [
             f'<span class="ms-f{side} ms-t ms-c{i % PALETTE_SIZE}" title="{esc(full)}">{esc(shown)}</span>'
-            for side, i, full, shown in zip(
-                ("l", "r", "n"), ids, (step.left, step.right, step.token), (left, right, new), strict=True
-            )
+            for side, i, full, shown in sides
         ]
         op = '<span class="ms-op">{}</span>'
         out = [

@@ -133,9 +133,5 @@ def start_branch(real: TrainingRun, what_if: WhatIf) -> TrainingRun:
         what_if.step, block=block, force=None if block else {what_if.step: what_if.pair}
     )
     identity = RunIdentity(text_digest=real.identity.text_digest, settings=trainer.options)
-    return TrainingRun(
-        trainer=trainer,
-        identity=identity,
-        records=list(real.records[: what_if.step - 1]),
-        position=what_if.step - 1,
-    )
+    records = list(real.records[: what_if.step - 1])  # the real run's, up to the branch point
+    return TrainingRun(trainer=trainer, identity=identity, records=records, position=what_if.step - 1)

@@ -43,15 +43,11 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
 
     trainer = run.trainer
     special_ids = frozenset(trainer.special_tokens.values())
-    window_bytes = len(trainer.preview_text[:WINDOW_CHARS].encode("utf-8"))
+    window = len(trainer.preview_text[:WINDOW_CHARS].encode("utf-8"))
+    real_side = run.sequence(position), trainer.vocab
+    alt_side = branch.sequence(shown), branch.trainer.vocab
     pair = sequences_html(
-        run.sequence(position),
-        trainer.vocab,
-        branch.sequence(shown),
-        branch.trainer.vocab,
-        window_bytes=window_bytes,
-        special_ids=special_ids,
-        from_difference=1,
+        *real_side, *alt_side, window_bytes=window, special_ids=special_ids, from_difference=1
     )
     note = _note(run, branch, pair, what.step)
     bar.html(

@@ -70,10 +70,8 @@ def _code(text: str) -> str:
 def merge_card_html(
     step: MergeStep, *, special_ids: frozenset[int] = frozenset(), chars: Mapping[str, int] | None = None
 ) -> str:
-    """The chosen pair → new token, its id, bytes and whole text, count vs replaced, the tie rule's say.
-
-    ``chars`` (the text's characters of more than one byte, with their counts) ties the bytes of a
-    character cut in two to that character (``<E8><AF> is the start of 语``)."""
+    """The chosen pair → new token, its id, bytes and whole text, count vs replaced, the tie rule's say;
+    ``chars`` (the text's characters of more than one byte) ties the bytes of one cut in two to it."""
     left_id, right_id = step.pair
     cut = " …" if len(step.token) > TITLE_HEX_BYTES else ""
     hexes = html.escape(step.token[:TITLE_HEX_BYTES].hex(" ").upper() + cut)
@@ -85,39 +83,19 @@ def merge_card_html(
         shown = ["", "", shown[2]]  # a special token keeps its own label (never merged anyway)
     columns = sum(label_width(t or clip_label(f, CARD_COLUMNS)) for t, f in zip(shown, labels))
     size = "" if columns <= 14 else " ms-long" if columns <= 26 else " ms-longer"
+    about = f'<code class="ms-hex">{hexes}</code>'
     if label_width(labels[2]) > CARD_COLUMNS or len(step.token) > SHORT_BYTES:
         # Shortened in the big line, or many bytes: the whole of it, folded into the card's details.
-        about = (
-            f"<details><summary>the whole token</summary>{_code(labels[2])} "
-            f'<code class="ms-hex">{hexes}</code></details>'
-        )
-    else:
-        about = f'<code class="ms-hex">{hexes}</code>'
+        about = f"<details><summary>the whole token</summary>{_code(labels[2])} {about}</details>"
+    ids, tokens = (left_id, right_id, step.new_id), (step.left, step.right, step.token)
+    left, right, new = (
+        token_span(i, t, emphasize=n == 2, special=i in special_ids, clip=CARD_COLUMNS, breaks=False, shown=s)
+        for n, (i, t, s) in enumerate(zip(ids, tokens, shown, strict=True))
+    )
     pieces = [
-        '<div class="ms-card">',
-        f"<h4>Merge {step.index}</h4>",
-        f'<div class="ms-tokens{size}">',
-        '<span class="ms-fl">',
-        token_span(
-            left_id,
-            step.left,
-            special=left_id in special_ids,
-            clip=CARD_COLUMNS,
-            breaks=False,
-            shown=shown[0],
-        ),
-        '</span><span class="ms-op">+</span><span class="ms-fr">',
-        token_span(
-            right_id,
-            step.right,
-            special=right_id in special_ids,
-            clip=CARD_COLUMNS,
-            breaks=False,
-            shown=shown[1],
-        ),
-        '</span><span class="ms-op">→</span><span class="ms-fn">',
-        token_span(step.new_id, step.token, emphasize=True, clip=CARD_COLUMNS, breaks=False, shown=shown[2]),
-        "</span></div>",
+        f'<div class="ms-card"><h4>Merge {step.index}</h4><div class="ms-tokens{size}">',
+        f'<span class="ms-fl">{left}</span><span class="ms-op">+</span><span class="ms-fr">{right}</span>',
+        f'<span class="ms-op">→</span><span class="ms-fn">{new}</span></div>',
         f"<p>New token id <b>{step.new_id}</b> · {len(step.token)} {plural} · {about}</p>",
         f"<p><b>{step.count:,}</b> counted · <b>{step.replaced:,}</b> replaced · "
         f"tokens {step.tokens_before:,} → {step.tokens_after:,}</p>",
@@ -135,12 +113,8 @@ def merge_card_html(
         )
     if step.tied:
         others = [pc for pc in step.top_pairs if pc.pair in set(step.ties) and pc.pair != step.pair]
-        names = ", ".join(
-            '<code class="ms-pairname">'
-            + html.escape(" + ".join(clip_apart([label(pc.left), label(pc.right)], TIE_COLUMNS)))
-            + "</code>"
-            for pc in others[:2]
-        )
+        named = [" + ".join(clip_apart([label(pc.left), label(pc.right)], TIE_COLUMNS)) for pc in others[:2]]
+        names = ", ".join(f'<code class="ms-pairname">{html.escape(n)}</code>' for n in named)
         rest = step.tie_count - 1 - len(others[:2])
         more = f" and {rest} more" if rest > 0 else ""
         rule = html.escape(TIE_BREAK_HELP.get(step.tie_break, ""), quote=True)

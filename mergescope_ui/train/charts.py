@@ -1,12 +1,7 @@
 """The tokens-by-step chart (altair, pure: no Streamlit), and its per-step Vega-Lite spec.
 
-Building and validating an altair chart costs tens of milliseconds, too much
-for every step.  So the chart is built once as a *template* whose data is a
-named data set (``alt.NamedData``), then each step only drops its rows into a
-copy of the template's dict: the spec without its data is the same at every
-step, so the browser updates the drawn chart's data instead of building a new
-Vega view.  It draws on a canvas (:data:`CANVAS`), cheaper to redraw than SVG.
-(The pair counts are HTML bars on the stage: :mod:`.pair_bars`.)
+An altair chart costs tens of milliseconds to build, so it is built once on a named data set and each
+step drops its rows into a copy: the browser updates the drawn chart's data instead of a new view.
 
 >>> import pandas as pd
 >>> spec = tokens_line_spec(pd.DataFrame({"step": [0, 1], "tokens": [10, 8]}), current_step=1)
@@ -28,33 +23,23 @@ CANVAS = {"embedOptions": {"renderer": "canvas"}}
 TOKENS_DATA = "tokens_by_step"
 
 
-def _font_sizes(large: bool) -> tuple[int, int]:
-    """(axis label size, title size) for normal or presenter mode."""
-    return (20, 22) if large else (13, 14)
-
-
 def tokens_line_chart(*, large: bool = False) -> alt.LayerChart:
     """Corpus tokens after each step, a dot where ``current`` is true; rows from :data:`TOKENS_DATA`."""
-    label_size, title_size = _font_sizes(large)
-    axis = alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1, format=",d")
+    label_size, title_size = (20, 22) if large else (13, 14)  # presenter mode's, or the page's
+
+    def axis(numbers: str) -> alt.Axis:
+        return alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1, format=numbers)
+
     base = alt.Chart(alt.NamedData(TOKENS_DATA))
     line = base.mark_line(color="#1c7ed6", strokeWidth=3 if large else 2).encode(
-        x=alt.X(
-            "step:Q",
-            axis=alt.Axis(labelFontSize=label_size, titleFontSize=title_size, tickMinStep=1, format="d"),
-        ),
-        y=alt.Y("tokens:Q", title="corpus tokens", axis=axis, scale=alt.Scale(zero=False)),
+        x=alt.X("step:Q", axis=axis("d")),
+        y=alt.Y("tokens:Q", title="corpus tokens", axis=axis(",d"), scale=alt.Scale(zero=False)),
         tooltip=["step:Q", "tokens:Q"],
     )
-    dot = (
-        base.mark_point(filled=True, size=220 if large else 110, color="#e8590c")
-        .encode(
-            x="step:Q",
-            y="tokens:Q",
-            tooltip=["step:Q", "tokens:Q"],
-        )
-        .transform_filter("datum.current")
+    dot = base.mark_point(filled=True, size=220 if large else 110, color="#e8590c").encode(
+        x="step:Q", y="tokens:Q", tooltip=["step:Q", "tokens:Q"]
     )
+    dot = dot.transform_filter("datum.current")
     return alt.LayerChart(layer=[line, dot]).properties(height=260 if large else 200)
 
 
@@ -64,10 +49,7 @@ def _template(large: bool) -> dict[str, Any]:
 
 
 def tokens_line_spec(series: pd.DataFrame, *, current_step: int, large: bool = False) -> dict[str, Any]:
-    """The tokens-by-step chart as a Vega-Lite dict.
-
-    ``series`` comes from :func:`mergescope_ui.train.tables.tokens_by_step`.
-    """
+    """The tokens-by-step chart of ``series`` (:func:`.tables.tokens_by_step`) as a Vega-Lite dict."""
     missing = {"step", "tokens"} - set(series.columns)
     if missing:
         raise ValueError(f"series lacks columns {sorted(missing)}; build it with tables.tokens_by_step")

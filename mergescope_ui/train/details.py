@@ -1,17 +1,13 @@
 """Below the stage: what does not fit on one screen, redrawn when the stage reports a new step.
 
-Each section is one function that builds its part first and then sends it
-in one burst (elements that trickle in while the script still works each set
-off a redraw of the page):
-
-- :func:`text_line`: which text, how long, how many tokens before any merge;
-- :func:`step_tables`: the whole pair table of the step and the corpus tokens by step;
-- :func:`merges_so_far`: the latest merges, the longest tokens, every merge on demand, the CSV.
+Each section builds its part first, then sends it in one burst (elements that trickle in while the
+script works each set off a redraw of the page).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import streamlit as st
 
@@ -65,16 +61,12 @@ def step_tables(run: TrainingRun, *, large: bool) -> None:
         return
     counted = pairs_counted(step)
     every = counted > len(step.top_pairs) and bool(st.session_state.get(keys.ALL_PAIRS))
-    spec = SHARED.get(
-        ("chart", run.identity, run.position, large),
-        lambda: arrow_datasets(  # its rows as Arrow once, not at every session's draw
-            tokens_line_spec(
-                tokens_by_step(run.trainer.initial_tokens, run.records[: run.position]),
-                current_step=run.position,
-                large=large,
-            )
-        ),
-    )
+
+    def chart() -> dict[str, Any]:  # its rows as Arrow once, not at every session's draw
+        series = tokens_by_step(run.trainer.initial_tokens, run.records[: run.position])
+        return arrow_datasets(tokens_line_spec(series, current_step=run.position, large=large))
+
+    spec = SHARED.get(("chart", run.identity, run.position, large), chart)
     st.html('<hr class="ms-rule">')
     left, right = st.columns([1.4, 1], gap="large")
     if every:  # possibly thousands of rows: a scrolling table draws only those in view
@@ -85,11 +77,8 @@ def step_tables(run: TrainingRun, *, large: bool) -> None:
     else:
         left.html(SHARED.get(("pairs", run.identity, step.index), lambda: _top_pairs_html(step, counted)))
     if counted > len(step.top_pairs):
-        left.toggle(
-            f"Show all {counted:,} pairs",
-            key=keys.ALL_PAIRS,
-            help="The engine keeps the top pairs of each step; this counts all of them for the step shown.",
-        )
+        tip = "The engine keeps the top pairs of each step; this counts all of them for the step shown."
+        left.toggle(f"Show all {counted:,} pairs", key=keys.ALL_PAIRS, help=tip)
     right.html(heading_html("Corpus tokens by step"))
     right.vega_lite_chart(spec, width="stretch")
 
@@ -105,11 +94,8 @@ SHARED = SharedMemo(limit=256)
 def _top_pairs_html(step: MergeStep, counted: int) -> str:
     """The heading and light table of ``step``'s top pairs."""
     table = pair_table(step)
-    if len(table) == counted:
-        heading = heading_html(f"All {counted:,} pairs counted before merge {step.index}")
-    else:
-        heading = heading_html(f"Top {len(table):,} of {counted:,} pairs counted before merge {step.index}")
-    return heading + html_table(
+    which = "All" if len(table) == counted else f"Top {len(table):,} of"
+    return heading_html(f"{which} {counted:,} pairs counted before merge {step.index}") + html_table(
         table[PAIR_SHOWN].rename(columns=HEADERS),
         row_classes=[f"ms-{s}" for s in table["status"]],
         wrap=True,
@@ -122,28 +108,19 @@ def _longest_html(steps: Sequence[MergeStep]) -> str:
     """The longest tokens so far as a light table, and how many cross a word boundary."""
     longest = longest_tokens(steps, n=10).rename(columns=HEADERS)
     crossing = sum(crosses_word_boundary(s.token) for s in steps)
-    note = (
-        f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization GPT-2 to prevent them."
-        if crossing
-        else "No token crosses a word boundary so far."
-    )
-    return (
-        heading_html("Longest tokens so far")
-        + html_table(longest, wrap=True, clip=TOKEN_COLUMNS)
-        + caption_html(note)
-    )
+    note = "No token crosses a word boundary so far."
+    if crossing:
+        note = f"🚩 {crossing} token(s) cross a word boundary; try pre-tokenization GPT-2 to prevent them."
+    table = html_table(longest, wrap=True, clip=TOKEN_COLUMNS)
+    return heading_html("Longest tokens so far") + table + caption_html(note)
 
 
 def _merges_html(steps: Sequence[MergeStep], longest_html: str) -> str:
     """The latest merges and ``longest_html`` side by side, as light tables."""
     recent = merges_table(steps[: -RECENT_MERGES - 1 : -1]).rename(columns=HEADERS)
-    recent_html = (
-        heading_html(f"Merges so far ({len(steps):,})")
-        + caption_html(
-            f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}."
-        )
-        + html_table(recent, wrap=True, clip=TOKEN_COLUMNS, apart=("left", "right", "token"))
-    )
+    said = f"The latest {len(recent)} merges, newest first; the CSV below has all {len(steps):,}."
+    table = html_table(recent, wrap=True, clip=TOKEN_COLUMNS, apart=("left", "right", "token"))
+    recent_html = heading_html(f"Merges so far ({len(steps):,})") + caption_html(said) + table
     # Both tables side by side in one HTML block (a CSS grid, see shared.blocks.BLOCK_CSS).
     # Side by side on a wide screen, one above the other where the merges' ten columns need the room.
     split = f'<div class="ms-split ms-wide-split"><div>{recent_html}</div><div>{longest_html}</div></div>'
@@ -161,27 +138,16 @@ def merges_so_far(run: TrainingRun, *, large: bool) -> None:
         st.html('<hr class="ms-rule">' + heading_html(f"Merges so far ({len(steps):,})"))
         row = 46 if large else 35
         table = merges_table(steps)
+        tip = "The token runs past the end of a word (like 'e␣'): a word-splitting pre-tokenizer prevents it"
+        config = {"crosses_words": st.column_config.CheckboxColumn("crosses words", help=tip)}
+        height = min(row * (len(table) + 1) + 3, 9 * row)
         st.dataframe(
-            table,
-            hide_index=True,
-            height=min(row * (len(table) + 1) + 3, 9 * row),
-            width="stretch",
-            row_height=row,
-            column_config={
-                "crosses_words": st.column_config.CheckboxColumn(
-                    "crosses words",
-                    help="The token runs past the end of a word (like 'e␣'): a word-splitting "
-                    "pre-tokenizer prevents it",
-                )
-            },
+            table, hide_index=True, height=height, width="stretch", row_height=row, column_config=config
         )
     else:
         st.html(SHARED.get(("merges", run.identity, run.position), lambda: _merges_html(steps, longest_html)))
-    st.toggle(
-        "Show every merge (sortable table)",
-        key=keys.ALL_MERGES,
-        help="Off: the latest merges as a light table, quicker to redraw at every step.",
-    )
+    tip = "Off: the latest merges as a light table, quicker to redraw at every step."
+    st.toggle("Show every merge (sortable table)", key=keys.ALL_MERGES, help=tip)
     # A callable: the CSV is built when the button is clicked, not at every step.
     st.download_button(
         "⬇ Merges as CSV",

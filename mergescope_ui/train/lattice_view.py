@@ -1,11 +1,7 @@
-"""The Viterbi lattice of one word under a Unigram run's pieces, as HTML (pure; the section is in
-:mod:`.scheme_panel`).
+"""The Viterbi lattice of one word under a Unigram run's pieces, as HTML (pure).
 
-The lattice is drawn over the word's characters: one box per piece that fits, spanning its
-characters, with its score (log probability); the boxes of the best segmentation are highlighted.
-Below it, every way to cut the word (best first, at most
-:data:`~bpe_core.tokenizer.unigram_lattice.MAX_SEGMENTATIONS`) with its score and probability.
-Every piece is ``html.escape``-d.
+One box per piece that fits, over its characters, with its score (log probability), the best
+segmentation's highlighted; below it every way to cut the word, best first.  Every piece is escaped.
 
 >>> import math
 >>> from bpe_core.unigram import lattice
@@ -19,6 +15,7 @@ from __future__ import annotations
 
 import html
 import math
+from itertools import accumulate
 
 from bpe_core.unigram import TIE_RULE_HELP, Edge, Lattice
 
@@ -73,12 +70,8 @@ def _lanes(edges: tuple[Edge, ...]) -> list[int]:
 def lattice_html(lat: Lattice) -> str:
     """``lat`` as the diagram and the list of segmentations (escaped HTML for ``st.html``)."""
     chars = list(lat.word)
-    best: set[tuple[int, int]] = set()
-    if lat.best is not None:
-        at = 0
-        for p in lat.best.pieces:
-            best.add((at, at + len(p)))
-            at += len(p)
+    ends = list(accumulate(map(len, lat.best.pieces))) if lat.best is not None else []
+    best = set(zip([0, *ends], ends))  # the best cut's pieces, (start, end) in characters
     cells = [
         f'<div class="ms-lat-c" style="grid-column:{i + 1};grid-row:1">{html.escape(visible(c))}</div>'
         for i, c in enumerate(chars)
@@ -107,11 +100,9 @@ def lattice_html(lat: Lattice) -> str:
             f'<td class="ms-num">{s.score:.3f}</td><td class="ms-num">{math.exp(s.score):.3e}</td></tr>'
         )
     more = f"<p>… and {n - MAX_ROWS} more.</p>" if n > MAX_ROWS else ""
-    missing = (
-        "<p>This word cannot be cut with the pieces: a character is not one of them.</p>"
-        if lat.best is None
-        else ""
-    )
+    missing = ""
+    if lat.best is None:
+        missing = "<p>This word cannot be cut with the pieces: a character is not one of them.</p>"
     return (
         f'<div class="ms-lat" role="group" aria-label="Lattice of {html.escape(lat.word, quote=True)}">'
         f'<div class="ms-lat-g" style="grid-template-columns:{columns}">{"".join(cells)}</div></div>'

@@ -1,8 +1,6 @@
 """The sidebar's "Lesson preset": one choice sets the text and every training setting of a published lesson.
 
-The presets themselves (texts, settings, published merges) are :mod:`.presets`.  Choosing a built-in
-corpus that has its own lesson (the classic ``low lower newest widest``) sets that lesson's training
-settings too, so it gives the paper's merges without further clicks.
+The presets are :mod:`.presets`.  A built-in corpus with its own lesson sets that lesson's settings too.
 """
 
 from __future__ import annotations
@@ -26,9 +24,9 @@ def lesson_settings(preset: Preset) -> None:
     st.session_state[keys.SPECIAL_TOKENS] = ""
 
 
-def apply_preset(preset_id: str) -> None:
-    """Set the text and the settings of the preset ``preset_id`` (before the widgets are drawn)."""
-    preset = BY_ID.get(preset_id)
+def _on_preset() -> None:
+    """Set the text and the settings of the preset chosen (before the widgets are drawn)."""
+    preset = BY_ID.get(st.session_state.get(keys.PRESET) or NO_PRESET)
     if preset is None:
         return
     if preset.corpus is not None:
@@ -37,10 +35,6 @@ def apply_preset(preset_id: str) -> None:
         st.session_state[keys.SOURCE] = keys.PASTE
         st.session_state[keys.PASTED_TEXT] = preset.text
     lesson_settings(preset)
-
-
-def _on_preset() -> None:
-    apply_preset(st.session_state.get(keys.PRESET) or NO_PRESET)
 
 
 def on_corpus() -> None:

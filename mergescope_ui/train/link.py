@@ -1,9 +1,7 @@
 """The Train page's link to this moment: read once a session, written at every step, copied, shown as a QR.
 
-What the link carries beyond the bound widgets is :mod:`.share` (pure).  The step
-is written where the panel has applied the stage's report (:func:`write_link`,
-after the panel trained up to it), so the URL follows the stage; a reload or a
-fresh browser reads it back once (:func:`apply_link`) and jumps there.
+What it carries beyond the bound widgets is :mod:`.share`; a reload reads it back once
+(:func:`apply_link`) and jumps there.
 """
 
 from __future__ import annotations
@@ -44,21 +42,20 @@ def apply_link(messages: DeltaGenerator) -> None:
     if not params:
         return
     state, notes = from_query(params)
+    corpus = params.get("corpus", [""])[-1]
     if state.text is not None:
         st.session_state[keys.PASTED_TEXT] = state.text
-    elif params.get("corpus", [""])[-1] == keys.PASTE:
+    elif corpus == keys.PASTE:
         notes.append(
             "the link chose pasted text but carries none (a text too long for a link is left out): paste "
             "it, or upload the file you were given"
         )
-    if state.regex is not None:
-        st.session_state[keys.CUSTOM_REGEX] = state.regex
-    if state.specials is not None:
-        st.session_state[keys.SPECIAL_TOKENS] = state.specials
+    for key, value in ((keys.CUSTOM_REGEX, state.regex), (keys.SPECIAL_TOKENS, state.specials)):
+        if value is not None:
+            st.session_state[key] = value
     if state.step:
         st.session_state[keys.JUMP_PENDING] = state.step
     st.session_state[keys.STAGE_TAB] = state.tab
-    corpus = params.get("corpus", [""])[-1]
     if corpus in CORPUS_LESSONS and not any(name in st.query_params for name in LESSON_PARAMS):
         lesson_settings(CORPUS_LESSONS[corpus])  # a corpus with its own lesson, and no settings named
     for note in notes:

@@ -1,13 +1,8 @@
 """The Train page's live room (issue 26): what the room passes on to the students at each step.
 
-The panel calls :func:`live_room` once per run; the room itself (open, join,
-ask, reveal, end) is :mod:`mergescope_ui.shared.rooms.host`.  What this module
-adds is the lesson's side: the stage's window up to the step shown (never past
-it, so a student cannot peek at the next merge), the question the next merge
-poses with each choice's verdict made by the single-player quiz (so a tie is
-explained the same way), and the link that replays the lesson.  The teacher's
-what-if question (:func:`block_question`: block the pair the next merge makes,
-which pair merges instead?) is made when asked, from the what-if's branch.
+The room itself is :mod:`mergescope_ui.shared.rooms.host`; this adds the lesson's side: the window up to
+the step shown (never past it), the next step's question graded by the single-player quiz, the link
+that replays the lesson, and the teacher's what-if question (:func:`block_question`).
 """
 
 from __future__ import annotations
@@ -51,11 +46,8 @@ def room_moment(
     run: TrainingRun | SchemeRun, views: StageViews | SchemeViews, settings: StageSettings
 ) -> Moment:
     """The step shown, the question of the next step, and the lesson's link (without presenter mode)."""
-    window = views.window(
-        position=run.position,
-        serial=0,
-        settings=replace(settings, quiz=True, large=False, arrows_from=""),  # quiz: no step past this one
-    )
+    quiz = replace(settings, quiz=True, large=False, arrows_from="")  # in the quiz, no step past this one
+    window = views.window(position=run.position, serial=0, settings=quiz)
     identity = run.identity
     return Moment(
         window=window,
@@ -66,9 +58,8 @@ def room_moment(
 
 
 def next_question(run: TrainingRun | SchemeRun, quiz: QuizQuestion[Any]) -> Question | None:
-    """The quiz's question about ``run``'s next step as the room asks it, with each choice's verdict (None
-    at the end); made once per run and step (the panel reruns at every step, and grading builds BPE's
-    pair table each time)."""
+    """The room's question about ``run``'s next step (None at the end), made once per run and step: the
+    panel reruns at every step, and grading builds BPE's pair table each time."""
     upcoming = run.peek()
     made: tuple[object, int, Question | None] | None = st.session_state.get(QUESTION)
     if upcoming is not None and made is not None and made[0] is run and made[1] == upcoming.index:
@@ -89,16 +80,25 @@ def room_question(upcoming: Any, quiz: QuizQuestion[Any]) -> Question:
     >>> q.kind, q.answer, q.prompt, q.verdicts[q.answer].outcome
     ('prune', 'bu', 'which of these pieces is pruned in round 1?', 'right')
     """
-    options = quiz.choices(upcoming)
+    graded = {option: quiz.grade(option, upcoming) for option in quiz.choices(upcoming)}
+    verdicts = {o: Verdict(outcome=r.outcome, message=r.message) for o, r in graded.items()}
+    return _question(upcoming.index, next(iter(graded.values())).answer, verdicts, kind=quiz.kind)
+
+
+def _question(
+    step: int, answer: str, verdicts: dict[str, Verdict], *, kind: str, blocked: str = ""
+) -> Question:
+    """The room's question with these ``verdicts``: their choices in label order, each shown cut short."""
+    options = sorted(verdicts)
     shown = choice_labels(options)
-    verdicts = {option: quiz.grade(option, upcoming) for option in options}
     return Question(
-        step=upcoming.index,
+        step=step,
         choices=tuple(options),
         shown=tuple(shown[o] for o in options),
-        answer=next(iter(verdicts.values())).answer,
-        verdicts={o: Verdict(outcome=r.outcome, message=r.message) for o, r in verdicts.items()},
-        kind=quiz.kind,
+        answer=answer,
+        verdicts=verdicts,
+        kind=kind,
+        blocked=blocked,
     )
 
 
@@ -133,26 +133,14 @@ o + w: the greatest byte strings win
     instead = branch.peek()
     if instead is None:
         return None
-    options = BPE_QUESTION.choices(instead, limit=MAX_CHOICES - 1)
-    verdicts = {}
-    for option in options:
-        result = BPE_QUESTION.grade(option, instead)
-        verdicts[option] = Verdict(
-            outcome=result.outcome, message=f"With {blocked} blocked: {result.message}"
-        )
-    answer = BPE_QUESTION.grade(options[0], instead).answer
+    graded = {o: BPE_QUESTION.grade(o, instead) for o in BPE_QUESTION.choices(instead, limit=MAX_CHOICES - 1)}
+    verdicts = {
+        o: Verdict(outcome=r.outcome, message=f"With {blocked} blocked: {r.message}")
+        for o, r in graded.items()
+    }
     if blocked not in verdicts:
-        options = sorted([*options, blocked])
         verdicts[blocked] = Verdict(
             outcome="wrong", message=f"Not this time: {blocked} is the pair blocked, so it is never merged"
         )
-    shown = choice_labels(options)
-    return Question(
-        step=real.index,
-        choices=tuple(options),
-        shown=tuple(shown[o] for o in options),
-        answer=answer,
-        verdicts=verdicts,
-        kind=BLOCK,
-        blocked=blocked,
-    )
+    answer = next(iter(graded.values())).answer
+    return _question(real.index, answer, verdicts, kind=BLOCK, blocked=blocked)

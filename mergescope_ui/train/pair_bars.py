@@ -1,8 +1,6 @@
 """The compact pair-count chart of the stage: the top pairs as HTML bars, chosen and tied ones marked (pure).
 
-One row per pair: its label (long tokens shortened in the middle, the whole
-pair in the tooltip), a bar as long as its count relative to the winner's,
-and the count with "← merged" or "tie".  Every label is ``html.escape``-d.
+Long tokens are shortened in the middle (the whole pair in the tooltip); every label is escaped.
 
 >>> from bpe_core import train_steps
 >>> step = next(train_steps("low low lower", vocab_size=300, pattern="none", tie_break="lowest-id"))
@@ -14,7 +12,7 @@ and the count with "← merged" or "tie".  Every label is ``html.escape``-d.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from bpe_core import MergeStep
 from bpe_core.byte_level import partial_note, readable
@@ -60,11 +58,8 @@ def pair_bars_html(
     name_winner: bool = True,
     chars: Mapping[str, int] | None = None,
 ) -> str:
-    """The top ``rows`` pairs of ``step``'s table (counted before its merge) as bars.
-
-    With ``name_winner`` off (step 0, or the quiz before a guess) no pair is
-    marked as chosen or tied: the chart only shows the counts.
-    """
+    """The top ``rows`` pairs of ``step``'s table (counted before its merge) as bars; with ``name_winner``
+    off (step 0, or the quiz before a guess) no pair is marked as chosen or tied."""
     table = pair_table(step)
     shown = table.head(rows)
     top = max(int(shown["count"].max()), 1) if len(shown) else 1
@@ -76,37 +71,41 @@ def pair_bars_html(
         tie = f"; amber: tied, not chosen ({step.tie_break} rule)"
         key += f" Orange ◀: merged{tie if step.tied else ''}."
     title = f"Pair counts before merge {step.index}" if name_winner else "Pair counts now"
-    out = [  # the heading's tooltip repeats the key (hidden in presenter mode when the stage is tight)
-        '<div class="ms-bars">',
-        f'<div class="ms-bars-h" title="{html.escape(key, quote=True)}">{html.escape(title)}</div>',
-    ]
+    bars = []
     # (columns by name: a row of itertuples would have a field "count" hiding tuple.count)
     for rank, name, count, row_status in zip(shown["rank"], shown["pair"], shown["count"], shown["status"]):
         status = row_status if name_winner else "other"
         left, right = step.top_pairs[rank - 1].left, step.top_pairs[rank - 1].right
         halves = clip_apart([readable(left), readable(right)], LABEL_COLUMNS)
-        label = '<span class="ms-bar-op"> + </span>'.join(f"<span>{html.escape(h)}</span>" for h in halves)
-        full = f"{name} · {int(count):,} adjacent occurrences"
-        width = 100 * int(count) / top
         long = " ms-bar-wlong" if sum(map(label_width, halves)) + 3 > ROOMY_LABEL else ""
         mark = MARKS[status].format(long=long)
-        out.append(
-            f'<div class="ms-bar ms-{status}" title="{html.escape(full, quote=True)}">'
-            f'<span class="ms-bar-l">{label}</span>'
-            f'<span class="ms-bar-t"><span class="ms-bar-f" style="width:{width:.1f}%"></span></span>'
-            f'<span class="ms-bar-n">{int(count):,}{" " + mark if mark else ""}</span></div>'
-        )
-    out.append(f'<div class="ms-bars-k">{html.escape(key)}</div>')
-    if chars:  # bytes of a character cut in two, tied to their character (at most three)
-        notes = list(
-            dict.fromkeys(
-                note
-                for pc in step.top_pairs[: len(shown)]
-                for token in (pc.left, pc.right)
-                if (note := partial_note(token, chars, shown=1))
-            )
-        )
-        if notes:
-            out.append(f'<div class="ms-bars-k ms-part">🧩 {html.escape(" · ".join(notes[:3]))}</div>')
-    out.append("</div>")
-    return "".join(out)
+        full = f"{name} · {int(count):,} adjacent occurrences"
+        number = f"{int(count):,}{' ' + mark if mark else ''}"
+        bars.append(bar_html(status, full, halves_html(halves), 100 * int(count) / top, number))
+    # bytes of a character cut in two, tied to their character (at most three)
+    tokens = [t for pc in step.top_pairs[: len(shown)] for t in (pc.left, pc.right)] if chars else []
+    notes = list(dict.fromkeys(note for t in tokens if (note := partial_note(t, chars or {}, shown=1))))
+    after = f'<div class="ms-bars-k ms-part">🧩 {html.escape(" · ".join(notes[:3]))}</div>' if notes else ""
+    return bars_html(title, key, bars, after=after)
+
+
+def bars_html(title: str, key: str, rows: Iterable[str], *, after: str = "") -> str:
+    """A chart of bars: ``title`` (its tooltip repeats the ``key``: hidden in presenter mode when the stage
+    is tight), the ``rows`` (:func:`bar_html`), the key, then ``after`` (HTML)."""
+    key = html.escape(key)
+    head = f'<div class="ms-bars"><div class="ms-bars-h" title="{key}">{html.escape(title)}</div>'
+    return f'{head}{"".join(rows)}<div class="ms-bars-k">{key}</div>{after}</div>'
+
+
+def bar_html(status: str, title: str, label: str, width: float, number: str) -> str:
+    """One bar: its ``label`` and ``number`` (HTML), the bar ``width`` percent of the longest."""
+    return (
+        f'<div class="ms-bar ms-{status}" title="{html.escape(title)}"><span class="ms-bar-l">{label}</span>'
+        f'<span class="ms-bar-t"><span class="ms-bar-f" style="width:{width:.1f}%"></span></span>'
+        f'<span class="ms-bar-n">{number}</span></div>'
+    )
+
+
+def halves_html(halves: Iterable[str]) -> str:
+    """A pair's label in a bar: each half shortens on its own, the + stays."""
+    return '<span class="ms-bar-op"> + </span>'.join(f"<span>{html.escape(h)}</span>" for h in halves)

@@ -1,7 +1,6 @@
 """Lesson presets: a text and the settings that reproduce a published BPE trace merge for merge (pure).
 
-Each :class:`Preset` names its source and the merges it publishes; ``tests/ui/train/test_presets.py``
-trains each preset with the engine and checks them, pair by pair.
+``tests/ui/train/test_presets.py`` trains each preset and checks its published merges, pair by pair.
 
 - ``sennrich2016``: Sennrich, Haddow and Birch (2016), *Neural Machine Translation of Rare Words
   with Subword Units*, Algorithm 1: the vocabulary ``low``×5, ``lower``×2, ``newest``×6,
@@ -9,15 +8,14 @@ trains each preset with the engine and checks them, pair by pair.
   starts as one symbol as in the paper).  The paper's code takes ``max(pairs, key=pairs.get)``:
   among equal counts, the pair met first, which is this app's ``first-seen`` rule; ``lowest-id``
   agrees for four merges only (at merge 6 it takes ``e w`` before ``n e``).  Minimum frequency 2.
-- ``classic``: the same words without the marker (the built-in corpus), as chosen from the corpus
-  list: the paper's merges less those with ``</w>``, then training stops when every word is one token.
-- ``cs336``: Stanford CS336 (2025) assignment 1, section 2.4 "BPE training example": the same
-  word counts, split on whitespace, ties to the lexicographically greater pair; twelve merges.
+- ``classic``: the same words without the marker (the built-in corpus): the paper's merges less those
+  with ``</w>``, then training stops when every word is one token.
+- ``cs336``: Stanford CS336 (2025) assignment 1, section 2.4: the same words, ties to the
+  lexicographically greater pair.
 - ``gpt2_bytes``: byte-level BPE with GPT-2's pre-tokenizer on Wikipedia's ``aaabdaaabac``, the
   merges Wikipedia publishes (``aa``, ``ab``, ``aaab``; ``lowest-id`` takes ``a b`` over ``aa a`` at 2),
   and the encoding minbpe's tests check: ``XdXac`` = 258, 100, 258, 97, 99.
-- ``order_abc``: a merge-order case that differs: ``ab`` and ``bc`` share ``b``, so applying the
-  two merges in the other order cuts ``abc`` as ``a + bc`` instead of ``ab + c``.
+- ``order_abc``: ``ab`` and ``bc`` share ``b``: in the other order ``abc`` is cut ``a + bc``.
 
 >>> [p.id for p in PRESETS]
 ['sennrich2016', 'classic', 'cs336', 'gpt2_bytes', 'order_abc']
@@ -38,12 +36,12 @@ class Preset:
     title: str
     source: str  # where the published merges come from
     text: str
-    pattern: str
     tie_break: str
-    min_frequency: int
     merges: int  # merges to ask for (training may stop earlier)
     published: tuple[str, ...]  # "left right", in order, as the source prints them
     corpus: str | None = None  # a built-in corpus id to pick instead of pasting ``text``
+    pattern: str = "whitespace"
+    min_frequency: int = 1
 
 
 def _words(marker: str = "") -> str:
@@ -57,7 +55,6 @@ PRESETS: tuple[Preset, ...] = (
         title="Sennrich et al. 2016: words with an end-of-word marker",
         source="Sennrich, Haddow, Birch (2016), Algorithm 1 (`_` stands for the paper's `</w>`)",
         text=_words("_"),
-        pattern="whitespace",
         tie_break="first-seen",
         min_frequency=2,
         merges=20,
@@ -68,7 +65,6 @@ PRESETS: tuple[Preset, ...] = (
         title="low lower newest widest: the paper's merges, word by word",
         source="Sennrich et al. (2016), Algorithm 1, without the end-of-word marker",
         text=_words(),
-        pattern="whitespace",
         tie_break="first-seen",
         min_frequency=2,
         merges=20,
@@ -80,9 +76,7 @@ PRESETS: tuple[Preset, ...] = (
         title="CS336 assignment 1: the BPE training example",
         source="Stanford CS336 (2025), assignment 1, section 2.4",
         text="low low low low low lower lower widest widest widest newest newest newest newest newest newest",
-        pattern="whitespace",
         tie_break="lexicographic",
-        min_frequency=1,
         merges=12,
         published=(
             "s t",
@@ -106,7 +100,6 @@ PRESETS: tuple[Preset, ...] = (
         text="aaabdaaabac",
         pattern="gpt2",
         tie_break="lowest-id",
-        min_frequency=1,
         merges=3,
         published=("a a", "a b", "aa ab"),
     ),
@@ -115,9 +108,7 @@ PRESETS: tuple[Preset, ...] = (
         title="Merge order matters: ab and bc share b",
         source="this app's lesson (Merge order matters, below the stage)",
         text="ab ab ab bc bc abc",
-        pattern="whitespace",
         tie_break="lowest-id",
-        min_frequency=1,
         merges=2,
         published=("a b", "b c"),
     ),

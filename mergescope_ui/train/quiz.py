@@ -1,40 +1,24 @@
 """The classroom quiz: guess the next step before Next reveals it, with one question per scheme.
 
-Each scheme's question (:class:`QuizQuestion`) gives the choices for its next step, the question asked and
-how a guess is graded; the producer of the scheme's stage names its question (``quiz``), so a page asks it
-without knowing the scheme:
-
-- byte-level BPE (:data:`BPE_QUESTION`): which pair merges next?  The choices are the most frequent pairs;
-- WordPiece (:data:`WORDPIECE_QUESTION`): which pair merges next?  The top pairs by score; picking BPE's
-  pair (the most frequent) is explained;
-- Unigram (:data:`UNIGRAM_QUESTION`): which of these pieces is pruned next?  One piece the round prunes
-  (the one whose removal raises the loss least) among the kept pieces closest to it.
-
-The choices come in label order, so their order gives nothing away.  A guess that tied with the winner is
-not simply wrong: the reply says it had the same count (or score) and which rule chose the other pair, and
-the score counts it on its own.
+The producer of a scheme's stage names its :class:`QuizQuestion` (``quiz``), so a page asks it without
+knowing the scheme.  Choices come in label order (their order gives nothing away); a guess that tied
+with the winner is not simply wrong: the reply says which rule chose the other, and the score counts it.
 
 >>> from bpe_core import train_steps
 >>> step = next(train_steps("low low lowest", vocab_size=300, pattern="none"))
 >>> quiz = BPE_QUESTION
->>> quiz.choices(step)[:3]
-['e + s', 'l + o', 'o + w']
 >>> quiz.grade("o + w", step).outcome, quiz.grade("l + o", step).outcome, quiz.grade("e + s", step).outcome
 ('right', 'tied', 'wrong')
 >>> print(quiz.grade("l + o", step).message)
 Tied: l + o also occurs 3 times, as often as o + w. The lexicographic rule chose o + w: \
 the greatest byte strings win
->>> right, tied = quiz.grade("o + w", step), quiz.grade("l + o", step)
->>> score_line([right]), score_line([right, tied])
-('1 of 1 right', '1 of 2 right, 1 tied with the winner')
+>>> tied = quiz.grade("l + o", step)
 
 WordPiece and Unigram, on the HF course's corpus:
 
 >>> from .scheme_run import SchemeSettings, start_scheme_run
 >>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
 >>> merge = start_scheme_run(text, SchemeSettings(scheme="wordpiece", steps=3)).peek()
->>> WORDPIECE_QUESTION.choices(merge)[:3]
-['##g + ##s', '##u + ##g', '##u + ##n']
 >>> WORDPIECE_QUESTION.grade("##g + ##s", merge).outcome, WORDPIECE_QUESTION.grade("##u + ##g", merge).outcome
 ('right', 'wrong')
 >>> print(WORDPIECE_QUESTION.grade("##u + ##g", merge).message)
@@ -48,10 +32,8 @@ Not this time: ##u + ##g is the most frequent pair (BPE's pick), but scores 0.02
 >>> UNIGRAM_QUESTION.question(rnd)
 '🤔 Which of these pieces is pruned in round 1?'
 
-Above the stage, all of it takes two or three short lines, so the stage still fits on a
-projector's screen: the verdict and the score (:func:`quiz_html`; a long verdict wraps, whole to
-the back of the room), then the question (:meth:`QuizQuestion.question`) with the choices beside it.
-Long tokens are cut in the middle (:func:`short_pair`):
+Above the stage it takes two or three short lines (the stage still fits a projector): the verdict and
+the score (:func:`quiz_html`), then the question with the choices beside it:
 
 >>> print(quiz_html(tied, results=[tied]))
 <div class="ms-quiz"><span class="ms-verdict ms-tied" title="Tied: l + o also occurs 3 times, \
@@ -66,6 +48,7 @@ from __future__ import annotations
 
 import html
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -149,9 +132,7 @@ def choice_labels(options: Sequence[str]) -> dict[str, str]:
     2
     """
     short = {option: short_pair(option) for option in options}
-    seen: dict[str, int] = {}
-    for label in short.values():
-        seen[label] = seen.get(label, 0) + 1
+    seen = Counter(short.values())
     return {option: label if seen[label] == 1 else option for option, label in short.items()}
 
 
@@ -228,18 +209,15 @@ class MergeQuestion(QuizQuestion[MergeStep]):
         times = _times(step.count)
         named, winner = short_pair(guess), short_pair(answer)  # the message stays one line
         if guess == answer:
-            outcome, message = "right", f"Right! {winner} occurs {times}, more than any other pair"
+            why = "more than any other pair"
             if step.tied:
-                others = step.tie_count - 1
-                message = (
-                    f"Right! {winner} occurs {times}, tied with {others} other "
-                    f"pair{'s' if others != 1 else ''}; the {step.tie_break} rule picks it"
-                )
+                others = f"{step.tie_count - 1} other pair{'s' if step.tie_count != 2 else ''}"
+                why = f"tied with {others}; the {step.tie_break} rule picks it"
+            outcome, message = "right", f"Right! {winner} occurs {times}, {why}"
         elif counts.get(guess) == step.count:
             outcome = "tied"
-            why = RULE_GIST.get(
-                step.tie_break, ""
-            )  # (short: one line above the stage; the sidebar has it all)
+            # short: one line above the stage; the sidebar has it all
+            why = RULE_GIST.get(step.tie_break, "")
             message = (
                 f"Tied: {named} also occurs {times}, as often as {winner}. "
                 f"The {step.tie_break} rule chose {winner}" + (f": {why}" if why else "")
@@ -278,11 +256,8 @@ class ScoreQuestion(QuizQuestion[WordPieceStep]):
             if row is None:
                 message = f"Not this time: {named} scores lower; {winner} scores {won}"
             else:
-                bpe = (
-                    " is the most frequent pair (BPE's pick), but"
-                    if step.bpe_pair == (row.left, row.right)
-                    else ""
-                )
+                picked = step.bpe_pair == (row.left, row.right)
+                bpe = " is the most frequent pair (BPE's pick), but" if picked else ""
                 mine = _score(row.count, row.left_count, row.right_count)
                 message = f"Not this time: {named}{bpe} scores {mine}; {winner} scores {won}"
         return QuizResult(step=step.index, guess=guess, answer=answer, outcome=outcome, message=message)

@@ -1,11 +1,8 @@
 """What WordPiece's and Unigram's producers share: their run, how a label looks, and the few HTML pieces
 both draw (pure: no Streamlit).
 
-A producer (:class:`~.wordpiece_stage.WordPieceViews`, :class:`~.unigram_stage.UnigramViews`) is a
-:class:`~mergescope_ui.shared.stage.producer.RunProducer`: it gives each piece an id, builds the view
-of a step (``build``) and says how a label looks (``label``); the base sends the stage the same
-:class:`~mergescope_ui.shared.stage.contract.Window` byte-level BPE's producer sends (:mod:`.stage_data`),
-so the stage, its controls, keys and presenter mode work unchanged.
+Each (:class:`~.wordpiece_stage.WordPieceViews`, :class:`~.unigram_stage.UnigramViews`) gives each piece
+an id; the stage gets the same ``Window`` as from BPE's producer (:mod:`.stage_data`).
 
 >>> visible("▁a b\\nc")
 '▁a␣b↵c'
@@ -14,10 +11,20 @@ so the stage, its controls, keys and presenter mode work unchanged.
 from __future__ import annotations
 
 import html
+from abc import abstractmethod
 from typing import Any, ClassVar
 
 from mergescope_ui.shared.html.tokens import clip_label, label_width
-from mergescope_ui.shared.stage.contract import BEHIND, LABEL_COLUMNS, TokenLabel
+from mergescope_ui.shared.stage.contract import (
+    BEHIND,
+    HEAD_CHARS,
+    LABEL_COLUMNS,
+    Place,
+    Places,
+    Spans,
+    StepView,
+    TokenLabel,
+)
 from mergescope_ui.shared.stage.producer import RunProducer, shared_views
 
 from .quiz import QuizQuestion
@@ -60,11 +67,12 @@ class SchemeViews(RunProducer):
     # The quiz sends these steps before the one shown (as it always has here; BPE's sends a whole window).
     quiz_behind: ClassVar[int] = BEHIND
 
-    def __init__(self, run: SchemeRun) -> None:
+    def __init__(self, run: SchemeRun, text: str) -> None:
         if run.scheme != self.scheme:
             raise ValueError(f"{type(self).__name__} shows a {self.scheme} run, not a {run.scheme} one")
         super().__init__(shared_views(run.identity))  # every session's views of an equal run share them
         self.run: SchemeRun = run
+        self.head_more = len(text) > HEAD_CHARS
 
     @property
     def max_steps(self) -> int:
@@ -75,3 +83,27 @@ class SchemeViews(RunProducer):
         text = clip_label(visible(piece), LABEL_COLUMNS)
         label = TokenLabel(text=text, classes=classes, title=title, breaks=min(2, piece.count("\n")))
         return label, label_width(text)
+
+    @abstractmethod
+    def figures(self, k: int) -> str:
+        """The line of figures after step ``k`` (0: before the first)."""
+
+    def step_view(self, k: int, head: Spans, *, places: Places | None = None, **texts: str) -> StepView:
+        """Step ``k``'s view: its ``head``, ``places`` and ``texts`` (heading, card, pairs, captions,
+        status: "" unless given), with its figures."""
+        texts = {"status": "", "before_caption": ""} | texts
+        return StepView(
+            step=k, figures=self.figures(k), head=head, head_more=self.head_more, places=places, **texts
+        )
+
+    def ended(self, step: str) -> tuple[int, str, str]:
+        """The last step made, why training stopped, and "finished after N steps" (``step``: its noun)."""
+        last, stop = self.run.pulled, self.run.stop_reason or ""
+        return last, stop, f"finished after {last:,} {step}{'' if last == 1 else 's'}: {stop}."
+
+
+def word_place(number: int, token: Spans, *, lead: Spans = (), tail: Spans = ()) -> Place:
+    """A place that is one word of the text, whole (nothing cut before or after it)."""
+    return Place(
+        number=number, lead=lead, token=token, tail=tail, link=None, cut_before=False, cut_after=False
+    )

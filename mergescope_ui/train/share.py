@@ -1,19 +1,9 @@
 """What the Train page's link carries beyond the bound widgets: the step, pasted text, regex, specials (pure).
 
-The widgets bound to the URL carry the text's name (``corpus``), the settings
-(``merges``, ``pattern``, ``tie_break``, ``min_frequency``), the quiz (``quiz``),
-the what-if (``whatif``) and presenter mode (``presenter``); this module adds the
-rest of the moment:
-
-- ``step``: the step the stage shows (0, the start, is left out);
-- ``text``: pasted text, UTF-8, zlib-compressed, base64url without padding, as long
-  as that takes at most :data:`MAX_LINK_TEXT` characters (about 10,000 characters
-  of ordinary prose); past that the link leaves it out, and the page says so and
-  offers the text as a file to upload;
-- ``regex``: the custom pre-tokenization regex (pattern ``custom``);
-- ``specials``: the special tokens, one a line;
-- ``view``: ``start`` when the stage shows the text from its start (the default, where it merged, is
-  left out).
+The bound widgets carry the text's name, the settings, the quiz, the what-if and presenter mode; this
+adds ``step`` (0 left out), ``text`` (pasted text packed by :func:`pack_text`, left out past
+:data:`MAX_LINK_TEXT`: about 10,000 characters of prose), ``regex`` (pattern ``custom``), ``specials``
+(one a line) and ``view`` (``start``: the stage's tab showing the text from its start).
 
 >>> state = LinkState(step=7, text="low lower <b>", regex=None, specials="<|endoftext|>")
 >>> params = to_query(state)
@@ -116,38 +106,26 @@ def _one(value: str | list[str] | None) -> str | None:
 def from_query(params: Mapping[str, str | list[str]]) -> tuple[LinkState, list[str]]:
     """The state a link asks for, and a note for each part that was ignored (never raises)."""
     notes: list[str] = []
-    step = 0
-    raw_step = _one(params.get(STEP))
-    if raw_step is not None:
-        if raw_step.isascii() and raw_step.isdigit() and len(raw_step) <= MAX_STEP_DIGITS:
-            step = int(raw_step)
+    value = {name: _one(params.get(name)) for name in PARAM_NAMES}
+    step, text, tab = 0, None, "places"
+    if (raw := value[STEP]) is not None:
+        if raw.isascii() and raw.isdigit() and len(raw) <= MAX_STEP_DIGITS:
+            step = int(raw)
         else:
-            notes.append(f"ignored {STEP}={raw_step[:40]!r}: not a step number")
-    text = None
-    raw_text = _one(params.get(TEXT))
-    if raw_text is not None:
-        if len(raw_text) > MAX_LINK_TEXT:
-            notes.append(
-                f"ignored {TEXT}: {len(raw_text):,} characters, over the {MAX_LINK_TEXT:,} a link carries"
-            )
-        else:
+            notes.append(f"ignored {STEP}={raw[:40]!r}: not a step number")
+    for name, limit in ((TEXT, MAX_LINK_TEXT), (REGEX, MAX_PLAIN), (SPECIALS, MAX_PLAIN)):
+        if (raw := value[name]) is not None and len(raw) > limit:
+            notes.append(f"ignored {name}: {len(raw):,} characters, over the {limit:,} a link carries")
+            value[name] = None
+        elif raw is not None and name == TEXT:
             try:
-                text = unpack_text(raw_text)
+                text = unpack_text(raw)
             except ValueError as exc:
                 notes.append(f"ignored {TEXT}: {exc}")
-    plain: dict[str, str | None] = {}
-    for name in (REGEX, SPECIALS):
-        value = _one(params.get(name))
-        if value is not None and len(value) > MAX_PLAIN:
-            notes.append(f"ignored {name}: {len(value):,} characters, over the {MAX_PLAIN:,} a link carries")
-            value = None
-        plain[name] = value
-    tab = "places"
-    raw_view = _one(params.get(VIEW))
-    if raw_view is not None:
-        if raw_view in VIEWS:
-            tab = VIEWS[raw_view]
+    if (raw := value[VIEW]) is not None:
+        if raw in VIEWS:
+            tab = VIEWS[raw]
         else:
-            notes.append(f"ignored {VIEW}={raw_view[:40]!r}: use {' or '.join(VIEWS)}")
-    state = LinkState(step=step, text=text, regex=plain[REGEX], specials=plain[SPECIALS], tab=tab)
+            notes.append(f"ignored {VIEW}={raw[:40]!r}: use {' or '.join(VIEWS)}")
+    state = LinkState(step=step, text=text, regex=value[REGEX], specials=value[SPECIALS], tab=tab)
     return state, notes

@@ -1,13 +1,7 @@
-"""What the stage shows at each step of a BPE training run: the records of
-:mod:`mergescope_ui.shared.stage.contract`, made by a
-:class:`~mergescope_ui.shared.stage.producer.StageProducer` (pure: no Streamlit).
+"""What the stage shows at each step of a BPE training run: its producer (pure: no Streamlit).
 
-The stage (:mod:`.stage`) steps through a window of steps in the browser, so the server sends
-it each step of the window at once: the merge card and the pair chart as escaped HTML, the
-sentences, and the sequence around the merge as spans with their marks (each new token marked,
-with the pair it was made from): the first places where the new token now stands in the whole
-text, and the text from its start.  Token labels travel once
-per window in a table: id -> :class:`~mergescope_ui.shared.stage.contract.TokenLabel`.
+A step's view holds the merge card and the pair chart, and the first places where the new token stands
+in the whole text and the text from its start, each new token marked with the pair it was made from.
 
 >>> from bpe_core import Trainer, TrainOptions
 >>> from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
@@ -67,11 +61,8 @@ def merged_spans(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> Span
 
 
 class StageViews(RunProducer):
-    """Each step's view for one run, built on demand and kept (and the replay that finds the places).
-
-    The views and labels are kept in the memo of the run's identity, which every session's views of an
-    equal run share (:func:`~mergescope_ui.shared.stage.producer.shared_views`).
-    """
+    """Each step's view for one run, built on demand and kept in the memo every session's views of an equal
+    run share (:func:`~mergescope_ui.shared.stage.producer.shared_views`)."""
 
     quiz = BPE_QUESTION
 
@@ -111,9 +102,7 @@ class StageViews(RunProducer):
                 heading="Step 0: the text as raw bytes",
                 status="👉 Every token is one byte. Press Next ▶ (or the → key) to make the first merge.",
                 card=intro_card_html(special_ids=self.special_ids),
-                pairs=""
-                if upcoming is None
-                else pair_bars_html(upcoming, name_winner=False, chars=self.chars),
+                pairs=pair_bars_html(upcoming, name_winner=False, chars=self.chars) if upcoming else "",
                 figures=self._figures(k),
                 before_caption="",
                 after_caption="The text as raw bytes, from its start",
@@ -123,12 +112,10 @@ class StageViews(RunProducer):
             )
         step = run.records[k - 1]
         # Enough bytes for the columns on each side (a byte shown as <XX> takes four), then cut to them.
-        found = [
-            self._trim(p)
-            for p in replay.places(
-                step.new_id, start=start, limit=PLACES_PER_STEP, context_bytes=3 * CONTEXT_COLUMNS
-            )
-        ]
+        near = replay.places(
+            step.new_id, start=start, limit=PLACES_PER_STEP, context_bytes=3 * CONTEXT_COLUMNS
+        )
+        found = [self._trim(p) for p in near]
 
         def line(ids: Sequence[int]) -> Spans:
             return merged_spans(ids, step.pair, step.new_id)

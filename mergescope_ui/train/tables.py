@@ -50,8 +50,7 @@ def pair_label(left: bytes, right: bytes) -> str:
 def crosses_word_boundary(token: bytes) -> bool:
     """True when ``token`` continues past the end of a word (``e␣``, ``the␣``, ``a b``).
 
-    A leading space (``␣the``, GPT-2 style) does not count: pre-tokenizers
-    allow it; a word character followed by whitespace is what they prevent.
+    A leading space (``␣the``, GPT-2 style) does not count: pre-tokenizers allow it.
 
     >>> crosses_word_boundary(b"e "), crosses_word_boundary(b" the"), crosses_word_boundary(b"in the")
     (True, False, True)
@@ -63,18 +62,15 @@ def pair_table(step: MergeStep, every: Sequence[PairCount] | None = None) -> pd.
     """The pair-count table of ``step`` (before its merge), winner first: its top pairs, or ``every``
     pair when given (``Trainer.pair_table``).
 
-    ``status`` is ``chosen``, ``tied`` (same count as the winner, not chosen)
-    or ``other``; labels that would repeat get a ``#rank`` suffix so that
-    each row stays its own bar in a chart.
+    ``status`` is ``chosen``, ``tied`` (same count as the winner, not chosen) or ``other``; a label that
+    would repeat gets a ``#rank`` suffix (each row stays its own bar in a chart).
     """
     ties = set(step.ties)
     source = step.top_pairs if every is None else every
     # a record names the first tied pairs only (records.ties_kept): the rest have the rule's count
-    tie_at = (
-        next((pc.count for pc in source if pc.pair == step.ties[0]), None)
-        if step.tie_count > len(step.ties)
-        else None
-    )
+    tie_at = None
+    if step.tie_count > len(step.ties):
+        tie_at = next((pc.count for pc in source if pc.pair == step.ties[0]), None)
     rows = []
     seen: set[str] = set()
     for rank, pc in enumerate(source, start=1):
@@ -84,20 +80,8 @@ def pair_table(step: MergeStep, every: Sequence[PairCount] | None = None) -> pd.
         seen.add(name)
         chosen = pc.pair == step.pair
         tied = (pc.pair in ties or pc.count == tie_at) and not chosen
-        rows.append(
-            {
-                "rank": rank,
-                "pair": name,
-                "left": label(pc.left),
-                "right": label(pc.right),
-                "left_id": pc.pair[0],
-                "right_id": pc.pair[1],
-                "count": pc.count,
-                "chosen": chosen,
-                "tied": tied,
-                "status": "chosen" if chosen else "tied" if tied else "other",
-            }
-        )
+        status = "chosen" if chosen else "tied" if tied else "other"
+        rows.append((rank, name, label(pc.left), label(pc.right), *pc.pair, pc.count, chosen, tied, status))
     return pd.DataFrame(rows, columns=PAIR_COLUMNS)
 
 
@@ -109,18 +93,8 @@ def pairs_counted(step: MergeStep) -> int:
 def merges_table(steps: Sequence[MergeStep]) -> pd.DataFrame:
     """One row per merge so far: the pair, the new token, its counts, a word-crossing flag."""
     rows = [
-        {
-            "step": s.index,
-            "left": label(s.left),
-            "right": label(s.right),
-            "token": label(s.token),
-            "id": s.new_id,
-            "bytes": len(s.token),
-            "count": s.count,
-            "replaced": s.replaced,
-            "tokens_after": s.tokens_after,
-            "crosses_words": crosses_word_boundary(s.token),
-        }
+        (s.index, label(s.left), label(s.right), label(s.token), s.new_id, len(s.token), s.count, s.replaced)
+        + (s.tokens_after, crosses_word_boundary(s.token))
         for s in steps
     ]
     return pd.DataFrame(rows, columns=MERGE_COLUMNS)
@@ -143,9 +117,8 @@ def tokens_by_step(initial_tokens: int, steps: Sequence[MergeStep]) -> pd.DataFr
 
 
 def merges_csv(steps: Sequence[MergeStep]) -> bytes:
-    """The merges table as UTF-8 CSV, with the raw bytes of each token in hex too (a label that a
-    spreadsheet would run as a formula starts with an apostrophe:
-    :mod:`mergescope_ui.shared.html.csv_cells`)."""
+    """The merges table as UTF-8 CSV, each token's bytes in hex too (a label a spreadsheet would run as a
+    formula starts with an apostrophe: :mod:`mergescope_ui.shared.html.csv_cells`)."""
     table = merges_table(steps)
     table.insert(4, "token_hex", [s.token.hex() for s in steps])
     return csv_bytes(table)

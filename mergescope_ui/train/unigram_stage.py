@@ -1,11 +1,8 @@
 """What the stage shows at each Unigram pruning round: the engine's rounds as stage records (pure).
 
-Unigram goes the other way from BPE: it starts with every frequent substring and throws pieces away.
-A step is a round: the card gives the loss before and after and the vocabulary shrinking toward its
-target, the chart the pieces pruned with their loss increase and the kept pieces closest to being
-pruned; the sequences show the text's best segmentation (Viterbi) before and after the round, with
-the places that changed outlined (marked ``new``, what they were before in one box).  "Where it
-changed" lists the words whose best cut changed.
+A step is a round: the card gives the loss and the vocabulary shrinking toward its target, the chart
+the pieces pruned and the kept ones closest to it; the sequences show the best segmentation (Viterbi),
+each stretch cut anew marked ``new`` with what it was.
 
 >>> from .scheme_run import SchemeSettings, start_scheme_run
 >>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
@@ -32,7 +29,6 @@ from mergescope_ui.shared.stage.contract import (
     HEAD_CHARS,
     PLACES_PER_STEP,
     ButtonTitles,
-    Place,
     Places,
     Span,
     Spans,
@@ -41,9 +37,10 @@ from mergescope_ui.shared.stage.contract import (
     Wording,
 )
 
+from .pair_bars import bar_html, bars_html
 from .quiz import UNIGRAM_QUESTION
 from .scheme_run import SchemeRun
-from .scheme_stage import SchemeViews, esc, visible
+from .scheme_stage import SchemeViews, esc, visible, word_place
 
 # A word as training sees it (the engine's rule in bpe_core.training.unigram): a ▁ and what follows up to
 # the next ▁ or white space; a run of other non-space; or a run of white space other than the space.
@@ -94,15 +91,13 @@ class UnigramViews(SchemeViews):
     quiz = UNIGRAM_QUESTION
 
     def __init__(self, run: SchemeRun, text: str) -> None:
-        super().__init__(run)
-        trainer = cast(UnigramTrainer, run.trainer)  # a Unigram run's trainer
-        self.trainer = trainer
+        super().__init__(run, text)
+        self.trainer = trainer = cast(UnigramTrainer, run.trainer)  # a Unigram run's trainer
         self.pieces = [p for p, _ in trainer.seed.pieces]
         self.ids = {p: i + 1 for i, p in enumerate(self.pieces)}  # 0 is <unk>
         self.widths = [1] + [len(p) for p in self.pieces]
         head = trainer.normalizer.normalize(text[:HEAD_CHARS]).text
         self.head_words = WORD.findall(head)
-        self.head_more = len(text) > HEAD_CHARS
         self._cuts: dict[tuple[int, str], tuple[int, ...]] = {}
 
     @property
@@ -141,58 +136,42 @@ class UnigramViews(SchemeViews):
         if k == 0:
             upcoming = rounds[0] if rounds else None
             head: list[Span] = [Span(ids=self.cut(w, 0), mark="", was=None) for w in self.head_words]
-            return StepView(
-                step=0,
+            return self.step_view(
+                0,
+                tuple(head),
                 heading="Round 0: the seed vocabulary",
                 status="👉 Unigram starts big and prunes. Press Next ▶ (→) for the first round.",
                 card=self._seed_card(),
                 pairs="" if upcoming is None else self._chart(upcoming, name_pruned=False),
-                figures=self._figures(0),
-                before_caption="",
                 after_caption="The text's best segmentation, from its start",
-                head=tuple(head),
-                head_more=self.head_more,
-                places=None,
             )
         rnd = rounds[k - 1]
-        head = []
-        for w in self.head_words:
-            head += changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths)
+        head = [
+            s for w in self.head_words for s in changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths)
+        ]
         changed = self.changed_words(k)
         items = tuple(
-            Place(
-                number=n + 1,
-                lead=(),
-                token=changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths),
-                tail=(),
-                link=None,
-                cut_before=False,
-                cut_after=False,
-            )
+            word_place(n + 1, changed_spans(self.cut(w, k - 1), self.cut(w, k), self.widths))
             for n, w in enumerate(changed[start : start + PLACES_PER_STEP], start=start)
         )
-        return StepView(
-            step=k,
+        return self.step_view(
+            k,
+            tuple(head),
+            places=Places(total=len(changed), start=start, items=items) if changed else None,
             heading=f"Round {k:,}: {rnd.vocab_size_before:,} → {rnd.vocab_size:,} pieces",
             status="" if changed else "No word is cut differently after this round: the best cuts stay.",
             card=self._card(rnd),
             pairs=self._chart(rnd, name_pruned=True),
-            figures=self._figures(k),
             before_caption=f"Best cut before round {k}",
             after_caption=f"After round {k}",
-            head=tuple(head),
-            head_more=self.head_more,
-            places=Places(total=len(changed), start=start, items=items) if changed else None,
         )
 
-    def _figures(self, k: int) -> str:
+    def figures(self, k: int) -> str:
         seed = self.trainer.seed
-        rnd = self.rounds[k - 1] if k else None
-        vocab, loss, tokens = (
-            (rnd.vocab_size, rnd.loss_after, rnd.tokens_after)
-            if rnd is not None
-            else (len(seed.pieces) + 1, seed.loss, seed.tokens)
-        )
+        vocab, loss, tokens = len(seed.pieces) + 1, seed.loss, seed.tokens
+        if k:
+            rnd = self.rounds[k - 1]
+            vocab, loss, tokens = rnd.vocab_size, rnd.loss_after, rnd.tokens_after
         target = self.trainer.options.vocab_size
         return f"Vocab {vocab:,} (target {target:,}) · loss {loss:,.1f} · corpus pieces {tokens:,}"
 
@@ -242,46 +221,34 @@ class UnigramViews(SchemeViews):
         )
 
     def _chart(self, rnd: UnigramRound, *, name_pruned: bool) -> str:
-        pruned = list(rnd.pruned[:PRUNED_ROWS])
-        kept = list(rnd.closest_kept[:KEPT_ROWS])
+        pruned, kept = list(rnd.pruned[:PRUNED_ROWS]), list(rnd.closest_kept[:KEPT_ROWS])
         top = max((p.increase for p in pruned + kept), default=0.0)
-        title = (
-            f"Loss increase without each piece (round {rnd.index})" if name_pruned else "Loss increases now"
-        )
         key = "Bar: how much the loss rises without the piece."
-        if name_pruned:
-            key += f" Orange: pruned ({len(rnd.pruned):,} in all); blue: kept, the closest to being pruned."
-        out = ['<div class="ms-bars">', f'<div class="ms-bars-h" title="{esc(key)}">{esc(title)}</div>']
-        if name_pruned:
-            out.append(f'<div class="ms-bars-sep">✂ Pruned ({len(rnd.pruned):,})</div>')
-            out += [self._bar(p, "pruned", top) for p in pruned]
-            out.append('<div class="ms-bars-sep">Kept, closest to being pruned</div>')
-            out += [self._bar(p, "kept", top) for p in kept]
-        else:
-            out += [self._bar(p, "other", top) for p in (pruned + kept)[: PRUNED_ROWS + KEPT_ROWS]]
-        out.append(f'<div class="ms-bars-k">{esc(key)}</div></div>')
-        return "".join(out)
+        if not name_pruned:
+            return bars_html("Loss increases now", key, [self._bar(p, "other", top) for p in pruned + kept])
+        key += f" Orange: pruned ({len(rnd.pruned):,} in all); blue: kept, the closest to being pruned."
+        bars = [f'<div class="ms-bars-sep">✂ Pruned ({len(rnd.pruned):,})</div>']
+        bars += [self._bar(p, "pruned", top) for p in pruned]
+        bars.append('<div class="ms-bars-sep">Kept, closest to being pruned</div>')
+        bars += [self._bar(p, "kept", top) for p in kept]
+        return bars_html(f"Loss increase without each piece (round {rnd.index})", key, bars)
 
     def _bar(self, p: PieceLoss, status: str, top: float) -> str:
-        width = 100 * p.increase / top if top > 0 else 0.0
         full = f"“{p.piece}” · loss +{p.increase:,.3f} without it · probability {math.exp(p.score):.2e}"
-        return (
-            f'<div class="ms-bar ms-{status}" title="{esc(full)}">'
-            f'<span class="ms-bar-l"><span>{esc(clip_label(visible(p.piece), LABEL_COLUMNS))}</span></span>'
-            f'<span class="ms-bar-t"><span class="ms-bar-f" style="width:{width:.1f}%"></span></span>'
-            f'<span class="ms-bar-n">+{p.increase:,.2f}</span></div>'
-        )
+        label = f"<span>{esc(clip_label(visible(p.piece), LABEL_COLUMNS))}</span>"
+        width = 100 * p.increase / top if top > 0 else 0.0
+        return bar_html(status, full, label, width, f"+{p.increase:,.2f}")
 
     def wording(self) -> Wording:
         run = self.run
-        last, stop = run.pulled, run.stop_reason or ""
+        last, stop, finished = self.ended("round")
         return Wording(
             heading="Round {step}",
             waiting="Training up to round {step}…",
             waiting_card="Round {step}",
             past_end=f"Training stopped after round {last:,}: {stop}. Showing round {last:,}.",
             past_limit=f"Training stops at round {run.max_steps:,}.",
-            finished=f"🏁 Unigram finished after {last:,} round{'' if last == 1 else 's'}: {stop}.",
+            finished=f"🏁 Unigram {finished}",
             places_tab="Words cut anew",
             next_places="The next words this round cut anew",
             places_noun="words",

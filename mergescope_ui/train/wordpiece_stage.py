@@ -1,10 +1,8 @@
 """What the stage shows at each WordPiece merge: the engine's steps as stage records (pure: no Streamlit).
 
-The card gives the score and the three counts behind it, ``score = count(ab) / (count(a) × count(b))``;
-the chart ranks the pairs by score and marks the pair byte-level BPE would have merged (the most
-frequent) when it is another; the sequences show the words of the text cut into pieces, continuation
-pieces with their ``##``.  A replay (:class:`WordPieceReplay`) follows the merges over every distinct
-word once, remembering at which step each word changed, so any step's pieces are a lookup.
+The card gives ``score = count(ab) / (count(a) × count(b))``; the chart ranks pairs by score and marks
+BPE's pick (the most frequent) when it is another.  :class:`WordPieceReplay` follows the merges over
+every distinct word once, so any step's pieces are a lookup.
 
 The HF course's corpus, where the two schemes disagree at once:
 
@@ -14,10 +12,7 @@ The HF course's corpus, where the two schemes disagree at once:
 >>> views = WordPieceViews(run, text)
 >>> run.jump(1), views.view(1).step, views.replay.split_at(4, 1)
 (1, 1, ('h', '##u', '##gs'))
->>> card = views.view(1).card
->>> "<b>5</b> / (<b>20</b> × <b>5</b>)" in card, "BPE would merge" in card
-(True, True)
->>> "ms-bpe" in views.view(1).pairs, views.view(1).places.total
+>>> "<b>5</b> / (<b>20</b> × <b>5</b>)" in views.view(1).card, views.view(1).places.total
 (True, 1)
 """
 
@@ -31,7 +26,6 @@ from typing import cast
 
 from bpe_core.wordpiece import (
     BERT_SPECIAL_TOKENS,
-    PairScore,
     WordPieceOptions,
     WordPieceStep,
     WordPieceTrainer,
@@ -42,9 +36,7 @@ from mergescope_ui.shared.stage.contract import (
     HEAD_CHARS,
     PLACES_PER_STEP,
     Mark,
-    Place,
     Places,
-    Span,
     Spans,
     StepView,
     TokenLabel,
@@ -52,9 +44,10 @@ from mergescope_ui.shared.stage.contract import (
     spans,
 )
 
+from .pair_bars import bar_html, bars_html, halves_html
 from .quiz import WORDPIECE_QUESTION
 from .scheme_run import SchemeRun
-from .scheme_stage import SchemeViews, esc
+from .scheme_stage import SchemeViews, esc, word_place
 
 Pair = tuple[str, str]
 PAIR_ROWS = 8
@@ -140,9 +133,8 @@ class WordPieceViews(SchemeViews):
     quiz = WORDPIECE_QUESTION
 
     def __init__(self, run: SchemeRun, text: str) -> None:
-        super().__init__(run)
-        trainer = cast(WordPieceTrainer, run.trainer)  # a WordPiece run's trainer
-        self.trainer = trainer
+        super().__init__(run, text)
+        self.trainer = trainer = cast(WordPieceTrainer, run.trainer)  # a WordPiece run's trainer
         self.options = trainer.options
         self.replay = WordPieceReplay(trainer.word_counts, trainer.options)
         head = text[:HEAD_CHARS]
@@ -151,11 +143,8 @@ class WordPieceViews(SchemeViews):
             for w in text_words(head, special_tokens=BERT_SPECIAL_TOKENS)
             if w.text in self.replay.index and (w.end < len(head) or len(head) == len(text))
         ]
-        self.head_more = len(text) > HEAD_CHARS
         self.ids: dict[str, int] = {}
-        self.chars = sum(
-            len(w) * n for w, n in trainer.word_counts.items()
-        )  # the corpus's characters in words
+        self.chars = sum(len(w) * n for w, n in trainer.word_counts.items())  # the corpus's, in words
 
     @property
     def steps(self) -> list[WordPieceStep]:
@@ -170,12 +159,9 @@ class WordPieceViews(SchemeViews):
 
     def label(self, token_id: int) -> tuple[TokenLabel, int]:
         piece = self.trainer.vocab[token_id]
-        single = len(piece) == 1 or (piece.startswith(self.options.prefix) and len(piece) == 3)
-        kind = (
-            "a continuation piece (inside a word)"
-            if piece.startswith(self.options.prefix)
-            else "starts a word"
-        )
+        inside = piece.startswith(self.options.prefix)
+        single = len(piece) == 1 or (inside and len(piece) == 3)
+        kind = "a continuation piece (inside a word)" if inside else "starts a word"
         return self.make_label(
             piece,
             classes="ms-t ms-byte" if single else f"ms-t ms-c{token_id % PALETTE_SIZE}",
@@ -206,54 +192,35 @@ class WordPieceViews(SchemeViews):
         if k == 0:
             upcoming = steps[0] if steps else None
             first = [i for wi in self.head_words for i in self._ids(self.replay.first[wi])]
-            return StepView(
-                step=0,
+            return self.step_view(
+                0,
+                spans(first),
                 heading="Step 0: every word as characters",
                 status="👉 Each word is its first character, then the others with ##. Press Next ▶ (→).",
                 card=self._intro_card(),
                 pairs="" if upcoming is None else self._pairs(upcoming, name_winner=False),
-                figures=self._figures(0),
-                before_caption="",
                 after_caption="The words from the start of the text",
-                head=spans(first),
-                head_more=self.head_more,
-                places=None,
             )
         step = steps[k - 1]
-        head: list[Span] = []
-        for wi in self.head_words:
-            head += self.merged(self.replay.split_at(wi, k - 1), step)
+        head = [s for wi in self.head_words for s in self.merged(self.replay.split_at(wi, k - 1), step)]
         where = self.replay.changed[k]
         items = []
         for n, wi in enumerate(where[start : start + PLACES_PER_STEP], start=start):
             line = self.merged(self.replay.split_at(wi, k - 1), step)
             at = next(x for x, s in enumerate(line) if s.mark == "new")
-            items.append(
-                Place(
-                    number=n + 1,
-                    lead=line[:at],
-                    token=line[at : at + 1],
-                    tail=line[at + 1 :],
-                    link=None,
-                    cut_before=False,
-                    cut_after=False,
-                )
-            )
-        return StepView(
-            step=k,
+            items.append(word_place(n + 1, line[at : at + 1], lead=line[:at], tail=line[at + 1 :]))
+        return self.step_view(
+            k,
+            tuple(head),
+            places=Places(total=len(where), start=start, items=tuple(items)),
             heading=f"Merge {k:,} of up to {run.max_steps:,}",
-            status="",
             card=self._card(step),
             pairs=self._pairs(step, name_winner=True),
-            figures=self._figures(k),
             before_caption=f"Words before merge {k}",
             after_caption=f"After merge {k}",
-            head=tuple(head),
-            head_more=self.head_more,
-            places=Places(total=len(where), start=start, items=tuple(items)),
         )
 
-    def _figures(self, k: int) -> str:
+    def figures(self, k: int) -> str:
         records = self.steps[:k]
         vocab = len(self.options.special_tokens) + self.trainer.alphabet_size
         vocab += sum(1 for r in records if r.added)  # (k steps: cheap)
@@ -276,32 +243,24 @@ class WordPieceViews(SchemeViews):
         )
 
     def _card(self, step: WordPieceStep) -> str:
-        left, right, new = clip_apart([step.left, step.right], CARD_COLUMNS) + [
-            clip_label(step.token, CARD_COLUMNS)
-        ]
+        left, right = clip_apart([step.left, step.right], CARD_COLUMNS)
+        new = clip_label(step.token, CARD_COLUMNS)
         ids = self._ids((step.left, step.right, step.token))
+        sides = zip("lrn", ids, (step.left, step.right, step.token), (left, right, new), strict=True)
         toks = [
             f'<span class="ms-f{side} ms-t ms-c{i % PALETTE_SIZE}" title="{esc(full)}">{esc(shown)}</span>'
-            for side, i, full, shown in zip(
-                ("l", "r", "n"), ids, (step.left, step.right, step.token), (left, right, new), strict=True
-            )
+            for side, i, full, shown in sides
         ]
         op = '<span class="ms-op">{}</span>'
-        score = (
-            f'<p class="ms-sc-score">score = <b>{step.count:,}</b> / (<b>{step.left_count:,}</b> × '
-            f"<b>{step.right_count:,}</b>) = <b>{_score(step.score)}</b></p>"
-        )
-        grid = (
-            '<div class="ms-sc-grid">'
-            f"<span>count({esc(left)} {esc(right)}), side by side</span><span><b>{step.count:,}</b></span>"
-            f"<span>count({esc(left)})</span><span><b>{step.left_count:,}</b></span>"
-            f"<span>count({esc(right)})</span><span><b>{step.right_count:,}</b></span></div>"
-        )
         out = [
             f'<div class="ms-card"><h4>Merge {step.index:,}</h4>',
             f'<div class="ms-tokens">{toks[0]}{op.format("+")}{toks[1]}{op.format("→")}{toks[2]}</div>',
-            score,
-            grid,
+            f'<p class="ms-sc-score">score = <b>{step.count:,}</b> / (<b>{step.left_count:,}</b> × '
+            f"<b>{step.right_count:,}</b>) = <b>{_score(step.score)}</b></p>",
+            '<div class="ms-sc-grid">'
+            f"<span>count({esc(left)} {esc(right)}), side by side</span><span><b>{step.count:,}</b></span>"
+            f"<span>count({esc(left)})</span><span><b>{step.left_count:,}</b></span>"
+            f"<span>count({esc(right)})</span><span><b>{step.right_count:,}</b></span></div>",
         ]
         if step.bpe_pair is not None and step.bpe_pair != step.pair:
             bpe = next((r for r in step.top_by_count if (r.left, r.right) == step.bpe_pair), None)
@@ -346,44 +305,33 @@ class WordPieceViews(SchemeViews):
             key += " Orange ◀: merged."
             if bpe is not None:
                 key += " Blue, underlined: BPE's pick (the most frequent pair)."
-        out = [
-            '<div class="ms-bars">',
-            f'<div class="ms-bars-h" title="{esc(key)}">{esc(title)}</div>',
-        ]
+        bars = []
         for n, r in enumerate(rows):
             pair = (r.left, r.right)
-            status = "other"
-            mark = ""
+            status, mark = "other", ""
             if name_winner and n == 0 and pair == step.pair:
                 status, mark = "chosen", " ◀"
             elif bpe is not None and pair == bpe:
                 status = "bpe"  # blue and underlined (the key and the tooltip say so): no room for a word
-            halves = clip_apart(list(pair), LABEL_COLUMNS)
-            label = '<span class="ms-bar-op"> + </span>'.join(f"<span>{esc(h)}</span>" for h in halves)
             full = (
                 f"{r.left} + {r.right} · score {_score(r.score)} = "
                 f"{r.count:,} / ({r.left_count:,} × {r.right_count:,})"
             ) + (" · BPE's pick: the most frequent pair" if status == "bpe" else "")
-            width = 100 * r.score / top
-            out.append(
-                f'<div class="ms-bar ms-{status}" title="{esc(full)}">'
-                f'<span class="ms-bar-l">{label}</span>'
-                f'<span class="ms-bar-t"><span class="ms-bar-f" style="width:{width:.1f}%"></span></span>'
-                f'<span class="ms-bar-n">{_score(r.score)} ({r.count:,}){mark}</span></div>'
-            )
-        out.append(f'<div class="ms-bars-k">{esc(key)}</div></div>')
-        return "".join(out)
+            label = halves_html(clip_apart(list(pair), LABEL_COLUMNS))
+            number = f"{_score(r.score)} ({r.count:,}){mark}"
+            bars.append(bar_html(status, full, label, 100 * r.score / top, number))
+        return bars_html(title, key, bars)
 
     def wording(self) -> Wording:
         run = self.run
-        last, stop = run.pulled, run.stop_reason or ""
+        last, stop, finished = self.ended("merge")
         return Wording(
             heading=f"Merge {{step}} of up to {run.max_steps:,}",
             waiting="Training up to merge {step}…",
             waiting_card="Merge {step}",
             past_end=f"Training stopped at merge {last:,}: {stop}. Showing merge {last:,}.",
             past_limit=f"Training stops at merge {run.max_steps:,}, the number of merges set in the sidebar.",
-            finished=f"🏁 WordPiece finished after {last:,} merge{'' if last == 1 else 's'}: {stop}.",
+            finished=f"🏁 WordPiece {finished}",
             next_places="The next words where it merged",
             places_noun="words",  # the words of the text (each once) the merge changed
         )
@@ -396,12 +344,3 @@ def _score(value: float) -> str:
     ('0.05', '0.333', '0.000123')
     """
     return f"{value:.3g}"
-
-
-def pair_label(row: PairScore | WordPieceStep) -> str:
-    """A pair as the quiz names it.
-
-    >>> pair_label(PairScore("##g", "##s", 5, 20, 5))
-    '##g + ##s'
-    """
-    return f"{row.left} + {row.right}"

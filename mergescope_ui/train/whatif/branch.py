@@ -1,12 +1,7 @@
 """One changed choice, the branch it starts, and how a link carries it (pure; no Streamlit).
 
-A :class:`WhatIf` says what changes at merge ``step``: the tie broken the
-other way, the pair blocked, or another pair of the table merged.  The first
-and the last force a pair at that step; blocking keeps the pair out from
-there on.  :func:`start_branch` asks the engine for the branch
-(``Trainer.branch``: no retraining of the steps before) and wraps it in a
-:class:`~mergescope_ui.shared.training_run.TrainingRun` whose first records are
-the real run's, so both histories are stepped the same way.
+:func:`start_branch` asks the engine for the branch (``Trainer.branch``: no retraining of the steps
+before) in a ``TrainingRun`` whose first records are the real run's, so both are stepped the same way.
 
 >>> from bpe_core import TrainOptions, Trainer
 >>> from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
@@ -29,7 +24,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TypedDict
 
 from bpe_core import MergeStep
 from bpe_core.byte_level import readable
@@ -37,13 +31,6 @@ from mergescope_ui.shared.html.tokens import clip_label
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 
 KINDS: tuple[str, ...] = ("tie", "block", "pick")
-
-
-class BranchOptions(TypedDict, total=False):
-    """The keywords of ``Trainer.branch`` for one change: ``block`` or ``force``."""
-
-    block: list[tuple[int, int]]
-    force: dict[int, tuple[int, int]]
 
 
 CLIP = 18  # columns of a token's label in a sentence or a list; longer ones are cut in the middle
@@ -77,12 +64,6 @@ class WhatIf:
         if int(step) < 1:
             raise ValueError("merges are numbered from 1")
         return cls(int(step), kind, (int(left), int(right)))
-
-    def branch_options(self) -> BranchOptions:
-        """The ``block``/``force`` keywords of ``Trainer.branch`` for this change."""
-        if self.kind == "block":
-            return {"block": [self.pair]}
-        return {"force": {self.step: self.pair}}
 
     def describe(self, real: MergeStep) -> str:
         """One sentence: what changed, by the tokens' readable labels (plain text)."""
@@ -147,11 +128,10 @@ def start_branch(real: TrainingRun, what_if: WhatIf) -> TrainingRun:
             f"this run stops after {real.pulled} merges ({real.stop_reason}), before merge {what_if.step}"
         )
     check(what_if, real.records[what_if.step - 1])
-    trainer = real.trainer.branch(what_if.step, **what_if.branch_options())
-    identity = RunIdentity(text_digest=real.identity.text_digest, settings=trainer.options)
-    return TrainingRun(
-        trainer=trainer,
-        identity=identity,
-        records=list(real.records[: what_if.step - 1]),
-        position=what_if.step - 1,
+    block = [what_if.pair] if what_if.kind == "block" else []  # tie and pick force the pair instead
+    trainer = real.trainer.branch(
+        what_if.step, block=block, force=None if block else {what_if.step: what_if.pair}
     )
+    identity = RunIdentity(text_digest=real.identity.text_digest, settings=trainer.options)
+    records = list(real.records[: what_if.step - 1])  # the real run's, up to the branch point
+    return TrainingRun(trainer=trainer, identity=identity, records=records, position=what_if.step - 1)

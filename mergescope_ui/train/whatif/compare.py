@@ -1,13 +1,5 @@
 """The real history and a what-if side by side, as tables and HTML (pure; no Streamlit).
 
-- :func:`merge_rows`: the merges of each from the branch point, step by step,
-  where they agree (the same token) and where they part (``⇄ k`` marks a
-  token the other side makes too, at merge ``k``);
-- :func:`sequences_html`: the same text under each, the places cut
-  differently outlined on both sides;
-- :func:`summary`: vocabulary overlap, the tokens only one side has, and
-  compression on the training and a held-out text.
-
 >>> from bpe_core import train_steps
 >>> text = "low low low low low lower lower newest newest newest newest newest newest widest widest widest"
 >>> options = dict(vocab_size=262, pattern="whitespace", tie_break="lowest-id")
@@ -39,10 +31,8 @@ def merge_rows(
 ) -> tuple[pd.DataFrame, list[str]]:
     """Merges ``start..end`` of both histories (records from step 1), and a CSS class per row.
 
-    A row is ``=`` where both made the same token, ``≠`` where they part; a
-    token the other side also made by ``end`` carries ``⇄ k`` (its step there).
-    A side that stopped before a step shows ``—``; tokens longer than ``clip`` columns are cut in
-    the middle.
+    A row is ``=`` where both made the same token, ``≠`` where they part; a token the other side also
+    made by ``end`` carries ``⇄ k`` (its step there); a side that stopped shows ``—``.
     """
     made_real = {s.token: s.index for s in real[:end]}
     made_alt = {s.token: s.index for s in alt[:end]}
@@ -51,22 +41,17 @@ def merge_rows(
         r = real[k - 1].token if k <= len(real) else None
         a = alt[k - 1].token if k <= len(alt) else None
         same = r is not None and r == a
-        rows.append(
-            [
-                k,
-                _cell(r, None if same or r is None else made_alt.get(r), clip),
-                _cell(a, None if same or a is None else made_real.get(a), clip),
-                "=" if same else "≠",
-            ]
-        )
+        made: tuple[Mapping[bytes, int], ...] = ({}, {}) if same else (made_alt, made_real)  # the other's
+        rows.append([k, _cell(r, made[0], clip), _cell(a, made[1], clip), "=" if same else "≠"])
         classes.append("ms-same" if same else "ms-part")
     return pd.DataFrame(rows, columns=MERGE_COLUMNS), classes
 
 
-def _cell(token: bytes | None, elsewhere: int | None, clip: int) -> str:
+def _cell(token: bytes | None, elsewhere: Mapping[bytes, int], clip: int) -> str:
+    """``token``'s label, with ``⇄ k`` when the other side made it at merge ``k`` (``elsewhere``)."""
     if token is None:
         return "—"
-    return clip_label(label(token), clip) + (f"  ⇄ {elsewhere}" if elsewhere is not None else "")
+    return clip_label(label(token), clip) + (f"  ⇄ {elsewhere[token]}" if token in elsewhere else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,17 +202,14 @@ def step_summary(
     >>> s.vocab.only_left, s.vocab.only_right, [c.tokens for c in s.compression["training"]]
     ((b'lo',), (b'ow',), [5, 5])
     """
-    real_tokens, alt_tokens = (steps[-1].tokens_after if steps else initial_tokens for steps in (real, alt))
-    return Summary(
-        merges=(len(real), len(alt)),
-        vocab=compare_made([s.token for s in real], [s.token for s in alt]),
-        compression={
-            "training": (
-                Compression(tokens=real_tokens, bytes=corpus_bytes, chars=0, words=0),
-                Compression(tokens=alt_tokens, bytes=corpus_bytes, chars=0, words=0),
-            )
-        },
+    real_now, alt_now = (
+        Compression(
+            tokens=steps[-1].tokens_after if steps else initial_tokens, bytes=corpus_bytes, chars=0, words=0
+        )
+        for steps in (real, alt)
     )
+    vocab = compare_made([s.token for s in real], [s.token for s in alt])
+    return Summary(merges=(len(real), len(alt)), vocab=vocab, compression={"training": (real_now, alt_now)})
 
 
 def summary(

@@ -1,10 +1,5 @@
-"""A branch shown beside the real history: the same text under each, the merges of each from the
-branch point, and the figures (:mod:`.figures`), all at the real history's step.
-
-One screen, as the stage above it (presenter mode at 1280x720 included): a line with "Back" and what
-changed; the two texts side by side, each with the tokens only it has under it; the merges since the
-branch point beside the held-out text, "Train both to the end" and the figures.  Scrolled to, it can
-be stepped with the arrow keys, which the stage takes anywhere on the page."""
+"""A branch beside the real history at its step: the same text under each, the merges since the branch
+point, and the figures (:mod:`.figures`), on one screen as the stage (presenter mode at 1280x720 too)."""
 
 from __future__ import annotations
 
@@ -48,15 +43,11 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
 
     trainer = run.trainer
     special_ids = frozenset(trainer.special_tokens.values())
-    window_bytes = len(trainer.preview_text[:WINDOW_CHARS].encode("utf-8"))
+    window = len(trainer.preview_text[:WINDOW_CHARS].encode("utf-8"))
+    real_side = run.sequence(position), trainer.vocab
+    alt_side = branch.sequence(shown), branch.trainer.vocab
     pair = sequences_html(
-        run.sequence(position),
-        trainer.vocab,
-        branch.sequence(shown),
-        branch.trainer.vocab,
-        window_bytes=window_bytes,
-        special_ids=special_ids,
-        from_difference=1,
+        *real_side, *alt_side, window_bytes=window, special_ids=special_ids, from_difference=1
     )
     note = _note(run, branch, pair, what.step)
     bar.html(
@@ -68,23 +59,17 @@ def comparison(run: TrainingRun, active: ActiveBranch) -> None:
         (texts[0], "Real history", pair.real_html, pair.real_tokens, vocab.only_left, run),
         (texts[1], "What if", pair.alt_html, pair.alt_tokens, vocab.only_right, branch),
     ):
-        column.html(
-            '<div class="ms-whatif">'
-            + labelled(seq, f"{name} · {tokens:,} tokens")
-            + only_html(side, owner)
-            + "</div>"
-        )
+        box = labelled(seq, f"{name} · {tokens:,} tokens") + only_html(side, owner)
+        column.html(f'<div class="ms-whatif">{box}</div>')
     if position >= what.step:
         start = max(what.step, position - RECENT + 1)
         rows, classes = merge_rows(run.records, branch.records, start=start, end=position, clip=MERGE_CLIP)
+        key = caption_html(
+            f"The merges since merge {what.step:,}: = both histories made the same token, ≠ they made "
+            "different ones; “⇄ 7” after a token: the other history made it too, at its merge 7."
+        )
         merges_col.html(
-            '<div class="ms-whatif">'
-            + html_table(rows, row_classes=classes, wrap=True)
-            + caption_html(
-                f"The merges since merge {what.step:,}: = both histories made the same token, ≠ they made "
-                "different ones; “⇄ 7” after a token: the other history made it too, at its merge 7."
-            )
-            + "</div>"
+            f'<div class="ms-whatif">{html_table(rows, row_classes=classes, wrap=True)}{key}</div>'
         )
     figures_col.html(figures_html(position, now, end))
     serial = st.session_state.get(keys.SCROLL, 0)

@@ -1,11 +1,5 @@
 """The figures that compare the two histories: vocabulary overlap, the tokens only one side has, and
-compression, at every step from the step records and, once both are trained to the end, at the end with
-a held-out text too.
-
-The comparison lays them out on one screen: :func:`controls` (the held-out text and "Train both to the
-end", or at the end the key to the table's cells) on a line above :func:`figures_html` (the table) in one
-column, :func:`only_html` under each history's text.
-"""
+compression, at every step and, once both are trained to the end, with a held-out text too."""
 
 from __future__ import annotations
 
@@ -59,12 +53,9 @@ def figures_html(position: int, now: Summary, end: Summary | None) -> str:
     >>> KEY in figures_html(2, s, None)
     True
     """
-    return (
-        '<div class="ms-whatif ms-figures-box">'
-        + html_table(summary_table(position, now, end), wrap=True)
-        + (caption_html(KEY) if end is None else "")
-        + "</div>"
-    )
+    key = caption_html(KEY) if end is None else ""
+    table = html_table(summary_table(position, now, end), wrap=True)
+    return f'<div class="ms-whatif ms-figures-box">{table}{key}</div>'
 
 
 def controls(real: TrainingRun, branch: TrainingRun, column: DeltaGenerator) -> str | None:

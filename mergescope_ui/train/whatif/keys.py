@@ -1,7 +1,7 @@
 """Every ``st.session_state`` key of the Train page's "What if?" sections, declared once.
 
-They live apart from :mod:`mergescope_ui.train.keys` so that the sections stay
-self-contained; each starts with ``whatif_`` or ``order_``.
+Apart from :mod:`mergescope_ui.train.keys` so the sections stay self-contained; each starts with
+``whatif_`` or ``order_``.
 """
 
 from __future__ import annotations

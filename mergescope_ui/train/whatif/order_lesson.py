@@ -1,17 +1,9 @@
 """The merge-order lesson: the same merges applied in another order cut the same text differently.
 
-First the built-in ``abc`` example (``(a, b) -> ab`` then ``(b, c) -> bc``:
-``ab c`` in training order, ``a bc`` the other way), then this run's merges so
-far in another order (reversed, shuffled with a seed, or two swapped) on any
-text: the tokens under both orders, how many each gives, where they differ,
-and that both decode to the same text.  Drawn in an expander whose content is
-built only while it is open.
-
-One screen, as the comparison of a what-if (presenter mode at 1280x720 included): abc in two lines,
-the choice of order on one line (the text to tokenize under "✏️ Text", the swaps that change its cut,
-one click each, or why none does, under "⇄ Swaps"), then both cuts side by side
-from a little before the first place they differ, with "places 1–3 of N" and buttons to the earlier
-and later places.
+First the built-in ``abc`` example (``ab c`` in training order, ``a bc`` the other way), then this run's
+merges so far reversed, shuffled or with two swapped, on any text: both cuts side by side from a little
+before the first place they differ, and whether both decode to the text.  One screen, as a what-if's
+comparison (presenter mode at 1280x720 included).
 
 >>> html = abc_lesson_html()  # 6 token spans for the two merges, then ab|c and a|bc
 >>> html.count('class="ms-t '), "both decode to abc" in html
@@ -133,11 +125,8 @@ def places_line(pair: SequencePair, *, same: bool, vocab_size: int) -> str:
 
 def merge_order(run: TrainingRun) -> None:
     """The expander with the lesson, on this run's merges up to the step shown."""
-    box = st.expander(
-        "🔁 Merge order matters: the same merges, applied in another order",
-        key=keys.ORDER_ENTRY,
-        on_change="rerun",
-    )
+    title = "🔁 Merge order matters: the same merges, applied in another order"
+    box = st.expander(title, key=keys.ORDER_ENTRY, on_change="rerun")
     if not box.open:
         return
     with box:
@@ -147,22 +136,16 @@ def merge_order(run: TrainingRun) -> None:
             st.caption("Step to merge 2 or later: reordering needs at least two merges.")
             return
         row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+        asked_how = f"This run's {n:,} merges, applied in another order:"
         how = row.radio(
-            f"This run's {n:,} merges, applied in another order:",
-            list(HOWS),
-            format_func=HOWS.__getitem__,
-            key=keys.ORDER_HOW,
-            horizontal=True,
+            asked_how, list(HOWS), format_func=HOWS.__getitem__, key=keys.ORDER_HOW, horizontal=True
         )
         seed, first, second = _order_inputs(how, n, row)
-        with row.popover(
-            "✏️ Text", help="The text tokenized both ways (the training text's start unless you change it)"
-        ):
+        tip = "The text tokenized both ways (the training text's start unless you change it)"
+        with row.popover("✏️ Text", help=tip):
+            head = run.trainer.preview_text[:DEFAULT_TEXT]
             text = st.text_area(
-                "Text to tokenize both ways",
-                value=run.trainer.preview_text[:DEFAULT_TEXT],
-                max_chars=MAX_TEXT,
-                key=keys.ORDER_TEXT,
+                "Text to tokenize both ways", value=head, max_chars=MAX_TEXT, key=keys.ORDER_TEXT
             )
         trained = run.trainer.tokenizer().with_merges(n)
         _offers(trained, text, row)
@@ -173,12 +156,10 @@ def merge_order(run: TrainingRun) -> None:
             trained, other, text, from_place=saved[1] if saved and saved[0] == asked else 1
         )
         left, right = st.columns(2, gap="large")
-        name = {"reverse": "Reversed", "shuffle": f"Shuffled (seed {seed})", "swap": f"{first} ⇄ {second}"}[
-            how
-        ]
+        names = {"reverse": "Reversed", "shuffle": f"Shuffled (seed {seed})", "swap": f"{first} ⇄ {second}"}
         for column, title, spans in (
             (left, f"Training order · {pair.real_tokens:,} tokens", pair.real_html),
-            (right, f"{name} · {pair.alt_tokens:,} tokens", pair.alt_html),
+            (right, f"{names[how]} · {pair.alt_tokens:,} tokens", pair.alt_html),
         ):
             column.html(f'<div class="ms-order">{labelled(spans, title)}</div>')
         _places_row(pair, asked, same=same, vocab_size=len(trained.vocab))
@@ -190,14 +171,11 @@ def _order_inputs(how: str, n: int, row: DeltaGenerator) -> tuple[int, int, int]
     if how == "shuffle":
         seed = int(row.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, key=keys.ORDER_SEED))
     elif how == "swap":
-        first = int(
-            row.number_input(
-                "Swap merge", min_value=1, max_value=n, value=1, key=keys.ORDER_SWAP_A, width=INPUT_WIDTH
-            )
-        )
-        second = int(
-            row.number_input(
-                "with merge", min_value=1, max_value=n, value=n, key=keys.ORDER_SWAP_B, width=INPUT_WIDTH
+        first, second = (
+            int(row.number_input(name, min_value=1, max_value=n, value=value, key=key, width=INPUT_WIDTH))
+            for name, value, key in (
+                ("Swap merge", 1, keys.ORDER_SWAP_A),
+                ("with merge", n, keys.ORDER_SWAP_B),
             )
         )
     return seed, first, second
@@ -212,22 +190,12 @@ def _places_row(pair: SequencePair, asked: tuple[object, ...], *, same: bool, vo
 
     row = st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=False)
     page = max(1, pair.shown_to - pair.shown_from + 1)
-    row.button(
-        "◀ Earlier",
-        key=keys.ORDER_EARLIER,
-        help="The earlier places where the two orders cut differently",
-        disabled=pair.shown_from <= 1,
-        on_click=show,
-        args=(max(1, pair.shown_from - page),),
-    )
-    row.button(
-        "Later ▶",
-        key=keys.ORDER_LATER,
-        help="The later places where the two orders cut differently",
-        disabled=pair.shown_to >= pair.differing,
-        on_click=show,
-        args=(pair.shown_to + 1,),
-    )
+    for name, key, which, disabled, place in (
+        ("◀ Earlier", keys.ORDER_EARLIER, "earlier", pair.shown_from <= 1, max(1, pair.shown_from - page)),
+        ("Later ▶", keys.ORDER_LATER, "later", pair.shown_to >= pair.differing, pair.shown_to + 1),
+    ):
+        tip = f"The {which} places where the two orders cut differently"
+        row.button(name, key=key, help=tip, disabled=disabled, on_click=show, args=(place,))
     line = places_line(pair, same=same, vocab_size=vocab_size)
     row.html(f'<div class="ms-whatif-key">{caption_html(line)}</div>', width="stretch")
 
@@ -280,9 +248,7 @@ def _offers(trained: Tokenizer, text: str, row: DeltaGenerator) -> None:
         return
 
     def pick(first: int, second: int) -> None:
-        st.session_state[keys.ORDER_HOW] = "swap"
-        st.session_state[keys.ORDER_SWAP_A] = first
-        st.session_state[keys.ORDER_SWAP_B] = second
+        st.session_state.update({keys.ORDER_HOW: "swap", keys.ORDER_SWAP_A: first, keys.ORDER_SWAP_B: second})
 
     count = len(search.changes)
     said = "1 swap of two merges changes" if count == 1 else f"{count:,} swaps of two merges change"

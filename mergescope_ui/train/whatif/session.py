@@ -1,9 +1,7 @@
 """The session's what-if: which branch is shown, how it starts and ends, and how the link carries it.
 
-The branch lives in ``session_state`` (:data:`.keys.BRANCH`) with the real run it
-branched from; a new real run (new text or settings) drops it.  Starting one puts
-``?whatif=step.kind.left-right`` in the link; the first run of a session reads
-that parameter back (once), so a shared link opens on the same branch.
+The branch lives in ``session_state`` (:data:`.keys.BRANCH`) with the real run it branched from (a new
+real run drops it); ``?whatif=`` carries it in the link, read back once a session.
 """
 
 from __future__ import annotations
@@ -38,9 +36,8 @@ def active_branch(run: TrainingRun, moved: Callable[[], None]) -> ActiveBranch |
         value = st.query_params.get(keys.URL_PARAM)
         if value:
             try:
-                what = WhatIf.from_param(value)
                 before = run.position
-                begin(run, what, moved)
+                begin(run, WhatIf.from_param(value), moved)
                 if run.position != before:  # what was drawn above this section shows the old step
                     st.rerun()
             except ValueError as exc:

@@ -1,9 +1,5 @@
-"""The CSS of the "What if?" sections (constant; it goes into the Train page's CSS, sent once per run).
-
-Sizes of the comparison's boxes are in ``em`` of their tokens (three lines of text, one of the tokens
-only one side has, which scrolls), so they hold the same number of lines in presenter mode, and the whole
-comparison fits one screen as the stage does.
-"""
+"""The CSS of the "What if?" sections (in the Train page's CSS).  Boxes are sized in ``em`` of their
+tokens, so they hold as many lines in presenter mode and the comparison fits one screen."""
 
 from __future__ import annotations
 

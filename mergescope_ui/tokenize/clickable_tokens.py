@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import html as html_lib
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import streamlit as st
@@ -122,17 +122,11 @@ def clickable_tokens(
         sig=signature,
         page=page,
         picked=picked,
-        box=live.box,
-        table_key=live.table_key,
-        table=live.table,
-        specials=live.specials,
-        marks=live.marks,
-        max_tokens=live.max_tokens,
-        live_chars=live.live_chars,
         characters=counts.characters,
         bytes=counts.bytes,
         tokens=counts.tokens or 0,
         count_labels=COUNT_LABELS,
+        **{f.name: getattr(live, f.name) for f in fields(Live)},  # the box, the table, switches, limits
     )
     _SPANS(key=key, data=wire(view), on_picked_change=clicked, on_missing_change=lambda: None)
 

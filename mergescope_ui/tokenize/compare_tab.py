@@ -18,7 +18,7 @@ from mergescope_ui.shared.html.safe_text import md_escape
 from . import keys
 from .main_view import spans_html
 from .resolve import Picked, corpus_titles, local_tokenizers, resolve, tokenized, training_run
-from .results import Counts, Tokenized, compare_table, page_of, text_counts, what_is_lost
+from .results import Tokenized, compare_table, page_of, text_counts, what_is_lost
 from .share import MAX_COMPARE
 from .specs import (
     BytesSpec,
@@ -84,7 +84,7 @@ def compare_tab(text: str, picked: Picked) -> None:
         p = picked if key == current.key() else resolve(parse(key), text=text)
         r = tokenized(p, text)
         if r is None:
-            r = Tokenized(p.label, (), {}, _no_counts(text), 0, error=p.error or "not available")
+            r = Tokenized(p.label, (), {}, text_counts(text, None), 0, error=p.error or "not available")
         rows.append(r)
     table = compare_table(rows)
     pieces = any(r.pieces for r in rows)
@@ -115,13 +115,13 @@ def compare_tab(text: str, picked: Picked) -> None:
 
 def _columns(*, pieces: bool) -> dict[str, Any]:
     """The table's column settings; with WordPiece or Unigram, widths that keep it within 800 px."""
-    if not pieces:
-        return {c: st.column_config.NumberColumn(format="%.2f") for c in ("bytes/token", "chars/token")}
-    numbers = {c: st.column_config.Column(width=_NARROW_PX) for c in _NARROW}
+    width = _NARROW_PX if pieces else None
     ratios = {
-        c: st.column_config.NumberColumn(width=_NARROW_PX, format="%.2f")
-        for c in ("bytes/token", "chars/token")
+        c: st.column_config.NumberColumn(width=width, format="%.2f") for c in ("bytes/token", "chars/token")
     }
+    if not pieces:
+        return ratios
+    numbers = {c: st.column_config.Column(width=_NARROW_PX) for c in _NARROW}
     wide = {c: st.column_config.Column(width=px) for c, px in (("tokenizer", 170), ("note", 200))}
     return numbers | ratios | wide
 
@@ -143,10 +143,6 @@ def compare_chart(data: pd.DataFrame, *, large: bool = False) -> alt.LayerChart:
     # A band per tokenizer of a fixed step: Streamlit ignores a fixed height on a discrete axis and
     # squeezes the bars to a few pixels (their labels overlap in presenter mode).
     return (bars + text).properties(height=alt.Step(BAR_STEP_LARGE if large else BAR_STEP))
-
-
-def _no_counts(text: str) -> Counts:
-    return text_counts(text, None)
 
 
 def _label(key: str, titles: dict[str, str]) -> str:

@@ -96,14 +96,8 @@ def decode_box(result: Tokenized, *, tok: SchemeTokenizer | None = None) -> None
         return
     decoded = decode_ids(ids, result.vocab)
     if decoded.unknown:
-        listed = ", ".join(map(str, decoded.unknown[:8])) + (" …" if len(decoded.unknown) > 8 else "")
-        n = len(decoded.unknown)
-        st.error(
-            f"{n:,} {'id is' if n == 1 else 'ids are'} not in this tokenizer ({result.vocab_size:,} tokens, "
-            f"ids {min(result.vocab):,}–{max(result.vocab):,}): {listed}. "
-            + ("It is" if n == 1 else "They are")
-            + " left out below."
-        )
+        sizes = f"{result.vocab_size:,} tokens, ids {min(result.vocab):,}–{max(result.vocab):,}"
+        _not_ids(decoded.unknown, sizes)
     if any(i in result.vocab for i in ids):
         st.code(decoded.text or "(empty)", language=None, wrap_lines=True)
         if decoded.partial:
@@ -117,12 +111,18 @@ def _decode_pieces(tok: SchemeTokenizer, pieces: PieceHooks[Any], ids: list[int]
     """A WordPiece or Unigram tokenizer's text of ``ids`` (its decoder: ``##`` glued, ``▁`` a space)."""
     text, unknown = decode_pieces(tok, ids)
     if unknown:
-        listed = ", ".join(map(str, unknown[:8])) + (" …" if len(unknown) > 8 else "")
-        n = len(unknown)
-        st.error(
-            f"{n:,} {'id is' if n == 1 else 'ids are'} not in this tokenizer ({tok.vocab_size:,} tokens): "
-            f"{listed}. " + ("It is" if n == 1 else "They are") + " left out below."
-        )
+        _not_ids(unknown, f"{tok.vocab_size:,} tokens")
     if len(unknown) < len(set(ids)):
         st.code(text or "(empty)", language=None, wrap_lines=True)
         st.caption("As its decoder writes it: " + pieces.decoder)
+
+
+def _not_ids(unknown: Sequence[int], sizes: str) -> None:
+    """Name the ids the tokenizer does not know (``sizes``: its vocabulary, in words)."""
+    listed = ", ".join(map(str, unknown[:8])) + (" …" if len(unknown) > 8 else "")
+    n = len(unknown)
+    st.error(
+        f"{n:,} {'id is' if n == 1 else 'ids are'} not in this tokenizer ({sizes}): {listed}. "
+        + ("It is" if n == 1 else "They are")
+        + " left out below."
+    )

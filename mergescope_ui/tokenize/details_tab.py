@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe_core import Tokenizer
 from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.html.tables import TABLE_CSS, html_table
 from mergescope_ui.shared.html.tokens import TOKEN_CSS, token_span
@@ -22,10 +21,10 @@ from .details import (
     later_tokens_html,
     token_detail,
 )
-from .main_view import PickedToken, Shown, picked_position
+from .main_view import Shown, choose_token, picked_position
 from .resolve import Picked
 
-MAX_DETAIL_CHOICES = 3000
+MAX_CHOICES = 3000  # the Details tab's selectbox offers this many tokens at most
 
 
 def details_tab(picked: Picked, shown: Shown) -> None:
@@ -36,31 +35,20 @@ def details_tab(picked: Picked, shown: Shown) -> None:
         st.info("The character baseline has no merges: each token is one character of its corpus.")
         return
     firsts = first_positions(result.ids[page.start : page.stop], start=page.start)
-    options = list(firsts)[:MAX_DETAIL_CHOICES]
+    options = list(firsts)[:MAX_CHOICES]
     if not options:
         st.info("No tokens to inspect.")
         return
-    clicked = picked_position(shown)
-    mark: PickedToken | None = st.session_state.get(keys.PICKED)
-    if clicked is not None and mark is not None and (mark.fresh or st.session_state.get(keys.DETAIL) is None):
-        mark.fresh = False
-        token = result.ids[clicked]
-        if token not in options:
-            options.append(token)
-        st.session_state[keys.DETAIL] = token
-    if st.session_state.get(keys.DETAIL) not in options:
-        longest = max(options, key=lambda i: (len(result.vocab[i]), -firsts[i]))
-        st.session_state[keys.DETAIL] = longest
-    where = {**firsts, **({result.ids[clicked]: clicked} if clicked is not None else {})}
-    token_id = st.selectbox(
-        "Token (click one in the text above, or pick it here)",
+    where = {**firsts, **({result.ids[c]: c} if (c := picked_position(shown)) is not None else {})}
+    token_id = choose_token(
+        shown,
         options,
         key=keys.DETAIL,
-        on_change=_follow_choice,
-        args=(shown, where),
-        format_func=lambda i: (
-            f"{tok.vocab[i].decode('utf-8', 'replace') if i in result.special_ids else _label(tok, i)}"
-            f"  · id {i} · at token {where.get(i, 0) + 1:,}"
+        of_position=lambda p: result.ids[p],
+        longest=lambda i: (len(result.vocab[i]), -firsts[i]),
+        position_of=where.get,
+        label=lambda i: (
+            f"{_label(tok.vocab[i], i in result.special_ids)}  · id {i} · at token {where.get(i, 0) + 1:,}"
         ),
     )
     detail = token_detail(tok, token_id, counts=picked.counts)
@@ -85,12 +73,5 @@ def details_tab(picked: Picked, shown: Shown) -> None:
         st.html(TOKEN_CSS + DETAIL_CSS + later_tokens_html(tok, list(detail.children)))
 
 
-def _follow_choice(shown: Shown, where: dict[int, int]) -> None:
-    """The selectbox picked a token: outline it in the text (its first place on this page)."""
-    token_id = st.session_state.get(keys.DETAIL)
-    if token_id in where:
-        st.session_state[keys.PICKED] = PickedToken(shown.signature, where[token_id], fresh=False)
-
-
-def _label(tok: Tokenizer, token_id: int) -> str:
-    return screen_label(tok.vocab[token_id])
+def _label(token: bytes, special: bool) -> str:
+    return token.decode("utf-8", "replace") if special else screen_label(token)

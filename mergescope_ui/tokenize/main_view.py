@@ -5,7 +5,9 @@ A click on a token opens the Token details tab on it (:func:`pick_token`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
 
 import streamlit as st
 
@@ -62,6 +64,46 @@ def picked_position(shown: Shown) -> int | None:
     if picked is None or picked.signature != shown.signature or picked.position >= len(shown.result.ids):
         return None
     return picked.position
+
+
+def choose_token(
+    shown: Shown,
+    options: list[int],
+    *,
+    key: str,
+    of_position: Callable[[int], int],
+    longest: Callable[[int], Any],
+    position_of: Callable[[Any], int | None],
+    label: Callable[[int], str],
+) -> int:
+    """The Details tab's selectbox ``key`` over ``options``: the token clicked above (``of_position``,
+    taken once per click), else the choice kept, else the ``longest``; a choice here is outlined in the
+    text (at ``position_of(choice)``)."""
+    clicked = picked_position(shown)
+    mark: PickedToken | None = st.session_state.get(keys.PICKED)
+    if clicked is not None and mark is not None and (mark.fresh or st.session_state.get(key) is None):
+        mark.fresh = False
+        choice = of_position(clicked)
+        if choice not in options:
+            options.append(choice)
+        st.session_state[key] = choice
+    elif st.session_state.get(key) not in options:
+        st.session_state[key] = max(options, key=longest)
+
+    def follow() -> None:
+        position = position_of(st.session_state.get(key))
+        if position is not None:
+            st.session_state[keys.PICKED] = PickedToken(shown.signature, position, fresh=False)
+
+    return int(
+        st.selectbox(
+            "Token (click one in the text above, or pick it here)",
+            options,
+            key=key,
+            on_change=follow,
+            format_func=label,
+        )
+    )
 
 
 def token_view(picked: Picked, text: str) -> Shown | None:
@@ -153,24 +195,19 @@ def switches(picked: Picked) -> tuple[bool, bool]:
 
 def _live(picked: Picked, *, specials: bool, marks: bool) -> Live:
     """How the token view follows the typing: with the tokenizer's table when the browser can encode."""
+    live = Live(box=keys.TEXT_BOX, specials=specials, marks=marks)
     if not browser_encoding():
-        return Live(box=keys.TEXT_BOX, specials=specials, marks=marks)
+        return live
     memo: dict[str, EncoderTable | None] = st.session_state.setdefault(keys.TABLE_MEMO, {})
     tok = picked.tokenizer
     table = remember(memo, picked.identity, lambda: encoder_table(tok, key=picked.identity), size=2)
     if table is None:
-        return Live(box=keys.TEXT_BOX, specials=specials, marks=marks)
+        return live
     sent: set[str] = st.session_state.setdefault(keys.TABLES_SENT, set())
     first = table.key not in sent or missing_table(keys.SPANS) == table.key
     sent.add(table.key)
-    return Live(
-        box=keys.TEXT_BOX,
-        table_key=table.key,
-        table=table if first else None,
-        specials=specials,
-        marks=marks,
-        max_tokens=PAGE_SIZE,
-        live_chars=LIVE_BYTES,
+    return replace(
+        live, table_key=table.key, table=table if first else None, max_tokens=PAGE_SIZE, live_chars=LIVE_BYTES
     )
 
 
@@ -213,7 +250,7 @@ def unknown_metric(result: Tokenized) -> None:
 
 def _page_choice(result: Tokenized) -> Page:
     total = len(result.ids)
-    pages = max(1, -(-total // PAGE_SIZE))
+    pages = page_of(total, page=1).pages
     if pages == 1:
         return page_of(total, page=1)
     if st.session_state.get(keys.PAGE, 1) > pages:

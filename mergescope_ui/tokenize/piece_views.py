@@ -19,12 +19,11 @@ from mergescope_ui.shared.html.tables import TABLE_CSS, html_table
 from mergescope_ui.shared.html.tokens import TOKEN_CSS
 
 from . import keys
-from .main_view import PickedToken, Shown, picked_position
+from .details_tab import MAX_CHOICES
+from .main_view import Shown, choose_token
 from .piece_html import PIECE_CSS, marked, piece_facts, piece_span
 from .results import Tokenized
 from .schemes import hooks_of
-
-MAX_PIECE_CHOICES = 3000
 
 
 def piece_details_tab(tok: SchemeTokenizer, shown: Shown) -> None:
@@ -45,28 +44,19 @@ def piece_details_tab(tok: SchemeTokenizer, shown: Shown) -> None:
         if c.unknown or c.id not in seen:
             seen.add(c.id)
             options.append(pos)
-        if len(options) >= MAX_PIECE_CHOICES:
+        if len(options) >= MAX_CHOICES:
             break
     if not options:
         st.info("No tokens to inspect.")
         return
-    clicked = picked_position(shown)
-    mark: PickedToken | None = st.session_state.get(keys.PICKED)
-    current = st.session_state.get(keys.PIECE_DETAIL)
-    if clicked is not None and mark is not None and (mark.fresh or current is None):
-        mark.fresh = False
-        if clicked not in options:
-            options.append(clicked)
-        st.session_state[keys.PIECE_DETAIL] = clicked
-    elif current not in options:
-        st.session_state[keys.PIECE_DETAIL] = max(options, key=lambda p: (len(cuts[p].label), -p))
-    position = st.selectbox(
-        "Token (click one in the text above, or pick it here)",
+    position = choose_token(
+        shown,
         options,
         key=keys.PIECE_DETAIL,
-        on_change=_follow_choice,
-        args=(shown,),
-        format_func=lambda p: f"{marked(cuts[p].label)}  · id {cuts[p].id} · at token {p + 1:,}",
+        of_position=lambda p: p,
+        longest=lambda p: (len(cuts[p].label), -p),
+        position_of=lambda p: p if isinstance(p, int) else None,
+        label=lambda p: f"{marked(cuts[p].label)}  · id {cuts[p].id} · at token {p + 1:,}",
     )
     c = cuts[position]
     detail = pieces.detail(tok, c)
@@ -129,10 +119,3 @@ def _word_html(
         score = sum(scores[cuts[p].id] for p in range(lo, hi) if not cuts[p].unknown)
         total = f"<p>Score of these pieces: {score:.4g}</p>"
     return '<div class="ms-tokens" style="max-height:none">' + "".join(spans) + "</div>" + total
-
-
-def _follow_choice(shown: Shown) -> None:
-    """The selectbox picked a token: outline it in the text."""
-    position = st.session_state.get(keys.PIECE_DETAIL)
-    if isinstance(position, int):
-        st.session_state[keys.PICKED] = PickedToken(shown.signature, position, fresh=False)

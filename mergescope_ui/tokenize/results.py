@@ -130,31 +130,21 @@ def tokenize(tok: AnyTokenizer, text: str, *, label: str, specials: bool = True)
     ((1, 2, 0, 0, 0), ['hug', '##s', '[UNK]', '[UNK]', '[UNK]'], 3, 'hugs [UNK] [UNK] [UNK]')
     """
     hooks = hooks_of(tok)
-    if hooks.pieces is not None:
-        return _tokenize_pieces(tok, text, label=label)
-    vocab: Mapping[int, bytes] = hooks.byte_vocab(tok)
-    special = tok.special_ids
-    bpe = tok.as_bpe()
+    vocab, bpe = hooks.byte_vocab(tok), tok.as_bpe()
+    cuts: tuple[Cut, ...] = ()
+    loss: Loss | None = None
+    error: str | None = None
     try:
-        ids = tuple(tok.encode(text) if specials or bpe is None else bpe.encode_ordinary(text))
+        if hooks.pieces is not None:  # WordPiece, Unigram: their cuts, and what the round trip loses
+            cuts, loss = tuple(cut(tok, text)), lost(tok, text)
+            ids = tuple(c.id for c in cuts)
+        else:
+            ids = tuple(tok.encode(text) if specials or bpe is None else bpe.encode_ordinary(text))
     except ValueError as exc:
-        return Tokenized(label, (), vocab, text_counts(text, None), tok.vocab_size, special, error=str(exc))
-    return Tokenized(label, ids, vocab, text_counts(text, ids), tok.vocab_size, special)
-
-
-def _tokenize_pieces(tok: SchemeTokenizer, text: str, *, label: str) -> Tokenized:
-    """A WordPiece or Unigram tokenization: the ids with their cuts, and what the round trip loses."""
-    specials = tok.special_ids
-    try:
-        cuts = tuple(cut(tok, text))
-        loss = lost(tok, text)
-    except ValueError as exc:
-        return Tokenized(
-            label, (), {}, text_counts(text, None), tok.vocab_size, specials, str(exc), tok.scheme
-        )
-    ids = tuple(c.id for c in cuts)
+        ids, cuts, loss, error = (), (), None, str(exc)
+    counts = text_counts(text, ids if error is None else None)
     return Tokenized(
-        label, ids, {}, text_counts(text, ids), tok.vocab_size, specials, None, tok.scheme, cuts, loss
+        label, ids, vocab, counts, tok.vocab_size, tok.special_ids, error, tok.scheme, cuts, loss
     )
 
 

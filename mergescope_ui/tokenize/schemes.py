@@ -35,21 +35,6 @@ from .piece_html import PieceDetail, unigram_detail, unigram_summary, wordpiece_
 T = TypeVar("T", bound=SchemeTokenizer)
 
 
-def _no_unknown(tok: SchemeTokenizer, text: str) -> list[tuple[int, str]]:
-    """No character stops it: a byte-level vocabulary holds every byte, and WordPiece and Unigram
-    make an unknown token of what they cannot cut."""
-    return []
-
-
-def _no_bytes(tok: SchemeTokenizer) -> Mapping[int, bytes]:
-    """Its ids are pieces of text, not fixed bytes (an unknown token stands for whatever it swallowed)."""
-    return {}
-
-
-def _bpe_vocab(tok: Tokenizer) -> Mapping[int, bytes]:
-    return tok.vocab
-
-
 def char_vocab(tok: CharTokenizer) -> dict[int, bytes]:
     """The baseline's id -> bytes (each character's UTF-8).
 
@@ -57,10 +42,6 @@ def char_vocab(tok: CharTokenizer) -> dict[int, bytes]:
     {0: b'h', 1: b'\\xc3\\xa9'}
     """
     return {i: c.encode("utf-8", errors="surrogatepass") for i, c in enumerate(tok.chars)}
-
-
-def _char_unknown(tok: CharTokenizer, text: str) -> list[tuple[int, str]]:
-    return tok.unknown(text)
 
 
 def bpe_summary(tok: Tokenizer) -> str:
@@ -73,22 +54,6 @@ def bpe_summary(tok: Tokenizer) -> str:
         f"vocab {tok.vocab_size:,}, {len(tok.merges):,} merges, "
         f"{len(tok.special_tokens)} special tokens, pattern {tok.pretokenizer.name}"
     )
-
-
-def _wordpiece_starts_word(tok: WordPieceTokenizer, label: str) -> bool:
-    return not label.startswith(tok.prefix)
-
-
-def _unigram_starts_word(tok: UnigramTokenizer, label: str) -> bool:
-    return label.startswith(SPACE)
-
-
-def _normal_pieces(tok: UnigramTokenizer) -> int:
-    return sum(1 for k in tok.kinds if k == "normal")
-
-
-def _unigram_scores(tok: UnigramTokenizer) -> Sequence[float]:
-    return tok.scores
 
 
 @dataclass(frozen=True, kw_only=True)  # no slots: a generic class subscripted when called sets __orig_class__
@@ -118,16 +83,18 @@ class SchemeHooks(Generic[T]):
     """One scheme on the Tokenize page.
 
     - ``name``: as the page writes it;
-    - ``byte_vocab``: id -> bytes of every id that can appear (empty when ids are pieces of text);
-    - ``unknown``: ``(position, character)`` of each character of a text it cannot encode at all;
+    - ``byte_vocab``: id -> bytes of every id that can appear (empty when ids are pieces of text, not
+      fixed bytes: an unknown token stands for whatever it swallowed);
+    - ``unknown``: ``(position, character)`` of each character of a text it cannot encode at all (none
+      by default: a byte-level vocabulary holds every byte, WordPiece and Unigram make an unknown token);
     - ``summary``: what was loaded, in a few words (None: the scheme is never loaded from files);
     - ``no_files``: why the Files tab has no files to download (BPE's are written: ``""``);
     - ``pieces``: its :class:`PieceHooks`, when its tokens are pieces of text rather than bytes.
     """
 
     name: str
-    byte_vocab: Callable[[T], Mapping[int, bytes]] = _no_bytes
-    unknown: Callable[[T, str], list[tuple[int, str]]] = _no_unknown
+    byte_vocab: Callable[[T], Mapping[int, bytes]] = lambda tok: {}
+    unknown: Callable[[T, str], list[tuple[int, str]]] = lambda tok, text: []
     summary: Callable[[T], str] | None = None
     no_files: str = ""
     pieces: PieceHooks[T] | None = None
@@ -139,11 +106,13 @@ OWN_FILES = (
 )
 
 HOOKS: dict[str, SchemeHooks[Any]] = {
-    "bpe": SchemeHooks[Tokenizer](name="byte-level BPE", byte_vocab=_bpe_vocab, summary=bpe_summary),
+    "bpe": SchemeHooks[Tokenizer](
+        name="byte-level BPE", byte_vocab=lambda tok: tok.vocab, summary=bpe_summary
+    ),
     "char": SchemeHooks[CharTokenizer](
         name="characters",
         byte_vocab=char_vocab,
-        unknown=_char_unknown,
+        unknown=lambda tok, text: tok.unknown(text),
         no_files="The character baseline has no file format; pick a BPE tokenizer to download its files.",
     ),
     "wordpiece": SchemeHooks[WordPieceTokenizer](
@@ -152,7 +121,7 @@ HOOKS: dict[str, SchemeHooks[Any]] = {
         no_files=OWN_FILES,
         pieces=PieceHooks[WordPieceTokenizer](
             detail=wordpiece_detail,
-            starts_word=_wordpiece_starts_word,
+            starts_word=lambda tok, label: not label.startswith(tok.prefix),
             marks="## continues a word",
             how_cut="From the word's start it takes the longest piece in the vocabulary, then the longest "
             "## piece from where that ended, and so on; a word it cannot finish is one unknown token.",
@@ -165,9 +134,9 @@ HOOKS: dict[str, SchemeHooks[Any]] = {
         no_files=OWN_FILES,
         pieces=PieceHooks[UnigramTokenizer](
             detail=unigram_detail,
-            starts_word=_unigram_starts_word,
-            scores=_unigram_scores,
-            ranked=_normal_pieces,
+            starts_word=lambda tok, label: label.startswith(SPACE),
+            scores=lambda tok: tok.scores,
+            ranked=lambda tok: sum(1 for k in tok.kinds if k == "normal"),
             marks="▁ is a space; its score",
             how_cut="Of every way to cut the text into pieces, the one whose scores (log probabilities) add "
             "up to the most; ▁ stands for a space.",

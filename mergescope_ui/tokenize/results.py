@@ -1,11 +1,7 @@
 """The Tokenize page's records: one tokenization of one text, its counts and paging (pure).
 
-Works for ``bpe_core.Tokenizer``, the character baseline ``bpe_core.CharTokenizer``, and the
-WordPiece and Unigram tokenizers read from their files; the baseline's unknown-character error
-becomes a result with ``error`` set, so a page shows it like any other outcome.  A WordPiece or
-Unigram result carries its tokens over the text (``cuts``: the piece as its vocabulary writes it,
-``##s``, ``▁the``, and the text it covers) and what the round trip loses (``loss``), since its ids
-do not stand for fixed bytes (an ``[UNK]`` stands for whatever word it swallowed).
+Any scheme's tokenizer; an error while encoding (the baseline's unknown character) becomes a result
+with ``error`` set, shown like any other outcome.
 
 >>> from bpe_core import CharTokenizer, train
 >>> r = tokenize(CharTokenizer("hello"), "hole", label="chars")
@@ -31,9 +27,6 @@ from mergescope_ui.shared.html.schemes import Cut, cut
 from .schemes import hooks_named, hooks_of
 
 PAGE_SIZE = 5000
-
-AnyTokenizer = SchemeTokenizer
-"""A tokenizer the page shows: any scheme's (what differs, :mod:`.schemes` says)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +61,8 @@ COUNT_LABELS: tuple[tuple[str, str], ...] = (
 class Tokenized:
     """One tokenizer's ids for one text (or the reason there are none).
 
-    ``vocab`` maps every id that can appear to its bytes (the character
-    baseline's ids map to the character's UTF-8), so views can show any
-    byte-level tokenizer the same way.  ``scheme`` is the tokenizer's (``bpe``, ``char``,
-    ``wordpiece``, ``unigram``); for WordPiece and Unigram ``vocab`` is empty, ``cuts`` holds each
+    ``vocab`` maps every id that can appear to its bytes (the baseline's: each character's UTF-8).
+    For WordPiece and Unigram it is empty (their ids do not stand for fixed bytes); ``cuts`` holds each
     token over the text (one per id) and ``loss`` what ``decode(encode(text))`` loses.
     """
 
@@ -115,10 +106,9 @@ def text_counts(text: str, ids: Sequence[int] | None) -> Counts:
     )
 
 
-def tokenize(tok: AnyTokenizer, text: str, *, label: str, specials: bool = True) -> Tokenized:
-    """Encode ``text``; a ValueError from the tokenizer becomes ``error`` (no ids).
-
-    ``specials=False`` encodes special-token strings as plain text.
+def tokenize(tok: SchemeTokenizer, text: str, *, label: str, specials: bool = True) -> Tokenized:
+    """Encode ``text`` (``specials=False``: special-token strings as plain text); a ValueError becomes
+    ``error`` (no ids).
 
     >>> from bpe_core import Tokenizer
     >>> tok = Tokenizer({i: bytes([i]) for i in range(256)}, [], special_tokens={"<|x|>": 256})
@@ -191,10 +181,8 @@ PIECE_COLUMNS = ("unknown tokens", "round trip")  # shown when a WordPiece or Un
 
 
 def compare_table(results: Sequence[Tokenized]) -> pd.DataFrame:
-    """One row per tokenizer, in the order given (failed ones keep their row, with the error as note).
-
-    With a WordPiece or Unigram result among them, two more columns: its unknown tokens, and whether
-    the round trip is exact (the note says what a lossy one loses).
+    """One row per tokenizer, in the order given (a failed one with the error as note); with a WordPiece
+    or Unigram result among them, the :data:`PIECE_COLUMNS` too.
 
     >>> from bpe_core import CharTokenizer
     >>> t = compare_table(

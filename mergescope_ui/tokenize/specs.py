@@ -1,12 +1,9 @@
 """Which tokenizer to use: one small record per kind, each with a stable text form (pure).
 
-Every kind is one class: it owns its ``prefix`` (the text form's first word), how it reads the
-rest of its text form (:meth:`TokenizerSpec.read`), its :meth:`~TokenizerSpec.key` (the text form
-itself), its :meth:`~TokenizerSpec.label`, and how it turns into a tokenizer
-(:meth:`~TokenizerSpec.resolve`, given the :class:`Here` the Streamlit side provides).
-Subclassing registers the kind, so a new kind is one new class.  The text form goes into the URL
-and into the compare list, so a spec round-trips and a bad one is a ValueError that says what is
-wrong.
+Each kind is one class (subclassing registers it): its ``prefix``, how it reads the rest of its text
+form (:meth:`TokenizerSpec.read`), its label, and how it turns into a tokenizer (:meth:`~TokenizerSpec.
+resolve`, with the :class:`Here` the Streamlit side provides).  The text form goes into the URL and
+the compare list: a spec round-trips, and a bad one is a ValueError that says what is wrong.
 
 >>> spec = QuickSpec(corpus="lighthouse-story", vocab_size=500, pattern="gpt2")
 >>> spec.key()
@@ -35,7 +32,7 @@ from pathlib import Path
 from typing import ClassVar, Protocol
 from urllib.parse import urlsplit
 
-from bpe_core import PATTERNS, CharTokenizer, Tokenizer
+from bpe_core import PATTERNS, CharTokenizer, SchemeTokenizer, Tokenizer
 from bpe_core.formats import TokenizerFileError
 from bpe_core.hub import (
     ENCODINGS,
@@ -52,7 +49,6 @@ from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
 from .fetch_settings import FetchSettings
-from .results import AnyTokenizer
 from .schemes import shows
 
 MIN_VOCAB = 256
@@ -74,7 +70,7 @@ class Picked:
 
     spec: TokenizerSpec
     label: str
-    tokenizer: AnyTokenizer | None
+    tokenizer: SchemeTokenizer | None
     identity: str  # changes whenever the tokenizer could change (for memos)
     counts: tuple[int, ...] | None = None
     notes: tuple[str, ...] = ()
@@ -98,7 +94,7 @@ class LoadedUpload:
     digest: str
     names: tuple[str, ...]
     pattern: str | None
-    tokenizer: AnyTokenizer | None = None  # byte-level BPE, or WordPiece / Unigram read from their files
+    tokenizer: SchemeTokenizer | None = None  # byte-level BPE, or WordPiece / Unigram read from their files
     error: str | None = None
     notes: tuple[str, ...] = ()  # what the loader said (a pattern or special tokens the files do not carry)
 
@@ -132,6 +128,7 @@ class TokenizerSpec(ABC):
     prefix: ClassVar[str]  # the text form's first word; registers the kind
     choice: ClassVar[str] = ""  # the picker's radio choice that shows it (default: the prefix)
     in_session: ClassVar[bool] = False  # lives in one session only (a link cannot bring it along)
+    title: ClassVar[str] = ""  # the label of a kind without settings that name it
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -157,9 +154,9 @@ class TokenizerSpec(ABC):
         """What follows the prefix in the text form, one item per ``:``-separated part."""
         return ()
 
-    @abstractmethod
     def label(self, *, titles: Mapping[str, str] | None = None) -> str:
         """A short human label (``titles`` maps corpus ids to titles)."""
+        return self.title
 
     @abstractmethod
     def resolve(self, here: Here, *, text: str, titles: Mapping[str, str]) -> Picked:
@@ -172,7 +169,7 @@ class TokenizerSpec(ABC):
     def picked(
         self,
         label: str,
-        tokenizer: AnyTokenizer,
+        tokenizer: SchemeTokenizer,
         *,
         counts: tuple[int, ...] | None = None,
         notes: tuple[str, ...] = (),
@@ -183,11 +180,6 @@ class TokenizerSpec(ABC):
     def missing(self, label: str, error: str, *, quiet: bool = True) -> Picked:
         """A Picked without a tokenizer, saying why."""
         return Picked(self, label, None, self.key(), error=error, quiet=quiet)
-
-    @staticmethod
-    def parse(text: str) -> TokenizerSpec:
-        """Read :meth:`key`'s form back (see :func:`parse`)."""
-        return parse(text)
 
 
 def parse(text: str) -> TokenizerSpec:
@@ -262,10 +254,14 @@ class CachedSpec(TokenizerSpec):
 
     choice: ClassVar[str] = LOCAL
     where: ClassVar[str]  # the cache, in words
+    brand: ClassVar[str]  # whose tokenizer, in its label
     name: str = ""
 
     def parts(self) -> tuple[str, ...]:
         return (self.name,)
+
+    def label(self, *, titles: Mapping[str, str] | None = None) -> str:
+        return f"{self.name} ({self.brand})"
 
     def picker_state(self, *, titles: Mapping[str, str]) -> dict[str, object]:
         return {keys.LOCAL: self.key()}
@@ -273,12 +269,11 @@ class CachedSpec(TokenizerSpec):
     def resolve(self, here: Here, *, text: str, titles: Mapping[str, str]) -> Picked:
         label = self.label()
         found = here.found(self.key())
+        unusable = "it is on this machine, but cannot be loaded here: "
         if found is None:
             why = here.why_not(self.key())
             if why is not None:
-                return self.missing(
-                    label, f"it is on this machine, but cannot be loaded here: {why}", quiet=False
-                )
+                return self.missing(label, unusable + why, quiet=False)
             return self.missing(label, f"{self.name} is not in {self.where} on this machine yet")
         try:
             loaded = here.load_found(found)
@@ -286,12 +281,7 @@ class CachedSpec(TokenizerSpec):
             return self.missing(label, f"cannot read its files ({exc.strerror or exc})", quiet=False)
         except TokenizerFileError as exc:  # a WordPiece or Unigram file the top did not rule out
             where = f", {exc.where}" if exc.where else ""
-            return self.missing(
-                label,
-                f"it is on this machine, but cannot be loaded here: {Path(exc.path).name}{where}: "
-                f"{exc.problem}",
-                quiet=False,
-            )
+            return self.missing(label, f"{unusable}{Path(exc.path).name}{where}: {exc.problem}", quiet=False)
         tok = loaded.tokenizer
         if not shows(tok):
             return self.missing(label, f"it holds a {tok.scheme} tokenizer, which this page cannot show")
@@ -312,15 +302,13 @@ class TiktokenSpec(CachedSpec):
 
     prefix: ClassVar[str] = "tiktoken"
     where: ClassVar[str] = "tiktoken's cache"
+    brand: ClassVar[str] = "tiktoken"
 
     @classmethod
     def read(cls, rest: str, text: str) -> TiktokenSpec:
         if rest not in ENCODINGS:
             raise ValueError(f"{rest!r} in {text!r} is not one of tiktoken's encodings {list(ENCODINGS)}")
         return cls(name=rest)
-
-    def label(self, *, titles: Mapping[str, str] | None = None) -> str:
-        return f"{self.name} (tiktoken)"
 
     def source(self, settings: FetchSettings) -> str:
         return _host(settings.openai_url)
@@ -343,15 +331,13 @@ class HfSpec(CachedSpec):
 
     prefix: ClassVar[str] = "hf"
     where: ClassVar[str] = "the Hugging Face hub cache"
+    brand: ClassVar[str] = "Hugging Face"
 
     @classmethod
     def read(cls, rest: str, text: str) -> HfSpec:
         if not _HF_NAME.fullmatch(rest):
             raise ValueError(f"{rest!r} in {text!r} is not a Hugging Face model name like org/name")
         return cls(name=rest)
-
-    def label(self, *, titles: Mapping[str, str] | None = None) -> str:
-        return f"{self.name} (Hugging Face)"
 
     def source(self, settings: FetchSettings) -> str:
         return _host(settings.hf_url)
@@ -413,6 +399,7 @@ class UploadSpec(TokenizerSpec):
     """Loaded from the user's files: the ones of this ``digest``, or (empty) the ones uploaded last."""
 
     prefix: ClassVar[str] = "upload"
+    title: ClassVar[str] = "uploaded files"
     in_session: ClassVar[bool] = True
     digest: str = ""
 
@@ -424,9 +411,6 @@ class UploadSpec(TokenizerSpec):
 
     def parts(self) -> tuple[str, ...]:
         return (self.digest,) if self.digest else ()
-
-    def label(self, *, titles: Mapping[str, str] | None = None) -> str:
-        return "uploaded files"
 
     def resolve(self, here: Here, *, text: str, titles: Mapping[str, str]) -> Picked:
         loaded = here.upload(self.digest)
@@ -476,13 +460,11 @@ class TextCharsSpec(TokenizerSpec):
     """The character-level baseline built from the text being tokenized (it never meets an unknown one)."""
 
     prefix: ClassVar[str] = "textchars"
+    title: ClassVar[str] = "characters of this text"
 
     @classmethod
     def read(cls, rest: str, text: str) -> TextCharsSpec:
         return cls()
-
-    def label(self, *, titles: Mapping[str, str] | None = None) -> str:
-        return "characters of this text"
 
     def resolve(self, here: Here, *, text: str, titles: Mapping[str, str]) -> Picked:
         tok = CharTokenizer(text) if text else CharTokenizer(" ")
@@ -494,6 +476,7 @@ class BytesSpec(TokenizerSpec):
     """No merges: one token per byte (``pattern`` only changes where specials and chunks are cut)."""
 
     prefix: ClassVar[str] = "bytes"
+    title: ClassVar[str] = "raw bytes (no merges)"
     pattern: str = "gpt2"
 
     @classmethod
@@ -502,9 +485,6 @@ class BytesSpec(TokenizerSpec):
 
     def parts(self) -> tuple[str, ...]:
         return (self.pattern,)
-
-    def label(self, *, titles: Mapping[str, str] | None = None) -> str:
-        return "raw bytes (no merges)"
 
     def picker_state(self, *, titles: Mapping[str, str]) -> dict[str, object]:
         return {keys.PATTERN: self.pattern}

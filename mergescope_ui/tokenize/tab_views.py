@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from bpe_core import SchemeTokenizer
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.workers.cache import remember
@@ -24,7 +25,7 @@ from .link import write_link
 from .main_view import DETAILS_TAB, Shown
 from .piece_views import piece_details_tab
 from .resolve import Picked
-from .results import AnyTokenizer, Page, Tokenized, byte_start_of
+from .results import Page, Tokenized, byte_start_of
 from .ribbon import byte_ribbon_html
 from .schemes import HOOKS, hooks_of
 from .share import MAX_SHARED_CHARS, ShareState, text_fits, to_query
@@ -103,7 +104,7 @@ def tabs(text: str, picked: Picked, shown: Shown) -> None:
             _share_tab(state, text)
 
 
-def _ids_tab(result: Tokenized, page: Page, tok: AnyTokenizer | None) -> None:
+def _ids_tab(result: Tokenized, page: Page, tok: SchemeTokenizer | None) -> None:
     ids = result.ids[page.start : page.stop]
     st.caption(f"Token ids {page.start + 1:,}–{page.stop:,} (copy with the button at the top right)")
     st.code(", ".join(map(str, ids)) or "(none)", language=None, wrap_lines=True)

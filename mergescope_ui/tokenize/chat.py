@@ -1,24 +1,15 @@
 """A chat as the model reads it: messages joined with the tokenizer's own special tokens (pure).
 
-Chat models do not read "system: ... user: ..."; they read one text in
-which special tokens mark where each message starts and ends.  Which
-tokens, and how they are placed, depends on the tokenizer:
+Which special tokens mark where each message starts and ends depends on the tokenizer:
 
-- **ChatML** (``<|im_start|>`` and ``<|im_end|>``): OpenAI's chat models on
-  cl100k_base and o200k_base, written as tiktokenizer writes them,
-  ``<|im_start|>role<|im_sep|>text<|im_end|>`` with nothing between
-  messages; without ``<|im_sep|>`` (Qwen) a newline follows the role and
-  each message;
+- **ChatML** (``<|im_start|>``, ``<|im_end|>``): as tiktokenizer writes OpenAI's chats,
+  ``<|im_start|>role<|im_sep|>text<|im_end|>``; without ``<|im_sep|>`` (Qwen) newlines instead;
 - **Llama 3** (``<|start_header_id|>``, ``<|end_header_id|>``, ``<|eot_id|>``);
-- **role tokens** (``<|system|>``, ``<|user|>``, ``<|assistant|>``, ended by
-  ``<|end|>`` or ``<|endoftext|>``), as Phi-3 and Zephyr-style models do;
-- a tokenizer trained here with other special tokens: ``role: text``, each
-  message ended by its first special token (its own, so it still shows as
-  one token);
-- no special tokens at all: ``role: text`` lines, which the page points out.
+- **role tokens** (``<|user|>``... ended by ``<|end|>`` or ``<|endoftext|>``): Phi-3, Zephyr;
+- other special tokens: ``role: text``, each message ended by its first special token;
+- no special tokens: ``role: text`` lines, which the page points out.
 
-Each form ends with the prompt for the assistant's next message, as
-generation starts there.
+Each form ends with the prompt for the assistant's next message, where generation starts.
 
 >>> messages = [ChatMessage("system", "Be brief."), ChatMessage("user", "Hi")]
 >>> chat = render_chat(messages, ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|im_sep|>"])

@@ -1,15 +1,9 @@
 """The text as coloured token spans you can click (a Streamlit components v2 element, no iframe).
 
-The spans are the ones every view uses
-(:func:`mergescope_ui.shared.html.tokens.token_span`: escaped label, escaped
-tooltip), each marked with its position in the text (``data-i``).  A click,
-or Enter on a focused token, reports that position back to Python as a
-trigger value; the picked token is outlined at once in the browser, before
-Python answers with its details.  From the keyboard: Tab reaches the
-tokens once, the arrow keys move between them, Enter picks one.
-
-For screen readers the tokens are a list (``role="list"``), each token an item whose name gives its
-text, id and byte count (:func:`token_name`; the tooltip alone reaches no one on a keyboard).
+The spans are :func:`~mergescope_ui.shared.html.tokens.token_span`'s, each with its position
+(``data-i``).  A click, or Enter on a focused token, reports that position to Python; the browser
+outlines it at once.  Tab reaches the tokens once, the arrow keys move between them.  For screen
+readers the tokens are a list, each item named by its text, id and byte count (:func:`token_name`).
 
 >>> html = clickable_spans_html([104, 60], {104: b"h", 60: b"<"}, start=10)
 >>> html.count('data-i="'), 'data-i="11"' in html, "&lt;" in html, "<script" in html
@@ -56,9 +50,7 @@ def clickable_spans_html(
     max_tokens: int = 5000,
     marks: bool = True,
 ) -> str:
-    """``<div class="ms-tokens">`` with one span per id, ``data-i`` = its position + ``start``.
-
-    ``marks``: whitespace shows as ␣ ↵ ⇥ (else as itself)."""
+    """``<div class="ms-tokens">`` with one span per id, ``data-i`` = its position + ``start``."""
     special = set(special_ids)
     parts = [f'<div class="ms-tokens" role="list" aria-label="{LIST_NAME}">']
     for pos, token_id in enumerate(ids[:max_tokens], start=start):
@@ -103,12 +95,10 @@ def clickable_tokens(
     counts: Counts,
     live: Live | None = None,
 ) -> None:
-    """Draw ``html`` (from :func:`clickable_spans_html`); a click calls ``on_pick(position)``.
+    """Draw ``html`` (:func:`clickable_spans_html`) under ``counts``; a click calls ``on_pick(position)``.
 
-    ``counts`` (of the whole text) show above the spans.  ``signature`` names the content (tokenizer,
-    text, page): the browser replaces the spans only when it changes, and keeps the box's scroll
-    position within one page.  With ``live`` the browser draws page 1 itself from the text as typed
-    in ``live.box`` (see :class:`Live`).
+    The browser replaces the spans only when ``signature`` (tokenizer, text, page) changes; with
+    ``live`` it draws page 1 itself from the text as typed (see :class:`Live`).
     """
 
     def clicked() -> None:

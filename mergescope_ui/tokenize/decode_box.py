@@ -1,8 +1,7 @@
 """Ids back to text: a box in the Token ids tab, for ids copied from anywhere.
 
-The ids' bytes are joined and shown as text; bytes that do not make a whole character (an id that
-holds half of one) show as ``<E8><AF>``, never as a replacement character.  Unknown ids and
-words that are not ids are named in one line each; the ids that are known are still decoded.
+Bytes that make no whole character show as ``<E8><AF>``; unknown ids and words that are not ids are
+named in one line each, and the known ids still decoded.
 
 >>> parse_ids("[464, 1994,9358 x -3]")
 ([464, 1994, 9358], ['x', '-3'])
@@ -36,8 +35,7 @@ _WORDS = re.compile(r"[^\s,;\[\]()]+")
 
 @dataclass(frozen=True, slots=True)
 class Decoded:
-    """The text of the known ids (bytes that are no whole character as ``<XX>``), the unknown ids, and
-    whether any such bytes were shown."""
+    """The text of the known ids, the unknown ids, and whether bytes were shown as ``<XX>``."""
 
     text: str
     unknown: tuple[int, ...]
@@ -69,10 +67,7 @@ def decode_ids(ids: Sequence[int], vocab: Mapping[int, bytes]) -> Decoded:
 
 
 def decode_box(result: Tokenized, *, tok: SchemeTokenizer | None = None) -> None:
-    """The box and what it gives: the text, or a line naming what is wrong.
-
-    ``tok``: the tokenizer; one whose ids are pieces of text (WordPiece, Unigram) writes them with its
-    own decoder."""
+    """The box and what it gives: the text (WordPiece's, Unigram's: by their decoder), or what is wrong."""
     raw = st.text_input(
         "Ids to text",
         key=keys.DECODE,

@@ -1,8 +1,7 @@
 """Token details: bytes, readable form, id, the merge that made it, its genealogy (pure).
 
-The genealogy goes down (the tree of merges to single bytes) and up (later
-tokens built from this one).  HTML reuses :func:`mergescope_ui.shared.html.tokens.token_span`
-for every token, so every label is escaped the same way.
+The genealogy goes down (the tree of merges to single bytes) and up (later tokens built from this
+one); every token is a :func:`~mergescope_ui.shared.html.tokens.token_span` (escaped).
 
 >>> from bpe_core import train
 >>> tok = train("low low low lower lowest", vocab_size=260, pattern="gpt2")
@@ -142,11 +141,8 @@ def _span(token_id: int, token: bytes) -> str:
 
 
 def genealogy_html(node: Genealogy, *, css: bool = True, open_levels: int = OPEN_LEVELS) -> str:
-    """The tree as nested lists: each token with "merge k" and its two parts below it.
-
-    A token of more than :data:`FULL_TREE_BYTES` bytes has a tree of up to twice as many
-    entries (a 42-byte Chinese token: 83, several screens), so below ``open_levels`` each merge
-    is folded in a ``<details>`` that a click opens; every byte is still in the page.
+    """The tree as nested lists: each token with "merge k" and its two parts below it; in a token of
+    more than :data:`FULL_TREE_BYTES` bytes each merge below ``open_levels`` folds in a ``<details>``.
 
     >>> from bpe_core import train
     >>> tok = train("abcdefghijklmn " * 9, vocab_size=275, pattern="none")
@@ -206,8 +202,7 @@ def describe(detail: TokenDetail) -> str:
 
 
 def facts_table(detail: TokenDetail) -> pd.DataFrame:
-    """The facts of ``detail`` as (field, value) rows, every value a string (for an HTML table whose
-    cells wrap, so a long token's bytes stay readable on a projector).
+    """The facts of ``detail`` as (field, value) strings (an HTML table's: its cells wrap).
 
     >>> from bpe_core import train
     >>> tok = train("low low low lower lowest", vocab_size=260, pattern="gpt2")

@@ -1,26 +1,12 @@
 """A text box that reports its text while you type (a Streamlit components v2 element, no iframe).
 
-Streamlit's ``st.text_area`` sends its value only on Ctrl+Enter or when it
-loses focus, so tokens would lag behind the text.  This box sends it a short
-moment after the last key (:data:`DEBOUNCE_MS`), for texts up to
-:data:`LIVE_BYTES`; past that (a re-tokenization per pause would feel slow)
-it says, right under the box, that the tokens update on Ctrl+Enter (or when
-you click elsewhere).
-
-No keystroke is lost: the box in the browser holds the text; Python sends a
-text back only when the page itself changes it (an example button, a link),
-and marks that with a new ``revision``.  The box takes Python's text only
-for a revision it has not seen, so a rerun that answers an older keystroke
-never overwrites what was typed since.  A text typed but not yet sent
-survives the box being drawn again.
-
-Each paste inserts at most :data:`~mergescope_ui.shared.inputs.upload_widgets.MAX_PASTE_CHARS`
-characters, as the other pages' text areas do (:mod:`mergescope_ui.shared.inputs.paste_guard`), and the
-note under the box says it was cut: chromium takes about 90 s to insert a million.
-
-The text arrives in ``session_state[state_key]`` through ``on_change``
-(:func:`live_text_box`); nothing user-typed is ever rendered as HTML here.  The box's JavaScript and
-CSS are ``live_assets/box.js`` and ``box.css``.
+``st.text_area`` sends its value only on Ctrl+Enter or on blur; this box sends it :data:`DEBOUNCE_MS`
+after the last key, for texts up to :data:`LIVE_BYTES` (past that, it says the tokens update on
+Ctrl+Enter).  No keystroke is lost: Python sends a text back only when the page changes it (an
+example, a link) with a new ``revision``, and the box takes it only for a revision it has not seen.
+A paste inserts at most :data:`~mergescope_ui.shared.inputs.upload_widgets.MAX_PASTE_CHARS`
+characters, as other pages' text areas do.  Nothing typed is rendered as HTML here; the box's
+JavaScript and CSS are ``live_assets/box.js`` and ``box.css``.
 """
 
 from __future__ import annotations
@@ -55,11 +41,8 @@ def live_text_box(
     placeholder: str = "",
     on_change: Callable[[], None] | None = None,
 ) -> None:
-    """Draw the box; what the user types lands in ``session_state[state_key]`` (then ``on_change``).
-
-    ``revision`` changes whenever the page itself sets ``session_state[state_key]``
-    (the box then shows that text); ``label`` and ``placeholder`` are the page's own words.
-    """
+    """Draw the box; what the user types lands in ``session_state[state_key]`` (then ``on_change``);
+    ``revision`` changes whenever the page itself sets it (the box then shows that text)."""
     text = st.session_state.get(state_key, "")
 
     def copy() -> None:

@@ -1,9 +1,7 @@
 """The Tokenize page's Details tab for WordPiece and Unigram tokenizers: one token, and how its word was cut.
 
-Their tokens are pieces of a vocabulary of strings (see :mod:`.piece_html`): the details show the
-piece (its ``##`` or ``▁``), what it covers here, Unigram's score, and for the unknown token the text
-it swallowed; the round trip shows the decoded text and marks what it lost.  Everything from the
-text or the files reaches the page through ``st.html`` (escaped), ``st.code`` or tables.
+The piece (its ``##`` or ``▁``), what it covers here, Unigram's score, and for the unknown token the
+text it swallowed; all of it reaches the page escaped.
 """
 
 from __future__ import annotations
@@ -27,10 +25,8 @@ from .schemes import hooks_of
 
 
 def piece_details_tab(tok: SchemeTokenizer, shown: Shown) -> None:
-    """The token clicked above (else the page's longest piece), and its details; a selectbox picks another.
-
-    One choice per distinct piece (its first place on the page), and one per unknown token: each
-    stands for other text."""
+    """The token clicked above (else the page's longest piece), and its details; a selectbox picks another
+    (one choice per distinct piece, and one per unknown token: each stands for other text)."""
     hooks = hooks_of(tok)
     pieces = hooks.pieces
     if pieces is None:
@@ -98,8 +94,8 @@ def _word_html(
     *,
     scores: Sequence[float] | None = None,
 ) -> str:
-    """The pieces of the word around ``position`` (up to the next piece that ``starts_word``: for
-    WordPiece one without ``##``, for Unigram one with ``▁``), with the picked one outlined."""
+    """The pieces of the word around ``position`` (up to the next that ``starts_word``), the picked one
+    outlined."""
     cuts = result.cuts
     lo = position
     while lo > 0 and not starts_word(cuts[lo].label) and not cuts[lo].unknown:

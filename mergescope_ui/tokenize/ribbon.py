@@ -1,14 +1,9 @@
 """The byte ribbon: characters, their UTF-8 bytes and the tokens, aligned column by column (pure).
 
-One grid column per byte.  Row 1 holds the characters (a character spans
-its bytes), row 2 the bytes in hex, row 3 the tokens (colored as in
-:mod:`mergescope_ui.shared.html.tokens`, same tooltip).  A character cut by a token
-boundary gets the ``ms-split`` class (a red mark), so a token that ends
-inside a character is plain to see.  Lines break where a token and a
-character both end; a token longer than a line (14 Chinese characters are
-42 bytes) also breaks after one of its characters, its cell open on the cut
-side (``ms-cont-r``, ``ms-cont-l``) and its tooltip saying it goes on.
-Every label is escaped.
+One grid column per byte: the characters, the bytes in hex, the tokens (as
+:mod:`mergescope_ui.shared.html.tokens` colours them).  A character cut by a token boundary is marked
+``ms-split``.  Lines break where a token and a character both end; a token longer than a line also
+breaks after one of its characters (``ms-cont-r``, ``ms-cont-l``).  Every label is escaped.
 
 >>> from bpe_core import Tokenizer
 >>> tok = Tokenizer({b: bytes([b]) for b in range(256)}, [])
@@ -66,10 +61,7 @@ RIBBON_CSS = (
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One cell of a ribbon line: grid columns ``first`` to ``first + width - 1`` (1-based) and its look.
-
-    ``label`` is the text shown, ``classes`` its CSS classes, ``title`` its tooltip.
-    """
+    """One cell of a ribbon line: grid columns ``first`` to ``first + width - 1`` (1-based) and its look."""
 
     first: int
     width: int
@@ -89,10 +81,7 @@ class RibbonLine:
 
 
 def char_cells(data: bytes) -> list[tuple[int, int]]:
-    """``(start, end)`` byte ranges of the characters in ``data``.
-
-    Leading continuation bytes (a character begun before ``data``) form one
-    range of their own.
+    """``(start, end)`` byte ranges of the characters in ``data`` (leading continuation bytes: one range).
 
     >>> char_cells("aé机".encode())
     [(0, 1), (1, 3), (3, 6)]
@@ -205,12 +194,8 @@ def byte_ribbon_html(
     line_bytes: int = LINE_BYTES,
     css: bool = True,
 ) -> str:
-    """The ribbon for the first whole tokens of ``ids`` up to about ``max_bytes`` bytes.
-
-    ``data`` is the UTF-8 the ids start at (it must begin with their bytes;
-    for a later page, the text's bytes from that page's first token); a
-    notice follows when tokens were left out.
-    """
+    """The ribbon for the first whole tokens of ``ids`` up to about ``max_bytes`` bytes (``data``: the
+    UTF-8 from the first id's bytes on); a notice follows when tokens were left out."""
     tokens: list[tuple[int, bytes]] = []
     size = 0
     for token_id in ids:

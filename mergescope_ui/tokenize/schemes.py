@@ -1,13 +1,9 @@
 """What the Tokenize page does differently for each scheme: one record of hooks per scheme (pure).
 
-The page shows four schemes (``bpe_core.tokenizer.scheme.SCHEMES``): byte-level BPE, the
-character baseline, WordPiece and Unigram.  What is BPE's alone (merges, the encoder table, the
-encode trace, the files MergeScope writes) the page gets from ``tok.as_bpe()``; everything else
-that differs is here: :func:`hooks_of` looks the tokenizer's record up once, by its ``scheme``,
-in :data:`HOOKS`, so no other module tests classes or compares scheme names.  A record's hooks take
-the tokenizer of its own scheme (the table is keyed by the name each class gives itself).  A scheme
-whose tokens are pieces of a vocabulary of strings, not bytes (WordPiece, Unigram), has a
-:class:`PieceHooks` too.  A new scheme on this page is one record here.
+What is BPE's alone (merges, the encoder table, the encode trace, the files MergeScope writes) the
+page gets from ``tok.as_bpe()``; all else that differs is a record in :data:`HOOKS`, looked up by the
+tokenizer's ``scheme`` (:func:`hooks_of`), so no other module tests classes or compares scheme names.
+A new scheme on this page is one record here.
 
 >>> from bpe_core.wordpiece import WordPieceTokenizer
 >>> tok = WordPieceTokenizer(["[UNK]", "hug", "##s"])

@@ -1,10 +1,5 @@
 """Whether the page is on a projector (presenter mode) or a phone: it then keeps the tokens within the
-first screen.
-
-Presenter mode leaves out the intro line, makes the text box shorter and folds the example buttons,
-the tokenizer picker and its notes away under one line (the name of the tokenizer in use stays above
-the tokens).  A phone gets the same folding (:func:`folded`), at its own font sizes (:data:`PHONE_CSS`):
-on a 390 px wide screen the picker alone is half a screen high.
+first screen (no intro line, a shorter text box, the examples and the picker folded under one line).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The split patterns side by side: the same text cut by GPT-2's, GPT-4's (cl100k) and o200k's patterns.
 
-Each pattern's chunks are shown in a row with their count; a chunk that ends where not every
-pattern cuts is outlined, so the places they differ stand out (numbers in threes, contractions,
-a space before a word, newlines).  Pure but for :func:`split_patterns_view`; every chunk is
-``html.escape``-d.
+A chunk that ends where not every pattern cuts is outlined.  Pure but for :func:`split_patterns_view`;
+every chunk is escaped.
 
 >>> cuts = pattern_cuts("I'LL pay 12345\\n")
 >>> [(c.name, c.chunks) for c in cuts]  # doctest: +NORMALIZE_WHITESPACE

@@ -1,12 +1,9 @@
 """Watch it encode: a text's encode trace as the stage's records (pure: no Streamlit).
 
-The engine's :func:`~bpe_core.tokenizer.encode_trace.trace_encode` records step 0 (the chunks the
-split pattern cut, each with the name of the pattern part that cut it) and then one step per merge
-that fires, the lowest-ranked first across the whole text, at all its places.  This module turns
-it into the records of :mod:`mergescope_ui.shared.stage.contract`, the same stage the Train page
-steps: each step's card (which merge rank fired, the pair, the token it makes, where) and its
-chunks column as escaped HTML, and the text's tokens around each place where it merged as spans
-(each new token marked, with the pair it was made from).  :mod:`.watch_encode_view` mounts it.
+The engine's trace records step 0 (the chunks the split pattern cut, each named by the pattern part
+that cut it), then one step per merge rank that fires, at all its places.  This module turns it into
+the stage's records (:mod:`mergescope_ui.shared.stage.contract`): each step's card and chunks column
+as escaped HTML, and the tokens around each place it merged as spans.
 
 >>> from bpe_core import train
 >>> tok = train("low low low lower lowest", vocab_size=259, pattern="gpt2")

@@ -2,7 +2,7 @@
 
 ``pages/views/tokenize_page.py`` calls these sections in order:
 
-- :func:`header` (``intro``): the title, and the link's state (``link``; ``share`` its pure side);
+- :func:`header` (``link``): the title, and the link's state (``share`` is its pure side);
 - :func:`text_input` (``text_box``): example buttons and the text box (``live_text``);
 - :func:`picker` (``tokenizer_picker``): which tokenizer (``specs``), resolved (``resolve``);
 - :func:`token_view` (``main_view``): the switches, the counts and the clickable spans
@@ -16,8 +16,7 @@
 Its session keys are in ``keys``; ``screen`` says whether it is on a projector or a phone.
 """
 
-from .intro import header
-from .link import write_link
+from .link import header, write_link
 from .main_view import token_view
 from .tab_views import tabs
 from .text_box import text_input

@@ -1,4 +1,5 @@
-"""The Tokenize page's main view: the counts and the text as coloured token spans, a page at a time.
+"""The Tokenize page's main view: the counts and the text as coloured token spans, a page at a time, and
+what WordPiece's and Unigram's round trip loses.
 
 A click on a token opens the Token details tab on it (:func:`pick_token`).
 """
@@ -13,7 +14,7 @@ import streamlit as st
 
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html.safe_text import md_escape
-from mergescope_ui.shared.html.schemes import SCHEME_CSS, cuts_html
+from mergescope_ui.shared.html.schemes import SCHEME_CSS, cuts_html, lost_html
 from mergescope_ui.shared.html.tokens import token_spans_html
 from mergescope_ui.shared.workers.cache import remember
 
@@ -21,13 +22,13 @@ from . import keys
 from .clickable_tokens import Live, clickable_spans_html, clickable_tokens, missing_table
 from .encoder_table import EncoderTable, browser_encoding, encoder_table
 from .live_text import LIVE_BYTES
-from .piece_html import PIECE_CSS, clickable_pieces_html
+from .piece_html import PIECE_CSS, clickable_pieces_html, lost_summary
 from .resolve import Picked, tokenized
 from .results import COUNT_LABELS, PAGE_SIZE, Page, Tokenized, page_of
-from .round_trip import round_trip_view
-from .schemes import hooks_of
+from .schemes import hooks_named, hooks_of
 
 DETAILS_TAB = "🔎 Details"
+MAX_LOST_CHARS = 5000  # characters of the text shown with what is lost marked
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,3 +279,30 @@ def spans_html(result: Tokenized, page: Page, *, max_tokens: int = PAGE_SIZE) ->
         max_tokens=max_tokens,
         css=False,
     )
+
+
+def round_trip_view(result: Tokenized, text: str) -> None:
+    """``decode(encode(text))`` and what it lost: the unknown token's words marked in the text."""
+    loss = result.loss
+    if loss is None or not result.ok:
+        return
+    summary = lost_summary(
+        len(text),
+        unknown_chars=loss.unknown_chars,
+        unknown_spans=len(loss.unknown),
+        spacing=loss.spacing,
+        changed=loss.changed,
+    )
+    name = hooks_named(result.scheme).name
+    with st.expander(
+        f"Decoded back: {'exact' if loss.round_trip else 'lossy'} ({name})", expanded=not loss.round_trip
+    ):
+        st.caption(md_escape(summary))
+        st.code(loss.decoded[:MAX_LOST_CHARS] or "(empty)", language=None, wrap_lines=True)
+        if loss.unknown:
+            st.caption("The text, with what became the unknown token marked (dark red):")
+            shown = text[:MAX_LOST_CHARS]
+            spans = [(a, min(b, len(shown))) for a, b in loss.unknown if a < len(shown)]
+            st.html(PIECE_CSS + '<div class="ms-piece-lost">' + lost_html(shown, spans) + "</div>")
+        if len(text) > MAX_LOST_CHARS:
+            st.caption(f"The first {MAX_LOST_CHARS:,} characters are shown; the counts cover the whole text.")

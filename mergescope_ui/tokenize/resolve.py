@@ -92,7 +92,7 @@ def corpus_titles() -> dict[str, str]:
     return {c.id: c.title for c in corpus_index()}
 
 
-def _session_tokenizer(run: TrainingRun, step: int) -> tuple[Tokenizer, int]:
+def _cut(run: TrainingRun, step: int) -> tuple[Tokenizer, int]:
     """The run's tokenizer cut to ``step`` merges, and the memo's serial."""
     memo: SessionMemo | None = st.session_state.get(keys.SESSION_MEMO)
     if memo is None or memo.run is not run or memo.pulled != run.pulled:
@@ -118,9 +118,7 @@ class _Here:
     char_baseline = staticmethod(char_baseline)
     bytes_only = staticmethod(bytes_only)
     training_run = staticmethod(training_run)
-
-    def cut(self, run: TrainingRun, step: int) -> tuple[Tokenizer, int]:
-        return _session_tokenizer(run, step)
+    cut = staticmethod(_cut)
 
     def found(self, key: str) -> FoundTokenizer | None:
         return local_tokenizers().get(key)

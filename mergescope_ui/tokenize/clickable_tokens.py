@@ -17,7 +17,6 @@ from __future__ import annotations
 import html as html_lib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
-from pathlib import Path
 
 import streamlit as st
 
@@ -25,20 +24,15 @@ from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.html.tokens import token_span
 from mergescope_ui.shared.stage.contract import wire
 
+from .assets import asset
 from .encoder_table import LIST_NAME, EncoderTable, LiveView
 from .results import COUNT_LABELS, Counts
 
-ASSETS = Path(__file__).with_name("live_assets")
 # The encoder (a classic script that defines globalThis.msEncoder once), then the view (the module).
-_JS = (
-    (ASSETS / "encoder.js").read_text(encoding="utf-8")
-    + "\n"
-    + (ASSETS / "view.js").read_text(encoding="utf-8")
+_JS = asset("encoder.js") + "\n" + asset("view.js")
+_SPANS = st.components.v2.component(
+    "mergescope_clickable_tokens", js=_JS, css=asset("view.css"), isolate_styles=False
 )
-
-_CSS = (ASSETS / "view.css").read_text(encoding="utf-8")
-
-_SPANS = st.components.v2.component("mergescope_clickable_tokens", js=_JS, css=_CSS, isolate_styles=False)
 
 
 def clickable_spans_html(

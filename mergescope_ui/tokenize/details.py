@@ -26,6 +26,8 @@ from bpe_core import Tokenizer
 from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.html.tokens import TOKEN_CSS, token_span
 
+from .assets import style
+
 MAX_LISTED = 40
 FULL_TREE_BYTES = 12  # a tree this small is shown whole (at most 23 entries)
 OPEN_LEVELS = 3  # a bigger one opens its top levels; deeper merges fold under a click
@@ -115,25 +117,7 @@ def token_detail(tok: Tokenizer, token_id: int, *, counts: Sequence[int] | None 
     )
 
 
-DETAIL_CSS = """
-<style>
-.ms-tree{font-size:var(--ms-token-size,1.05rem);}
-.ms-tree ul{list-style:none;margin:0;padding-left:1.6em;border-left:2px solid rgba(128,128,128,.35);}
-.ms-tree > ul{border-left:none;padding-left:0;}
-.ms-tree li{margin:.25em 0;}
-.ms-tree .ms-tokens{display:inline;border:none;padding:0;max-height:none;overflow:visible;}
-.ms-tree .ms-step{color:var(--ms-note);font-size:.85em;margin-left:.4em;}
-/* a long token wraps inside the panel instead of running out of it (CJK has no spaces: anywhere),
-   as one box over its lines: an inline box cut at each line end looks like two tokens */
-.ms-tree .ms-tokens .ms-t,.ms-tokens.ms-later .ms-t,.ms-tokens.ms-big .ms-t{white-space:pre-wrap;
-  overflow-wrap:anywhere;word-break:break-all;display:inline-block;max-width:100%;box-sizing:border-box;
-  vertical-align:top;line-height:1.5;}
-.ms-tokens.ms-big{font-size:2.2em;border:none;max-height:none;}
-.ms-tree summary{cursor:pointer;}
-.ms-tree summary::marker{color:var(--ms-accent-line);}
-.ms-facts table.ms-table td:first-child{white-space:nowrap;font-family:inherit;}
-</style>
-"""
+DETAIL_CSS = style("details.css")
 
 
 def _span(token_id: int, token: bytes) -> str:

@@ -12,22 +12,18 @@ JavaScript and CSS are ``live_assets/box.js`` and ``box.css``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import streamlit as st
 
 from ..shared.inputs.upload_widgets import MAX_PASTE_CHARS
+from .assets import asset
 
 DEBOUNCE_MS = 300
 LIVE_BYTES = 100_000  # "about 100 KB": up to here the tokens follow every pause in typing
 MAX_CHARS = 2_000_000
 
-ASSETS = Path(__file__).with_name("live_assets")
 _BOX = st.components.v2.component(
-    "mergescope_live_text",
-    js=(ASSETS / "box.js").read_text(encoding="utf-8"),
-    css=(ASSETS / "box.css").read_text(encoding="utf-8"),
-    isolate_styles=False,
+    "mergescope_live_text", js=asset("box.js"), css=asset("box.css"), isolate_styles=False
 )
 
 

@@ -30,17 +30,9 @@ from bpe_core.wordpiece import WordPieceTokenizer
 from mergescope_ui.shared.html.schemes import SCHEME_CSS, Cut
 from mergescope_ui.shared.html.tokens import PALETTE_SIZE
 
-PIECE_CSS = (
-    SCHEME_CSS
-    + """
-<style>
-.ms-tokens .ms-t.ms-unk{background:#8b1a1a;color:#fff;border:2px dashed #fff;outline:2px solid #8b1a1a;}
-.ms-tokens .ms-t.ms-piece-special{background:#343a40;color:#fff;}
-.ms-piece-lost{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono",monospace;white-space:pre-wrap;
-  overflow-wrap:anywhere;word-break:break-all;}
-</style>
-"""
-)
+from .assets import style
+
+PIECE_CSS = SCHEME_CSS + style("pieces.css")
 
 
 def marked(s: str, *, marks: bool = True) -> str:

@@ -23,40 +23,12 @@ from dataclasses import dataclass
 from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.html.tokens import is_whole_utf8, palette_css, token_class, token_title
 
+from .assets import style
+
 MAX_RIBBON_BYTES = 400
 LINE_BYTES = 24
 
-RIBBON_CSS = (
-    """
-<style>
-.ms-ribbon{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
-  font-size:var(--ms-token-size,1.05rem);}
-.ms-ribbon{overflow-x:auto;}
-.ms-ribbon:focus-visible{outline:3px solid #1c7ed6;outline-offset:2px;}
-.ms-ribbon .ms-rl{display:grid;gap:2px;margin:0 0 .9rem 0;justify-content:start;}
-.ms-ribbon .ms-rc{grid-row:1;text-align:center;padding:.15em .1em;border:1px solid rgba(0,0,0,.25);
-  border-radius:.25em;background:light-dark(#fff,#171614);white-space:pre;font-size:1.15em;}
-.ms-ribbon .ms-rc.ms-split{background:repeating-linear-gradient(45deg,
-  light-dark(#fff,#171614),light-dark(#fff,#171614) 6px,
-  light-dark(#ffe3e3,#3b1515) 6px,light-dark(#ffe3e3,#3b1515) 12px);
-  border:2px solid #e03131;}
-.ms-ribbon .ms-rb{grid-row:2;text-align:center;font-size:.8em;color:var(--ms-note);padding:.1em 0;
-  border-bottom:1px dotted rgba(0,0,0,.3);}
-.ms-ribbon .ms-rt{grid-row:3;text-align:center;white-space:pre;overflow:hidden;text-overflow:ellipsis;
-  padding:.15em .1em;border-radius:.25em;border:1px solid rgba(0,0,0,.18);color:#111;}
-"""
-    + palette_css(".ms-ribbon")
-    + """.ms-ribbon .ms-partial{border:2px dashed #e03131;font-size:.68em;align-self:center;}
-.ms-ribbon .ms-small{font-size:.7em;align-self:center;}
-.ms-ribbon .ms-special{background:#343a40;color:#fff;}
-.ms-ribbon .ms-more{color:var(--ms-muted);font-style:italic;}
-.ms-ribbon .ms-cont-r{border-right:3px dotted var(--ms-note);
-  border-top-right-radius:0;border-bottom-right-radius:0;}
-.ms-ribbon .ms-cont-l{border-left:3px dotted var(--ms-note);
-  border-top-left-radius:0;border-bottom-left-radius:0;}
-</style>
-"""
-)
+RIBBON_CSS = style("ribbon.css", palette_css(".ms-ribbon"))  # the token colours last
 
 
 @dataclass(frozen=True, slots=True)

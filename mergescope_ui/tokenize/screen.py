@@ -10,15 +10,10 @@ import streamlit as st
 
 from mergescope_ui.shared import keys as shared_keys
 
+from .assets import style
+
 # On a narrow screen the page's title and the tokenizer's name take two lines, not four.
-PHONE_CSS = """
-<style>
-@media (max-width: 640px) {
-  [data-testid="stMain"] h1 { font-size: 1.75rem; padding-top: .25rem; }
-  [data-testid="stMain"] h3 { font-size: 1.2rem; padding-top: .25rem; }
-}
-</style>
-"""
+PHONE_CSS = style("phone.css")
 
 
 def presenting() -> bool:

@@ -16,6 +16,7 @@ from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.workers.cache import remember
 
 from . import keys
+from .assets import style
 from .chat_tab import chat_tab
 from .compare_tab import compare_tab
 from .decode_box import decode_box
@@ -48,15 +49,7 @@ TAB_NAMES = [
 ]
 # Presenter mode: the tab row wraps onto a second line instead of scrolling labels out of sight.  The ids
 # fill their box (on a phone the space at a line's end would hang out of it).
-TABS_CSS = """
-<style>
-.st-key-tokenize_tabs [role="tablist"]{flex-wrap:wrap;row-gap:.25rem;}
-.st-key-tokenize_tabs [role="tablist"] [role="tab"]{flex:0 0 auto;}
-.st-key-tokenize_tabs [data-testid="stCode"] code{display:block;}
-.st-key-tokenize_tabs [data-testid="stCode"] code,.st-key-tokenize_tabs [data-testid="stCode"] code span{
-  white-space:break-spaces;}
-</style>
-"""
+TABS_CSS = style("tabs.css")
 
 
 def tabs(text: str, picked: Picked, shown: Shown) -> None:

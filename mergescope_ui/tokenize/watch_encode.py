@@ -39,6 +39,8 @@ from mergescope_ui.shared.stage.contract import (
 )
 from mergescope_ui.shared.stage.producer import StageProducer
 
+from .assets import style
+
 __all__ = ["ENCODE_CSS", "EncodeViews", "trace_encode"]
 
 HEAD_TOKENS = 400  # the text from its start: tokens shown (the trace holds tokens, not the text's characters)
@@ -61,33 +63,7 @@ TITLES = ButtonTitles(
 )
 # The card and the chunks column (the token colours are the page's, shared/html/tokens.py; the text colours
 # the theme's variables, shared/html/theme.py, so they keep 4.5:1 in the light and the dark theme).
-ENCODE_CSS = """
-<style>
-.ms-enc-card{border:2px solid var(--ms-info-line);border-radius:.8rem;padding:.55rem .9rem;
-  background:rgba(28,126,214,.05);
-  font-size:var(--ms-card-size,1rem);min-width:0;overflow-wrap:anywhere;}
-.ms-enc-card h4{margin:0 0 .2rem 0;font-size:1.1em;font-weight:700;color:var(--ms-info-text);padding:0;
-  line-height:1.3;}
-.ms-enc-card p{margin:.2rem 0;line-height:1.4;}
-.ms-enc-card .ms-note,.ms-enc-col .ms-note{color:var(--ms-note);font-size:.92em;}
-.ms-enc-card .ms-tokens,.ms-enc-col .ms-tokens{border:none;max-height:none;overflow:visible;contain:none;
-  padding:.1rem 0;word-break:normal;}
-.ms-enc-card .ms-enc-big{font-size:1.6em;line-height:1.6;display:flex;flex-wrap:wrap;align-items:center;}
-.ms-enc-card .ms-op{font-size:.8em;color:var(--ms-note);padding:0 .25em;}
-.ms-enc-card code,.ms-enc-col code{font-size:.9em;overflow-wrap:anywhere;white-space:break-spaces;}
-.ms-enc-card .ms-tokens.ms-enc-chunks{display:flex;flex-wrap:wrap;gap:.35rem .3rem;line-height:1.2;
-  font-size:1.05em;margin-top:.3rem;}
-.ms-enc-chunk{display:inline-flex;flex-direction:column;align-items:flex-start;max-width:100%;}
-.ms-enc-chunk .ms-t{white-space:pre;max-width:100%;overflow:hidden;text-overflow:ellipsis;}
-.ms-enc-part{font-size:.72em;color:var(--ms-note);font-family:sans-serif;padding-left:.15em;white-space:nowrap;}
-.ms-enc-col{font-size:.95rem;min-width:0;}
-.ms-enc-col h5{margin:0 0 .2rem 0;font-size:1em;font-weight:700;padding:0;}
-.ms-enc-col table{border-collapse:collapse;width:100%;}
-.ms-enc-col td{padding:.12rem .3rem;border-bottom:1px solid rgba(128,128,128,.25);vertical-align:top;}
-.ms-enc-col td.ms-num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums;}
-.ms-enc-col .ms-tokens .ms-t{margin:.1em 1px;}
-</style>
-"""
+ENCODE_CSS = style("watch_encode.css")
 
 
 def _e(text: object) -> str:

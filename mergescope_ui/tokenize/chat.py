@@ -21,8 +21,6 @@ Each form ends with the prompt for the assistant's next message, where generatio
 <|im_start|>assistant<|im_sep|>
 >>> render_chat(messages, ["<|eot|>"]).text
 'system: Be brief.<|eot|>user: Hi<|eot|>assistant:'
->>> render_chat(messages, []).form
-'plain text'
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The Compare tab: two to four tokenizers on the same text, as a table, a bar chart and spans.
-
-It starts with the tokenizer in use and a baseline (:func:`default_compare`) and follows the
-tokenizer in use until the list is edited; it offers every tokenizer used this session.
-"""
+"""The Compare tab: two to four tokenizers on the same text, as a table, a bar chart and spans (the
+tokenizer in use and a baseline until the list is edited)."""
 
 from __future__ import annotations
 

@@ -43,10 +43,8 @@ class Shown:
 
 @dataclass(slots=True)
 class PickedToken:
-    """The token whose details are shown: its position in the text's tokens, for ``signature``.
-
-    ``fresh`` until the details tab has shown it once (then its selectbox may move on).
-    """
+    """The token whose details are shown (its position, for ``signature``); ``fresh`` until the Details
+    tab has shown it once (then its selectbox may move on)."""
 
     signature: str
     position: int
@@ -212,26 +210,14 @@ def _live(picked: Picked, *, specials: bool, marks: bool) -> Live:
     )
 
 
-def _fmt(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
-
-
 def counts_row(result: Tokenized) -> None:
-    """Characters, bytes, tokens and the two ratios, as a row of metrics that wraps on a phone.
-
-    (The main view's counts are drawn with its tokens, by the browser: ``live_assets/view.js``.)
-    """
-    c = result.counts
-    values = {
-        "characters": f"{c.characters:,}",
-        "bytes": f"{c.bytes:,}",
-        "tokens": "—" if c.tokens is None else f"{c.tokens:,}",
-        "bytes_per_token": _fmt(c.bytes_per_token),
-        "chars_per_token": _fmt(c.chars_per_token),
-    }
+    """Characters, bytes, tokens and the two ratios, as a row of metrics that wraps on a phone (the main
+    view's counts are drawn with its tokens, by ``live_assets/view.js``)."""
     with st.container(horizontal=True, gap="medium"):
         for name, label in COUNT_LABELS:
-            st.metric(label, values[name], width="content")
+            value = getattr(result.counts, name)
+            shown = "—" if value is None else f"{value:,}" if isinstance(value, int) else f"{value:.2f}"
+            st.metric(label, shown, width="content")
         if result.pieces:
             unknown_metric(result)
 

@@ -3,10 +3,7 @@
 Any scheme's tokenizer; an error while encoding (the baseline's unknown character) becomes a result
 with ``error`` set, shown like any other outcome.
 
->>> from bpe_core import CharTokenizer, train
->>> r = tokenize(CharTokenizer("hello"), "hole", label="chars")
->>> r.ids, r.counts.tokens, r.counts.chars_per_token
-((1, 3, 2, 0), 4, 1.0)
+>>> from bpe_core import CharTokenizer
 >>> bad = tokenize(CharTokenizer("hello"), "héllo", label="chars")
 >>> bad.ok, bad.counts.tokens, bad.error.startswith("character 'é'")
 (False, None, True)
@@ -226,9 +223,6 @@ def round_trip(result: Tokenized) -> str:
     >>> from bpe_core.wordpiece import WordPieceTokenizer
     >>> round_trip(tokenize(WordPieceTokenizer(["[UNK]", "a", "b"]), "a  b c", label="w"))
     'lossy'
-    >>> from bpe_core import Tokenizer
-    >>> round_trip(tokenize(Tokenizer({i: bytes([i]) for i in range(256)}, []), "héllo", label="b"))
-    'exact'
     """
     if not result.ok:
         return ""

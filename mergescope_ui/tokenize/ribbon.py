@@ -55,10 +55,8 @@ class RibbonLine:
 def char_cells(data: bytes) -> list[tuple[int, int]]:
     """``(start, end)`` byte ranges of the characters in ``data`` (leading continuation bytes: one range).
 
-    >>> char_cells("aé机".encode())
-    [(0, 1), (1, 3), (3, 6)]
-    >>> char_cells("é".encode()[1:] + b"x")
-    [(0, 1), (1, 2)]
+    >>> char_cells("aé机".encode()), char_cells("é".encode()[1:] + b"x")
+    ([(0, 1), (1, 3), (3, 6)], [(0, 1), (1, 2)])
     """
     out: list[tuple[int, int]] = []
     start = 0

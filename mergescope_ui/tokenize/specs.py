@@ -5,17 +5,10 @@ form (:meth:`TokenizerSpec.read`), its label, and how it turns into a tokenizer 
 resolve`, with the :class:`Here` the Streamlit side provides).  The text form goes into the URL and
 the compare list: a spec round-trips, and a bad one is a ValueError that says what is wrong.
 
->>> spec = QuickSpec(corpus="lighthouse-story", vocab_size=500, pattern="gpt2")
->>> spec.key()
+>>> QuickSpec(corpus="lighthouse-story", vocab_size=500, pattern="gpt2").key()
 'quick:lighthouse-story:500:gpt2'
->>> parse(spec.key()) == spec
-True
->>> parse("session:50"), parse("session")
-(SessionSpec(step=50), SessionSpec(step=None))
->>> parse("hf:openai-community/gpt2").label()
-'openai-community/gpt2 (Hugging Face)'
->>> TiktokenSpec(name="o200k_base").key()
-'tiktoken:o200k_base'
+>>> parse("session:50"), parse("session"), parse("hf:openai-community/gpt2").label()
+(SessionSpec(step=50), SessionSpec(step=None), 'openai-community/gpt2 (Hugging Face)')
 >>> parse("quick:x:9:gpt2")
 Traceback (most recent call last):
 ...
@@ -129,6 +122,7 @@ class TokenizerSpec(ABC):
     choice: ClassVar[str] = ""  # the picker's radio choice that shows it (default: the prefix)
     in_session: ClassVar[bool] = False  # lives in one session only (a link cannot bring it along)
     title: ClassVar[str] = ""  # the label of a kind without settings that name it
+    __match_args__: ClassVar[tuple[str, ...]] = ()  # the fields, in order (each kind's dataclass sets it)
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -151,8 +145,8 @@ class TokenizerSpec(ABC):
         return ":".join((self.prefix, *self.parts()))
 
     def parts(self) -> tuple[str, ...]:
-        """What follows the prefix in the text form, one item per ``:``-separated part."""
-        return ()
+        """What follows the prefix in the text form: the fields in order, but those that are None."""
+        return tuple(str(v) for name in self.__match_args__ if (v := getattr(self, name)) is not None)
 
     def label(self, *, titles: Mapping[str, str] | None = None) -> str:
         """A short human label (``titles`` maps corpus ids to titles)."""
@@ -217,9 +211,6 @@ class SessionSpec(TokenizerSpec):
             raise ValueError(f"step {args[0]!r} in {text!r} is out of range; use 0 to {MAX_STEP}")
         return cls(step=step)
 
-    def parts(self) -> tuple[str, ...]:
-        return () if self.step is None else (str(self.step),)
-
     def label(self, *, titles: Mapping[str, str] | None = None) -> str:
         return "Train page (current step)" if self.step is None else f"Train page after {self.step} merges"
 
@@ -256,9 +247,6 @@ class CachedSpec(TokenizerSpec):
     where: ClassVar[str]  # the cache, in words
     brand: ClassVar[str]  # whose tokenizer, in its label
     name: str = ""
-
-    def parts(self) -> tuple[str, ...]:
-        return (self.name,)
 
     def label(self, *, titles: Mapping[str, str] | None = None) -> str:
         return f"{self.name} ({self.brand})"
@@ -374,9 +362,6 @@ class QuickSpec(TokenizerSpec):
             )
         return cls(corpus=_corpus(corpus, text), vocab_size=vocab, pattern=_pattern(pattern, text))
 
-    def parts(self) -> tuple[str, ...]:
-        return (self.corpus, str(self.vocab_size), self.pattern)
-
     def label(self, *, titles: Mapping[str, str] | None = None) -> str:
         return f"{(titles or {}).get(self.corpus, self.corpus)} · vocab {self.vocab_size} · {self.pattern}"
 
@@ -442,9 +427,6 @@ class CharSpec(TokenizerSpec):
             raise ValueError(f"{text!r} should read char:CORPUS")
         return cls(corpus=_corpus(rest, text))
 
-    def parts(self) -> tuple[str, ...]:
-        return (self.corpus,)
-
     def label(self, *, titles: Mapping[str, str] | None = None) -> str:
         return f"characters of {(titles or {}).get(self.corpus, self.corpus)}"
 
@@ -482,9 +464,6 @@ class BytesSpec(TokenizerSpec):
     @classmethod
     def read(cls, rest: str, text: str) -> BytesSpec:
         return cls(pattern=_pattern(rest.split(":")[0], text)) if rest else cls()
-
-    def parts(self) -> tuple[str, ...]:
-        return (self.pattern,)
 
     def picker_state(self, *, titles: Mapping[str, str]) -> dict[str, object]:
         return {keys.PATTERN: self.pattern}

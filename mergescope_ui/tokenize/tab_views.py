@@ -1,8 +1,4 @@
-"""The Tokenize page's tabs: token ids, byte ribbon, watch it encode, token details, compare, chat, files,
-share.
-
-User text only reaches the page escaped, through ``st.html``, ``st.code`` or tables.
-"""
+"""The Tokenize page's tabs (user text only reaches the page escaped: ``st.html``, ``st.code``, tables)."""
 
 from __future__ import annotations
 

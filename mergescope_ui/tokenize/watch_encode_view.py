@@ -1,14 +1,8 @@
 """The Watch it encode tab: the text encoding step by step on the stage the Train page uses.
 
-Step 0 shows the chunks the split pattern cut, each with the name of the pattern part that cut it;
-each step after it is one merge rank firing at every place it stands (:mod:`.watch_encode` builds
-the records, :mod:`mergescope_ui.shared.stage.component` mounts the stage).  Next, Back, Play, the
-keys and presenter mode work as on the Train page; the stage reports the step it shows
-(:class:`~mergescope_ui.shared.stage.contract.Shown`) and :func:`_on_shown` follows it.
-
-Live (issue 26), a teacher opens a room from the stage (:mod:`mergescope_ui.shared.rooms.host`):
-students see the window up to the step the teacher shows, with no question (the rule picks the lowest
-rank, known in advance).
+:mod:`.watch_encode` builds the records; the stage reports the step it shows and :func:`_on_shown`
+follows it.  A teacher may open a room from it (issue 26): students see it up to the step the
+teacher shows, with no question (the rule picks the lowest rank, known in advance).
 """
 
 from __future__ import annotations

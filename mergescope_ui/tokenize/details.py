@@ -1,4 +1,5 @@
-"""Token details: bytes, readable form, id, the merge that made it, its genealogy (pure).
+"""Token details: bytes, readable form, id, the merge that made it, its genealogy; the Details tab that
+shows them (:func:`details_tab`; the rest is pure).
 
 The genealogy goes down (the tree of merges to single bytes) and up (later tokens built from this
 one); every token is a :func:`~mergescope_ui.shared.html.tokens.token_span` (escaped).
@@ -21,12 +22,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
+import streamlit as st
 
 from bpe_core import Tokenizer
 from bpe_core.byte_level import readable as screen_label
+from mergescope_ui.shared.html.tables import TABLE_CSS, html_table
 from mergescope_ui.shared.html.tokens import TOKEN_CSS, token_span
 
+from . import keys
 from .assets import style
+from .main_view import Shown, choose_token, picked_position
+from .resolve import Picked
 
 MAX_LISTED = 40
 FULL_TREE_BYTES = 12  # a tree this small is shown whole (at most 23 entries)
@@ -204,3 +210,56 @@ def facts_table(detail: TokenDetail) -> pd.DataFrame:
         "later tokens built on it": f"{detail.descendants:,}",
     }
     return pd.DataFrame({"field": list(rows), "value": list(rows.values())})
+
+
+MAX_CHOICES = 3000  # the Details tab's selectbox offers this many tokens at most
+
+
+def details_tab(picked: Picked, shown: Shown) -> None:
+    """The token clicked above (else the page's longest) and its story; a selectbox picks another."""
+    result, page = shown.result, shown.page
+    tok = picked.tokenizer.as_bpe() if picked.tokenizer is not None else None
+    if tok is None:
+        st.info("The character baseline has no merges: each token is one character of its corpus.")
+        return
+    firsts = first_positions(result.ids[page.start : page.stop], start=page.start)
+    options = list(firsts)[:MAX_CHOICES]
+    if not options:
+        st.info("No tokens to inspect.")
+        return
+    where = {**firsts, **({result.ids[c]: c} if (c := picked_position(shown)) is not None else {})}
+    token_id = choose_token(
+        shown,
+        options,
+        key=keys.DETAIL,
+        of_position=lambda p: result.ids[p],
+        longest=lambda i: (len(result.vocab[i]), -firsts[i]),
+        position_of=where.get,
+        label=lambda i: (
+            f"{_label(tok.vocab[i], i in result.special_ids)}  · id {i} · at token {where.get(i, 0) + 1:,}"
+        ),
+    )
+    detail = token_detail(tok, token_id, counts=picked.counts)
+    left, right = st.columns([1, 1.3], gap="large")
+    with left:
+        st.html(
+            TOKEN_CSS
+            + DETAIL_CSS
+            + TABLE_CSS
+            + '<div class="ms-tokens ms-big">'
+            + token_span(detail.id, detail.token, special=detail.special)
+            + "</div>"
+            + f'<p style="font-size:1.1em">{describe(detail)}</p>'
+            + f'<div class="ms-facts">{html_table(facts_table(detail))}</div>'
+        )
+    with right:
+        st.markdown("**Genealogy: how it was built, down to bytes**")
+        if len(detail.token) > FULL_TREE_BYTES:
+            st.caption(f"The first {OPEN_LEVELS} levels are open; click ▸ on a merge to open its parts.")
+        st.html(genealogy_html(genealogy(tok, token_id)))
+        st.markdown(f"**Later tokens made directly from it** ({len(detail.children):,})")
+        st.html(TOKEN_CSS + DETAIL_CSS + later_tokens_html(tok, list(detail.children)))
+
+
+def _label(token: bytes, special: bool) -> str:
+    return token.decode("utf-8", "replace") if special else screen_label(token)

@@ -10,11 +10,11 @@ from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.url_state import read_params_once, write_params
 
 from . import keys
+from .live_text import set_text
 from .resolve import corpus_titles
 from .screen import PHONE_CSS, folded
 from .share import PARAM_NAMES, ShareState, from_query, to_query
 from .specs import TokenizerSpec, parse
-from .text_box import set_text
 
 TITLE = "🔤 Tokenize: paste text, see tokens"
 

@@ -17,7 +17,7 @@ from mergescope_ui.shared.html.tables import TABLE_CSS, html_table
 from mergescope_ui.shared.html.tokens import TOKEN_CSS
 
 from . import keys
-from .details_tab import MAX_CHOICES
+from .details import MAX_CHOICES
 from .main_view import Shown, choose_token
 from .piece_html import PIECE_CSS, marked, piece_facts, piece_span
 from .results import Tokenized

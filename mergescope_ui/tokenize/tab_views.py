@@ -13,10 +13,10 @@ from mergescope_ui.shared.workers.cache import remember
 
 from . import keys
 from .assets import style
-from .chat_tab import chat_tab
+from .chat import chat_tab
 from .compare_tab import compare_tab
 from .decode_box import decode_box
-from .details_tab import details_tab
+from .details import details_tab
 from .file_bundle import tokenizer_bundle
 from .link import write_link
 from .main_view import DETAILS_TAB, Shown

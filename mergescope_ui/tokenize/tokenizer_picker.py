@@ -21,6 +21,7 @@ from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
 from .fetch_offer import offer_fetch
+from .live_text import example_buttons
 from .resolve import (
     Picked,
     corpus_titles,
@@ -47,7 +48,6 @@ from .specs import (
     UploadSpec,
     parse,
 )
-from .text_box import example_buttons
 
 DEFAULT_CORPUS = "lighthouse_story"  # the English story (see mergescope_ui.shared.inputs.corpora.default_id)
 DEFAULT_VOCAB = 500

@@ -9,13 +9,13 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
 
 from . import keys
 from .main_view import spans_html
 from .resolve import Picked, corpus_titles, local_tokenizers, resolve, tokenized, training_run
 from .results import Tokenized, compare_table, page_of, text_counts, what_is_lost
+from .screen import presenting
 from .share import MAX_COMPARE
 from .specs import (
     BytesSpec,
@@ -98,8 +98,7 @@ def compare_tab(text: str, picked: Picked) -> None:
             st.caption(f"{md_escape(r.label)}: {md_escape(lost)} (see Decoded back under its tokens).")
     chart_data = table.dropna(subset=["tokens"])[["tokenizer", "tokens"]]
     if not chart_data.empty:
-        large = bool(st.session_state.get(shared_keys.PRESENTER, False))
-        st.altair_chart(compare_chart(chart_data, large=large), width="stretch")
+        st.altair_chart(compare_chart(chart_data, large=presenting()), width="stretch")
     cols = st.columns(2)
     for n, r in enumerate(rows):
         with cols[n % 2]:

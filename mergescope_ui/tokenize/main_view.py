@@ -94,15 +94,8 @@ def choose_token(
         if position is not None:
             st.session_state[keys.PICKED] = PickedToken(shown.signature, position, fresh=False)
 
-    return int(
-        st.selectbox(
-            "Token (click one in the text above, or pick it here)",
-            options,
-            key=key,
-            on_change=follow,
-            format_func=label,
-        )
-    )
+    label_text = "Token (click one in the text above, or pick it here)"
+    return st.selectbox(label_text, options, key=key, on_change=follow, format_func=label)
 
 
 def token_view(picked: Picked, text: str) -> Shown | None:

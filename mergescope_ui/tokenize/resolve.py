@@ -15,13 +15,7 @@ import streamlit as st
 
 import bpe_core
 from bpe_core import CharTokenizer, Tokenizer
-from bpe_core.hub import (
-    FoundTokenizer,
-    LocalLoad,
-    LocalTokenizers,
-    find_local_tokenizers,
-    load_local,
-)
+from bpe_core.hub import FoundTokenizer, LocalLoad, LocalTokenizers, find_local_tokenizers, load_local
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.training_run import TrainingRun

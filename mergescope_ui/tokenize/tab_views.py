@@ -7,7 +7,6 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from bpe_core import SchemeTokenizer
-from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.workers.cache import remember
 
@@ -25,6 +24,7 @@ from .resolve import Picked
 from .results import Page, Tokenized, byte_start_of
 from .ribbon import byte_ribbon_html
 from .schemes import HOOKS, hooks_of
+from .screen import presenting
 from .share import MAX_SHARED_CHARS, ShareState, text_fits, to_query
 from .specs import parse
 from .split_patterns import split_patterns_view
@@ -114,14 +114,13 @@ def _ribbon_tab(text: str, result: Tokenized, page: Page) -> None:
         "A red striped character is cut by a token boundary: a token ends inside it."
     )
     data = text.encode("utf-8", errors="surrogatepass")[byte_start_of(result, page.start) :]
-    large = bool(st.session_state.get(shared_keys.PRESENTER, False))
     st.html(
         byte_ribbon_html(
             data,
             result.ids[page.start : page.stop],
             result.vocab,
             special_ids=result.special_ids,
-            line_bytes=RIBBON_LINE_BYTES_LARGE if large else RIBBON_LINE_BYTES,
+            line_bytes=RIBBON_LINE_BYTES_LARGE if presenting() else RIBBON_LINE_BYTES,
         )
     )
 

@@ -86,6 +86,7 @@ class EncodeViews(StageProducer):
     # A trace's steps come from one replay in memory, quick to build: the stage holds more of them, so
     # stepping on asks the server less often.
     behind, ahead = 6, 12
+    finished = True  # the whole trace is made at once
 
     def __init__(self, trace: EncodeTrace, tokenizer: Tokenizer) -> None:
         super().__init__()  # a session's own (a trace is cheap to make again)
@@ -99,10 +100,6 @@ class EncodeViews(StageProducer):
     @property
     def last(self) -> int:
         return len(self.trace.steps)
-
-    @property
-    def finished(self) -> bool:
-        return True  # the whole trace is made at once
 
     @property
     def max_steps(self) -> int:

@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
-from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.rooms import Moment
@@ -23,6 +22,7 @@ from mergescope_ui.shared.workers.cache import remember
 
 from . import keys
 from .resolve import Picked
+from .screen import presenting
 from .watch_encode import ENCODE_CSS, EncodeViews, trace_encode
 
 
@@ -76,7 +76,7 @@ def encode_tab(text: str, picked: Picked, *, specials: bool) -> None:
     if trace.note:
         st.info(md_escape(trace.note))
     st.html(ENCODE_CSS)
-    settings = StageSettings(large=bool(st.session_state.get(shared_keys.PRESENTER, False)))
+    settings = StageSettings(large=presenting())
     window = state.views.window(position=state.position, serial=state.serial, settings=settings)
     mount_stage(window, key=keys.ENCODE_STAGE, on_shown=_on_shown)
     views, position = state.views, state.position

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html as html_lib
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import replace
 
 import streamlit as st
 
@@ -25,7 +25,7 @@ from mergescope_ui.shared.html.tokens import token_span
 from mergescope_ui.shared.stage.contract import wire
 
 from .assets import asset
-from .encoder_table import LIST_NAME, EncoderTable, LiveView
+from .encoder_table import LIST_NAME, LiveView
 from .results import COUNT_LABELS, Counts
 
 # The encoder (a classic script that defines globalThis.msEncoder once), then the view (the module).
@@ -87,12 +87,12 @@ def clickable_tokens(
     picked: int | None,
     on_pick: Callable[[int], None],
     counts: Counts,
-    live: Live | None = None,
+    live: LiveView | None = None,
 ) -> None:
     """Draw ``html`` (:func:`clickable_spans_html`) under ``counts``; a click calls ``on_pick(position)``.
 
     The browser replaces the spans only when ``signature`` (tokenizer, text, page) changes; with
-    ``live`` it draws page 1 itself from the text as typed (see :class:`Live`).
+    ``live`` (how to follow the typing) it draws page 1 itself from the text as typed.
     """
 
     def clicked() -> None:
@@ -100,8 +100,8 @@ def clickable_tokens(
         if isinstance(value, int) and not isinstance(value, bool):
             on_pick(value)
 
-    live = live or Live()
-    view = LiveView(
+    view = replace(
+        live or LiveView(),
         html=html,
         sig=signature,
         page=page,
@@ -110,7 +110,6 @@ def clickable_tokens(
         bytes=counts.bytes,
         tokens=counts.tokens or 0,
         count_labels=COUNT_LABELS,
-        **{f.name: getattr(live, f.name) for f in fields(Live)},  # the box, the table, switches, limits
     )
     _SPANS(key=key, data=wire(view), on_picked_change=clicked, on_missing_change=lambda: None)
 
@@ -119,17 +118,3 @@ def missing_table(key: str) -> str:
     """The table the browser said it lacks (its key), for the view drawn with ``key``; ``""``: none."""
     value = (st.session_state.get(key) or {}).get("missing")
     return value if isinstance(value, str) else ""
-
-
-@dataclass(frozen=True, slots=True)
-class Live:
-    """How the browser follows the typing: the box's name, the table to encode with (``table_key``;
-    ``table`` itself only when the browser does not hold it yet), the switches, and the limits."""
-
-    box: str = ""
-    table_key: str = ""
-    table: EncoderTable | None = None
-    specials: bool = True
-    marks: bool = True
-    max_tokens: int = 5000
-    live_chars: int = 0

@@ -70,26 +70,27 @@ class LiveView:
     """What the token view is sent at each script run.
 
     ``html``: the server's spans for ``page`` (escaped), ``sig`` names them (tokenizer, text, page,
-    switches); ``picked``: the outlined position; ``box``, ``table_key`` ... ``live_chars``: the
-    fields of :class:`~.clickable_tokens.Live`; ``characters``, ``bytes``, ``tokens``: the counts of
-    the server's text (the browser counts the text as typed when it encodes it).
+    switches); ``picked``: the outlined position.  How the browser follows the typing: ``box``, the
+    text box's name; ``table_key``, the table to encode with (``table`` itself only when the browser
+    does not hold it yet); the switches and the limits.  ``characters``, ``bytes``, ``tokens``: the
+    counts of the server's text (the browser counts the text as typed when it encodes it).
     """
 
-    html: str
-    sig: str
-    page: int
-    picked: int | None
-    box: str
-    table_key: str
-    table: EncoderTable | None
-    specials: bool
-    marks: bool
-    max_tokens: int
-    live_chars: int
-    characters: int
-    bytes: int
-    tokens: int
-    count_labels: tuple[tuple[str, str], ...]
+    html: str = ""
+    sig: str = ""
+    page: int = 1
+    picked: int | None = None
+    box: str = ""
+    table_key: str = ""
+    table: EncoderTable | None = None
+    specials: bool = True
+    marks: bool = True
+    max_tokens: int = 5000
+    live_chars: int = 0
+    characters: int = 0
+    bytes: int = 0
+    tokens: int = 0
+    count_labels: tuple[tuple[str, str], ...] = ()
 
 
 RECORDS: tuple[type, ...] = (EncoderTable, LiveView)

@@ -19,8 +19,8 @@ from mergescope_ui.shared.html.tokens import token_spans_html
 from mergescope_ui.shared.workers.cache import remember
 
 from . import keys
-from .clickable_tokens import Live, clickable_spans_html, clickable_tokens, missing_table
-from .encoder_table import EncoderTable, browser_encoding, encoder_table
+from .clickable_tokens import clickable_spans_html, clickable_tokens, missing_table
+from .encoder_table import EncoderTable, LiveView, browser_encoding, encoder_table
 from .live_text import LIVE_BYTES
 from .piece_html import PIECE_CSS, clickable_pieces_html, lost_summary
 from .resolve import Picked, tokenized
@@ -185,9 +185,9 @@ def switches(picked: Picked) -> tuple[bool, bool]:
     return bool(specials), bool(marks)
 
 
-def _live(picked: Picked, *, specials: bool, marks: bool) -> Live:
+def _live(picked: Picked, *, specials: bool, marks: bool) -> LiveView:
     """How the token view follows the typing: with the tokenizer's table when the browser can encode."""
-    live = Live(box=keys.TEXT_BOX, specials=specials, marks=marks)
+    live = LiveView(box=keys.TEXT_BOX, specials=specials, marks=marks)
     if not browser_encoding():
         return live
     memo: dict[str, EncoderTable | None] = st.session_state.setdefault(keys.TABLE_MEMO, {})

@@ -251,9 +251,5 @@ def encoder_table(tok: SchemeTokenizer | None, *, key: str) -> EncoderTable | No
 
 
 def browser_encoding(env: Mapping[str, str] | None = None) -> bool:
-    """Whether the browser encodes while you type (``MERGESCOPE_BROWSER_ENCODE=off``: never).
-
-    >>> browser_encoding({}), browser_encoding({"MERGESCOPE_BROWSER_ENCODE": "off"})
-    (True, False)
-    """
+    """Whether the browser encodes while you type (``MERGESCOPE_BROWSER_ENCODE=off``: never)."""
     return not hosting.switched_off(OFF, env)

@@ -90,12 +90,7 @@ class Tokenized:
 
 
 def text_counts(text: str, ids: Sequence[int] | None) -> Counts:
-    """Characters and UTF-8 bytes of ``text``, and the number of ``ids`` (None: not tokenized).
-
-    >>> c = text_counts("héllo 👋", [1, 2, 3])
-    >>> c.characters, c.bytes, c.tokens, round(c.bytes_per_token, 3)
-    (7, 11, 3, 3.667)
-    """
+    """Characters and UTF-8 bytes of ``text``, and the number of ``ids`` (None: not tokenized)."""
     return Counts(
         characters=len(text),
         bytes=len(text.encode("utf-8", errors="surrogatepass")),
@@ -179,17 +174,7 @@ PIECE_COLUMNS = ("unknown tokens", "round trip")  # shown when a WordPiece or Un
 
 def compare_table(results: Sequence[Tokenized]) -> pd.DataFrame:
     """One row per tokenizer, in the order given (a failed one with the error as note); with a WordPiece
-    or Unigram result among them, the :data:`PIECE_COLUMNS` too.
-
-    >>> from bpe_core import CharTokenizer
-    >>> t = compare_table(
-    ...     [tokenize(CharTokenizer("ab"), "abba", label="ab"), tokenize(CharTokenizer("a"), "ab", label="a")]
-    ... )
-    >>> for row in t[["tokenizer", "tokens", "chars/token"]].to_dict("records"):
-    ...     print(row)
-    {'tokenizer': 'ab', 'tokens': 4, 'chars/token': 1.0}
-    {'tokenizer': 'a', 'tokens': None, 'chars/token': nan}
-    """
+    or Unigram result among them, the :data:`PIECE_COLUMNS` too."""
     rows = []
     for r in results:
         c = r.counts

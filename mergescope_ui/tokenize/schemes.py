@@ -54,16 +54,10 @@ def bpe_summary(tok: Tokenizer) -> str:
 
 @dataclass(frozen=True, kw_only=True)  # no slots: a generic class subscripted when called sets __orig_class__
 class PieceHooks(Generic[T]):
-    """A scheme whose tokens are pieces of a vocabulary of strings, shown from their cuts over the text.
-
-    - ``detail``: one token's details at one place (:class:`~.piece_html.PieceDetail`);
-    - ``starts_word``: whether a piece (as its vocabulary writes it) starts a word;
-    - ``scores``: each id's score (Unigram's log probabilities), or None;
-    - ``ranked``: how many pieces rank by score (0: none);
-    - ``marks``: what a piece's marks mean, for the caption under the tokens;
-    - ``how_cut``: how the scheme cuts a word, for the Details tab;
-    - ``decoder``: how its decoder writes ids back as text.
-    """
+    """A scheme whose tokens are pieces of a vocabulary of strings, shown from their cuts over the text:
+    ``scores``, each id's (Unigram's log probabilities) or None; ``ranked``, how many pieces rank by
+    score; ``marks``, ``how_cut``, ``decoder``: what the marks mean, how it cuts a word, how its decoder
+    writes ids back as text, in the page's words."""
 
     detail: Callable[[T, Cut], PieceDetail]
     starts_word: Callable[[T, str], bool]
@@ -76,17 +70,11 @@ class PieceHooks(Generic[T]):
 
 @dataclass(frozen=True, kw_only=True)  # no slots: a generic class subscripted when called sets __orig_class__
 class SchemeHooks(Generic[T]):
-    """One scheme on the Tokenize page.
-
-    - ``name``: as the page writes it;
-    - ``byte_vocab``: id -> bytes of every id that can appear (empty when ids are pieces of text, not
-      fixed bytes: an unknown token stands for whatever it swallowed);
-    - ``unknown``: ``(position, character)`` of each character of a text it cannot encode at all (none
-      by default: a byte-level vocabulary holds every byte, WordPiece and Unigram make an unknown token);
-    - ``summary``: what was loaded, in a few words (None: the scheme is never loaded from files);
-    - ``no_files``: why the Files tab has no files to download (BPE's are written: ``""``);
-    - ``pieces``: its :class:`PieceHooks`, when its tokens are pieces of text rather than bytes.
-    """
+    """One scheme on the Tokenize page: ``byte_vocab``, id -> bytes of every id that can appear (empty
+    when ids are pieces of text); ``unknown``, ``(position, character)`` of each character it cannot
+    encode at all (none but for the baseline: WordPiece and Unigram make an unknown token);
+    ``summary``, what was loaded (None: never loaded from files); ``no_files``, why the Files tab has
+    none (``""``: BPE's are written); ``pieces``, when its tokens are pieces of text rather than bytes."""
 
     name: str
     byte_vocab: Callable[[T], Mapping[int, bytes]] = lambda tok: {}
@@ -163,9 +151,5 @@ def hooks_of(tok: SchemeTokenizer) -> SchemeHooks[Any]:
 
 
 def shows(tok: SchemeTokenizer) -> bool:
-    """Whether the page can show ``tok`` (its scheme has a record).
-
-    >>> shows(CharTokenizer("a"))
-    True
-    """
+    """Whether the page can show ``tok`` (its scheme has a record)."""
     return tok.scheme in HOOKS

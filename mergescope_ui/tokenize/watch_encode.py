@@ -226,22 +226,19 @@ class EncodeViews(StageProducer):
         """The pattern's parts: each one's regex and how many chunks it cut."""
         trace = self.trace
         counts = Counter(c.part for c in trace.chunks)
-        rows = []
-        seen: set[str] = set()
+        regexes: dict[str, list[str]] = {}  # each part's name -> its regexes, in the pattern's order
         for part in trace.parts:
-            sources = [p.source for p in trace.parts if p.name == part.name]
-            if part.name in seen:
-                continue
-            seen.add(part.name)
-            regexes = " ".join(f"<code>{_e(s)}</code>" for s in sources)
-            rows.append(
-                f'<tr><td>{_e(part.name)}<br>{regexes}</td><td class="ms-num">{counts[part.name]:,}</td></tr>'
-            )
-        for name in sorted(set(counts) - seen):  # special tokens, a whole text, what no part matched
-            rows.append(f'<tr><td>{_e(name)}</td><td class="ms-num">{counts[name]:,}</td></tr>')
+            regexes.setdefault(part.name, []).append(f"<code>{_e(part.source)}</code>")
+        for name in sorted(set(counts) - set(regexes)):  # special tokens, a whole text, what no part matched
+            regexes[name] = []
+        rows = "".join(
+            f"<tr><td>{_e(name)}{'<br>' if codes else ''}{' '.join(codes)}</td>"
+            f'<td class="ms-num">{counts[name]:,}</td></tr>'
+            for name, codes in regexes.items()
+        )
         return (
             f"{_region('ms-enc-col', 'the pattern parts')}<h5>The pattern's parts</h5>"
-            f"<table><tbody>{''.join(rows)}</tbody></table>"
+            f"<table><tbody>{rows}</tbody></table>"
             '<p class="ms-note">Chunks each part cut. The regex tries its parts in order at each '
             "place.</p></div>"
         )

@@ -6,9 +6,7 @@ one); every token is a :func:`~mergescope_ui.shared.html.tokens.token_span` (esc
 
 >>> from bpe_core import train
 >>> tok = train("low low low lower lowest", vocab_size=260, pattern="gpt2")
->>> low = tok.id_of(b" low")
->>> tree = genealogy(tok, low)
->>> leaves(tree)
+>>> leaves(genealogy(tok, tok.id_of(b" low")))
 [b' ', b'l', b'o', b'w']
 >>> d = token_detail(tok, tok.id_of(b"ow"))
 >>> d.step, d.readable, [tok.vocab[i] for i in d.children], d.descendants

@@ -1,8 +1,7 @@
 """The fetch in place: a tokenizer of tiktoken or the hub that is not on this machine yet (Streamlit side).
 
-One button fetches it with a progress bar, then the page looks in the caches again; a failed fetch is
-said in one line, and with fetching off (:mod:`.fetch_settings`) the page offers the upload instead.
-Every name shown comes from a link or a text box: all of it is escaped.
+One button fetches it with a progress bar; a failed fetch is said in one line, and with fetching off
+the page offers the upload instead.  Every name shown comes from a link or a text box: all escaped.
 """
 
 from __future__ import annotations

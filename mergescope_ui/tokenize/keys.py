@@ -1,8 +1,4 @@
-"""Every ``st.session_state`` key of the Tokenize page, declared once (all start with ``tokenize_``).
-
-The Train page's run comes through :data:`mergescope_ui.shared.keys.RUN`; the link's parameters are
-:mod:`.share`'s.
-"""
+"""Every ``st.session_state`` key of the Tokenize page, declared once (all start with ``tokenize_``)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The Tokenize page's main view: the counts and the text as coloured token spans, a page at a time, and
-what WordPiece's and Unigram's round trip loses.
-
-A click on a token opens the Token details tab on it (:func:`pick_token`).
-"""
+"""The Tokenize page's main view: the counts and the text as coloured token spans, a page at a time (a
+click opens the Details tab on one), and what WordPiece's and Unigram's round trip loses."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The Tokenize page's Details tab for WordPiece and Unigram tokenizers: one token, and how its word was cut.
-
-The piece (its ``##`` or ``▁``), what it covers here, Unigram's score, and for the unknown token the
-text it swallowed; all of it reaches the page escaped.
-"""
+"""The Tokenize page's Details tab for WordPiece and Unigram tokenizers: one token, and how its word was cut
+(the piece, what it covers here, Unigram's score, the text an unknown token swallowed; all escaped)."""
 
 from __future__ import annotations
 

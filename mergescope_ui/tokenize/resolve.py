@@ -176,9 +176,7 @@ def load_upload(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> L
 
 
 def tokenized(picked: Picked, text: str, *, specials: bool = True) -> Tokenized | None:
-    """``picked``'s tokenization of ``text``, memoized per session (None when nothing was picked).
-
-    ``specials=False``: special-token strings in the text are plain text."""
+    """``picked``'s tokenization of ``text``, memoized per session (None when nothing was picked)."""
     if picked.tokenizer is None:
         return None
     tok = picked.tokenizer

@@ -5,10 +5,8 @@ One grid column per byte: the characters, the bytes in hex, the tokens (as
 ``ms-split``.  Lines break where a token and a character both end; a token longer than a line also
 breaks after one of its characters (``ms-cont-r``, ``ms-cont-l``).  Every label is escaped.
 
->>> from bpe_core import Tokenizer
->>> tok = Tokenizer({b: bytes([b]) for b in range(256)}, [])
->>> ids = tok.encode("é<")
->>> html = byte_ribbon_html("é<".encode(), ids, tok.vocab, css=False)
+>>> vocab = {b: bytes([b]) for b in range(256)}
+>>> html = byte_ribbon_html("é<".encode(), list("é<".encode()), vocab, css=False)
 >>> html.count("ms-split"), "&lt;" in html, "C3" in html and "A9" in html
 (1, True, True)
 """

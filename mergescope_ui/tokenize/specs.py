@@ -93,11 +93,7 @@ class LoadedUpload:
 
 
 class Here(Protocol):
-    """What a spec resolves with: the tokenizers this server and this session hold.
-
-    :mod:`mergescope_ui.tokenize.resolve` provides it (with Streamlit's caches); tests may pass
-    their own.
-    """
+    """What a spec resolves with: the tokenizers this server and this session hold (:mod:`.resolve`)."""
 
     def quick_train(self, corpus: str, vocab_size: int, pattern: str) -> QuickTrained: ...
     def char_baseline(self, corpus: str) -> CharTokenizer: ...

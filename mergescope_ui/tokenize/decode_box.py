@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import streamlit as st
 
@@ -26,7 +25,7 @@ from mergescope_ui.shared.html.safe_text import md_escape
 from . import keys
 from .piece_html import decode_pieces
 from .results import Tokenized
-from .schemes import PieceHooks, hooks_of
+from .schemes import hooks_of
 
 MAX_IDS = 100_000  # ids decoded at most (a longer list is cut, and the page says so)
 MAX_INPUT_CHARS = 1_000_000
@@ -86,8 +85,13 @@ def decode_box(result: Tokenized, *, tok: SchemeTokenizer | None = None) -> None
         st.warning(f"{len(ids):,} ids: only the first {MAX_IDS:,} are decoded.")
         ids = ids[:MAX_IDS]
     pieces = hooks_of(tok).pieces if tok is not None else None
-    if tok is not None and pieces is not None:
-        _decode_pieces(tok, pieces, ids)
+    if tok is not None and pieces is not None:  # its decoder: ``##`` glued, ``▁`` a space
+        text, unknown = decode_pieces(tok, ids)
+        if unknown:
+            _not_ids(unknown, f"{tok.vocab_size:,} tokens")
+        if len(unknown) < len(set(ids)):
+            st.code(text or "(empty)", language=None, wrap_lines=True)
+            st.caption("As its decoder writes it: " + pieces.decoder)
         return
     decoded = decode_ids(ids, result.vocab)
     if decoded.unknown:
@@ -100,16 +104,6 @@ def decode_box(result: Tokenized, *, tok: SchemeTokenizer | None = None) -> None
                 "`<XX>` marks a byte that is not a whole character: an id that holds part of one "
                 "(its other bytes are in a neighbouring id)."
             )
-
-
-def _decode_pieces(tok: SchemeTokenizer, pieces: PieceHooks[Any], ids: list[int]) -> None:
-    """A WordPiece or Unigram tokenizer's text of ``ids`` (its decoder: ``##`` glued, ``▁`` a space)."""
-    text, unknown = decode_pieces(tok, ids)
-    if unknown:
-        _not_ids(unknown, f"{tok.vocab_size:,} tokens")
-    if len(unknown) < len(set(ids)):
-        st.code(text or "(empty)", language=None, wrap_lines=True)
-        st.caption("As its decoder writes it: " + pieces.decoder)
 
 
 def _not_ids(unknown: Sequence[int], sizes: str) -> None:

@@ -106,16 +106,11 @@ def ribbon_lines(
             whole = is_whole_utf8(piece) and len(piece.decode()) == 1
             label = screen_label(piece) if piece[0] & 0xC0 != 0x80 else "…"
             classes = "ms-rc ms-split" if split else "ms-rc"
-            if (
-                whole and label.startswith(("<", "⟨")) and len(label) > 1
-            ):  # an invisible character (ZWJ, control): name it
+            if whole and label.startswith(("<", "⟨")) and len(label) > 1:  # invisible (ZWJ, control): name it
                 label, classes = f"U+{ord(piece.decode()):04X}", classes + " ms-small"
             title = f"U+{ord(piece.decode()):04X} · {e - s} bytes" if whole else ""
-            c_cells.append(
-                Cell(
-                    s - lo + 1, e - s, label, classes, title + (" · cut by a token boundary" if split else "")
-                )
-            )
+            title += " · cut by a token boundary" if split else ""
+            c_cells.append(Cell(s - lo + 1, e - s, label, classes, title))
             char_i += 1
         b_cells = tuple(Cell(i - lo + 1, 1, f"{data[i]:02X}", "ms-rb") for i in range(lo, hi))
         t_cells: list[Cell] = []

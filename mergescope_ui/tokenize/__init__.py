@@ -9,7 +9,7 @@
   (``clickable_tokens``; ``results`` the records, ``schemes`` what differs per scheme, ``piece_html``
   WordPiece's and Unigram's tokens); while you type the browser encodes (``encoder_table``);
 - :func:`tabs` (``tab_views``): token ids (``decode_box``), byte ribbon (``ribbon``), watch it encode
-  (``watch_encode_view``, ``watch_encode``), details (``details``, ``piece_views``), compare
+  (``watch_encode_view``, ``watch_encode``), details (``details``), compare
   (``compare_tab``, ``split_patterns``), chat (``chat``), files (``file_bundle``), share;
 - :func:`write_link`: the link alone, when there is nothing to show.
 

@@ -1,5 +1,6 @@
 """Token details: bytes, readable form, id, the merge that made it, its genealogy; the Details tab that
-shows them (:func:`details_tab`; the rest is pure).
+shows them (:func:`details_tab`), and WordPiece's and Unigram's (:func:`piece_details_tab`: the piece,
+what it covers here, Unigram's score, the text an unknown token swallowed).  The rest is pure.
 
 The genealogy goes down (the tree of merges to single bytes) and up (later tokens built from this
 one); every token is a :func:`~mergescope_ui.shared.html.tokens.token_span` (escaped).
@@ -16,21 +17,26 @@ one); every token is a :func:`~mergescope_ui.shared.html.tokens.token_span` (esc
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import pandas as pd
 import streamlit as st
 
-from bpe_core import Tokenizer
+from bpe_core import SchemeTokenizer, Tokenizer
 from bpe_core.byte_level import readable as screen_label
+from mergescope_ui.shared.html.schemes import lost_html
 from mergescope_ui.shared.html.tables import TABLE_CSS, html_table
 from mergescope_ui.shared.html.tokens import TOKEN_CSS, token_span
 
 from . import keys
 from .assets import style
 from .main_view import Shown, choose_token, picked_position
+from .piece_html import PIECE_CSS, marked, piece_facts, piece_span
 from .resolve import Picked
+from .results import Tokenized
+from .schemes import hooks_of
 
 MAX_LISTED = 40
 FULL_TREE_BYTES = 12  # a tree this small is shown whole (at most 23 entries)
@@ -261,3 +267,96 @@ def details_tab(picked: Picked, shown: Shown) -> None:
 
 def _label(token: bytes, special: bool) -> str:
     return token.decode("utf-8", "replace") if special else screen_label(token)
+
+
+def piece_details_tab(tok: SchemeTokenizer, shown: Shown) -> None:
+    """The token clicked above (else the page's longest piece), and its details; a selectbox picks another
+    (one choice per distinct piece, and one per unknown token: each stands for other text)."""
+    hooks = hooks_of(tok)
+    pieces = hooks.pieces
+    if pieces is None:
+        raise ValueError(f"{hooks.name} tokens are bytes, not pieces: show their details with details_tab")
+    result, page = shown.result, shown.page
+    cuts = result.cuts
+    options: list[int] = []
+    seen: set[int] = set()
+    for pos in range(page.start, page.stop):
+        c = cuts[pos]
+        if c.unknown or c.id not in seen:
+            seen.add(c.id)
+            options.append(pos)
+        if len(options) >= MAX_CHOICES:
+            break
+    if not options:
+        st.info("No tokens to inspect.")
+        return
+    position = choose_token(
+        shown,
+        options,
+        key=keys.PIECE_DETAIL,
+        of_position=lambda p: p,
+        longest=lambda p: (len(cuts[p].label), -p),
+        position_of=lambda p: p if isinstance(p, int) else None,
+        label=lambda p: f"{marked(cuts[p].label)}  · id {cuts[p].id} · at token {p + 1:,}",
+    )
+    c = cuts[position]
+    detail = pieces.detail(tok, c)
+    facts = piece_facts(detail, name=hooks.name, vocab_size=tok.vocab_size, pieces=pieces.ranked(tok))
+    left, right = st.columns([1, 1.3], gap="large")
+    with left:
+        st.html(
+            TOKEN_CSS
+            + PIECE_CSS
+            + TABLE_CSS
+            + '<div class="ms-tokens" style="font-size:2.2em;border:none;max-height:none">'
+            + piece_span(c, score=detail.score, special=detail.special)
+            + "</div>"
+            + f'<div class="ms-facts">{html_table(facts)}</div>'
+        )
+    with right:
+        if detail.unknown:
+            st.markdown("**Lost here**")
+            st.caption(
+                "The unknown token keeps nothing of the text it stands for: decoding gives the unknown "
+                "token back, not this."
+            )
+            st.html(
+                PIECE_CSS + '<div class="ms-piece-lost">' + lost_html(c.text, [(0, len(c.text))]) + "</div>"
+            )
+        else:
+            st.markdown(f"**How {hooks.name} cut this word**")
+            st.caption(pieces.how_cut)
+            starts_word = partial(pieces.starts_word, tok)
+            st.html(
+                TOKEN_CSS + PIECE_CSS + _word_html(result, position, starts_word, scores=pieces.scores(tok))
+            )
+
+
+def _word_html(
+    result: Tokenized,
+    position: int,
+    starts_word: Callable[[str], bool],
+    *,
+    scores: Sequence[float] | None = None,
+) -> str:
+    """The pieces of the word around ``position`` (up to the next that ``starts_word``), the picked one
+    outlined."""
+    cuts = result.cuts
+    lo = position
+    while lo > 0 and not starts_word(cuts[lo].label) and not cuts[lo].unknown:
+        lo -= 1
+    hi = position + 1
+    while hi < len(cuts) and not starts_word(cuts[hi].label) and not cuts[hi].unknown and hi - lo < 60:
+        hi += 1
+    spans = []
+    for p in range(lo, hi):
+        c = cuts[p]
+        span = piece_span(c, score=None if scores is None or c.unknown else scores[c.id])
+        if p == position:
+            span = span.replace('class="ms-t', 'class="ms-t ms-new', 1)
+        spans.append(span)
+    total = ""
+    if scores is not None:
+        score = sum(scores[cuts[p].id] for p in range(lo, hi) if not cuts[p].unknown)
+        total = f"<p>Score of these pieces: {score:.4g}</p>"
+    return '<div class="ms-tokens" style="max-height:none">' + "".join(spans) + "</div>" + total

@@ -15,11 +15,10 @@ from .assets import style
 from .chat import chat_tab
 from .compare_tab import compare_tab
 from .decode_box import decode_box
-from .details import details_tab
+from .details import details_tab, piece_details_tab
 from .file_bundle import tokenizer_bundle
 from .link import write_link
 from .main_view import DETAILS_TAB, Shown
-from .piece_views import piece_details_tab
 from .resolve import Picked
 from .results import Page, Tokenized, byte_start_of
 from .ribbon import byte_ribbon_html

@@ -58,10 +58,7 @@ def compare_tab(text: str, picked: Picked) -> None:
     titles = corpus_titles()
     if not st.session_state.get(keys.COMPARE_EDITED):
         st.session_state[keys.COMPARE] = default_compare(current)
-    options = _compare_options(current, titles)
-    for key in st.session_state[keys.COMPARE]:
-        if key not in options:
-            options.append(key)
+    options = list(dict.fromkeys([*_compare_options(current, titles), *st.session_state[keys.COMPARE]]))
     labels = {k: _label(k, titles) for k in options}
     picked_keys = st.multiselect(
         f"Tokenizers to compare (2 to {MAX_COMPARE})",

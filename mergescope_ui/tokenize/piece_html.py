@@ -237,11 +237,7 @@ def _has(tok: SchemeTokenizer, token_id: int) -> bool:
 
 
 def wordpiece_summary(tok: WordPieceTokenizer) -> str:
-    """What was loaded, in a few words (not escaped: it names the file's special tokens).
-
-    >>> wordpiece_summary(WordPieceTokenizer(["[UNK]", "[CLS]", "hug", "##s"]))
-    'WordPiece, vocab 4 (1 continuation pieces ##), special tokens [UNK] [CLS]'
-    """
+    """What was loaded, in a few words (not escaped: it names the file's special tokens)."""
     continuing = sum(1 for t in tok.vocab if t.startswith(tok.prefix))
     specials = " ".join(tok.special_tokens[:6]) + (" …" if len(tok.special_tokens) > 6 else "")
     shown = f", special tokens {specials}" if specials else ""

@@ -295,7 +295,7 @@ class TiktokenSpec(CachedSpec):
         return cls(name=rest)
 
     def source(self, settings: FetchSettings) -> str:
-        return _host(settings.openai_url)
+        return urlsplit(settings.openai_url).netloc or settings.openai_url
 
     def fetch(self, settings: FetchSettings, *, progress: ProgressCallback | None = None) -> Fetched:
         if settings.tiktoken_cache is None:
@@ -324,7 +324,7 @@ class HfSpec(CachedSpec):
         return cls(name=rest)
 
     def source(self, settings: FetchSettings) -> str:
-        return _host(settings.hf_url)
+        return urlsplit(settings.hf_url).netloc or settings.hf_url
 
     def fetch(self, settings: FetchSettings, *, progress: ProgressCallback | None = None) -> Fetched:
         return fetch_hub_tokenizer(
@@ -466,10 +466,6 @@ class BytesSpec(TokenizerSpec):
 
     def resolve(self, here: Here, *, text: str, titles: Mapping[str, str]) -> Picked:
         return self.picked(self.label(), here.bytes_only(self.pattern))
-
-
-def _host(url: str) -> str:
-    return urlsplit(url).netloc or url
 
 
 # ----- checks of the parts of a text form ----------------------------------------------------------------

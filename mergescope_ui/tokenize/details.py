@@ -23,6 +23,7 @@ from functools import partial
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from bpe_core import SchemeTokenizer, Tokenizer
 from bpe_core.byte_level import readable as screen_label
@@ -219,6 +220,13 @@ def facts_table(detail: TokenDetail) -> pd.DataFrame:
 MAX_CHOICES = 3000  # the Details tab's selectbox offers this many tokens at most
 
 
+def _token_card(css: str, top: str, facts: pd.DataFrame) -> DeltaGenerator:
+    """The token (``top``) and its facts in the left column (``css``: the token's styles); the right one."""
+    left, right = st.columns([1, 1.3], gap="large")
+    left.html(f'{TOKEN_CSS}{css}{TABLE_CSS}{top}<div class="ms-facts">{html_table(facts)}</div>')
+    return right
+
+
 def details_tab(picked: Picked, shown: Shown) -> None:
     """The token clicked above (else the page's longest) and its story; a selectbox picks another."""
     result, page = shown.result, shown.page
@@ -244,19 +252,9 @@ def details_tab(picked: Picked, shown: Shown) -> None:
         ),
     )
     detail = token_detail(tok, token_id, counts=picked.counts)
-    left, right = st.columns([1, 1.3], gap="large")
-    with left:
-        st.html(
-            TOKEN_CSS
-            + DETAIL_CSS
-            + TABLE_CSS
-            + '<div class="ms-tokens ms-big">'
-            + token_span(detail.id, detail.token, special=detail.special)
-            + "</div>"
-            + f'<p style="font-size:1.1em">{describe(detail)}</p>'
-            + f'<div class="ms-facts">{html_table(facts_table(detail))}</div>'
-        )
-    with right:
+    big = f'<div class="ms-tokens ms-big">{token_span(detail.id, detail.token, special=detail.special)}</div>'
+    about = f'<p style="font-size:1.1em">{describe(detail)}</p>'
+    with _token_card(DETAIL_CSS, big + about, facts_table(detail)):
         st.markdown("**Genealogy: how it was built, down to bytes**")
         if len(detail.token) > FULL_TREE_BYTES:
             st.caption(f"The first {OPEN_LEVELS} levels are open; click ▸ on a merge to open its parts.")
@@ -302,18 +300,9 @@ def piece_details_tab(tok: SchemeTokenizer, shown: Shown) -> None:
     c = cuts[position]
     detail = pieces.detail(tok, c)
     facts = piece_facts(detail, name=hooks.name, vocab_size=tok.vocab_size, pieces=pieces.ranked(tok))
-    left, right = st.columns([1, 1.3], gap="large")
-    with left:
-        st.html(
-            TOKEN_CSS
-            + PIECE_CSS
-            + TABLE_CSS
-            + '<div class="ms-tokens" style="font-size:2.2em;border:none;max-height:none">'
-            + piece_span(c, score=detail.score, special=detail.special)
-            + "</div>"
-            + f'<div class="ms-facts">{html_table(facts)}</div>'
-        )
-    with right:
+    span = piece_span(c, score=detail.score, special=detail.special)
+    big = f'<div class="ms-tokens" style="font-size:2.2em;border:none;max-height:none">{span}</div>'
+    with _token_card(PIECE_CSS, big, facts):
         if detail.unknown:
             st.markdown("**Lost here**")
             st.caption(

@@ -148,11 +148,7 @@ def remember_used(picked: Picked) -> None:
     if isinstance(spec, UploadSpec) and not spec.digest:
         spec = UploadSpec(digest=picked.identity.removeprefix("upload:"))
     used: list[str] = st.session_state.setdefault(keys.USED, [])
-    key = spec.key()
-    if key in used:
-        used.remove(key)
-    used.insert(0, key)
-    del used[MAX_USED:]
+    used[:] = list(dict.fromkeys([spec.key(), *used]))[:MAX_USED]  # the newest first, each once
 
 
 def load_upload(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> LoadedUpload:

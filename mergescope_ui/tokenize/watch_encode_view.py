@@ -8,6 +8,7 @@ teacher shows, with no question (the rule picks the lowest rank, known in advanc
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 
 import streamlit as st
 
@@ -79,12 +80,10 @@ def encode_tab(text: str, picked: Picked, *, specials: bool) -> None:
     settings = StageSettings(large=presenting())
     window = state.views.window(position=state.position, serial=state.serial, settings=settings)
     mount_stage(window, key=keys.ENCODE_STAGE, on_shown=_on_shown)
-    views, position = state.views, state.position
-    host_room(
-        lambda: encode_moment(views, position=position, signature=signature, settings=settings),
-        pager=views,
-        quiz=False,
+    moment = partial(
+        encode_moment, state.views, position=state.position, signature=signature, settings=settings
     )
+    host_room(moment, pager=state.views, quiz=False)
 
 
 def encode_moment(views: EncodeViews, *, position: int, signature: str, settings: StageSettings) -> Moment:

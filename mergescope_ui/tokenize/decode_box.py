@@ -21,6 +21,7 @@ import streamlit as st
 from bpe_core import SchemeTokenizer
 from bpe_core.byte_level import readable
 from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.html.tokens import is_whole_utf8
 
 from . import keys
 from .piece_html import decode_pieces
@@ -56,13 +57,8 @@ def parse_ids(raw: str) -> tuple[list[int], list[str]]:
 def decode_ids(ids: Sequence[int], vocab: Mapping[int, bytes]) -> Decoded:
     """The text of ``ids`` (see :class:`Decoded`); an id not in ``vocab`` is left out and listed."""
     data = b"".join(vocab[i] for i in ids if i in vocab)
-    text = readable(data, mark_whitespace=False)
-    try:
-        data.decode("utf-8")
-        partial = False
-    except UnicodeDecodeError:
-        partial = True
-    return Decoded(text, tuple(dict.fromkeys(i for i in ids if i not in vocab)), partial)
+    unknown = tuple(dict.fromkeys(i for i in ids if i not in vocab))
+    return Decoded(readable(data, mark_whitespace=False), unknown, partial=not is_whole_utf8(data))
 
 
 def decode_box(result: Tokenized, *, tok: SchemeTokenizer | None = None) -> None:

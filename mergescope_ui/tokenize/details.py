@@ -149,12 +149,9 @@ def genealogy_html(node: Genealogy, *, css: bool = True, open_levels: int = OPEN
     fold = len(node.token) > FULL_TREE_BYTES
 
     def walk(n: Genealogy, depth: int) -> str:
-        note = (
-            f'<span class="ms-step">merge {n.step}</span>' if n.step else '<span class="ms-step">byte</span>'
-        )
+        head = f'{_span(n.id, n.token)}<span class="ms-step">{f"merge {n.step}" if n.step else "byte"}</span>'
         if not n.parts:
-            return f"<li>{_span(n.id, n.token)}{note}</li>"
-        head = f"{_span(n.id, n.token)}{note}"
+            return f"<li>{head}</li>"
         inner = f"<ul>{walk(n.parts[0], depth + 1)}{walk(n.parts[1], depth + 1)}</ul>"
         if fold and depth >= open_levels:
             return f'<li><details class="ms-fold"><summary>{head}</summary>{inner}</details></li>'

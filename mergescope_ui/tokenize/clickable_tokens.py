@@ -1,15 +1,9 @@
 """The text as coloured token spans you can click (a Streamlit components v2 element, no iframe).
 
-The spans are the ones every view uses
-(:func:`mergescope_ui.shared.html.tokens.token_span`: escaped label, escaped
-tooltip), each marked with its position in the text (``data-i``).  A click,
-or Enter on a focused token, reports that position back to Python as a
-trigger value; the picked token is outlined at once in the browser, before
-Python answers with its details.  From the keyboard: Tab reaches the
-tokens once, the arrow keys move between them, Enter picks one.
-
-For screen readers the tokens are a list (``role="list"``), each token an item whose name gives its
-text, id and byte count (:func:`token_name`; the tooltip alone reaches no one on a keyboard).
+The spans are :func:`~mergescope_ui.shared.html.tokens.token_span`'s, each with its position
+(``data-i``).  A click, or Enter on a focused token, reports that position to Python; the browser
+outlines it at once.  Tab reaches the tokens once, the arrow keys move between them.  For screen
+readers the tokens are a list, each item named by its text, id and byte count (:func:`token_name`).
 
 >>> html = clickable_spans_html([104, 60], {104: b"h", 60: b"<"}, start=10)
 >>> html.count('data-i="'), 'data-i="11"' in html, "&lt;" in html, "<script" in html
@@ -22,8 +16,7 @@ from __future__ import annotations
 
 import html as html_lib
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import replace
 
 import streamlit as st
 
@@ -31,20 +24,15 @@ from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.html.tokens import token_span
 from mergescope_ui.shared.stage.contract import wire
 
-from .encoder_table import LIST_NAME, EncoderTable, LiveView
+from .assets import asset
+from .encoder_table import LIST_NAME, LiveView
 from .results import COUNT_LABELS, Counts
 
-ASSETS = Path(__file__).with_name("live_assets")
 # The encoder (a classic script that defines globalThis.msEncoder once), then the view (the module).
-_JS = (
-    (ASSETS / "encoder.js").read_text(encoding="utf-8")
-    + "\n"
-    + (ASSETS / "view.js").read_text(encoding="utf-8")
+_JS = asset("encoder.js") + "\n" + asset("view.js")
+_SPANS = st.components.v2.component(
+    "mergescope_clickable_tokens", js=_JS, css=asset("view.css"), isolate_styles=False
 )
-
-_CSS = (ASSETS / "view.css").read_text(encoding="utf-8")
-
-_SPANS = st.components.v2.component("mergescope_clickable_tokens", js=_JS, css=_CSS, isolate_styles=False)
 
 
 def clickable_spans_html(
@@ -56,9 +44,7 @@ def clickable_spans_html(
     max_tokens: int = 5000,
     marks: bool = True,
 ) -> str:
-    """``<div class="ms-tokens">`` with one span per id, ``data-i`` = its position + ``start``.
-
-    ``marks``: whitespace shows as ␣ ↵ ⇥ (else as itself)."""
+    """``<div class="ms-tokens">`` with one span per id, ``data-i`` = its position + ``start``."""
     special = set(special_ids)
     parts = [f'<div class="ms-tokens" role="list" aria-label="{LIST_NAME}">']
     for pos, token_id in enumerate(ids[:max_tokens], start=start):
@@ -101,14 +87,12 @@ def clickable_tokens(
     picked: int | None,
     on_pick: Callable[[int], None],
     counts: Counts,
-    live: Live | None = None,
+    live: LiveView | None = None,
 ) -> None:
-    """Draw ``html`` (from :func:`clickable_spans_html`); a click calls ``on_pick(position)``.
+    """Draw ``html`` (:func:`clickable_spans_html`) under ``counts``; a click calls ``on_pick(position)``.
 
-    ``counts`` (of the whole text) show above the spans.  ``signature`` names the content (tokenizer,
-    text, page): the browser replaces the spans only when it changes, and keeps the box's scroll
-    position within one page.  With ``live`` the browser draws page 1 itself from the text as typed
-    in ``live.box`` (see :class:`Live`).
+    The browser replaces the spans only when ``signature`` (tokenizer, text, page) changes; with
+    ``live`` (how to follow the typing) it draws page 1 itself from the text as typed.
     """
 
     def clicked() -> None:
@@ -116,19 +100,12 @@ def clickable_tokens(
         if isinstance(value, int) and not isinstance(value, bool):
             on_pick(value)
 
-    live = live or Live()
-    view = LiveView(
+    view = replace(
+        live or LiveView(),
         html=html,
         sig=signature,
         page=page,
         picked=picked,
-        box=live.box,
-        table_key=live.table_key,
-        table=live.table,
-        specials=live.specials,
-        marks=live.marks,
-        max_tokens=live.max_tokens,
-        live_chars=live.live_chars,
         characters=counts.characters,
         bytes=counts.bytes,
         tokens=counts.tokens or 0,
@@ -141,17 +118,3 @@ def missing_table(key: str) -> str:
     """The table the browser said it lacks (its key), for the view drawn with ``key``; ``""``: none."""
     value = (st.session_state.get(key) or {}).get("missing")
     return value if isinstance(value, str) else ""
-
-
-@dataclass(frozen=True, slots=True)
-class Live:
-    """How the browser follows the typing: the box's name, the table to encode with (``table_key``;
-    ``table`` itself only when the browser does not hold it yet), the switches, and the limits."""
-
-    box: str = ""
-    table_key: str = ""
-    table: EncoderTable | None = None
-    specials: bool = True
-    marks: bool = True
-    max_tokens: int = 5000
-    live_chars: int = 0

@@ -1,8 +1,5 @@
-"""The Compare tab: two to four tokenizers on the same text, as a table, a bar chart and spans.
-
-It starts with the tokenizer in use and a baseline (:func:`default_compare`) and follows the
-tokenizer in use until the list is edited; it offers every tokenizer used this session.
-"""
+"""The Compare tab: two to four tokenizers on the same text, as a table, a bar chart and spans (the
+tokenizer in use and a baseline until the list is edited)."""
 
 from __future__ import annotations
 
@@ -12,13 +9,13 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
 
 from . import keys
 from .main_view import spans_html
 from .resolve import Picked, corpus_titles, local_tokenizers, resolve, tokenized, training_run
-from .results import Counts, Tokenized, compare_table, page_of, text_counts, what_is_lost
+from .results import Tokenized, compare_table, page_of, text_counts, what_is_lost
+from .screen import presenting
 from .share import MAX_COMPARE
 from .specs import (
     BytesSpec,
@@ -61,10 +58,7 @@ def compare_tab(text: str, picked: Picked) -> None:
     titles = corpus_titles()
     if not st.session_state.get(keys.COMPARE_EDITED):
         st.session_state[keys.COMPARE] = default_compare(current)
-    options = _compare_options(current, titles)
-    for key in st.session_state[keys.COMPARE]:
-        if key not in options:
-            options.append(key)
+    options = list(dict.fromkeys([*_compare_options(current, titles), *st.session_state[keys.COMPARE]]))
     labels = {k: _label(k, titles) for k in options}
     picked_keys = st.multiselect(
         f"Tokenizers to compare (2 to {MAX_COMPARE})",
@@ -84,7 +78,7 @@ def compare_tab(text: str, picked: Picked) -> None:
         p = picked if key == current.key() else resolve(parse(key), text=text)
         r = tokenized(p, text)
         if r is None:
-            r = Tokenized(p.label, (), {}, _no_counts(text), 0, error=p.error or "not available")
+            r = Tokenized(p.label, (), {}, text_counts(text, None), 0, error=p.error or "not available")
         rows.append(r)
     table = compare_table(rows)
     pieces = any(r.pieces for r in rows)
@@ -101,8 +95,7 @@ def compare_tab(text: str, picked: Picked) -> None:
             st.caption(f"{md_escape(r.label)}: {md_escape(lost)} (see Decoded back under its tokens).")
     chart_data = table.dropna(subset=["tokens"])[["tokenizer", "tokens"]]
     if not chart_data.empty:
-        large = bool(st.session_state.get(shared_keys.PRESENTER, False))
-        st.altair_chart(compare_chart(chart_data, large=large), width="stretch")
+        st.altair_chart(compare_chart(chart_data, large=presenting()), width="stretch")
     cols = st.columns(2)
     for n, r in enumerate(rows):
         with cols[n % 2]:
@@ -115,13 +108,13 @@ def compare_tab(text: str, picked: Picked) -> None:
 
 def _columns(*, pieces: bool) -> dict[str, Any]:
     """The table's column settings; with WordPiece or Unigram, widths that keep it within 800 px."""
-    if not pieces:
-        return {c: st.column_config.NumberColumn(format="%.2f") for c in ("bytes/token", "chars/token")}
-    numbers = {c: st.column_config.Column(width=_NARROW_PX) for c in _NARROW}
+    width = _NARROW_PX if pieces else None
     ratios = {
-        c: st.column_config.NumberColumn(width=_NARROW_PX, format="%.2f")
-        for c in ("bytes/token", "chars/token")
+        c: st.column_config.NumberColumn(width=width, format="%.2f") for c in ("bytes/token", "chars/token")
     }
+    if not pieces:
+        return ratios
+    numbers = {c: st.column_config.Column(width=_NARROW_PX) for c in _NARROW}
     wide = {c: st.column_config.Column(width=px) for c, px in (("tokenizer", 170), ("note", 200))}
     return numbers | ratios | wide
 
@@ -143,10 +136,6 @@ def compare_chart(data: pd.DataFrame, *, large: bool = False) -> alt.LayerChart:
     # A band per tokenizer of a fixed step: Streamlit ignores a fixed height on a discrete axis and
     # squeezes the bars to a few pixels (their labels overlap in presenter mode).
     return (bars + text).properties(height=alt.Step(BAR_STEP_LARGE if large else BAR_STEP))
-
-
-def _no_counts(text: str) -> Counts:
-    return text_counts(text, None)
 
 
 def _label(key: str, titles: dict[str, str]) -> str:

@@ -1,8 +1,7 @@
 """Ids back to text: a box in the Token ids tab, for ids copied from anywhere.
 
-The ids' bytes are joined and shown as text; bytes that do not make a whole character (an id that
-holds half of one) show as ``<E8><AF>``, never as a replacement character.  Unknown ids and
-words that are not ids are named in one line each; the ids that are known are still decoded.
+Bytes that make no whole character show as ``<E8><AF>``; unknown ids and words that are not ids are
+named in one line each, and the known ids still decoded.
 
 >>> parse_ids("[464, 1994,9358 x -3]")
 ([464, 1994, 9358], ['x', '-3'])
@@ -16,18 +15,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import streamlit as st
 
 from bpe_core import SchemeTokenizer
 from bpe_core.byte_level import readable
 from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.html.tokens import is_whole_utf8
 
 from . import keys
 from .piece_html import decode_pieces
 from .results import Tokenized
-from .schemes import PieceHooks, hooks_of
+from .schemes import hooks_of
 
 MAX_IDS = 100_000  # ids decoded at most (a longer list is cut, and the page says so)
 MAX_INPUT_CHARS = 1_000_000
@@ -36,8 +35,7 @@ _WORDS = re.compile(r"[^\s,;\[\]()]+")
 
 @dataclass(frozen=True, slots=True)
 class Decoded:
-    """The text of the known ids (bytes that are no whole character as ``<XX>``), the unknown ids, and
-    whether any such bytes were shown."""
+    """The text of the known ids, the unknown ids, and whether bytes were shown as ``<XX>``."""
 
     text: str
     unknown: tuple[int, ...]
@@ -59,20 +57,12 @@ def parse_ids(raw: str) -> tuple[list[int], list[str]]:
 def decode_ids(ids: Sequence[int], vocab: Mapping[int, bytes]) -> Decoded:
     """The text of ``ids`` (see :class:`Decoded`); an id not in ``vocab`` is left out and listed."""
     data = b"".join(vocab[i] for i in ids if i in vocab)
-    text = readable(data, mark_whitespace=False)
-    try:
-        data.decode("utf-8")
-        partial = False
-    except UnicodeDecodeError:
-        partial = True
-    return Decoded(text, tuple(dict.fromkeys(i for i in ids if i not in vocab)), partial)
+    unknown = tuple(dict.fromkeys(i for i in ids if i not in vocab))
+    return Decoded(readable(data, mark_whitespace=False), unknown, partial=not is_whole_utf8(data))
 
 
 def decode_box(result: Tokenized, *, tok: SchemeTokenizer | None = None) -> None:
-    """The box and what it gives: the text, or a line naming what is wrong.
-
-    ``tok``: the tokenizer; one whose ids are pieces of text (WordPiece, Unigram) writes them with its
-    own decoder."""
+    """The box and what it gives: the text (WordPiece's, Unigram's: by their decoder), or what is wrong."""
     raw = st.text_input(
         "Ids to text",
         key=keys.DECODE,
@@ -91,19 +81,18 @@ def decode_box(result: Tokenized, *, tok: SchemeTokenizer | None = None) -> None
         st.warning(f"{len(ids):,} ids: only the first {MAX_IDS:,} are decoded.")
         ids = ids[:MAX_IDS]
     pieces = hooks_of(tok).pieces if tok is not None else None
-    if tok is not None and pieces is not None:
-        _decode_pieces(tok, pieces, ids)
+    if tok is not None and pieces is not None:  # its decoder: ``##`` glued, ``▁`` a space
+        text, unknown = decode_pieces(tok, ids)
+        if unknown:
+            _not_ids(unknown, f"{tok.vocab_size:,} tokens")
+        if len(unknown) < len(set(ids)):
+            st.code(text or "(empty)", language=None, wrap_lines=True)
+            st.caption("As its decoder writes it: " + pieces.decoder)
         return
     decoded = decode_ids(ids, result.vocab)
     if decoded.unknown:
-        listed = ", ".join(map(str, decoded.unknown[:8])) + (" …" if len(decoded.unknown) > 8 else "")
-        n = len(decoded.unknown)
-        st.error(
-            f"{n:,} {'id is' if n == 1 else 'ids are'} not in this tokenizer ({result.vocab_size:,} tokens, "
-            f"ids {min(result.vocab):,}–{max(result.vocab):,}): {listed}. "
-            + ("It is" if n == 1 else "They are")
-            + " left out below."
-        )
+        sizes = f"{result.vocab_size:,} tokens, ids {min(result.vocab):,}–{max(result.vocab):,}"
+        _not_ids(decoded.unknown, sizes)
     if any(i in result.vocab for i in ids):
         st.code(decoded.text or "(empty)", language=None, wrap_lines=True)
         if decoded.partial:
@@ -113,16 +102,12 @@ def decode_box(result: Tokenized, *, tok: SchemeTokenizer | None = None) -> None
             )
 
 
-def _decode_pieces(tok: SchemeTokenizer, pieces: PieceHooks[Any], ids: list[int]) -> None:
-    """A WordPiece or Unigram tokenizer's text of ``ids`` (its decoder: ``##`` glued, ``▁`` a space)."""
-    text, unknown = decode_pieces(tok, ids)
-    if unknown:
-        listed = ", ".join(map(str, unknown[:8])) + (" …" if len(unknown) > 8 else "")
-        n = len(unknown)
-        st.error(
-            f"{n:,} {'id is' if n == 1 else 'ids are'} not in this tokenizer ({tok.vocab_size:,} tokens): "
-            f"{listed}. " + ("It is" if n == 1 else "They are") + " left out below."
-        )
-    if len(unknown) < len(set(ids)):
-        st.code(text or "(empty)", language=None, wrap_lines=True)
-        st.caption("As its decoder writes it: " + pieces.decoder)
+def _not_ids(unknown: Sequence[int], sizes: str) -> None:
+    """Name the ids the tokenizer does not know (``sizes``: its vocabulary, in words)."""
+    listed = ", ".join(map(str, unknown[:8])) + (" …" if len(unknown) > 8 else "")
+    n = len(unknown)
+    st.error(
+        f"{n:,} {'id is' if n == 1 else 'ids are'} not in this tokenizer ({sizes}): {listed}. "
+        + ("It is" if n == 1 else "They are")
+        + " left out below."
+    )

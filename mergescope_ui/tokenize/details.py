@@ -1,14 +1,13 @@
-"""Token details: bytes, readable form, id, the merge that made it, its genealogy (pure).
+"""Token details: bytes, readable form, id, the merge that made it, its genealogy; the Details tab that
+shows them (:func:`details_tab`), and WordPiece's and Unigram's (:func:`piece_details_tab`: the piece,
+what it covers here, Unigram's score, the text an unknown token swallowed).  The rest is pure.
 
-The genealogy goes down (the tree of merges to single bytes) and up (later
-tokens built from this one).  HTML reuses :func:`mergescope_ui.shared.html.tokens.token_span`
-for every token, so every label is escaped the same way.
+The genealogy goes down (the tree of merges to single bytes) and up (later tokens built from this
+one); every token is a :func:`~mergescope_ui.shared.html.tokens.token_span` (escaped).
 
 >>> from bpe_core import train
 >>> tok = train("low low low lower lowest", vocab_size=260, pattern="gpt2")
->>> low = tok.id_of(b" low")
->>> tree = genealogy(tok, low)
->>> leaves(tree)
+>>> leaves(genealogy(tok, tok.id_of(b" low")))
 [b' ', b'l', b'o', b'w']
 >>> d = token_detail(tok, tok.id_of(b"ow"))
 >>> d.step, d.readable, [tok.vocab[i] for i in d.children], d.descendants
@@ -18,14 +17,27 @@ for every token, so every label is escaped the same way.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import pandas as pd
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
-from bpe_core import Tokenizer
+from bpe_core import SchemeTokenizer, Tokenizer
 from bpe_core.byte_level import readable as screen_label
+from mergescope_ui.shared.html.schemes import lost_html
+from mergescope_ui.shared.html.tables import TABLE_CSS, html_table
 from mergescope_ui.shared.html.tokens import TOKEN_CSS, token_span
+
+from . import keys
+from .assets import style
+from .main_view import Shown, choose_token, picked_position
+from .piece_html import PIECE_CSS, marked, piece_facts, piece_span
+from .resolve import Picked
+from .results import Tokenized
+from .schemes import hooks_of
 
 MAX_LISTED = 40
 FULL_TREE_BYTES = 12  # a tree this small is shown whole (at most 23 entries)
@@ -116,25 +128,7 @@ def token_detail(tok: Tokenizer, token_id: int, *, counts: Sequence[int] | None 
     )
 
 
-DETAIL_CSS = """
-<style>
-.ms-tree{font-size:var(--ms-token-size,1.05rem);}
-.ms-tree ul{list-style:none;margin:0;padding-left:1.6em;border-left:2px solid rgba(128,128,128,.35);}
-.ms-tree > ul{border-left:none;padding-left:0;}
-.ms-tree li{margin:.25em 0;}
-.ms-tree .ms-tokens{display:inline;border:none;padding:0;max-height:none;overflow:visible;}
-.ms-tree .ms-step{color:var(--ms-note);font-size:.85em;margin-left:.4em;}
-/* a long token wraps inside the panel instead of running out of it (CJK has no spaces: anywhere),
-   as one box over its lines: an inline box cut at each line end looks like two tokens */
-.ms-tree .ms-tokens .ms-t,.ms-tokens.ms-later .ms-t,.ms-tokens.ms-big .ms-t{white-space:pre-wrap;
-  overflow-wrap:anywhere;word-break:break-all;display:inline-block;max-width:100%;box-sizing:border-box;
-  vertical-align:top;line-height:1.5;}
-.ms-tokens.ms-big{font-size:2.2em;border:none;max-height:none;}
-.ms-tree summary{cursor:pointer;}
-.ms-tree summary::marker{color:var(--ms-accent-line);}
-.ms-facts table.ms-table td:first-child{white-space:nowrap;font-family:inherit;}
-</style>
-"""
+DETAIL_CSS = style("details.css")
 
 
 def _span(token_id: int, token: bytes) -> str:
@@ -142,11 +136,8 @@ def _span(token_id: int, token: bytes) -> str:
 
 
 def genealogy_html(node: Genealogy, *, css: bool = True, open_levels: int = OPEN_LEVELS) -> str:
-    """The tree as nested lists: each token with "merge k" and its two parts below it.
-
-    A token of more than :data:`FULL_TREE_BYTES` bytes has a tree of up to twice as many
-    entries (a 42-byte Chinese token: 83, several screens), so below ``open_levels`` each merge
-    is folded in a ``<details>`` that a click opens; every byte is still in the page.
+    """The tree as nested lists: each token with "merge k" and its two parts below it; in a token of
+    more than :data:`FULL_TREE_BYTES` bytes each merge below ``open_levels`` folds in a ``<details>``.
 
     >>> from bpe_core import train
     >>> tok = train("abcdefghijklmn " * 9, vocab_size=275, pattern="none")
@@ -158,12 +149,9 @@ def genealogy_html(node: Genealogy, *, css: bool = True, open_levels: int = OPEN
     fold = len(node.token) > FULL_TREE_BYTES
 
     def walk(n: Genealogy, depth: int) -> str:
-        note = (
-            f'<span class="ms-step">merge {n.step}</span>' if n.step else '<span class="ms-step">byte</span>'
-        )
+        head = f'{_span(n.id, n.token)}<span class="ms-step">{f"merge {n.step}" if n.step else "byte"}</span>'
         if not n.parts:
-            return f"<li>{_span(n.id, n.token)}{note}</li>"
-        head = f"{_span(n.id, n.token)}{note}"
+            return f"<li>{head}</li>"
         inner = f"<ul>{walk(n.parts[0], depth + 1)}{walk(n.parts[1], depth + 1)}</ul>"
         if fold and depth >= open_levels:
             return f'<li><details class="ms-fold"><summary>{head}</summary>{inner}</details></li>'
@@ -206,8 +194,7 @@ def describe(detail: TokenDetail) -> str:
 
 
 def facts_table(detail: TokenDetail) -> pd.DataFrame:
-    """The facts of ``detail`` as (field, value) rows, every value a string (for an HTML table whose
-    cells wrap, so a long token's bytes stay readable on a projector).
+    """The facts of ``detail`` as (field, value) strings (an HTML table's: its cells wrap).
 
     >>> from bpe_core import train
     >>> tok = train("low low low lower lowest", vocab_size=260, pattern="gpt2")
@@ -225,3 +212,137 @@ def facts_table(detail: TokenDetail) -> pd.DataFrame:
         "later tokens built on it": f"{detail.descendants:,}",
     }
     return pd.DataFrame({"field": list(rows), "value": list(rows.values())})
+
+
+MAX_CHOICES = 3000  # the Details tab's selectbox offers this many tokens at most
+
+
+def _token_card(css: str, top: str, facts: pd.DataFrame) -> DeltaGenerator:
+    """The token (``top``) and its facts in the left column (``css``: the token's styles); the right one."""
+    left, right = st.columns([1, 1.3], gap="large")
+    left.html(f'{TOKEN_CSS}{css}{TABLE_CSS}{top}<div class="ms-facts">{html_table(facts)}</div>')
+    return right
+
+
+def details_tab(picked: Picked, shown: Shown) -> None:
+    """The token clicked above (else the page's longest) and its story; a selectbox picks another."""
+    result, page = shown.result, shown.page
+    tok = picked.tokenizer.as_bpe() if picked.tokenizer is not None else None
+    if tok is None:
+        st.info("The character baseline has no merges: each token is one character of its corpus.")
+        return
+    firsts = first_positions(result.ids[page.start : page.stop], start=page.start)
+    options = list(firsts)[:MAX_CHOICES]
+    if not options:
+        st.info("No tokens to inspect.")
+        return
+    where = {**firsts, **({result.ids[c]: c} if (c := picked_position(shown)) is not None else {})}
+    token_id = choose_token(
+        shown,
+        options,
+        key=keys.DETAIL,
+        of_position=lambda p: result.ids[p],
+        longest=lambda i: (len(result.vocab[i]), -firsts[i]),
+        position_of=where.get,
+        label=lambda i: (
+            f"{_label(tok.vocab[i], i in result.special_ids)}  · id {i} · at token {where.get(i, 0) + 1:,}"
+        ),
+    )
+    detail = token_detail(tok, token_id, counts=picked.counts)
+    big = f'<div class="ms-tokens ms-big">{token_span(detail.id, detail.token, special=detail.special)}</div>'
+    about = f'<p style="font-size:1.1em">{describe(detail)}</p>'
+    with _token_card(DETAIL_CSS, big + about, facts_table(detail)):
+        st.markdown("**Genealogy: how it was built, down to bytes**")
+        if len(detail.token) > FULL_TREE_BYTES:
+            st.caption(f"The first {OPEN_LEVELS} levels are open; click ▸ on a merge to open its parts.")
+        st.html(genealogy_html(genealogy(tok, token_id)))
+        st.markdown(f"**Later tokens made directly from it** ({len(detail.children):,})")
+        st.html(TOKEN_CSS + DETAIL_CSS + later_tokens_html(tok, list(detail.children)))
+
+
+def _label(token: bytes, special: bool) -> str:
+    return token.decode("utf-8", "replace") if special else screen_label(token)
+
+
+def piece_details_tab(tok: SchemeTokenizer, shown: Shown) -> None:
+    """The token clicked above (else the page's longest piece), and its details; a selectbox picks another
+    (one choice per distinct piece, and one per unknown token: each stands for other text)."""
+    hooks = hooks_of(tok)
+    pieces = hooks.pieces
+    if pieces is None:
+        raise ValueError(f"{hooks.name} tokens are bytes, not pieces: show their details with details_tab")
+    result, page = shown.result, shown.page
+    cuts = result.cuts
+    options: list[int] = []
+    seen: set[int] = set()
+    for pos in range(page.start, page.stop):
+        c = cuts[pos]
+        if c.unknown or c.id not in seen:
+            seen.add(c.id)
+            options.append(pos)
+        if len(options) >= MAX_CHOICES:
+            break
+    if not options:
+        st.info("No tokens to inspect.")
+        return
+    position = choose_token(
+        shown,
+        options,
+        key=keys.PIECE_DETAIL,
+        of_position=lambda p: p,
+        longest=lambda p: (len(cuts[p].label), -p),
+        position_of=lambda p: p if isinstance(p, int) else None,
+        label=lambda p: f"{marked(cuts[p].label)}  · id {cuts[p].id} · at token {p + 1:,}",
+    )
+    c = cuts[position]
+    detail = pieces.detail(tok, c)
+    facts = piece_facts(detail, name=hooks.name, vocab_size=tok.vocab_size, pieces=pieces.ranked(tok))
+    span = piece_span(c, score=detail.score, special=detail.special)
+    big = f'<div class="ms-tokens" style="font-size:2.2em;border:none;max-height:none">{span}</div>'
+    with _token_card(PIECE_CSS, big, facts):
+        if detail.unknown:
+            st.markdown("**Lost here**")
+            st.caption(
+                "The unknown token keeps nothing of the text it stands for: decoding gives the unknown "
+                "token back, not this."
+            )
+            st.html(
+                PIECE_CSS + '<div class="ms-piece-lost">' + lost_html(c.text, [(0, len(c.text))]) + "</div>"
+            )
+        else:
+            st.markdown(f"**How {hooks.name} cut this word**")
+            st.caption(pieces.how_cut)
+            starts_word = partial(pieces.starts_word, tok)
+            st.html(
+                TOKEN_CSS + PIECE_CSS + _word_html(result, position, starts_word, scores=pieces.scores(tok))
+            )
+
+
+def _word_html(
+    result: Tokenized,
+    position: int,
+    starts_word: Callable[[str], bool],
+    *,
+    scores: Sequence[float] | None = None,
+) -> str:
+    """The pieces of the word around ``position`` (up to the next that ``starts_word``), the picked one
+    outlined."""
+    cuts = result.cuts
+    lo = position
+    while lo > 0 and not starts_word(cuts[lo].label) and not cuts[lo].unknown:
+        lo -= 1
+    hi = position + 1
+    while hi < len(cuts) and not starts_word(cuts[hi].label) and not cuts[hi].unknown and hi - lo < 60:
+        hi += 1
+    spans = []
+    for p in range(lo, hi):
+        c = cuts[p]
+        span = piece_span(c, score=None if scores is None or c.unknown else scores[c.id])
+        if p == position:
+            span = span.replace('class="ms-t', 'class="ms-t ms-new', 1)
+        spans.append(span)
+    total = ""
+    if scores is not None:
+        score = sum(scores[cuts[p].id] for p in range(lo, hi) if not cuts[p].unknown)
+        total = f"<p>Score of these pieces: {score:.4g}</p>"
+    return '<div class="ms-tokens" style="max-height:none">' + "".join(spans) + "</div>" + total

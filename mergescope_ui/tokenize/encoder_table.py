@@ -1,20 +1,13 @@
 """What the browser needs to encode text itself: a tokenizer's ranks and split pattern as one typed record.
 
-The token view (:mod:`mergescope_ui.tokenize.clickable_tokens`) encodes in the browser while you
-type, from an :class:`EncoderTable` sent once per tokenizer; the server's engine stays the
-reference (browser tests check the same ids on random texts).  A tokenizer the browser cannot
-encode exactly gets no table (:func:`encoder_table` returns None) and the page tokenizes on the
-server as before: a custom split pattern, the character baseline, a vocabulary over
-:data:`MAX_BROWSER_TOKENS`.
+The token view (:mod:`.clickable_tokens`) encodes in the browser while you type, from an
+:class:`EncoderTable` sent once per tokenizer; the engine stays the reference (browser tests compare
+ids).  A tokenizer the browser cannot encode exactly (a custom split pattern, the character baseline,
+a vocabulary over :data:`MAX_BROWSER_TOKENS`) gets no table, and the server tokenizes.
 
-The split pattern goes over in JavaScript's syntax (:func:`js_pattern`), with every Unicode class
-spelled out as the ranges Python's ``regex`` module gives it (``\\p{L}``, ``\\s``, the letters a
-``(?i:...)`` group matches), so the browser's Unicode version cannot make it cut differently.
-The named patterns' possessive quantifiers (``++``) become greedy ones: in these patterns no
-alternative can fail after one, so they match the same (the browser tests check it).
-
-The field names are the names in the JavaScript: ``live_assets/encoder.js`` opens with a JSDoc
-typedef of each record, and ``tests/ui/tokenize/test_encoder_table.py`` fails when they drift.
+The split pattern goes over in JavaScript's syntax (:func:`js_pattern`), each Unicode class spelled
+out as the ranges Python's ``regex`` gives it, so the browser's Unicode version cannot cut otherwise.
+The field names are the JavaScript's (``live_assets/encoder.js``'s JSDoc typedefs; a test checks them).
 
 >>> from bpe_core import Tokenizer
 >>> tok = Tokenizer({i: bytes([i]) for i in range(256)} | {256: b"ab"}, [(97, 98)], pattern="gpt2")
@@ -51,15 +44,11 @@ LIST_NAME = "Tokens"  # the token list's name for screen readers (the server's s
 class EncoderTable:
     """One tokenizer as the browser encodes with it.
 
-    ``key``: the tokenizer's identity (the browser keeps tables by it); ``pattern``: the split
-    pattern in JavaScript syntax for the ``u`` flag (``""``: no split); ``byte_ids``: the id of
-    each byte 0..255; ``merges``: the merged pairs' ids, two per merge, in rank order;
-    ``merge_ids``: the id each merge makes; ``specials``: each special token and its id;
-    ``invisible``: a JavaScript character class of the characters a label names instead of
-    showing (``⟨ZWJ⟩``); ``names``: those characters' short names where they have one.
-    How the spans look, as the server's (:mod:`mergescope_ui.shared.html.tokens`) do: ``marks``, the
-    whitespace marks (``␣``); ``palette``, the token colours (``ms-c0`` on); ``title_hex``, the bytes a
-    tooltip spells out at most; ``list_name``, the list's name for screen readers.
+    ``key``: the tokenizer's identity (the browser keeps tables by it); ``pattern``: JavaScript syntax
+    for the ``u`` flag (``""``: no split); ``merges``: two ids per merge, in rank order;
+    ``invisible``: a character class of what a label names instead of showing (``⟨ZWJ⟩``), ``names``
+    their short names.  ``marks``, ``palette``, ``title_hex``, ``list_name``: the spans look as the
+    server's do (:mod:`mergescope_ui.shared.html.tokens`).
     """
 
     key: str
@@ -80,31 +69,28 @@ class EncoderTable:
 class LiveView:
     """What the token view is sent at each script run.
 
-    ``html``: the server's spans for ``page`` (escaped in Python); ``sig``: names them (tokenizer,
-    text, page, switches); ``picked``: the outlined position; ``box``: the name of the text box
-    whose typing the view follows; ``table_key``: the browser's table to encode with (``""``: the
-    server's spans only); ``table``: that table, sent once per session; ``specials``: special
-    tokens in the text are special (else plain text); ``marks``: whitespace shows as ␣ ↵ ⇥;
-    ``max_tokens``: the spans shown at most; ``live_chars``: the longest text encoded live;
-    ``characters``, ``bytes``, ``tokens``: the counts of the server's text (the browser counts the
-    text as typed when it encodes it); ``count_labels``: each count's name and label, in order.
+    ``html``: the server's spans for ``page`` (escaped), ``sig`` names them (tokenizer, text, page,
+    switches); ``picked``: the outlined position.  How the browser follows the typing: ``box``, the
+    text box's name; ``table_key``, the table to encode with (``table`` itself only when the browser
+    does not hold it yet); the switches and the limits.  ``characters``, ``bytes``, ``tokens``: the
+    counts of the server's text (the browser counts the text as typed when it encodes it).
     """
 
-    html: str
-    sig: str
-    page: int
-    picked: int | None
-    box: str
-    table_key: str
-    table: EncoderTable | None
-    specials: bool
-    marks: bool
-    max_tokens: int
-    live_chars: int
-    characters: int
-    bytes: int
-    tokens: int
-    count_labels: tuple[tuple[str, str], ...]
+    html: str = ""
+    sig: str = ""
+    page: int = 1
+    picked: int | None = None
+    box: str = ""
+    table_key: str = ""
+    table: EncoderTable | None = None
+    specials: bool = True
+    marks: bool = True
+    max_tokens: int = 5000
+    live_chars: int = 0
+    characters: int = 0
+    bytes: int = 0
+    tokens: int = 0
+    count_labels: tuple[tuple[str, str], ...] = ()
 
 
 RECORDS: tuple[type, ...] = (EncoderTable, LiveView)
@@ -153,9 +139,8 @@ _TOKEN = regex.compile(
 
 
 def js_pattern(source: str | None) -> str | None:
-    """The named split pattern ``source`` in JavaScript syntax (``u`` flag), ``""`` for no split, or None.
-
-    None: a pattern the browser is not known to cut the same way (any custom one).
+    """The named split pattern ``source`` in JavaScript syntax (``u`` flag), ``""`` for no split, or None
+    (a custom pattern).  Possessive ``++`` becomes greedy: in the named patterns it matches the same.
 
     >>> js_pattern(PATTERNS["whitespace"]).count("[^")
     1
@@ -175,11 +160,8 @@ def js_pattern(source: str | None) -> str | None:
     for m in _TOKEN.finditer(source):
         tok = m.group(0)
         was_quantifier, quantified = quantified, False
-        if m.group(1):
+        if m.group(1) or tok == r"\s":
             body = class_body(tok)
-            out.append(body if in_class else f"[{body}]")
-        elif tok == r"\s":
-            body = class_body(r"\s")
             out.append(body if in_class else f"[{body}]")
         elif tok == r"\S":
             if in_class:
@@ -233,11 +215,8 @@ def _letter(ch: str, fold: int, *, in_class: bool) -> str:
 
 @lru_cache(maxsize=1)
 def invisible_class() -> tuple[str, dict[str, str]]:
-    """The characters a label names instead of showing, as a class body, and their fixed names.
-
-    Names that follow from the code point (``VS1``, ``TAG g``, ``U+2009``) are made in the browser;
-    the set is :func:`bpe_core.byte_level.invisible_name`'s (a test checks every code point).
-    """
+    """The characters a label names instead of showing, as a class body, and their fixed names (names
+    that follow from the code point, ``VS1``, ``U+2009``, are made in the browser)."""
     marks = {"\u034f", *map(chr, range(0xFE00, 0xFE10)), *map(chr, range(0xE0100, 0xE01F0))}
     chars = [c for c in _all_chars() if (not c.isprintable() or c in marks) and c not in WHITESPACE_MARKERS]
     names = {c: n for c, n in INVISIBLE_NAMES.items() if c not in WHITESPACE_MARKERS}
@@ -272,9 +251,5 @@ def encoder_table(tok: SchemeTokenizer | None, *, key: str) -> EncoderTable | No
 
 
 def browser_encoding(env: Mapping[str, str] | None = None) -> bool:
-    """Whether the browser encodes while you type (``MERGESCOPE_BROWSER_ENCODE=off``: never).
-
-    >>> browser_encoding({}), browser_encoding({"MERGESCOPE_BROWSER_ENCODE": "off"})
-    (True, False)
-    """
+    """Whether the browser encodes while you type (``MERGESCOPE_BROWSER_ENCODE=off``: never)."""
     return not hosting.switched_off(OFF, env)

@@ -1,10 +1,7 @@
 """The fetch in place: a tokenizer of tiktoken or the hub that is not on this machine yet (Streamlit side).
 
-The page names it, says where it comes from and where it will be kept, and offers one button;
-the download shows a progress bar, and then the page looks in the caches again and loads it the
-usual way (:mod:`mergescope_ui.tokenize.resolve`, once per server).  A failed fetch is said in one
-line, with what to do; with fetching off (:mod:`mergescope_ui.tokenize.fetch_settings`) the page
-offers the upload instead.  Every name shown comes from a link or a text box: all of it is escaped.
+One button fetches it with a progress bar; a failed fetch is said in one line, and with fetching off
+the page offers the upload instead.  Every name shown comes from a link or a text box: all escaped.
 """
 
 from __future__ import annotations
@@ -22,18 +19,13 @@ from .specs import CachedSpec, UploadSpec
 MEGABYTE = 1e6
 
 
-def fetch_settings() -> FetchSettings:
-    """This server's fetch settings (its environment, read at every call: cheap)."""
-    return FetchSettings.from_env()
-
-
 def _to_upload() -> None:
     st.session_state[keys.KIND] = UploadSpec.choice
 
 
 def offer_fetch(spec: CachedSpec) -> None:
     """Say that ``spec`` is not on this machine, and offer to fetch it (or to load its files)."""
-    settings = fetch_settings()
+    settings = FetchSettings.from_env()  # read at every run: cheap
     problem = st.session_state.get(keys.FETCH_PROBLEM)
     if problem is not None and problem[0] == spec.key():
         st.error(f"Could not fetch **{md_escape(spec.name)}**: {md_escape(problem[1])}")

@@ -1,15 +1,8 @@
 """Whether this server fetches tokenizers, from where, and into which caches (pure; from the environment).
 
-A host sets, before starting the server:
-
-- ``MERGESCOPE_FETCH=off``: never fetch (hosting without outbound access); the page offers an
-  upload instead.  Any other value, or none, fetches on a click.
-- ``MERGESCOPE_OPENAI_URL``, ``MERGESCOPE_HF_URL``: the hosts to fetch from (a mirror; tests use a
-  local server), in place of ``https://openaipublic.blob.core.windows.net`` and ``https://huggingface.co``.
-- ``MERGESCOPE_FETCH_MAX_MB``: the largest file fetched (default 64).
-
-Fetched files go where tiktoken and ``huggingface_hub`` keep theirs (``TIKTOKEN_CACHE_DIR`` or
-tiktoken's default folder; ``HF_HUB_CACHE``, ``HF_HOME/hub`` or ``~/.cache/huggingface/hub``).
+``MERGESCOPE_FETCH=off``: never fetch (the page offers an upload instead); ``MERGESCOPE_OPENAI_URL``,
+``MERGESCOPE_HF_URL``: the hosts to fetch from (a mirror); ``MERGESCOPE_FETCH_MAX_MB``: the largest file
+(default 64).  Files go where tiktoken and ``huggingface_hub`` keep theirs.
 
 >>> s = FetchSettings.from_env({"MERGESCOPE_FETCH": "off", "TIKTOKEN_CACHE_DIR": "/tk"}, home=Path("/u"))
 >>> s.off, s.tiktoken_cache.as_posix(), s.hub_cache.as_posix()

@@ -1,21 +1,12 @@
 """Every file format ``bpe_core`` writes, for one tokenizer, in one zip (pure; no Streamlit).
 
-The files come from ``Tokenizer.save``, plus minbpe's ``tokenizer.model`` when
-the ids allow it; the Tokenize page offers them as one download.  Formats that
-cannot record the split pattern or the special tokens (``vocab.json`` +
-``merges.txt``, ``.tiktoken``) get a note, and the zip a ``README.txt`` that
-says which files those are and that ``encoding.json`` holds what they lack.
+Formats that cannot record the split pattern or the special tokens (``vocab.json`` + ``merges.txt``,
+``.tiktoken``) get a note, and the zip a ``README.txt`` saying that ``encoding.json`` holds what they lack.
 
->>> import io, zipfile
 >>> from bpe_core import train
->>> from mergescope_ui.shared.inputs.tokenizer_files import load_uploaded
->>> tok = train("the cat in the hat", vocab_size=262, pattern="gpt2")
->>> bundle = tokenizer_bundle(tok)
+>>> bundle = tokenizer_bundle(train("the cat in the hat", vocab_size=262, pattern="gpt2"))
 >>> sorted(bundle.files)[:3]
 ['encoding.json', 'merges.txt', 'special_tokens_map.json']
->>> back = load_uploaded([("tokenizer.json", bundle.files["tokenizer.json"])])
->>> back.encode("the hat") == tok.encode("the hat")
-True
 >>> bundle.notes  # doctest: +NORMALIZE_WHITESPACE
 ('tokenizer.tiktoken records neither the split pattern (gpt2) nor the special tokens:
   encoding.json beside it does (pat_str and special_tokens, as tiktoken.Encoding takes them);
@@ -44,8 +35,7 @@ class FileBundle:
     notes: tuple[str, ...] = field(default=())
 
     def zip_bytes(self) -> bytes:
-        """All files in one zip (stored in sorted order, so the same tokenizer gives the same zip), with
-        a ``README.txt`` that lists the notes."""
+        """All files in one zip, with a ``README.txt`` of the notes (the same tokenizer, the same zip)."""
         files = dict(self.files)
         if self.notes:
             files[README_TXT] = readme(self.notes).encode("utf-8")

@@ -1,10 +1,4 @@
-"""Every ``st.session_state`` key of the Tokenize page, declared once (all start with ``tokenize_``).
-
-The page reads the Train page's run through the shared key
-:data:`mergescope_ui.shared.keys.RUN`.  Its link parameters (``t``, ``tok``,
-``cmp``, ``page``) are not widget keys: :mod:`mergescope_ui.tokenize.link`
-reads and writes them.
-"""
+"""Every ``st.session_state`` key of the Tokenize page, declared once (all start with ``tokenize_``)."""
 
 from __future__ import annotations
 

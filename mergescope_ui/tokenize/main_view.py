@@ -1,31 +1,31 @@
-"""The Tokenize page's main view: the counts and the text as coloured token spans, a page at a time.
-
-A click on a token opens the Token details tab on it (:func:`pick_token`).
-"""
+"""The Tokenize page's main view: the counts and the text as coloured token spans, a page at a time (a
+click opens the Details tab on one), and what WordPiece's and Unigram's round trip loses."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
 
 import streamlit as st
 
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html.safe_text import md_escape
-from mergescope_ui.shared.html.schemes import SCHEME_CSS, cuts_html
+from mergescope_ui.shared.html.schemes import SCHEME_CSS, cuts_html, lost_html
 from mergescope_ui.shared.html.tokens import token_spans_html
 from mergescope_ui.shared.workers.cache import remember
 
 from . import keys
-from .clickable_tokens import Live, clickable_spans_html, clickable_tokens, missing_table
-from .encoder_table import EncoderTable, browser_encoding, encoder_table
+from .clickable_tokens import clickable_spans_html, clickable_tokens, missing_table
+from .encoder_table import EncoderTable, LiveView, browser_encoding, encoder_table
 from .live_text import LIVE_BYTES
-from .piece_html import PIECE_CSS, clickable_pieces_html
+from .piece_html import PIECE_CSS, clickable_pieces_html, lost_summary
 from .resolve import Picked, tokenized
 from .results import COUNT_LABELS, PAGE_SIZE, Page, Tokenized, page_of
-from .round_trip import round_trip_view
-from .schemes import hooks_of
+from .schemes import hooks_named, hooks_of
 
 DETAILS_TAB = "🔎 Details"
+MAX_LOST_CHARS = 5000  # characters of the text shown with what is lost marked
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +40,8 @@ class Shown:
 
 @dataclass(slots=True)
 class PickedToken:
-    """The token whose details are shown: its position in the text's tokens, for ``signature``.
-
-    ``fresh`` until the details tab has shown it once (then its selectbox may move on).
-    """
+    """The token whose details are shown (its position, for ``signature``); ``fresh`` until the Details
+    tab has shown it once (then its selectbox may move on)."""
 
     signature: str
     position: int
@@ -62,6 +60,39 @@ def picked_position(shown: Shown) -> int | None:
     if picked is None or picked.signature != shown.signature or picked.position >= len(shown.result.ids):
         return None
     return picked.position
+
+
+def choose_token(
+    shown: Shown,
+    options: list[int],
+    *,
+    key: str,
+    of_position: Callable[[int], int],
+    longest: Callable[[int], Any],
+    position_of: Callable[[Any], int | None],
+    label: Callable[[int], str],
+) -> int:
+    """The Details tab's selectbox ``key`` over ``options``: the token clicked above (``of_position``,
+    taken once per click), else the choice kept, else the ``longest``; a choice here is outlined in the
+    text (at ``position_of(choice)``)."""
+    clicked = picked_position(shown)
+    mark: PickedToken | None = st.session_state.get(keys.PICKED)
+    if clicked is not None and mark is not None and (mark.fresh or st.session_state.get(key) is None):
+        mark.fresh = False
+        choice = of_position(clicked)
+        if choice not in options:
+            options.append(choice)
+        st.session_state[key] = choice
+    elif st.session_state.get(key) not in options:
+        st.session_state[key] = max(options, key=longest)
+
+    def follow() -> None:
+        position = position_of(st.session_state.get(key))
+        if position is not None:
+            st.session_state[keys.PICKED] = PickedToken(shown.signature, position, fresh=False)
+
+    label_text = "Token (click one in the text above, or pick it here)"
+    return st.selectbox(label_text, options, key=key, on_change=follow, format_func=label)
 
 
 def token_view(picked: Picked, text: str) -> Shown | None:
@@ -151,49 +182,32 @@ def switches(picked: Picked) -> tuple[bool, bool]:
     return bool(specials), bool(marks)
 
 
-def _live(picked: Picked, *, specials: bool, marks: bool) -> Live:
+def _live(picked: Picked, *, specials: bool, marks: bool) -> LiveView:
     """How the token view follows the typing: with the tokenizer's table when the browser can encode."""
+    live = LiveView(box=keys.TEXT_BOX, specials=specials, marks=marks)
     if not browser_encoding():
-        return Live(box=keys.TEXT_BOX, specials=specials, marks=marks)
+        return live
     memo: dict[str, EncoderTable | None] = st.session_state.setdefault(keys.TABLE_MEMO, {})
     tok = picked.tokenizer
     table = remember(memo, picked.identity, lambda: encoder_table(tok, key=picked.identity), size=2)
     if table is None:
-        return Live(box=keys.TEXT_BOX, specials=specials, marks=marks)
+        return live
     sent: set[str] = st.session_state.setdefault(keys.TABLES_SENT, set())
     first = table.key not in sent or missing_table(keys.SPANS) == table.key
     sent.add(table.key)
-    return Live(
-        box=keys.TEXT_BOX,
-        table_key=table.key,
-        table=table if first else None,
-        specials=specials,
-        marks=marks,
-        max_tokens=PAGE_SIZE,
-        live_chars=LIVE_BYTES,
+    return replace(
+        live, table_key=table.key, table=table if first else None, max_tokens=PAGE_SIZE, live_chars=LIVE_BYTES
     )
 
 
-def _fmt(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
-
-
 def counts_row(result: Tokenized) -> None:
-    """Characters, bytes, tokens and the two ratios, as a row of metrics that wraps on a phone.
-
-    (The main view's counts are drawn with its tokens, by the browser: ``live_assets/view.js``.)
-    """
-    c = result.counts
-    values = {
-        "characters": f"{c.characters:,}",
-        "bytes": f"{c.bytes:,}",
-        "tokens": "—" if c.tokens is None else f"{c.tokens:,}",
-        "bytes_per_token": _fmt(c.bytes_per_token),
-        "chars_per_token": _fmt(c.chars_per_token),
-    }
+    """Characters, bytes, tokens and the two ratios, as a row of metrics that wraps on a phone (the main
+    view's counts are drawn with its tokens, by ``live_assets/view.js``)."""
     with st.container(horizontal=True, gap="medium"):
         for name, label in COUNT_LABELS:
-            st.metric(label, values[name], width="content")
+            value = getattr(result.counts, name)
+            shown = "—" if value is None else f"{value:,}" if isinstance(value, int) else f"{value:.2f}"
+            st.metric(label, shown, width="content")
         if result.pieces:
             unknown_metric(result)
 
@@ -213,7 +227,7 @@ def unknown_metric(result: Tokenized) -> None:
 
 def _page_choice(result: Tokenized) -> Page:
     total = len(result.ids)
-    pages = max(1, -(-total // PAGE_SIZE))
+    pages = page_of(total, page=1).pages
     if pages == 1:
         return page_of(total, page=1)
     if st.session_state.get(keys.PAGE, 1) > pages:
@@ -241,3 +255,30 @@ def spans_html(result: Tokenized, page: Page, *, max_tokens: int = PAGE_SIZE) ->
         max_tokens=max_tokens,
         css=False,
     )
+
+
+def round_trip_view(result: Tokenized, text: str) -> None:
+    """``decode(encode(text))`` and what it lost: the unknown token's words marked in the text."""
+    loss = result.loss
+    if loss is None or not result.ok:
+        return
+    summary = lost_summary(
+        len(text),
+        unknown_chars=loss.unknown_chars,
+        unknown_spans=len(loss.unknown),
+        spacing=loss.spacing,
+        changed=loss.changed,
+    )
+    name = hooks_named(result.scheme).name
+    with st.expander(
+        f"Decoded back: {'exact' if loss.round_trip else 'lossy'} ({name})", expanded=not loss.round_trip
+    ):
+        st.caption(md_escape(summary))
+        st.code(loss.decoded[:MAX_LOST_CHARS] or "(empty)", language=None, wrap_lines=True)
+        if loss.unknown:
+            st.caption("The text, with what became the unknown token marked (dark red):")
+            shown = text[:MAX_LOST_CHARS]
+            spans = [(a, min(b, len(shown))) for a, b in loss.unknown if a < len(shown)]
+            st.html(PIECE_CSS + '<div class="ms-piece-lost">' + lost_html(shown, spans) + "</div>")
+        if len(text) > MAX_LOST_CHARS:
+            st.caption(f"The first {MAX_LOST_CHARS:,} characters are shown; the counts cover the whole text.")

@@ -1,11 +1,8 @@
 """WordPiece and Unigram tokens on the Tokenize page: clickable spans and one token's details (pure).
 
-Their ids are pieces of a vocabulary of strings, not bytes: a WordPiece token is a word's start or a
-continuation written ``##s``, a Unigram token a piece with a score (its log probability) whose ``▁``
-stands for a space; the unknown token (``[UNK]``, ``<unk>``) stands for whatever text it swallowed,
-which the round trip loses.  The spans are :mod:`mergescope_ui.shared.html.schemes`'s (an unknown
-token dark red and dashed), each marked with its position (``data-i``) as the clickable view wants
-(:mod:`.clickable_tokens`).  Every piece, covered text and tooltip is ``html.escape``-d.
+Their ids are pieces of a vocabulary of strings, not bytes (``##s``, ``▁the``); the unknown token
+(``[UNK]``, ``<unk>``) stands for whatever text it swallowed, which the round trip loses.  Each span
+carries its position (``data-i``, :mod:`.clickable_tokens`); every piece, text and tooltip is escaped.
 
 >>> from bpe_core.wordpiece import WordPieceTokenizer
 >>> from mergescope_ui.shared.html.schemes import cut
@@ -33,22 +30,14 @@ from bpe_core.wordpiece import WordPieceTokenizer
 from mergescope_ui.shared.html.schemes import SCHEME_CSS, Cut
 from mergescope_ui.shared.html.tokens import PALETTE_SIZE
 
-PIECE_CSS = (
-    SCHEME_CSS
-    + """
-<style>
-.ms-tokens .ms-t.ms-unk{background:#8b1a1a;color:#fff;border:2px dashed #fff;outline:2px solid #8b1a1a;}
-.ms-tokens .ms-t.ms-piece-special{background:#343a40;color:#fff;}
-.ms-piece-lost{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono",monospace;white-space:pre-wrap;
-  overflow-wrap:anywhere;word-break:break-all;}
-</style>
-"""
-)
+from .assets import style
+
+PIECE_CSS = SCHEME_CSS + style("pieces.css")
 
 
 def marked(s: str, *, marks: bool = True) -> str:
-    """``s`` with white space shown as ␣ ↵ ⇥ (``marks``) and invisible characters named (an RTL override
-    would turn the text around it), as byte-level tokens are shown; not yet escaped.
+    """``s`` with white space shown as ␣ ↵ ⇥ (``marks``) and invisible characters named, as byte-level
+    tokens are shown; not yet escaped.
 
     >>> marked("a b\\n"), marked("a b", marks=False), marked("\\u202eab")
     ('a␣b↵', 'a b', '⟨U+202E⟩ab')
@@ -114,10 +103,8 @@ def clickable_pieces_html(
 class PieceDetail:
     """What the details panel shows about one WordPiece or Unigram token at one place in the text.
 
-    ``role``: what the piece does in a word (a word's start, a ``##`` continuation, a ``▁`` word
-    start...); ``covers``: the text this occurrence covers; ``lost``: that text, when the token is the
-    unknown one (the round trip cannot bring it back); ``score`` and ``rank`` (1 = the most probable
-    piece): Unigram's; ``kind``: SentencePiece's piece type (``normal``, ``control``, ``byte``...).
+    ``role``: what the piece does in a word; ``covers``: the text this occurrence covers; ``score`` and
+    ``rank`` (1 = the most probable): Unigram's; ``kind``: SentencePiece's piece type (``normal``...).
     """
 
     id: int
@@ -132,10 +119,6 @@ class PieceDetail:
     score: float | None = None
     rank: int | None = None
     kind: str | None = None
-
-    @property
-    def lost(self) -> str | None:
-        return self.covers if self.unknown else None
 
 
 def wordpiece_detail(tok: WordPieceTokenizer, c: Cut) -> PieceDetail:
@@ -184,8 +167,7 @@ def unigram_detail(tok: UnigramTokenizer, c: Cut) -> PieceDetail:
 
 
 def piece_facts(d: PieceDetail, *, name: str, vocab_size: int, pieces: int = 0) -> pd.DataFrame:
-    """The facts of ``d`` as (field, value) rows, every value a string (``name``: the scheme's, as the
-    page writes it; ``pieces``: how many normal pieces rank, for Unigram).
+    """The facts of ``d`` as (field, value) strings (``pieces``: how many normal pieces rank, for Unigram).
 
     >>> d = PieceDetail(7, "##s", "wordpiece", "continues a word", "s", 3, 4, False)
     >>> facts = piece_facts(d, name="WordPiece", vocab_size=30)
@@ -255,11 +237,7 @@ def _has(tok: SchemeTokenizer, token_id: int) -> bool:
 
 
 def wordpiece_summary(tok: WordPieceTokenizer) -> str:
-    """What was loaded, in a few words (not escaped: it names the file's special tokens).
-
-    >>> wordpiece_summary(WordPieceTokenizer(["[UNK]", "[CLS]", "hug", "##s"]))
-    'WordPiece, vocab 4 (1 continuation pieces ##), special tokens [UNK] [CLS]'
-    """
+    """What was loaded, in a few words (not escaped: it names the file's special tokens)."""
     continuing = sum(1 for t in tok.vocab if t.startswith(tok.prefix))
     specials = " ".join(tok.special_tokens[:6]) + (" …" if len(tok.special_tokens) > 6 else "")
     shown = f", special tokens {specials}" if specials else ""

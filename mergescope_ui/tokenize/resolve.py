@@ -1,17 +1,9 @@
 """Turning a :class:`~mergescope_ui.tokenize.specs.TokenizerSpec` into a tokenizer (Streamlit side).
 
-Each kind of spec resolves itself (:meth:`~mergescope_ui.tokenize.specs.TokenizerSpec.resolve`)
-with what this module provides as its :class:`~mergescope_ui.tokenize.specs.Here`:
-
-- quick-trained tokenizers, cached per server with ``st.cache_resource``
-  (the tokenizer is never changed after training; see :mod:`mergescope_ui.shared.workers.cache`);
-- the tokenizers of tiktoken's cache and the hub cache (:mod:`bpe_core.formats.local_caches`),
-  loaded once per server for every session;
-- the Train page's :class:`~mergescope_ui.shared.training_run.TrainingRun` (the shared key
-  ``RUN``), cut to step k with ``Tokenizer.with_merges``;
-- what :func:`load_upload` stored for this session (every upload of the session, by digest).
-
-Every failure is a :class:`Picked` with ``error`` set, never an exception.
+Each spec resolves itself with this module's :class:`~.specs.Here`: quick-trained tokenizers and those
+of tiktoken's and the hub cache, once per server (``st.cache_resource``); the Train page's run, cut
+to step k; what :func:`load_upload` stored for this session.  Every failure is a :class:`Picked`
+with ``error`` set, never an exception.
 """
 
 from __future__ import annotations
@@ -23,13 +15,7 @@ import streamlit as st
 
 import bpe_core
 from bpe_core import CharTokenizer, Tokenizer
-from bpe_core.hub import (
-    FoundTokenizer,
-    LocalLoad,
-    LocalTokenizers,
-    find_local_tokenizers,
-    load_local,
-)
+from bpe_core.hub import FoundTokenizer, LocalLoad, LocalTokenizers, find_local_tokenizers, load_local
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.training_run import TrainingRun
@@ -88,13 +74,8 @@ def local_tokenizers() -> LocalTokenizers:
 
 @st.cache_resource(show_spinner="Loading the tokenizer (once for this server)…", max_entries=3)
 def _local_load(key: str, stamp: tuple[tuple[str, int, int], ...]) -> LocalLoad:
-    """One found tokenizer, loaded once per server (``stamp``: its files' sizes and times).
-
-    The one place a cached or fetched tokenizer file is loaded (a few seconds of the server's
-    process for o200k_base): the call to move into a worker process (issue 28).
-
-    Three at most: o200k_base holds some 120 MB in Python (GPT-2's 50,257 tokens hold 28 MB).
-    """
+    """One found tokenizer, loaded once per server (``stamp``: its files' sizes and times); three at
+    most, as o200k_base holds some 120 MB in Python."""
     found = local_tokenizers().get(key)
     if found is None or found.stamp() != stamp:
         raise ValueError("its files changed while loading; look again")
@@ -105,7 +86,7 @@ def corpus_titles() -> dict[str, str]:
     return {c.id: c.title for c in corpus_index()}
 
 
-def _session_tokenizer(run: TrainingRun, step: int) -> tuple[Tokenizer, int]:
+def _cut(run: TrainingRun, step: int) -> tuple[Tokenizer, int]:
     """The run's tokenizer cut to ``step`` merges, and the memo's serial."""
     memo: SessionMemo | None = st.session_state.get(keys.SESSION_MEMO)
     if memo is None or memo.run is not run or memo.pulled != run.pulled:
@@ -131,9 +112,7 @@ class _Here:
     char_baseline = staticmethod(char_baseline)
     bytes_only = staticmethod(bytes_only)
     training_run = staticmethod(training_run)
-
-    def cut(self, run: TrainingRun, step: int) -> tuple[Tokenizer, int]:
-        return _session_tokenizer(run, step)
+    cut = staticmethod(_cut)
 
     def found(self, key: str) -> FoundTokenizer | None:
         return local_tokenizers().get(key)
@@ -153,10 +132,7 @@ class _Here:
 
 
 def resolve(spec: TokenizerSpec, *, text: str = "") -> Picked:
-    """The tokenizer ``spec`` names, or a Picked whose ``error`` says why there is none.
-
-    ``text`` is the text being tokenized: the baseline of its own characters is built from it.
-    """
+    """The tokenizer ``spec`` names (``text``: the text being tokenized), or a Picked saying why not."""
     titles = corpus_titles()
     try:
         return spec.resolve(_Here(), text=text, titles=titles)
@@ -172,11 +148,7 @@ def remember_used(picked: Picked) -> None:
     if isinstance(spec, UploadSpec) and not spec.digest:
         spec = UploadSpec(digest=picked.identity.removeprefix("upload:"))
     used: list[str] = st.session_state.setdefault(keys.USED, [])
-    key = spec.key()
-    if key in used:
-        used.remove(key)
-    used.insert(0, key)
-    del used[MAX_USED:]
+    used[:] = list(dict.fromkeys([spec.key(), *used]))[:MAX_USED]  # the newest first, each once
 
 
 def load_upload(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> LoadedUpload:
@@ -200,9 +172,7 @@ def load_upload(files: Sequence[tuple[str, bytes]], *, pattern: str | None) -> L
 
 
 def tokenized(picked: Picked, text: str, *, specials: bool = True) -> Tokenized | None:
-    """``picked``'s tokenization of ``text``, memoized per session (None when nothing was picked).
-
-    ``specials=False``: special-token strings in the text are plain text."""
+    """``picked``'s tokenization of ``text``, memoized per session (None when nothing was picked)."""
     if picked.tokenizer is None:
         return None
     tok = picked.tokenizer

@@ -1,16 +1,9 @@
 """The Tokenize page's records: one tokenization of one text, its counts and paging (pure).
 
-Works for ``bpe_core.Tokenizer``, the character baseline ``bpe_core.CharTokenizer``, and the
-WordPiece and Unigram tokenizers read from their files; the baseline's unknown-character error
-becomes a result with ``error`` set, so a page shows it like any other outcome.  A WordPiece or
-Unigram result carries its tokens over the text (``cuts``: the piece as its vocabulary writes it,
-``##s``, ``▁the``, and the text it covers) and what the round trip loses (``loss``), since its ids
-do not stand for fixed bytes (an ``[UNK]`` stands for whatever word it swallowed).
+Any scheme's tokenizer; an error while encoding (the baseline's unknown character) becomes a result
+with ``error`` set, shown like any other outcome.
 
->>> from bpe_core import CharTokenizer, train
->>> r = tokenize(CharTokenizer("hello"), "hole", label="chars")
->>> r.ids, r.counts.tokens, r.counts.chars_per_token
-((1, 3, 2, 0), 4, 1.0)
+>>> from bpe_core import CharTokenizer
 >>> bad = tokenize(CharTokenizer("hello"), "héllo", label="chars")
 >>> bad.ok, bad.counts.tokens, bad.error.startswith("character 'é'")
 (False, None, True)
@@ -31,9 +24,6 @@ from mergescope_ui.shared.html.schemes import Cut, cut
 from .schemes import hooks_named, hooks_of
 
 PAGE_SIZE = 5000
-
-AnyTokenizer = SchemeTokenizer
-"""A tokenizer the page shows: any scheme's (what differs, :mod:`.schemes` says)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +58,8 @@ COUNT_LABELS: tuple[tuple[str, str], ...] = (
 class Tokenized:
     """One tokenizer's ids for one text (or the reason there are none).
 
-    ``vocab`` maps every id that can appear to its bytes (the character
-    baseline's ids map to the character's UTF-8), so views can show any
-    byte-level tokenizer the same way.  ``scheme`` is the tokenizer's (``bpe``, ``char``,
-    ``wordpiece``, ``unigram``); for WordPiece and Unigram ``vocab`` is empty, ``cuts`` holds each
+    ``vocab`` maps every id that can appear to its bytes (the baseline's: each character's UTF-8).
+    For WordPiece and Unigram it is empty (their ids do not stand for fixed bytes); ``cuts`` holds each
     token over the text (one per id) and ``loss`` what ``decode(encode(text))`` loses.
     """
 
@@ -102,12 +90,7 @@ class Tokenized:
 
 
 def text_counts(text: str, ids: Sequence[int] | None) -> Counts:
-    """Characters and UTF-8 bytes of ``text``, and the number of ``ids`` (None: not tokenized).
-
-    >>> c = text_counts("héllo 👋", [1, 2, 3])
-    >>> c.characters, c.bytes, c.tokens, round(c.bytes_per_token, 3)
-    (7, 11, 3, 3.667)
-    """
+    """Characters and UTF-8 bytes of ``text``, and the number of ``ids`` (None: not tokenized)."""
     return Counts(
         characters=len(text),
         bytes=len(text.encode("utf-8", errors="surrogatepass")),
@@ -115,10 +98,9 @@ def text_counts(text: str, ids: Sequence[int] | None) -> Counts:
     )
 
 
-def tokenize(tok: AnyTokenizer, text: str, *, label: str, specials: bool = True) -> Tokenized:
-    """Encode ``text``; a ValueError from the tokenizer becomes ``error`` (no ids).
-
-    ``specials=False`` encodes special-token strings as plain text.
+def tokenize(tok: SchemeTokenizer, text: str, *, label: str, specials: bool = True) -> Tokenized:
+    """Encode ``text`` (``specials=False``: special-token strings as plain text); a ValueError becomes
+    ``error`` (no ids).
 
     >>> from bpe_core import Tokenizer
     >>> tok = Tokenizer({i: bytes([i]) for i in range(256)}, [], special_tokens={"<|x|>": 256})
@@ -130,31 +112,21 @@ def tokenize(tok: AnyTokenizer, text: str, *, label: str, specials: bool = True)
     ((1, 2, 0, 0, 0), ['hug', '##s', '[UNK]', '[UNK]', '[UNK]'], 3, 'hugs [UNK] [UNK] [UNK]')
     """
     hooks = hooks_of(tok)
-    if hooks.pieces is not None:
-        return _tokenize_pieces(tok, text, label=label)
-    vocab: Mapping[int, bytes] = hooks.byte_vocab(tok)
-    special = tok.special_ids
-    bpe = tok.as_bpe()
+    vocab, bpe = hooks.byte_vocab(tok), tok.as_bpe()
+    cuts: tuple[Cut, ...] = ()
+    loss: Loss | None = None
+    error: str | None = None
     try:
-        ids = tuple(tok.encode(text) if specials or bpe is None else bpe.encode_ordinary(text))
+        if hooks.pieces is not None:  # WordPiece, Unigram: their cuts, and what the round trip loses
+            cuts, loss = tuple(cut(tok, text)), lost(tok, text)
+            ids = tuple(c.id for c in cuts)
+        else:
+            ids = tuple(tok.encode(text) if specials or bpe is None else bpe.encode_ordinary(text))
     except ValueError as exc:
-        return Tokenized(label, (), vocab, text_counts(text, None), tok.vocab_size, special, error=str(exc))
-    return Tokenized(label, ids, vocab, text_counts(text, ids), tok.vocab_size, special)
-
-
-def _tokenize_pieces(tok: SchemeTokenizer, text: str, *, label: str) -> Tokenized:
-    """A WordPiece or Unigram tokenization: the ids with their cuts, and what the round trip loses."""
-    specials = tok.special_ids
-    try:
-        cuts = tuple(cut(tok, text))
-        loss = lost(tok, text)
-    except ValueError as exc:
-        return Tokenized(
-            label, (), {}, text_counts(text, None), tok.vocab_size, specials, str(exc), tok.scheme
-        )
-    ids = tuple(c.id for c in cuts)
+        ids, cuts, loss, error = (), (), None, str(exc)
+    counts = text_counts(text, ids if error is None else None)
     return Tokenized(
-        label, ids, {}, text_counts(text, ids), tok.vocab_size, specials, None, tok.scheme, cuts, loss
+        label, ids, vocab, counts, tok.vocab_size, tok.special_ids, error, tok.scheme, cuts, loss
     )
 
 
@@ -201,20 +173,8 @@ PIECE_COLUMNS = ("unknown tokens", "round trip")  # shown when a WordPiece or Un
 
 
 def compare_table(results: Sequence[Tokenized]) -> pd.DataFrame:
-    """One row per tokenizer, in the order given (failed ones keep their row, with the error as note).
-
-    With a WordPiece or Unigram result among them, two more columns: its unknown tokens, and whether
-    the round trip is exact (the note says what a lossy one loses).
-
-    >>> from bpe_core import CharTokenizer
-    >>> t = compare_table(
-    ...     [tokenize(CharTokenizer("ab"), "abba", label="ab"), tokenize(CharTokenizer("a"), "ab", label="a")]
-    ... )
-    >>> for row in t[["tokenizer", "tokens", "chars/token"]].to_dict("records"):
-    ...     print(row)
-    {'tokenizer': 'ab', 'tokens': 4, 'chars/token': 1.0}
-    {'tokenizer': 'a', 'tokens': None, 'chars/token': nan}
-    """
+    """One row per tokenizer, in the order given (a failed one with the error as note); with a WordPiece
+    or Unigram result among them, the :data:`PIECE_COLUMNS` too."""
     rows = []
     for r in results:
         c = r.counts
@@ -243,15 +203,7 @@ def compare_table(results: Sequence[Tokenized]) -> pd.DataFrame:
 
 
 def round_trip(result: Tokenized) -> str:
-    """``exact`` when ``decode(encode(text))`` gives the text back, else ``lossy`` (``""``: not encoded).
-
-    >>> from bpe_core.wordpiece import WordPieceTokenizer
-    >>> round_trip(tokenize(WordPieceTokenizer(["[UNK]", "a", "b"]), "a  b c", label="w"))
-    'lossy'
-    >>> from bpe_core import Tokenizer
-    >>> round_trip(tokenize(Tokenizer({i: bytes([i]) for i in range(256)}, []), "héllo", label="b"))
-    'exact'
-    """
+    """``exact`` when ``decode(encode(text))`` gives the text back, else ``lossy`` (``""``: not encoded)."""
     if not result.ok:
         return ""
     # byte-level BPE and the character baseline give every text they encode back

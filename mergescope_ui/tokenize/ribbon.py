@@ -1,19 +1,12 @@
 """The byte ribbon: characters, their UTF-8 bytes and the tokens, aligned column by column (pure).
 
-One grid column per byte.  Row 1 holds the characters (a character spans
-its bytes), row 2 the bytes in hex, row 3 the tokens (colored as in
-:mod:`mergescope_ui.shared.html.tokens`, same tooltip).  A character cut by a token
-boundary gets the ``ms-split`` class (a red mark), so a token that ends
-inside a character is plain to see.  Lines break where a token and a
-character both end; a token longer than a line (14 Chinese characters are
-42 bytes) also breaks after one of its characters, its cell open on the cut
-side (``ms-cont-r``, ``ms-cont-l``) and its tooltip saying it goes on.
-Every label is escaped.
+One grid column per byte: the characters, the bytes in hex, the tokens (as
+:mod:`mergescope_ui.shared.html.tokens` colours them).  A character cut by a token boundary is marked
+``ms-split``.  Lines break where a token and a character both end; a token longer than a line also
+breaks after one of its characters (``ms-cont-r``, ``ms-cont-l``).  Every label is escaped.
 
->>> from bpe_core import Tokenizer
->>> tok = Tokenizer({b: bytes([b]) for b in range(256)}, [])
->>> ids = tok.encode("é<")
->>> html = byte_ribbon_html("é<".encode(), ids, tok.vocab, css=False)
+>>> vocab = {b: bytes([b]) for b in range(256)}
+>>> html = byte_ribbon_html("é<".encode(), list("é<".encode()), vocab, css=False)
 >>> html.count("ms-split"), "&lt;" in html, "C3" in html and "A9" in html
 (1, True, True)
 """
@@ -28,48 +21,17 @@ from dataclasses import dataclass
 from bpe_core.byte_level import readable as screen_label
 from mergescope_ui.shared.html.tokens import is_whole_utf8, palette_css, token_class, token_title
 
+from .assets import style
+
 MAX_RIBBON_BYTES = 400
 LINE_BYTES = 24
 
-RIBBON_CSS = (
-    """
-<style>
-.ms-ribbon{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
-  font-size:var(--ms-token-size,1.05rem);}
-.ms-ribbon{overflow-x:auto;}
-.ms-ribbon:focus-visible{outline:3px solid #1c7ed6;outline-offset:2px;}
-.ms-ribbon .ms-rl{display:grid;gap:2px;margin:0 0 .9rem 0;justify-content:start;}
-.ms-ribbon .ms-rc{grid-row:1;text-align:center;padding:.15em .1em;border:1px solid rgba(0,0,0,.25);
-  border-radius:.25em;background:light-dark(#fff,#171614);white-space:pre;font-size:1.15em;}
-.ms-ribbon .ms-rc.ms-split{background:repeating-linear-gradient(45deg,
-  light-dark(#fff,#171614),light-dark(#fff,#171614) 6px,
-  light-dark(#ffe3e3,#3b1515) 6px,light-dark(#ffe3e3,#3b1515) 12px);
-  border:2px solid #e03131;}
-.ms-ribbon .ms-rb{grid-row:2;text-align:center;font-size:.8em;color:var(--ms-note);padding:.1em 0;
-  border-bottom:1px dotted rgba(0,0,0,.3);}
-.ms-ribbon .ms-rt{grid-row:3;text-align:center;white-space:pre;overflow:hidden;text-overflow:ellipsis;
-  padding:.15em .1em;border-radius:.25em;border:1px solid rgba(0,0,0,.18);color:#111;}
-"""
-    + palette_css(".ms-ribbon")
-    + """.ms-ribbon .ms-partial{border:2px dashed #e03131;font-size:.68em;align-self:center;}
-.ms-ribbon .ms-small{font-size:.7em;align-self:center;}
-.ms-ribbon .ms-special{background:#343a40;color:#fff;}
-.ms-ribbon .ms-more{color:var(--ms-muted);font-style:italic;}
-.ms-ribbon .ms-cont-r{border-right:3px dotted var(--ms-note);
-  border-top-right-radius:0;border-bottom-right-radius:0;}
-.ms-ribbon .ms-cont-l{border-left:3px dotted var(--ms-note);
-  border-top-left-radius:0;border-bottom-left-radius:0;}
-</style>
-"""
-)
+RIBBON_CSS = style("ribbon.css", palette_css(".ms-ribbon"))  # the token colours last
 
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One cell of a ribbon line: grid columns ``first`` to ``first + width - 1`` (1-based) and its look.
-
-    ``label`` is the text shown, ``classes`` its CSS classes, ``title`` its tooltip.
-    """
+    """One cell of a ribbon line: grid columns ``first`` to ``first + width - 1`` (1-based) and its look."""
 
     first: int
     width: int
@@ -89,15 +51,10 @@ class RibbonLine:
 
 
 def char_cells(data: bytes) -> list[tuple[int, int]]:
-    """``(start, end)`` byte ranges of the characters in ``data``.
+    """``(start, end)`` byte ranges of the characters in ``data`` (leading continuation bytes: one range).
 
-    Leading continuation bytes (a character begun before ``data``) form one
-    range of their own.
-
-    >>> char_cells("aé机".encode())
-    [(0, 1), (1, 3), (3, 6)]
-    >>> char_cells("é".encode()[1:] + b"x")
-    [(0, 1), (1, 2)]
+    >>> char_cells("aé机".encode()), char_cells("é".encode()[1:] + b"x")
+    ([(0, 1), (1, 3), (3, 6)], [(0, 1), (1, 2)])
     """
     out: list[tuple[int, int]] = []
     start = 0
@@ -149,16 +106,11 @@ def ribbon_lines(
             whole = is_whole_utf8(piece) and len(piece.decode()) == 1
             label = screen_label(piece) if piece[0] & 0xC0 != 0x80 else "…"
             classes = "ms-rc ms-split" if split else "ms-rc"
-            if (
-                whole and label.startswith(("<", "⟨")) and len(label) > 1
-            ):  # an invisible character (ZWJ, control): name it
+            if whole and label.startswith(("<", "⟨")) and len(label) > 1:  # invisible (ZWJ, control): name it
                 label, classes = f"U+{ord(piece.decode()):04X}", classes + " ms-small"
             title = f"U+{ord(piece.decode()):04X} · {e - s} bytes" if whole else ""
-            c_cells.append(
-                Cell(
-                    s - lo + 1, e - s, label, classes, title + (" · cut by a token boundary" if split else "")
-                )
-            )
+            title += " · cut by a token boundary" if split else ""
+            c_cells.append(Cell(s - lo + 1, e - s, label, classes, title))
             char_i += 1
         b_cells = tuple(Cell(i - lo + 1, 1, f"{data[i]:02X}", "ms-rb") for i in range(lo, hi))
         t_cells: list[Cell] = []
@@ -205,12 +157,8 @@ def byte_ribbon_html(
     line_bytes: int = LINE_BYTES,
     css: bool = True,
 ) -> str:
-    """The ribbon for the first whole tokens of ``ids`` up to about ``max_bytes`` bytes.
-
-    ``data`` is the UTF-8 the ids start at (it must begin with their bytes;
-    for a later page, the text's bytes from that page's first token); a
-    notice follows when tokens were left out.
-    """
+    """The ribbon for the first whole tokens of ``ids`` up to about ``max_bytes`` bytes (``data``: the
+    UTF-8 from the first id's bytes on); a notice follows when tokens were left out."""
     tokens: list[tuple[int, bytes]] = []
     size = 0
     for token_id in ids:

@@ -1,13 +1,9 @@
 """What the Tokenize page does differently for each scheme: one record of hooks per scheme (pure).
 
-The page shows four schemes (``bpe_core.tokenizer.scheme.SCHEMES``): byte-level BPE, the
-character baseline, WordPiece and Unigram.  What is BPE's alone (merges, the encoder table, the
-encode trace, the files MergeScope writes) the page gets from ``tok.as_bpe()``; everything else
-that differs is here: :func:`hooks_of` looks the tokenizer's record up once, by its ``scheme``,
-in :data:`HOOKS`, so no other module tests classes or compares scheme names.  A record's hooks take
-the tokenizer of its own scheme (the table is keyed by the name each class gives itself).  A scheme
-whose tokens are pieces of a vocabulary of strings, not bytes (WordPiece, Unigram), has a
-:class:`PieceHooks` too.  A new scheme on this page is one record here.
+What is BPE's alone (merges, the encoder table, the encode trace, the files MergeScope writes) the
+page gets from ``tok.as_bpe()``; all else that differs is a record in :data:`HOOKS`, looked up by the
+tokenizer's ``scheme`` (:func:`hooks_of`), so no other module tests classes or compares scheme names.
+A new scheme on this page is one record here.
 
 >>> from bpe_core.wordpiece import WordPieceTokenizer
 >>> tok = WordPieceTokenizer(["[UNK]", "hug", "##s"])
@@ -35,21 +31,6 @@ from .piece_html import PieceDetail, unigram_detail, unigram_summary, wordpiece_
 T = TypeVar("T", bound=SchemeTokenizer)
 
 
-def _no_unknown(tok: SchemeTokenizer, text: str) -> list[tuple[int, str]]:
-    """No character stops it: a byte-level vocabulary holds every byte, and WordPiece and Unigram
-    make an unknown token of what they cannot cut."""
-    return []
-
-
-def _no_bytes(tok: SchemeTokenizer) -> Mapping[int, bytes]:
-    """Its ids are pieces of text, not fixed bytes (an unknown token stands for whatever it swallowed)."""
-    return {}
-
-
-def _bpe_vocab(tok: Tokenizer) -> Mapping[int, bytes]:
-    return tok.vocab
-
-
 def char_vocab(tok: CharTokenizer) -> dict[int, bytes]:
     """The baseline's id -> bytes (each character's UTF-8).
 
@@ -57,10 +38,6 @@ def char_vocab(tok: CharTokenizer) -> dict[int, bytes]:
     {0: b'h', 1: b'\\xc3\\xa9'}
     """
     return {i: c.encode("utf-8", errors="surrogatepass") for i, c in enumerate(tok.chars)}
-
-
-def _char_unknown(tok: CharTokenizer, text: str) -> list[tuple[int, str]]:
-    return tok.unknown(text)
 
 
 def bpe_summary(tok: Tokenizer) -> str:
@@ -75,34 +52,12 @@ def bpe_summary(tok: Tokenizer) -> str:
     )
 
 
-def _wordpiece_starts_word(tok: WordPieceTokenizer, label: str) -> bool:
-    return not label.startswith(tok.prefix)
-
-
-def _unigram_starts_word(tok: UnigramTokenizer, label: str) -> bool:
-    return label.startswith(SPACE)
-
-
-def _normal_pieces(tok: UnigramTokenizer) -> int:
-    return sum(1 for k in tok.kinds if k == "normal")
-
-
-def _unigram_scores(tok: UnigramTokenizer) -> Sequence[float]:
-    return tok.scores
-
-
 @dataclass(frozen=True, kw_only=True)  # no slots: a generic class subscripted when called sets __orig_class__
 class PieceHooks(Generic[T]):
-    """A scheme whose tokens are pieces of a vocabulary of strings, shown from their cuts over the text.
-
-    - ``detail``: one token's details at one place (:class:`~.piece_html.PieceDetail`);
-    - ``starts_word``: whether a piece (as its vocabulary writes it) starts a word;
-    - ``scores``: each id's score (Unigram's log probabilities), or None;
-    - ``ranked``: how many pieces rank by score (0: none);
-    - ``marks``: what a piece's marks mean, for the caption under the tokens;
-    - ``how_cut``: how the scheme cuts a word, for the Details tab;
-    - ``decoder``: how its decoder writes ids back as text.
-    """
+    """A scheme whose tokens are pieces of a vocabulary of strings, shown from their cuts over the text:
+    ``scores``, each id's (Unigram's log probabilities) or None; ``ranked``, how many pieces rank by
+    score; ``marks``, ``how_cut``, ``decoder``: what the marks mean, how it cuts a word, how its decoder
+    writes ids back as text, in the page's words."""
 
     detail: Callable[[T, Cut], PieceDetail]
     starts_word: Callable[[T, str], bool]
@@ -115,19 +70,15 @@ class PieceHooks(Generic[T]):
 
 @dataclass(frozen=True, kw_only=True)  # no slots: a generic class subscripted when called sets __orig_class__
 class SchemeHooks(Generic[T]):
-    """One scheme on the Tokenize page.
-
-    - ``name``: as the page writes it;
-    - ``byte_vocab``: id -> bytes of every id that can appear (empty when ids are pieces of text);
-    - ``unknown``: ``(position, character)`` of each character of a text it cannot encode at all;
-    - ``summary``: what was loaded, in a few words (None: the scheme is never loaded from files);
-    - ``no_files``: why the Files tab has no files to download (BPE's are written: ``""``);
-    - ``pieces``: its :class:`PieceHooks`, when its tokens are pieces of text rather than bytes.
-    """
+    """One scheme on the Tokenize page: ``byte_vocab``, id -> bytes of every id that can appear (empty
+    when ids are pieces of text); ``unknown``, ``(position, character)`` of each character it cannot
+    encode at all (none but for the baseline: WordPiece and Unigram make an unknown token);
+    ``summary``, what was loaded (None: never loaded from files); ``no_files``, why the Files tab has
+    none (``""``: BPE's are written); ``pieces``, when its tokens are pieces of text rather than bytes."""
 
     name: str
-    byte_vocab: Callable[[T], Mapping[int, bytes]] = _no_bytes
-    unknown: Callable[[T, str], list[tuple[int, str]]] = _no_unknown
+    byte_vocab: Callable[[T], Mapping[int, bytes]] = lambda tok: {}
+    unknown: Callable[[T, str], list[tuple[int, str]]] = lambda tok, text: []
     summary: Callable[[T], str] | None = None
     no_files: str = ""
     pieces: PieceHooks[T] | None = None
@@ -139,11 +90,13 @@ OWN_FILES = (
 )
 
 HOOKS: dict[str, SchemeHooks[Any]] = {
-    "bpe": SchemeHooks[Tokenizer](name="byte-level BPE", byte_vocab=_bpe_vocab, summary=bpe_summary),
+    "bpe": SchemeHooks[Tokenizer](
+        name="byte-level BPE", byte_vocab=lambda tok: tok.vocab, summary=bpe_summary
+    ),
     "char": SchemeHooks[CharTokenizer](
         name="characters",
         byte_vocab=char_vocab,
-        unknown=_char_unknown,
+        unknown=lambda tok, text: tok.unknown(text),
         no_files="The character baseline has no file format; pick a BPE tokenizer to download its files.",
     ),
     "wordpiece": SchemeHooks[WordPieceTokenizer](
@@ -152,7 +105,7 @@ HOOKS: dict[str, SchemeHooks[Any]] = {
         no_files=OWN_FILES,
         pieces=PieceHooks[WordPieceTokenizer](
             detail=wordpiece_detail,
-            starts_word=_wordpiece_starts_word,
+            starts_word=lambda tok, label: not label.startswith(tok.prefix),
             marks="## continues a word",
             how_cut="From the word's start it takes the longest piece in the vocabulary, then the longest "
             "## piece from where that ended, and so on; a word it cannot finish is one unknown token.",
@@ -165,9 +118,9 @@ HOOKS: dict[str, SchemeHooks[Any]] = {
         no_files=OWN_FILES,
         pieces=PieceHooks[UnigramTokenizer](
             detail=unigram_detail,
-            starts_word=_unigram_starts_word,
-            scores=_unigram_scores,
-            ranked=_normal_pieces,
+            starts_word=lambda tok, label: label.startswith(SPACE),
+            scores=lambda tok: tok.scores,
+            ranked=lambda tok: sum(1 for k in tok.kinds if k == "normal"),
             marks="▁ is a space; its score",
             how_cut="Of every way to cut the text into pieces, the one whose scores (log probabilities) add "
             "up to the most; ▁ stands for a space.",
@@ -198,9 +151,5 @@ def hooks_of(tok: SchemeTokenizer) -> SchemeHooks[Any]:
 
 
 def shows(tok: SchemeTokenizer) -> bool:
-    """Whether the page can show ``tok`` (its scheme has a record).
-
-    >>> shows(CharTokenizer("a"))
-    True
-    """
+    """Whether the page can show ``tok`` (its scheme has a record)."""
     return tok.scheme in HOOKS

@@ -1,10 +1,5 @@
 """Whether the page is on a projector (presenter mode) or a phone: it then keeps the tokens within the
-first screen.
-
-Presenter mode leaves out the intro line, makes the text box shorter and folds the example buttons,
-the tokenizer picker and its notes away under one line (the name of the tokenizer in use stays above
-the tokens).  A phone gets the same folding (:func:`folded`), at its own font sizes (:data:`PHONE_CSS`):
-on a 390 px wide screen the picker alone is half a screen high.
+first screen (no intro line, a shorter text box, the examples and the picker folded under one line).
 """
 
 from __future__ import annotations
@@ -15,15 +10,10 @@ import streamlit as st
 
 from mergescope_ui.shared import keys as shared_keys
 
+from .assets import style
+
 # On a narrow screen the page's title and the tokenizer's name take two lines, not four.
-PHONE_CSS = """
-<style>
-@media (max-width: 640px) {
-  [data-testid="stMain"] h1 { font-size: 1.75rem; padding-top: .25rem; }
-  [data-testid="stMain"] h3 { font-size: 1.2rem; padding-top: .25rem; }
-}
-</style>
-"""
+PHONE_CSS = style("phone.css")
 
 
 def presenting() -> bool:

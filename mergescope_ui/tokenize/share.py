@@ -1,13 +1,7 @@
 """The Tokenize page's state in the URL: text (up to a length), tokenizer, compare list, page (pure).
 
->>> state = ShareState(
-...     text="hi <b>", spec="quick:aaabdaaabac:260:none", compare=("char:aaabdaaabac",), page=2
-... )
->>> params = to_query(state)
->>> params["t"], params["tok"], params["cmp"], params["page"]
-('hi <b>', 'quick:aaabdaaabac:260:none', 'char:aaabdaaabac', '2')
->>> from_query(params) == (state, [])
-True
+>>> to_query(ShareState(text="hi <b>", spec="bytes:none", compare=("char:a", "textchars"), page=2))
+{'t': 'hi <b>', 'tok': 'bytes:none', 'cmp': 'char:a,textchars', 'page': '2'}
 >>> for note in from_query({"tok": "nope", "page": "x"})[1]:
 ...     print(*note.split("; "), sep=";\\n")
 ignored tok='nope': unknown tokenizer kind 'nope' in 'nope';

@@ -1,24 +1,14 @@
 """Which tokenizer to use: one small record per kind, each with a stable text form (pure).
 
-Every kind is one class: it owns its ``prefix`` (the text form's first word), how it reads the
-rest of its text form (:meth:`TokenizerSpec.read`), its :meth:`~TokenizerSpec.key` (the text form
-itself), its :meth:`~TokenizerSpec.label`, and how it turns into a tokenizer
-(:meth:`~TokenizerSpec.resolve`, given the :class:`Here` the Streamlit side provides).
-Subclassing registers the kind, so a new kind is one new class.  The text form goes into the URL
-and into the compare list, so a spec round-trips and a bad one is a ValueError that says what is
-wrong.
+Each kind is one class (subclassing registers it): its ``prefix``, how it reads the rest of its text
+form (:meth:`TokenizerSpec.read`), its label, and how it turns into a tokenizer (:meth:`~TokenizerSpec.
+resolve`, with the :class:`Here` the Streamlit side provides).  The text form goes into the URL and
+the compare list: a spec round-trips, and a bad one is a ValueError that says what is wrong.
 
->>> spec = QuickSpec(corpus="lighthouse-story", vocab_size=500, pattern="gpt2")
->>> spec.key()
+>>> QuickSpec(corpus="lighthouse-story", vocab_size=500, pattern="gpt2").key()
 'quick:lighthouse-story:500:gpt2'
->>> parse(spec.key()) == spec
-True
->>> parse("session:50"), parse("session")
-(SessionSpec(step=50), SessionSpec(step=None))
->>> parse("hf:openai-community/gpt2").label()
-'openai-community/gpt2 (Hugging Face)'
->>> TiktokenSpec(name="o200k_base").key()
-'tiktoken:o200k_base'
+>>> parse("session:50"), parse("session"), parse("hf:openai-community/gpt2").label()
+(SessionSpec(step=50), SessionSpec(step=None), 'openai-community/gpt2 (Hugging Face)')
 >>> parse("quick:x:9:gpt2")
 Traceback (most recent call last):
 ...
@@ -35,7 +25,7 @@ from pathlib import Path
 from typing import ClassVar, Protocol
 from urllib.parse import urlsplit
 
-from bpe_core import PATTERNS, CharTokenizer, Tokenizer
+from bpe_core import PATTERNS, CharTokenizer, SchemeTokenizer, Tokenizer
 from bpe_core.formats import TokenizerFileError
 from bpe_core.hub import (
     ENCODINGS,
@@ -52,7 +42,6 @@ from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
 from .fetch_settings import FetchSettings
-from .results import AnyTokenizer
 from .schemes import shows
 
 MIN_VOCAB = 256
@@ -74,7 +63,7 @@ class Picked:
 
     spec: TokenizerSpec
     label: str
-    tokenizer: AnyTokenizer | None
+    tokenizer: SchemeTokenizer | None
     identity: str  # changes whenever the tokenizer could change (for memos)
     counts: tuple[int, ...] | None = None
     notes: tuple[str, ...] = ()
@@ -98,17 +87,13 @@ class LoadedUpload:
     digest: str
     names: tuple[str, ...]
     pattern: str | None
-    tokenizer: AnyTokenizer | None = None  # byte-level BPE, or WordPiece / Unigram read from their files
+    tokenizer: SchemeTokenizer | None = None  # byte-level BPE, or WordPiece / Unigram read from their files
     error: str | None = None
     notes: tuple[str, ...] = ()  # what the loader said (a pattern or special tokens the files do not carry)
 
 
 class Here(Protocol):
-    """What a spec resolves with: the tokenizers this server and this session hold.
-
-    :mod:`mergescope_ui.tokenize.resolve` provides it (with Streamlit's caches); tests may pass
-    their own.
-    """
+    """What a spec resolves with: the tokenizers this server and this session hold (:mod:`.resolve`)."""
 
     def quick_train(self, corpus: str, vocab_size: int, pattern: str) -> QuickTrained: ...
     def char_baseline(self, corpus: str) -> CharTokenizer: ...
@@ -132,6 +117,8 @@ class TokenizerSpec(ABC):
     prefix: ClassVar[str]  # the text form's first word; registers the kind
     choice: ClassVar[str] = ""  # the picker's radio choice that shows it (default: the prefix)
     in_session: ClassVar[bool] = False  # lives in one session only (a link cannot bring it along)
+    title: ClassVar[str] = ""  # the label of a kind without settings that name it
+    __match_args__: ClassVar[tuple[str, ...]] = ()  # the fields, in order (each kind's dataclass sets it)
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -154,12 +141,12 @@ class TokenizerSpec(ABC):
         return ":".join((self.prefix, *self.parts()))
 
     def parts(self) -> tuple[str, ...]:
-        """What follows the prefix in the text form, one item per ``:``-separated part."""
-        return ()
+        """What follows the prefix in the text form: the fields in order, but those that are None."""
+        return tuple(str(v) for name in self.__match_args__ if (v := getattr(self, name)) is not None)
 
-    @abstractmethod
     def label(self, *, titles: Mapping[str, str] | None = None) -> str:
         """A short human label (``titles`` maps corpus ids to titles)."""
+        return self.title
 
     @abstractmethod
     def resolve(self, here: Here, *, text: str, titles: Mapping[str, str]) -> Picked:
@@ -172,7 +159,7 @@ class TokenizerSpec(ABC):
     def picked(
         self,
         label: str,
-        tokenizer: AnyTokenizer,
+        tokenizer: SchemeTokenizer,
         *,
         counts: tuple[int, ...] | None = None,
         notes: tuple[str, ...] = (),
@@ -183,11 +170,6 @@ class TokenizerSpec(ABC):
     def missing(self, label: str, error: str, *, quiet: bool = True) -> Picked:
         """A Picked without a tokenizer, saying why."""
         return Picked(self, label, None, self.key(), error=error, quiet=quiet)
-
-    @staticmethod
-    def parse(text: str) -> TokenizerSpec:
-        """Read :meth:`key`'s form back (see :func:`parse`)."""
-        return parse(text)
 
 
 def parse(text: str) -> TokenizerSpec:
@@ -225,9 +207,6 @@ class SessionSpec(TokenizerSpec):
             raise ValueError(f"step {args[0]!r} in {text!r} is out of range; use 0 to {MAX_STEP}")
         return cls(step=step)
 
-    def parts(self) -> tuple[str, ...]:
-        return () if self.step is None else (str(self.step),)
-
     def label(self, *, titles: Mapping[str, str] | None = None) -> str:
         return "Train page (current step)" if self.step is None else f"Train page after {self.step} merges"
 
@@ -262,10 +241,11 @@ class CachedSpec(TokenizerSpec):
 
     choice: ClassVar[str] = LOCAL
     where: ClassVar[str]  # the cache, in words
+    brand: ClassVar[str]  # whose tokenizer, in its label
     name: str = ""
 
-    def parts(self) -> tuple[str, ...]:
-        return (self.name,)
+    def label(self, *, titles: Mapping[str, str] | None = None) -> str:
+        return f"{self.name} ({self.brand})"
 
     def picker_state(self, *, titles: Mapping[str, str]) -> dict[str, object]:
         return {keys.LOCAL: self.key()}
@@ -273,12 +253,11 @@ class CachedSpec(TokenizerSpec):
     def resolve(self, here: Here, *, text: str, titles: Mapping[str, str]) -> Picked:
         label = self.label()
         found = here.found(self.key())
+        unusable = "it is on this machine, but cannot be loaded here: "
         if found is None:
             why = here.why_not(self.key())
             if why is not None:
-                return self.missing(
-                    label, f"it is on this machine, but cannot be loaded here: {why}", quiet=False
-                )
+                return self.missing(label, unusable + why, quiet=False)
             return self.missing(label, f"{self.name} is not in {self.where} on this machine yet")
         try:
             loaded = here.load_found(found)
@@ -286,12 +265,7 @@ class CachedSpec(TokenizerSpec):
             return self.missing(label, f"cannot read its files ({exc.strerror or exc})", quiet=False)
         except TokenizerFileError as exc:  # a WordPiece or Unigram file the top did not rule out
             where = f", {exc.where}" if exc.where else ""
-            return self.missing(
-                label,
-                f"it is on this machine, but cannot be loaded here: {Path(exc.path).name}{where}: "
-                f"{exc.problem}",
-                quiet=False,
-            )
+            return self.missing(label, f"{unusable}{Path(exc.path).name}{where}: {exc.problem}", quiet=False)
         tok = loaded.tokenizer
         if not shows(tok):
             return self.missing(label, f"it holds a {tok.scheme} tokenizer, which this page cannot show")
@@ -312,6 +286,7 @@ class TiktokenSpec(CachedSpec):
 
     prefix: ClassVar[str] = "tiktoken"
     where: ClassVar[str] = "tiktoken's cache"
+    brand: ClassVar[str] = "tiktoken"
 
     @classmethod
     def read(cls, rest: str, text: str) -> TiktokenSpec:
@@ -319,11 +294,8 @@ class TiktokenSpec(CachedSpec):
             raise ValueError(f"{rest!r} in {text!r} is not one of tiktoken's encodings {list(ENCODINGS)}")
         return cls(name=rest)
 
-    def label(self, *, titles: Mapping[str, str] | None = None) -> str:
-        return f"{self.name} (tiktoken)"
-
     def source(self, settings: FetchSettings) -> str:
-        return _host(settings.openai_url)
+        return urlsplit(settings.openai_url).netloc or settings.openai_url
 
     def fetch(self, settings: FetchSettings, *, progress: ProgressCallback | None = None) -> Fetched:
         if settings.tiktoken_cache is None:
@@ -343,6 +315,7 @@ class HfSpec(CachedSpec):
 
     prefix: ClassVar[str] = "hf"
     where: ClassVar[str] = "the Hugging Face hub cache"
+    brand: ClassVar[str] = "Hugging Face"
 
     @classmethod
     def read(cls, rest: str, text: str) -> HfSpec:
@@ -350,11 +323,8 @@ class HfSpec(CachedSpec):
             raise ValueError(f"{rest!r} in {text!r} is not a Hugging Face model name like org/name")
         return cls(name=rest)
 
-    def label(self, *, titles: Mapping[str, str] | None = None) -> str:
-        return f"{self.name} (Hugging Face)"
-
     def source(self, settings: FetchSettings) -> str:
-        return _host(settings.hf_url)
+        return urlsplit(settings.hf_url).netloc or settings.hf_url
 
     def fetch(self, settings: FetchSettings, *, progress: ProgressCallback | None = None) -> Fetched:
         return fetch_hub_tokenizer(
@@ -388,9 +358,6 @@ class QuickSpec(TokenizerSpec):
             )
         return cls(corpus=_corpus(corpus, text), vocab_size=vocab, pattern=_pattern(pattern, text))
 
-    def parts(self) -> tuple[str, ...]:
-        return (self.corpus, str(self.vocab_size), self.pattern)
-
     def label(self, *, titles: Mapping[str, str] | None = None) -> str:
         return f"{(titles or {}).get(self.corpus, self.corpus)} · vocab {self.vocab_size} · {self.pattern}"
 
@@ -413,6 +380,7 @@ class UploadSpec(TokenizerSpec):
     """Loaded from the user's files: the ones of this ``digest``, or (empty) the ones uploaded last."""
 
     prefix: ClassVar[str] = "upload"
+    title: ClassVar[str] = "uploaded files"
     in_session: ClassVar[bool] = True
     digest: str = ""
 
@@ -424,9 +392,6 @@ class UploadSpec(TokenizerSpec):
 
     def parts(self) -> tuple[str, ...]:
         return (self.digest,) if self.digest else ()
-
-    def label(self, *, titles: Mapping[str, str] | None = None) -> str:
-        return "uploaded files"
 
     def resolve(self, here: Here, *, text: str, titles: Mapping[str, str]) -> Picked:
         loaded = here.upload(self.digest)
@@ -458,9 +423,6 @@ class CharSpec(TokenizerSpec):
             raise ValueError(f"{text!r} should read char:CORPUS")
         return cls(corpus=_corpus(rest, text))
 
-    def parts(self) -> tuple[str, ...]:
-        return (self.corpus,)
-
     def label(self, *, titles: Mapping[str, str] | None = None) -> str:
         return f"characters of {(titles or {}).get(self.corpus, self.corpus)}"
 
@@ -476,13 +438,11 @@ class TextCharsSpec(TokenizerSpec):
     """The character-level baseline built from the text being tokenized (it never meets an unknown one)."""
 
     prefix: ClassVar[str] = "textchars"
+    title: ClassVar[str] = "characters of this text"
 
     @classmethod
     def read(cls, rest: str, text: str) -> TextCharsSpec:
         return cls()
-
-    def label(self, *, titles: Mapping[str, str] | None = None) -> str:
-        return "characters of this text"
 
     def resolve(self, here: Here, *, text: str, titles: Mapping[str, str]) -> Picked:
         tok = CharTokenizer(text) if text else CharTokenizer(" ")
@@ -494,27 +454,18 @@ class BytesSpec(TokenizerSpec):
     """No merges: one token per byte (``pattern`` only changes where specials and chunks are cut)."""
 
     prefix: ClassVar[str] = "bytes"
+    title: ClassVar[str] = "raw bytes (no merges)"
     pattern: str = "gpt2"
 
     @classmethod
     def read(cls, rest: str, text: str) -> BytesSpec:
         return cls(pattern=_pattern(rest.split(":")[0], text)) if rest else cls()
 
-    def parts(self) -> tuple[str, ...]:
-        return (self.pattern,)
-
-    def label(self, *, titles: Mapping[str, str] | None = None) -> str:
-        return "raw bytes (no merges)"
-
     def picker_state(self, *, titles: Mapping[str, str]) -> dict[str, object]:
         return {keys.PATTERN: self.pattern}
 
     def resolve(self, here: Here, *, text: str, titles: Mapping[str, str]) -> Picked:
         return self.picked(self.label(), here.bytes_only(self.pattern))
-
-
-def _host(url: str) -> str:
-    return urlsplit(url).netloc or url
 
 
 # ----- checks of the parts of a text form ----------------------------------------------------------------

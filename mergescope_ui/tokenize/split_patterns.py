@@ -1,9 +1,7 @@
 """The split patterns side by side: the same text cut by GPT-2's, GPT-4's (cl100k) and o200k's patterns.
 
-Each pattern's chunks are shown in a row with their count; a chunk that ends where not every
-pattern cuts is outlined, so the places they differ stand out (numbers in threes, contractions,
-a space before a word, newlines).  Pure but for :func:`split_patterns_view`; every chunk is
-``html.escape``-d.
+A chunk that ends where not every pattern cuts is outlined.  Pure but for :func:`split_patterns_view`;
+every chunk is escaped.
 
 >>> cuts = pattern_cuts("I'LL pay 12345\\n")
 >>> [(c.name, c.chunks) for c in cuts]  # doctest: +NORMALIZE_WHITESPACE
@@ -27,20 +25,12 @@ from bpe_core.byte_level import readable
 from bpe_core.pretokenizer import PreTokenizer
 from mergescope_ui.shared.html.safe_text import md_escape
 
+from .assets import style
+
 PATTERN_NAMES = {"gpt2": "GPT-2 (r50k, p50k)", "gpt4": "GPT-4 (cl100k)", "o200k": "GPT-4o (o200k)"}
 MAX_SPLIT_CHARS = 3000  # the first characters of the text shown cut (all of them are counted)
 
-SPLIT_CSS = """
-<style>
-.ms-pcut{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
-  line-height:2.1;word-break:break-all;max-height:14rem;overflow-y:auto;padding:.3rem .4rem;
-  border:1px solid rgba(128,128,128,.35);border-radius:.5rem;margin-bottom:.6rem;}
-.ms-pcut .ms-k{padding:.1em .12em;margin:0 1px;border-radius:.25em;border:1px solid rgba(0,0,0,.18);
-  white-space:pre;color:#111;}
-.ms-pcut .ms-k0{background:#a5d8ff}.ms-pcut .ms-k1{background:#ffd8a8}
-.ms-pcut .ms-diff{outline:3px solid #c2255c;outline-offset:1px;}
-</style>
-"""
+SPLIT_CSS = style("split_patterns.css")
 
 
 @dataclass(frozen=True, slots=True)

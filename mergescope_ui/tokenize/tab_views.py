@@ -1,8 +1,4 @@
-"""The Tokenize page's tabs: token ids, byte ribbon, watch it encode, token details, compare, chat, files,
-share.
-
-User text only reaches the page escaped, through ``st.html``, ``st.code`` or tables.
-"""
+"""The Tokenize page's tabs (user text only reaches the page escaped: ``st.html``, ``st.code``, tables)."""
 
 from __future__ import annotations
 
@@ -10,23 +6,24 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from mergescope_ui.shared import keys as shared_keys
+from bpe_core import SchemeTokenizer
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.workers.cache import remember
 
 from . import keys
-from .chat_tab import chat_tab
+from .assets import style
+from .chat import chat_tab
 from .compare_tab import compare_tab
 from .decode_box import decode_box
-from .details_tab import details_tab
+from .details import details_tab, piece_details_tab
 from .file_bundle import tokenizer_bundle
 from .link import write_link
 from .main_view import DETAILS_TAB, Shown
-from .piece_views import piece_details_tab
 from .resolve import Picked
-from .results import AnyTokenizer, Page, Tokenized, byte_start_of
+from .results import Page, Tokenized, byte_start_of
 from .ribbon import byte_ribbon_html
 from .schemes import HOOKS, hooks_of
+from .screen import presenting
 from .share import MAX_SHARED_CHARS, ShareState, text_fits, to_query
 from .specs import parse
 from .split_patterns import split_patterns_view
@@ -47,15 +44,7 @@ TAB_NAMES = [
 ]
 # Presenter mode: the tab row wraps onto a second line instead of scrolling labels out of sight.  The ids
 # fill their box (on a phone the space at a line's end would hang out of it).
-TABS_CSS = """
-<style>
-.st-key-tokenize_tabs [role="tablist"]{flex-wrap:wrap;row-gap:.25rem;}
-.st-key-tokenize_tabs [role="tablist"] [role="tab"]{flex:0 0 auto;}
-.st-key-tokenize_tabs [data-testid="stCode"] code{display:block;}
-.st-key-tokenize_tabs [data-testid="stCode"] code,.st-key-tokenize_tabs [data-testid="stCode"] code span{
-  white-space:break-spaces;}
-</style>
-"""
+TABS_CSS = style("tabs.css")
 
 
 def tabs(text: str, picked: Picked, shown: Shown) -> None:
@@ -103,7 +92,7 @@ def tabs(text: str, picked: Picked, shown: Shown) -> None:
             _share_tab(state, text)
 
 
-def _ids_tab(result: Tokenized, page: Page, tok: AnyTokenizer | None) -> None:
+def _ids_tab(result: Tokenized, page: Page, tok: SchemeTokenizer | None) -> None:
     ids = result.ids[page.start : page.stop]
     st.caption(f"Token ids {page.start + 1:,}–{page.stop:,} (copy with the button at the top right)")
     st.code(", ".join(map(str, ids)) or "(none)", language=None, wrap_lines=True)
@@ -124,14 +113,13 @@ def _ribbon_tab(text: str, result: Tokenized, page: Page) -> None:
         "A red striped character is cut by a token boundary: a token ends inside it."
     )
     data = text.encode("utf-8", errors="surrogatepass")[byte_start_of(result, page.start) :]
-    large = bool(st.session_state.get(shared_keys.PRESENTER, False))
     st.html(
         byte_ribbon_html(
             data,
             result.ids[page.start : page.stop],
             result.vocab,
             special_ids=result.special_ids,
-            line_bytes=RIBBON_LINE_BYTES_LARGE if large else RIBBON_LINE_BYTES,
+            line_bytes=RIBBON_LINE_BYTES_LARGE if presenting() else RIBBON_LINE_BYTES,
         )
     )
 

@@ -1,10 +1,8 @@
 """The Tokenize page's tokenizer picker: which kind, its settings, and the tokenizer they name.
 
-The widgets describe a :class:`~mergescope_ui.tokenize.specs.TokenizerSpec`;
-:func:`~mergescope_ui.tokenize.resolve.resolve` turns it into a tokenizer.
-"OpenAI and Hugging Face" lists tiktoken's encodings and the Hugging Face models
-:mod:`bpe_core.formats.local_caches` finds in the hub cache, and takes any model by
-name; one not on this machine yet is fetched in place (:mod:`.fetch_offer`).
+The widgets describe a :class:`~.specs.TokenizerSpec`.  "OpenAI and Hugging Face" lists tiktoken's
+encodings and the hub cache's models, and takes any model by name; one not on this machine yet is
+fetched in place (:mod:`.fetch_offer`).
 """
 
 from __future__ import annotations
@@ -23,6 +21,7 @@ from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
 from .fetch_offer import offer_fetch
+from .live_text import example_buttons
 from .resolve import (
     Picked,
     corpus_titles,
@@ -49,7 +48,6 @@ from .specs import (
     UploadSpec,
     parse,
 )
-from .text_box import example_buttons
 
 DEFAULT_CORPUS = "lighthouse_story"  # the English story (see mergescope_ui.shared.inputs.corpora.default_id)
 DEFAULT_VOCAB = 500

@@ -1,12 +1,9 @@
 """Watch it encode: a text's encode trace as the stage's records (pure: no Streamlit).
 
-The engine's :func:`~bpe_core.tokenizer.encode_trace.trace_encode` records step 0 (the chunks the
-split pattern cut, each with the name of the pattern part that cut it) and then one step per merge
-that fires, the lowest-ranked first across the whole text, at all its places.  This module turns
-it into the records of :mod:`mergescope_ui.shared.stage.contract`, the same stage the Train page
-steps: each step's card (which merge rank fired, the pair, the token it makes, where) and its
-chunks column as escaped HTML, and the text's tokens around each place where it merged as spans
-(each new token marked, with the pair it was made from).  :mod:`.watch_encode_view` mounts it.
+The engine's trace records step 0 (the chunks the split pattern cut, each named by the pattern part
+that cut it), then one step per merge rank that fires, at all its places.  This module turns it into
+the stage's records (:mod:`mergescope_ui.shared.stage.contract`): each step's card and chunks column
+as escaped HTML, and the tokens around each place it merged as spans.
 
 >>> from bpe_core import train
 >>> tok = train("low low low lower lowest", vocab_size=259, pattern="gpt2")
@@ -42,6 +39,8 @@ from mergescope_ui.shared.stage.contract import (
 )
 from mergescope_ui.shared.stage.producer import StageProducer
 
+from .assets import style
+
 __all__ = ["ENCODE_CSS", "EncodeViews", "trace_encode"]
 
 HEAD_TOKENS = 400  # the text from its start: tokens shown (the trace holds tokens, not the text's characters)
@@ -64,33 +63,7 @@ TITLES = ButtonTitles(
 )
 # The card and the chunks column (the token colours are the page's, shared/html/tokens.py; the text colours
 # the theme's variables, shared/html/theme.py, so they keep 4.5:1 in the light and the dark theme).
-ENCODE_CSS = """
-<style>
-.ms-enc-card{border:2px solid var(--ms-info-line);border-radius:.8rem;padding:.55rem .9rem;
-  background:rgba(28,126,214,.05);
-  font-size:var(--ms-card-size,1rem);min-width:0;overflow-wrap:anywhere;}
-.ms-enc-card h4{margin:0 0 .2rem 0;font-size:1.1em;font-weight:700;color:var(--ms-info-text);padding:0;
-  line-height:1.3;}
-.ms-enc-card p{margin:.2rem 0;line-height:1.4;}
-.ms-enc-card .ms-note,.ms-enc-col .ms-note{color:var(--ms-note);font-size:.92em;}
-.ms-enc-card .ms-tokens,.ms-enc-col .ms-tokens{border:none;max-height:none;overflow:visible;contain:none;
-  padding:.1rem 0;word-break:normal;}
-.ms-enc-card .ms-enc-big{font-size:1.6em;line-height:1.6;display:flex;flex-wrap:wrap;align-items:center;}
-.ms-enc-card .ms-op{font-size:.8em;color:var(--ms-note);padding:0 .25em;}
-.ms-enc-card code,.ms-enc-col code{font-size:.9em;overflow-wrap:anywhere;white-space:break-spaces;}
-.ms-enc-card .ms-tokens.ms-enc-chunks{display:flex;flex-wrap:wrap;gap:.35rem .3rem;line-height:1.2;
-  font-size:1.05em;margin-top:.3rem;}
-.ms-enc-chunk{display:inline-flex;flex-direction:column;align-items:flex-start;max-width:100%;}
-.ms-enc-chunk .ms-t{white-space:pre;max-width:100%;overflow:hidden;text-overflow:ellipsis;}
-.ms-enc-part{font-size:.72em;color:var(--ms-note);font-family:sans-serif;padding-left:.15em;white-space:nowrap;}
-.ms-enc-col{font-size:.95rem;min-width:0;}
-.ms-enc-col h5{margin:0 0 .2rem 0;font-size:1em;font-weight:700;padding:0;}
-.ms-enc-col table{border-collapse:collapse;width:100%;}
-.ms-enc-col td{padding:.12rem .3rem;border-bottom:1px solid rgba(128,128,128,.25);vertical-align:top;}
-.ms-enc-col td.ms-num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums;}
-.ms-enc-col .ms-tokens .ms-t{margin:.1em 1px;}
-</style>
-"""
+ENCODE_CSS = style("watch_encode.css")
 
 
 def _e(text: object) -> str:
@@ -113,6 +86,7 @@ class EncodeViews(StageProducer):
     # A trace's steps come from one replay in memory, quick to build: the stage holds more of them, so
     # stepping on asks the server less often.
     behind, ahead = 6, 12
+    finished = True  # the whole trace is made at once
 
     def __init__(self, trace: EncodeTrace, tokenizer: Tokenizer) -> None:
         super().__init__()  # a session's own (a trace is cheap to make again)
@@ -126,10 +100,6 @@ class EncodeViews(StageProducer):
     @property
     def last(self) -> int:
         return len(self.trace.steps)
-
-    @property
-    def finished(self) -> bool:
-        return True  # the whole trace is made at once
 
     @property
     def max_steps(self) -> int:
@@ -256,22 +226,19 @@ class EncodeViews(StageProducer):
         """The pattern's parts: each one's regex and how many chunks it cut."""
         trace = self.trace
         counts = Counter(c.part for c in trace.chunks)
-        rows = []
-        seen: set[str] = set()
+        regexes: dict[str, list[str]] = {}  # each part's name -> its regexes, in the pattern's order
         for part in trace.parts:
-            sources = [p.source for p in trace.parts if p.name == part.name]
-            if part.name in seen:
-                continue
-            seen.add(part.name)
-            regexes = " ".join(f"<code>{_e(s)}</code>" for s in sources)
-            rows.append(
-                f'<tr><td>{_e(part.name)}<br>{regexes}</td><td class="ms-num">{counts[part.name]:,}</td></tr>'
-            )
-        for name in sorted(set(counts) - seen):  # special tokens, a whole text, what no part matched
-            rows.append(f'<tr><td>{_e(name)}</td><td class="ms-num">{counts[name]:,}</td></tr>')
+            regexes.setdefault(part.name, []).append(f"<code>{_e(part.source)}</code>")
+        for name in sorted(set(counts) - set(regexes)):  # special tokens, a whole text, what no part matched
+            regexes[name] = []
+        rows = "".join(
+            f"<tr><td>{_e(name)}{'<br>' if codes else ''}{' '.join(codes)}</td>"
+            f'<td class="ms-num">{counts[name]:,}</td></tr>'
+            for name, codes in regexes.items()
+        )
         return (
             f"{_region('ms-enc-col', 'the pattern parts')}<h5>The pattern's parts</h5>"
-            f"<table><tbody>{''.join(rows)}</tbody></table>"
+            f"<table><tbody>{rows}</tbody></table>"
             '<p class="ms-note">Chunks each part cut. The regex tries its parts in order at each '
             "place.</p></div>"
         )

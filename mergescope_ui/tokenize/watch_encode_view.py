@@ -1,29 +1,29 @@
 """The Watch it encode tab: the text encoding step by step on the stage the Train page uses.
 
-Step 0 shows the chunks the split pattern cut, each with the name of the pattern part that cut it;
-each step after it is one merge rank firing at every place it stands (:mod:`.watch_encode` builds
-the records, :mod:`mergescope_ui.shared.stage.component` mounts the stage).  Next, Back, Play, the
-keys and presenter mode work as on the Train page; the stage reports the step it shows
-(:class:`~mergescope_ui.shared.stage.contract.Shown`) and :func:`_on_shown` follows it.
+:mod:`.watch_encode` builds the records; the stage reports the step it shows and :func:`_on_shown`
+follows it.  A teacher may open a room from it (issue 26): students see it up to the step the
+teacher shows, with no question (the rule picks the lowest rank, known in advance).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 
 import streamlit as st
 
-from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.digest import digest
 from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.rooms import Moment
+from mergescope_ui.shared.rooms.host import host_room, lesson_link
 from mergescope_ui.shared.stage.component import mount_stage
 from mergescope_ui.shared.stage.contract import read_shown
 from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.workers.cache import remember
 
 from . import keys
-from .encode_room import encode_room
 from .resolve import Picked
+from .screen import presenting
 from .watch_encode import ENCODE_CSS, EncodeViews, trace_encode
 
 
@@ -77,10 +77,20 @@ def encode_tab(text: str, picked: Picked, *, specials: bool) -> None:
     if trace.note:
         st.info(md_escape(trace.note))
     st.html(ENCODE_CSS)
-    settings = StageSettings(large=bool(st.session_state.get(shared_keys.PRESENTER, False)))
+    settings = StageSettings(large=presenting())
     window = state.views.window(position=state.position, serial=state.serial, settings=settings)
     mount_stage(window, key=keys.ENCODE_STAGE, on_shown=_on_shown)
-    encode_room(state.views, position=state.position, signature=signature, settings=settings)  # live (#26)
+    moment = partial(
+        encode_moment, state.views, position=state.position, signature=signature, settings=settings
+    )
+    host_room(moment, pager=state.views, quiz=False)
+
+
+def encode_moment(views: EncodeViews, *, position: int, signature: str, settings: StageSettings) -> Moment:
+    """The encode stage at ``position`` as the room passes it on (phone sizes, the run named by the
+    tokenizer, the text and the special-token switch)."""
+    window = views.window(position=position, serial=0, settings=replace(settings, large=False))
+    return Moment(window=window, question=None, lesson=lesson_link(st.context.url or ""), run=signature)
 
 
 def _on_shown() -> None:

@@ -19,7 +19,7 @@ from urllib.parse import quote
 from bpe_core import Tokenizer, train
 from mergescope_ui.shared.inputs.corpora import find_corpus, load_index, load_text
 from mergescope_ui.tokenize.clickable_tokens import token_name
-from mergescope_ui.tokenize.text_box import EXAMPLES
+from mergescope_ui.tokenize.live_text import EXAMPLES
 from tests.browser import tokenize_page
 from tests.browser.layout import STICKING_OUT
 from tests.browser.support import (

@@ -34,7 +34,7 @@ SAFE = {
     },
     # the page's own wording for each scheme (mergescope_ui/tokenize/schemes.py's HOOKS)
     "mergescope_ui/tokenize/main_view.py": {"pieces.marks"},
-    "mergescope_ui/tokenize/piece_views.py": {"hooks.name", "pieces.how_cut"},
+    "mergescope_ui/tokenize/details.py": {"hooks.name", "pieces.how_cut"},
     "mergescope_ui/tokenize/tab_views.py": {"hooks.no_files"},
     "mergescope_ui/train/panel.py": {"score_line(list(log.values()))"},  # counts only
     "mergescope_ui/train/whatif/entry.py": {"k"},  # a step number

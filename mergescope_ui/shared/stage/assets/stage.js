@@ -252,13 +252,140 @@ function mount(root) {
 function fit(s) {
   const root = s.root;
   root.classList.remove("ms-tight");
-  if (!root.classList.contains("ms-large")) return root.style.removeProperty("--ms-stage-h");
-  const main = root.closest('[data-testid="stMain"]');
-  const top = root.getBoundingClientRect().top + (main ? main.scrollTop : 0); // as if scrolled to the top
-  const room = Math.max(MIN_ROOM, Math.floor(window.innerHeight - Math.max(top, 0) - 6));
-  root.style.setProperty("--ms-stage-h", `${room}px`);
-  const cols = [s.q(".ms-cardcol > *"), s.q(".ms-pairscol > *")];
-  root.classList.toggle("ms-tight", cols.some((col) => col && col.scrollHeight > col.clientHeight + 1));
+  const boxes = [...root.querySelectorAll(SNAPPED)].map((box) => /** @type {HTMLElement} */ (box));
+  for (const box of boxes) {
+    box.style.removeProperty("max-height");
+    box.style.removeProperty("min-height");
+    box.style.removeProperty("font-size");
+  }
+  if (!root.classList.contains("ms-large")) root.style.removeProperty("--ms-stage-h");
+  else {
+    const main = root.closest('[data-testid="stMain"]');
+    const top = root.getBoundingClientRect().top + (main ? main.scrollTop : 0); // as if scrolled to the top
+    const room = Math.max(MIN_ROOM, Math.floor(window.innerHeight - Math.max(top, 0) - 6));
+    root.style.setProperty("--ms-stage-h", `${room}px`);
+    const cols = [s.q(".ms-cardcol > *"), s.q(".ms-pairscol > *")];
+    root.classList.toggle("ms-tight", cols.some((col) => col && overflows(col)));
+    // The card is read whole (its text smaller where it has to be), the chart down to SHRINK_CHART.
+    shrink(cols[0], SHRINK_CARD);
+    shrink(cols[1], SHRINK_CHART);
+  }
+  for (const box of boxes) box.classList.toggle("ms-below", hidesLines(box, boxes));
+  for (const box of boxes) wholeLines(box, boxes);
+}
+
+// Whole lines only (issue #40): a box that clips what it holds ends between two lines, never through
+// one: its bottom moves up to the top of the first line it would cut (the room below stays empty),
+// the rest scrolls (by whole lines, stage.css), and "ms-below" says more lies below (stage.css).
+// Inner boxes first: the phone's grid holds the others.
+const SNAPPED = ".ms-cardcol > *, .ms-pairscol > *, .ms-before, .ms-after, .ms-grid";
+// What makes a line: these boxes drawn around text (a token, a bar), and each other text's line boxes.
+const ATOMS = ".ms-t, .ms-fuse, .ms-num, .ms-cut, .ms-bar, .ms-btn, .ms-tab";
+const SHRINK_CARD = 0.5; // the least the card's text is scaled to so that it needs no scrolling
+const SHRINK_CHART = 0.75;
+
+/** @param {HTMLElement} box */
+function overflows(box) {
+  return getComputedStyle(box).overflowY !== "visible" && box.scrollHeight > box.clientHeight + 1;
+}
+
+/** Scale a box's text down (not below `least` of its size) until it needs no scrolling.
+ * @param {HTMLElement | null} box @param {number} least */
+function shrink(box, least) {
+  if (!box || !overflows(box)) return;
+  const size = parseFloat(getComputedStyle(box).fontSize);
+  let [lo, hi] = [least, 1];
+  for (let n = 0; n < 6; n++) {
+    const mid = (lo + hi) / 2;
+    box.style.fontSize = `${size * mid}px`;
+    if (overflows(box)) hi = mid;
+    else lo = mid;
+  }
+  box.style.fontSize = `${size * lo}px`;
+}
+
+/** @param {HTMLElement} box @returns {{top: number, bottom: number}} the part of the page it shows */
+function clipRect(box) {
+  const top = box.getBoundingClientRect().top + box.clientTop;
+  return { top, bottom: top + box.clientHeight };
+}
+
+/** A box's lines as laid out now: its atoms (ATOMS, and the inner boxes of `boxes` as one each) in
+ * document order, so top to bottom, and the line boxes of the texts outside them. A box of a few
+ * thousand tokens is searched, not measured whole.
+ * @param {HTMLElement} box @param {HTMLElement[]} boxes */
+function lineBoxes(box, boxes) {
+  /** @type {HTMLElement[]} */
+  const atoms = [];
+  /** @type {DOMRect[]} */
+  const texts = [];
+  const range = document.createRange();
+  /** @param {Node} node */
+  const visit = (node) => {
+    for (const c of node.childNodes) {
+      if (c instanceof Text) {
+        if (!c.data.trim()) continue;
+        range.selectNodeContents(c);
+        texts.push(...[...range.getClientRects()].filter((r) => r.height >= 1));
+      } else if (c instanceof HTMLElement && !c.hidden) {
+        if (c.matches(ATOMS) || boxes.includes(c)) atoms.push(c);
+        else visit(c);
+      }
+    }
+  };
+  visit(box);
+  /** @type {Map<number, DOMRect>} */
+  const seen = new Map();
+  /** @param {number} n */
+  const at = (n) => seen.get(n) || seen.set(n, atoms[n].getBoundingClientRect()).get(n) || new DOMRect();
+  const top = clipRect(box).top - 1; // above it: scrolled away
+  /** The line boxes a foot at y would cut. @param {number} y */
+  const cut = (y) => {
+    const out = texts.filter((r) => r.top >= top && r.top < y - 1 && r.bottom > y + 1);
+    let [lo, hi] = [0, atoms.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (at(mid).bottom > y + 1) hi = mid;
+      else lo = mid + 1;
+    }
+    for (let n = Math.max(0, lo - 8), after = 0; n < atoms.length && after < 8; n++) {
+      const r = at(n);
+      after = r.top > y + 1 ? after + 1 : 0;
+      if (r.top >= top && r.top < y - 1 && r.bottom > y + 1 && r.height >= 1) out.push(r);
+    }
+    return out;
+  };
+  const ends = [...texts, ...atoms.slice(-8).map((_, n, last) => at(atoms.length - last.length + n))];
+  const starts = [...texts, ...atoms.slice(0, 8).map((_, n) => at(n))].filter((r) => r.top >= top);
+  return { cut, last: Math.max(-Infinity, ...ends.map((r) => r.bottom)), first: starts };
+}
+
+/** Whether a box hides lines of what it holds below its foot (not only its own padding).
+ * @param {HTMLElement} box @param {HTMLElement[]} boxes */
+function hidesLines(box, boxes) {
+  return overflows(box) && lineBoxes(box, boxes).last > clipRect(box).bottom + 1;
+}
+
+/** End a box that clips between two lines (see SNAPPED); one too low for its first line grows to hold it.
+ * @param {HTMLElement} box @param {HTMLElement[]} boxes @param {boolean} [grown] */
+function wholeLines(box, boxes, grown = false) {
+  if (!overflows(box)) return;
+  const { bottom } = clipRect(box);
+  const { cut, first } = lineBoxes(box, boxes);
+  if (!first.length) return;
+  let y = bottom;
+  for (let over = cut(y); over.length; over = cut(y)) y = Math.min(...over.map((r) => r.top));
+  const edge = box.getBoundingClientRect();
+  if (y <= Math.min(...first.map((r) => r.top)) + 1) {
+    if (grown) return; // no whole line fits: the box keeps its height
+    let line = Math.min(...first.map((r) => r.bottom)); // the first line's foot
+    for (let over = cut(line); over.length; over = cut(line)) line = Math.max(...over.map((r) => r.bottom));
+    box.style.minHeight = `${edge.height + (line - bottom) + 1}px`;
+    return wholeLines(box, boxes, true);
+  }
+  if (y >= bottom - 0.5) return;
+  box.style.minHeight = box.style.minHeight || "0";
+  box.style.maxHeight = `${edge.height - (bottom - y)}px`;
 }
 
 /** @param {Stage} s */
@@ -429,11 +556,18 @@ function jumpTo(s, value) {
 // Draw step s.pos, then fit it to the screen (what is drawn changes the room it needs).
 /** @param {Stage} s @param {boolean} animate */
 function render(s, animate) {
-  draw(s, animate);
-  fit(s);
+  const move = draw(s, animate);
+  fit(s); // measured as it rests: the animation starts after
+  if (move === undefined) return;
+  s.root.classList.remove("ms-animate");
+  if (move) {
+    void s.root.offsetWidth; // restart the animation
+    s.root.classList.add("ms-animate");
+  }
 }
 
-/** @param {Stage} s @param {boolean} animate */
+/** Draw step s.pos; whether to animate it (undefined: drawn already, as it was).
+ * @param {Stage} s @param {boolean} animate @returns {boolean | undefined} */
 function draw(s, animate) {
   const d = s.data;
   const q = s.q;
@@ -464,7 +598,7 @@ function draw(s, animate) {
   q(".ms-next-place").setAttribute("aria-label", d.wording.next_places);
   s.root.classList.toggle("ms-large", !!d.large);
   const key = [s.serial, k, s.tab, s.page[k] || 0, view ? view.places && view.places.start : "none", !!view];
-  if (key.join("|") === s.shown && !animate) return;
+  if (key.join("|") === s.shown && !animate) return undefined;
   s.shown = key.join("|");
   s.root.classList.toggle("ms-waiting", !view);
   if (!view) {
@@ -475,7 +609,7 @@ function draw(s, animate) {
     line.textContent = withStep(d.wording.waiting, k);
     card.append(title, line);
     q(".ms-cardcol").replaceChildren(card);
-    return;
+    return false;
   }
   q(".ms-cardcol").replaceChildren(...build(view.card));
   q(".ms-pairscol").replaceChildren(...build(view.pairs));
@@ -502,12 +636,7 @@ function draw(s, animate) {
   for (const side of ["before", "after"])
     q(`.ms-${side}`).replaceChildren(...(places ? placeLines(d, withPlaces, first, side) : [headLine(d, view, side)]));
   q(".ms-figs").textContent = view.figures;
-  const move = animate && d.animate && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  s.root.classList.remove("ms-animate");
-  if (move) {
-    void s.root.offsetWidth; // restart the animation
-    s.root.classList.add("ms-animate");
-  }
+  return animate && d.animate && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 const ASKS = 2; // times the stage asks again for a step a window came without, or no window came for

@@ -168,7 +168,8 @@ WALK = f"""({{key, stop, measure}}) => {{
     const pos = +stage.dataset.pos;
     const card = stage.querySelector('.ms-card');
     if (!card || card.classList.contains('ms-wait')) return {{rows, state: 'wait', pos}};
-    if (measure) {{
+    if (measure === 'cuts') rows.push({{pos, bad: cut(), top: 0, height: 0}});  // plain: the page scrolls
+    else if (measure) {{
       const bad = [];
       const box = stage.getBoundingClientRect();
       if (box.bottom > innerHeight) bad.push(`the stage ends ${{box.bottom - innerHeight}} px below`);
@@ -218,11 +219,18 @@ STALLS: list[int] = []
 
 
 def _walk(
-    page, key: str, *, stop: int = -1, measure: bool = True, wait: bool = True, server: Server | None = None
+    page,
+    key: str,
+    *,
+    stop: int = -1,
+    measure: bool | str = True,
+    wait: bool = True,
+    server: Server | None = None,
 ) -> tuple[list[dict], int]:
     """Step with ``key`` until ``stop`` or the end (or, with ``wait`` off, until the stage has to wait
     for the server after a step measured), waiting for the server where the stage must; the measures
-    of every step, and the step where the walk ended."""
+    of every step (``measure="cuts"``: only what its boxes cut, :data:`CUT`), and the step where the walk
+    ended."""
     rows: list[dict] = []
     while True:
         got = page.evaluate(WALK, {"key": key, "stop": stop, "measure": measure})
@@ -315,15 +323,22 @@ def fit_page() -> Iterator[object]:
         yield pg
 
 
-def walk_every_step(server: Server, page, name: str, query: str, *, quiz: bool) -> None:
-    """Walk every step of one text in one mode at the three sizes; fail with what does not fit."""
+def walk_every_step(
+    server: Server, page, name: str, query: str, *, quiz: bool, presenter: bool = True
+) -> None:
+    """Walk every step of one text in one mode at the three sizes; fail with what does not fit.
+
+    Without ``presenter`` the page scrolls and the stage grows with what it shows: only what its boxes
+    cut is measured (:data:`CUT`)."""
     started = time.monotonic()
     stalls = len(STALLS)
-    mode = "quiz" if quiz else "normal"
+    mode = ("quiz" if quiz else "normal") + ("" if presenter else ", plain")
+    measure = True if presenter else "cuts"
     _size(page, SIZES[0])
+    link = f"{server.url}/train?{query}" + ("&presenter=true" if presenter else "")
     open_app(
         page,
-        f"{server.url}/train?{query}&presenter=true" + ("&quiz=true" if quiz else ""),
+        link + ("&quiz=true" if quiz else ""),
         heading=HEADING,
         timeout=60_000,
     )
@@ -333,21 +348,21 @@ def walk_every_step(server: Server, page, name: str, query: str, *, quiz: bool) 
         for size in SIZES:
             _size(page, size)
             _jump_to_end(page)
-            rows, _ = _walk(page, "ArrowLeft", stop=0, server=server)
+            rows, _ = _walk(page, "ArrowLeft", stop=0, measure=measure, server=server)
             measured[size] = rows
     else:  # → through the window sent at one size, ← back through it at the next, → on at the third
         at = 0
         while True:
             first = int(page.locator(".ms-stage").get_attribute("data-pos"))
-            rows, last = _walk(page, "ArrowRight", wait=False, server=server)
+            rows, last = _walk(page, "ArrowRight", wait=False, measure=measure, server=server)
             measured[SIZES[at]] += rows
             at = (at + 1) % len(SIZES)
             _size(page, SIZES[at])
-            rows, _ = _walk(page, "ArrowLeft", stop=first, server=server)
+            rows, _ = _walk(page, "ArrowLeft", stop=first, measure=measure, server=server)
             measured[SIZES[at]] += rows
             at = (at + 1) % len(SIZES)
             _size(page, SIZES[at])
-            rows, _ = _walk(page, "ArrowRight", stop=last, server=server)
+            rows, _ = _walk(page, "ArrowRight", stop=last, measure=measure, server=server)
             measured[SIZES[at]] += rows
             if page.evaluate(NEXT_DISABLED):
                 break
@@ -365,7 +380,7 @@ def walk_every_step(server: Server, page, name: str, query: str, *, quiz: bool) 
         boxes: dict[tuple[int, int], list[int]] = {}
         for row in rows:
             boxes.setdefault((row["top"], row["height"]), []).append(row["pos"])
-        if len(boxes) > 1:
+        if len(boxes) > 1 and presenter:
             seen = "; ".join(f"{box} at steps {sorted(set(at))[:8]}" for box, at in sorted(boxes.items()))
             problems.append(f"{where}: the stage moves or changes height (top, height): {seen}")
         if not steps or max(steps) < 1 or min(steps) != 0:

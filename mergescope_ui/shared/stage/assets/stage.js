@@ -276,7 +276,8 @@ function fit(s) {
 
 // Whole lines only (issue #40): a box that clips what it holds ends between two lines, never through
 // one: its bottom moves up to the top of the first line it would cut (the room below stays empty),
-// the rest scrolls (by whole lines, stage.css), and "ms-below" says more lies below (stage.css).
+// the rest scrolls (a box left scrolled to the middle of a line shows that line from its top), and
+// "ms-below" says more lies below (stage.css).
 // Inner boxes first: the phone's grid holds the others.
 const SNAPPED = ".ms-cardcol > *, .ms-pairscol > *, .ms-before, .ms-after, .ms-grid";
 // What makes a line: these boxes drawn around text (a token, a bar), and each other text's line boxes.
@@ -339,9 +340,9 @@ function lineBoxes(box, boxes) {
   /** @param {number} n */
   const at = (n) => seen.get(n) || seen.set(n, atoms[n].getBoundingClientRect()).get(n) || new DOMRect();
   const top = clipRect(box).top - 1; // above it: scrolled away
-  /** The line boxes a foot at y would cut. @param {number} y */
-  const cut = (y) => {
-    const out = texts.filter((r) => r.top >= top && r.top < y - 1 && r.bottom > y + 1);
+  /** The line boxes an edge at y would cut (of those from `above` down). @param {number} y */
+  const cut = (y, above = top) => {
+    const out = texts.filter((r) => r.top >= above && r.top < y - 1 && r.bottom > y + 1);
     let [lo, hi] = [0, atoms.length];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
@@ -350,8 +351,8 @@ function lineBoxes(box, boxes) {
     }
     for (let n = Math.max(0, lo - 8), after = 0; n < atoms.length && after < 8; n++) {
       const r = at(n);
-      after = r.top > y + 1 ? after + 1 : 0;
-      if (r.top >= top && r.top < y - 1 && r.bottom > y + 1 && r.height >= 1) out.push(r);
+      after = r.top > y + 8 ? after + 1 : 0;
+      if (r.top >= above && r.top < y - 1 && r.bottom > y + 1 && r.height >= 1) out.push(r);
     }
     return out;
   };
@@ -370,7 +371,9 @@ function hidesLines(box, boxes) {
  * @param {HTMLElement} box @param {HTMLElement[]} boxes @param {boolean} [grown] */
 function wholeLines(box, boxes, grown = false) {
   if (!overflows(box)) return;
-  const { bottom } = clipRect(box);
+  const { top, bottom } = clipRect(box);
+  const cuts = lineBoxes(box, boxes).cut(top, -Infinity); // scrolled to the middle of a line: to its top
+  if (cuts.length) box.scrollTop -= top - Math.min(...cuts.map((r) => r.top));
   const { cut, first } = lineBoxes(box, boxes);
   if (!first.length) return;
   let y = bottom;
@@ -384,8 +387,7 @@ function wholeLines(box, boxes, grown = false) {
     return wholeLines(box, boxes, true);
   }
   if (y >= bottom - 0.5) return;
-  box.style.minHeight = box.style.minHeight || "0";
-  box.style.maxHeight = `${edge.height - (bottom - y)}px`;
+  box.style.minHeight = box.style.maxHeight = `${edge.height - (bottom - y)}px`; // neither more nor less
 }
 
 /** @param {Stage} s */

@@ -340,15 +340,20 @@ function lineBoxes(box, boxes) {
   /** @param {number} n */
   const at = (n) => seen.get(n) || seen.set(n, atoms[n].getBoundingClientRect()).get(n) || new DOMRect();
   const top = clipRect(box).top - 1; // above it: scrolled away
-  /** The line boxes an edge at y would cut (of those from `above` down). @param {number} y */
-  const cut = (y, above = top) => {
-    const out = texts.filter((r) => r.top >= above && r.top < y - 1 && r.bottom > y + 1);
+  /** The first atom whose foot is below y. @param {number} y */
+  const search = (y) => {
     let [lo, hi] = [0, atoms.length];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (at(mid).bottom > y + 1) hi = mid;
       else lo = mid + 1;
     }
+    return lo;
+  };
+  /** The line boxes an edge at y would cut (of those from `above` down). @param {number} y */
+  const cut = (y, above = top) => {
+    const out = texts.filter((r) => r.top >= above && r.top < y - 1 && r.bottom > y + 1);
+    const lo = search(y);
     for (let n = Math.max(0, lo - 8), after = 0; n < atoms.length && after < 8; n++) {
       const r = at(n);
       after = r.top > y + 8 ? after + 1 : 0;
@@ -358,7 +363,13 @@ function lineBoxes(box, boxes) {
   };
   const ends = [...texts, ...atoms.slice(-8).map((_, n, last) => at(atoms.length - last.length + n))];
   const starts = [...texts, ...atoms.slice(0, 8).map((_, n) => at(n))].filter((r) => r.top >= top);
-  return { cut, last: Math.max(-Infinity, ...ends.map((r) => r.bottom)), first: starts };
+  /** The foot of the line above an edge at y. @param {number} y */
+  const foot = (y) => {
+    const lo = search(y);
+    const near = atoms.slice(Math.max(0, lo - 8), lo).map((_, n) => at(Math.max(0, lo - 8) + n));
+    return Math.max(-Infinity, ...[...texts, ...near].filter((r) => r.bottom <= y + 1).map((r) => r.bottom));
+  };
+  return { cut, foot, last: Math.max(-Infinity, ...ends.map((r) => r.bottom)), first: starts };
 }
 
 /** Whether a box hides lines of what it holds below its foot (not only its own padding).
@@ -374,7 +385,7 @@ function wholeLines(box, boxes, grown = false) {
   const { top, bottom } = clipRect(box);
   const cuts = lineBoxes(box, boxes).cut(top, -Infinity); // scrolled to the middle of a line: to its top
   if (cuts.length) box.scrollTop -= top - Math.min(...cuts.map((r) => r.top));
-  const { cut, first } = lineBoxes(box, boxes);
+  const { cut, foot, first } = lineBoxes(box, boxes);
   if (!first.length) return;
   let y = bottom;
   for (let over = cut(y); over.length; over = cut(y)) y = Math.min(...over.map((r) => r.top));
@@ -387,6 +398,9 @@ function wholeLines(box, boxes, grown = false) {
     return wholeLines(box, boxes, true);
   }
   if (y >= bottom - 0.5) return;
+  // Halfway between the two lines: the outlines of the tokens on either side (the merged pair's, the
+  // new token's) lie in that gap, each then cut by a pixel or two at most, rather than one of them whole.
+  y = Math.max(y - 4, (y + foot(y)) / 2);
   box.style.minHeight = box.style.maxHeight = `${edge.height - (bottom - y)}px`; // neither more nor less
 }
 

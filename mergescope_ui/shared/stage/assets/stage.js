@@ -257,6 +257,7 @@ function fit(s) {
     box.style.removeProperty("max-height");
     box.style.removeProperty("min-height");
     box.style.removeProperty("font-size");
+    box.style.removeProperty("--ms-fit");
   }
   if (!root.classList.contains("ms-large")) root.style.removeProperty("--ms-stage-h");
   else {
@@ -290,19 +291,25 @@ function overflows(box) {
   return getComputedStyle(box).overflowY !== "visible" && box.scrollHeight > box.clientHeight + 1;
 }
 
-/** Scale a box's text down (not below `least` of its size) until it needs no scrolling.
+/** Scale a box's text down (not below `least` of its size) until it needs no scrolling: its font size,
+ * and --ms-fit for what is sized in rem (a paragraph: stage.css).
  * @param {HTMLElement | null} box @param {number} least */
 function shrink(box, least) {
   if (!box || !overflows(box)) return;
   const size = parseFloat(getComputedStyle(box).fontSize);
+  /** @param {number} f */
+  const scale = (f) => {
+    box.style.fontSize = `${size * f}px`;
+    box.style.setProperty("--ms-fit", String(f));
+  };
   let [lo, hi] = [least, 1];
   for (let n = 0; n < 6; n++) {
     const mid = (lo + hi) / 2;
-    box.style.fontSize = `${size * mid}px`;
+    scale(mid);
     if (overflows(box)) hi = mid;
     else lo = mid;
   }
-  box.style.fontSize = `${size * lo}px`;
+  scale(lo);
 }
 
 /** @param {HTMLElement} box @returns {{top: number, bottom: number}} the part of the page it shows */
@@ -397,11 +404,12 @@ function wholeLines(box, boxes, grown = false) {
     box.style.minHeight = `${edge.height + (line - bottom) + 1}px`;
     return wholeLines(box, boxes, true);
   }
-  if (y >= bottom - 0.5) return;
   // Halfway between the two lines: the outlines of the tokens on either side (the merged pair's, the
   // new token's) lie in that gap, each then cut by a pixel or two at most, rather than one of them whole.
-  y = Math.max(y - 4, (y + foot(y)) / 2);
-  box.style.minHeight = box.style.maxHeight = `${edge.height - (bottom - y)}px`; // neither more nor less
+  if (y < bottom - 0.5) y = Math.max(y - 4, (y + foot(y)) / 2);
+  // Neither more nor less, even where it ends between two lines already: the boxes fitted after it
+  // must not give it the room they leave (flex would).
+  box.style.minHeight = box.style.maxHeight = `${edge.height - (bottom - y)}px`;
 }
 
 /** @param {Stage} s */

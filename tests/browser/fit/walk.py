@@ -83,6 +83,77 @@ NEEDS_BROWSER = pytest.mark.skipif(REASON is not None, reason=f"browser tests ne
 EVERY_TEXT = pytest.mark.parametrize(("name", "query"), texts(), ids=[name for name, _ in texts()])
 
 
+# What the stage shows cut (issue #40): a line of text partly outside the visible part of a box that clips
+# it (each line box of each text node, Range.getClientRects, against the padding box of every clipping
+# box around it; a line wholly out of sight is scrolled or paged away, which is fine), a label cut by CSS
+# (text-overflow with its content wider than its box), a card that has to scroll in its box, and the
+# status line (the end-of-training banner) drawn over the grid below it.
+CUT = """() => {
+  const stage = document.querySelector('.ms-stage');
+  const out = [];
+  const name = (el) => (el.tagName + '.' + String(el.className).trim().split(/\\s+/).slice(0, 2).join('.'))
+    .slice(0, 40);
+  const clip = new Map();  // element -> its visible box if it clips (else null)
+  const clipOf = (el) => {
+    if (!clip.has(el)) {
+      const st = getComputedStyle(el);
+      const y = st.overflowY !== 'visible', x = st.overflowX !== 'visible';
+      let box = null;
+      if (x || y) {
+        const r = el.getBoundingClientRect();
+        const top = r.top + el.clientTop, left = r.left + el.clientLeft;
+        box = {x, y, top, left, bottom: top + el.clientHeight, right: left + el.clientWidth};
+      }
+      clip.set(el, box);
+    }
+    return clip.get(el);
+  };
+  const walker = document.createTreeWalker(stage, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  const lines = new Set();
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    const p = t.parentElement;
+    if (!t.data.trim() || !p.checkVisibility()) continue;
+    range.selectNodeContents(t);
+    for (const r of range.getClientRects()) {
+      if (r.width < 1 || r.height < 1) continue;
+      for (let a = p; a && a !== stage.parentElement; a = a.parentElement) {
+        const b = clipOf(a);
+        if (!b) continue;
+        // wholly out of this box's sight (scrolled or paged away): no box further out shows it
+        const hidden = (b.y && (r.bottom <= b.top + 2 || r.top >= b.bottom - 2)) ||
+                       (b.x && (r.right <= b.left + 2 || r.left >= b.right - 2));
+        const crossY = b.y && ((r.top < b.top - 2 && r.bottom > b.top + 2) ||
+                               (r.top < b.bottom - 2 && r.bottom > b.bottom + 2));
+        const crossX = b.x && ((r.left < b.left - 2 && r.right > b.left + 2) ||
+                               (r.left < b.right - 2 && r.right > b.right + 2));
+        if (crossY || crossX) lines.add(`${name(a)} cuts "${t.data.slice(0, 12)}"`);
+        if (hidden || crossY || crossX) break;
+      }
+    }
+  }
+  for (const l of [...lines].slice(0, 4)) out.push(`cut line: ${l}`);
+  for (const el of stage.querySelectorAll('*')) {
+    const st = getComputedStyle(el);
+    if (st.textOverflow === 'ellipsis' && st.overflowX !== 'visible' && el.scrollWidth > el.clientWidth
+        && el.checkVisibility())
+      out.push(`cut label: ${name(el)} "${el.textContent.slice(0, 16)}" (${el.scrollWidth} > `
+               + `${el.clientWidth})`);
+  }
+  const card = stage.querySelector('.ms-cardcol');
+  for (const el of [card, ...card.children])
+    if (el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY !== 'visible')
+      out.push(`card scrolls: ${name(el)} (${el.scrollHeight} > ${el.clientHeight})`);
+  const status = stage.querySelector('.ms-status'), grid = stage.querySelector('.ms-grid');
+  const under = status.getBoundingClientRect().bottom > grid.getBoundingClientRect().top + 1;
+  if (status.textContent.trim() && under)
+    out.push('banner over: the status lies over the grid');
+  return [...new Set(out)].slice(0, 8);
+}"""
+# Kinds of cut, as counted per step in the walk's summary.
+CUTS = ("cut line", "cut label", "card scrolls", "banner over")
+
+
 # Press `key` (unless it is "") and measure the step then shown, again and again: until step `stop`,
 # until the key moves nothing (the end; in the quiz, → waits for the server), or until the stage waits
 # for a step the server has not sent.  Each step's measure: what is wrong with it, and its stage's box.
@@ -92,11 +163,13 @@ WALK = f"""({{key, stop, measure}}) => {{
   const stuck = {STICKING_OUT};
   const rows = [];
   const inside = (r, box) => r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+  const cut = {CUT};
   for (;;) {{
     const pos = +stage.dataset.pos;
     const card = stage.querySelector('.ms-card');
     if (!card || card.classList.contains('ms-wait')) return {{rows, state: 'wait', pos}};
-    if (measure) {{
+    if (measure === 'cuts') rows.push({{pos, bad: cut(), top: 0, height: 0}});  // plain: the page scrolls
+    else if (measure) {{
       const bad = [];
       const box = stage.getBoundingClientRect();
       if (box.bottom > innerHeight) bad.push(`the stage ends ${{box.bottom - innerHeight}} px below`);
@@ -120,7 +193,7 @@ WALK = f"""({{key, stop, measure}}) => {{
         if (el.scrollHeight > el.clientHeight + 1)
           bad.push(`${{sel}} is cut (${{el.scrollHeight}} > ${{el.clientHeight}} px)`);
       }}
-      bad.push(...stuck('.ms-stage'));
+      bad.push(...stuck('.ms-stage'), ...cut());
       rows.push({{pos, bad, top: Math.round(box.top), height: Math.round(box.height)}});
     }}
     if (pos === stop || !key) return {{rows, state: 'done', pos}};
@@ -146,11 +219,18 @@ STALLS: list[int] = []
 
 
 def _walk(
-    page, key: str, *, stop: int = -1, measure: bool = True, wait: bool = True, server: Server | None = None
+    page,
+    key: str,
+    *,
+    stop: int = -1,
+    measure: bool | str = True,
+    wait: bool = True,
+    server: Server | None = None,
 ) -> tuple[list[dict], int]:
     """Step with ``key`` until ``stop`` or the end (or, with ``wait`` off, until the stage has to wait
     for the server after a step measured), waiting for the server where the stage must; the measures
-    of every step, and the step where the walk ended."""
+    of every step (``measure="cuts"``: only what its boxes cut, :data:`CUT`), and the step where the walk
+    ended."""
     rows: list[dict] = []
     while True:
         got = page.evaluate(WALK, {"key": key, "stop": stop, "measure": measure})
@@ -243,15 +323,22 @@ def fit_page() -> Iterator[object]:
         yield pg
 
 
-def walk_every_step(server: Server, page, name: str, query: str, *, quiz: bool) -> None:
-    """Walk every step of one text in one mode at the three sizes; fail with what does not fit."""
+def walk_every_step(
+    server: Server, page, name: str, query: str, *, quiz: bool, presenter: bool = True
+) -> None:
+    """Walk every step of one text in one mode at the three sizes; fail with what does not fit.
+
+    Without ``presenter`` the page scrolls and the stage grows with what it shows: only what its boxes
+    cut is measured (:data:`CUT`)."""
     started = time.monotonic()
     stalls = len(STALLS)
-    mode = "quiz" if quiz else "normal"
+    mode = ("quiz" if quiz else "normal") + ("" if presenter else ", plain")
+    measure = True if presenter else "cuts"
     _size(page, SIZES[0])
+    link = f"{server.url}/train?{query}" + ("&presenter=true" if presenter else "")
     open_app(
         page,
-        f"{server.url}/train?{query}&presenter=true" + ("&quiz=true" if quiz else ""),
+        link + ("&quiz=true" if quiz else ""),
         heading=HEADING,
         timeout=60_000,
     )
@@ -261,21 +348,21 @@ def walk_every_step(server: Server, page, name: str, query: str, *, quiz: bool) 
         for size in SIZES:
             _size(page, size)
             _jump_to_end(page)
-            rows, _ = _walk(page, "ArrowLeft", stop=0, server=server)
+            rows, _ = _walk(page, "ArrowLeft", stop=0, measure=measure, server=server)
             measured[size] = rows
     else:  # → through the window sent at one size, ← back through it at the next, → on at the third
         at = 0
         while True:
             first = int(page.locator(".ms-stage").get_attribute("data-pos"))
-            rows, last = _walk(page, "ArrowRight", wait=False, server=server)
+            rows, last = _walk(page, "ArrowRight", wait=False, measure=measure, server=server)
             measured[SIZES[at]] += rows
             at = (at + 1) % len(SIZES)
             _size(page, SIZES[at])
-            rows, _ = _walk(page, "ArrowLeft", stop=first, server=server)
+            rows, _ = _walk(page, "ArrowLeft", stop=first, measure=measure, server=server)
             measured[SIZES[at]] += rows
             at = (at + 1) % len(SIZES)
             _size(page, SIZES[at])
-            rows, _ = _walk(page, "ArrowRight", stop=last, server=server)
+            rows, _ = _walk(page, "ArrowRight", stop=last, measure=measure, server=server)
             measured[SIZES[at]] += rows
             if page.evaluate(NEXT_DISABLED):
                 break
@@ -285,12 +372,15 @@ def walk_every_step(server: Server, page, name: str, query: str, *, quiz: bool) 
         where = f"{name}, {mode}, {size[0]}x{size[1]}"
         steps = {row["pos"] for row in rows}
         checked += len(steps)
+        kinds = {kind: {r["pos"] for r in rows if any(b.startswith(kind) for b in r["bad"])} for kind in CUTS}
+        every = set().union(*kinds.values())
+        print(f"cuts: {where}: {len(every)} of {len(steps)} steps", {k: len(v) for k, v in kinds.items()})
         for row in rows:
             problems += [f"{where}, step {row['pos']}: {bad}" for bad in row["bad"]]
         boxes: dict[tuple[int, int], list[int]] = {}
         for row in rows:
             boxes.setdefault((row["top"], row["height"]), []).append(row["pos"])
-        if len(boxes) > 1:
+        if len(boxes) > 1 and presenter:
             seen = "; ".join(f"{box} at steps {sorted(set(at))[:8]}" for box, at in sorted(boxes.items()))
             problems.append(f"{where}: the stage moves or changes height (top, height): {seen}")
         if not steps or max(steps) < 1 or min(steps) != 0:

@@ -252,13 +252,164 @@ function mount(root) {
 function fit(s) {
   const root = s.root;
   root.classList.remove("ms-tight");
-  if (!root.classList.contains("ms-large")) return root.style.removeProperty("--ms-stage-h");
-  const main = root.closest('[data-testid="stMain"]');
-  const top = root.getBoundingClientRect().top + (main ? main.scrollTop : 0); // as if scrolled to the top
-  const room = Math.max(MIN_ROOM, Math.floor(window.innerHeight - Math.max(top, 0) - 6));
-  root.style.setProperty("--ms-stage-h", `${room}px`);
-  const cols = [s.q(".ms-cardcol > *"), s.q(".ms-pairscol > *")];
-  root.classList.toggle("ms-tight", cols.some((col) => col && col.scrollHeight > col.clientHeight + 1));
+  const boxes = [...root.querySelectorAll(SNAPPED)].map((box) => /** @type {HTMLElement} */ (box));
+  for (const box of boxes) {
+    box.style.removeProperty("max-height");
+    box.style.removeProperty("min-height");
+    box.style.removeProperty("font-size");
+    box.style.removeProperty("--ms-fit");
+  }
+  if (!root.classList.contains("ms-large")) root.style.removeProperty("--ms-stage-h");
+  else {
+    const main = root.closest('[data-testid="stMain"]');
+    const top = root.getBoundingClientRect().top + (main ? main.scrollTop : 0); // as if scrolled to the top
+    const room = Math.max(MIN_ROOM, Math.floor(window.innerHeight - Math.max(top, 0) - 6));
+    root.style.setProperty("--ms-stage-h", `${room}px`);
+    const cols = [s.q(".ms-cardcol > *"), s.q(".ms-pairscol > *")];
+    root.classList.toggle("ms-tight", cols.some((col) => col && overflows(col)));
+    // The card is read whole (its text smaller where it has to be), the chart down to SHRINK_CHART.
+    shrink(cols[0], SHRINK_CARD);
+    shrink(cols[1], SHRINK_CHART);
+  }
+  for (const box of boxes) box.classList.toggle("ms-below", hidesLines(box, boxes));
+  for (const box of boxes) wholeLines(box, boxes);
+}
+
+// Whole lines only (issue #40): a box that clips what it holds ends between two lines, never through
+// one: its bottom moves up to the top of the first line it would cut (the room below stays empty),
+// the rest scrolls (a box left scrolled to the middle of a line shows that line from its top), and
+// "ms-below" says more lies below (stage.css).
+// Inner boxes first: the phone's grid holds the others.
+const SNAPPED = ".ms-cardcol > *, .ms-pairscol > *, .ms-before, .ms-after, .ms-grid";
+// What makes a line: these boxes drawn around text (a token, a bar), and each other text's line boxes.
+const ATOMS = ".ms-t, .ms-fuse, .ms-num, .ms-cut, .ms-bar, .ms-btn, .ms-tab";
+const SHRINK_CARD = 0.5; // the least the card's text is scaled to so that it needs no scrolling
+const SHRINK_CHART = 0.75;
+
+/** @param {HTMLElement} box */
+function overflows(box) {
+  return getComputedStyle(box).overflowY !== "visible" && box.scrollHeight > box.clientHeight + 1;
+}
+
+/** Scale a box's text down (not below `least` of its size) until it needs no scrolling: its font size,
+ * and --ms-fit for what is sized in rem (a paragraph: stage.css).
+ * @param {HTMLElement | null} box @param {number} least */
+function shrink(box, least) {
+  if (!box || !overflows(box)) return;
+  const size = parseFloat(getComputedStyle(box).fontSize);
+  /** @param {number} f */
+  const scale = (f) => {
+    box.style.fontSize = `${size * f}px`;
+    box.style.setProperty("--ms-fit", String(f));
+  };
+  let [lo, hi] = [least, 1];
+  for (let n = 0; n < 6; n++) {
+    const mid = (lo + hi) / 2;
+    scale(mid);
+    if (overflows(box)) hi = mid;
+    else lo = mid;
+  }
+  scale(lo);
+}
+
+/** @param {HTMLElement} box @returns {{top: number, bottom: number}} the part of the page it shows */
+function clipRect(box) {
+  const top = box.getBoundingClientRect().top + box.clientTop;
+  return { top, bottom: top + box.clientHeight };
+}
+
+/** A box's lines as laid out now: its atoms (ATOMS, and the inner boxes of `boxes` as one each) in
+ * document order, so top to bottom, and the line boxes of the texts outside them. A box of a few
+ * thousand tokens is searched, not measured whole.
+ * @param {HTMLElement} box @param {HTMLElement[]} boxes */
+function lineBoxes(box, boxes) {
+  /** @type {HTMLElement[]} */
+  const atoms = [];
+  /** @type {DOMRect[]} */
+  const texts = [];
+  const range = document.createRange();
+  /** @param {Node} node */
+  const visit = (node) => {
+    for (const c of node.childNodes) {
+      if (c instanceof Text) {
+        if (!c.data.trim()) continue;
+        range.selectNodeContents(c);
+        texts.push(...[...range.getClientRects()].filter((r) => r.height >= 1));
+      } else if (c instanceof HTMLElement && !c.hidden) {
+        if (c.matches(ATOMS) || boxes.includes(c)) atoms.push(c);
+        else visit(c);
+      }
+    }
+  };
+  visit(box);
+  /** @type {Map<number, DOMRect>} */
+  const seen = new Map();
+  /** @param {number} n */
+  const at = (n) => seen.get(n) || seen.set(n, atoms[n].getBoundingClientRect()).get(n) || new DOMRect();
+  const top = clipRect(box).top - 1; // above it: scrolled away
+  /** The first atom whose foot is below y. @param {number} y */
+  const search = (y) => {
+    let [lo, hi] = [0, atoms.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (at(mid).bottom > y + 1) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  /** The line boxes an edge at y would cut (of those from `above` down). @param {number} y */
+  const cut = (y, above = top) => {
+    const out = texts.filter((r) => r.top >= above && r.top < y - 1 && r.bottom > y + 1);
+    const lo = search(y);
+    for (let n = Math.max(0, lo - 8), after = 0; n < atoms.length && after < 8; n++) {
+      const r = at(n);
+      after = r.top > y + 8 ? after + 1 : 0;
+      if (r.top >= above && r.top < y - 1 && r.bottom > y + 1 && r.height >= 1) out.push(r);
+    }
+    return out;
+  };
+  const ends = [...texts, ...atoms.slice(-8).map((_, n, last) => at(atoms.length - last.length + n))];
+  const starts = [...texts, ...atoms.slice(0, 8).map((_, n) => at(n))].filter((r) => r.top >= top);
+  /** The foot of the line above an edge at y. @param {number} y */
+  const foot = (y) => {
+    const lo = search(y);
+    const near = atoms.slice(Math.max(0, lo - 8), lo).map((_, n) => at(Math.max(0, lo - 8) + n));
+    return Math.max(-Infinity, ...[...texts, ...near].filter((r) => r.bottom <= y + 1).map((r) => r.bottom));
+  };
+  return { cut, foot, last: Math.max(-Infinity, ...ends.map((r) => r.bottom)), first: starts };
+}
+
+/** Whether a box hides lines of what it holds below its foot (not only its own padding).
+ * @param {HTMLElement} box @param {HTMLElement[]} boxes */
+function hidesLines(box, boxes) {
+  return overflows(box) && lineBoxes(box, boxes).last > clipRect(box).bottom + 1;
+}
+
+/** End a box that clips between two lines (see SNAPPED); one too low for its first line grows to hold it.
+ * @param {HTMLElement} box @param {HTMLElement[]} boxes @param {boolean} [grown] */
+function wholeLines(box, boxes, grown = false) {
+  if (!overflows(box)) return;
+  const { top, bottom } = clipRect(box);
+  const cuts = lineBoxes(box, boxes).cut(top, -Infinity); // scrolled to the middle of a line: to its top
+  if (cuts.length) box.scrollTop -= top - Math.min(...cuts.map((r) => r.top));
+  const { cut, foot, first } = lineBoxes(box, boxes);
+  if (!first.length) return;
+  let y = bottom;
+  for (let over = cut(y); over.length; over = cut(y)) y = Math.min(...over.map((r) => r.top));
+  const edge = box.getBoundingClientRect();
+  if (y <= Math.min(...first.map((r) => r.top)) + 1) {
+    if (grown) return; // no whole line fits: the box keeps its height
+    let line = Math.min(...first.map((r) => r.bottom)); // the first line's foot
+    for (let over = cut(line); over.length; over = cut(line)) line = Math.max(...over.map((r) => r.bottom));
+    box.style.minHeight = `${edge.height + (line - bottom) + 1}px`;
+    return wholeLines(box, boxes, true);
+  }
+  // Halfway between the two lines: the outlines of the tokens on either side (the merged pair's, the
+  // new token's) lie in that gap, each then cut by a pixel or two at most, rather than one of them whole.
+  if (y < bottom - 0.5) y = Math.max(y - 4, (y + foot(y)) / 2);
+  // Neither more nor less, even where it ends between two lines already: the boxes fitted after it
+  // must not give it the room they leave (flex would).
+  box.style.minHeight = box.style.maxHeight = `${edge.height - (bottom - y)}px`;
 }
 
 /** @param {Stage} s */
@@ -429,11 +580,18 @@ function jumpTo(s, value) {
 // Draw step s.pos, then fit it to the screen (what is drawn changes the room it needs).
 /** @param {Stage} s @param {boolean} animate */
 function render(s, animate) {
-  draw(s, animate);
-  fit(s);
+  const move = draw(s, animate);
+  fit(s); // measured as it rests: the animation starts after
+  if (move === undefined) return;
+  s.root.classList.remove("ms-animate");
+  if (move) {
+    void s.root.offsetWidth; // restart the animation
+    s.root.classList.add("ms-animate");
+  }
 }
 
-/** @param {Stage} s @param {boolean} animate */
+/** Draw step s.pos; whether to animate it (undefined: drawn already, as it was).
+ * @param {Stage} s @param {boolean} animate @returns {boolean | undefined} */
 function draw(s, animate) {
   const d = s.data;
   const q = s.q;
@@ -464,7 +622,7 @@ function draw(s, animate) {
   q(".ms-next-place").setAttribute("aria-label", d.wording.next_places);
   s.root.classList.toggle("ms-large", !!d.large);
   const key = [s.serial, k, s.tab, s.page[k] || 0, view ? view.places && view.places.start : "none", !!view];
-  if (key.join("|") === s.shown && !animate) return;
+  if (key.join("|") === s.shown && !animate) return undefined;
   s.shown = key.join("|");
   s.root.classList.toggle("ms-waiting", !view);
   if (!view) {
@@ -475,7 +633,7 @@ function draw(s, animate) {
     line.textContent = withStep(d.wording.waiting, k);
     card.append(title, line);
     q(".ms-cardcol").replaceChildren(card);
-    return;
+    return false;
   }
   q(".ms-cardcol").replaceChildren(...build(view.card));
   q(".ms-pairscol").replaceChildren(...build(view.pairs));
@@ -502,12 +660,7 @@ function draw(s, animate) {
   for (const side of ["before", "after"])
     q(`.ms-${side}`).replaceChildren(...(places ? placeLines(d, withPlaces, first, side) : [headLine(d, view, side)]));
   q(".ms-figs").textContent = view.figures;
-  const move = animate && d.animate && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  s.root.classList.remove("ms-animate");
-  if (move) {
-    void s.root.offsetWidth; // restart the animation
-    s.root.classList.add("ms-animate");
-  }
+  return animate && d.animate && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 const ASKS = 2; // times the stage asks again for a step a window came without, or no window came for

@@ -2,6 +2,7 @@
 
     python bench/bench_unigram.py bench/out/bench1.txt [bench/out/bench10.txt] [--vocab 8000] [--skip-ours]
     python bench/bench_unigram.py --ablation [--vocab 2000] [--train-bytes 400000] [--only NAME...]
+    python bench/bench_unigram.py --profile [--vocab 8000] [--train-bytes 1000000] [--kind mixed]
 
 Build the texts first (git-ignored):
 
@@ -148,9 +149,9 @@ def ablation_texts(train_bytes: int, kind: str = "shakespeare") -> tuple[str, st
 
     ``shakespeare``: the first ``train_bytes`` of ../shared/reference/tinyshakespeare.txt, its last 300 KB
     held out; other kinds: taylorswift.txt (Wikipedia), cs336/german.txt, cs336/tinystories_sample.txt
-    and the repo's corpora/ (Chinese, mixed scripts, a story, code).  ``mixed``: the same other kinds
-    and Shakespeare interleaved by paragraphs, every fourth paragraph held out.  Without ../shared, the
-    repo's corpora/ repeated (a small smoke run: figures that mean little).
+    and the repo's corpora/ (Chinese, mixed scripts, a story, code): 185 KB of Wikipedia, 12 KB of the rest.
+    ``mixed``: the same other kinds and Shakespeare shuffled by paragraphs, every fourth held out.
+    Without ../shared, the repo's corpora/ repeated (a small smoke run: figures that mean little).
     """
     corpora = os.path.join(ROOT, "corpora")
     own = "\n\n".join(_read(corpora, f) for f in sorted(os.listdir(corpora)) if f.endswith(".txt"))
@@ -168,7 +169,8 @@ def ablation_texts(train_bytes: int, kind: str = "shakespeare") -> tuple[str, st
         train = "\n\n".join(p for i, p in enumerate(paragraphs) if i % 4)
         held = "\n\n".join(p for i, p in enumerate(paragraphs) if i % 4 == 0)
         cut = train.encode()[:train_bytes].decode("utf-8", "ignore")
-        return f"mixed paragraphs (English, German, Chinese), {len(cut.encode()):,} bytes", cut, held, held
+        what = "mixed paragraphs (Shakespeare, Wikipedia; a little German, stories, Chinese)"
+        return f"{what}, {len(cut.encode()):,} bytes", cut, held, held
     train = shakespeare[:train_bytes]
     return f"tinyshakespeare, first {train_bytes:,} bytes", train, shakespeare[-300_000:], other
 
@@ -283,11 +285,10 @@ def ablation(
     rows = [sentencepiece_row(text, held, vocab_size)]
     _print_ablation(rows[0])
     for name, options in ABLATION:
-        if only and not any(o in name for o in only):
+        if only and name.removeprefix("+ ") not in only:
             continue
-        rows.append(
-            ablation_row(name, text, held, vocab_size, **{**dict.fromkeys(base or [], True), **options})
-        )
+        chosen = {**dict.fromkeys(base or [], True), **options}
+        rows.append(ablation_row("ours, " + name, text, held, vocab_size, **chosen))
         _print_ablation(rows[-1], rows[0])
     print(f"  load average after: {os.getloadavg()[0]:.2f}", flush=True)
 
@@ -303,6 +304,25 @@ def _print_ablation(row: dict[str, object], sp: dict[str, object] | None = None)
         f"{row['loss']:12,.0f}  " + ", ".join(f"{b:.3f}" for b in bpt) + shares,
         flush=True,
     )
+
+
+def profile(vocab_size: int, train_bytes: int, kind: str, top: int = 15) -> None:
+    """cProfile of train_unigram's default on the ablation's training text: the ``top`` functions by own
+    time (``tottime``), with the total CPU seconds."""
+    import cProfile
+    import pstats
+
+    what, text, _, _ = ablation_texts(train_bytes, kind)
+    lines = _lines(text)
+    print(f"{what}; vocab {vocab_size}; train_unigram's default; load average {os.getloadavg()[0]:.2f}")
+    profiler = cProfile.Profile(time.process_time)
+    profiler.enable()
+    unigram_steps("\n".join(lines), vocab_size=vocab_size, lines_as_sentences=True, **TRAIN_DEFAULTS).run()
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    print("\n".join(line for line in out.getvalue().splitlines() if line.strip()))
+    print(f"  load average after: {os.getloadavg()[0]:.2f}", flush=True)
 
 
 def main() -> None:
@@ -321,7 +341,11 @@ def main() -> None:
         help="--ablation: only these rows (textbook, an option's name, train_unigram, ...)",
     )
     parser.add_argument("--base", nargs="*", help="--ablation: options on in every row of ours")
+    parser.add_argument("--profile", action="store_true", help="cProfile train_unigram on --kind's text")
     args = parser.parse_args()
+    if args.profile:
+        profile(args.vocab, args.train_bytes, args.kind)
+        return
     if args.ablation:
         ablation(args.vocab, args.train_bytes, args.kind, args.only, args.base)
         return

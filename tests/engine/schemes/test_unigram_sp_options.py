@@ -39,6 +39,8 @@ def test_fast_rounds_equal_textbook_rounds_with_the_options(text, extra, names):
     fast, textbook = run("fast"), run("textbook")
     assert fast == textbook
     assert len(fast[2]) <= vocab
+    for r in fast[1]:  # every piece that went is told: pruned by the round or dropped by its EM
+        assert r.vocab_size_before - len(r.pruned) - len(r.dropped) == r.vocab_size >= vocab
 
 
 def test_lines_as_sentences_gives_each_line_its_space():

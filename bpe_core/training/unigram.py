@@ -47,11 +47,13 @@ from .unigram_records import (
     SHRINKING_FACTOR,
     STOP_SMALL_SEED,
     STOP_VOCAB_SIZE,
+    TRAIN_DEFAULTS,
     PieceLoss,
     UnigramOptions,
     UnigramRound,
     UnigramSeed,
 )
+from .unigram_sp import FINAL_MARGIN, alternative_losses, bayesian_scores, valid_piece
 
 Method = Literal["fast", "textbook"]
 Progress = Callable[[int, int], object]
@@ -68,29 +70,41 @@ _WORD = re.compile(r"▁[^▁\s]*|[^▁\s]+|\s+")
 
 
 def text_words(
-    text: str, normalizer: SentencePieceNormalizer = TRAIN_NORMALIZER, *, max_word_length: int = 32
+    text: str,
+    normalizer: SentencePieceNormalizer = TRAIN_NORMALIZER,
+    *,
+    max_word_length: int = 32,
+    lines_as_sentences: bool = False,
 ) -> Counter[str]:
     """The words of ``text`` with their counts, as training sees them.
 
     A word longer than ``max_word_length`` characters (a text without spaces: Chinese, a URL) is cut into
     pieces of that length, so that re-cutting a word for each of its pieces stays cheap (SentencePiece
-    skips such sentences instead).
+    skips such sentences instead).  With ``lines_as_sentences`` each line is normalized alone, so each
+    line's first word gets its own ``▁`` (SentencePiece reads a file as sentences, one a line), and each
+    newline is a word ``"\\n"``.
 
     >>> sorted(text_words("the cat\\nthe hat").items())
     [('\\n', 1), ('the', 1), ('▁cat', 1), ('▁hat', 1), ('▁the', 1)]
+    >>> sorted(text_words("the cat\\nthe hat", lines_as_sentences=True).items())
+    [('\\n', 1), ('▁cat', 1), ('▁hat', 1), ('▁the', 2)]
     >>> text_words("abcdefg", max_word_length=3)
     Counter({'▁ab': 1, 'cde': 1, 'fg': 1})
     """
     if not isinstance(text, str):
         raise ValueError(f"the text to train on must be a string, not {type(text).__name__}")
     words: Counter[str] = Counter()
-    for word in _WORD.findall(normalizer.normalize(text).text):
-        if len(word) <= max_word_length:
-            words[word] += 1
-        else:
-            for i in range(0, len(word), max_word_length):
-                words[word[i : i + max_word_length]] += 1
-    return words
+    parts = text.split("\n") if lines_as_sentences else [text]
+    for k, part in enumerate(parts):
+        if k:
+            words["\n"] += 1
+        for word in _WORD.findall(normalizer.normalize(part).text):
+            if len(word) <= max_word_length:
+                words[word] += 1
+            else:
+                for i in range(0, len(word), max_word_length):
+                    words[word[i : i + max_word_length]] += 1
+    return +words
 
 
 def seed_pieces(
@@ -118,6 +132,8 @@ def seed_pieces(
                 sub = word[i:j]
                 subs[sub] = sub_count(sub, 0) + n
     frequent = [(s, n) for s, n in subs.items() if n >= 2]
+    if options.split_by_script:
+        frequent = [(s, n) for s, n in frequent if valid_piece(s)]
     frequent.sort(key=lambda sn: (-sn[1] * len(sn[0]), sn[0]))
     room = max(0, options.seed_size - len(chars))
     seed = sorted(chars.items(), key=lambda cn: (-cn[1], cn[0])) + frequent[:room]
@@ -255,7 +271,10 @@ class UnigramTrainer(Iterator[UnigramRound]):
                     f"the seed lacks the characters {missing[:10]}; every character must be a piece"
                 )
             self.longest = max(self.longest, max(len(p) for p, _ in pieces))
-        self._seed_counts = dict(pieces)
+        if options.seed_by_coverage:  # SentencePiece: each piece weighed by the characters it covers
+            self._seed_counts = {p: n * len(p) for p, n in pieces}
+        else:
+            self._seed_counts = dict(pieces)
         self._characters = frozenset(characters)
         self.scores = scores_from_counts(self._seed_counts)
         # each word's edges (the pieces that fit where), found once and filtered as pieces go
@@ -265,7 +284,7 @@ class UnigramTrainer(Iterator[UnigramRound]):
             self._edges[w] = word_edges(w, self.scores, self.longest)
             if tick is not None and n % TICK_EVERY == 0:
                 tick(n, len(self.words))
-        em_losses = self._em(first=2, passes=passes)
+        em_losses, dropped = self._em(first=2, passes=passes)
         loss, tokens, cuts = corpus_cuts(
             self.words, self.scores, self.longest, self._edges, tick=self._tick(passes - 1, passes)
         )
@@ -279,6 +298,7 @@ class UnigramTrainer(Iterator[UnigramRound]):
             em_losses=em_losses,
             loss=loss,
             tokens=tokens,
+            dropped=dropped,
         )
         self._loss, self._tokens = loss, tokens
         self.rounds = 0
@@ -292,14 +312,34 @@ class UnigramTrainer(Iterator[UnigramRound]):
     def __next__(self) -> UnigramRound:
         if self.stop_reason is not None:
             raise StopIteration
+        options = self.options
         before = len(self.scores) + 1  # + <unk>
-        target = self.options.vocab_size
-        keep = max(target, int(self.options.shrinking_factor * before))
+        target = options.vocab_size
+        by_score = False
+        if options.final_by_score:  # by loss down to FINAL_MARGIN x the size, then by probability
+            by_score = before <= int(FINAL_MARGIN * target)
+            keep = (
+                target
+                if by_score
+                else max(int(FINAL_MARGIN * target), int(options.shrinking_factor * before))
+            )
+        else:
+            keep = max(target, int(options.shrinking_factor * before))
         prune = max(1, before - keep)
         candidates = [p for p in self.scores if p not in self._characters]
-        passes = 2 + self.options.em_iterations  # the increases, EM, the loss
-        increases = self.loss_increases(candidates, tick=self._tick(0, passes))
-        ranked = sorted(candidates, key=lambda p: (increases[p], self.scores[p], p))
+        passes = 2 + options.em_iterations  # the increases, EM, the loss
+        outright: set[str] = set()
+        if options.prune_by_alternative:
+            increases, outright = alternative_losses(
+                self.words, self.scores, candidates, self.longest, self._cuts
+            )
+            prune = min(max(prune, len(outright)), before - target)
+        else:
+            increases = self.loss_increases(candidates, tick=self._tick(0, passes))
+        if by_score:
+            ranked = sorted(candidates, key=lambda p: (self.scores[p], p))
+        else:
+            ranked = sorted(candidates, key=lambda p: (p not in outright, increases[p], self.scores[p], p))
         pruned = [PieceLoss(p, self.scores[p], increases[p]) for p in ranked[:prune]]
         closest = [
             PieceLoss(p, self.scores[p], increases[p]) for p in ranked[prune : prune + self.options.top_k]
@@ -313,7 +353,7 @@ class UnigramTrainer(Iterator[UnigramRound]):
             self.scores = scores_from_counts({p: math.exp(s) for p, s in self.scores.items()})
         gone = {p.piece for p in pruned}
         self._edges = {w: [e for e in cut if e[2] not in gone] for w, cut in self._edges.items()}
-        em_losses = self._em(first=1, passes=passes)
+        em_losses, dropped = self._em(first=1, passes=passes)
         self._loss, self._tokens, self._cuts = corpus_cuts(
             self.words, self.scores, self.longest, self._edges, tick=self._tick(passes - 1, passes)
         )
@@ -332,6 +372,8 @@ class UnigramTrainer(Iterator[UnigramRound]):
             em_losses=em_losses,
             tokens_before=tokens_before,
             tokens_after=self._tokens,
+            dropped=dropped,
+            by_score=by_score,
         )
 
     def run(self) -> UnigramTrainer:
@@ -386,15 +428,24 @@ class UnigramTrainer(Iterator[UnigramRound]):
             [(self.options.unk_piece, 0.0), *ranked], unk_id=0, normalizer=self.normalizer
         )
 
-    def _em(self, *, first: int, passes: int) -> tuple[float, ...]:
+    def _em(self, *, first: int, passes: int) -> tuple[tuple[float, ...], tuple[str, ...]]:
+        """EM's iterations: their objectives, and the pieces the Bayesian M step dropped (if on)."""
         losses = []
+        dropped: list[str] = []
         for k in range(self.options.em_iterations):
             counts, objective = expected_counts(
                 self.words, self.scores, self.longest, self._edges, tick=self._tick(first + k, passes)
             )
-            self.scores = scores_from_counts(counts)
+            if self.options.bayesian_em:
+                self.scores, gone = bayesian_scores(counts, self._characters, self.options.vocab_size - 1)
+                if gone:
+                    dropped += gone
+                    out = set(gone)
+                    self._edges = {w: [e for e in cut if e[2] not in out] for w, cut in self._edges.items()}
+            else:
+                self.scores = scores_from_counts(counts)
             losses.append(objective)
-        return tuple(losses)
+        return tuple(losses), tuple(dropped)
 
 
 def unigram_steps(
@@ -408,6 +459,12 @@ def unigram_steps(
     top_k: int = 20,
     unk_piece: str = "<unk>",
     max_word_length: int = 32,
+    lines_as_sentences: bool = False,
+    split_by_script: bool = False,
+    seed_by_coverage: bool = False,
+    bayesian_em: bool = False,
+    prune_by_alternative: bool = False,
+    final_by_score: bool = False,
     method: Method = "fast",
     progress: Progress | None = None,
 ) -> UnigramTrainer:
@@ -426,15 +483,28 @@ def unigram_steps(
         top_k=top_k,
         unk_piece=unk_piece,
         max_word_length=max_word_length,
+        lines_as_sentences=lines_as_sentences,
+        split_by_script=split_by_script,
+        seed_by_coverage=seed_by_coverage,
+        bayesian_em=bayesian_em,
+        prune_by_alternative=prune_by_alternative,
+        final_by_score=final_by_score,
     )
     if not isinstance(text, str) or not text.strip():
         raise ValueError("the text to train on is empty; give some text (a sentence at least)")
-    words = text_words(text, max_word_length=options.max_word_length)
+    words = text_words(
+        text, max_word_length=options.max_word_length, lines_as_sentences=options.lines_as_sentences
+    )
     return UnigramTrainer(words, options, method=method, progress=progress)
 
 
 def train_unigram(text: str, *, vocab_size: int, **options: object) -> UnigramTokenizer:
     """A Unigram tokenizer trained on ``text`` to ``vocab_size`` pieces (options as :func:`unigram_steps`).
+
+    Unlike :func:`unigram_steps` (the textbook, which the stage steps through), it defaults to
+    SentencePiece's Bayesian M step and final pass (:data:`~.unigram_records.TRAIN_DEFAULTS`): vocabularies
+    that travel better to text it was not trained on; pass ``bayesian_em=False, final_by_score=False`` for
+    the textbook's.
 
     >>> tok = train_unigram("low lower lowest " * 20, vocab_size=12)
     >>> tok.encode_pieces("lowest low")
@@ -442,4 +512,5 @@ def train_unigram(text: str, *, vocab_size: int, **options: object) -> UnigramTo
     >>> tok.decode(tok.encode("lowest low")) == "lowest low"
     True
     """
-    return unigram_steps(text, vocab_size=vocab_size, **options).run().tokenizer()  # type: ignore[arg-type]
+    chosen = {**TRAIN_DEFAULTS, **options}
+    return unigram_steps(text, vocab_size=vocab_size, **chosen).run().tokenizer()  # type: ignore[arg-type]

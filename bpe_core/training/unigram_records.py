@@ -27,6 +27,18 @@ SEED_RULE = (
 MIN_EXPECTED_COUNT = 1e-6
 SHRINKING_FACTOR = 0.75  # the share of pieces a round keeps by default: SentencePiece's
 MAX_UNIGRAM_VOCAB = 1_000_000
+TRAIN_DEFAULTS = {"bayesian_em": True, "final_by_score": True}
+"""What :func:`~.unigram.train_unigram` (the one-shot trainer) turns on over the textbook defaults that
+:func:`~.unigram.unigram_steps` keeps for the stage: SentencePiece's choices that its experiment table
+(docs/unigram-vs-sentencepiece.md) shows matter for held-out text."""
+SENTENCEPIECE_OPTIONS = (
+    "lines_as_sentences",
+    "split_by_script",
+    "seed_by_coverage",
+    "bayesian_em",
+    "prune_by_alternative",
+    "final_by_score",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +54,9 @@ class UnigramOptions:
     - ``top_k``: how many kept pieces each round lists as the closest to being pruned.
     - ``unk_piece``: the unknown piece's name, id 0.
     - ``max_word_length``: longer words (texts without spaces) are cut into pieces this long for training.
+    - ``lines_as_sentences``, ``split_by_script``, ``seed_by_coverage``, ``bayesian_em``,
+      ``prune_by_alternative``, ``final_by_score``: SentencePiece's choices, each alone
+      (:mod:`.unigram_sp`).
     """
 
     vocab_size: int
@@ -52,6 +67,12 @@ class UnigramOptions:
     top_k: int = 20
     unk_piece: str = "<unk>"
     max_word_length: int = 32
+    lines_as_sentences: bool = False
+    split_by_script: bool = False
+    seed_by_coverage: bool = False
+    bayesian_em: bool = False
+    prune_by_alternative: bool = False
+    final_by_score: bool = False
 
     def __post_init__(self) -> None:
         _check_int("vocab_size", self.vocab_size, 2, MAX_UNIGRAM_VOCAB, "it counts <unk> and the pieces")
@@ -66,6 +87,9 @@ class UnigramOptions:
         _check_int("em_iterations", self.em_iterations, 0, 100, "SentencePiece uses 2")
         _check_int("top_k", self.top_k, 0, 10_000, "it is the number of kept pieces listed per round")
         _check_int("max_word_length", self.max_word_length, 1, 10_000, "longer words are cut for training")
+        for name in SENTENCEPIECE_OPTIONS:
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} is {getattr(self, name)!r}; give True or False")
         if not isinstance(self.unk_piece, str) or not self.unk_piece:
             raise ValueError(f"unk_piece is {self.unk_piece!r}; name it, e.g. '<unk>'")
 
@@ -86,7 +110,8 @@ class PieceLoss:
 class UnigramSeed:
     """The seed vocabulary: ``pieces`` (piece, seed count) best first, how many substrings were candidates
     (``candidates``, before ``seed_size`` cut them), the words (distinct, and all), and the loss after the
-    first EM (``loss``: Viterbi; ``em_losses``: the EM objective after each iteration)."""
+    first EM (``loss``: Viterbi; ``em_losses``: the EM objective after each iteration; ``dropped``: the
+    pieces its Bayesian M step dropped, ``bayesian_em``)."""
 
     pieces: tuple[tuple[str, int], ...]
     characters: int
@@ -97,6 +122,7 @@ class UnigramSeed:
     loss: float
     tokens: int
     rule: str = SEED_RULE
+    dropped: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +136,8 @@ class UnigramRound:
       candidates).
     - ``em_losses``: EM's objective (-log likelihood over all segmentations) after each iteration.
     - ``tokens_before``/``tokens_after``: tokens of the corpus cut by Viterbi.
+    - ``dropped``: pieces the Bayesian M step dropped (``bayesian_em``), ``by_score``: whether the round
+      pruned by probability (``final_by_score``'s last round) rather than by loss increase.
     """
 
     index: int
@@ -124,6 +152,8 @@ class UnigramRound:
     tokens_before: int
     tokens_after: int
     tie_rule: str = PRUNE_TIE_RULE
+    dropped: tuple[str, ...] = ()
+    by_score: bool = False
 
 
 def _check_int(name: str, value: object, low: int, high: int, hint: str) -> None:

@@ -13,6 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# A shared 2-core machine under a full run is slow to *generate* inputs now and then; that says nothing
+# about the code, so the "too slow" health check is off (each test's own deadline stays as set).
+settings.register_profile("mergescope", suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("mergescope")
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKERS = {  # a path under the repo (a folder or a file) -> the marker of every test in it

@@ -36,8 +36,7 @@ SAFE = {
     "mergescope_ui/tokenize/main_view.py": {"pieces.marks"},
     "mergescope_ui/tokenize/details.py": {"hooks.name", "pieces.how_cut"},
     "mergescope_ui/tokenize/tab_views.py": {"hooks.no_files"},
-    "mergescope_ui/train/panel.py": {"score_line(list(log.values()))"},  # counts only
-    "mergescope_ui/train/whatif/entry.py": {"k"},  # a step number
+    "mergescope_ui/train/whatif/section.py": {"k"},  # a step number
     "mergescope_ui/train/whatif/session.py": {"message"},  # built with md_escape where it is stored
     "mergescope_ui/shared/inputs/text_source.py": {
         "titles[default]",  # a built-in corpus's title

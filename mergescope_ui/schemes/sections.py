@@ -10,6 +10,7 @@ import streamlit as st
 from mergescope_ui.shared import keys as shared_keys
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.html.schemes import SCHEME_CSS, cuts_html, lost_html
+from mergescope_ui.shared.html.styles import style
 from mergescope_ui.shared.html.tables import html_table
 
 from . import keys
@@ -18,8 +19,7 @@ from .compute import NAMES, Comparison, LostLine, SchemeResult
 from .inputs import SchemesInputs
 from .table import METRICS, TEXTS, curve_frame, scheme_table
 
-ASSETS = Path(__file__).with_name("assets")
-CUTS_CSS = f"<style>{(ASSETS / 'cuts.css').read_text(encoding='utf-8')}</style>"  # read once
+CUTS_CSS = style(Path(__file__).with_name("assets") / "cuts.css")  # read once
 
 
 def cuts(inputs: SchemesInputs, result: Comparison, *, cached: bool) -> None:

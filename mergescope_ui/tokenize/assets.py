@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mergescope_ui.shared.html.styles import style as shared_style
+
 ASSETS = Path(__file__).with_name("live_assets")
 
 
@@ -14,4 +16,4 @@ def asset(name: str) -> str:
 
 def style(name: str, *more: str) -> str:
     """The rules of ``live_assets/<name>`` (then ``more``) as a ``<style>`` block for ``st.html``."""
-    return "\n<style>\n" + asset(name) + "".join(more) + "</style>\n"
+    return shared_style(ASSETS / name, *more)

@@ -25,28 +25,9 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-BLOCK_CSS = """
-<style>
-.ms-h3{font-size:1.75rem;font-weight:600;line-height:1.2;margin:0;padding:.75rem 0 1rem 0;}
-.ms-caption{font-size:.875rem;line-height:1.6;opacity:.6;margin:0 0 1rem 0;}
-.ms-status{margin:0 0 1rem 0;line-height:1.6;}
-/* st.divider's rule, inside the block it opens (one element less to redraw) */
-.ms-rule{margin:2rem 0 0 0;border:none;
-  border-top:1px solid light-dark(rgba(49,51,63,.2),rgba(237,235,232,.2));}
-/* two blocks side by side, like st.columns([1.4, 1], gap="large"); stacked on a narrow screen */
-.ms-split{display:grid;grid-template-columns:minmax(0,1.4fr) minmax(0,1fr);gap:3rem;align-items:start;}
-@media (max-width:640px){.ms-split{grid-template-columns:minmax(0,1fr);gap:0;}}
-/* the gap Streamlit leaves between separate elements */
-:is(.ms-tokens,.ms-table-wrap,.ms-card)+:is(.ms-h3,.ms-caption){margin-top:1rem;}
-.ms-figures{display:grid;grid-template-columns:repeat(4,minmax(0,1fr));gap:1rem;}
-.ms-figure .ms-label{font-size:.875rem;line-height:1.6;}
-.ms-figure .ms-value{font-size:2.25rem;padding-bottom:.25rem;font-variant-numeric:tabular-nums;
-  white-space:nowrap;overflow:hidden;text-overflow:ellipsis;}
-.ms-figure .ms-delta{display:inline-block;font-size:.875rem;padding:2px 6px 2px 4px;border-radius:9999px;}
-.ms-figure .ms-good{color:light-dark(rgb(12,90,68),#8ce99a);background:light-dark(rgb(241,251,246),#12291c);}
-.ms-figure .ms-bad{color:light-dark(rgb(158,31,31),#ffa8a8);background:light-dark(rgb(255,240,240),#3b1515);}
-</style>
-"""
+from .styles import style
+
+BLOCK_CSS = style("blocks.css")
 
 
 def heading_html(text: str) -> str:

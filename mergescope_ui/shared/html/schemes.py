@@ -25,19 +25,10 @@ from dataclasses import dataclass
 from bpe_core import SchemeTokenizer
 from bpe_core.byte_level import readable
 
+from .styles import style
 from .tokens import PALETTE_SIZE, TOKEN_CSS
 
-SCHEME_CSS = """
-<style>
-.ms-tokens .ms-t.ms-unk{background:#8b1a1a;color:#fff;border:2px dashed #fff;outline:2px solid #8b1a1a;}
-.ms-scheme-cut{margin:0 0 .35rem 0;}
-.ms-scheme-cut .ms-tokens{max-height:none;}
-.ms-lost{font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono",monospace;white-space:pre-wrap;
-  word-break:break-all;line-height:1.9;}
-.ms-lost .ms-gone{background:#8b1a1a;color:#fff;border-radius:.2em;padding:0 .1em;}
-.ms-lost .ms-ws{opacity:.75;}  /* the text colour of either theme, lighter */
-</style>
-"""
+SCHEME_CSS = style("schemes.css")
 
 
 @dataclass(frozen=True, slots=True)

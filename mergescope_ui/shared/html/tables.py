@@ -31,24 +31,10 @@ from numbers import Number
 
 import pandas as pd
 
+from .styles import style
 from .tokens import clip_apart, clip_label
 
-TABLE_CSS = """
-<style>
-.ms-table-wrap{max-height:var(--ms-table-height,17rem);overflow:auto;border:1px solid rgba(128,128,128,.3);
-  border-radius:.5rem;contain:layout paint;}
-table.ms-table{border-collapse:collapse;width:100%;font-size:.92rem;}
-table.ms-table th{position:sticky;top:0;background:var(--ms-panel);text-align:left;font-weight:600;
-  padding:.25rem .6rem;border-bottom:1px solid var(--ms-rule);}
-table.ms-table td{padding:.2rem .6rem;border-bottom:1px solid var(--ms-panel);
-  font-family:ui-monospace,"DejaVu Sans Mono","Noto Sans Mono","Noto Sans CJK SC",monospace;
-  white-space:pre-wrap;overflow-wrap:anywhere;}
-table.ms-table td.ms-num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;}
-table.ms-table td.ms-word{overflow-wrap:normal;}
-table.ms-table tr.ms-chosen td{background:light-dark(#ffe8cc,#5c2a0a);font-weight:700;}
-table.ms-table tr.ms-tied td{background:light-dark(#fff3bf,#4a3d00);}
-</style>
-"""
+TABLE_CSS = style("tables.css")
 
 
 def _cell(value: object) -> str:

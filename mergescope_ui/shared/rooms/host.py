@@ -25,6 +25,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from ..html.csv_cells import csv_bytes
 from ..html.safe_text import md_escape
+from ..html.styles import style
 from ..tab_memory import tab_memory
 from . import room_store
 from .model import (
@@ -47,11 +48,7 @@ MEMORY = "room_tab_memory"  # the tab memory component (the host key across relo
 JOIN_PAGE = "room"  # the students' page, beside the teacher's
 MAX_LISTED = 40  # names listed under the room (the rest counted)
 ANSWERS_EVERY = 1.0  # seconds between two looks at the answers while a question is open
-ROOM_CSS = (
-    "\n<style>\n"
-    + (Path(__file__).with_name("assets") / "room.css").read_text(encoding="utf-8")
-    + "</style>\n"
-)
+ROOM_CSS = style(Path(__file__).with_name("assets") / "room.css")
 
 
 def join_url(code: str, *, here: str) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 import streamlit as st
 
 from mergescope_ui.shared.html.safe_text import md_escape
+from mergescope_ui.shared.html.styles import style
 from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, room_store
 from mergescope_ui.shared.stage.component import mount_stage
 from mergescope_ui.shared.stage.contract import Window, read_shown
@@ -35,8 +36,7 @@ from .join import Joined
 POLL_EVERY, WAIT = 0.5, 0.35
 POLL_EVERY_TAPPING, WAIT_TAPPING = 0.5, 0.2
 ICONS = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}
-ASSETS = Path(__file__).with_name("assets")
-FOLLOW_CSS = f"<style>{(ASSETS / 'follow.css').read_text(encoding='utf-8')}</style>"  # read once
+FOLLOW_CSS = style(Path(__file__).with_name("assets") / "follow.css")  # read once
 
 
 def follow(joined: Joined) -> None:

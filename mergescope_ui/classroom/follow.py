@@ -22,6 +22,7 @@ import streamlit as st
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.html.styles import style
 from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, room_store
+from mergescope_ui.shared.rooms.model import Asked
 from mergescope_ui.shared.stage.component import mount_stage
 from mergescope_ui.shared.stage.contract import Window, read_shown
 from mergescope_ui.shared.workers.progress_cache import ProgressCache
@@ -76,11 +77,13 @@ def follow(joined: Joined) -> None:
     drawn = student_stage(
         joined.code, state.version, at=at, serial=ss[keys.SERIAL], starts=ss.get(keys.STARTS)
     )
+    asked = state.asked
     if drawn is None:
         st.info("Waiting for your teacher's first step…")
     else:
-        mount_stage(drawn, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code))
-    asked = state.asked
+        mount_stage(
+            hide_counts(drawn, asked), key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code)
+        )
     tapping = not ss[keys.FOLLOWING] or (asked is not None and not asked.revealed and state.mine is None)
     every, wait = (POLL_EVERY_TAPPING, WAIT_TAPPING) if tapping else (POLL_EVERY, WAIT)
     ss[keys.INLINE] = True  # the poll's next call is part of this page run: it must not hold it up
@@ -114,6 +117,14 @@ def student_stage(
             return None
         _WINDOWS.put(key, window)
     return replace(window, serial=serial)
+
+
+def hide_counts(window: Window, asked: Asked | None) -> Window:
+    """The stage's ``window``, its ranked counts at the step a question is about hidden while the
+    question is open (the second bar is often the answer); they come with the reveal."""
+    if asked is None or asked.revealed:
+        return window
+    return replace(window, hidden_counts=asked.question.step - 1)
 
 
 def _new_serial() -> None:

@@ -491,8 +491,10 @@ function send(s, position, needs, settled) {
   if (settled) s.settledAt = at;
   s.sentAnswers = told;
   /** @type {Shown} */
-  const shown = { position, start, serial: /** @type {number} */ (s.serial), tab: s.tab, window: needs, settled,
-    answers };
+  // While a window is on its way, every report still asks for one: reports sent in one burst (a key held,
+  // quick quiz rounds) may reach the server as the last of them only.
+  const shown = { position, start, serial: /** @type {number} */ (s.serial), tab: s.tab,
+    window: needs || s.asking, settled, answers };
   s.setState("shown", shown);
   clearTimeout(s.watch);
   s.watch = undefined;

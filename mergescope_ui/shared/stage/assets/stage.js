@@ -451,7 +451,8 @@ function needsWindow(s, k) {
   if (!view || (view.places && placesNeeded(s, k) !== view.places.start)) return true;
   if (s.asking) return false;
   const later = k < d.max_steps && !(d.finished && k >= d.last); // a step after k: its question is needed
-  if (d.quiz && later && !s.questions.has(k + 1) && !s.answers.has(k + 1)) return true;
+  const known = s.questions.has(k + 1) || s.answers.has(k + 1) || s.verdicts.has(k + 1);
+  if (d.quiz && later && !known) return true;
   const more = d.hi < d.max_steps && !(d.finished && d.hi >= d.last);
   return (more && k >= d.hi - 2) || (d.lo > 0 && k <= d.lo + 1);
 }
@@ -547,7 +548,7 @@ const NEXT_QUESTION = "Getting the next question…"; // the status while a wind
 function asking(s) {
   if (!s.data.quiz || s.reveal === s.pos) return null;
   const q = s.questions.get(s.pos + 1);
-  return q && !s.answers.has(q.step) ? q : null;
+  return q && !s.answers.has(q.step) && !s.verdicts.has(q.step) ? q : null; // asked once (a skip too)
 }
 
 /** The answers the window does not list yet (every report carries them). @param {Stage} s */
@@ -595,7 +596,7 @@ function quizNext(s) {
     s.reveal = -1; // the verdict was read: the next question (or the next step)
     if (asking(s)) return render(s, false);
   }
-  if (s.views.has(s.pos + 1) && (s.answers.has(s.pos + 1) || !s.questions.size)) {
+  if (s.views.has(s.pos + 1) && (s.answers.has(s.pos + 1) || s.verdicts.has(s.pos + 1) || !s.questions.size)) {
     go(s, s.pos + 1, { user: true, animate: true }); // a step answered already, or no questions at all
   } else if (!atEnd(s)) {
     s.notice = NEXT_QUESTION;
@@ -726,8 +727,8 @@ function draw(s, animate) {
   const status = !view ? withStep(d.wording.waiting, k) : end ? d.wording.finished : view.status;
   const verdict = d.quiz && s.reveal === k && !s.notice ? s.verdicts.get(k) : undefined;
   if (verdict) {
-    q(".ms-status").replaceChildren(el("span", `ms-verdict ms-${verdict[0]}`, verdict[1]), " ",
-      el("span", "ms-score", scoreLine(s)));
+    const score = s.answers.size ? [" ", el("span", "ms-score", scoreLine(s))] : [];
+    q(".ms-status").replaceChildren(el("span", `ms-verdict ms-${verdict[0]}`, verdict[1]), ...score);
   } else q(".ms-status").textContent = s.notice || status;
   const asked = asking(s);
   s.root.dataset.pos = String(k);
@@ -833,6 +834,7 @@ function receive(s, data) {
     s.settledAt = JSON.stringify([s.pos, s.serial, s.tab]); // the server moved it: the page follows already
     s.moving = 0;
     s.reveal = -1;
+    s.verdicts = new Map(); // the server moved the stage (a jump, a new run): a question skipped is asked again
     if (s.playing) stopPlay(s);
   }
   if (s.notice === NEXT_QUESTION && (asking(s) || atEnd(s))) s.notice = "";

@@ -1,0 +1,138 @@
+"""The quiz on the Train page in a real browser (issue #40: 2, 3, 4, 7 and 11).
+
+The stage asks before it tells: during a question the guess takes the ranked counts' place (a teacher
+may keep them in sight with "Counts as a hint"); Next judges the guess in the page and reveals the step
+with its counts and the verdict; the server keeps every answer the stage reports, however quick the
+rounds.  Number keys choose a guess, the arrows only step.  Skipped with the reason when chromium or
+playwright is missing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from tests.browser.support import streamlit_server, wait_idle
+from tests.browser.test_train import CLASSIC, _browser, _card, _choice, _guess, _open
+
+QUICK = 10_000  # ms: a step drawn in the browser comes well within this
+ROUNDS = 30
+# What the stage holds (its own state; the fit walk reads it too): the answers the server listed in the
+# last window it sent, and the ones judged in the page.
+ANSWERS = """() => { const s = document.querySelector('.ms-stage').__ms;
+  return {listed: s.data.answers.length, judged: s.answers.size}; }"""
+BARS = ".ms-stage .ms-pairscol .ms-bar"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with streamlit_server() as url:
+        yield url
+
+
+def _status(page) -> str:
+    return page.locator(".ms-stage .ms-status").inner_text()
+
+
+def test_quick_rounds_are_all_counted_each_with_a_verdict(server: str) -> None:
+    """Thirty rounds as fast as the keys go (a number, →, →), no waiting for the server: a verdict
+    at every reveal, the score counts all thirty, and the server keeps all thirty."""
+    with _browser(width=1280, height=720) as page:
+        page.emulate_media(reduced_motion="reduce")
+        _open(page, server, "corpus=lighthouse_story&pattern=none&quiz=true&presenter=true")
+        _guess(page).wait_for()
+        for n in range(1, ROUNDS + 1):
+            page.locator(".ms-stage .ms-guessbox").wait_for(timeout=QUICK)  # the question (a window away)
+            assert page.locator(BARS).count() == 0, f"round {n}: the counts show during the question"
+            page.keyboard.press(str(1 + n % 3))
+            page.keyboard.press("ArrowRight")
+            assert page.locator(".ms-stage").get_attribute("data-pos") == str(n)
+            verdict = page.locator(".ms-stage .ms-status .ms-verdict").inner_text()
+            assert re.match(r"^(🎉 Right!|⚖️ Tied:|🤔 Not this time:)", verdict), (n, verdict)
+            assert f" of {n} right" in _status(page), (n, _status(page))
+            assert page.locator(BARS).count() > 0, f"round {n}: the counts come with the reveal"
+            page.keyboard.press("ArrowRight")  # the next question
+        page.wait_for_function(f"() => ({ANSWERS})().listed === {ROUNDS}", timeout=30_000)
+        assert page.evaluate(ANSWERS) == {"listed": ROUNDS, "judged": ROUNDS}
+        wait_idle(page)
+
+
+def test_the_counts_come_with_the_answer_unless_given_as_a_hint(server: str) -> None:
+    with _browser() as page:  # the sidebar open beside the stage
+        _open(page, server, CLASSIC + "&quiz=true")
+        page.get_by_text("Your guess for merge 1:").wait_for()
+        assert page.locator(BARS).count() == 0, "step 0's counts rank merge 1's pair first"
+        _choice(page, "e + s").click()  # merge 1 is s + t (9 times)
+        page.get_by_role("button", name="Next ▶").click()
+        _card(page, 1).wait_for(timeout=QUICK)
+        chosen = page.locator(".ms-stage .ms-pairscol .ms-bar.ms-chosen")  # the answer, with its count
+        assert re.sub(r"\s+", " ", chosen.inner_text()).startswith("s + t 9"), chosen.inner_text()
+        page.get_by_role("button", name="Next ▶").click()
+        page.get_by_text("Your guess for merge 2:").wait_for(timeout=QUICK)
+        assert page.locator(BARS).count() == 0
+        # The teacher turns the hint on: the counts stay in sight beside the question.
+        page.locator('[data-testid="stSidebar"]').get_by_text("Counts as a hint").click()
+        page.locator(BARS).first.wait_for(timeout=QUICK)
+        assert page.locator(".ms-stage .ms-guessbox").is_visible()
+        wait_idle(page)
+
+
+def test_the_quiz_takes_no_room_above_the_stage(server: str) -> None:
+    """The guess sits in the chart's place: the stage starts where it does without the quiz."""
+    tops = []
+    for quiz in ("false", "true"):
+        with _browser(width=1280, height=720) as page:
+            _open(page, server, CLASSIC + f"&presenter=true&quiz={quiz}")
+            wait_idle(page)
+            tops.append(page.locator(".ms-stage").evaluate("e => Math.round(e.getBoundingClientRect().top)"))
+    assert tops[0] == tops[1], tops
+
+
+def test_number_keys_choose_and_the_arrows_never_change_a_guess(server: str) -> None:
+    with _browser() as page:
+        _open(page, server, CLASSIC + "&quiz=true")
+        page.get_by_text("Your guess for merge 1:").wait_for()
+        page.keyboard.press("ArrowRight")  # no guess: the answer is named, nothing counted
+        _card(page, 1).wait_for(timeout=QUICK)
+        assert _status(page).startswith("No guess this time: the answer was s + t.")
+        page.keyboard.press("ArrowRight")
+        page.get_by_text("Your guess for merge 2:").wait_for(timeout=QUICK)
+        choices = _guess(page).locator(".ms-choice")
+        page.keyboard.press("3")
+        pressed = "els => els.map(e => e.getAttribute('aria-pressed'))"
+        assert choices.evaluate_all(pressed)[:3] == ["false", "false", "true"]
+        for key in ("ArrowDown", "ArrowUp", "ArrowDown"):
+            page.keyboard.press(key)
+            assert choices.evaluate_all(pressed)[:3] == ["false", "false", "true"], key
+        page.keyboard.press("ArrowLeft")  # back to step 0, then on to the question again: still chosen
+        assert page.locator(".ms-stage").get_attribute("data-pos") == "0"
+        page.keyboard.press("ArrowRight")
+        page.get_by_text("Your guess for merge 2:").wait_for(timeout=QUICK)
+        assert _guess(page).locator(".ms-choice").evaluate_all(pressed)[:3] == ["false", "false", "true"]
+        picked = _guess(page).locator(".ms-choice").nth(2).get_attribute("title").rsplit(" (key", 1)[0]
+        page.keyboard.press("ArrowRight")
+        _card(page, 2).wait_for(timeout=QUICK)
+        assert picked in page.locator(".ms-stage .ms-status .ms-verdict").inner_text()
+        wait_idle(page)
+
+
+def test_the_merge_order_section_comes_into_view_as_it_opens(server: str) -> None:
+    with _browser(width=1280, height=720) as page:
+        _open(page, server, CLASSIC + "&step=4")
+        section = page.locator('[data-testid="stExpander"]').filter(has_text="Merge order matters")
+        assert section.evaluate("e => e.getBoundingClientRect().top") > 720, "below the stage, out of sight"
+        section.get_by_text("Merge order matters").click()
+        page.get_by_text("Reversed · ").first.wait_for(timeout=60_000)
+        wait_idle(page)
+        page.wait_for_function(
+            """() => {
+              const e = [...document.querySelectorAll('[data-testid="stExpander"]')]
+                .find(e => e.textContent.includes('Merge order matters'));
+              const header = document.querySelector('[data-testid="stHeader"]').getBoundingClientRect();
+              const top = e.getBoundingClientRect().top;
+              return top >= header.bottom - 1 && top < innerHeight / 3;  // its heading high on the screen
+            }""",
+            timeout=QUICK,
+        )

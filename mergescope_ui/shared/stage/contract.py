@@ -293,7 +293,7 @@ def read_shown(value: object) -> Shown | None:
     (not ``settled``).
 
     >>> read_shown({"position": 3, "start": 0, "serial": 2})
-    Shown(position=3, start=0, serial=2, tab='places', window=True, settled=False)
+    Shown(position=3, start=0, serial=2, tab='places', window=True, settled=False, answers=())
     >>> read_shown({"position": -1, "start": 0, "serial": 2}) is None
     True
     >>> read_shown({"position": 3, "start": 0, "serial": 2, "tab": "head"}).tab, read_shown("3")

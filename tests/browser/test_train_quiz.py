@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.browser.support import streamlit_server, wait_idle
+from tests.browser.test_accessibility import AXE
 from tests.browser.test_train import CLASSIC, _browser, _card, _choice, _guess, _open
 
 QUICK = 10_000  # ms: a step drawn in the browser comes well within this
@@ -24,12 +25,24 @@ ROUNDS = 30
 ANSWERS = """() => { const s = document.querySelector('.ms-stage').__ms;
   return {listed: s.data.answers.length, judged: s.answers.size}; }"""
 BARS = ".ms-stage .ms-pairscol .ms-bar"
+# axe-core on the stage alone (the page's own findings are test_accessibility.py's): serious and critical.
+STAGE_AXE = """async () => {
+  const result = await axe.run(document.querySelector('.ms-stage'), {resultTypes: ["violations"]});
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({id: v.id, nodes: v.nodes.map((n) => n.target.join(" "))}));
+}"""
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     with streamlit_server() as url:
         yield url
+
+
+def stage_violations(page) -> list[dict]:
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate(STAGE_AXE)
 
 
 def _status(page) -> str:
@@ -136,3 +149,30 @@ def test_the_merge_order_section_comes_into_view_as_it_opens(server: str) -> Non
             }""",
             timeout=QUICK,
         )
+
+
+@pytest.mark.skipif(not AXE.is_file(), reason="axe-core is not installed: npm ci --prefix .ci/node")
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_question_and_the_reveal_pass_axe(server: str, theme: str) -> None:
+    """No serious or critical axe-core finding on the stage in either state of the quiz, light and
+    dark (the verdict's colours, the chosen choice's, the keys' numbers, the choices' names)."""
+    dark = "&embed_options=dark_theme" if theme == "dark" else ""
+    with _browser(width=1280, height=720) as page:
+        _open(page, server, CLASSIC + "&quiz=true&presenter=true" + dark)
+        page.get_by_text("Your guess for merge 1:").wait_for()
+        page.keyboard.press("2")
+        found = {"question": stage_violations(page)}
+        wrong = "() => document.querySelector('.ms-stage').__ms.questions.get(2).choices"
+        for pick in ("s + t", "wrong"):  # right, then wrong: both verdicts' colours
+            if pick == "wrong":
+                page.keyboard.press("ArrowRight")
+                page.get_by_text("Your guess for merge 2:").wait_for(timeout=QUICK)
+                pick = page.evaluate(wrong + ".find(c => c.outcome === 'wrong').label")
+            _choice(page, pick).click()
+            page.keyboard.press("ArrowRight")
+            page.locator(".ms-stage .ms-status .ms-verdict").wait_for(timeout=QUICK)
+            page.wait_for_function("() => document.getAnimations().length === 0")
+            found[f"reveal after {pick}"] = stage_violations(page)
+        assert page.locator(".ms-stage .ms-verdict.ms-wrong").count() == 1
+        assert not any(found.values()), found
+        wait_idle(page)

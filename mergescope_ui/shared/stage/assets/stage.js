@@ -618,8 +618,8 @@ function guessBox(s, q) {
     const b = /** @type {HTMLButtonElement} */ (el("button", "ms-btn ms-choice", el("span", "ms-key", `${n + 1}`), c.short));
     b.type = "button";
     b.dataset.n = String(n);
-    b.title = `${c.label} (key ${n + 1})`;
-    b.setAttribute("aria-label", `${n + 1}: ${c.label}`);
+    b.title = `${c.label} (key ${n + 1})`; // the whole label (the name is what it shows: its number, its label)
+    b.dataset.label = c.label;
     b.setAttribute("aria-pressed", String(!!s.guess && s.guess.step === q.step && s.guess.label === c.label));
     row.append(b);
   });

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.support import streamlit_server, wait_idle
+from tests.browser.support import open_app, streamlit_server, wait_idle
 from tests.browser.test_accessibility import AXE
 from tests.browser.test_train import CLASSIC, _browser, _card, _choice, _guess, _open
 
@@ -175,4 +175,35 @@ def test_the_question_and_the_reveal_pass_axe(server: str, theme: str) -> None:
             found[f"reveal after {pick}"] = stage_violations(page)
         assert page.locator(".ms-stage .ms-verdict.ms-wrong").count() == 1
         assert not any(found.values()), found
+        wait_idle(page)
+
+
+def _open_scheme(page, url: str) -> None:
+    open_app(page, url, heading="Train: watch")  # each scheme's page names its scheme
+    page.locator(".ms-stage .ms-card").wait_for()
+
+
+def test_wordpiece_and_unigram_ask_their_own_question_in_the_stage(server: str) -> None:
+    with _browser(width=1280, height=720) as page:
+        _open_scheme(page, f"{server}/train?scheme=wordpiece&corpus=hug_pug_pun&quiz=true&presenter=true")
+        page.get_by_text("Your guess for merge 1:").wait_for()
+        assert page.locator(BARS).count() == 0, "the scores would give the answer away"
+        _choice(page, "##u + ##g").click()  # the most frequent pair: BPE's pick, not WordPiece's
+        page.keyboard.press("ArrowRight")
+        verdict = page.locator(".ms-stage .ms-status .ms-verdict").inner_text()
+        assert verdict.startswith("🤔 Not this time: ##u + ##g is the most frequent pair (BPE's pick)"), (
+            verdict
+        )
+        assert page.locator(BARS).count() > 0
+        query = "scheme=unigram&corpus=kind_kindness_unkind&ug_vocab=50&quiz=true&presenter=true"
+        _open_scheme(page, f"{server}/train?{query}")
+        page.get_by_text(re.compile(r"Which of these pieces is pruned in round 1\?")).wait_for()
+        pruned = page.evaluate(
+            "() => document.querySelector('.ms-stage').__ms.questions.get(1).choices"
+            ".find(c => c.outcome === 'right').label"
+        )
+        _choice(page, pruned).click()
+        page.keyboard.press("ArrowRight")
+        verdict = page.locator(".ms-stage .ms-status .ms-verdict").inner_text()
+        assert verdict.startswith("🎉 Right! Without") and "Quiz score: 1 of 1 right" in _status(page)
         wait_idle(page)

@@ -77,13 +77,13 @@ def follow(joined: Joined) -> None:
     drawn = student_stage(
         joined.code, state.version, at=at, serial=ss[keys.SERIAL], starts=ss.get(keys.STARTS)
     )
-    asked = state.asked
+    if drawn is not None:
+        drawn = hide_counts(drawn, state.asked)
     if drawn is None:
         st.info("Waiting for your teacher's first step…")
     else:
-        mount_stage(
-            hide_counts(drawn, asked), key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code)
-        )
+        mount_stage(drawn, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code))
+    asked = state.asked
     tapping = not ss[keys.FOLLOWING] or (asked is not None and not asked.revealed and state.mine is None)
     every, wait = (POLL_EVERY_TAPPING, WAIT_TAPPING) if tapping else (POLL_EVERY, WAIT)
     ss[keys.INLINE] = True  # the poll's next call is part of this page run: it must not hold it up

@@ -22,7 +22,6 @@ import streamlit as st
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.html.styles import style
 from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, room_store
-from mergescope_ui.shared.rooms.model import Asked
 from mergescope_ui.shared.stage.component import mount_stage
 from mergescope_ui.shared.stage.contract import Window, read_shown
 from mergescope_ui.shared.workers.progress_cache import ProgressCache
@@ -78,7 +77,7 @@ def follow(joined: Joined) -> None:
         joined.code, state.version, at=at, serial=ss[keys.SERIAL], starts=ss.get(keys.STARTS)
     )
     if drawn is not None:
-        drawn = hide_counts(drawn, state.asked)
+        drawn = hide_counts(drawn, state)
     if drawn is None:
         st.info("Waiting for your teacher's first step…")
     else:
@@ -119,9 +118,10 @@ def student_stage(
     return replace(window, serial=serial)
 
 
-def hide_counts(window: Window, asked: Asked | None) -> Window:
-    """The stage's ``window``, its ranked counts at the step a question is about hidden while the
-    question is open (the second bar is often the answer); they come with the reveal."""
+def hide_counts(window: Window, state: RoomState) -> Window:
+    """The stage's ``window``, its ranked counts at the step the room's question is about hidden while
+    the question is open (the second bar is often the answer); they come with the reveal."""
+    asked = state.asked
     if asked is None or asked.revealed:
         return window
     return replace(window, hidden_counts=asked.question.step - 1)

@@ -76,6 +76,8 @@ def follow(joined: Joined) -> None:
     drawn = student_stage(
         joined.code, state.version, at=at, serial=ss[keys.SERIAL], starts=ss.get(keys.STARTS)
     )
+    if drawn is not None:
+        drawn = hide_counts(drawn, state)
     if drawn is None:
         st.info("Waiting for your teacher's first step…")
     else:
@@ -114,6 +116,15 @@ def student_stage(
             return None
         _WINDOWS.put(key, window)
     return replace(window, serial=serial)
+
+
+def hide_counts(window: Window, state: RoomState) -> Window:
+    """The stage's ``window``, its ranked counts at the step the room's question is about hidden while
+    the question is open (the second bar is often the answer); they come with the reveal."""
+    asked = state.asked
+    if asked is None or asked.revealed:
+        return window
+    return replace(window, hidden_counts=asked.question.step - 1)
 
 
 def _new_serial() -> None:

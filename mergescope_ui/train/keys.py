@@ -68,9 +68,8 @@ LATTICE_TYPED: Final = "lattice_typed"  # text_input: a word typed for the latti
 # --- quiz ------------------------------------------------------------------------------
 QUIZ: Final = "quiz"  # toggle
 LINK_CHECKED: Final = "train_link_checked"  # plain: the link's tie_break and quiz were checked
-QUIZ_SLOT: Final = "train_quiz_slot"  # container: the verdict, the score and the guess, one fixed height
-QUIZ_GUESS: Final = "quiz_guess"  # radio: the guessed pair label (None until chosen)
-QUIZ_LOG: Final = "quiz_log"  # plain: dict step index -> mergescope_ui.train.quiz.QuizResult
+QUIZ_HINT: Final = "quiz_hint"  # toggle: the ranked counts stay in sight during a question
+QUIZ_LOG: Final = "quiz_log"  # plain: dict step index -> mergescope_ui.train.quiz.QuizResult (as reported)
 
 # Special values of SOURCE (the shared picker's).
 PASTE: Final = text_source.PASTE

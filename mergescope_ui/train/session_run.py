@@ -110,7 +110,6 @@ PAGES = {
         bar=counted_bar,
         below=bpe_below,
         stopped="The engine stopped with an error",
-        done="🏁 No merge left to guess.",
     ),
     "wordpiece": SCHEME_PAGE,
     "unigram": SCHEME_PAGE,

@@ -150,6 +150,9 @@ def test_a_teacher_and_three_students(server: str) -> None:
             page.get_by_text("Question 1: which pair makes merge 3?").wait_for(timeout=FOLLOW_MS)
         _phone_shot(phone, "2_question")
         _no_sideways_scroll(phone)
+        # The ranked counts of the step shown would give the answer away: hidden until the reveal (#40).
+        assert phone.locator(".ms-stage .ms-pairscol .ms-bar").count() == 0
+        assert phone.get_by_text("The counts come with the answer.").is_visible()
         choices = [b.inner_text() for b in phone.locator(".st-key-room_question button").all()]
         assert len(choices) >= 2
         for page, pick in zip(students, [0, 1, 0], strict=True):
@@ -168,6 +171,7 @@ def test_a_teacher_and_three_students(server: str) -> None:
         teacher.get_by_role("button", name="💡 Reveal").click()
         for page in students:
             page.locator(".ms-room-verdict").wait_for(timeout=FOLLOW_MS)
+        phone.locator(".ms-stage .ms-pairscol .ms-bar").first.wait_for(timeout=FOLLOW_MS)  # back with it
         verdicts = [page.locator(".ms-room-verdict").inner_text() for page in students]
         assert verdicts[0] == verdicts[2]  # the same pick, the same verdict
         assert any("Right!" in v for v in verdicts), verdicts
@@ -191,6 +195,7 @@ def test_a_teacher_and_three_students(server: str) -> None:
             page.locator(".ms-room-verdict").get_by_text(re.compile(r"Question 2: .*blocked")).wait_for(
                 timeout=FOLLOW_MS
             )
+        phone.locator(".ms-stage .ms-pairscol .ms-bar").first.wait_for(timeout=FOLLOW_MS)  # back with it
         verdicts = [page.locator(".ms-room-verdict").inner_text() for page in students]
         assert verdicts[0] == verdicts[1] != verdicts[2], verdicts  # the same pick, the same verdict
         _phone_shot(phone, "3c_what_if_reveal")

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 import streamlit as st
 
 from mergescope_ui.shared.html.safe_text import md_escape
-from mergescope_ui.shared.rooms import MAX_NAME, RoomError, clean_name, normal_code, room_store
+from mergescope_ui.shared.rooms import MAX_NAME, RoomError, StoreError, clean_name, normal_code, room_store
 from mergescope_ui.shared.tab_memory import tab_memory
 
 from . import keys
+from .reach import unreachable
 
 TITLE = "🎓 Live room"
 
@@ -41,7 +42,12 @@ def join_form() -> Joined | None:
     if joined is not None:
         return joined
     place = None if forget or not kept else parse_kept(kept)
-    if place is not None and (name := store.member(*place)) is not None:  # a reload: the tab kept it
+    try:
+        name = store.member(*place) if place is not None else None
+    except StoreError as exc:  # (a reload while the store fails: the room is looked at again)
+        unreachable(exc, place[0] if place else "")
+        return None
+    if place is not None and name is not None:  # a reload: the tab kept it
         st.session_state[keys.JOINED] = Joined(code=place[0], student=place[1], name=name)
         st.rerun()
     given = normal_code(str(st.query_params.get("code", "")))

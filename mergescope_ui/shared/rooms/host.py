@@ -36,6 +36,7 @@ from .model import (
     RoomError,
     RoomState,
     RoomStore,
+    StoreError,
     Summary,
     name_html,
 )
@@ -123,7 +124,28 @@ def host_room(
 
     ``what_if`` makes the what-if question at the step shown (None: none); ``pager`` the pages of places
     students ask for (None: the first ones); ``quiz``: the page asks questions at all (an encode trace:
-    no Ask, no Reveal); ``ask``: the question the Ask button poses, in a few words."""
+    no Ask, no Reveal); ``ask``: the question the Ask button poses, in a few words.  A store that fails
+    is one line above the lesson (:class:`~.model.StoreError`): the room is tried again at the next run,
+    or, its record lost, let go so a new one can be opened."""
+    try:
+        _host_room(moment, what_if=what_if, pager=pager, quiz=quiz, ask=ask)
+    except StoreError as exc:
+        if exc.damaged:
+            st.session_state.pop(HOST, None)
+            st.session_state[FORGET] = True  # (the tab forgets the key of a room that cannot be read)
+        st.warning(md_escape(exc), icon="📡")
+        if exc.damaged:
+            _closed_room(quiz=quiz)
+
+
+def _host_room(
+    moment: Callable[[], Moment],
+    *,
+    what_if: WhatIfMaker | None,
+    pager: Pager | None,
+    quiz: bool,
+    ask: str,
+) -> None:
     store = room_store()
     host: str | None = st.session_state.get(HOST)
     code = store.hosted(host) if host else None
@@ -145,6 +167,8 @@ def host_room(
         return
     try:
         store.publish(host, moment(), pager=pager)
+    except StoreError:
+        raise  # (said by host_room)
     except RoomError as exc:
         st.warning(md_escape(exc))
         return
@@ -280,10 +304,14 @@ def _button(
 
 def _answers(code: str) -> None:
     """Who joined, and the answers to the question asked last (a bar per pair, the share right)."""
-    state = room_store().state(code)
+    try:
+        state = room_store().state(code)
+        names = room_store().names(code) if state is not None else ()
+    except StoreError as exc:
+        st.caption(md_escape(exc))
+        return
     if state is None:
         return
-    names = room_store().names(code)
     shown = ", ".join(name_html(n) for n in names[:MAX_LISTED]) + (" …" if len(names) > MAX_LISTED else "")
     line = f"👥 {state.students:,} student{'s' * (state.students != 1)} joined" + (
         f' <span class="ms-room-names">({shown})</span>' if names else ""

@@ -45,6 +45,29 @@ class RoomError(ValueError):
     """A room operation that cannot be done; the message says what to do instead."""
 
 
+UNREACHABLE = (
+    "The live rooms' store cannot be reached just now: the lesson goes on without the room, "
+    "which is tried again at each step."
+)
+DAMAGED = (
+    "A live room's record in the store cannot be read (damaged, or written by another version): "
+    "the lesson goes on without it; open a new room."
+)
+
+
+class StoreError(RoomError):
+    """The room store failed: unreachable (``damaged`` False: it may come back), or a record it cannot
+    read (``damaged``: that room is lost).  The message is one line; the lesson goes on without the room.
+
+    >>> StoreError(damaged=False).args[0] == UNREACHABLE, StoreError(damaged=True).damaged
+    (True, True)
+    """
+
+    def __init__(self, *, damaged: bool) -> None:
+        super().__init__(DAMAGED if damaged else UNREACHABLE)
+        self.damaged = damaged
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """How one answer to a question went: ``outcome`` right, tied or wrong, and the sentence saying why."""

@@ -26,24 +26,40 @@ ValueError: MERGESCOPE_ROOMS=http://x is no Redis URL: give redis://HOST:6379/0 
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import json
 import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Any
+from types import TracebackType
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from ..stage.contract import AHEAD, BEHIND, StepView, TokenLabel, Window, view_ids
 from . import model
 from . import records as room_records
-from .model import Asked, Lesson, Moment, Page, Pager, Question, Seen, Summary, normal_code
+from .model import (
+    Asked,
+    Lesson,
+    Moment,
+    Page,
+    Pager,
+    Question,
+    RoomError,
+    Seen,
+    StoreError,
+    Summary,
+    normal_code,
+)
 
 KEPT_SECONDS = (
     model.IDLE_SECONDS + model.CLOSED_KEPT_SECONDS + 60
 )  # a room's keys outlive the room's own rules
 PAGE_WAIT = 1.0  # seconds a student's server waits for the teacher's server to make a page of places
+# A Redis that does not answer: a call gives up after these seconds (connecting, then reading) and one
+# more try, so a page says so at once instead of holding its session (a stopped Redis never answers).
+CONNECT_TIMEOUT, READ_TIMEOUT = 1.0, 2.0
 
 _JOIN = """
 if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
@@ -76,13 +92,57 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
+class _StoreErrors:
+    """The guard of every call on the store: what Redis or a record read back raises becomes one
+    :class:`~.model.StoreError` (a :class:`~.model.RoomError`, a room rule's own sentence, goes on as it is).
+
+    >>> with _StoreErrors():
+    ...     json.loads("{not json")
+    Traceback (most recent call last):
+    ...
+    mergescope_ui.shared.rooms.model.StoreError: A live room's record in the store cannot be read (damaged, \
+or written by another version): the lesson goes on without it; open a new room.
+    """
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> Literal[False]:
+        if error is None or isinstance(error, RoomError) or not isinstance(error, Exception):
+            return False
+        import redis
+
+        if isinstance(error, (redis.ConnectionError, redis.TimeoutError, OSError)):
+            raise StoreError(damaged=False) from error
+        if isinstance(error, (redis.RedisError, ValueError, KeyError, TypeError, AttributeError, IndexError)):
+            raise StoreError(damaged=True) from error  # (a JSON or record that is not one, a field missing)
+        return False
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _guarded(method: Callable[P, T]) -> Callable[P, T]:
+    """``method`` under :class:`_StoreErrors`: a failure is a :class:`~.model.StoreError`."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        with _StoreErrors():
+            return method(*args, **kwargs)
+
+    return run
+
+
 class RedisRooms(model.RoomStore[dict[str, str]]):
     """The rooms of every server that reaches one Redis (``client``: a ``redis.Redis``); ``clock`` gives
     seconds, the same on every server; ``prefix`` names the keys (tests give each store its own)."""
 
     def __init__(self, client: Any, *, clock: Callable[[], float] = time.time, prefix: str = "mergescope"):
         self._redis = client
-        self._guard = contextlib.nullcontext()  # (the scripts keep a room's bounds: no lock here)
+        self._guard = _StoreErrors()  # (the scripts keep a room's bounds: no lock here, a failure said once)
         self._clock = clock
         self._prefix = prefix
         self._join = client.register_script(_JOIN)
@@ -103,8 +163,16 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
                 f"MERGESCOPE_ROOMS={url} is no Redis URL: give redis://HOST:6379/0 or leave it unset"
             )
         import redis  # an optional dependency of the shared store (requirements.txt pins it)
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
-        return cls(redis.Redis.from_url(url), **options)
+        client = redis.Redis.from_url(
+            url,
+            socket_connect_timeout=CONNECT_TIMEOUT,
+            socket_timeout=READ_TIMEOUT,
+            retry=Retry(NoBackoff(), 1),
+        )
+        return cls(client, **options)
 
     # ----- keys -----
     def _key(self, code: str, part: str = "") -> str:
@@ -212,6 +280,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         return [room_records.decode(a) for a in self._redis.lrange(self._key(code, "asked"), 0, -1)]
 
     # ----- the teacher -----
+    @_guarded
     def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
         code, meta = self._drive(host)
         window = moment.window
@@ -263,6 +332,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
             steps = sorted(kept, key=lambda k: abs(k - window.position))
             self._redis.hdel(history, *steps[model.MAX_HISTORY :])
 
+    @_guarded
     def ask(self, host: str, question: Question | None = None) -> int:
         code, meta = self._drive(host)
         live: Moment | None = room_records.decode(meta["moment"]) if meta.get("moment") else None
@@ -280,6 +350,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         pipe.execute()
         return number
 
+    @_guarded
     def reveal(self, host: str) -> None:
         code, meta = self._drive(host)
         if meta["open"] == "0":
@@ -291,6 +362,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         self._bump(pipe, code)
         pipe.execute()
 
+    @_guarded
     def close(self, host: str) -> Summary:
         code, _ = self._drive(host)
         self._pagers.pop(code, None)  # (the teacher's run is let go)
@@ -305,6 +377,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         return self._summary(code)
 
     # ----- students -----
+    @_guarded
     def answer(self, code: str, student: str, number: int, choice: str) -> bool:
         meta = self._find(code)  # (expires an idle room first)
         if meta is None:
@@ -314,6 +387,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         return bool(self._answer(keys=keys, args=[str(number), str(student), str(choice)]))
 
     # ----- reading -----
+    @_guarded
     def version(self, code: str) -> int | None:
         meta = self._find(code)
         return None if meta is None else int(meta["version"])
@@ -328,11 +402,14 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
 
     def _hear(self) -> None:
         pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-        pubsub.psubscribe(f"{self._prefix}:room:*")
-        pubsub.subscribe(f"{self._prefix}:wanted")
+        subscribed = False
         try:
             while not self._stop.is_set():
                 try:
+                    if not subscribed:  # (a Redis down when this began: subscribed once it is back)
+                        pubsub.psubscribe(f"{self._prefix}:room:*")
+                        pubsub.subscribe(f"{self._prefix}:wanted")
+                        subscribed = True
                     message = pubsub.get_message(timeout=0.2)
                 except Exception:  # the connection dropped: say so to the waiting, and listen again
                     time.sleep(0.5)
@@ -399,6 +476,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         raw = self._redis.hgetall(self._key(code, f"answers:{number}"))
         return {_text(k): _text(v) for k, v in raw.items()}
 
+    @_guarded
     def window(
         self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
     ) -> Window | None:
@@ -457,6 +535,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
                 asked = True
             self._news_after(heard, deadline)
 
+    @_guarded
     def names(self, code: str) -> tuple[str, ...]:
         code = normal_code(code)
         if self._find(code) is None:

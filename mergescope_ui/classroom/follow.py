@@ -67,6 +67,12 @@ def _follow(joined: Joined) -> None:
         f"<span>You: {html.escape(joined.name)}</span>"
         f"<span>Teacher at step {state.position:,}</span></div>"
     )
+    if state.away:
+        st.warning(
+            "Your teacher has left the room: their page closed or lost its connection. You can look back "
+            "through the steps; the room goes on when they are back.",
+            icon="👋",
+        )
     with st.container(key="room_question"):
         _question(state, joined)
     with st.container(key="room_live"):
@@ -87,7 +93,8 @@ def _follow(joined: Joined) -> None:
     if drawn is None:
         st.info("Waiting for your teacher's first step…")
     else:
-        mount_stage(drawn, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code))
+        with st.container(key="room_stage_box"):  # (follow.css: no Play on a student's stage)
+            mount_stage(drawn, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code))
     asked = state.asked
     tapping = not ss[keys.FOLLOWING] or (asked is not None and not asked.revealed and state.mine is None)
     every, wait = (POLL_EVERY_TAPPING, WAIT_TAPPING) if tapping else (POLL_EVERY, WAIT)
@@ -218,6 +225,8 @@ def _ended(state: RoomState | None) -> None:
         st.warning("This room has closed: your teacher ended it, or it is over. Ask for the new code.")
     elif state.reason == "expired":
         st.warning(f"This room has closed: it was idle for {IDLE_SECONDS // 60} minutes.")
+    elif state.reason == "empty":
+        st.warning("This room has closed: nobody joined it in time. Ask your teacher for the new code.")
     else:
         st.warning("This room has closed: your teacher ended the lesson.")
     lesson = state.lesson if state is not None else ""

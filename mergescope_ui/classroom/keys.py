@@ -17,5 +17,6 @@ SEEN: Final = "_room_seen"  # plain: the room's version this page was drawn for
 STAGE: Final = "room_stage"  # the stage component
 NOTE: Final = "_room_answer_note"  # plain: a sentence about the answer just tapped (not taken, not sent)
 FORGET: Final = "_room_forget"  # plain: the tab should forget the room joined (the student left it)
+BROWSER: Final = "room_browser_id"  # the tab memory component keeping this browser's own id (its seat)
 MEMORY: Final = "room_tab_memory"  # the tab memory component (the room joined, across reloads)
 IN_ROOM: Final = (JOINED, SERIAL, FOLLOWING, LOOKING_AT, LIVE_SENT, SEEN, STARTS)  # forgotten on leaving

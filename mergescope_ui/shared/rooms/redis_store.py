@@ -42,6 +42,7 @@ from . import records as room_records
 from .model import (
     Asked,
     Lesson,
+    Limits,
     Moment,
     Page,
     Pager,
@@ -62,10 +63,15 @@ PAGE_WAIT = 1.0  # seconds a student's server waits for the teacher's server to 
 CONNECT_TIMEOUT, READ_TIMEOUT = 1.0, 2.0
 
 _JOIN = """
-if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+if ARGV[4] ~= '' then
+  local seated = redis.call('HGET', KEYS[3], ARGV[4])
+  if seated then return seated end
+end
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return '' end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('RPUSH', KEYS[2], ARGV[1])
-return 1
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[1]) end
+return ARGV[1]
 """
 _ANSWER = """
 local room = redis.call('HMGET', KEYS[1], 'closed', 'open', 'choices')
@@ -76,14 +82,26 @@ for _, c in ipairs(cjson.decode(room[3])) do if c == ARGV[3] then known = true e
 if not known then return 0 end
 return redis.call('HSETNX', KEYS[3], ARGV[2], ARGV[3])
 """
+# The rules a look at a room applies first (KEYS: the room, its students; ARGV: now, idle seconds, empty
+# seconds, away seconds): idle too long, or nobody joined in time, it ends (1); its teacher's page quiet
+# too long, the students are told (2).
 _EXPIRE = """
-local room = redis.call('HMGET', KEYS[1], 'closed', 'touched')
+local room = redis.call('HMGET', KEYS[1], 'closed', 'touched', 'created', 'seen', 'away')
 if room[1] ~= '' or room[2] == false then return 0 end
-if tonumber(ARGV[1]) - tonumber(room[2]) <= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], 'closed', tostring(tonumber(room[2]) + tonumber(ARGV[2])), 'reason', 'expired',
-  'open', '0')
+local now = tonumber(ARGV[1])
+local at, reason = tonumber(room[2]) + tonumber(ARGV[2]), 'expired'
+if room[3] and redis.call('HLEN', KEYS[2]) == 0 and tonumber(room[3]) + tonumber(ARGV[3]) < at then
+  at, reason = tonumber(room[3]) + tonumber(ARGV[3]), 'empty'
+end
+if now > at then
+  redis.call('HSET', KEYS[1], 'closed', tostring(at), 'reason', reason, 'open', '0')
+elseif room[4] and room[5] ~= '1' and now - tonumber(room[4]) > tonumber(ARGV[4]) then
+  redis.call('HSET', KEYS[1], 'away', '1')
+else
+  return 0
+end
 redis.call('HINCRBY', KEYS[1], 'version', 1)
-redis.call('PUBLISH', KEYS[2], 'expired')
+redis.call('PUBLISH', KEYS[1], reason)
 return 1
 """
 
@@ -140,8 +158,16 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
     """The rooms of every server that reaches one Redis (``client``: a ``redis.Redis``); ``clock`` gives
     seconds, the same on every server; ``prefix`` names the keys (tests give each store its own)."""
 
-    def __init__(self, client: Any, *, clock: Callable[[], float] = time.time, prefix: str = "mergescope"):
+    def __init__(
+        self,
+        client: Any,
+        *,
+        clock: Callable[[], float] = time.time,
+        prefix: str = "mergescope",
+        limits: Limits | None = None,
+    ):
         self._redis = client
+        self._limits = limits or model.limits_from()
         self._guard = _StoreErrors()  # (the scripts keep a room's bounds: no lock here, a failure said once)
         self._clock = clock
         self._prefix = prefix
@@ -180,8 +206,19 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
 
     def _keys(self, code: str, questions: int) -> list[str]:
         answers = [f"answers:{n}" for n in range(1, questions + 1)]
-        parts = ("", "students", "order", "asked", "history", "labels", "pages", "steps", "stepset", *answers)
-        return [self._key(code, p) for p in parts]
+        parts = [
+            "",
+            "students",
+            "order",
+            "browsers",
+            "asked",
+            "history",
+            "labels",
+            "pages",
+            "steps",
+            "stepset",
+        ]
+        return [self._key(code, p) for p in (*parts, *answers)]
 
     def close_connections(self) -> None:
         """Stop listening and let the connections go (a test's store, or a server going down)."""
@@ -199,7 +236,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
             return None
         key = self._key(code)
         pipe = self._redis.pipeline(transaction=False)
-        self._expire(keys=[key, key], args=[repr(self._clock()), model.IDLE_SECONDS], client=pipe)
+        self._rules(pipe, code)
         pipe.hgetall(key)
         _, raw = pipe.execute()
         if not raw:
@@ -209,6 +246,12 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
             self._pagers.pop(code, None)
         return meta
 
+    def _rules(self, pipe: Any, code: str) -> None:
+        """Apply the rules of a look at room ``code`` (:data:`_EXPIRE`) in ``pipe``."""
+        limits = self._limits
+        args = [repr(self._clock()), model.IDLE_SECONDS, repr(limits.empty_seconds), repr(model.AWAY_AFTER)]
+        self._expire(keys=[self._key(code), self._key(code, "students")], args=args, client=pipe)
+
     def _bump(self, pipe: Any, code: str) -> None:
         pipe.hincrby(self._key(code), "version", 1)
         pipe.publish(self._key(code), "changed")
@@ -217,31 +260,30 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         for key in self._keys(code, questions):
             pipe.expire(key, seconds)
 
-    def _sweep(self) -> int:
-        """Forget the rooms closed long ago (and any whose keys expired); the number still open."""
-        now, open_rooms = self._clock(), 0
+    def _sweep(self) -> list[tuple[str, str]]:
+        """Forget the rooms closed long ago (and any whose keys expired); the session and client address of
+        each room still open (two servers opening at once may each see the other's room not yet)."""
+        now, held = self._clock(), []
         codes = sorted(_text(c) for c in self._redis.smembers(f"{self._prefix}:rooms"))
         pipe = self._redis.pipeline(transaction=False)
         for code in codes:
-            pipe.hmget(self._key(code), "closed", "touched", "host")
-        for code, (closed, touched, host) in zip(codes, pipe.execute(), strict=True):
-            if touched is None:
-                meta: dict[str, str] | None = None
-            elif not _text(closed or b"") and now - float(touched) > model.IDLE_SECONDS:
-                meta = self._find(code)  # expires it
-            else:
-                meta = {"closed": _text(closed or b""), "host": _text(host or b"")}
-            if meta is None or (meta["closed"] and now - float(meta["closed"]) > model.CLOSED_KEPT_SECONDS):
+            self._rules(pipe, code)
+        for code in codes:
+            pipe.hmget(self._key(code), "closed", "host", "session", "address")
+        found = pipe.execute()[len(codes) :]
+        for code, fields in zip(codes, found, strict=True):
+            closed, host, session, address = (None if f is None else _text(f) for f in fields)
+            if host is None or (closed and now - float(closed) > model.CLOSED_KEPT_SECONDS):
                 pipe = self._redis.pipeline()
-                if meta is not None:
-                    pipe.delete(f"{self._prefix}:host:{meta['host']}")
+                if host is not None:
+                    pipe.delete(f"{self._prefix}:host:{host}")
                 pipe.delete(*self._keys(code, int(self._redis.llen(self._key(code, "asked")))))
                 pipe.srem(f"{self._prefix}:rooms", code)
                 pipe.execute()
                 self._pagers.pop(code, None)
-            elif not meta["closed"]:
-                open_rooms += 1
-        return open_rooms
+            elif not closed:
+                held.append((session or "", address or ""))
+        return held
 
     def _closed(self, room: dict[str, str]) -> bool:
         return bool(room["closed"])
@@ -250,12 +292,14 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         code = self._redis.get(f"{self._prefix}:host:{host}")
         return None if code is None else _text(code)
 
-    def _create(self, host: str) -> str:
+    def _create(self, host: str, *, session: str, address: str) -> str:
         code = model.new_code()
         while not self._redis.hsetnx(self._key(code), "host", host):  # a code in use: draw again
             code = model.new_code()
         pipe = self._redis.pipeline()
-        fields = {"touched": repr(self._clock()), "closed": "", "reason": "", "version": 0, "open": "0"}
+        now = repr(self._clock())
+        fields = {"touched": now, "created": now, "seen": now, "away": "", "closed": "", "reason": ""}
+        fields |= {"version": "0", "open": "0", "session": session, "address": address}
         pipe.hset(self._key(code), mapping=fields)
         pipe.set(f"{self._prefix}:host:{host}", code, ex=KEPT_SECONDS)
         pipe.sadd(f"{self._prefix}:rooms", code)
@@ -263,9 +307,22 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         pipe.execute()
         return code
 
-    def _seat(self, code: str, student: str, name: str) -> bool:
-        keys = [self._key(code, "students"), self._key(code, "order")]
-        return bool(self._join(keys=keys, args=[student, name, model.MAX_STUDENTS]))
+    def _seat(self, code: str, student: str, name: str, browser: str) -> str | None:
+        keys = [self._key(code, "students"), self._key(code, "order"), self._key(code, "browsers")]
+        seated = _text(self._join(keys=keys, args=[student, name, model.MAX_STUDENTS, browser]))
+        if seated:
+            self._redis.expire(self._key(code, "browsers"), KEPT_SECONDS)
+        return seated or None
+
+    def _count(self, bucket: str, add: int) -> int:
+        window = int(self._clock() // model.COUNTED_SECONDS)
+        key = f"{self._prefix}:count:{bucket}:{window}"
+        if not add:
+            return int(self._redis.get(key) or 0)
+        pipe = self._redis.pipeline()
+        pipe.incrby(key, add)
+        pipe.expire(key, 2 * model.COUNTED_SECONDS)
+        return int(pipe.execute()[0])
 
     def _name(self, code: str, student: str) -> str | None:
         name = self._redis.hget(self._key(code, "students"), student)
@@ -308,7 +365,9 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
             "run": moment.run,
             "touched": repr(self._clock()),
             "pager": "1" if pager is not None else "",  # a teacher's server makes pages of places
+            **self._here(),
         }
+        changed = changed or meta.get("away") == "1"
         asked = int(self._redis.llen(self._key(code, "asked")))
         if meta["open"] != "0":
             last = room_records.decode(self._redis.lindex(self._key(code, "asked"), -1))
@@ -343,7 +402,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         pipe = self._redis.pipeline()
         pipe.rpush(self._key(code, "asked"), room_records.encode(Asked(number, question, revealed=False)))
         choices = json.dumps(list(question.choices))
-        fields = {"open": number, "choices": choices, "touched": repr(self._clock())}
+        fields = {"open": number, "choices": choices, "touched": repr(self._clock()), **self._here()}
         pipe.hset(self._key(code), mapping=fields)
         self._bump(pipe, code)
         self._keep(pipe, code, number)
@@ -354,12 +413,26 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
     def reveal(self, host: str) -> None:
         code, meta = self._drive(host)
         if meta["open"] == "0":
+            self.present(host)
             return
         last = room_records.decode(self._redis.lindex(self._key(code, "asked"), -1))
         pipe = self._redis.pipeline()
         pipe.lset(self._key(code, "asked"), -1, room_records.encode(replace(last, revealed=True)))
-        pipe.hset(self._key(code), mapping={"open": "0", "touched": repr(self._clock())})
+        pipe.hset(self._key(code), mapping={"open": "0", "touched": repr(self._clock()), **self._here()})
         self._bump(pipe, code)
+        pipe.execute()
+
+    def _here(self) -> dict[str, str]:
+        """The fields saying the teacher's page is there now (the caller bumps the version if it was away)."""
+        return {"seen": repr(self._clock()), "away": ""}
+
+    @_guarded
+    def present(self, host: str) -> None:
+        code, meta = self._drive(host)
+        pipe = self._redis.pipeline()
+        pipe.hset(self._key(code), mapping=self._here())
+        if meta.get("away") == "1":
+            self._bump(pipe, code)
         pipe.execute()
 
     @_guarded
@@ -470,7 +543,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         live: Moment | None = room_records.decode(meta["moment"]) if meta.get("moment") else None
         students = int(self._redis.hlen(self._key(code, "students")))
         answers = self._answers(code, asked.number) if asked else {}
-        return int(meta["version"]), meta["reason"], live, students, asked, answers
+        return int(meta["version"]), meta["reason"], live, students, asked, answers, meta.get("away") == "1"
 
     def _answers(self, code: str, number: int) -> dict[str, str]:
         raw = self._redis.hgetall(self._key(code, f"answers:{number}"))

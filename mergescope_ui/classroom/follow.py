@@ -69,8 +69,8 @@ def _follow(joined: Joined) -> None:
     )
     if state.away:
         st.warning(
-            "Your teacher has left the room: their page closed or lost its connection. You can look back "
-            "through the steps; the room goes on when they are back.",
+            "Your teacher has left the room: their page closed, lost its connection, or has been in the "
+            "background a while. You can look back through the steps; the room goes on when they are back.",
             icon="👋",
         )
     with st.container(key="room_question"):

@@ -369,6 +369,17 @@ def test_a_phone_reads_within_seconds_that_the_teacher_left(server: str) -> None
         phone = _phone_in(browser, server, code)
         teacher.get_by_role("button", name="Next ▶").click()
         _step_shown(phone, 1)
+        # A second tab of the phone's browser joins as the same student (its seat, its name): one seat.
+        tab = phone.context.new_page()
+        tab.goto(f"{server}/room?code={code}")
+        tab.get_by_label("Your name").fill("Ada's second tab")
+        tab.get_by_role("button", name="Join the room").click()
+        tab.locator(".ms-room-line").get_by_text("You: Ada", exact=True).wait_for(timeout=FOLLOW_MS)
+        teacher.get_by_role("button", name="Next ▶").click()  # (the teacher's page redraws the names)
+        _step_shown(tab, 2)
+        _step_shown(phone, 2)
+        teacher.get_by_text(re.compile(r"1 student joined \(Ada\)\.")).first.wait_for(timeout=FOLLOW_MS)
+        tab.close()
         phone.wait_for_timeout(3000)
         assert phone.get_by_text("Your teacher has left the room").count() == 0  # (there, and saying so)
         teacher.context.close()
@@ -376,7 +387,7 @@ def test_a_phone_reads_within_seconds_that_the_teacher_left(server: str) -> None
         phone.get_by_text("Your teacher has left the room").wait_for(timeout=LEFT_MS)
         print(f"the phone read that the teacher left {time.monotonic() - closed:.1f} s after the page closed")
         _phone_shot(phone, "7_teacher_left")
-        _step_shown(phone, 1)  # the lesson stays
+        _step_shown(phone, 2)  # the lesson stays
         _no_sideways_scroll(phone)
 
 

@@ -20,6 +20,7 @@ from . import keys
 from .reach import unreachable
 
 TITLE = "🎓 Live room"
+UNREACHABLE_JOIN = "The room is unreachable just now: join again in a moment."
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +104,9 @@ def _join(browser: str) -> None:
         store = room_store()
         student = store.join(code, name, browser=browser, address=client_address())
         seated = store.member(code, student)  # (a second tab: the name this browser joined under)
+    except StoreError as exc:
+        st.error(md_escape(exc) if exc.damaged else UNREACHABLE_JOIN)
+        return
     except (RoomError, ValueError) as exc:  # our own sentences, with a typed name in none of them
         st.error(md_escape(exc))
         return

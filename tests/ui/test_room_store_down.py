@@ -64,6 +64,17 @@ def test_a_student_sees_one_line_while_the_store_is_down_and_follows_again(redis
     at.run()
     assert not at.exception and not _lines(at)
     assert any("Teacher at step 4" in h.value for h in at.html)
+    # Joining while the store is down: one line, the form kept.
+    server.stop()
+    late = AppTest.from_file(PAGE, default_timeout=60)
+    late.query_params["code"] = code
+    late.run()
+    late.text_input(key="room_name").set_value("Ben")
+    late.button[0].click().run()
+    assert not late.exception
+    assert [e.value for e in late.error] == ["The room is unreachable just now: join again in a moment."]
+    assert late.text_input(key="room_name").value == "Ben"
+    server.start()
     # A reload while the store is down: the same line, and the room found again once it is back.
     reload = AppTest.from_file(PAGE, default_timeout=60)
     reload.session_state["room_tab_memory"] = {"value": f"{code} {at.session_state['_room_joined'].student}"}

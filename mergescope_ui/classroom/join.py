@@ -104,10 +104,9 @@ def _join(browser: str) -> None:
         store = room_store()
         student = store.join(code, name, browser=browser, address=client_address())
         seated = store.member(code, student)  # (a second tab: the name this browser joined under)
-    except StoreError as exc:
-        st.error(md_escape(exc) if exc.damaged else UNREACHABLE_JOIN)
-        return
     except (RoomError, ValueError) as exc:  # our own sentences, with a typed name in none of them
+        if isinstance(exc, StoreError) and not exc.damaged:
+            exc = RoomError(UNREACHABLE_JOIN)  # (a student's words)
         st.error(md_escape(exc))
         return
     st.session_state[keys.JOINED] = Joined(code=code, student=student, name=seated or clean_name(name))

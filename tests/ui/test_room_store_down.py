@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from mergescope_ui.classroom.join import UNREACHABLE_JOIN
 from mergescope_ui.classroom.reach import UNREACHABLE as STUDENT_LINE
 from mergescope_ui.shared import rooms
 from mergescope_ui.shared.html.safe_text import md_escape
@@ -72,7 +73,7 @@ def test_a_student_sees_one_line_while_the_store_is_down_and_follows_again(redis
     late.text_input(key="room_name").set_value("Ben")
     late.button[0].click().run()
     assert not late.exception
-    assert [e.value for e in late.error] == ["The room is unreachable just now: join again in a moment."]
+    assert [e.value for e in late.error] == [md_escape(UNREACHABLE_JOIN)]
     assert late.text_input(key="room_name").value == "Ben"
     server.start()
     # A reload while the store is down: the same line, and the room found again once it is back.

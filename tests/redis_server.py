@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -91,6 +92,11 @@ class RedisProcess:
                 if self._proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"redis-server did not start on port {self.port}") from None
                 time.sleep(0.05)
+
+    def freeze(self, frozen: bool) -> None:
+        """Freeze it (``SIGSTOP``: it keeps its connections, answers nothing) or thaw it (``SIGCONT``)."""
+        assert self._proc is not None
+        self._proc.send_signal(signal.SIGSTOP if frozen else signal.SIGCONT)
 
     def stop(self) -> None:
         """Stop it (SIGTERM; SIGKILL after 10 s) and wait until it is gone."""

@@ -60,7 +60,7 @@ KEPT_SECONDS = (
 PAGE_WAIT = 1.0  # seconds a student's server waits for the teacher's server to make a page of places
 # A Redis that does not answer: a call gives up after these seconds (connecting, then reading) and one
 # more try, so a page says so at once instead of holding its session (a stopped Redis never answers).
-CONNECT_TIMEOUT, READ_TIMEOUT = 1.0, 2.0
+CONNECT_TIMEOUT, READ_TIMEOUT = 1.0, 1.0
 
 _JOIN = """
 if ARGV[4] ~= '' then

@@ -76,6 +76,12 @@ def test_a_redis_stopped_mid_lesson_is_one_error_and_the_room_goes_on_after(redi
         assert state.position == 4 and not state.closed and state.students == 1
         assert store.ask(host) == 1
         assert store.answer(code, ada, 1, "o + w")
+        redis.freeze(True)  # a Redis that hangs: the call gives up after its time-outs, one error
+        try:
+            _fails(lambda: store.state(code, student=ada), damaged=False)
+        finally:
+            redis.freeze(False)
+        assert store.state(code, student=ada).mine == "o + w"
     finally:
         store.close_connections()
 

@@ -86,18 +86,20 @@ class LessonRequest:
 
 
 def check_range(first: int, last: int) -> None:
-    """A ValueError that says how to fix a range of steps that is not one, or too long for one file.
+    """A ValueError that says how to fix a range of steps that is not one, or too long for one file (steps
+    ``first``..``last`` are ``last - first`` steps after the first one shown).
 
-    >>> check_range(5, 2_005)
+    >>> check_range(0, 2_000)
+    >>> check_range(5, 2_006)
     Traceback (most recent call last):
-    ValueError: steps 5–2,005 are 2,001, more than the 2,000 one lesson file holds; choose a smaller range
+    ValueError: steps 5–2,006 are 2,001 steps, more than the 2,000 one lesson file holds; choose fewer
     """
     if not 0 <= first <= last:
         raise ValueError(f"the steps {first}–{last} are not a range; give a first step from 0 up to the last")
-    if last - first + 1 > MAX_LESSON_STEPS:
+    if last - first > MAX_LESSON_STEPS:
         raise ValueError(
-            f"steps {first:,}–{last:,} are {last - first + 1:,}, more than the {MAX_LESSON_STEPS:,} one "
-            "lesson file holds; choose a smaller range"
+            f"steps {first:,}–{last:,} are {last - first:,} steps, more than the {MAX_LESSON_STEPS:,} one "
+            "lesson file holds; choose fewer"
         )
 
 

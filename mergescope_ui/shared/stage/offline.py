@@ -6,7 +6,10 @@ page's own script runs, by its hash), the page's CSS, ``assets/stage.html``, and
 of ``assets/stage.js`` (its ``drawStage``, unchanged) and ``assets/offline.js`` (the bridge in place of
 Streamlit's).  The records go in a ``<script type="application/json">`` block, as :func:`~.contract.wire`
 makes them, escaped so that no string in them (a token ``</script>``) can end the block; the script reads
-them as text.  Without scripts, ``fallback`` shows (a ``<noscript>``).
+them as text.  A view's card and chart (element trees, most of the file) go packed (:func:`pack_blocks`):
+each element a list ``[tag, attrs, children]``, each string that recurs an index into one table of
+strings; offline.js unpacks them before the stage sees them.  Without scripts, ``fallback`` shows (a
+``<noscript>``).
 
 >>> data = json_block({"token": "</script><img src=x onerror=alert(1)>"})
 >>> "</script" in data, json.loads(data) == {"token": "</script><img src=x onerror=alert(1)>"}
@@ -19,6 +22,8 @@ import base64
 import hashlib
 import html
 import json
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,6 +69,68 @@ def json_block(data: Any) -> str:
     return text
 
 
+BLOCKS = ("card", "pairs")
+"""The fields of a wired step view that hold element trees (packed by :func:`pack_blocks`)."""
+
+
+def _strings(node: Any) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+        return
+    yield node["tag"]
+    for name, value in node["attrs"]:
+        yield name
+        yield value
+    for child in node["children"]:
+        yield from _strings(child)
+
+
+def pack_blocks(views: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Wired step views with their element trees packed, and the table of the strings they share:
+    an element is ``[tag, attrs, children]``, a string that recurs its index in the table (an element
+    tree holds no numbers of its own, so a number is always an index).
+
+    >>> inner = {"tag": "em", "attrs": [], "children": []}
+    >>> tree = [{"tag": "em", "attrs": [["class", "x"]], "children": ["hi", inner]}]
+    >>> packed, strings = pack_blocks([{"card": tree, "pairs": [], "step": 1}])
+    >>> packed[0]["card"], strings
+    ([[0, [['class', 'x']], ['hi', [0, [], []]]]], ['em'])
+    >>> unpack_blocks(packed, strings)[0]["card"] == tree
+    True
+    """
+    counts = Counter(s for view in views for name in BLOCKS for node in view[name] for s in _strings(node))
+    strings = [s for s, n in counts.most_common() if n > 1 and len(s) > 1]
+    index = {s: i for i, s in enumerate(strings)}
+
+    def pack(node: Any) -> Any:
+        if isinstance(node, str):
+            return index.get(node, node)
+        attrs = [[index.get(a, a), index.get(v, v)] for a, v in node["attrs"]]
+        return [index.get(node["tag"], node["tag"]), attrs, [pack(child) for child in node["children"]]]
+
+    packed = [{**view, **{name: [pack(node) for node in view[name]] for name in BLOCKS}} for view in views]
+    return packed, strings
+
+
+def unpack_blocks(views: list[dict[str, Any]], strings: list[str]) -> list[dict[str, Any]]:
+    """:func:`pack_blocks` undone (what offline.js does in the browser)."""
+
+    def text(value: Any) -> str:
+        return strings[value] if isinstance(value, int) else str(value)
+
+    def unpack(node: Any) -> Any:
+        if not isinstance(node, list):
+            return text(node)
+        tag, attrs, children = node
+        return {
+            "tag": text(tag),
+            "attrs": [[text(a), text(v)] for a, v in attrs],
+            "children": [unpack(child) for child in children],
+        }
+
+    return [{**view, **{name: [unpack(node) for node in view[name]] for name in BLOCKS}} for view in views]
+
+
 def stage_script() -> str:
     """stage.js, then offline.js in a block of its own (its names apart from stage.js's), as one module."""
     stage = (ASSETS / "stage.js").read_text(encoding="utf-8")
@@ -86,8 +153,11 @@ def offline_html(page: OfflinePage) -> str:
     """The whole page (see the module docstring)."""
     code = "\n" + stage_script()  # the script element's text, as hashed
     policy = f"{BLOCKED}; script-src {script_hash(code)}; style-src 'unsafe-inline'"
+    window = wire(page.window)
+    window["views"], strings = pack_blocks(window["views"])
     data = {
-        "window": wire(page.window),
+        "window": window,
+        "strings": strings,
         "before_first": page.before_first,
         "after_last": page.after_last,
     }

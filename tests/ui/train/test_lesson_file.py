@@ -71,7 +71,9 @@ def _parse(page: str) -> Tags:
 def _data(page: str) -> dict:
     match = re.search(r'<script type="application/json" id="ms-lesson-data">(.*?)</script>', page, re.S)
     assert match, "the steps are in one JSON block"
-    return json.loads(match[1])
+    data = json.loads(match[1])
+    data["window"]["views"] = offline.unpack_blocks(data["window"]["views"], data["strings"])
+    return data
 
 
 def test_the_file_fetches_nothing_and_runs_only_its_own_script() -> None:

@@ -7,11 +7,17 @@
 import drawStage from "./stage.js";
 
 /**
- * What offline.py writes in the JSON block: the window (every step of the range), and the notices for a
- * step before or after the range.
+ * What offline.py writes in the JSON block: the window (every step of the range, each view's card and
+ * chart packed: offline.py pack_blocks), the table of the strings they share, and the notices for a step
+ * before or after the range.
  * @typedef {import("./stage.js").Window} Window
+ * @typedef {import("./stage.js").StepView} StepView
+ * @typedef {import("./stage.js").Element} Element
  * @typedef {import("./stage.js").Shown} Shown
- * @typedef {{window: Window, before_first: string, after_last: string}} Lesson
+ * @typedef {string | number | [string | number, (string | number)[][], Packed[]]} Packed
+ * @typedef {Omit<StepView, "card" | "pairs"> & {card: Packed[], pairs: Packed[]}} PackedView
+ * @typedef {{window: Omit<Window, "views"> & {views: PackedView[]}, strings: string[], before_first: string,
+ *   after_last: string}} Lesson
  */
 
 const THEMES = ["light dark", "light", "dark"]; // auto (the system's), then light, then dark
@@ -23,6 +29,23 @@ function readLesson() {
   return JSON.parse(block.textContent || "null");
 }
 
+/** The views as the stage reads them: each packed element a record again, each index its string.
+ * @param {Lesson} lesson @returns {Window} */
+function unpack(lesson) {
+  const strings = lesson.strings;
+  /** @param {string | number} value */
+  const text = (value) => (typeof value === "number" ? strings[value] : value);
+  /** @param {Packed} node @returns {Element | string} */
+  const element = (node) => {
+    if (!Array.isArray(node)) return text(node);
+    const [tag, attrs, children] = node;
+    return { tag: text(tag), attrs: attrs.map((pair) => pair.map(text)), children: children.map(element) };
+  };
+  /** @param {PackedView} view @returns {StepView} */
+  const view = (view) => ({ ...view, card: view.card.map(element), pairs: view.pairs.map(element) });
+  return { ...lesson.window, views: lesson.window.views.map(view) };
+}
+
 function startLesson() {
   const lesson = readLesson();
   const host = /** @type {HTMLElement} */ (document.querySelector(".ms-lesson-stage"));
@@ -30,7 +53,7 @@ function startLesson() {
   const presenter = /** @type {HTMLButtonElement} */ (document.querySelector(".ms-lesson-presenter"));
   const theme = /** @type {HTMLButtonElement} */ (document.querySelector(".ms-lesson-theme"));
   document.documentElement.classList.add("ms-js"); // offline.css shows the stage and its tools
-  let win = lesson.window;
+  let win = unpack(lesson);
   const { lo, hi } = win;
   let pending = 0;
 

@@ -96,10 +96,10 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
         out = Path(args.out)
         out.write_text(page, encoding="utf-8")
     except (ValueError, OSError) as exc:
-        stderr.write(f"error: {exc}\n")
+        print(f"error: {exc}", file=stderr)
         return 1
     steps = f"steps {request.first:,}–{request.last:,} asked"
-    stderr.write(f"wrote {out} ({len(page.encode('utf-8')) / 1024:,.0f} kB, {steps})\n")
+    print(f"wrote {out} ({len(page.encode('utf-8')) / 1024:,.0f} kB, {steps})", file=stderr)
     return 0
 
 

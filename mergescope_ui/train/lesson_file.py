@@ -42,7 +42,8 @@ from .stage_data import StageViews
 
 MAX_LESSON_STEPS = 2_000
 """The most steps one lesson file holds (its views are some 5–10 kB each)."""
-MAX_LESSON_BYTES = 20 * 1024 * 1024
+MAX_LESSON_MB = 20
+MAX_LESSON_BYTES = MAX_LESSON_MB * 2**20
 """The largest lesson file made: past it, a smaller range."""
 MAX_LESSON_CHARS = 200_000
 """The longest text a lesson file is trained on here (the app trains it again, in the request)."""
@@ -212,7 +213,7 @@ def lesson_html(request: LessonRequest) -> str:
     size = len(text.encode("utf-8"))
     if size > MAX_LESSON_BYTES:
         raise ValueError(
-            f"the lesson file would be {size / 2**20:.1f} MB, more than {MAX_LESSON_BYTES / 2**20:.0f} MB; "
+            f"the lesson file would be {size / 2**20:.1f} MB, more than {MAX_LESSON_MB} MB; "
             "choose a smaller range of steps"
         )
     return text

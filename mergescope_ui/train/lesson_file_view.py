@@ -17,8 +17,8 @@ from mergescope_ui.shared.stage.producer import StageSettings
 from . import keys
 from .inputs import Inputs
 from .lesson_file import (
-    MAX_LESSON_BYTES,
     MAX_LESSON_CHARS,
+    MAX_LESSON_MB,
     MAX_LESSON_STEPS,
     LessonRequest,
     check_range,
@@ -41,7 +41,7 @@ def lesson_download(inputs: Inputs, *, position: int, max_steps: int, options: S
     st.caption(
         "One HTML file with these steps on this stage (Next, Back, Play, the keys, presenter mode, light "
         "and dark), the same text and settings: it opens in a browser from a disk or a mail, with no "
-        f"server and no network. Up to {MAX_LESSON_STEPS:,} steps and {MAX_LESSON_BYTES // 2**20} MB a "
+        f"server and no network. Up to {MAX_LESSON_STEPS:,} steps and {MAX_LESSON_MB:,} MB a "
         "file (about 10 kB a step); each step holds its first places. Made when you click."
     )
     top = max(1, max_steps)

@@ -96,6 +96,12 @@ STREAM_ERRORS = (
 FIFO_WAIT_SECONDS = 10.0  # how long encode --input waits for a named pipe's first bytes
 
 
+LESSON_POINTER = (
+    "a lesson file is made by the app's command: python -m mergescope_ui.lesson FILE --vocab-size N "
+    "[--steps K|A-B] [--model bpe|wordpiece|unigram] --out lesson.html"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bpe_core",
@@ -227,6 +233,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--bytes", action="store_true", help="write the tokens' exact bytes (no UTF-8 repair)"
     )
 
+    lesson = sub.add_parser("lesson", help="an offline lesson file: made by the app, see the message")
+    lesson.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     convert = sub.add_parser("convert", help="convert a tokenizer to another file format")
     convert.add_argument("source", metavar="SRC", help="tokenizer directory or file")
     convert.add_argument(
@@ -270,6 +278,9 @@ def main(
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    if args.command == "lesson":  # the stage draws a lesson, and the engine knows nothing of it
+        stderr.write(f"{LESSON_POINTER}\n")
+        return 2
     try:
         _check_args(args)
         if args.command == "train":

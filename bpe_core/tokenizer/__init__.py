@@ -14,10 +14,11 @@
   after :mod:`.wordpiece_words`, BERT's pre-tokenizer;
 - :mod:`.unigram`: :class:`UnigramTokenizer`, SentencePiece's model (Viterbi over pieces with log
   probabilities), after :mod:`.unigram_normalizer` (SentencePiece's normalization); :mod:`.unigram_lattice`:
-  a word's every segmentation and the best one.
+  a word's every segmentation and the best one;
+- :mod:`.notebook_html`: what a notebook shows of the engine's records (``_repr_html_``: static HTML).
 """
 
-from .bpe import Tokenizer, TokenSpan
+from .bpe import Tokenizer, TokenSpan, TokenSpans
 from .char_baseline import CharTokenizer
 from .scheme import Loss, SchemeTokenizer, lost
 from .textbook import textbook_encode
@@ -29,6 +30,7 @@ __all__ = [
     "Loss",
     "SchemeTokenizer",
     "TokenSpan",
+    "TokenSpans",
     "Tokenizer",
     "UnigramTokenizer",
     "WordPieceTokenizer",

@@ -853,9 +853,11 @@ function unpack(data) {
 }
 
 /** The window comes as JSON or as JSON bytes (see unpack); the stage reports Shown and triggers "ask".
+ * Named (drawStage) so that an offline lesson file calls it too, with its own bridge
+ * (mergescope_ui/shared/stage/assets/offline.js).
  * @param {FrontendRendererArgs<{shown: Shown, ask: number}, Window | Uint8Array | ArrayBuffer | null>} component
  */
-export default function (component) {
+export default function drawStage(component) {
   const { setStateValue, setTriggerValue, parentElement } = component;
   const data = unpack(component.data);
   const root = /** @type {StageRoot | null} */ (parentElement.querySelector(".ms-stage"));

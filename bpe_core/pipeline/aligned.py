@@ -85,12 +85,12 @@ class Aligned:
         return Aligned("".join(text), tuple(starts), tuple(ends))
 
     def prepend(self, prefix: str) -> Aligned:
-        """``prefix`` in front, standing for the start of the first character; nothing for an empty text
-        (HF's ``prepend`` leaves an empty text empty)."""
+        """``prefix`` in front, standing for the first character (as HF aligns it); nothing for an empty
+        text (HF's ``prepend`` leaves an empty text empty)."""
         if not self.text:
             return self
-        a = self.starts[0]
-        return Aligned(prefix + self.text, (a,) * len(prefix) + self.starts, (a,) * len(prefix) + self.ends)
+        a, b = self.starts[0], self.ends[0]
+        return Aligned(prefix + self.text, (a,) * len(prefix) + self.starts, (b,) * len(prefix) + self.ends)
 
     def split(self, matches: Sequence[tuple[int, int]], behavior: Behavior) -> list[Aligned]:
         """The pieces of this text cut at ``matches`` (sorted, not overlapping), the matched parts kept as

@@ -270,10 +270,13 @@ class BertNormalizer:
         return text
 
 
+_BERT_CONTROL = ("Cc", "Cf", "Co")  # HF's `is_other` (unicode_categories): not Cn, unassigned characters stay
+
+
 def _bert_clean(c: str) -> str:
     if c in "\t\n\r":
         return " "
-    if c in "\x00\ufffd" or unicodedata.category(c).startswith("C"):
+    if c in "\x00\ufffd" or unicodedata.category(c) in _BERT_CONTROL:
         return ""
     return " " if is_white_space(c) else c
 

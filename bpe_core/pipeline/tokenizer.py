@@ -93,7 +93,8 @@ class PipelineTokenizer:
             for t in self.added_tokens
             if t.normalized
         ]
-        self._added_piece = {t.id: t.content for t in self.added_tokens}
+        # a normalized token is written as normalized (HF's `simple_id_to_token`), so decoders invert it
+        self._added_piece = {t.id: t.content for t in [*self._raw, *self._normalized]}
         self._special = frozenset(t.id for t in self.added_tokens if t.special)
         unk = unk_token if unk_token is not None else getattr(model, "unk_token", None)
         if isinstance(model, UnigramModel):

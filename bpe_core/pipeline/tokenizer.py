@@ -147,6 +147,11 @@ class PipelineTokenizer:
             return " ".join(pieces)
         return "".join(self.decoder.decode_chain(pieces))
 
+    def incremental_decoder(self) -> PipelineDecoder:
+        """A decoder of ids given in blocks, whose texts joined are :meth:`decode` of them all (see
+        :class:`PipelineDecoder`)."""
+        return PipelineDecoder(self)
+
     def token_spans(self, text: str) -> list[TokenSpan]:
         """Each token over the input, with character and byte offsets; tokens that share a character (its
         bytes as ``<0xNN>`` pieces) share its span, each holding one of its bytes."""
@@ -234,6 +239,35 @@ class PipelineTokenizer:
             if k in wide or not (now == c or (now.endswith(c) and not now[: -len(c)].strip())):
                 changed += 1
         return changed
+
+
+class PipelineDecoder:
+    """:meth:`PipelineTokenizer.decode` a block of ids at a time.  A decoder chain may join pieces across
+    the whole text (``Fuse``, ``Strip`` of the first piece, byte runs), so the ids are checked as they come
+    and kept, and the text is given whole with the last block (``final=True``).
+
+    >>> from bpe_core.pipeline.models import WordPieceModel
+    >>> from bpe_core.pipeline.decoders import WordPiece
+    >>> d = PipelineTokenizer(model=WordPieceModel({"[UNK]": 0, "hug": 1, "##s": 2}), decoder=WordPiece())
+    >>> decoder = d.incremental_decoder()
+    >>> [decoder.decode([1]), decoder.decode([2, 1], final=True)]
+    ['', 'hugs hug']
+    """
+
+    def __init__(self, tok: PipelineTokenizer) -> None:
+        self.tok = tok
+        self.ids: list[int] = []
+
+    def decode(self, ids: Iterable[int], final: bool = False) -> str:
+        block = list(ids)
+        for i in block:
+            self.tok.piece(i)  # an unknown id is an error in the block that holds it
+        self.ids.extend(block)
+        if not final:
+            return ""
+        text = self.tok.decode(self.ids)
+        self.ids = []
+        return text
 
 
 def _setting(stage: object) -> str:

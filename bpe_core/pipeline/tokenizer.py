@@ -44,8 +44,9 @@ from .normalizers import Normalizer
 from .post_processors import PostProcessor
 from .pre_tokenizers import PreTokenizer
 
-SCHEME_OF_MODEL = {WordPieceModel.kind: "wordpiece", UnigramModel.kind: "unigram", BpeModel.kind: "piece-bpe"}
-"""The scheme each model kind is (:data:`bpe_core.tokenizer.scheme.SCHEMES`, and ``piece-bpe``)."""
+FAMILY_OF_MODEL = {WordPieceModel.kind: "wordpiece", UnigramModel.kind: "unigram", BpeModel.kind: "piece-bpe"}
+"""The scheme each model kind belongs to (:data:`bpe_core.tokenizer.scheme.SCHEMES`, and ``piece-bpe``): a
+pipeline's ``family``.  Its ``scheme`` is ``pipeline``: what it does is its stages', not one class's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +60,12 @@ class Stage:
 
 
 class PipelineTokenizer:
-    """A tokenizer built of HF's stages (see the module docstring); every stage but the model may be None."""
+    """A tokenizer built of HF's stages (see the module docstring); every stage but the model may be None.
+
+    ``scheme`` is ``pipeline`` (pages show it by its stages); ``family`` the scheme of its model
+    (:data:`FAMILY_OF_MODEL`)."""
+
+    scheme = "pipeline"
 
     def __init__(
         self,
@@ -78,7 +84,7 @@ class PipelineTokenizer:
         self.post_processor = post_processor
         self.decoder = decoder
         self.added_tokens = tuple(added_tokens)
-        self.scheme = SCHEME_OF_MODEL[model.kind]
+        self.family = FAMILY_OF_MODEL[model.kind]
         self._raw = [t for t in self.added_tokens if not t.normalized]
         self._normalized = [
             AddedToken(

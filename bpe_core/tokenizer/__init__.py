@@ -14,11 +14,14 @@
   after :mod:`.wordpiece_words`, BERT's pre-tokenizer;
 - :mod:`.unigram`: :class:`UnigramTokenizer`, SentencePiece's model (Viterbi over pieces with log
   probabilities), after :mod:`.unigram_normalizer` (SentencePiece's normalization); :mod:`.unigram_lattice`:
-  a word's every segmentation and the best one.
+  a word's every segmentation and the best one;
+- :mod:`.piece_bpe`: :class:`PieceBpeTokenizer`, SentencePiece's BPE over characters with byte fallback
+  (Llama-2's ``.model``), and the merge rule as a lesson states it and fast.
 """
 
 from .bpe import Tokenizer, TokenSpan
 from .char_baseline import CharTokenizer
+from .piece_bpe import PieceBpeTokenizer
 from .scheme import Loss, SchemeTokenizer, lost
 from .textbook import textbook_encode
 from .unigram import UnigramTokenizer
@@ -27,6 +30,7 @@ from .wordpiece import WordPieceTokenizer
 __all__ = [
     "CharTokenizer",
     "Loss",
+    "PieceBpeTokenizer",
     "SchemeTokenizer",
     "TokenSpan",
     "Tokenizer",

@@ -47,6 +47,13 @@ SCHEME_READERS: dict[str, Callable[..., SchemeTokenizer]] = {
     ),
     "sentencepiece": read_sentencepiece_model,
 }
+
+
+class OwnStagesError(ValueError):
+    """A split pattern or special tokens given for a ``tokenizer.json`` read stage by stage, which records
+    its own (a caller that chose them for any file may load it again without them)."""
+
+
 PIPELINE_FORMATS = ("hf-json", "wordpiece-json", "unigram-json")
 """The ``tokenizer.json`` formats: one its own reader refuses (a normalizer, Llama-2's BPE over characters...)
 is read stage by stage (:mod:`.hf_pipeline`) when ``any_scheme``."""
@@ -103,9 +110,13 @@ def load_tokenizer(
         try:
             return _load_detected(fmt, files, path, pattern, special_tokens, max_bytes, notes, any_scheme)
         except TokenizerFileError:
+            staged = read_pipeline_json_text(read_text(files[0], max_bytes=max_bytes), files[0])
             if pattern is not None or special_tokens:
-                raise
-            return read_pipeline_json_text(read_text(files[0], max_bytes=max_bytes), files[0])
+                raise OwnStagesError(
+                    f"pattern= and special_tokens= are for byte-level BPE files; {files[0]} is read stage by "
+                    "stage and records its own: leave them out"
+                ) from None
+            return staged
     return _load_detected(fmt, files, path, pattern, special_tokens, max_bytes, notes, any_scheme)
 
 

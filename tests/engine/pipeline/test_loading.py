@@ -158,3 +158,10 @@ def test_they_cannot_be_saved_yet_and_say_so(files: dict[str, Path], tmp_path: P
         with pytest.raises(ValueError, match="keep the file it was read from"):
             save_tokenizer(tok, tmp_path / name)
         assert not (tmp_path / name).exists()
+
+
+def test_a_pattern_for_a_staged_file_is_refused(files: dict[str, Path]) -> None:
+    from bpe_core.formats import OwnStagesError
+
+    with pytest.raises(OwnStagesError, match="records its own: leave them out"):
+        load_tokenizer(files["llama"], pattern="gpt4", any_scheme=True)

@@ -78,3 +78,14 @@ def test_an_exact_round_trip_of_llama_says_so(files) -> None:
     at = uploaded(name, data, text="A whole 自然 text, 龘 too")
     (expander,) = [e for e in at.expander if e.label.startswith("Decoded back")]
     assert expander.label.startswith("Decoded back: exact")
+
+
+def test_a_pattern_chosen_for_a_staged_file_is_dropped_with_a_note(files) -> None:
+    name, data = files["llama"]
+    notes: list[str] = []
+    tok = load_uploaded_any([(name, data)], pattern="gpt4", notes=notes)
+    assert isinstance(tok, PipelineTokenizer)
+    assert notes == [
+        "tokenizer.json is read stage by stage (its own normalizer and pre-tokenizer cut the words): "
+        "the split pattern chosen (gpt4) is not used"
+    ]

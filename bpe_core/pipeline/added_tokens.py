@@ -38,40 +38,54 @@ class AddedToken:
     special: bool = False
 
 
-def split_added(parts: Sequence[Aligned], tokens: Sequence[AddedToken]) -> list[tuple[Aligned, int | None]]:
-    """Each part cut at the added ``tokens`` it holds: ``(text, id)`` for a token, ``(text, None)`` for
-    the text between (empty texts dropped)."""
-    if not tokens:
-        return [(p, None) for p in parts if p.text]
-    by_content = {t.content: t for t in tokens}
-    alternatives = sorted(by_content, key=len, reverse=True)
-    pattern = regex.compile("|".join(regex.escape(a) for a in alternatives))
-    out: list[tuple[Aligned, int | None]] = []
-    for part in parts:
-        s = part.text
-        pos = 0
-        for m in pattern.finditer(s):
-            t = by_content[m.group()]
-            start, stop = m.span()
-            if t.single_word:
-                before = start == 0 or not _WORD.match(s[start - 1])
-                after = stop == len(s) or not _WORD.match(s[stop])
-                if not (before and after):
+class AddedTokens:
+    """Added tokens ready to be found: their pattern compiled once (longest first at a place)."""
+
+    def __init__(self, tokens: Sequence[AddedToken]) -> None:
+        self.tokens = tuple(tokens)
+        self._by_content = {t.content: t for t in self.tokens}
+        alternatives = sorted(self._by_content, key=len, reverse=True)
+        self._pattern = (
+            regex.compile("|".join(regex.escape(a) for a in alternatives)) if alternatives else None
+        )
+
+    def split(self, parts: Sequence[Aligned]) -> list[tuple[Aligned, int | None]]:
+        """Each part cut at the added tokens it holds: ``(text, id)`` for a token, ``(text, None)`` for
+        the text between (empty texts dropped)."""
+        if self._pattern is None:
+            return [(p, None) for p in parts if p.text]
+        out: list[tuple[Aligned, int | None]] = []
+        for part in parts:
+            s = part.text
+            pos = 0
+            for m in self._pattern.finditer(s):
+                t = self._by_content[m.group()]
+                start, stop = m.span()
+                if t.single_word:
+                    before = start == 0 or not _WORD.match(s[start - 1])
+                    after = stop == len(s) or not _WORD.match(s[stop])
+                    if not (before and after):
+                        continue
+                if t.lstrip:
+                    k = start
+                    while k > 0 and is_white_space(s[k - 1]):
+                        k -= 1
+                    start = max(k, pos)
+                if t.rstrip:
+                    while stop < len(s) and is_white_space(s[stop]):
+                        stop += 1
+                if start < pos:  # overlaps what the token before took with its rstrip
                     continue
-            if t.lstrip:
-                k = start
-                while k > 0 and is_white_space(s[k - 1]):
-                    k -= 1
-                start = max(k, pos)
-            if t.rstrip:
-                while stop < len(s) and is_white_space(s[stop]):
-                    stop += 1
-            if start < pos:  # overlaps what the token before took with its rstrip
-                continue
-            if pos < start:
-                out.append((part.slice(pos, start), None))
-            out.append((part.slice(start, stop), t.id))
-            pos = stop
-        if pos < len(s):
-            out.append((part.slice(pos, len(s)), None))
-    return out
+                if pos < start:
+                    out.append((part.slice(pos, start), None))
+                out.append((part.slice(start, stop), t.id))
+                pos = stop
+            if pos < len(s):
+                out.append((part.slice(pos, len(s)), None))
+        return out
+
+
+def split_added(parts: Sequence[Aligned], tokens: Sequence[AddedToken]) -> list[tuple[Aligned, int | None]]:
+    """Each part cut at the added ``tokens`` it holds (:meth:`AddedTokens.split`, the pattern compiled for
+    this call)."""
+    return AddedTokens(tokens).split(parts)

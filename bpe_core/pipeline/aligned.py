@@ -54,7 +54,7 @@ class Aligned:
         if i >= j:
             k = self.starts[i] if i < len(self.starts) else (self.ends[-1] if self.ends else 0)
             return k, k
-        return min(self.starts[i:j]), max(self.ends[i:j])
+        return self.starts[i], self.ends[j - 1]  # every stage keeps the spans in order: they never go back
 
     def slice(self, i: int, j: int) -> Aligned:
         return Aligned(self.text[i:j], self.starts[i:j], self.ends[i:j])

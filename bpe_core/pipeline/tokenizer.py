@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..tokenizer import Loss, Tokenizer, TokenSpan
-from .added_tokens import AddedToken, split_added
+from .added_tokens import AddedToken, AddedTokens
 from .aligned import Aligned
 from .decoders import Decoder
 from .models import BpeModel, Model, UnigramModel, WordPieceModel
@@ -99,6 +99,8 @@ class PipelineTokenizer:
             for t in self.added_tokens
             if t.normalized
         ]
+        self._raw_matcher = AddedTokens(self._raw)
+        self._normalized_matcher = AddedTokens(self._normalized)
         # a normalized token is written as normalized (HF's `simple_id_to_token`), so decoders invert it
         self._added_piece = {t.id: t.content for t in [*self._raw, *self._normalized]}
         self._special = frozenset(t.id for t in self.added_tokens if t.special)
@@ -213,11 +215,11 @@ class PipelineTokenizer:
         if not isinstance(text, str):
             raise ValueError(f"the text to encode must be a string, not {type(text).__name__}")
         out: list[tuple[int, int, int]] = []
-        for part, added in split_added([Aligned.of(text)], self._raw):
+        for part, added in self._raw_matcher.split([Aligned.of(text)]):
             if added is not None:
                 out.append((added, *part.span(0, len(part))))
                 continue
-            for piece, added2 in split_added([self._normalize(part)], self._normalized):
+            for piece, added2 in self._normalized_matcher.split([self._normalize(part)]):
                 if added2 is not None:
                     out.append((added2, *piece.span(0, len(piece))))
                     continue

@@ -43,6 +43,43 @@ def is_white_space(c: str) -> bool:
     return WHITE_SPACE.fullmatch(c) is not None
 
 
+# Oniguruma's Unicode \w as HF's build has it: letters, marks, Nd, Nl, Pc, and Latin-1's other numbers
+# (² ½, but not ①); the `regex` module's \w adds the zero-width joiner and every other number
+_ONIG_WORD = r"\p{L}\p{M}\p{Nd}\p{Nl}\p{Pc}\u00b2\u00b3\u00b9\u00bc-\u00be"
+
+
+def hf_regex(source: str) -> regex.Pattern[str]:
+    """A regex of a ``tokenizer.json`` (HF compiles ``Split`` and ``Replace`` patterns with Oniguruma)
+    compiled for the ``regex`` module, with Oniguruma's ``\\w`` and ``\\W`` (see ``_ONIG_WORD``).
+
+    >>> [hf_regex(r"\\w+").findall(t) for t in ("a\u200db", "½x", "a①")]
+    [['a', 'b'], ['½x'], ['a']]
+    """
+    out: list[str] = []
+    in_class = 0
+    i = 0
+    while i < len(source):
+        c = source[i]
+        if c == "\\" and i + 1 < len(source):
+            nxt = source[i + 1]
+            if nxt in "wW":
+                if in_class:
+                    out.append(_ONIG_WORD if nxt == "w" else f"[^{_ONIG_WORD}]")
+                else:
+                    out.append(f"[{_ONIG_WORD}]" if nxt == "w" else f"[^{_ONIG_WORD}]")
+            else:
+                out.append(source[i : i + 2])
+            i += 2
+            continue
+        if c == "[":
+            in_class += 1
+        elif c == "]" and in_class:
+            in_class -= 1
+        out.append(c)
+        i += 1
+    return regex.compile("".join(out), regex.V1)
+
+
 class Normalizer(Protocol):
     """What every normalizer offers."""
 
@@ -168,8 +205,8 @@ class Replace:
     _compiled: regex.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        source = self.pattern if self.is_regex else regex.escape(self.pattern)
-        object.__setattr__(self, "_compiled", regex.compile(source, regex.V1))
+        compiled = hf_regex(self.pattern) if self.is_regex else regex.compile(regex.escape(self.pattern))
+        object.__setattr__(self, "_compiled", compiled)
 
     def normalize(self, text: Aligned) -> Aligned:
         groups: list[tuple[int, int, str]] = []

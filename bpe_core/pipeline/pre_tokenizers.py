@@ -34,7 +34,7 @@ from ..byte_level import BYTE_TO_UNICODE
 from ..pretokenizer import resolve_pattern
 from ..tokenizer.wordpiece_words import PUNCTUATION_PATTERN, WORD_PATTERN
 from .aligned import Aligned, Behavior
-from .normalizers import WHITE_SPACE
+from .normalizers import WHITE_SPACE, hf_regex
 
 PrependScheme = Literal["always", "first", "never"]
 _WORD = r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]"  # Rust's Unicode \w
@@ -181,8 +181,8 @@ class Split:
     _compiled: regex.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        source = self.pattern if self.is_regex else regex.escape(self.pattern)
-        object.__setattr__(self, "_compiled", regex.compile(source, regex.V1))
+        compiled = hf_regex(self.pattern) if self.is_regex else regex.compile(regex.escape(self.pattern))
+        object.__setattr__(self, "_compiled", compiled)
 
     def pre_tokenize(self, words: list[Aligned]) -> list[Aligned]:
         def cut(w: Aligned) -> list[Aligned]:

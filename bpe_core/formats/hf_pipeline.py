@@ -18,7 +18,7 @@ type, with what is supported.
 >>> read_pipeline_json_text(json.dumps(data), "tokenizer.json")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-bpe_core.formats.safe_io.TokenizerFileError: tokenizer.json, key 'normalizer': the normalizer type 'Upper...
+bpe_core.formats.hf_pipeline.UnsupportedStageError: tokenizer.json, key 'normalizer': the normalizer type...
 """
 
 from __future__ import annotations
@@ -45,13 +45,19 @@ T = TypeVar("T")
 Reader = Callable[[dict[str, Any]], T]
 
 
-class _Bad(ValueError):
-    """A stage that cannot be read: where (a key below the stage) and what."""
+class UnsupportedStageError(TokenizerFileError):
+    """A ``tokenizer.json`` whose stage (a type, BPE dropout) the pipeline does not run."""
 
-    def __init__(self, where: str, problem: str) -> None:
+
+class _Bad(ValueError):
+    """A stage that cannot be read: where (a key below the stage) and what; ``unsupported``: a stage the
+    pipeline does not run (else the file is wrong)."""
+
+    def __init__(self, where: str, problem: str, *, unsupported: bool = False) -> None:
         super().__init__(problem)
         self.where = where
         self.problem = problem
+        self.unsupported = unsupported
 
 
 def _get(d: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
@@ -259,7 +265,9 @@ def _one(d: Any, table: dict[str, Reader[T]], what: str) -> T:
     kind = d.get("type")
     reader = table.get(kind) if isinstance(kind, str) else None
     if reader is None:
-        raise _Bad("", f"the {what} type {kind!r} is not supported (supported: {', '.join(table)})")
+        raise _Bad(
+            "", f"the {what} type {kind!r} is not supported (supported: {', '.join(table)})", unsupported=True
+        )
     return reader(d)
 
 
@@ -269,7 +277,8 @@ def _each(items: list[Any], table: dict[str, Reader[T]], what: str, key: str) ->
         try:
             out.append(_one(item, table, what))
         except _Bad as exc:
-            raise _Bad(f"{key}[{k}]" + (f".{exc.where}" if exc.where else ""), exc.problem) from None
+            where = f"{key}[{k}]" + (f".{exc.where}" if exc.where else "")
+            raise _Bad(where, exc.problem, unsupported=exc.unsupported) from None
     return out
 
 
@@ -303,7 +312,9 @@ def _model(d: Any) -> models.Model:
     if kind == "BPE":
         if d.get("dropout") not in (None, 0, 0.0):
             raise _Bad(
-                "dropout", "is set; BPE dropout is random, so ids could not be compared: set it to null"
+                "dropout",
+                "is set; BPE dropout is random, so ids could not be compared: set it to null",
+                unsupported=True,
             )
         merges = []
         for k, m in enumerate(_get(d, "merges", list)):
@@ -321,7 +332,7 @@ def _model(d: Any) -> models.Model:
             fuse_unk=bool(_get(d, "fuse_unk", bool, False)),
             ignore_merges=bool(_get(d, "ignore_merges", bool, False)),
         )
-    raise _Bad("type", f"is {kind!r}; the models read are WordPiece, Unigram and BPE")
+    raise _Bad("type", f"is {kind!r}; the models read are WordPiece, Unigram and BPE", unsupported=True)
 
 
 def _added(items: Any) -> list[AddedToken]:
@@ -361,7 +372,8 @@ def read_pipeline_json_text(text: str, path: str | os.PathLike[str]) -> Pipeline
             parts[key] = read(data.get(key))
         except _Bad as exc:
             where = f"{key}.{exc.where}" if exc.where and not exc.where.startswith("[") else key + exc.where
-            raise TokenizerFileError(path, f"key {where!r}", exc.problem) from None
+            error = UnsupportedStageError if exc.unsupported else TokenizerFileError
+            raise error(path, f"key {where!r}", exc.problem) from None
         except ValueError as exc:
             raise TokenizerFileError(path, f"key {key!r}", str(exc)) from None
     return PipelineTokenizer(**parts)

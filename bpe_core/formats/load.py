@@ -22,7 +22,7 @@ from .detect import detect_format
 from .encoding_config import ENCODING_JSON, NEEDS_CONFIG, EncodingConfig, read_encoding_json_text
 from .gpt2 import read_gpt2
 from .hf_json import read_hf_json_text
-from .hf_pipeline import read_pipeline_json_text
+from .hf_pipeline import UnsupportedStageError, read_pipeline_json_text
 from .minbpe import read_minbpe
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError, read_text
 from .sentencepiece_model import read_sentencepiece_model
@@ -109,8 +109,15 @@ def load_tokenizer(
     if any_scheme and fmt in PIPELINE_FORMATS:
         try:
             return _load_detected(fmt, files, path, pattern, special_tokens, max_bytes, notes, any_scheme)
-        except TokenizerFileError:
-            staged = read_pipeline_json_text(read_text(files[0], max_bytes=max_bytes), files[0])
+        except TokenizerFileError as classic:
+            try:
+                staged = read_pipeline_json_text(read_text(files[0], max_bytes=max_bytes), files[0])
+            except UnsupportedStageError:
+                raise  # a stage neither reader runs: named
+            except TokenizerFileError:
+                if classic.where.startswith("key 'model"):
+                    raise classic from None  # a damaged model: its own reader says best where
+                raise
             if pattern is not None or special_tokens:
                 raise OwnStagesError(
                     f"pattern= and special_tokens= are for byte-level BPE files; {files[0]} is read stage by "

@@ -16,7 +16,9 @@ text), writes every format (see :mod:`bpe_core.formats`) and reports progress
 on stderr: bytes read, pre-tokens counted, merges done.  ``--model wordpiece`` or ``unigram`` trains
 that scheme instead (:func:`~bpe_core.training.schemes.train_scheme`) on the files' text, read whole,
 and writes its files (WordPiece: ``tokenizer.json`` and BERT's ``vocab.txt``; Unigram:
-``tokenizer.json``); encode, decode and convert read those too, and SentencePiece ``.model`` files.
+``tokenizer.json``); encode, decode and convert read those too, and SentencePiece ``.model`` files
+(Unigram and BPE). Encode and decode read any ``tokenizer.json`` whose stages :mod:`bpe_core.pipeline` has
+(an uncased BERT, T5, Llama-2...); ``encode --with-special-tokens`` frames the ids as its post-processor does.
 ``--tokenizer`` and ``convert``'s source take a directory or one file; ``--pattern`` sets the split
 pattern of files that do not record it (else ``encoding.json`` beside them
 says, else ``gpt2``, with a ``note:`` line on stderr) and ``--special-token
@@ -66,6 +68,7 @@ from typing import Any, BinaryIO, TextIO
 
 from .formats import load_tokenizer, save_tokenizer, write_format
 from .formats.save import ALL_FORMATS
+from .pipeline import PipelineTokenizer
 from .pretokenizer import PATTERNS
 from .tokenizer import SchemeTokenizer, Tokenizer, UnigramTokenizer, WordPieceTokenizer
 from .training import TIE_BREAKS, WORDPIECE_TIE_BREAKS, Trainer, TrainOptions, train_scheme
@@ -211,6 +214,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     source.add_argument("--text", metavar="T", help="text to encode")
     encode.add_argument(
+        "--with-special-tokens",
+        action="store_true",
+        help="frame the ids as the tokenizer's post-processor does ([CLS] ... [SEP], <s> ...): for a "
+        "tokenizer.json with one",
+    )
+    encode.add_argument(
         "--max-input-bytes",
         type=int,
         default=MAX_STREAM_BYTES,
@@ -287,7 +296,9 @@ def main(
             return _train(args, _bounded(stdin, args.max_input_bytes, "- (stdin)"), stderr)
         if args.command == "encode":
             tok = _load(args.tokenizer, args, stderr)
-            if args.input is None:
+            if args.with_special_tokens:
+                _write_ids(_framed(tok, args, stdin), out)
+            elif args.input is None:
                 _write_ids(tok.encode(args.text), out)
             elif not hasattr(tok, "encode_iterable"):  # WordPiece, Unigram: the text whole
                 bounded = _bounded(stdin, args.max_input_bytes, "- (stdin)")
@@ -408,6 +419,20 @@ def _message(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.filename:
         return f"{exc.filename}: {exc.strerror or exc}"
     return str(exc)
+
+
+def _framed(tok: Tokenizer | SchemeTokenizer, args: argparse.Namespace, stdin: BinaryIO) -> list[int]:
+    """``encode --with-special-tokens``: the text's ids as the tokenizer's post-processor frames them."""
+    if not isinstance(tok, PipelineTokenizer) or tok.post_processor is None:
+        raise ValueError(
+            "--with-special-tokens needs a tokenizer.json with a post-processor, and this tokenizer has "
+            "none; leave the flag out"
+        )
+    if args.input is None:
+        return tok.encode(args.text, with_special_tokens=True)
+    bounded = _bounded(stdin, args.max_input_bytes, "- (stdin)")
+    text = _whole_text([args.input], bounded, "encoding this scheme", limit=args.max_input_bytes)
+    return tok.encode(text, with_special_tokens=True)
 
 
 def _load(path: str, args: argparse.Namespace, stderr: TextIO) -> Tokenizer | SchemeTokenizer:
@@ -533,7 +558,7 @@ def _decode(
     bpe = tok.as_bpe()
     if raw and bpe is None:
         raise ValueError(f"--bytes is for byte-level BPE; this tokenizer is {tok.scheme}")
-    if not isinstance(tok, Tokenizer | WordPieceTokenizer | UnigramTokenizer):
+    if not isinstance(tok, Tokenizer | WordPieceTokenizer | UnigramTokenizer | PipelineTokenizer):
         raise ValueError(f"decode cannot read a {tok.scheme} tokenizer")
     decoder = tok.incremental_decoder()
     count = written = 0

@@ -138,6 +138,8 @@ def seed_pieces(
     subs: dict[str, int] = {}
     char_count, sub_count = chars.get, subs.get
     longest = options.max_piece_length
+    branching = options.seed_by_branching
+    reach = longest + 1 if branching else longest  # one character more: what follows the longest pieces
     for count, (word, n) in enumerate(words.items(), start=1):
         if tick is not None and count % TICK_EVERY == 0:
             tick(count, len(words))
@@ -145,9 +147,11 @@ def seed_pieces(
         for i in range(size):
             c = word[i]
             chars[c] = char_count(c, 0) + n
-            for j in range(i + 2, min(size, i + longest) + 1):
+            for j in range(i + 2, min(size, i + reach) + 1):
                 sub = word[i:j]
                 subs[sub] = sub_count(sub, 0) + n
+    if branching:
+        subs = right_branching(subs, longest)
     frequent = [(s, n) for s, n in subs.items() if n >= 2]
     if options.split_by_script:
         frequent = [(s, n) for s, n in frequent if valid_piece(s)]
@@ -155,6 +159,25 @@ def seed_pieces(
     room = max(0, options.seed_size - len(chars))
     seed = sorted(chars.items(), key=lambda cn: (-cn[1], cn[0])) + frequent[:room]
     return seed, len(frequent), len(chars)
+
+
+def right_branching(subs: Mapping[str, int], longest: int) -> dict[str, int]:
+    """The substrings (at most ``longest`` characters) not always followed by the same character
+    (SentencePiece's seed: the internal nodes of its suffix tree).  ``subs``: every substring's count, up
+    to ``longest + 1`` characters.  The end of a word counts as varied: in a text, a word is followed by
+    the next one's ``▁`` and, somewhere, by the end of its line.
+
+    >>> right_branching({"ab": 3, "abc": 3, "bc": 4, "bcd": 3, "cd": 2}, 2)
+    {'bc': 4, 'cd': 2}
+    """
+    widest: dict[str, int] = {}  # each substring's most frequent one-character extension
+    top = widest.get
+    for sub, n in subs.items():
+        if len(sub) > 2:
+            head = sub[:-1]
+            if n > top(head, 0):
+                widest[head] = n
+    return {sub: n for sub, n in subs.items() if len(sub) <= longest and top(sub, 0) < n}
 
 
 def expected_counts(
@@ -474,6 +497,7 @@ def unigram_steps(
     lines_as_sentences: bool = False,
     split_by_script: bool = False,
     seed_by_coverage: bool = False,
+    seed_by_branching: bool = False,
     bayesian_em: bool = False,
     prune_by_alternative: bool = False,
     final_by_score: bool = False,
@@ -498,6 +522,7 @@ def unigram_steps(
         lines_as_sentences=lines_as_sentences,
         split_by_script=split_by_script,
         seed_by_coverage=seed_by_coverage,
+        seed_by_branching=seed_by_branching,
         bayesian_em=bayesian_em,
         prune_by_alternative=prune_by_alternative,
         final_by_score=final_by_score,
@@ -514,9 +539,8 @@ def train_unigram(text: str, *, vocab_size: int, **options: object) -> UnigramTo
     """A Unigram tokenizer trained on ``text`` to ``vocab_size`` pieces (options as :func:`unigram_steps`).
 
     Unlike :func:`unigram_steps` (the textbook, which the stage steps through), it defaults to
-    SentencePiece's Bayesian M step and final pass (:data:`~.unigram_records.TRAIN_DEFAULTS`): vocabularies
-    that travel better to text it was not trained on; pass ``bayesian_em=False, final_by_score=False`` for
-    the textbook's.
+    SentencePiece's branching seed, Bayesian M step and final pass (:data:`~.unigram_records.TRAIN_DEFAULTS`):
+    vocabularies that travel better to text it was not trained on; pass each ``False`` for the textbook's.
 
     >>> tok = train_unigram("low lower lowest " * 20, vocab_size=12)
     >>> tok.encode_pieces("lowest low")

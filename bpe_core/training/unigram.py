@@ -140,6 +140,8 @@ def seed_pieces(
     longest = options.max_piece_length
     branching = options.seed_by_branching
     reach = longest + 1 if branching else longest  # one character more: what follows the longest pieces
+    ends: dict[str, int] = {}  # how often each substring ends its word (for the branching rule)
+    end_count = ends.get
     for count, (word, n) in enumerate(words.items(), start=1):
         if tick is not None and count % TICK_EVERY == 0:
             tick(count, len(words))
@@ -150,8 +152,11 @@ def seed_pieces(
             for j in range(i + 2, min(size, i + reach) + 1):
                 sub = word[i:j]
                 subs[sub] = sub_count(sub, 0) + n
+            if branching and 2 <= size - i <= longest:
+                tail = word[i:]
+                ends[tail] = end_count(tail, 0) + n
     if branching:
-        subs = right_branching(subs, longest)
+        subs = right_branching(subs, ends, longest)
     frequent = [(s, n) for s, n in subs.items() if n >= 2]
     if options.split_by_script:
         frequent = [(s, n) for s, n in frequent if valid_piece(s)]
@@ -161,14 +166,14 @@ def seed_pieces(
     return seed, len(frequent), len(chars)
 
 
-def right_branching(subs: Mapping[str, int], longest: int) -> dict[str, int]:
-    """The substrings (at most ``longest`` characters) not always followed by the same character
-    (SentencePiece's seed: the internal nodes of its suffix tree).  ``subs``: every substring's count, up
-    to ``longest + 1`` characters.  The end of a word counts as varied: in a text, a word is followed by
-    the next one's ``▁`` and, somewhere, by the end of its line.
+def right_branching(subs: Mapping[str, int], ends: Mapping[str, int], longest: int) -> dict[str, int]:
+    """The substrings (at most ``longest`` characters) that are not always followed by the same thing:
+    by two different characters at least, or by one and the end of their word (SentencePiece's seed: the
+    internal nodes of its suffix tree).  ``subs``: every substring's count, up to ``longest + 1``
+    characters; ``ends``: how often each ends its word.
 
-    >>> right_branching({"ab": 3, "abc": 3, "bc": 4, "bcd": 3, "cd": 2}, 2)
-    {'bc': 4, 'cd': 2}
+    >>> right_branching({"ab": 3, "abc": 3, "bc": 4, "bcd": 3, "cd": 2}, {"bc": 1, "cd": 2}, 2)
+    {'bc': 4}
     """
     widest: dict[str, int] = {}  # each substring's most frequent one-character extension
     top = widest.get
@@ -177,7 +182,9 @@ def right_branching(subs: Mapping[str, int], longest: int) -> dict[str, int]:
             head = sub[:-1]
             if n > top(head, 0):
                 widest[head] = n
-    return {sub: n for sub, n in subs.items() if len(sub) <= longest and top(sub, 0) < n}
+    return {
+        sub: n for sub, n in subs.items() if len(sub) <= longest and top(sub, 0) < n and ends.get(sub, 0) < n
+    }
 
 
 def expected_counts(
@@ -542,9 +549,9 @@ def train_unigram(text: str, *, vocab_size: int, **options: object) -> UnigramTo
     SentencePiece's branching seed, Bayesian M step and final pass (:data:`~.unigram_records.TRAIN_DEFAULTS`):
     vocabularies that travel better to text it was not trained on; pass each ``False`` for the textbook's.
 
-    >>> tok = train_unigram("low lower lowest " * 20, vocab_size=12)
+    >>> tok = train_unigram("low lower lowest " * 20, vocab_size=12)  # ▁lowest: always a whole word, no seed
     >>> tok.encode_pieces("lowest low")
-    ['▁lowest', '▁low']
+    ['▁lowe', 's', 't', '▁low']
     >>> tok.decode(tok.encode("lowest low")) == "lowest low"
     True
     """

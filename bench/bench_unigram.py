@@ -1,4 +1,4 @@
-"""Unigram training: ours (pure Python) against HF's UnigramTrainer and SentencePiece, same text, same size.
+"""Unigram training: ours (numpy where installed) against HF's UnigramTrainer and SentencePiece, same text.
 
     python bench/bench_unigram.py bench/out/bench1.txt [bench/out/bench10.txt] [--vocab 8000] [--skip-ours]
     python bench/bench_unigram.py --ablation [--vocab 2000] [--train-bytes 400000] [--only NAME...]
@@ -33,7 +33,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bpe_core.training.unigram import unigram_steps
+from bpe_core.training.unigram import NUMPY, unigram_steps
 from bpe_core.training.unigram_loss import corpus_loss
 from bpe_core.training.unigram_records import SENTENCEPIECE_OPTIONS, TRAIN_DEFAULTS
 
@@ -75,7 +75,8 @@ def ours(text: str, vocab_size: int) -> dict[str, object]:
     tok = trainer.tokenizer()
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     tokens = sum(len(tok.encode(line)) for line in lines)
-    row = _row("MergeScope Unigram (pure Python)", seconds, cpu, tok.vocab_size, tokens, _bytes(lines))
+    name = "MergeScope Unigram (numpy)" if NUMPY else "MergeScope Unigram (pure Python)"
+    row = _row(name, seconds, cpu, tok.vocab_size, tokens, _bytes(lines))
     row["rounds"] = rounds
     row["seed"] = len(trainer.seed.pieces)
     return row
@@ -148,7 +149,8 @@ def ablation_texts(train_bytes: int, kind: str = "shakespeare") -> tuple[str, st
     """(what, training text, held-out text of the same kind, held-out text of other kinds).
 
     ``shakespeare``: the first ``train_bytes`` of ../shared/reference/tinyshakespeare.txt, its last 300 KB
-    held out; other kinds: taylorswift.txt (Wikipedia), cs336/german.txt, cs336/tinystories_sample.txt
+    held out (less when the training text reaches into them: what follows it); other kinds:
+    taylorswift.txt (Wikipedia), cs336/german.txt, cs336/tinystories_sample.txt
     and the repo's corpora/ (Chinese, mixed scripts, a story, code): 185 KB of Wikipedia, 12 KB of the rest.
     ``mixed``: the same other kinds and Shakespeare shuffled by paragraphs, every fourth held out.
     Without ../shared, the repo's corpora/ repeated (a small smoke run: figures that mean little; its
@@ -173,7 +175,8 @@ def ablation_texts(train_bytes: int, kind: str = "shakespeare") -> tuple[str, st
         what = "mixed paragraphs (Shakespeare, Wikipedia; a little German, stories, Chinese)"
         return f"{what}, {len(cut.encode()):,} bytes", cut, held, held
     train = shakespeare[:train_bytes]
-    return f"tinyshakespeare, first {train_bytes:,} bytes", train, shakespeare[-300_000:], other
+    held = shakespeare[max(train_bytes, len(shakespeare) - 300_000) :]  # never what it trained on
+    return f"tinyshakespeare, first {train_bytes:,} bytes", train, held, other
 
 
 def hash_stable(text: str) -> int:
@@ -188,22 +191,31 @@ def _bpt(lines: list[str], encode) -> float:
     return _bytes(lines) / tokens if tokens else 0.0
 
 
-ABLATION: list[tuple[str, dict[str, bool]]] = [
+ABLATION: list[tuple[str, dict[str, object]]] = [
     ("textbook", {}),
+    ("textbook, max_piece_length 32", {"max_piece_length": 32}),
     *[(f"+ {name}", {name: True}) for name in SENTENCEPIECE_OPTIONS],
     ("train_unigram", dict(TRAIN_DEFAULTS)),
-    ("all six", dict.fromkeys(SENTENCEPIECE_OPTIONS, True)),
+    *[(f"train_unigram without {name}", {**TRAIN_DEFAULTS, name: False}) for name in TRAIN_DEFAULTS],
+    *[
+        (f"train_unigram + {name}", {**TRAIN_DEFAULTS, name: True})
+        for name in SENTENCEPIECE_OPTIONS
+        if name not in TRAIN_DEFAULTS and name != "lines_as_sentences"
+    ],
+    ("all seven", dict.fromkeys(SENTENCEPIECE_OPTIONS, True)),
     *[
         (f"all but {name}", {**dict.fromkeys(SENTENCEPIECE_OPTIONS, True), name: False})
         for name in SENTENCEPIECE_OPTIONS
     ],
 ]
-"""(label, options): ours as :func:`unigram_steps` defaults (the textbook), each SentencePiece choice alone,
-:func:`train_unigram`'s default, all of them, all but one."""
+"""(label, options): ours as :func:`unigram_steps` defaults (the textbook; its pieces at most 16 characters,
+SentencePiece's ``max_sentencepiece_length``, or 32, a whole training word), each SentencePiece choice
+alone, :func:`train_unigram`'s default, it without each of its choices and with each other one, all of
+them, all but one."""
 
 
 def ablation_row(
-    name: str, text: str, held: list[str], vocab_size: int, **options: bool
+    name: str, text: str, held: list[str], vocab_size: int, **options: object
 ) -> dict[str, object]:
     lines = _lines(text)
     cpu = time.process_time()

@@ -18,6 +18,7 @@ def test_the_engine_package_pins_what_the_requirements_pin() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["dependencies"] == [pins("requirements.txt")["regex"]], "the engine needs regex alone"
     assert sorted(project["optional-dependencies"]["dask"]) == sorted(pins("requirements-dask.txt").values())
+    assert project["optional-dependencies"]["fast"] == [pins("requirements.txt")["numpy"]], "the app has it"
 
 
 def test_the_package_holds_the_engine_only() -> None:

@@ -31,17 +31,28 @@ identical numbers: ``method="textbook"`` re-cuts every word for every candidate 
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..tokenizer.unigram import UnigramTokenizer
 from ..tokenizer.unigram_lattice import Lattice, lattice
 from ..tokenizer.unigram_normalizer import SentencePieceNormalizer
 from .unigram_fast import loss_increases_fast
-from .unigram_loss import TICK_EVERY, Cut, Edges, Tick, corpus_cuts, loss_increases_textbook, word_edges
+from .unigram_loss import (
+    TICK_EVERY,
+    UNDERFLOW,
+    Cut,
+    Edges,
+    Tick,
+    corpus_cuts,
+    loss_increases_textbook,
+    word_edges,
+    word_posteriors,
+)
 from .unigram_records import (
     MIN_EXPECTED_COUNT,
     SHRINKING_FACTOR,
@@ -55,10 +66,16 @@ from .unigram_records import (
 )
 from .unigram_sp import FINAL_MARGIN, alternative_losses, bayesian_scores, valid_piece
 
+if TYPE_CHECKING:
+    from .unigram_numpy import EdgeTable
+
 Method = Literal["fast", "textbook"]
 Progress = Callable[[int, int], object]
 """Told how far the seed or a round has gone, ``(done, 1000)``, a few times a second."""
 UNIGRAM_METHODS: tuple[Method, ...] = ("fast", "textbook")
+NUMPY = importlib.util.find_spec("numpy") is not None
+"""Whether the fast method can sum the lattices with numpy (:mod:`.unigram_numpy`, the ``[fast]`` extra);
+without it the fast method is pure Python, with the same result."""
 
 # How our trained tokenizers normalize: no rules, a dummy ▁ in front, spaces kept as they are (so that
 # decode(encode(text)) == text for every text whose characters were seen).
@@ -121,6 +138,10 @@ def seed_pieces(
     subs: dict[str, int] = {}
     char_count, sub_count = chars.get, subs.get
     longest = options.max_piece_length
+    branching = options.seed_by_branching
+    reach = longest + 1 if branching else longest  # one character more: what follows the longest pieces
+    ends: dict[str, int] = {}  # how often each substring ends its word (for the branching rule)
+    end_count = ends.get
     for count, (word, n) in enumerate(words.items(), start=1):
         if tick is not None and count % TICK_EVERY == 0:
             tick(count, len(words))
@@ -128,9 +149,14 @@ def seed_pieces(
         for i in range(size):
             c = word[i]
             chars[c] = char_count(c, 0) + n
-            for j in range(i + 2, min(size, i + longest) + 1):
+            for j in range(i + 2, min(size, i + reach) + 1):
                 sub = word[i:j]
                 subs[sub] = sub_count(sub, 0) + n
+            if branching and 2 <= size - i <= longest:
+                tail = word[i:]
+                ends[tail] = end_count(tail, 0) + n
+    if branching:
+        subs = right_branching(subs, ends, longest)
     frequent = [(s, n) for s, n in subs.items() if n >= 2]
     if options.split_by_script:
         frequent = [(s, n) for s, n in frequent if valid_piece(s)]
@@ -138,6 +164,27 @@ def seed_pieces(
     room = max(0, options.seed_size - len(chars))
     seed = sorted(chars.items(), key=lambda cn: (-cn[1], cn[0])) + frequent[:room]
     return seed, len(frequent), len(chars)
+
+
+def right_branching(subs: Mapping[str, int], ends: Mapping[str, int], longest: int) -> dict[str, int]:
+    """The substrings (at most ``longest`` characters) that are not always followed by the same thing:
+    by two different characters at least, or by one and the end of their word (SentencePiece's seed: the
+    internal nodes of its suffix tree).  ``subs``: every substring's count, up to ``longest + 1``
+    characters; ``ends``: how often each ends its word.
+
+    >>> right_branching({"ab": 3, "abc": 3, "bc": 4, "bcd": 3, "cd": 2}, {"bc": 1, "cd": 2}, 2)
+    {'bc': 4}
+    """
+    widest: dict[str, int] = {}  # each substring's most frequent one-character extension
+    top = widest.get
+    for sub, n in subs.items():
+        if len(sub) > 2:
+            head = sub[:-1]
+            if n > top(head, 0):
+                widest[head] = n
+    return {
+        sub: n for sub, n in subs.items() if len(sub) <= longest and top(sub, 0) < n and ends.get(sub, 0) < n
+    }
 
 
 def expected_counts(
@@ -164,7 +211,7 @@ def expected_counts(
             tick(count, len(words))
         n = len(word)
         cut = edges[word] if edges is not None else word_edges(word, scores, longest)
-        if n * worst < 600:  # the smallest product is above exp(-600): no underflow
+        if n * worst < UNDERFLOW:  # the smallest product is above exp(-600): no underflow
             # each edge's probability looked up once (the same products, in the same order)
             ranged = [(i, j, p, probs[p]) for i, j, p in cut]
             alpha = [1.0] + [0.0] * n
@@ -183,28 +230,10 @@ def expected_counts(
                 counts[p] += scale * alpha[i] * q * beta[j]
             objective.append(-freq * math.log(z))
             continue
-        log_alpha = [0.0] + [-math.inf] * n
-        ending: list[list[float]] = [[] for _ in range(n + 1)]
-        for i, j, p in cut:  # by start: every way into i is in before i is used
-            if ending[i]:
-                log_alpha[i] = _logsumexp(ending[i])
-                ending[i] = []
-            ending[j].append(log_alpha[i] + scores[p])
-        log_alpha[n] = _logsumexp(ending[n]) if ending[n] else log_alpha[n]
-        log_beta = [-math.inf] * n + [0.0]
-        starting: list[list[float]] = [[] for _ in range(n + 1)]
-        for i, j, p in reversed(cut):
-            if starting[j]:
-                log_beta[j] = _logsumexp(starting[j])
-                starting[j] = []
-            starting[i].append(scores[p] + log_beta[j])
-        log_beta[0] = _logsumexp(starting[0]) if starting[0] else log_beta[0]
-        z = log_alpha[n]
-        if z == -math.inf:
-            raise ValueError(f"the word {word!r} cannot be cut with the pieces; every character must be one")
-        for i, j, p in cut:
-            counts[p] += freq * math.exp(log_alpha[i] + scores[p] + log_beta[j] - z)
-        objective.append(-freq * z)
+        posteriors, term = word_posteriors(word, n, cut, scores, freq)
+        for (_, _, p), c in zip(cut, posteriors):
+            counts[p] += c
+        objective.append(term)
     return counts, math.fsum(objective)
 
 
@@ -213,15 +242,6 @@ def scores_from_counts(counts: Mapping[str, float]) -> dict[str, float]:
     floored = {p: max(c, MIN_EXPECTED_COUNT) for p, c in counts.items()}
     log_total = math.log(math.fsum(floored.values()))
     return {p: math.log(c) - log_total for p, c in floored.items()}
-
-
-def _logsumexp(values: list[float]) -> float:
-    if not values:
-        return -math.inf
-    top = max(values)
-    if top == -math.inf:
-        return top
-    return top + math.log(math.fsum(math.exp(v - top) for v in values))
 
 
 class UnigramTrainer(Iterator[UnigramRound]):
@@ -242,6 +262,7 @@ class UnigramTrainer(Iterator[UnigramRound]):
         seed: Mapping[str, int] | None = None,
         normalizer: SentencePieceNormalizer = TRAIN_NORMALIZER,
         progress: Progress | None = None,
+        use_numpy: bool | None = None,
     ) -> None:
         self.progress = progress
         if method not in UNIGRAM_METHODS:
@@ -280,14 +301,20 @@ class UnigramTrainer(Iterator[UnigramRound]):
         # each word's edges (the pieces that fit where), found once and filtered as pieces go
         tick = self._tick(1, passes)
         self._edges: dict[str, Edges] = {}
-        for n, w in enumerate(self.words, start=1):
-            self._edges[w] = word_edges(w, self.scores, self.longest)
-            if tick is not None and n % TICK_EVERY == 0:
-                tick(n, len(self.words))
+        self._table: EdgeTable | None = None
+        if use_numpy is None:
+            use_numpy = method == "fast" and NUMPY
+        if use_numpy:
+            from .unigram_numpy import EdgeTable  # numpy: the [fast] extra
+
+            self._table = EdgeTable.build(self.words, self.scores, self.longest)
+        else:
+            for n, w in enumerate(self.words, start=1):
+                self._edges[w] = word_edges(w, self.scores, self.longest)
+                if tick is not None and n % TICK_EVERY == 0:
+                    tick(n, len(self.words))
         em_losses, dropped = self._em(first=2, passes=passes)
-        loss, tokens, cuts = corpus_cuts(
-            self.words, self.scores, self.longest, self._edges, tick=self._tick(passes - 1, passes)
-        )
+        loss, tokens, cuts = self._corpus_cuts(self._tick(passes - 1, passes))
         self._cuts = cuts
         self.seed = UnigramSeed(
             pieces=tuple(pieces),
@@ -352,11 +379,9 @@ class UnigramTrainer(Iterator[UnigramRound]):
         else:  # EM starts from the probabilities left, renormalized
             self.scores = scores_from_counts({p: math.exp(s) for p, s in self.scores.items()})
         gone = {p.piece for p in pruned}
-        self._edges = {w: [e for e in cut if e[2] not in gone] for w, cut in self._edges.items()}
+        self._drop(gone)
         em_losses, dropped = self._em(first=1, passes=passes)
-        self._loss, self._tokens, self._cuts = corpus_cuts(
-            self.words, self.scores, self.longest, self._edges, tick=self._tick(passes - 1, passes)
-        )
+        self._loss, self._tokens, self._cuts = self._corpus_cuts(self._tick(passes - 1, passes))
         self.rounds += 1
         if len(self.scores) + 1 <= target:
             self.stop_reason = STOP_VOCAB_SIZE
@@ -386,9 +411,23 @@ class UnigramTrainer(Iterator[UnigramRound]):
         """Each candidate's loss increase under the scores now (by ``method``; both give the same)."""
         if self.method == "textbook":
             return loss_increases_textbook(self.words, self.scores, candidates, self.longest, self._edges)
+        if self._table is not None:
+            return self._table.loss_increases(self.scores, candidates, self._cuts)
         return loss_increases_fast(
             self.words, self.scores, candidates, self.longest, self._edges, cuts=self._cuts, tick=tick
         )
+
+    def _drop(self, gone: set[str]) -> None:
+        """Remove the edges of the pieces ``gone`` from every word's lattice."""
+        if self._table is not None:
+            self._table.drop(gone)
+        elif gone:
+            self._edges = {w: [e for e in cut if e[2] not in gone] for w, cut in self._edges.items()}
+
+    def _corpus_cuts(self, tick: Tick | None) -> tuple[float, int, dict[str, Cut]]:
+        if self._table is not None:
+            return self._table.corpus_cuts(self.scores)
+        return corpus_cuts(self.words, self.scores, self.longest, self._edges, tick=tick)
 
     @property
     def cuts(self) -> dict[str, Cut]:
@@ -433,15 +472,18 @@ class UnigramTrainer(Iterator[UnigramRound]):
         losses = []
         dropped: list[str] = []
         for k in range(self.options.em_iterations):
-            counts, objective = expected_counts(
-                self.words, self.scores, self.longest, self._edges, tick=self._tick(first + k, passes)
-            )
+            tick = self._tick(first + k, passes)
+            if self._table is not None:
+                counts, objective = self._table.expected_counts(self.scores)
+            else:
+                counts, objective = expected_counts(
+                    self.words, self.scores, self.longest, self._edges, tick=tick
+                )
             if self.options.bayesian_em:
                 self.scores, gone = bayesian_scores(counts, self._characters, self.options.vocab_size - 1)
                 if gone:
                     dropped += gone
-                    out = set(gone)
-                    self._edges = {w: [e for e in cut if e[2] not in out] for w, cut in self._edges.items()}
+                    self._drop(set(gone))
             else:
                 self.scores = scores_from_counts(counts)
             losses.append(objective)
@@ -462,6 +504,7 @@ def unigram_steps(
     lines_as_sentences: bool = False,
     split_by_script: bool = False,
     seed_by_coverage: bool = False,
+    seed_by_branching: bool = False,
     bayesian_em: bool = False,
     prune_by_alternative: bool = False,
     final_by_score: bool = False,
@@ -486,6 +529,7 @@ def unigram_steps(
         lines_as_sentences=lines_as_sentences,
         split_by_script=split_by_script,
         seed_by_coverage=seed_by_coverage,
+        seed_by_branching=seed_by_branching,
         bayesian_em=bayesian_em,
         prune_by_alternative=prune_by_alternative,
         final_by_score=final_by_score,
@@ -502,13 +546,12 @@ def train_unigram(text: str, *, vocab_size: int, **options: object) -> UnigramTo
     """A Unigram tokenizer trained on ``text`` to ``vocab_size`` pieces (options as :func:`unigram_steps`).
 
     Unlike :func:`unigram_steps` (the textbook, which the stage steps through), it defaults to
-    SentencePiece's Bayesian M step and final pass (:data:`~.unigram_records.TRAIN_DEFAULTS`): vocabularies
-    that travel better to text it was not trained on; pass ``bayesian_em=False, final_by_score=False`` for
-    the textbook's.
+    SentencePiece's branching seed, Bayesian M step and final pass (:data:`~.unigram_records.TRAIN_DEFAULTS`):
+    vocabularies that travel better to text it was not trained on; pass each ``False`` for the textbook's.
 
-    >>> tok = train_unigram("low lower lowest " * 20, vocab_size=12)
+    >>> tok = train_unigram("low lower lowest " * 20, vocab_size=12)  # ▁lowest: always a whole word, no seed
     >>> tok.encode_pieces("lowest low")
-    ['▁lowest', '▁low']
+    ['▁lowe', 's', 't', '▁low']
     >>> tok.decode(tok.encode("lowest low")) == "lowest low"
     True
     """

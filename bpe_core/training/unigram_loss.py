@@ -21,6 +21,9 @@ Tick = Callable[[int, int], object]
 """Told how far a pass over the words has gone, ``(done, total)``, every :data:`TICK_EVERY` words: a
 caller's progress."""
 TICK_EVERY = 512
+UNDERFLOW = 600.0
+"""The E step sums a word of ``n`` characters whose worst piece has score ``-w`` as products while
+``n x w`` is below this (its smallest product stays above ``exp(-600)``), else in logs."""
 
 
 def best_cut(
@@ -137,3 +140,40 @@ def word_edges(word: str, scores: Mapping[str, float], longest: int) -> Edges:
             if p in scores:
                 out.append((i, j, p))
     return out
+
+
+def word_posteriors(
+    word: str, n: int, cut: Edges, scores: Mapping[str, float], freq: int
+) -> tuple[list[float], float]:
+    """One word's E step in log space (a long word whose products could underflow): ``freq`` times each
+    edge's posterior, in ``cut``'s order, and the word's objective ``-freq x log P(word)``."""
+    log_alpha = [0.0] + [-math.inf] * n
+    ending: list[list[float]] = [[] for _ in range(n + 1)]
+    for i, j, p in cut:  # by start: every way into i is in before i is used
+        if ending[i]:
+            log_alpha[i] = _logsumexp(ending[i])
+            ending[i] = []
+        ending[j].append(log_alpha[i] + scores[p])
+    log_alpha[n] = _logsumexp(ending[n]) if ending[n] else log_alpha[n]
+    log_beta = [-math.inf] * n + [0.0]
+    starting: list[list[float]] = [[] for _ in range(n + 1)]
+    for i, j, p in reversed(cut):
+        if starting[j]:
+            log_beta[j] = _logsumexp(starting[j])
+            starting[j] = []
+        starting[i].append(scores[p] + log_beta[j])
+    log_beta[0] = _logsumexp(starting[0]) if starting[0] else log_beta[0]
+    z = log_alpha[n]
+    if z == -math.inf:
+        raise ValueError(f"the word {word!r} cannot be cut with the pieces; every character must be one")
+    posteriors = [freq * math.exp(log_alpha[i] + scores[p] + log_beta[j] - z) for i, j, p in cut]
+    return posteriors, -freq * z
+
+
+def _logsumexp(values: list[float]) -> float:
+    if not values:
+        return -math.inf
+    top = max(values)
+    if top == -math.inf:
+        return top
+    return top + math.log(math.fsum(math.exp(v - top) for v in values))

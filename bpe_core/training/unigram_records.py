@@ -22,12 +22,13 @@ PRUNE_TIE_RULE = "lower-score-first"
 SEED_RULE = (
     "every character, then the substrings of the words (at most max_piece_length characters) that occur at "
     "least twice, ranked by occurrences x length (SentencePiece's seed: characters they cover), the top "
-    "seed_size kept; equal ranks in code-point order"
+    "seed_size kept; equal ranks in code-point order; with seed_by_branching only the substrings not always "
+    "followed by the same character (SentencePiece's)"
 )
 MIN_EXPECTED_COUNT = 1e-6
 SHRINKING_FACTOR = 0.75  # the share of pieces a round keeps by default: SentencePiece's
 MAX_UNIGRAM_VOCAB = 1_000_000
-TRAIN_DEFAULTS = {"bayesian_em": True, "final_by_score": True}
+TRAIN_DEFAULTS = {"seed_by_branching": True, "bayesian_em": True, "final_by_score": True}
 """What :func:`~.unigram.train_unigram` (the one-shot trainer) turns on over the textbook defaults that
 :func:`~.unigram.unigram_steps` keeps for the stage: SentencePiece's choices that its experiment table
 (docs/unigram-vs-sentencepiece.md) shows matter for held-out text."""
@@ -35,6 +36,7 @@ SENTENCEPIECE_OPTIONS = (
     "lines_as_sentences",
     "split_by_script",
     "seed_by_coverage",
+    "seed_by_branching",
     "bayesian_em",
     "prune_by_alternative",
     "final_by_score",
@@ -54,8 +56,8 @@ class UnigramOptions:
     - ``top_k``: how many kept pieces each round lists as the closest to being pruned.
     - ``unk_piece``: the unknown piece's name, id 0.
     - ``max_word_length``: longer words (texts without spaces) are cut into pieces this long for training.
-    - ``lines_as_sentences``, ``split_by_script``, ``seed_by_coverage``, ``bayesian_em``,
-      ``prune_by_alternative``, ``final_by_score``: SentencePiece's choices, each alone
+    - ``lines_as_sentences``, ``split_by_script``, ``seed_by_coverage``, ``seed_by_branching``,
+      ``bayesian_em``, ``prune_by_alternative``, ``final_by_score``: SentencePiece's choices, each alone
       (:mod:`.unigram_sp`).
     """
 
@@ -70,6 +72,7 @@ class UnigramOptions:
     lines_as_sentences: bool = False
     split_by_script: bool = False
     seed_by_coverage: bool = False
+    seed_by_branching: bool = False
     bayesian_em: bool = False
     prune_by_alternative: bool = False
     final_by_score: bool = False

@@ -9,6 +9,10 @@ Hugging Face course's) does not make; each is off in the textbook and can be tur
   (:func:`script_class`); SentencePiece's ``split_by_unicode_script`` and ``split_by_number``.
 - ``seed_by_coverage``: a seed piece's first probability is its count times its length (the characters
   it covers), not its count.
+- ``seed_by_branching``: a seed substring is kept only if what follows it varies: two different
+  characters at least, or one and the end of its word (:func:`~.unigram.right_branching`);
+  SentencePiece's seed is the internal nodes of its suffix tree.  ``th`` always followed by ``e`` is
+  left out (``the`` covers it), and so is a word never followed by more.
 - ``bayesian_em``: the M step takes ``digamma(count) - digamma(total)`` (a sparse prior, Liang's
   Bayesian EM) and drops the pieces expected fewer than :data:`EM_DROP_BELOW` times
   (:func:`bayesian_scores`).

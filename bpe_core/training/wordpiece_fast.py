@@ -21,7 +21,6 @@ test compares the two on random corpora.
 from __future__ import annotations
 
 import heapq
-from collections import Counter
 from collections.abc import Callable, Generator
 from fractions import Fraction
 from itertools import pairwise
@@ -37,86 +36,129 @@ from .wordpiece_records import (
 
 Pair = tuple[str, str]
 TieKey = tuple[int, int] | Pair  # where the pair is first seen (word, place), or the pair itself
+SHIFT = 32  # a pair of token ids is one int: left << SHIFT | right (ints hash faster than tuples of str)
+RIGHT = (1 << SHIFT) - 1
 
 
 class _Counts:
     """What the fast trainer keeps between steps, and the four phases of a step as methods.
 
-    ``words``: each word's tokens now, ``weights``: how often each word occurs; ``token_counts`` and
-    ``pair_counts``; ``where``: pair -> the words that hold it; ``partners``: token -> the pairs it is
-    in; ``heap``: ``(-score, pair)`` entries, stale ones among them (checked when they come up).
+    Tokens are ids (``names[id]`` is the token) and a pair is one int, ``left << SHIFT | right``.
+    ``words``: each word's token ids now, ``weights``: how often each word occurs; ``token_counts`` (by
+    id) and ``pair_counts``; ``where``: pair -> the words that hold it; ``partners``: token -> the pairs
+    it is in; ``heap``: ``(-score, pair)`` entries, stale ones among them (checked when they come up).
     """
 
     def __init__(self, word_counts: dict[str, int], options: WordPieceOptions) -> None:
         """Count every token and pair of the words' first splits (each word weighted by its count)."""
         self.options = options
         self.low = options.min_frequency
-        self.words = words = [options.first_split(w) for w in word_counts]
+        self.names: list[str] = []
+        self.ids: dict[str, int] = {}
+        self.token_counts: list[int] = []
+        self.partners: list[set[int]] = []
+        self.words = words = [[self.id(t) for t in options.first_split(w)] for w in word_counts]
         self.weights = weights = list(word_counts.values())
-        self.token_counts = token_counts = Counter[str]()
-        self.pair_counts = pair_counts = dict[Pair, int]()
-        self.where = where = dict[Pair, set[int]]()
-        self.partners = partners = dict[str, set[Pair]]()
+        token_counts = self.token_counts
+        self.pair_counts = pair_counts = dict[int, int]()
+        self.where = where = dict[int, set[int]]()
         for wi, (split, n) in enumerate(zip(words, weights)):
             for t in split:
                 token_counts[t] += n
-            for p in pairwise(split):
+            for x, y in pairwise(split):
+                p = x << SHIFT | y
                 pair_counts[p] = pair_counts.get(p, 0) + n
                 where.setdefault(p, set()).add(wi)
+        partners = self.partners
         for p in pair_counts:
-            partners.setdefault(p[0], set()).add(p)
-            partners.setdefault(p[1], set()).add(p)
+            partners[p >> SHIFT].add(p)
+            partners[p & RIGHT].add(p)
         self.heap = self.fresh_heap()
 
-    def score(self, p: Pair) -> float:
+    def id(self, token: str) -> int:
+        """The token's id, a new one the first time it is seen."""
+        found = self.ids.get(token)
+        if found is None:
+            found = self.ids[token] = len(self.names)
+            self.names.append(token)
+            self.token_counts.append(0)
+            self.partners.append(set())
+        return found
+
+    def pair(self, p: int) -> Pair:
+        return self.names[p >> SHIFT], self.names[p & RIGHT]
+
+    def score(self, p: int) -> float:
         token_counts = self.token_counts
-        return self.pair_counts[p] / (token_counts[p[0]] * token_counts[p[1]])
+        return self.pair_counts[p] / (token_counts[p >> SHIFT] * token_counts[p & RIGHT])
 
-    def exact(self, p: Pair) -> Fraction:
-        return Fraction(self.pair_counts[p], self.token_counts[p[0]] * self.token_counts[p[1]])
+    def exact(self, p: int) -> Fraction:
+        return Fraction(self.pair_counts[p], self.token_counts[p >> SHIFT] * self.token_counts[p & RIGHT])
 
-    def first_seen(self, p: Pair) -> tuple[int, int]:
+    def first_seen(self, p: int) -> tuple[int, int]:
         wi = min(self.where[p])
         split = self.words[wi]
-        return wi, next(k for k in range(len(split) - 1) if (split[k], split[k + 1]) == p)
+        a, b = p >> SHIFT, p & RIGHT
+        return wi, next(k for k in range(len(split) - 1) if split[k] == a and split[k + 1] == b)
 
-    def tie_key(self, p: Pair) -> TieKey:
-        return self.first_seen(p) if self.options.tie_break == "first-seen" else p
+    def tie_key(self, p: int) -> TieKey:
+        return self.first_seen(p) if self.options.tie_break == "first-seen" else self.pair(p)
 
-    def row(self, p: Pair) -> PairScore:
-        return PairScore(p[0], p[1], self.pair_counts[p], self.token_counts[p[0]], self.token_counts[p[1]])
+    def row(self, p: int) -> PairScore:
+        a, b = p >> SHIFT, p & RIGHT
+        counts = self.token_counts
+        return PairScore(self.names[a], self.names[b], self.pair_counts[p], counts[a], counts[b])
 
-    def fresh_heap(self) -> list[tuple[float, Pair]]:
+    def fresh_heap(self) -> list[tuple[float, int]]:
         """A heap entry for every pair that occurs at least ``min_frequency`` times."""
-        pair_counts, low, score = self.pair_counts, self.low, self.score
-        heap = [(-score(p), p) for p in pair_counts if pair_counts[p] >= low]
+        pair_counts, low, counts = self.pair_counts, self.low, self.token_counts
+        heap = [
+            (-c / (counts[p >> SHIFT] * counts[p & RIGHT]), p) for p, c in pair_counts.items() if c >= low
+        ]
         heapq.heapify(heap)
         return heap
 
-    def top_group(self) -> tuple[float | None, dict[Pair, None]]:
-        """Phase 1: pop the pairs on top of the heap with the best float score (stale entries dropped).
+    def top_group(self) -> tuple[float | None, dict[int, None]]:
+        """Phase 1: pop the pairs on top of the heap with the best float score.
 
-        Returns that score negated (None when no pair is left that occurs often enough) and the pairs.
+        An entry whose score is stale is dropped if the pair's score rose (a fresher entry or a token's
+        bound covers it) and pushed again with its score if it fell; a token's bound (:meth:`requeue`)
+        that comes up is replaced by an entry for each of its pairs.  Returns the best score negated
+        (None when no pair is left that occurs often enough) and the pairs with it.
         """
-        heap, pair_counts, low, score = self.heap, self.pair_counts, self.low, self.score
-        group: dict[Pair, None] = {}
+        heap, pair_counts, low, counts = self.heap, self.pair_counts, self.low, self.token_counts
+        pop, push = heapq.heappop, heapq.heappush
+        group: dict[int, None] = {}
         top = None
         while heap:
             neg, p = heap[0]
-            if p not in pair_counts or pair_counts[p] < low or -neg != score(p):
-                heapq.heappop(heap)
-                continue
-            if top is None:
-                top = neg
-            elif neg != top:
+            if top is not None and neg != top:
                 break
-            heapq.heappop(heap)
+            if p < 0:  # a token's bound: its pairs, scored now
+                pop(heap)
+                for q in self.partners[-1 - p]:
+                    c = pair_counts[q]
+                    if c >= low:
+                        push(heap, (-c / (counts[q >> SHIFT] * counts[q & RIGHT]), q))
+                continue
+            pop(heap)
+            c = pair_counts.get(p, 0)
+            if c < low:
+                continue
+            score = c / (counts[p >> SHIFT] * counts[p & RIGHT])
+            if -neg != score:
+                if score < -neg:
+                    push(heap, (-score, p))
+                continue
+            top = neg
             group[p] = None
         return top, group
 
-    def choose(self, top: float, group: dict[Pair, None]) -> list[Pair]:
+    def choose(self, top: float, group: dict[int, None]) -> list[int]:
         """Phase 2: the pairs of ``group`` with exactly the best score, by the tie rule (the winner first);
         the others go back on the heap."""
+        if len(group) == 1:
+            return list(group)
         exact = self.exact
         best_score = max(exact(p) for p in group)
         ties = sorted((p for p in group if exact(p) == best_score), key=self.tie_key)
@@ -131,11 +173,11 @@ class _Counts:
         pair_counts, low, exact = self.pair_counts, self.low, self.exact
         candidates = [p for p in pair_counts if pair_counts[p] >= low]
         if self.options.tie_break == "first-seen":
-            seen: dict[Pair, int] = {}
+            seen: dict[int, int] = {}
             for split in self.words:
-                for p in pairwise(split):
-                    seen.setdefault(p, len(seen))
-            key: Callable[[Pair], int | TieKey] = seen.__getitem__
+                for x, y in pairwise(split):
+                    seen.setdefault(x << SHIFT | y, len(seen))
+            key: Callable[[int], int | TieKey] = seen.__getitem__
         else:
             key = self.tie_key
         k = self.options.top_k
@@ -144,10 +186,10 @@ class _Counts:
         return {
             "top_by_score": tuple(map(self.row, by_score)),
             "top_by_count": tuple(map(self.row, by_count[:k])),
-            "bpe_pair": by_count[0],
+            "bpe_pair": self.pair(by_count[0]),
         }
 
-    def merge(self, a: str, b: str, new: str) -> tuple[int, set[Pair]]:
+    def merge(self, a: int, b: int, new: int) -> tuple[int, set[int]]:
         """Phase 3: merge ``a`` + ``b`` into ``new`` in the words that hold the pair, and update the counts.
 
         Returns how many tokens the merge replaced (each word weighted) and the pairs whose count changed.
@@ -155,56 +197,70 @@ class _Counts:
         words, weights, token_counts = self.words, self.weights, self.token_counts
         pair_counts, where, partners = self.pair_counts, self.where, self.partners
         replaced = 0
-        changed: set[Pair] = set()
-        for wi in sorted(where[(a, b)]):
+        changed: set[int] = set()
+        for wi in sorted(where[a << SHIFT | b]):
             old, n = words[wi], weights[wi]
-            merged: list[str] = []
+            merged: list[int] = []
             k = 0
-            while k < len(old):
-                if k + 1 < len(old) and old[k] == a and old[k + 1] == b:
+            size = len(old)
+            while k < size:
+                if k + 1 < size and old[k] == a and old[k + 1] == b:
                     merged.append(new)
                     k += 2
                 else:
                     merged.append(old[k])
                     k += 1
-            r = len(old) - len(merged)
+            r = size - len(merged)
             replaced += r * n
             token_counts[a] -= r * n
             token_counts[b] -= r * n
             token_counts[new] += r * n
-            old_pairs, new_pairs = Counter(pairwise(old)), Counter(pairwise(merged))
-            for p, c in old_pairs.items():
-                pair_counts[p] -= c * n
-                changed.add(p)
-                if p not in new_pairs:
+            old_pairs = [x << SHIFT | y for x, y in pairwise(old)]
+            new_pairs = [x << SHIFT | y for x, y in pairwise(merged)]
+            for p in old_pairs:
+                pair_counts[p] -= n
+            for p in new_pairs:
+                pair_counts[p] = pair_counts.get(p, 0) + n
+            kept = set(new_pairs)
+            for p in old_pairs:
+                if p not in kept:
                     where[p].discard(wi)
-            for p, c in new_pairs.items():
-                pair_counts[p] = pair_counts.get(p, 0) + c * n
-                changed.add(p)
+            for p in kept:
                 where.setdefault(p, set()).add(wi)
+            changed.update(old_pairs)
+            changed |= kept
             words[wi] = merged
         for p in changed:
             if pair_counts[p] == 0:
                 del pair_counts[p], where[p]
-                partners[p[0]].discard(p)
-                partners[p[1]].discard(p)
+                partners[p >> SHIFT].discard(p)
+                partners[p & RIGHT].discard(p)
             else:
-                partners.setdefault(p[0], set()).add(p)
-                partners.setdefault(p[1], set()).add(p)
-        for t in (a, b):
-            if token_counts[t] == 0:
-                del token_counts[t]
+                partners[p >> SHIFT].add(p)
+                partners[p & RIGHT].add(p)
         return replaced, changed
 
-    def requeue(self, changed: set[Pair], a: str, b: str, new: str) -> None:
-        """Phase 4: a fresh heap entry for every pair whose score may have changed: the pairs whose count
-        did, and every pair ``a``, ``b`` or ``new`` is in (their token counts changed)."""
-        partners, pair_counts, low, score = self.partners, self.pair_counts, self.low, self.score
-        touched = changed | partners.get(a, set()) | partners.get(b, set()) | partners.get(new, set())
+    def requeue(self, changed: set[int], a: int, b: int) -> None:
+        """Phase 4: a fresh heap entry for each pair whose count changed, and a bound for ``a`` and ``b``.
+
+        The merge lowered the counts of ``a`` and ``b``, so every pair they are in scores higher now.
+        Rather than an entry for each (``##e`` is in hundreds), one entry per token holds their bound:
+        a pair's count is at most each of its tokens' counts, so no pair of ``t`` scores above
+        ``1 / count(t)`` (float division is monotonic: nor does its float).  When that bound comes up
+        on the heap, the token's pairs are scored (:meth:`top_group`); a frequent token's bound is low
+        and rarely does.  The new token's pairs score lower than their entries say: they are corrected
+        when they come up.
+        """
+        pair_counts, low, counts = self.pair_counts, self.low, self.token_counts
         heap = self.heap
-        for p in touched:
-            if p in pair_counts and pair_counts[p] >= low:
-                heapq.heappush(heap, (-score(p), p))
+        push = heapq.heappush
+        for p in changed:
+            c = pair_counts.get(p, 0)
+            if c >= low:
+                push(heap, (-c / (counts[p >> SHIFT] * counts[p & RIGHT]), p))
+        for t in (a, b):
+            if counts[t] and self.partners[t]:
+                push(heap, (-1 / counts[t], -1 - t))
         if len(heap) > 4 * len(pair_counts) + 1000:  # too many stale entries: start afresh
             self.heap = self.fresh_heap()
 
@@ -234,22 +290,25 @@ def fast_wordpiece_steps(
             return STOP_MIN_FREQUENCY
         ties = counts.choose(top, group)
         step += 1
-        a, b = best = ties[0]
+        best = ties[0]
+        a, b = best >> SHIFT, best & RIGHT
+        left, right = counts.names[a], counts.names[b]
         extra = counts.tables() if records else {}
         count, left_count, right_count = pair_counts[best], token_counts[a], token_counts[b]
-        new = options.joined(a, b)
-        added = new not in ids
+        token = options.joined(left, right)
+        new = counts.id(token)
+        added = token not in ids
         if added:
-            ids[new] = len(vocab)
-            vocab.append(new)
+            ids[token] = len(vocab)
+            vocab.append(token)
         replaced, changed = counts.merge(a, b, new)
-        counts.requeue(changed, a, b, new)
+        counts.requeue(changed, a, b)
         yield WordPieceStep(
             index=step,
-            left=a,
-            right=b,
-            token=new,
-            new_id=ids[new],
+            left=left,
+            right=right,
+            token=token,
+            new_id=ids[token],
             added=added,
             count=count,
             left_count=left_count,
@@ -257,7 +316,7 @@ def fast_wordpiece_steps(
             replaced=replaced,
             tokens_before=tokens,
             tokens_after=tokens - replaced,
-            ties=tuple(ties),
+            ties=tuple(map(counts.pair, ties)),
             tie_break=options.tie_break,
             **extra,  # type: ignore[arg-type]
         )

@@ -77,6 +77,34 @@ def test_split_by_script_keeps_mixed_pieces_out_of_the_seed():
     assert all(valid_piece(p) for p in split) and {"▁hug", "12", "the"} <= split
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.dictionaries(st.text("abc▁", min_size=1, max_size=9), st.integers(1, 4), min_size=1, max_size=8))
+def test_the_branching_seed_keeps_the_substrings_followed_by_two_things_or_more(words):
+    longest = 4
+    followers: dict[str, set[str]] = {}
+    counts: dict[str, int] = {}
+    for word, n in words.items():
+        for i in range(len(word)):
+            for j in range(i + 2, min(len(word), i + longest) + 1):
+                sub = word[i:j]
+                counts[sub] = counts.get(sub, 0) + n
+                followers.setdefault(sub, set()).add(word[j] if j < len(word) else "end")
+    expected = {s for s, n in counts.items() if n >= 2 and len(followers[s]) >= 2}
+    options = UnigramOptions(vocab_size=2, max_piece_length=longest, seed_by_branching=True)
+    seed = {p for p, _ in seed_pieces(words, options)[0] if len(p) > 1}
+    assert seed == expected
+    plain = {p for p, _ in seed_pieces(words, options.replace(seed_by_branching=False))[0] if len(p) > 1}
+    assert plain == {s for s, n in counts.items() if n >= 2}
+
+
+def test_the_branching_seed_leaves_out_what_always_goes_on_alike():
+    words = {"▁the": 5, "▁then": 2, "▁other": 3, "▁lowest": 4}
+    seed = {p for p, _ in seed_pieces(words, UnigramOptions(vocab_size=2, seed_by_branching=True))[0]}
+    assert {"the", "▁the", "he"} <= seed  # the: ▁the's end, n, r
+    assert not {"th", "▁th", "▁lowes", "owe", "▁lowest"} & seed  # always followed by e, t, s, the end
+    assert {"th", "▁lowest"} <= {p for p, _ in seed_pieces(words, UnigramOptions(vocab_size=2))[0]}
+
+
 def test_seed_by_coverage_weighs_each_piece_by_its_length():
     plain = unigram_steps(TEXT, vocab_size=30, em_iterations=0)
     covered = unigram_steps(TEXT, vocab_size=30, em_iterations=0, seed_by_coverage=True)
@@ -144,10 +172,10 @@ def test_options_must_be_true_or_false():
         UnigramOptions(vocab_size=10, bayesian_em=1)  # type: ignore[arg-type]
 
 
-def test_train_unigram_adds_the_bayesian_m_step_and_the_final_pass_to_the_textbook():
-    assert TRAIN_DEFAULTS == {"bayesian_em": True, "final_by_score": True}
-    steps = unigram_steps(TEXT, vocab_size=30, bayesian_em=True, final_by_score=True).run()
+def test_train_unigram_adds_the_seed_the_bayesian_m_step_and_the_final_pass_to_the_textbook():
+    assert TRAIN_DEFAULTS == {"seed_by_branching": True, "bayesian_em": True, "final_by_score": True}
+    steps = unigram_steps(TEXT, vocab_size=30, **TRAIN_DEFAULTS).run()
     assert train_unigram(TEXT, vocab_size=30).pieces == steps.tokenizer().pieces
-    textbook = train_unigram(TEXT, vocab_size=30, bayesian_em=False, final_by_score=False)
+    textbook = train_unigram(TEXT, vocab_size=30, **dict.fromkeys(TRAIN_DEFAULTS, False))
     assert textbook.pieces == unigram_steps(TEXT, vocab_size=30).run().tokenizer().pieces
     assert UnigramOptions(vocab_size=30).bayesian_em is False  # the stage's rounds stay the textbook's

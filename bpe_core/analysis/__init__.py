@@ -6,13 +6,15 @@
 - :mod:`.data_split`: a held-out part of a corpus;
 - :mod:`.speed_lesson`: the textbook and the fast trainer timed side by side;
 - :mod:`.side_by_side`: two tokenizers compared (cuts, shared tokens, compression), for "What if?";
-- :mod:`.schemes_table`: the four schemes trained on one text and measured side by side.
+- :mod:`.schemes_table`: the four schemes trained on one text and measured side by side;
+- :mod:`.health`: a tokenizer's health (unreachable, unused, partial and duplicate tokens...).
 
 The names below are the package's public ones (the UI imports them from here).
 """
 
 from .curves import CompressionCurve, TextCurve, compression_curve
 from .data_split import split_documents, split_fraction
+from .health import FINDINGS, Finding, Health, health
 from .metrics import (
     DEFAULT_SAMPLES,
     LESSON_SIZES,
@@ -30,6 +32,7 @@ from .speed_lesson import GPT2_BYTES, GPT2_MERGES, SpeedLesson, time_trainers
 
 __all__ = [
     "DEFAULT_SAMPLES",
+    "FINDINGS",
     "GPT2_BYTES",
     "GPT2_MERGES",
     "LESSON_SIZES",
@@ -37,6 +40,8 @@ __all__ = [
     "SPECIAL",
     "Compression",
     "CompressionCurve",
+    "Finding",
+    "Health",
     "SchemeRow",
     "SizeRow",
     "SpeedLesson",
@@ -50,6 +55,7 @@ __all__ = [
     "compare_vocabs",
     "compression",
     "compression_curve",
+    "health",
     "measure",
     "oov_rate",
     "round_trip",

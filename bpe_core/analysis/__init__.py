@@ -15,7 +15,7 @@ The names below are the package's public ones (the UI imports them from here).
 
 from .curves import CompressionCurve, TextCurve, compression_curve
 from .data_split import split_documents, split_fraction
-from .health import FINDINGS, Finding, Health, health
+from .health import FINDINGS, Finding, Health, health, unused_tokens
 from .metrics import (
     DEFAULT_SAMPLES,
     LESSON_SIZES,
@@ -71,4 +71,5 @@ __all__ = [
     "split_documents",
     "split_fraction",
     "time_trainers",
+    "unused_tokens",
 ]

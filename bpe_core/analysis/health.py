@@ -38,7 +38,7 @@ from __future__ import annotations
 import dataclasses
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Final, Literal
@@ -113,24 +113,12 @@ def health(tok: SchemeTokenizer, *, text: str | None = None, longest: int = LONG
     entries = _entries(tok)
     special = tok.special_ids
     unreachable = tuple(_unreachable(tok))
-    used: set[int] = set()
+    unused: tuple[Finding, ...] = ()
     reference_tokens = None
     if text is not None:
         ids = tok.encode(text)
-        used, reference_tokens = set(ids), len(ids)
-    cannot = {f.id for f in unreachable}
-    unused = tuple(
-        _finding(
-            "unused",
-            tok,
-            i,
-            data,
-            f"not among the {reference_tokens:,} tokens of the reference text"
-            + ("; no text makes it (unreachable)" if i in cannot else ""),
-        )
-        for i, data in entries
-        if text is not None and i not in used and i not in special
-    )
+        reference_tokens = len(ids)
+        unused = unused_tokens(tok, ids, unreachable=[f.id for f in unreachable], entries=entries)
     by_length = sorted(((i, d) for i, d in entries if i not in special), key=lambda e: (-len(e[1]), e[0]))
     return Health(
         scheme=tok.scheme,
@@ -142,6 +130,33 @@ def health(tok: SchemeTokenizer, *, text: str | None = None, longest: int = LONG
         longest=tuple(_finding("longest", tok, i, d, _length_why(d)) for i, d in by_length[:longest]),
         special_from_text=tuple(_special_from_text(tok)),
         duplicates=tuple(_duplicates(tok, entries)),
+    )
+
+
+def unused_tokens(
+    tok: SchemeTokenizer,
+    ids: Sequence[int],
+    *,
+    unreachable: Collection[int] = (),
+    entries: list[tuple[int, bytes]] | None = None,
+) -> tuple[Finding, ...]:
+    """The tokens (special ones aside) that are not among ``ids``, a reference text's encoding; the
+    ``unreachable`` ids say so in their reason (a page that has the text's ids and :func:`health`'s
+    findings already asks only this).
+
+    >>> from bpe_core.tokenizer import Tokenizer
+    >>> tok = Tokenizer({i: bytes([i]) for i in range(256)} | {256: b"ab"}, [(97, 98)])
+    >>> for f in unused_tokens(tok, tok.encode("xyz"), unreachable=[255])[-2:]:
+    ...     print(f.id, f.why)
+    255 not among the 3 tokens of the reference text; no text makes it (unreachable)
+    256 not among the 3 tokens of the reference text
+    """
+    special, used, cannot = tok.special_ids, set(ids), set(unreachable)
+    why = f"not among the {len(ids):,} tokens of the reference text"
+    return tuple(
+        _finding("unused", tok, i, data, why + ("; no text makes it (unreachable)" if i in cannot else ""))
+        for i, data in (_entries(tok) if entries is None else entries)
+        if i not in used and i not in special
     )
 
 

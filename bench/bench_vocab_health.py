@@ -1,4 +1,4 @@
-"""A tokenizer's health (:func:`bpe_core.analysis.health`) on GPT-2-, cl100k- and o200k-sized vocabularies.
+"""A tokenizer's health (:func:`bpe_core.analysis.check_health`) on GPT-2-, cl100k- and o200k-sized tables.
 
     python bench/bench_vocab_health.py [--sizes 50257,100256,200000] [--real PATH.tiktoken] [--text-kb 200]
 
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bpe_core.analysis.health import health  # noqa: E402
+from bpe_core.analysis.health import check_health  # noqa: E402
 from bpe_core.formats.load import tokenizer_from  # noqa: E402
 from bpe_core.formats.tiktoken import read_tiktoken_text  # noqa: E402
 from bpe_core.tokenizer import Tokenizer  # noqa: E402
@@ -33,7 +33,7 @@ def measure(name: str, data: bytes, pattern: str, text: str) -> None:
     tok: Tokenizer = tokenizer_from(read_tiktoken_text(data, name), pattern=pattern)
     load = time.perf_counter() - wall
     wall, cpu = time.perf_counter(), time.process_time()
-    report = health(tok, text=text)
+    report = check_health(tok, text=text)
     took, cpu_took = time.perf_counter() - wall, time.process_time() - cpu
     counts = ", ".join(f"{kind} {len(ids):,}" for kind, ids in report.ids().items())
     print(

@@ -73,7 +73,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, BinaryIO, TextIO
 
-from .analysis.health import FINDINGS, health
+from .analysis.health import FINDINGS, check_health
 from .analysis.selftest import COLUMNS, self_test
 from .formats import load_tokenizer, save_tokenizer, write_format
 from .formats.save import ALL_FORMATS
@@ -369,7 +369,7 @@ def _health_json(tok: Tokenizer | SchemeTokenizer, text: str | None, *, why: boo
     >>> data["scheme"], data["unreachable"][:2], len(data["unused"]), data["reference_tokens"]
     ('bpe', [192, 193], 254, 2)
     """
-    report = health(tok, text=text)
+    report = check_health(tok, text=text)
     out: dict[str, object] = {
         "scheme": report.scheme,
         "vocab_size": report.vocab_size,

@@ -15,7 +15,7 @@ The names below are the package's public ones (the UI imports them from here).
 
 from .curves import CompressionCurve, TextCurve, compression_curve
 from .data_split import split_documents, split_fraction
-from .health import FINDINGS, Finding, Health, health, unused_tokens
+from .health import FINDINGS, Finding, Health, check_health, unused_tokens
 from .metrics import (
     DEFAULT_SAMPLES,
     LESSON_SIZES,
@@ -55,13 +55,13 @@ __all__ = [
     "TextFigures",
     "VocabComparison",
     "align",
+    "check_health",
     "compare_cuts",
     "compare_made",
     "compare_schemes",
     "compare_vocabs",
     "compression",
     "compression_curve",
-    "health",
     "measure",
     "oov_rate",
     "round_trip",

@@ -1,6 +1,6 @@
 """A tokenizer's health: the vocabulary entries that no text makes, that a text never uses, and more.
 
-:func:`health` looks at every entry of any scheme's vocabulary (byte-level BPE, GPT-2's and tiktoken's
+:func:`check_health` looks at every entry of any scheme's vocabulary (byte-level BPE, GPT-2's and tiktoken's
 files included, WordPiece, Unigram) and returns a :class:`Health`: for each kind of finding
 (:data:`FINDINGS`) a tuple of :class:`Finding` records, each with the token's id, its bytes (what it
 stands for in a text: WordPiece's ``##ing`` is ``ing``, Unigram's ``▁the`` is `` the``) and why.
@@ -24,7 +24,7 @@ stands for in a text: WordPiece's ``##ing`` is ``ing``, Unigram's ``▁the`` is 
 >>> from bpe_core.tokenizer import Tokenizer
 >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"bc", 257: b"ab", 258: b"abc"}
 >>> tok = Tokenizer(vocab, [(98, 99), (97, 98), (257, 99)])
->>> report = health(tok, text="abc ab")
+>>> report = check_health(tok, text="abc ab")
 >>> [(f.id, f.token) for f in report.unreachable if f.id > 255]
 [(258, b'abc')]
 >>> print(report.unreachable[-1].why)
@@ -72,7 +72,7 @@ class Finding:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Health:
-    """What :func:`health` found, by kind (:data:`FINDINGS`); ``reference_tokens`` is the length of
+    """What :func:`check_health` found, by kind (:data:`FINDINGS`); ``reference_tokens`` is the length of
     the reference text's encoding (None: no text was given, and ``unused`` is empty)."""
 
     scheme: str
@@ -103,7 +103,7 @@ class Health:
             yield from self.of(kind)
 
 
-def health(tok: SchemeTokenizer, *, text: str | None = None, longest: int = LONGEST) -> Health:
+def check_health(tok: SchemeTokenizer, *, text: str | None = None, longest: int = LONGEST) -> Health:
     """The findings of every kind for ``tok`` (see the module docstring); ``text`` is the reference
     text for ``unused``, ``longest`` how many of the longest tokens to list."""
     if isinstance(longest, bool) or not isinstance(longest, int) or longest < 0:
@@ -141,7 +141,7 @@ def unused_tokens(
     entries: list[tuple[int, bytes]] | None = None,
 ) -> tuple[Finding, ...]:
     """The tokens (special ones aside) that are not among ``ids``, a reference text's encoding; the
-    ``unreachable`` ids say so in their reason (a page that has the text's ids and :func:`health`'s
+    ``unreachable`` ids say so in their reason (a page that has the text's ids and :func:`check_health`'s
     findings already asks only this).
 
     >>> from bpe_core.tokenizer import Tokenizer

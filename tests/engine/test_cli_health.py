@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bpe_core import cli, train, train_scheme
-from bpe_core.analysis.health import FINDINGS, health
+from bpe_core.analysis.health import FINDINGS, check_health
 from bpe_core.analysis.selftest import COLUMNS, cases
 from bpe_core.formats import load_tokenizer, save_tokenizer
 from bpe_core.tokenizer import Tokenizer
@@ -40,7 +40,7 @@ def test_health_prints_each_findings_ids_as_the_engine_finds_them(bpe_dir, tmp_p
     code, out, err = run("health", "--tokenizer", str(bpe_dir), "--text", str(sample))
     assert code == 0, err
     data = json.loads(out)
-    expected = health(load_tokenizer(bpe_dir), text=TEXT[:800])
+    expected = check_health(load_tokenizer(bpe_dir), text=TEXT[:800])
     assert {k: data[k] for k in FINDINGS} == expected.ids()
     assert data["scheme"] == "bpe" and data["reference_tokens"] == expected.reference_tokens
     assert len(data["unreachable"]) == 13 and len(data["unused"]) > 100 and data["special_from_text"]

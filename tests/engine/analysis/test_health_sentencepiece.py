@@ -12,7 +12,7 @@ import pytest
 spm = pytest.importorskip("sentencepiece")
 pb = pytest.importorskip("sentencepiece.sentencepiece_model_pb2")
 
-from bpe_core.analysis.health import health  # noqa: E402
+from bpe_core.analysis.health import check_health  # noqa: E402
 from bpe_core.formats import load_tokenizer  # noqa: E402
 
 CORPORA = Path(__file__).resolve().parents[3] / "corpora"
@@ -67,7 +67,7 @@ def test_unreachable_pieces_are_the_ones_sentencepiece_cuts_otherwise(rule, tmp_
     for name, model in (("trained", data), ("lowered", lowered(data))):
         path = tmp_path / f"{name}.model"
         path.write_bytes(model)
-        report = health(load_tokenizer(path, any_scheme=True))
+        report = check_health(load_tokenizer(path, any_scheme=True))
         expected = sentencepiece_unreachable(model)
         assert report.ids()["unreachable"] == expected, name
         if name == "lowered":

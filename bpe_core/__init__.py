@@ -14,7 +14,10 @@ the layers above it in this list:
 1. :mod:`bpe_core.primitives` (count pairs, merge a pair) and :mod:`bpe_core.byte_level`;
 2. :mod:`bpe_core.pretokenizer`: special tokens and split patterns;
 3. :mod:`bpe_core.tokenizer`: :class:`Tokenizer` (encode, decode), the character baseline,
-   WordPiece and Unigram, all with the :class:`SchemeTokenizer` interface;
+   WordPiece, Unigram and SentencePiece's BPE (:class:`PieceBpeTokenizer`), all with the
+   :class:`SchemeTokenizer` interface;
+3b. :mod:`bpe_core.pipeline`: HF ``tokenizers``' stages (normalizers, pre-tokenizers, models,
+   post-processors, decoders) and :class:`PipelineTokenizer`, which runs them;
 4. :mod:`bpe_core.training`: the textbook trainers, the fast ones, and their step records;
 5. :mod:`bpe_core.formats`: vocab.json + merges.txt, tokenizer.json, .tiktoken, minbpe, vocab.txt;
 6. :mod:`bpe_core.analysis`: compression curves, metrics, the speed lesson, the schemes compared;
@@ -22,10 +25,12 @@ the layers above it in this list:
 """
 
 from .formats import TokenizerFileError, load_tokenizer, save_tokenizer
+from .pipeline import PipelineTokenizer
 from .pretokenizer import PATTERNS
 from .tokenizer import (
     CharTokenizer,
     Loss,
+    PieceBpeTokenizer,
     SchemeTokenizer,
     Tokenizer,
     TokenSpan,
@@ -57,6 +62,8 @@ __all__ = [
     "Loss",
     "MergeStep",
     "PairCount",
+    "PieceBpeTokenizer",
+    "PipelineTokenizer",
     "SchemeTokenizer",
     "TokenSpan",
     "Tokenizer",

@@ -18,7 +18,9 @@ text), writes every format (see :mod:`bpe_core.formats`) and reports progress
 on stderr: bytes read, pre-tokens counted, merges done.  ``--model wordpiece`` or ``unigram`` trains
 that scheme instead (:func:`~bpe_core.training.schemes.train_scheme`) on the files' text, read whole,
 and writes its files (WordPiece: ``tokenizer.json`` and BERT's ``vocab.txt``; Unigram:
-``tokenizer.json``); encode, decode and convert read those too, and SentencePiece ``.model`` files.
+``tokenizer.json``); encode, decode and convert read those too, and SentencePiece ``.model`` files
+(Unigram and BPE). Encode and decode read any ``tokenizer.json`` whose stages :mod:`bpe_core.pipeline` has
+(an uncased BERT, T5, Llama-2...); ``encode --with-special-tokens`` frames the ids as its post-processor does.
 ``--tokenizer`` and ``convert``'s source take a directory or one file; ``--pattern`` sets the split
 pattern of files that do not record it (else ``encoding.json`` beside them
 says, else ``gpt2``, with a ``note:`` line on stderr) and ``--special-token
@@ -77,6 +79,7 @@ from .analysis.health import FINDINGS, check_health
 from .analysis.selftest import COLUMNS, self_test
 from .formats import load_tokenizer, save_tokenizer, write_format
 from .formats.save import ALL_FORMATS
+from .pipeline import PipelineTokenizer
 from .pretokenizer import PATTERNS
 from .tokenizer import SchemeTokenizer, Tokenizer, UnigramTokenizer, WordPieceTokenizer
 from .training import TIE_BREAKS, WORDPIECE_TIE_BREAKS, Trainer, TrainOptions, train_scheme
@@ -105,6 +108,12 @@ STREAM_ERRORS = (
     "nothing of the block it fails in, and its error line says what stdout holds: "
 )
 FIFO_WAIT_SECONDS = 10.0  # how long encode --input waits for a named pipe's first bytes
+
+
+LESSON_POINTER = (
+    "a lesson file is made by the app's command: python -m mergescope_ui.lesson FILE --vocab-size N "
+    "[--steps K|A-B] [--model bpe|wordpiece|unigram] --out lesson.html"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -216,6 +225,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     source.add_argument("--text", metavar="T", help="text to encode")
     encode.add_argument(
+        "--with-special-tokens",
+        action="store_true",
+        help="frame the ids as the tokenizer's post-processor does ([CLS] ... [SEP], <s> ...): for a "
+        "tokenizer.json with one",
+    )
+    encode.add_argument(
         "--max-input-bytes",
         type=int,
         default=MAX_STREAM_BYTES,
@@ -238,6 +253,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--bytes", action="store_true", help="write the tokens' exact bytes (no UTF-8 repair)"
     )
 
+    lesson = sub.add_parser("lesson", help="an offline lesson file: made by the app, see the message")
+    lesson.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     convert = sub.add_parser("convert", help="convert a tokenizer to another file format")
     convert.add_argument("source", metavar="SRC", help="tokenizer directory or file")
     convert.add_argument(
@@ -307,13 +324,18 @@ def main(
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    if args.command == "lesson":  # the stage draws a lesson, and the engine knows nothing of it
+        stderr.write(f"{LESSON_POINTER}\n")
+        return 2
     try:
         _check_args(args)
         if args.command == "train":
             return _train(args, _bounded(stdin, args.max_input_bytes, "- (stdin)"), stderr)
         if args.command == "encode":
             tok = _load(args.tokenizer, args, stderr)
-            if args.input is None:
+            if args.with_special_tokens:
+                _write_ids(_framed(tok, args, stdin), out)
+            elif args.input is None:
                 _write_ids(tok.encode(args.text), out)
             elif not hasattr(tok, "encode_iterable"):  # WordPiece, Unigram: the text whole
                 bounded = _bounded(stdin, args.max_input_bytes, "- (stdin)")
@@ -500,6 +522,20 @@ def _message(exc: BaseException) -> str:
     return str(exc)
 
 
+def _framed(tok: Tokenizer | SchemeTokenizer, args: argparse.Namespace, stdin: BinaryIO) -> list[int]:
+    """``encode --with-special-tokens``: the text's ids as the tokenizer's post-processor frames them."""
+    if not isinstance(tok, PipelineTokenizer) or tok.post_processor is None:
+        raise ValueError(
+            "--with-special-tokens needs a tokenizer.json with a post-processor, and this tokenizer has "
+            "none; leave the flag out"
+        )
+    if args.input is None:
+        return tok.encode(args.text, with_special_tokens=True)
+    bounded = _bounded(stdin, args.max_input_bytes, "- (stdin)")
+    text = _whole_text([args.input], bounded, "encoding this scheme", limit=args.max_input_bytes)
+    return tok.encode(text, with_special_tokens=True)
+
+
 def _load(path: str, args: argparse.Namespace, stderr: TextIO) -> Tokenizer | SchemeTokenizer:
     """The tokenizer at ``path``; what the loader had to assume goes to stderr as ``note:`` lines."""
     specials = dict(args.special_token) or None
@@ -623,7 +659,7 @@ def _decode(
     bpe = tok.as_bpe()
     if raw and bpe is None:
         raise ValueError(f"--bytes is for byte-level BPE; this tokenizer is {tok.scheme}")
-    if not isinstance(tok, Tokenizer | WordPieceTokenizer | UnigramTokenizer):
+    if not isinstance(tok, Tokenizer | WordPieceTokenizer | UnigramTokenizer | PipelineTokenizer):
         raise ValueError(f"decode cannot read a {tok.scheme} tokenizer")
     decoder = tok.incremental_decoder()
     count = written = 0

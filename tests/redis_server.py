@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -47,50 +48,86 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@contextmanager
-def redis_server() -> Iterator[str]:
-    """A fresh ``redis-server`` on a free port of 127.0.0.1, its files in a temp dir, no persistence; its
-    URL.  Stopped (and its files gone) on exit."""
-    if BINARY is None:
-        raise RuntimeError("no redis-server on PATH")
-    import redis
+class RedisProcess:
+    """A ``redis-server`` on one port of 127.0.0.1 that a test may stop and start again (a Redis that goes
+    away mid-lesson); ``persist``: it writes its data down (append-only file) and reads it back on a start."""
 
-    with tempfile.TemporaryDirectory(prefix="mergescope-redis-") as folder:
-        port = _free_port()
-        proc = subprocess.Popen(
+    def __init__(self, folder: str, *, persist: bool) -> None:
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self._folder, self._persist = folder, persist
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start it (again, on the same port) and wait until it answers."""
+        import redis
+
+        assert BINARY is not None and self._proc is None
+        persistence = (
+            ["--appendonly", "yes", "--appendfsync", "always"] if self._persist else ["--appendonly", "no"]
+        )
+        self._proc = subprocess.Popen(
             [
                 BINARY,
                 "--port",
-                str(port),
+                str(self.port),
                 "--bind",
                 "127.0.0.1",
                 "--dir",
-                folder,
+                self._folder,
                 "--save",
                 "",
-                "--appendonly",
-                "no",
+                *persistence,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
-        url = f"redis://127.0.0.1:{port}/0"
-        try:
-            deadline = time.monotonic() + 20
-            while True:
-                try:
-                    redis.Redis.from_url(url).ping()
-                    break
-                except redis.ConnectionError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError(f"redis-server did not start on port {port}") from None
-                    time.sleep(0.05)
-            yield url
-        finally:
-            proc.terminate()
+        deadline = time.monotonic() + 20
+        while True:
             try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+                redis.Redis.from_url(self.url).ping()
+                return
+            except redis.ConnectionError:
+                if self._proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"redis-server did not start on port {self.port}") from None
+                time.sleep(0.05)
+
+    def freeze(self, frozen: bool) -> None:
+        """Freeze it (``SIGSTOP``: it keeps its connections, answers nothing) or thaw it (``SIGCONT``)."""
+        assert self._proc is not None
+        self._proc.send_signal(signal.SIGSTOP if frozen else signal.SIGCONT)
+
+    def stop(self) -> None:
+        """Stop it (SIGTERM; SIGKILL after 10 s) and wait until it is gone."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@contextmanager
+def redis_process(*, persist: bool = False) -> Iterator[RedisProcess]:
+    """A started :class:`RedisProcess`, its files in a temp dir; stopped (and its files gone) on exit."""
+    if BINARY is None:
+        raise RuntimeError("no redis-server on PATH")
+    with tempfile.TemporaryDirectory(prefix="mergescope-redis-") as folder:
+        server = RedisProcess(folder, persist=persist)
+        try:
+            server.start()
+            yield server
+        finally:
+            server.stop()
+
+
+@contextmanager
+def redis_server() -> Iterator[str]:
+    """A fresh ``redis-server`` on a free port of 127.0.0.1, its files in a temp dir, no persistence; its
+    URL.  Stopped (and its files gone) on exit."""
+    with redis_process() as server:
+        yield server.url

@@ -67,7 +67,15 @@ True
 from .data import TokenizerData
 from .detect import detect_format
 from .encoding_config import ENCODING_JSON, unrecorded
-from .load import DEFAULT_PATTERN, SCHEME_NAMES, SCHEME_READERS, load_tokenizer, read_tokenizer_data
+from .load import (
+    DEFAULT_PATTERN,
+    PIPELINE_FORMATS,
+    SCHEME_NAMES,
+    SCHEME_READERS,
+    OwnStagesError,
+    load_tokenizer,
+    read_tokenizer_data,
+)
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError
 from .save import FORMATS, SAVE_FORMATS, save_tokenizer, write_format
 
@@ -76,9 +84,11 @@ __all__ = [
     "ENCODING_JSON",
     "FORMATS",
     "MAX_FILE_BYTES",
+    "PIPELINE_FORMATS",
     "SAVE_FORMATS",
     "SCHEME_NAMES",
     "SCHEME_READERS",
+    "OwnStagesError",
     "TokenizerData",
     "TokenizerFileError",
     "detect_format",

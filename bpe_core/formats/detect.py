@@ -1,4 +1,15 @@
-"""Which format a directory or a file holds, and which files to read for it."""
+"""Which format a directory or a file holds, and which files to read for it.
+
+A file is recognised by what it holds where its name does not say (any ``.txt`` or ``.json``): a
+``.txt`` of one token a line with ``[UNK]`` is BERT's vocabulary, one of two tokens a line (after an
+optional ``#version`` line) a ``merges.txt``; a ``.json`` with a ``model`` object is a ``tokenizer.json``,
+one that maps strings to whole numbers a ``vocab.json``; anything else is named as no tokenizer file.
+
+>>> txt_kind("[PAD]\\n[UNK]\\nthe\\n##s\\n"), txt_kind("#version: 0.2\\nĠ t\\nh e\\n")
+('bert-vocab', 'merges')
+>>> txt_kind("the cat sat\\n") is None
+True
+"""
 
 from __future__ import annotations
 
@@ -42,9 +53,7 @@ def detect_format(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYT
         raise TokenizerFileError(
             p, "", "only holds the split pattern and special tokens; load the directory it is in instead"
         )
-    if name == VOCAB_TXT:
-        if is_bert_vocab(p, max_bytes=max_bytes):
-            return "bert-vocab", [p]
+    if name == VOCAB_TXT and not is_bert_vocab(p, max_bytes=max_bytes):
         raise TokenizerFileError(
             p,
             "",
@@ -52,30 +61,84 @@ def detect_format(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYT
         )
     if name.endswith(TOKENIZER_JSON):
         return _json_format(p, max_bytes), [p]
+    if name.endswith((CONFIG_JSON, "config.json")):
+        raise TokenizerFileError(
+            p, "", "only holds the model's settings; load its tokenizer.json or .model file instead"
+        )
     if name.endswith(".json"):
         if _is_hf_json(p, max_bytes):
             return _json_format(p, max_bytes), [p]
+        _check_vocab_json(p, max_bytes)
         return "gpt2", _gpt2_files(vocab=p)
     if name.endswith(".txt"):
-        return "gpt2", _gpt2_files(merges=p)
+        kind = txt_kind(read_text(p, max_bytes=max_bytes))
+        if kind == "bert-vocab":
+            return "bert-vocab", [p]
+        if kind == "merges":
+            return "gpt2", _gpt2_files(merges=p)
+        raise TokenizerFileError(
+            p,
+            "",
+            "holds neither BERT's vocabulary (one token a line, with [UNK]) nor BPE merges (two tokens a "
+            "line); load a tokenizer's vocab.txt, or merges.txt with its vocab.json",
+        )
     head = _head(p).lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"minbpe v1"):
         return "minbpe", [p]
     if head.startswith(b"{"):
-        return (
-            (_json_format(p, max_bytes), [p]) if _is_hf_json(p, max_bytes) else ("gpt2", _gpt2_files(vocab=p))
-        )
+        if _is_hf_json(p, max_bytes):
+            return _json_format(p, max_bytes), [p]
+        _check_vocab_json(p, max_bytes)
+        return "gpt2", _gpt2_files(vocab=p)
     if _TIKTOKEN_LINE.match(head):
         return "tiktoken", [p]
     raise TokenizerFileError(
         p,
         "",
-        "is not a tokenizer file MergeScope knows (tokenizer.json, vocab.json + merges.txt, *.tiktoken, "
-        "minbpe *.model)",
+        UNKNOWN_FILE,
     )
 
 
 _TIKTOKEN_LINE = re.compile(rb"[A-Za-z0-9+/]+=*[ \t]+[0-9]+\s")
+CONFIG_JSON = "tokenizer_config.json"
+UNKNOWN_FILE = (
+    "is not a tokenizer file MergeScope knows (tokenizer.json, vocab.json + merges.txt, *.tiktoken, "
+    "a SentencePiece or minbpe *.model, BERT's vocab.txt)"
+)
+_SAMPLE_LINES = 200
+
+
+def txt_kind(text: str) -> str | None:
+    """``bert-vocab``, ``merges`` or None: what a ``.txt`` holds, from its first lines (see the module)."""
+    lines = [line.rstrip("\r") for line in text.split("\n", _SAMPLE_LINES)[:_SAMPLE_LINES]]
+    lines = [line for line in lines if line.strip()]
+    if lines and lines[0].startswith("#version"):
+        lines = lines[1:]
+    if lines and all(len(line.split(" ")) == 2 and all(line.split(" ")) for line in lines):
+        return "merges"
+    if not lines:
+        return "merges" if text.startswith("#version") else None
+    if all(" " not in line.strip() for line in lines) and any(
+        line.strip() == "[UNK]" for line in text.split("\n")
+    ):
+        return "bert-vocab"
+    return None
+
+
+def _check_vocab_json(p: Path, max_bytes: int) -> None:
+    """A ``.json`` that is no ``tokenizer.json`` must look like a ``vocab.json``: an object whose values
+    are mostly whole numbers (a wrong one is then named by the reader, with its key)."""
+    data = parse_json(read_text(p, max_bytes=max_bytes), p)
+    if isinstance(data, dict) and data:
+        values = list(data.values())[:_SAMPLE_LINES]
+        if 2 * sum(isinstance(v, int) and not isinstance(v, bool) for v in values) >= len(values):
+            return
+    raise TokenizerFileError(
+        p,
+        "",
+        'is JSON but no tokenizer: a tokenizer.json has a "model" object, a vocab.json maps each token '
+        "to its id; load one of those",
+    )
 
 
 def _head(p: Path, n: int = 64) -> bytes:
@@ -140,13 +203,19 @@ def _detect_in_directory(d: Path) -> tuple[str, list[Path]]:
         return ("sentencepiece" if is_sentencepiece_model(models[0]) else "minbpe"), models
     if not (pairs or tiktoken_files or models) and (d / VOCAB_TXT).is_file() and is_bert_vocab(d / VOCAB_TXT):
         return "bert-vocab", [d / VOCAB_TXT]
+    bert_vocabs = [t for t in sorted(d.glob("*.txt")) if txt_kind(read_text(t)) == "bert-vocab"]
+    if not (pairs or tiktoken_files or models or list(d.glob("*.json"))) and len(bert_vocabs) == 1:
+        return "bert-vocab", bert_vocabs
     if not (pairs or tiktoken_files or models) and (odd_pair := _one_json_one_txt(d)) is not None:
         return "gpt2", odd_pair
     found = [p.name for p in pairs + tiktoken_files + models]
     if found:
         raise TokenizerFileError(d, "", f"holds several tokenizers ({', '.join(found)}); pass one file")
     raise TokenizerFileError(
-        d, "", "holds no tokenizer files (tokenizer.json, vocab.json + merges.txt, *.tiktoken or *.model)"
+        d,
+        "",
+        "holds no tokenizer files (tokenizer.json, vocab.json + merges.txt, *.tiktoken, *.model or BERT's "
+        "vocab.txt)",
     )
 
 

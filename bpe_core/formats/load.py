@@ -22,6 +22,7 @@ from .detect import detect_format
 from .encoding_config import ENCODING_JSON, NEEDS_CONFIG, EncodingConfig, read_encoding_json_text
 from .gpt2 import read_gpt2
 from .hf_json import read_hf_json_text
+from .hf_pipeline import UnsupportedStageError, read_pipeline_json_text
 from .minbpe import read_minbpe
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError, read_text
 from .sentencepiece_model import read_sentencepiece_model
@@ -36,7 +37,7 @@ SCHEME_NAMES = {
     "bert-vocab": "WordPiece (BERT's vocab.txt)",
     "wordpiece-json": "WordPiece",
     "unigram-json": "Unigram",
-    "sentencepiece": "Unigram (SentencePiece)",
+    "sentencepiece": "SentencePiece",
 }
 SCHEME_READERS: dict[str, Callable[..., SchemeTokenizer]] = {
     "bert-vocab": read_bert_vocab,
@@ -46,6 +47,16 @@ SCHEME_READERS: dict[str, Callable[..., SchemeTokenizer]] = {
     ),
     "sentencepiece": read_sentencepiece_model,
 }
+
+
+class OwnStagesError(ValueError):
+    """A split pattern or special tokens given for a ``tokenizer.json`` read stage by stage, which records
+    its own (a caller that chose them for any file may load it again without them)."""
+
+
+PIPELINE_FORMATS = ("hf-json", "wordpiece-json", "unigram-json")
+"""The ``tokenizer.json`` formats: one its own reader refuses (a normalizer, Llama-2's BPE over characters...)
+is read stage by stage (:mod:`.hf_pipeline`) when ``any_scheme``."""
 
 
 @overload
@@ -83,6 +94,8 @@ def load_tokenizer(
 ) -> Tokenizer | SchemeTokenizer:
     """A :class:`~bpe_core.tokenizer.Tokenizer` from a directory or one file (see the module docstring).
 
+    A ``tokenizer.json`` its own reader refuses is read stage by stage with ``any_scheme=True``
+    (:data:`PIPELINE_FORMATS`: a :class:`~bpe_core.pipeline.PipelineTokenizer`).
     A WordPiece or Unigram file (:data:`SCHEME_READERS`) gives that scheme's tokenizer with
     ``any_scheme=True``, and is a TokenizerFileError saying what it holds otherwise (callers that
     only know byte-level BPE, such as the app's upload, keep getting a BPE :class:`Tokenizer`).
@@ -93,6 +106,38 @@ def load_tokenizer(
     no ``encoding.json`` beside them) is appended to ``notes`` when given.
     """
     fmt, files = detect_format(path, max_bytes=max_bytes)
+    if any_scheme and fmt in PIPELINE_FORMATS:
+        try:
+            return _load_detected(fmt, files, path, pattern, special_tokens, max_bytes, notes, any_scheme)
+        except TokenizerFileError as classic:
+            try:
+                staged = read_pipeline_json_text(read_text(files[0], max_bytes=max_bytes), files[0])
+            except UnsupportedStageError:
+                raise  # a stage neither reader runs: named
+            except TokenizerFileError:
+                if classic.where.startswith("key 'model"):
+                    raise classic from None  # a damaged model: its own reader says best where
+                raise
+            if pattern is not None or special_tokens:
+                raise OwnStagesError(
+                    f"pattern= and special_tokens= are for byte-level BPE files; {files[0]} is read stage by "
+                    "stage and records its own: leave them out"
+                ) from None
+            return staged
+    return _load_detected(fmt, files, path, pattern, special_tokens, max_bytes, notes, any_scheme)
+
+
+def _load_detected(
+    fmt: str,
+    files: list[Path],
+    path: str | os.PathLike[str],
+    pattern: str | None,
+    special_tokens: Mapping[str, int] | None,
+    max_bytes: int,
+    notes: list[str] | None,
+    any_scheme: bool,
+) -> Tokenizer | SchemeTokenizer:
+    """:func:`load_tokenizer` once the format is known, by the format's own reader."""
     if fmt in SCHEME_READERS:
         if not any_scheme:
             raise TokenizerFileError(

@@ -62,7 +62,7 @@ def _writers(tok: WritableTokenizer, *, renumber: bool = False) -> dict[str, Fil
             "hf-json": [(TOKENIZER_JSON, partial(wordpiece_tokenizer_json, tok))],
             "bert-vocab": [(BERT_VOCAB_TXT, partial(bert_vocab_txt, tok))],
         }
-    if isinstance(tok, UnigramTokenizer):
+    if isinstance(tok, UnigramTokenizer) and tok.scheme == "unigram":
         return {"hf-json": [(TOKENIZER_JSON, partial(unigram_tokenizer_json, tok))]}
     if _scheme(tok) != "bpe" or not isinstance(tok, TokenizerLike):
         return {}  # a scheme no format holds (the character baseline)
@@ -89,6 +89,8 @@ def save_tokenizer(
     format cannot hold (a ValueError saying why) leaves the directory as it was.
     """
     writers = _writers(tok)
+    if not writers:
+        raise _no_format(tok)
     if formats is None:
         formats = SAVE_FORMATS if _scheme(tok) == "bpe" else tuple(writers)
     texts = _texts(tok, writers, formats)
@@ -133,12 +135,22 @@ def _check_formats(formats: Iterable[str], tok: WritableTokenizer, writers: Mapp
     formats = list(formats)
     for f in formats:
         if f not in writers:
+            if not writers:
+                raise _no_format(tok)
             if f in ALL_FORMATS:
                 raise ValueError(
                     f"format {f!r} cannot hold a {_scheme(tok)} tokenizer; choose from {', '.join(writers)}"
                 )
             raise ValueError(f"unknown format {f!r}; choose from {', '.join(writers)}")
     return formats
+
+
+def _no_format(tok: WritableTokenizer) -> ValueError:
+    """The error for a tokenizer no format here can write (one read stage by stage, SentencePiece's BPE)."""
+    return ValueError(
+        f"a {_scheme(tok)} tokenizer read from its file has no format to be written in yet; "
+        "keep the file it was read from (tokenizer.json or .model), which loads as it is"
+    )
 
 
 def _texts(

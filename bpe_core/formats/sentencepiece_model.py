@@ -1,4 +1,4 @@
-"""SentencePiece ``.model`` files (Unigram), read through the ``sentencepiece`` package's ``ModelProto``.
+"""SentencePiece ``.model`` files (Unigram and BPE), read through ``sentencepiece``'s ``ModelProto``.
 
 A ``.model`` file is a protocol buffer; we parse it with the field's own library (``sentencepiece``, pinned
 in requirements.txt, with its ``protobuf`` dependency), never by hand.  What we take from it:
@@ -8,8 +8,10 @@ in requirements.txt, with its ``protobuf`` dependency), never by hand.  What we 
   ``add_dummy_prefix``, ``remove_extra_whitespaces``, ``escape_whitespaces``; ``byte_fallback`` and
   ``unk_surface`` from the trainer spec.
 
-Supported: Unigram models (``model_type: UNIGRAM``) with whitespace as a prefix (the default).  Refused, with
-a message saying so: BPE/word/char models, ``treat_whitespace_as_suffix``, a ``denormalizer_spec`` with rules
+Supported: Unigram models (``model_type: UNIGRAM``) and BPE models (``model_type: BPE``, Llama-2's, with
+``<0xNN>`` byte pieces: :class:`~bpe_core.tokenizer.piece_bpe.PieceBpeTokenizer`) with whitespace as a prefix
+(the default).  Refused, with a message saying so: word/char models, ``treat_whitespace_as_suffix``, a
+``denormalizer_spec`` with rules
 (decoding through it is not done).  The tokenizer encodes to exactly the pieces ``sentencepiece`` gives.
 
 >>> is_sentencepiece_model_bytes(b"minbpe v1\\n")
@@ -22,6 +24,7 @@ import os
 from collections.abc import Sequence
 from typing import Protocol
 
+from ..tokenizer.piece_bpe import PieceBpeTokenizer
 from ..tokenizer.unigram import UnigramTokenizer
 from ..tokenizer.unigram_normalizer import SentencePieceNormalizer
 from .safe_io import MAX_FILE_BYTES, TokenizerFileError, read_bytes
@@ -29,6 +32,7 @@ from .safe_io import MAX_FILE_BYTES, TokenizerFileError, read_bytes
 # ModelProto.SentencePiece.Type numbers -> our kinds
 _TYPES = {1: "normal", 2: "unknown", 3: "control", 4: "user_defined", 5: "unused", 6: "byte"}
 _UNIGRAM = 1
+_BPE = 2
 
 
 # The fields of sentencepiece's generated ModelProto that we read, typed: the package ships no stubs for
@@ -89,7 +93,9 @@ def is_sentencepiece_model(path: str | os.PathLike[str], *, max_bytes: int = MAX
 def read_sentencepiece_model(
     path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES
 ) -> UnigramTokenizer:
-    """The :class:`~bpe_core.tokenizer.unigram.UnigramTokenizer` of a SentencePiece ``.model`` file."""
+    """The tokenizer of a SentencePiece ``.model`` file: a
+    :class:`~bpe_core.tokenizer.unigram.UnigramTokenizer`, or a
+    :class:`~bpe_core.tokenizer.piece_bpe.PieceBpeTokenizer` for a BPE model."""
     return sentencepiece_from_bytes(read_bytes(path, max_bytes=max_bytes), path)
 
 
@@ -108,12 +114,12 @@ def sentencepiece_from_bytes(data: bytes, path: str | os.PathLike[str] = "<bytes
             "is not a SentencePiece model (it lists no pieces); pass the .model file sentencepiece wrote",
         )
     trainer, norm = proto.trainer_spec, proto.normalizer_spec
-    if trainer.model_type != _UNIGRAM:
-        model_type = {2: "BPE", 3: "word", 4: "char"}.get(trainer.model_type, str(trainer.model_type))
+    if trainer.model_type not in (_UNIGRAM, _BPE):
+        model_type = {3: "word", 4: "char"}.get(trainer.model_type, str(trainer.model_type))
         raise TokenizerFileError(
             path,
             "trainer_spec.model_type",
-            f"is {model_type}; only Unigram models are read, train with model_type=unigram",
+            f"is {model_type}; Unigram and BPE models are read, train with model_type=unigram or bpe",
         )
     if trainer.treat_whitespace_as_suffix:
         raise TokenizerFileError(
@@ -150,6 +156,15 @@ def sentencepiece_from_bytes(data: bytes, path: str | os.PathLike[str] = "<bytes
     )
     unk_surface = trainer.unk_surface if trainer.HasField("unk_surface") else " \u2047 "
     try:
+        if trainer.model_type == _BPE:
+            return PieceBpeTokenizer(
+                pieces,
+                unk_id=unk_id,
+                kinds=kinds,
+                normalizer=normalizer,
+                byte_fallback=trainer.byte_fallback,
+                unk_surface=unk_surface,
+            )
         return UnigramTokenizer(
             pieces,
             unk_id=unk_id,

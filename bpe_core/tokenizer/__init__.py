@@ -14,11 +14,15 @@
   after :mod:`.wordpiece_words`, BERT's pre-tokenizer;
 - :mod:`.unigram`: :class:`UnigramTokenizer`, SentencePiece's model (Viterbi over pieces with log
   probabilities), after :mod:`.unigram_normalizer` (SentencePiece's normalization); :mod:`.unigram_lattice`:
-  a word's every segmentation and the best one.
+  a word's every segmentation and the best one;
+- :mod:`.notebook_html`: what a notebook shows of the engine's records (``_repr_html_``: static HTML).
+- :mod:`.piece_bpe`: :class:`PieceBpeTokenizer`, SentencePiece's BPE over characters with byte fallback
+  (Llama-2's ``.model``), and the merge rule as a lesson states it and fast.
 """
 
-from .bpe import Tokenizer, TokenSpan
+from .bpe import Tokenizer, TokenSpan, TokenSpans
 from .char_baseline import CharTokenizer
+from .piece_bpe import PieceBpeTokenizer
 from .scheme import Loss, SchemeTokenizer, lost
 from .textbook import textbook_encode
 from .unigram import UnigramTokenizer
@@ -27,8 +31,10 @@ from .wordpiece import WordPieceTokenizer
 __all__ = [
     "CharTokenizer",
     "Loss",
+    "PieceBpeTokenizer",
     "SchemeTokenizer",
     "TokenSpan",
+    "TokenSpans",
     "Tokenizer",
     "UnigramTokenizer",
     "WordPieceTokenizer",

@@ -27,6 +27,7 @@ from ..byte_level import to_unicode_string
 from ..pretokenizer import PreTokenizer, check_text, excerpt, time_limit
 from ..primitives import merge_pair
 from .byte_merges import check_vocab, merge_ids
+from .notebook_html import tokens_html
 from .streaming import BytesDecoder, encode_pieces
 
 _K = TypeVar("_K")
@@ -54,6 +55,17 @@ class TokenSpan:
     end: int
     byte_start: int
     byte_end: int
+
+
+class TokenSpans(list[TokenSpan]):
+    """A text's tokens as ``token_spans`` gives them: a list, drawn as coloured boxes in a notebook.
+
+    >>> TokenSpans([TokenSpan(104, b"h", 0, 1, 0, 1)])._repr_html_().count("<span")
+    1
+    """
+
+    def _repr_html_(self) -> str:
+        return tokens_html((span.id, span.token) for span in self)
 
 
 class _ChunkCache(dict[str, list[int]]):
@@ -432,7 +444,7 @@ class Tokenizer:
         return BytesDecoder(self.decode_bytes)
 
     # ----- spans for highlighting -----
-    def token_spans(self, text: str) -> list[TokenSpan]:
+    def token_spans(self, text: str) -> TokenSpans:
         """Each token of ``text`` with its character and byte offsets (see :class:`TokenSpan`)."""
         ids = self.encode(text)
         # byte offset -> character offset; a byte inside a character maps to that character
@@ -440,7 +452,7 @@ class Tokenizer:
         for ci, ch in enumerate(text):
             char_of_byte.extend([ci] * len(ch.encode("utf-8")))
         char_of_byte.append(len(text))
-        spans: list[TokenSpan] = []
+        spans = TokenSpans()
         pos = 0
         for i in ids:
             token = self.vocab[i]

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import accumulate
 
-from .bpe import Tokenizer, TokenSpan
+from .bpe import Tokenizer, TokenSpan, TokenSpans
 from .scheme import Loss
 
 
@@ -99,7 +99,7 @@ class CharTokenizer:
     def decode(self, ids: Iterable[int]) -> str:
         return "".join([self.piece(i) for i in ids])
 
-    def token_spans(self, text: str) -> list[TokenSpan]:
+    def token_spans(self, text: str) -> TokenSpans:
         """One span per character (an unknown one is the unknown token, or a ValueError without one).
 
         >>> [(s.id, s.token, s.byte_start, s.byte_end) for s in CharTokenizer("hé").token_spans("éh")]
@@ -107,10 +107,10 @@ class CharTokenizer:
         """
         ids = self.encode(text)
         ends = list(accumulate((len(c.encode("utf-8")) for c in text), initial=0))
-        return [
+        return TokenSpans(
             TokenSpan(i, c.encode("utf-8"), k, k + 1, ends[k], ends[k + 1])
             for k, (i, c) in enumerate(zip(ids, text, strict=True))
-        ]
+        )
 
     def lost(self, text: str) -> Loss:
         """What ``decode(encode(text))`` loses: the characters unseen in training (a

@@ -35,7 +35,10 @@ from typing import Protocol, runtime_checkable
 
 from .bpe import Tokenizer, TokenSpan
 
-SCHEMES = ("char", "bpe", "wordpiece", "unigram")
+SCHEMES = ("char", "bpe", "wordpiece", "unigram", "piece-bpe", "pipeline")
+"""Every scheme name a tokenizer can have: the four trained here, SentencePiece's BPE
+(:class:`~.piece_bpe.PieceBpeTokenizer`, read from ``.model`` files) and an HF ``tokenizer.json`` read stage
+by stage (:class:`bpe_core.pipeline.PipelineTokenizer`, whose ``family`` is its model's scheme)."""
 
 
 @runtime_checkable

@@ -38,7 +38,7 @@ import dataclasses
 import struct
 from collections.abc import Iterable, Sequence
 
-from .bpe import Tokenizer, TokenSpan
+from .bpe import Tokenizer, TokenSpan, TokenSpans
 from .scheme import Loss
 from .unigram_lattice import Lattice, lattice
 from .unigram_normalizer import SPACE, Normalized, SentencePieceNormalizer
@@ -179,13 +179,13 @@ class UnigramTokenizer:
         tokens, norm = self._tokens(text)
         return [norm.text[i:j] if t == self.unk_id else self.pieces[t] for t, i, j in tokens]
 
-    def token_spans(self, text: str) -> list[TokenSpan]:
+    def token_spans(self, text: str) -> TokenSpans:
         tokens, norm = self._tokens(text)
         starts = [0]
         for c in text:
             starts.append(starts[-1] + len(c.encode("utf-8", "surrogatepass")))
         data = text.encode("utf-8", "surrogatepass")
-        out = []
+        out = TokenSpans()
         k = 0
         while k < len(tokens):
             t, i, j = tokens[k]

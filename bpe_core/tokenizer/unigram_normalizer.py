@@ -237,3 +237,36 @@ def _longest_match(trie: tuple[tuple[int, ...], bytes], data: bytes, pos: int) -
 
 def _offset(unit: int) -> int:
     return (unit >> 10) << ((unit & (1 << 9)) >> 6)
+
+
+def charsmap_trie(blob: bytes) -> tuple[tuple[int, ...], bytes]:
+    """The trie of a ``precompiled_charsmap``, for :func:`shortest_rule` (a damaged blob is a ValueError)."""
+    return _decode_charsmap(blob)
+
+
+def shortest_rule(trie: tuple[tuple[int, ...], bytes], data: bytes) -> str | None:
+    """What the shortest rule matching the start of ``data`` gives, or None: how HF's ``Precompiled``
+    reads the trie (``common_prefix_search``'s first result), where SentencePiece takes the longest.
+
+    >>> shortest_rule(charsmap_trie(b"\\x00" * 8), b"a") is None
+    True
+    """
+    units, strings = trie
+    if not units:
+        return None
+    node = _offset(units[0])
+    for key in data:
+        if key == 0:
+            return None
+        node ^= key
+        if node >= len(units):
+            return None
+        unit = units[node]
+        if unit & ((1 << 31) | 0xFF) != key:
+            return None
+        node ^= _offset(unit)
+        if (unit >> 8) & 1:
+            value = units[node] & 0x7FFFFFFF
+            end = strings.find(b"\0", value)
+            return strings[value : end if end >= 0 else len(strings)].decode("utf-8", "replace")
+    return None

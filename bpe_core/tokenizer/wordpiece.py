@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
 
 from ..pretokenizer import check_text, excerpt
-from .bpe import Tokenizer, TokenSpan
+from .bpe import Tokenizer, TokenSpan, TokenSpans
 from .scheme import Loss
 from .wordpiece_words import Word, words
 
@@ -210,14 +210,14 @@ class WordPieceTokenizer:
             f"(so it is {self.unk_token}); train on a text that has its characters"
         )
 
-    def token_spans(self, text: str) -> list[TokenSpan]:
+    def token_spans(self, text: str) -> TokenSpans:
         """Each token over ``text`` with character and byte offsets; an ``[UNK]`` covers its whole word."""
         found = self._words(text)
         if text.isascii():
             byte_at: Sequence[int] = range(len(text) + 1)
         else:
             byte_at = [0, *accumulate(len(c.encode("utf-8")) for c in text)]
-        spans: list[TokenSpan] = []
+        spans = TokenSpans()
 
         def add(i: int, start: int, end: int) -> None:
             spans.append(

@@ -45,6 +45,8 @@ _OLDER_PUNCTUATION = r"\u166D\U000111C9"  # P* in HF's table, another category s
 _PUNCT = rf"[[\p{{P}}!-/:-@\[-`{{-~{_OLDER_PUNCTUATION}]--[{_NEWER_PUNCTUATION}]]"
 WORD_PATTERN = regex.compile(rf"(?V1)[^\p{{White_Space}}{_PUNCT}]+|{_PUNCT}")
 """One word, or one punctuation character (see the module docstring)."""
+PUNCTUATION_PATTERN = regex.compile(rf"(?V1){_PUNCT}")
+"""One punctuation character as HF tests it (`is_ascii_punctuation || is_punctuation`)."""
 
 
 @dataclass(frozen=True, slots=True)

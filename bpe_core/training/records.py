@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..tokenizer.notebook_html import merge_html
+
 TIES_KEPT = 20
 """A record's ``ties`` holds at most ``max(top_k, TIES_KEPT)`` pairs (:func:`ties_kept`): late in a long
 run some ten thousand pairs tie at a count of 2, and a record of them all would cost each step (and the
@@ -86,6 +88,19 @@ class MergeStep:
     def tied(self) -> bool:
         """True when the rule had to choose between pairs of equal count."""
         return self.tie_count > 1
+
+    def _repr_html_(self) -> str:
+        """The merge as a card in a notebook (:func:`~bpe_core.tokenizer.notebook_html.merge_html`)."""
+        return merge_html(
+            index=self.index,
+            left=(self.pair[0], self.left),
+            right=(self.pair[1], self.right),
+            new_id=self.new_id,
+            count=self.count,
+            replaced=self.replaced,
+            tokens_before=self.tokens_before,
+            tokens_after=self.tokens_after,
+        )
 
 
 # Why training stopped; ``Trainer.stop_reason`` holds one of these.

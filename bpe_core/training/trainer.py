@@ -17,6 +17,7 @@ from typing import Literal
 from ..pretokenizer import PreTokenizer, check_special_tokens
 from ..primitives import Pair, count_pairs, merge_pair
 from ..tokenizer import Tokenizer
+from ..tokenizer.notebook_html import merges_html
 from .corpus import Corpus
 from .corpus_dask import count_files_dask
 from .corpus_files import ProgressFn, count_files
@@ -121,6 +122,16 @@ class Trainer(Iterator[MergeStep]):
     def finished(self) -> bool:
         """True when training can make no more merges (``stop_reason`` says why)."""
         return self.stop_reason is not None
+
+    def _repr_html_(self) -> str:
+        """The merges so far as a table in a notebook, and why training stopped (if it did)."""
+        base = self.options.base_vocab
+        rows = (
+            (n, (a, self.vocab[a]), (b, self.vocab[b]), base + n - 1)
+            for n, (a, b) in enumerate(self.merges, start=1)
+        )
+        note = f"training stopped: {self.stop_reason}" if self.stop_reason else "training goes on"
+        return merges_html(rows, note=note)
 
     def run(self) -> Trainer:
         """Consume every remaining step; returns self."""

@@ -21,13 +21,14 @@ import streamlit as st
 
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.html.styles import style
-from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, room_store
+from mergescope_ui.shared.rooms import BLOCK, IDLE_SECONDS, RoomState, StoreError, room_store
 from mergescope_ui.shared.stage.component import mount_stage
 from mergescope_ui.shared.stage.contract import Window, read_shown
 from mergescope_ui.shared.workers.progress_cache import ProgressCache
 
 from . import keys
 from .join import Joined
+from .reach import leave, unreachable
 
 # Seconds between two looks at the room, and how long a look waits for a change.  A run of the page that
 # lasts half a second shows Streamlit's running man and Stop at the top of the phone (measured in
@@ -40,7 +41,14 @@ FOLLOW_CSS = style(Path(__file__).with_name("assets") / "follow.css")  # read on
 
 
 def follow(joined: Joined) -> None:
-    """The room as this student sees it now (or the word that it ended)."""
+    """The room as this student sees it now (or the word that it ended, or that it cannot be reached)."""
+    try:
+        _follow(joined)
+    except StoreError as exc:
+        unreachable(exc, joined.code)
+
+
+def _follow(joined: Joined) -> None:
     store = room_store()
     state = store.state(joined.code, student=joined.student)
     if state is None or state.closed:
@@ -59,6 +67,12 @@ def follow(joined: Joined) -> None:
         f"<span>You: {html.escape(joined.name)}</span>"
         f"<span>Teacher at step {state.position:,}</span></div>"
     )
+    if state.away:
+        st.warning(
+            "Your teacher has left the room: their page closed, lost its connection, or has been in the "
+            "background a while. You can look back through the steps; the room goes on when they are back.",
+            icon="👋",
+        )
     with st.container(key="room_question"):
         _question(state, joined)
     with st.container(key="room_live"):
@@ -76,10 +90,13 @@ def follow(joined: Joined) -> None:
     drawn = student_stage(
         joined.code, state.version, at=at, serial=ss[keys.SERIAL], starts=ss.get(keys.STARTS)
     )
+    if drawn is not None:
+        drawn = hide_counts(drawn, state)
     if drawn is None:
         st.info("Waiting for your teacher's first step…")
     else:
-        mount_stage(drawn, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code))
+        with st.container(key="room_stage_box"):  # (follow.css: no Play on a student's stage)
+            mount_stage(drawn, key=keys.STAGE, on_shown=functools.partial(_on_shown, joined.code))
     asked = state.asked
     tapping = not ss[keys.FOLLOWING] or (asked is not None and not asked.revealed and state.mine is None)
     every, wait = (POLL_EVERY_TAPPING, WAIT_TAPPING) if tapping else (POLL_EVERY, WAIT)
@@ -92,7 +109,11 @@ def _poll(code: str, wait: float) -> None:
     waiting student the moment the teacher acts), at most ``wait`` seconds."""
     seen = st.session_state.get(keys.SEEN)
     inline = st.session_state.pop(keys.INLINE, False)  # (the page's run, not the poll's own: no wait)
-    if room_store().wait(code, seen, timeout=0.0 if inline else wait) != seen:
+    try:
+        now = room_store().wait(code, seen, timeout=0.0 if inline else wait)
+    except StoreError:
+        now = None  # the page says it cannot reach the room, and looks again
+    if now != seen:
         st.rerun(scope="app")
 
 
@@ -116,6 +137,15 @@ def student_stage(
     return replace(window, serial=serial)
 
 
+def hide_counts(window: Window, state: RoomState) -> Window:
+    """The stage's ``window``, its ranked counts at the step the room's question is about hidden while
+    the question is open (the second bar is often the answer); they come with the reveal."""
+    asked = state.asked
+    if asked is None or asked.revealed:
+        return window
+    return replace(window, hidden_counts=asked.question.step - 1)
+
+
 def _new_serial() -> None:
     """The server moves the stage: it shows the step it is sent, from the first place."""
     st.session_state[keys.SERIAL] = st.session_state.get(keys.SERIAL, 1) + 1
@@ -131,7 +161,10 @@ def _on_shown(code: str) -> None:
     """The student stepped the stage: looking back, at the teacher's step (live), or past it (to live)."""
     ss = st.session_state
     report = read_shown((ss.get(keys.STAGE) or {}).get("shown"))
-    state = room_store().state(code)
+    try:
+        state = room_store().state(code)
+    except StoreError:
+        return  # (the page's run says so)
     if report is None or report.serial != ss.get(keys.SERIAL) or state is None:
         return  # not a report, or one about a window already replaced
     position = report.position
@@ -147,14 +180,19 @@ def _on_shown(code: str) -> None:
 
 
 def _answer(code: str, student: str, number: int, choice: str) -> None:
-    if not room_store().answer(code, student, number, choice):
-        st.session_state["_room_answer_note"] = "Your answer was not taken: the question has closed."
+    try:
+        taken = room_store().answer(code, student, number, choice)
+    except StoreError:
+        st.session_state[keys.NOTE] = "Your answer was not sent: the room is unreachable just now; try again."
+        return
+    if not taken:
+        st.session_state[keys.NOTE] = "Your answer was not taken: the question has closed."
 
 
 def _question(state: RoomState, joined: Joined) -> None:
     """The open question with a button per pair, the answer sent, or the reveal and the verdict."""
     asked = state.asked
-    note = st.session_state.pop("_room_answer_note", "")
+    note = st.session_state.pop(keys.NOTE, "")
     if note:
         st.warning(md_escape(note))
     if asked is None:
@@ -198,15 +236,11 @@ def _ended(state: RoomState | None) -> None:
         st.warning("This room has closed: your teacher ended it, or it is over. Ask for the new code.")
     elif state.reason == "expired":
         st.warning(f"This room has closed: it was idle for {IDLE_SECONDS // 60} minutes.")
+    elif state.reason == "empty":
+        st.warning("This room has closed: nobody joined it in time. Ask your teacher for the new code.")
     else:
         st.warning("This room has closed: your teacher ended the lesson.")
     lesson = state.lesson if state is not None else ""
     if lesson.startswith(("http://", "https://", "/")):
         st.link_button("🔁 Replay the lesson at your own pace", lesson, width="stretch")
-    st.button("Join another room", key="room_leave", on_click=_leave)
-
-
-def _leave() -> None:
-    st.session_state[keys.FORGET] = True  # the tab forgets the room too
-    for key in keys.IN_ROOM:
-        st.session_state.pop(key, None)
+    st.button("Join another room", key="room_leave", on_click=leave)

@@ -12,12 +12,15 @@ from dataclasses import dataclass
 import streamlit as st
 
 from mergescope_ui.shared.html.safe_text import md_escape
-from mergescope_ui.shared.rooms import MAX_NAME, RoomError, clean_name, normal_code, room_store
-from mergescope_ui.shared.tab_memory import tab_memory
+from mergescope_ui.shared.rooms import MAX_NAME, RoomError, StoreError, clean_name, normal_code, room_store
+from mergescope_ui.shared.rooms.client import client_address
+from mergescope_ui.shared.tab_memory import browser_id, tab_memory
 
 from . import keys
+from .reach import unreachable
 
 TITLE = "🎓 Live room"
+UNREACHABLE_JOIN = "The room is unreachable just now: join again in a moment."
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +44,15 @@ def join_form() -> Joined | None:
     if joined is not None:
         return joined
     place = None if forget or not kept else parse_kept(kept)
-    if place is not None and (name := store.member(*place)) is not None:  # a reload: the tab kept it
+    try:
+        name = store.member(*place) if place is not None else None
+    except StoreError as exc:  # (a reload while the store fails: the room is looked at again)
+        unreachable(exc, place[0] if place else "")
+        return None
+    if place is not None and name is not None:  # a reload: the tab kept it
         st.session_state[keys.JOINED] = Joined(code=place[0], student=place[1], name=name)
         st.rerun()
+    browser = browser_id(key=keys.BROWSER)  # (a second tab of this browser joins as the same student)
     given = normal_code(str(st.query_params.get("code", "")))
     if given and not st.session_state.get(keys.CODE):
         st.session_state[keys.CODE] = given
@@ -57,7 +66,7 @@ def join_form() -> Joined | None:
         )
         submitted = st.form_submit_button("Join the room", type="primary", width="stretch")
     if submitted:
-        _join()
+        _join(browser or "")
         joined = st.session_state.get(keys.JOINED)
         if joined is not None:
             st.rerun()
@@ -85,16 +94,20 @@ def parse_kept(kept: str) -> tuple[str, str] | None:
     return parts[0], parts[1]
 
 
-def _join() -> None:
+def _join(browser: str) -> None:
     code = normal_code(str(st.session_state.get(keys.CODE, "")))
     if not code:
         st.error("Type the room code your teacher shows: 6 letters and digits.")
         return
     try:
         name = str(st.session_state.get(keys.NAME, ""))
-        student = room_store().join(code, name)
+        store = room_store()
+        student = store.join(code, name, browser=browser, address=client_address())
+        seated = store.member(code, student)  # (a second tab: the name this browser joined under)
     except (RoomError, ValueError) as exc:  # our own sentences, with a typed name in none of them
+        if isinstance(exc, StoreError) and not exc.damaged:
+            exc = RoomError(UNREACHABLE_JOIN)  # (a student's words)
         st.error(md_escape(exc))
         return
-    st.session_state[keys.JOINED] = Joined(code=code, student=student, name=clean_name(name))
+    st.session_state[keys.JOINED] = Joined(code=code, student=student, name=seated or clean_name(name))
     st.query_params["code"] = code

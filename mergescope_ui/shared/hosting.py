@@ -39,6 +39,23 @@ SETTINGS: Final = tuple(
             "memory",
             "where live rooms are kept: this server's memory, or `redis://HOST:6379/0` shared by servers",
         ),
+        ("MERGESCOPE_ROOMS_PER_ADDRESS", "3", "live rooms open at once from one client address"),
+        ("MERGESCOPE_ROOM_EMPTY_SECONDS", "600", "a live room nobody joined ends this long after it opened"),
+        (
+            "MERGESCOPE_JOINS_PER_MINUTE",
+            "60",
+            "joins to live rooms from one client address a minute (a class behind one address joins at once)",
+        ),
+        (
+            "MERGESCOPE_CODE_GUESSES_PER_MINUTE",
+            "10",
+            "wrong room codes typed from one client address a minute (then joining waits a minute)",
+        ),
+        (
+            "MERGESCOPE_TRUSTED_PROXIES",
+            "0",
+            "proxies in front of the server whose `X-Forwarded-For` names the client (0: none)",
+        ),
         ("MERGESCOPE_JOB_SLOTS", "2", "heavy jobs (uploads, lab runs) run at once"),
         (
             "MERGESCOPE_SESSION_WORKERS",
@@ -106,6 +123,25 @@ def positive_int(name: str, env: Mapping[str, str] | None = None) -> int:
     if value < 1:
         raise ValueError(
             f"{name}={text!r} is not a whole number of at least 1; unset it or give e.g. {_default(name)}"
+        )
+    return value
+
+
+def whole(name: str, env: Mapping[str, str] | None = None) -> int:
+    """Setting ``name`` as a whole number of at least 0 (its default when unset).
+
+    >>> proxies = "MERGESCOPE_TRUSTED_PROXIES"
+    >>> whole(proxies, {}), whole(proxies, {proxies: "1"})
+    (0, 1)
+    """
+    text = raw(name, env) or _default(name)
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ValueError(
+            f"{name}={text!r} is not a whole number of at least 0; unset it or give e.g. {_default(name)}"
         )
     return value
 

@@ -11,6 +11,7 @@ reruns with it.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import streamlit as st
@@ -27,3 +28,16 @@ def tab_memory(name: str, *, key: str, value: str | None) -> str | None:
     known = (st.session_state.get(key) or {}).get("value")
     _MEMORY(key=key, data={"name": name, "value": value, "known": known}, on_value_change=lambda: None)
     return str(known) if isinstance(known, str) and known else None
+
+
+_BROWSER_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def browser_id(*, key: str) -> str | None:
+    """This browser's own id, the same in each of its tabs (its ``localStorage``; made there on its first
+    visit): a room seats a browser once.  None until the browser has answered (which reruns the page), or
+    when it keeps nothing (a private window); anything but 32 hex digits is not taken."""
+    known = (st.session_state.get(key) or {}).get("value")
+    data = {"name": "browser", "value": None, "known": known, "lasting": True}
+    _MEMORY(key=key, data=data, on_value_change=lambda: None)
+    return known if isinstance(known, str) and _BROWSER_ID.fullmatch(known) else None

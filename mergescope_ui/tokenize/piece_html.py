@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from bpe_core import SchemeTokenizer
+from bpe_core import PieceBpeTokenizer, PipelineTokenizer, SchemeTokenizer
 from bpe_core.byte_level import readable
 from bpe_core.unigram import SPACE, UnigramTokenizer
 from bpe_core.wordpiece import WordPieceTokenizer
@@ -164,6 +164,61 @@ def unigram_detail(tok: UnigramTokenizer, c: Cut) -> PieceDetail:
     return PieceDetail(
         c.id, piece, tok.scheme, role, c.text, c.start, c.end, c.unknown, False, score, rank, kind
     )
+
+
+def _byte_piece(piece: str) -> bool:
+    return len(piece) == 6 and piece.startswith("<0x") and piece.endswith(">")
+
+
+def pipeline_detail(tok: PipelineTokenizer, c: Cut) -> PieceDetail:
+    """The details of a token of a tokenizer read stage by stage (an HF ``tokenizer.json``).
+
+    >>> from bpe_core.pipeline.models import WordPieceModel
+    >>> p = PipelineTokenizer(model=WordPieceModel({"[UNK]": 0, "hug": 1, "##s": 2}))
+    >>> from mergescope_ui.shared.html.schemes import cut
+    >>> pipeline_detail(p, cut(p, "hugs")[1]).role
+    'continues a word (## : glued to the piece before it)'
+    """
+    piece = tok.piece(c.id)
+    special = c.id in tok.special_ids
+    prefix = getattr(tok.model, "continuing_subword_prefix", None)
+    if c.unknown:
+        role = f"the unknown token: “{marked(c.text)}” could not be cut into pieces, so it is lost"
+    elif _byte_piece(piece):
+        role = "one byte of a character no piece holds (byte fallback)"
+    elif special:
+        role = "a special token (the text holds it as written)"
+    elif tok.family == "wordpiece" and prefix and piece.startswith(prefix):
+        role = f"continues a word ({prefix} : glued to the piece before it)"
+    elif tok.family == "wordpiece":
+        role = "starts a word (a space or a word's start comes before it)"
+    elif piece.startswith(SPACE):
+        role = f"starts a word ({SPACE} stands for the space before it)"
+    else:
+        role = "a piece of the text (its model's cut)"
+    return PieceDetail(c.id, piece, tok.scheme, role, c.text, c.start, c.end, c.unknown, special)
+
+
+def pipeline_summary(tok: PipelineTokenizer) -> str:
+    """What was loaded, in a few words: the model and each stage in order (not escaped: names only).
+
+    >>> from bpe_core.pipeline.models import WordPieceModel
+    >>> from bpe_core.pipeline.normalizers import BertNormalizer
+    >>> pipeline_summary(PipelineTokenizer(model=WordPieceModel({"[UNK]": 0}), normalizer=BertNormalizer()))
+    'tokenizer.json pipeline, vocab 1: normalizer BertNormalizer → model WordPiece'
+    """
+    stages = " → ".join(f"{s.place} {s.kind}" for s in tok.stages())
+    return f"tokenizer.json pipeline, vocab {tok.vocab_size:,}: {stages}"
+
+
+def piece_bpe_summary(tok: PieceBpeTokenizer) -> str:
+    """What was loaded, in a few words.
+
+    >>> piece_bpe_summary(PieceBpeTokenizer([("<unk>", 0.0), ("▁a", -1.0)]))
+    'SentencePiece BPE, vocab 2, no byte fallback'
+    """
+    fallback = "byte fallback (<0x00>…<0xFF>)" if tok.byte_fallback else "no byte fallback"
+    return f"SentencePiece BPE, vocab {tok.vocab_size:,}, {fallback}"
 
 
 def piece_facts(d: PieceDetail, *, name: str, vocab_size: int, pieces: int = 0) -> pd.DataFrame:

@@ -21,12 +21,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from bpe_core import CharTokenizer, SchemeTokenizer, Tokenizer
+from bpe_core import CharTokenizer, PieceBpeTokenizer, PipelineTokenizer, SchemeTokenizer, Tokenizer
 from bpe_core.unigram import SPACE, UnigramTokenizer
 from bpe_core.wordpiece import WordPieceTokenizer
 from mergescope_ui.shared.html.schemes import Cut
 
-from .piece_html import PieceDetail, unigram_detail, unigram_summary, wordpiece_detail, wordpiece_summary
+from .piece_html import (
+    PieceDetail,
+    piece_bpe_summary,
+    pipeline_detail,
+    pipeline_summary,
+    unigram_detail,
+    unigram_summary,
+    wordpiece_detail,
+    wordpiece_summary,
+)
 
 T = TypeVar("T", bound=SchemeTokenizer)
 
@@ -85,7 +94,8 @@ class SchemeHooks(Generic[T]):
 
 
 OWN_FILES = (
-    "This tokenizer was loaded from its own files (WordPiece or Unigram): they are the files to keep. "
+    "This tokenizer was loaded from its own files (WordPiece, Unigram, SentencePiece or a tokenizer.json "
+    "read stage by stage): they are the files to keep. "
     "MergeScope writes files for byte-level BPE tokenizers."
 )
 
@@ -125,6 +135,41 @@ HOOKS: dict[str, SchemeHooks[Any]] = {
             how_cut="Of every way to cut the text into pieces, the one whose scores (log probabilities) add "
             "up to the most; ▁ stands for a space.",
             decoder="▁ becomes a space (the first one is dropped).",
+        ),
+    ),
+    "piece-bpe": SchemeHooks[PieceBpeTokenizer](
+        name="SentencePiece BPE",
+        summary=piece_bpe_summary,
+        no_files=OWN_FILES,
+        pieces=PieceHooks[PieceBpeTokenizer](
+            detail=unigram_detail,
+            starts_word=lambda tok, label: label.startswith(SPACE),
+            scores=lambda tok: tok.scores,
+            ranked=lambda tok: sum(1 for k in tok.kinds if k == "normal"),
+            marks="▁ is a space; <0xNN> is one byte; its score (higher joins first)",
+            how_cut="Each character starts as a symbol; the two neighbours whose join is a piece with the "
+            "highest score join, again and again; a character no piece holds becomes its UTF-8 bytes, "
+            "one <0xNN> piece each (byte fallback).",
+            decoder="▁ becomes a space (the first one is dropped); <0xNN> pieces are joined into their "
+            "characters.",
+        ),
+    ),
+    "pipeline": SchemeHooks[PipelineTokenizer](
+        name="tokenizer.json pipeline",
+        summary=pipeline_summary,
+        no_files=OWN_FILES,
+        pieces=PieceHooks[PipelineTokenizer](
+            detail=pipeline_detail,
+            starts_word=lambda tok, label: (
+                not label.startswith(getattr(tok.model, "continuing_subword_prefix", None) or "##")
+                if tok.family == "wordpiece"
+                else label.startswith((SPACE, "Ġ"))
+            ),
+            marks="the pieces as its vocabulary writes them (##, ▁, Ġ, <0xNN>)",
+            how_cut="Its stages in order, as HF's tokenizers runs them: the normalizer makes the text "
+            "uniform, the pre-tokenizer cuts it into words, the model cuts each word into pieces "
+            "(WordPiece: longest match; Unigram: best total score; BPE: merges by rank).",
+            decoder="its decoder stages, in order, turn the pieces back into text.",
         ),
     ),
 }

@@ -66,6 +66,23 @@ HF_PRESETS = ("hf:openai-community/gpt2",)
 NEWEST = TiktokenSpec(name="o200k_base").key()  # offered first when nothing is on this machine
 
 
+def without_name(error: str, names: Sequence[str]) -> str:
+    """``error`` without the uploaded file's name in front, which the line already names once.
+
+    >>> without_name("notes.txt: holds neither ...", ["notes.txt"])
+    'holds neither ...'
+    >>> without_name("vocab.json, line 3: bad", ["vocab.json"])
+    'line 3: bad'
+    >>> without_name("merges.txt: needs its vocab file", ["vocab.json", "merges.txt"])
+    'merges.txt: needs its vocab file'
+    """
+    if len(names) == 1:
+        for sep in (": ", ", "):
+            if error.startswith(names[0] + sep):
+                return error[len(names[0]) + len(sep) :]
+    return error
+
+
 def default_corpus(titles: dict[str, str]) -> str:
     """The built-in text the page starts with."""
     return default_id(list(titles), DEFAULT_CORPUS)
@@ -254,8 +271,9 @@ def _upload_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
         type=list(UPLOAD_TYPES),
         accept_multiple_files=True,
         key=keys.FILES,
-        help=f"tokenizer.json (HF: byte-level BPE, WordPiece or Unigram), a .tiktoken file, a SentencePiece "
-        f"or minbpe .model file, BERT's vocab.txt, or vocab.json + merges.txt together "
+        help=f"tokenizer.json (HF's: BERT, T5, Llama-2, byte-level BPE...), a .tiktoken file, a "
+        f"SentencePiece (Unigram or BPE) or minbpe .model file, BERT's vocabulary, or vocab.json + "
+        f"merges.txt together "
         f"(up to {MAX_UPLOAD_FILES} files of one tokenizer), with encoding.json if you have it.",
     )
     choices = [AS_RECORDED, *PATTERN_NAMES]
@@ -274,7 +292,7 @@ def _upload_widgets(cols: Sequence[DeltaGenerator]) -> TokenizerSpec:
     loaded = load_upload([(f.name, f.getvalue()) for f in files], pattern=chosen)
     names = md_escape(", ".join(loaded.names))
     if loaded.error:
-        st.error(f"Could not load {names}: {md_escape(loaded.error)}")
+        st.error(f"Could not load {names}: {md_escape(without_name(loaded.error, loaded.names))}")
     elif (tok := loaded.tokenizer) is not None and (summary := hooks_of(tok).summary) is not None:
         st.success(f"Loaded {names}: {md_escape(summary(tok))}.")
     return UploadSpec(digest=loaded.digest)

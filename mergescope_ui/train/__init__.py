@@ -15,11 +15,10 @@ from .cards import CARD_CSS
 from .inputs import header, sidebar
 from .lattice_view import LATTICE_CSS
 from .pair_bars import BARS_CSS
-from .quiz import QUIZ_CSS
 from .scheme_stage import SCHEME_STAGE_CSS
 from .session_run import panel_for
 from .whatif import WHATIF_CSS
 
-PAGE_CSS = CARD_CSS + BARS_CSS + QUIZ_CSS + WHATIF_CSS + SCHEME_STAGE_CSS + LATTICE_CSS
+PAGE_CSS = CARD_CSS + BARS_CSS + WHATIF_CSS + SCHEME_STAGE_CSS + LATTICE_CSS
 
 __all__ = ["PAGE_CSS", "header", "panel_for", "sidebar"]

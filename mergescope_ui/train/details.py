@@ -101,6 +101,7 @@ def _top_pairs_html(step: MergeStep, counted: int) -> str:
         wrap=True,
         clip=TOKEN_COLUMNS,
         pairs={"pair"},  # cut on each side: the + always stays
+        name=f"Pairs counted before merge {step.index}",
     )
 
 

@@ -98,6 +98,13 @@ def sidebar(messages: DeltaGenerator) -> Inputs | None:
             bind="query-params",
             help=form.quiz[1],
         )
+        if st.session_state.get(keys.QUIZ):
+            st.toggle(
+                "Counts as a hint",
+                key=keys.QUIZ_HINT,
+                persist_state="session",
+                help="Keep the ranked counts in sight during a question (off: they come with the answer).",
+            )
         st.selectbox(
             "Play speed (per step)",
             list(SPEEDS),

@@ -52,6 +52,9 @@ LINK_READ: Final = "train_link_read"  # plain: the link's step, text, regex, spe
 COPY_LINK: Final = "train_copy_link"  # component: the Copy-link button
 QR_ENTRY: Final = "train_qr_entry"  # expander: the QR code of the link (built only while open)
 DOWNLOAD_TEXT: Final = "train_download_text"  # download_button: a text too long for a link, as a file
+LESSON_FIRST: Final = "train_lesson_first"  # number_input: the lesson file's first step
+LESSON_LAST: Final = "train_lesson_last"  # number_input: the lesson file's last step
+LESSON_DOWNLOAD: Final = "train_lesson_download"  # download_button: the offline lesson file (.html)
 
 # --- WordPiece and Unigram (mergescope_ui.train.scheme_form, scheme_panel) -------------
 SCHEME: Final = "scheme"  # radio: bpe, wordpiece or unigram (?scheme=, through shared.url_state)
@@ -68,9 +71,8 @@ LATTICE_TYPED: Final = "lattice_typed"  # text_input: a word typed for the latti
 # --- quiz ------------------------------------------------------------------------------
 QUIZ: Final = "quiz"  # toggle
 LINK_CHECKED: Final = "train_link_checked"  # plain: the link's tie_break and quiz were checked
-QUIZ_SLOT: Final = "train_quiz_slot"  # container: the verdict, the score and the guess, one fixed height
-QUIZ_GUESS: Final = "quiz_guess"  # radio: the guessed pair label (None until chosen)
-QUIZ_LOG: Final = "quiz_log"  # plain: dict step index -> mergescope_ui.train.quiz.QuizResult
+QUIZ_HINT: Final = "quiz_hint"  # toggle: the ranked counts stay in sight during a question
+QUIZ_LOG: Final = "quiz_log"  # plain: dict step index -> mergescope_ui.train.quiz.QuizResult (as reported)
 
 # Special values of SOURCE (the shared picker's).
 PASTE: Final = text_source.PASTE

@@ -46,7 +46,7 @@ def room_moment(
     run: TrainingRun | SchemeRun, views: StageViews | SchemeViews, settings: StageSettings
 ) -> Moment:
     """The step shown, the question of the next step, and the lesson's link (without presenter mode)."""
-    quiz = replace(settings, quiz=True, large=False, arrows_from="")  # in the quiz, no step past this one
+    quiz = replace(settings, quiz=True, upto=True, large=False, arrows_from="")  # no step past this one
     window = views.window(position=run.position, serial=0, settings=quiz)
     identity = run.identity
     return Moment(

@@ -15,8 +15,7 @@ inside one would act only once the jump was over.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -31,7 +30,6 @@ from mergescope_ui.shared.stage.producer import StageSettings
 
 from . import keys
 from .inputs import Inputs
-from .quiz import QuizResult, choice_labels, quiz_html
 from .scheme_driver import Driver, Progress
 from .stage import move_stage, stage
 
@@ -45,16 +43,13 @@ class Page:
     """What the Train page does its own way for a scheme (:data:`.session_run.PAGES`): ``start`` the
     session's run (None after a message in the container given), the ``bar`` of a jump to a step in a
     slot, the sections ``below`` the stage, the first words of the message when the run ``stopped``, to
-    forget it for a "Start again" button (``restart``; None: no button, a jump's error is said at once),
-    the quiz's line once nothing is left to guess (``done``; with it, the quiz sits in a slot of one
-    height, quiz.QUIZ_CSS, so the stage below never moves)."""
+    forget it for a "Start again" button (``restart``; None: no button, a jump's error is said at once)."""
 
     start: Callable[[Inputs, DeltaGenerator], Driver | None]
     bar: Callable[[Driver, DeltaGenerator, int], Progress]
     below: Callable[[Any, Inputs, StageSettings], None]
     stopped: str
     restart: Callable[[], None] | None = None
-    done: str = ""
 
 
 def step_panel(driver: Driver, inputs: Inputs, page: Page) -> None:
@@ -78,13 +73,14 @@ def stage_settings() -> StageSettings:
         quiz=quiz,
         animate=bool(st.session_state.get(keys.ANIMATE, True)),
         speed=float(st.session_state.get(keys.PLAY_SPEED, 1.0)),
-        arrows_from=f".st-key-{keys.QUIZ_GUESS}" if quiz else "",  # the guess: ← → step, ↑ ↓ choose
         settle_ms=0 if hosting() else SETTLE_MS,
+        hint=quiz and bool(st.session_state.get(keys.QUIZ_HINT)),
     )
 
 
 def _stage_part(*, inputs: Inputs, page: Page) -> None:
-    """Train ahead, then the quiz's guess and the stage with the window around the step shown."""
+    """Train ahead, then the stage with the window around the step shown (and, in the quiz, the questions
+    about the steps after it: the stage asks them itself)."""
     driver: Driver | None = st.session_state.get(keys.DRIVER)
     if driver is None:
         return
@@ -93,9 +89,7 @@ def _stage_part(*, inputs: Inputs, page: Page) -> None:
     # would shift it, and the browser would mount it afresh (losing the step it shows).
     slot = st.empty()  # a wait's progress bar
     try:
-        _train_ahead(driver, quiz=options.quiz, slot=slot)
-        if options.quiz:
-            _quiz(driver, page.done)
+        _train_ahead(driver, slot=slot)
         stage(driver, options)
     except ValueError as exc:
         slot.empty()
@@ -191,46 +185,18 @@ def share_bar(driver: Driver, slot: DeltaGenerator, pending: int) -> Progress:
     return delayed_bar(slot, label, cancel=keys.JUMP_CANCEL, on_cancel=lambda: drop_jump(STOPPED))
 
 
-def _train_ahead(driver: Driver, *, quiz: bool, slot: DeltaGenerator) -> None:
+def _train_ahead(driver: Driver, *, slot: DeltaGenerator) -> None:
     """Train a few steps past the one shown (a pending jump is a run of the whole page: :func:`_jump`)."""
     if keys.JUMP_PENDING in st.session_state:
         st.rerun()  # the whole page: its Cancel can stop the jump
     driver.settle(progress=delayed_bar(slot, "Finishing the training under way…"))  # a request half answered
     slot.empty()
     position = driver.state.position
-    want = position + (1 if quiz else driver.ahead)
+    want = position + driver.ahead  # the quiz too: the stage asks, judges and reveals in the browser
     if driver.state.pulled < want and not driver.state.finished:  # no Cancel: a round ends once begun
         label = f"Training {driver.noun} {position + 1:,} ahead, so Next is instant…"
         driver.advance(want, progress=delayed_bar(slot, label))
         slot.empty()
-
-
-def _quiz(driver: Driver, done: str) -> None:
-    """The guess for the next step (above the stage), the verdict on the last one, and the score."""
-    log: dict[int, QuizResult] = st.session_state.setdefault(keys.QUIZ_LOG, {})
-    ask = driver.ask()
-    line = quiz_html(log.get(driver.state.position), results=list(log.values()))
-    with st.container(key=keys.QUIZ_SLOT) if done else nullcontext():
-        if line or done:
-            st.html(line or '<div class="ms-quiz"></div>')
-        if ask is None:
-            if done:
-                st.html(f'<div class="ms-quiz-done">{done}</div>')
-            return
-        guess(ask.question, ask.choices)
-
-
-def guess(question: str, choices: Sequence[str]) -> None:
-    """The quiz's guess for the next step: ``question`` with its ``choices`` beside it (quiz.QUIZ_CSS)."""
-    shown = choice_labels(choices)
-    st.radio(
-        md_escape(question),
-        list(choices),
-        index=None,
-        horizontal=True,
-        key=keys.QUIZ_GUESS,
-        format_func=lambda option: md_escape(shown.get(option, option)),
-    )
 
 
 def delayed_bar(slot: DeltaGenerator, label: str, *, cancel: str = "", on_cancel: Any = None) -> Progress:

@@ -32,21 +32,17 @@ Not this time: ##u + ##g is the most frequent pair (BPE's pick), but scores 0.02
 >>> UNIGRAM_QUESTION.question(rnd)
 '🤔 Which of these pieces is pruned in round 1?'
 
-Above the stage it takes two or three short lines (the stage still fits a projector): the verdict and
-the score (:func:`quiz_html`), then the question with the choices beside it:
+The stage asks it (:func:`stage_question`: each choice graded, so the browser judges a guess at once)
+and keeps the score (:func:`score_line` reads it as the stage does):
 
->>> print(quiz_html(tied, results=[tied]))
-<div class="ms-quiz"><span class="ms-verdict ms-tied" title="Tied: l + o also occurs 3 times, \
-as often as o + w. The lexicographic rule chose o + w: the greatest byte strings win.">⚖️ Tied: l + o \
-also occurs 3 times, as often as o + w. The lexicographic rule chose o + w: the greatest byte strings \
-win.</span><span class="ms-score">Quiz score: 0 of 1 right, 1 tied with the winner</span></div>
+>>> print(score_line([quiz.grade("o + w", step), tied]))
+1 of 2 right, 1 tied with the winner
 >>> quiz.question(step)
 '🤔 Your guess for merge 1:'
 """
 
 from __future__ import annotations
 
-import html
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
@@ -59,6 +55,7 @@ from bpe_core.unigram import UnigramRound
 from bpe_core.wordpiece import WordPieceStep
 from mergescope_ui.shared.html.tokens import clip_label
 from mergescope_ui.shared.rooms.model import NEXT, PRUNE
+from mergescope_ui.shared.stage.contract import Choice, Question
 
 from .cards import RULE_GIST
 from .tables import pair_table
@@ -66,38 +63,6 @@ from .tables import pair_table
 MAX_CHOICES = 8
 UNIGRAM_CHOICES = 6  # a piece pruned and the kept pieces closest to it
 TOKEN_COLUMNS = 8  # each token of a pair in the choices and the verdict: one line on a projector
-ICONS = {"right": "🎉", "tied": "⚖️", "wrong": "🤔"}
-QUIZ_CSS = """
-<style>
-.ms-quiz{font-size:.92rem;line-height:1.2;display:flex;align-items:center;justify-content:space-between;
-  gap:0 1rem;}
-/* A long verdict wraps (a projector shows no tooltip), in lines close enough to keep the stage on it. */
-.ms-quiz .ms-verdict{min-width:0;padding:0 .4rem;border-radius:.4rem;}
-.ms-quiz .ms-right{background:#d3f9d8;color:#22702f;}
-.ms-quiz .ms-tied{background:#fff3bf;color:#8a5a00;}
-.ms-quiz .ms-wrong{background:#ffe3e3;color:#c92a2a;}
-.ms-quiz .ms-score{opacity:.75;white-space:nowrap;margin-left:auto;}
-/* The question, then the choices on the same line (rows of them close together). */
-/* The verdict (two lines at most), then the guess: one height at every step, so the stage never moves. */
-[data-testid="stMain"] .st-key-train_quiz_slot{height:6.5rem;flex:none;gap:.3rem;overflow:hidden;}
-.st-key-train_quiz_slot .ms-quiz{height:2.4em;align-items:flex-start;}
-.ms-quiz-done{font-weight:600;}
-.st-key-quiz_guess{margin-top:0;}
-.st-key-quiz_guess .stRadio{display:flex;flex-wrap:nowrap;align-items:baseline;gap:0 1rem;}
-.st-key-quiz_guess [data-testid="stWidgetLabel"]{margin:0;min-height:0;flex:none;}
-.st-key-quiz_guess [data-testid="stWidgetLabel"] p{font-size:1rem;font-weight:600;}
-.st-key-quiz_guess [role="radiogroup"]{flex:1 1 0;min-width:0;row-gap:0;column-gap:.9rem;}
-/* A phone: the question on its line, the choices in one row below it that scrolls sideways in its own box
-   (rows of up to eight choices would not fit the slot's one height, and the slot hides what overflows). */
-@media (max-width: 640px){
-  .st-key-quiz_guess .stRadio{flex-direction:column;align-items:stretch;}
-  .st-key-quiz_guess [role="radiogroup"]{flex:none;flex-wrap:nowrap;overflow-x:auto;overflow-y:hidden;
-    padding-bottom:.25rem;}
-  .st-key-quiz_guess [role="radiogroup"] > *{flex:none;}
-  .st-key-quiz_guess [role="radiogroup"] p{white-space:nowrap;}
-}
-</style>
-"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,21 +116,6 @@ def score_line(results: Sequence[QuizResult]) -> str:
     tied = sum(r.outcome == "tied" for r in results)
     line = f"{right} of {len(results)} right"
     return line + (f", {tied} tied with the winner" if tied else "")
-
-
-def quiz_html(verdict: QuizResult | None, *, results: Sequence[QuizResult]) -> str:
-    """The ``verdict`` on the guess for the merge shown and the score of all ``results``, on one line;
-    escaped HTML, for ``st.html`` ("" when there is neither)."""
-    parts = []
-    if verdict is not None:
-        message = html.escape(verdict.message, quote=True)
-        parts.append(
-            f'<span class="ms-verdict ms-{verdict.outcome}" title="{message}.">'
-            f"{ICONS[verdict.outcome]} {message}.</span>"
-        )
-    if results:
-        parts.append(f'<span class="ms-score">Quiz score: {html.escape(score_line(results))}</span>')
-    return f'<div class="ms-quiz">{"".join(parts)}</div>' if parts else ""
 
 
 StepT = TypeVar("StepT")
@@ -294,6 +244,30 @@ class PruneQuestion(QuizQuestion[UnigramRound]):
                 f"{short_pair(answer)} costs only {step.pruned[0].increase:,.2f}"
             )
         return QuizResult(step=step.index, guess=guess, answer=answer, outcome=outcome, message=message)
+
+
+def stage_question(quiz: QuizQuestion[StepT], step: StepT, index: int) -> Question:
+    """``quiz``'s question about ``step`` (step ``index``) as the stage asks it: each choice graded here,
+    so the browser judges a guess at once (its verdict and outcome travel with it).
+
+    >>> from bpe_core import train_steps
+    >>> step = next(train_steps("low low lowest", vocab_size=300, pattern="none"))
+    >>> q = stage_question(BPE_QUESTION, step, 1)
+    >>> q.text, q.answer, [(c.label, c.outcome) for c in q.choices][:3]
+    ('🤔 Your guess for merge 1:', 'o + w', [('e + s', 'wrong'), ('l + o', 'tied'), ('o + w', 'right')])
+    """
+    options = quiz.choices(step)
+    shown = choice_labels(options)
+    graded = [quiz.grade(option, step) for option in options]
+    return Question(
+        step=index,
+        text=quiz.question(step),
+        choices=tuple(
+            Choice(label=o, short=shown[o], outcome=r.outcome, verdict=r.message)
+            for o, r in zip(options, graded, strict=True)
+        ),
+        answer=short_pair(graded[0].answer) if graded else "",
+    )
 
 
 def _pair(left: str, right: str) -> str:

@@ -202,6 +202,15 @@ class LocalDriver(Hooks, Generic[RunT, ViewsT]):
             return None
         return QuizAsk(question=self.quiz.question(upcoming), choices=tuple(self.quiz.choices(upcoming)))
 
+    def grade(self, step: int, guess: str) -> QuizResult | None:
+        """Grade ``guess`` against step ``step`` (made already); None when it is no choice of its question
+        (a report from the browser names only those)."""
+        records = self.run.records
+        if not 0 < step <= len(records):
+            return None
+        made = records[step - 1]
+        return self.quiz.grade(guess, made) if guess in self.quiz.choices(made) else None
+
     def answer(self, guess: str | None) -> QuizResult | None:
         """Grade ``guess`` (None: no guess) against the next step, then show that step."""
         upcoming = self.run.peek()
@@ -341,6 +350,9 @@ class RemoteSchemeDriver(Remote, Hooks):
     def answer(self, guess: str | None) -> QuizResult | None:
         return cast(QuizResult | None, self._call("answer", guess))
 
+    def grade(self, step: int, guess: str) -> QuizResult | None:
+        return cast(QuizResult | None, self._call("grade", step, guess))
+
     def lattice_words(self) -> list[str]:
         return cast(list[str], self._call("lattice_words"))
 
@@ -354,7 +366,7 @@ Driver = LocalDriver[Any, Any] | RemoteSchemeDriver
 
 # ----- in the worker -----
 _METHODS = frozenset(
-    {"advance", "ping", "show", "places_from", "window", "ask", "answer", "lattice_words", "lattice"}
+    {"advance", "ping", "show", "places_from", "window", "ask", "answer", "grade", "lattice_words", "lattice"}
 )
 
 

@@ -19,6 +19,7 @@ from mergescope_ui.shared.stage.producer import StageSettings
 from . import keys
 from .inputs import Inputs
 from .lattice_view import lattice_html
+from .lesson_file_view import lesson_download
 from .link import link_box, write_link
 from .live import scheme_room
 from .panel import Page, begin, delayed_bar, pasted, share_bar
@@ -77,10 +78,13 @@ def forget_run() -> None:
 
 
 def scheme_below(driver: Driver, inputs: Inputs, options: StageSettings) -> None:
-    """The link, the live room (or why there is none), and the lattice where the scheme has one."""
+    """The link, the lesson file, the live room (or why there is none), and the lattice where the scheme
+    has one."""
     moment = LinkState(step=driver.state.position, text=pasted(inputs), regex=None, specials=None)
     write_link(moment)
     link_box(moment)
+    state = driver.state
+    lesson_download(inputs, position=state.position, max_steps=state.max_steps, options=options)  # (#44)
     here = driver.here()
     if here is not None:  # a live room: students follow this step on their phones (#26)
         scheme_room(*here, options)

@@ -21,13 +21,14 @@ from mergescope_ui.shared.stage.contract import (
     LABEL_COLUMNS,
     Place,
     Places,
+    Question,
     Spans,
     StepView,
     TokenLabel,
 )
 from mergescope_ui.shared.stage.producer import RunProducer, shared_views
 
-from .quiz import QuizQuestion
+from .quiz import QuizQuestion, stage_question
 from .scheme_run import SchemeRun
 
 SCHEME_STAGE_CSS = """
@@ -77,6 +78,10 @@ class SchemeViews(RunProducer):
     @property
     def max_steps(self) -> int:
         return self.run.max_steps
+
+    def ask(self, k: int) -> Question | None:
+        records = self.run.records
+        return stage_question(self.quiz, records[k - 1], k) if 0 < k <= len(records) else None
 
     def make_label(self, piece: str, *, classes: str, title: str) -> tuple[TokenLabel, int]:
         """A label for ``piece`` (plain text, shortened in the middle when long) and the columns it takes."""

@@ -21,6 +21,7 @@ from mergescope_ui.shared.workers.remote_trainer import prefetch, start_trainer
 
 from . import details, keys, whatif
 from .inputs import Inputs
+from .lesson_file_view import lesson_download
 from .link import link_box, link_state, write_link
 from .live import live_room
 from .panel import Page, begin, counted_bar, pasted, step_panel
@@ -90,13 +91,14 @@ def training(inputs: Inputs, messages: DeltaGenerator) -> TrainingRun | None:
 
 
 def bpe_below(driver: BpeDriver, inputs: Inputs, options: StageSettings) -> None:
-    """BPE's sections below the stage: the URL, the text line, the link, the live room, the what-if,
-    the tables."""
+    """BPE's sections below the stage: the URL, the text line, the link, the lesson file, the live room,
+    the what-if, the tables."""
     run = driver.run
     moment = link_state(run, pasted=pasted(inputs))
     write_link(moment)  # the URL follows the step the stage shows (applied in its callback)
     details.text_line(inputs, run)
     link_box(moment)
+    lesson_download(inputs, position=run.position, max_steps=run.max_steps, options=options)  # (#44)
     live_room(run, driver.views, options)  # a live room: students follow this step (#26)
     whatif.what_if(run, moved=move_stage)  # what if one choice had gone the other way (#14)
     details.step_tables(run, large=options.large)
@@ -110,7 +112,6 @@ PAGES = {
         bar=counted_bar,
         below=bpe_below,
         stopped="The engine stopped with an error",
-        done="🏁 No merge left to guess.",
     ),
     "wordpiece": SCHEME_PAGE,
     "unigram": SCHEME_PAGE,

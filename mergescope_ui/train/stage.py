@@ -6,21 +6,26 @@ card, the chart and the text around the step, from a window of steps (the record
 the browser, with no server round trip, and reports what it shows as one state value, a
 :class:`~mergescope_ui.shared.stage.contract.Shown`: :func:`_on_shown` applies it to the session's
 driver, and reruns the stage's part of the page for a window, the part below it for a paused step
-(:mod:`.panel`).  A step past the window is a jump (trained first); in the quiz, a step forward is the
-quiz's Next (the guess is graded first).  When the server moves the stage itself (a jump that had to
-train, the quiz's Next, a new run) it bumps the serial, and the stage takes the position it is sent.
+(:mod:`.panel`).  A step past the window is a jump (trained first).  In the quiz the stage asks the
+questions the window carries, judges each guess in the browser and reveals the step at once; its
+reports carry the answers the server has not listed yet, which the server grades again and keeps
+(:data:`keys.QUIZ_LOG`, sent back with every window).  When the server moves the stage itself (a jump
+that had to train, a new run) it bumps the serial, and the stage takes the position it is sent.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from mergescope_ui.shared.stage.component import mount_stage
-from mergescope_ui.shared.stage.contract import read_shown
+from mergescope_ui.shared.stage.contract import Answer, read_shown
 from mergescope_ui.shared.stage.producer import StageSettings
 
 from . import keys
+from .quiz import QuizResult
 from .scheme_driver import Driver
 
 
@@ -30,6 +35,10 @@ def stage(driver: Driver, settings: StageSettings) -> None:
     notice = st.session_state.pop(keys.STAGE_NOTICE, "")
     tab = st.session_state.get(keys.STAGE_TAB, "places")
     window = driver.window(serial=serial, options=settings, notice=notice, tab=tab)
+    if settings.quiz:
+        log: dict[int, QuizResult] = st.session_state.get(keys.QUIZ_LOG, {})
+        answers = tuple(Answer(step=k, guess=r.guess, outcome=r.outcome) for k, r in sorted(log.items()))
+        window = replace(window, answers=answers)
     mount_stage(window, key=keys.STAGE, on_shown=_on_shown)
 
 
@@ -41,9 +50,10 @@ def move_stage(notice: str = "") -> None:
 
 
 def _on_shown() -> None:
-    """The stage shows another step (or needs other places of it): follow it.  A settled report reruns
-    what sits below the stage (:data:`keys.BELOW_PART`), and the stage's part too when it needs a
-    window or moves the stage (the quiz's Next, a jump); any other only the stage's part (its own)."""
+    """The stage shows another step (or needs other places of it, or judged quiz answers): follow it,
+    and keep the answers.  A settled report reruns what sits below the stage (:data:`keys.BELOW_PART`),
+    and the stage's part too when it needs a window or moves the stage (a jump); any other only the
+    stage's part (its own)."""
     driver: Driver | None = st.session_state.get(keys.DRIVER)
     report = read_shown((st.session_state.get(keys.STAGE) or {}).get("shown"))
     serial = st.session_state.get(keys.STAGE_SERIAL, 0)
@@ -54,15 +64,15 @@ def _on_shown() -> None:
     st.session_state[keys.STAGE_TAB] = report.tab
     try:
         state = driver.state
+        log: dict[int, QuizResult] = st.session_state.setdefault(keys.QUIZ_LOG, {})
+        for answer in report.answers:  # the quiz's guesses the stage judged: graded again here, kept
+            if answer.step not in log:
+                result = driver.grade(answer.step, answer.guess)
+                if result is not None:
+                    log[answer.step] = result
         if 0 < k <= state.pulled:
             driver.places_from(k, report.start)
-        if st.session_state.get(keys.QUIZ) and k == state.position + 1:  # the quiz's Next: grade, show
-            result = driver.answer(st.session_state.get(keys.QUIZ_GUESS))
-            if result is not None:
-                st.session_state.setdefault(keys.QUIZ_LOG, {})[result.step] = result
-            st.session_state[keys.QUIZ_GUESS] = None
-            move_stage()
-        elif k <= state.pulled:
+        if k <= state.pulled:
             driver.show(k)
         else:
             st.session_state[keys.JUMP_PENDING] = k

@@ -36,6 +36,7 @@ from mergescope_ui.shared.stage.contract import (
     PLACES_PER_STEP,
     Place,
     Places,
+    Question,
     Spans,
     StepView,
     TokenLabel,
@@ -48,7 +49,7 @@ from mergescope_ui.shared.workers.remote_trainer import characters_for, replay_f
 
 from .cards import intro_card_html, merge_card_html
 from .pair_bars import pair_bars_html
-from .quiz import BPE_QUESTION
+from .quiz import BPE_QUESTION, stage_question
 
 
 def merged_spans(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> Spans:
@@ -83,6 +84,10 @@ class StageViews(RunProducer):
 
     def replay_step(self) -> int:
         return self.replay.step
+
+    def ask(self, k: int) -> Question | None:
+        records = self.run.records
+        return stage_question(self.quiz, records[k - 1], k) if 0 < k <= len(records) else None
 
     # ----- one step -----
     def _merges_so_far(self) -> list[tuple[tuple[int, int], int]]:

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 import bpe_core
-from mergescope_ui.train import keys
 from tests.browser.support import (
     chromium_page,
     open_app,
@@ -189,11 +188,10 @@ def test_quiz_choices_and_replies_built_from_corpus_tokens(server, page):
     jump.press("Enter")
     page.get_by_text("Your guess for merge 57", exact=False).wait_for(timeout=60_000)
     wait_idle(page)
-    choices = page.locator(f".st-key-{keys.QUIZ_GUESS}").get_by_role("radiogroup").inner_text()
+    choices = page.locator(".ms-stage .ms-guess").inner_text()
     assert set(choices) & set("[]()!"), choices  # tokens of the links' markup, shown as text
     no_foreign_markup(page)
-    page.locator(f".st-key-{keys.QUIZ_GUESS}").get_by_role("radiogroup").locator("label").first.click()
-    wait_idle(page)
+    page.locator(".ms-stage .ms-guess .ms-choice").first.click()
     page.get_by_role("button", name="Next ▶").click()
     page.get_by_text("Quiz score", exact=False).wait_for(timeout=30_000)
     wait_idle(page)

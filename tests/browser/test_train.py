@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from mergescope_ui.train import keys
 from tests.browser.layout import HIDDEN_PLUS, SPLIT_WORDS, STAGE_BOXES, STICKING_OUT, outside_viewport
 from tests.browser.support import (
     ROOT,
@@ -78,8 +77,13 @@ def _open(page, server: str, query: str) -> None:
 
 
 def _guess(page):
-    """The quiz's choices: its own radio group, not the sidebar's "Scheme" radio beside it."""
-    return page.locator(f".st-key-{keys.QUIZ_GUESS}").get_by_role("radiogroup")
+    """The quiz's choices: the stage's group of toggle buttons in the chart's place."""
+    return page.locator(".ms-stage .ms-guess")
+
+
+def _choice(page, label: str):
+    """The quiz's choice of ``label`` (a label without quotes: the tests' own)."""
+    return _guess(page).locator(f'.ms-choice[data-label="{label}"]')
 
 
 def _card(page, step: int):
@@ -224,8 +228,7 @@ def test_places_page_on_and_come_from_the_server_past_the_first_ones(server: str
 def test_quiz_round_in_the_browser(server: str, page) -> None:
     _open(page, server, "corpus=aaabdaaabac&pattern=none&quiz=true")
     page.get_by_text("Your guess for merge 1").wait_for()
-    _guess(page).get_by_text("a + a", exact=True).click()
-    wait_idle(page)
+    _choice(page, "a + a").click()
     _next(page, 1)
     page.get_by_text("Right!").wait_for()
     assert page.get_by_text("Quiz score: 1 of 1 right").is_visible()
@@ -238,17 +241,14 @@ def test_quiz_on_a_projector_keeps_the_stage_on_screen_and_a_tie_is_not_wrong(se
         page.emulate_media(reduced_motion="reduce")
         _open(page, server, CLASSIC + "&quiz=true&presenter=true")
         for step in (1, 2, 3, 4):  # merge 4 ties o + w (chosen) with l + o: guess l + o
+            if step > 1:
+                page.get_by_role("button", name="Next ▶").click()  # the verdict read: the next question
             page.get_by_text(f"Your guess for merge {step}:").wait_for()
-            choices = _guess(page)
-            (
-                choices.get_by_text("l + o", exact=True) if step == 4 else choices.locator("label").first
-            ).click()
-            wait_idle(page)
+            (_choice(page, "l + o") if step == 4 else _guess(page).locator(".ms-choice").first).click()
             _next(page, step)
-        page.get_by_text("Your guess for merge 5:").wait_for()
-        verdict = page.locator(".ms-quiz .ms-verdict").inner_text()
+        verdict = page.locator(".ms-stage .ms-status .ms-verdict").inner_text()
         assert verdict.startswith("⚖️ Tied: l + o also occurs 7 times, as often as o + w."), verdict
-        assert "tied with the winner" in page.locator(".ms-quiz .ms-score").inner_text()
+        assert "tied with the winner" in page.locator(".ms-stage .ms-status .ms-score").inner_text()
         _settled(page)
         boxes = page.evaluate(STAGE_BOXES)
         page.screenshot(path=str(_shot("train_quiz_1280x720_presenter_step4")))
@@ -256,8 +256,9 @@ def test_quiz_on_a_projector_keeps_the_stage_on_screen_and_a_tie_is_not_wrong(se
         # On to the end: the verdicts and choices name ever longer tokens (newest␣newest␣…), and
         # the stage stays on the screen under them.
         for step in range(5, 29):
-            _guess(page).locator("label").last.click()
-            wait_idle(page)
+            page.get_by_role("button", name="Next ▶").click()
+            page.get_by_text(f"Your guess for merge {step}:").wait_for()
+            _guess(page).locator(".ms-choice").last.click()
             _next(page, step)
             _settled(page)
             boxes = page.evaluate(STAGE_BOXES)

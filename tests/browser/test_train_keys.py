@@ -15,7 +15,7 @@ import pytest
 
 from tests.browser.layout import STAGE_BOXES, outside_viewport
 from tests.browser.support import generated_text, open_app, streamlit_server, wait_idle
-from tests.browser.test_train import CLASSIC, HEADING, _browser, _card, _guess, _open
+from tests.browser.test_train import CLASSIC, HEADING, _browser, _card, _choice, _guess, _open
 
 QUICK = 10_000  # ms: a step drawn in the browser, or a server round trip, comes well within this
 
@@ -49,25 +49,22 @@ def test_in_the_quiz_the_arrow_keys_step_after_a_click_on_a_choice(server: str) 
     with _browser() as page:
         _open(page, server, "corpus=aaabdaaabac&pattern=none&quiz=true")
         page.get_by_text("Your guess for merge 1").wait_for()
-        choices = _guess(page)
-        choices.get_by_text("a + a", exact=True).click()  # the focus stays in the choices
-        wait_idle(page)
-        page.keyboard.press("ArrowRight")  # Next: grades the guess clicked, not the choice beside it
+        _choice(page, "a + a").click()  # the focus stays on the choice
+        page.keyboard.press("ArrowRight")  # Next: judges the guess clicked, not the choice beside it
         _card(page, 1).wait_for(timeout=QUICK)
         page.get_by_text("Right! a + a occurs 4 times").wait_for(timeout=QUICK)
-        page.get_by_text("Your guess for merge 2").wait_for()
-        wait_idle(page)
-        labels = choices.locator("label")
-        labels.nth(0).click()
-        wait_idle(page)
-        page.keyboard.press("ArrowDown")  # the choices' own key: the next choice
-        wait_idle(page)
-        picked = choices.locator("input:checked").evaluate("e => e.closest('label').innerText").strip()
-        assert picked == labels.nth(1).inner_text().strip()
-        page.keyboard.press("ArrowRight")  # Next grades that choice
+        page.keyboard.press("ArrowRight")  # the verdict read: the next question
+        page.get_by_text("Your guess for merge 2").wait_for(timeout=QUICK)
+        choices = _guess(page).locator(".ms-choice")
+        choices.nth(0).click()
+        page.keyboard.press("ArrowDown")  # no choice moves: a guess changes by a click or a number key
+        assert choices.nth(0).get_attribute("aria-pressed") == "true"
+        page.keyboard.press("2")
+        assert [choices.nth(n).get_attribute("aria-pressed") for n in (0, 1)] == ["false", "true"]
+        picked = choices.nth(1).get_attribute("title").rsplit(" (key", 1)[0]
+        page.keyboard.press("ArrowRight")  # Next judges that choice
         _card(page, 2).wait_for(timeout=QUICK)
-        page.get_by_text("Your guess for merge 3").wait_for(timeout=QUICK)
-        assert picked in page.locator(".ms-quiz .ms-verdict").inner_text()
+        assert picked in page.locator(".ms-stage .ms-status .ms-verdict").inner_text()
 
 
 def test_a_presentation_clicker_steps_and_no_page_wide_focus_frame_shows(server: str) -> None:
@@ -96,17 +93,15 @@ def test_the_quiz_verdict_is_whole_on_a_projector(server: str) -> None:
         page.emulate_media(reduced_motion="reduce")
         _open(page, server, CLASSIC + "&quiz=true&presenter=true")
         for step in (1, 2, 3, 4):  # merge 4 ties o + w (chosen) with l + o: the longest verdict
+            if step > 1:
+                page.get_by_role("button", name="Next ▶").click()  # the next question
             page.get_by_text(f"Your guess for merge {step}:").wait_for()
-            choices = _guess(page)
-            pick = choices.get_by_text("l + o", exact=True) if step == 4 else choices.locator("label").first
-            pick.click()
-            wait_idle(page)
+            (_choice(page, "l + o") if step == 4 else _guess(page).locator(".ms-choice").first).click()
             page.get_by_role("button", name="Next ▶").click()
             _card(page, step).wait_for()
-        page.get_by_text("Your guess for merge 5:").wait_for()
         wait_idle(page)
         page.wait_for_function("() => document.getAnimations().length === 0")
-        verdict = page.locator(".ms-quiz .ms-verdict")
+        verdict = page.locator(".ms-stage .ms-status .ms-verdict")
         assert verdict.inner_text().endswith("the greatest byte strings win.")
         cut = verdict.evaluate(
             "e => [e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight, "

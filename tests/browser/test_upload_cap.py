@@ -83,5 +83,5 @@ def test_a_file_of_exactly_the_cap_goes_through(server: str, tmp_path: Path) -> 
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.wait_for(state="attached")
         _upload(page, _file(tmp_path, "merges.txt", DEFAULT_MAX_BYTES))
         assert page.locator(CHIP).first.get_attribute("aria-invalid") != "true"
-        # the server got it: the loader answers (a merges.txt alone needs its vocab.json)
-        page.get_by_text("needs its vocab file").first.wait_for(timeout=60_000)
+        # the server got it: the loader answers (the text holds neither a vocabulary nor merges)
+        page.get_by_text("holds neither BERT").first.wait_for(timeout=60_000)

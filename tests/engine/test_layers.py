@@ -19,6 +19,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bpe_core.primitives", "bpe_core.byte_level"),
     ("bpe_core.pretokenizer",),
     ("bpe_core.tokenizer",),
+    ("bpe_core.pipeline",),
     ("bpe_core.training",),
     ("bpe_core.formats",),
     ("bpe_core.analysis",),
@@ -98,7 +99,7 @@ def test_the_checks_catch_a_cycle_and_an_upward_import(toy: Path) -> None:
     graph = import_graph(toy, "bpe_core")
     assert graph["bpe_core.training.run"] == {"bpe_core.tokenizer", "bpe_core.primitives"}
     assert find_cycle(graph) == ["bpe_core.tokenizer", "bpe_core.training.run", "bpe_core.tokenizer"]
-    assert upward_imports(graph) == ["bpe_core.tokenizer (layer 2) -> bpe_core.training.run (layer 3)"]
+    assert upward_imports(graph) == ["bpe_core.tokenizer (layer 2) -> bpe_core.training.run (layer 4)"]
 
 
 def test_a_layer_importing_a_scheme_facade_is_caught() -> None:

@@ -25,6 +25,7 @@ PUBLIC = frozenset(
         "bpe_core.pretokenizer",  # the layers' packages: each __init__ exports what its folder offers
         "bpe_core.formats",
         "bpe_core.analysis",
+        "bpe_core.pipeline",
     }
 )
 ENGINE = module_files(ROOT, "bpe_core")

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from mergescope_ui.shared.rooms import BLOCK, MemoryRooms, room_store
 from tests.ui.shared.room_fixtures import moment as _moment
 from tests.ui.shared.room_fixtures import question as _question
+from tests.ui.train.stage_driver import stage_data
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "views" / "classroom.py")
@@ -42,8 +43,10 @@ def test_a_student_joins_answers_once_and_sees_the_verdict() -> None:
     line = next(h.value for h in at.html if "ms-room-line" in h.value)
     assert "&lt;img&gt;" in line and "<img" not in line  # the name as text, never markup
     assert "Teacher at step 3" in line
+    assert stage_data(at)["hidden_counts"] == -1, "no question open: the counts show"
     number = store.ask(host)
     at.run()
+    assert stage_data(at)["hidden_counts"] == 3, "the counts at step 3 would answer the question on step 4"
     answers = [b for b in at.button if b.key and b.key.startswith(f"room_answer_{number}_")]
     assert [b.label for b in answers] == ["e \\+ s", "l \\+ o", "o \\+ w"]  # escaped for Markdown
     answers[1].click().run()
@@ -51,6 +54,7 @@ def test_a_student_joins_answers_once_and_sees_the_verdict() -> None:
     assert any("Wait for the reveal" in i.value for i in at.info)
     store.reveal(host)
     at.run()
+    assert stage_data(at)["hidden_counts"] == -1, "the counts come with the reveal"
     verdict = next(h.value for h in at.html if "ms-room-verdict" in h.value)
     assert "ms-tied" in verdict and "Tied: l + o also occurs 3 times" in verdict
     # The what-if: its own question, the blocked pair named (escaped), answered and revealed the same way.

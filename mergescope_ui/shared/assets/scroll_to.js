@@ -15,7 +15,12 @@ export default function (component) {
     const header = document.querySelector('[data-testid="stHeader"]');
     const below = header ? header.getBoundingClientRect().bottom : 0;
     const behavior = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth";
-    main.scrollBy({ top: top - below - 8, behavior });
+    const by = top - below - 8;
+    // A part still opening (an expander's content drawn a moment later) leaves the page too short to
+    // scroll that far yet: look again a few times while it grows.
+    const room = main.scrollHeight - main.clientHeight - main.scrollTop;
+    if (by > room + 2 && ++tries < 30) setTimeout(go, 50);
+    main.scrollBy({ top: by, behavior: by > room + 2 ? "auto" : behavior });
   };
   requestAnimationFrame(go);
 }

@@ -66,11 +66,18 @@ def html_table(
     clip: Mapping[str, int] | None = None,
     apart: Sequence[str] = (),
     pairs: Collection[str] = (),
+    name: str = "Table, scrolls",
 ) -> str:
     """``table`` as ``<table class="ms-table">``; ``row_classes`` gives one CSS class per row.
 
     Booleans show as 🚩 / empty (for flags); numbers are right-aligned.
-    ``wrap`` puts the table in a scrolling box.  ``clip`` maps a column to the
+    ``wrap`` puts the table in a scrolling box that a keyboard can focus and scroll, a region
+    called ``name`` for a screen reader (axe's ``scrollable-region-focusable``):
+
+    >>> html_table(pd.DataFrame({"n": [1]}), wrap=True, name="Pairs")  # doctest: +ELLIPSIS
+    '<div class="ms-table-wrap" tabindex="0" role="region" aria-label="Pairs">...'
+
+      ``clip`` maps a column to the
     columns of text its cells may take: longer ones are shortened in the middle
     (:func:`~mergescope_ui.shared.html.tokens.clip_label`), the whole text in their tooltip, so
     one long token cannot push the other columns out of sight.  Token cells may wrap anywhere;
@@ -120,4 +127,7 @@ def html_table(
         )
         rows.append(f"<tr{cls}>{cells}</tr>")
     markup = f'<table class="ms-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
-    return f'<div class="ms-table-wrap">{markup}</div>' if wrap else markup
+    if not wrap:
+        return markup
+    label = html.escape(name, quote=True)
+    return f'<div class="ms-table-wrap" tabindex="0" role="region" aria-label="{label}">{markup}</div>'

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bpe_core import SchemeTokenizer, Tokenizer, load_tokenizer
-from bpe_core.formats import SCHEME_NAMES, SCHEME_READERS, detect_format
+from bpe_core.formats import SCHEME_NAMES, SCHEME_READERS, OwnStagesError, detect_format
 
 MAX_UPLOAD_FILES = 4
 UPLOAD_TYPES = ("json", "txt", "tiktoken", "model")
@@ -123,7 +123,14 @@ def _load(
                         f"way: the split pattern chosen ({pattern}) is not used"
                     )
                     pattern = None
-            tok = load_tokenizer(target, pattern=pattern, notes=found, any_scheme=any_scheme)
+            try:
+                tok = load_tokenizer(target, pattern=pattern, notes=found, any_scheme=any_scheme)
+            except OwnStagesError:
+                tok = load_tokenizer(target, any_scheme=True)
+                found.append(
+                    f"{_json_name(target)} is read stage by stage (its own normalizer and pre-tokenizer cut "
+                    f"the words): the split pattern chosen ({pattern}) is not used"
+                )
             if notes is not None:
                 notes.extend(_without_dir(note, tmp) for note in found)
             return tok
@@ -133,6 +140,11 @@ def _load(
             raise ValueError(
                 f"cannot load the files here ({type(exc).__name__}: {_without_dir(str(exc), tmp)})"
             ) from None
+
+
+def _json_name(target: Path) -> str:
+    """The name of the ``tokenizer.json`` a file or directory upload was read from."""
+    return detect_format(target)[1][0].name
 
 
 def _without_dir(message: str, directory: str) -> str:

@@ -28,6 +28,7 @@ from ..html.safe_text import md_escape
 from ..html.styles import style
 from ..tab_memory import tab_memory
 from . import room_store
+from .client import SESSION, client_address, session_id
 from .model import (
     IDLE_SECONDS,
     Moment,
@@ -36,6 +37,7 @@ from .model import (
     RoomError,
     RoomState,
     RoomStore,
+    StoreError,
     Summary,
     name_html,
 )
@@ -48,6 +50,7 @@ MEMORY = "room_tab_memory"  # the tab memory component (the host key across relo
 JOIN_PAGE = "room"  # the students' page, beside the teacher's
 MAX_LISTED = 40  # names listed under the room (the rest counted)
 ANSWERS_EVERY = 1.0  # seconds between two looks at the answers while a question is open
+PRESENT_EVERY = 2.0  # seconds between two words that the teacher's page is there (model.AWAY_AFTER: gone)
 ROOM_CSS = style(Path(__file__).with_name("assets") / "room.css")
 
 
@@ -123,7 +126,29 @@ def host_room(
 
     ``what_if`` makes the what-if question at the step shown (None: none); ``pager`` the pages of places
     students ask for (None: the first ones); ``quiz``: the page asks questions at all (an encode trace:
-    no Ask, no Reveal); ``ask``: the question the Ask button poses, in a few words."""
+    no Ask, no Reveal); ``ask``: the question the Ask button poses, in a few words.  A store that fails
+    is one line above the lesson (:class:`~.model.StoreError`): the room is tried again at the next run,
+    or, its record lost, let go so a new one can be opened."""
+    try:
+        _host_room(moment, what_if=what_if, pager=pager, quiz=quiz, ask=ask)
+    except StoreError as exc:
+        if exc.damaged:  # the tab forgets the key of a room that cannot be read; this page may open another
+            st.session_state.pop(HOST, None)
+            st.session_state.pop(SESSION, None)
+            st.session_state[FORGET] = True
+        st.warning(md_escape(exc), icon="📡")
+        if exc.damaged:
+            _closed_room(quiz=quiz)
+
+
+def _host_room(
+    moment: Callable[[], Moment],
+    *,
+    what_if: WhatIfMaker | None,
+    pager: Pager | None,
+    quiz: bool,
+    ask: str,
+) -> None:
     store = room_store()
     host: str | None = st.session_state.get(HOST)
     code = store.hosted(host) if host else None
@@ -139,12 +164,17 @@ def host_room(
     if note:
         st.warning(md_escape(note))
     if gone:
-        st.info(f"Your live room ended (a room closes after {IDLE_SECONDS // 60} idle minutes).")
+        st.info(
+            f"Your live room has ended: idle for {IDLE_SECONDS // 60} minutes, nobody joined it in its first "
+            f"{store.limits.empty_seconds / 60:g} minutes, or ended elsewhere. Open a new one when needed."
+        )
     if host is None or code is None:
         _closed_room(quiz=quiz)
         return
     try:
         store.publish(host, moment(), pager=pager)
+    except StoreError:
+        raise  # (said by host_room)
     except RoomError as exc:
         st.warning(md_escape(exc))
         return
@@ -186,7 +216,7 @@ def _closed_room(*, quiz: bool) -> None:
 
 def _open() -> None:
     try:
-        _, host = room_store().open()
+        _, host = room_store().open(session=session_id(), address=client_address())
     except RoomError as exc:
         st.session_state[NOTE] = str(exc)
         return
@@ -269,6 +299,18 @@ def _open_room(host: str, state: RoomState, what_if: WhatIfMaker | None, *, quiz
         with picture:
             st.image(qr_png(url), width=200, caption="Scan to join")
         st.fragment(_answers, run_every=ANSWERS_EVERY if open_question else None)(state.code)
+        st.fragment(_present, run_every=PRESENT_EVERY)(host)
+
+
+def _present(host: str) -> None:
+    """Tell the room this page is there (a browser that closed stops saying it: the students read that the
+    teacher left).  A room that ended meanwhile: the page redraws to say so."""
+    try:
+        room_store().present(host)
+    except StoreError:
+        return  # (the page's next run says it)
+    except RoomError:
+        st.rerun(scope="app")
 
 
 def _button(
@@ -280,10 +322,14 @@ def _button(
 
 def _answers(code: str) -> None:
     """Who joined, and the answers to the question asked last (a bar per pair, the share right)."""
-    state = room_store().state(code)
+    try:
+        state = room_store().state(code)
+        names = room_store().names(code) if state is not None else ()
+    except StoreError as exc:
+        st.caption(md_escape(exc))
+        return
     if state is None:
         return
-    names = room_store().names(code)
     shown = ", ".join(name_html(n) for n in names[:MAX_LISTED]) + (" …" if len(names) > MAX_LISTED else "")
     line = f"👥 {state.students:,} student{'s' * (state.students != 1)} joined" + (
         f' <span class="ms-room-names">({shown})</span>' if names else ""

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from ..stage.contract import StepView, TokenLabel, Window
 from . import model
-from .model import Asked, Lesson, Moment, Page, Pager, Question, Seen, Summary
+from .model import Asked, Lesson, Limits, Moment, Page, Pager, Question, Seen, Summary
 
 
 @dataclass
@@ -17,6 +17,12 @@ class _Room:
     code: str
     host: str
     touched: float
+    created: float = 0.0
+    seen: float = 0.0  # the teacher's page last said it is there
+    away: bool = False  # ... more than AWAY_AFTER seconds ago (the students were told)
+    session: str = ""  # the browser session that opened it
+    address: str = ""  # ... and its client address
+    browsers: dict[str, str] = field(default_factory=dict)  # a browser's id -> its student's id
     version: int = 0
     closed_at: float | None = None
     reason: str = ""
@@ -34,11 +40,14 @@ class _Room:
 class MemoryRooms(model.RoomStore[_Room]):
     """The rooms of one server process, behind one lock (Streamlit runs each session in its own thread).
 
-    ``clock`` gives seconds (``time.monotonic``; tests pass their own).
+    ``clock`` gives seconds (``time.monotonic``; tests pass their own); ``limits``: the host's settings'
+    (:func:`~.model.limits_from`) unless given.
     """
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic, limits: Limits | None = None) -> None:
         self._clock = clock
+        self._limits = limits or model.limits_from()
+        self._counts: dict[str, tuple[int, int]] = {}  # bucket -> (window, count in it)
         self._lock = self._guard = threading.Lock()
         self._changed = threading.Condition(self._lock)  # notified whenever a room's version changes
         self._rooms: dict[str, _Room] = {}
@@ -55,20 +64,37 @@ class MemoryRooms(model.RoomStore[_Room]):
         room.pager, room.pages = None, {}  # the teacher's run (and a large text's worker) is let go
         self._bump(room)
 
-    def _sweep(self) -> int:
+    def _sweep(self) -> list[tuple[str, str]]:
         now = self._clock()
         for code, room in list(self._rooms.items()):
             self._find(code)
             if room.closed_at is not None and now - room.closed_at > model.CLOSED_KEPT_SECONDS:
                 del self._rooms[code]
                 self._hosts.pop(room.host, None)
-        return sum(r.closed_at is None for r in self._rooms.values())
+        return [(r.session, r.address) for r in self._rooms.values() if r.closed_at is None]
 
     def _find(self, code: str) -> _Room | None:
         room = self._rooms.get(model.normal_code(code))
-        if room is not None and room.closed_at is None and self._clock() - room.touched > model.IDLE_SECONDS:
-            self._end(room, room.touched + model.IDLE_SECONDS, "expired")
+        if room is None or room.closed_at is not None:
+            return room
+        now = self._clock()
+        at, reason = self._ends(touched=room.touched, created=room.created, joined=bool(room.students))
+        if now > at:
+            self._end(room, at, reason)
+        elif not room.away and now - room.seen > model.AWAY_AFTER:
+            room.away = True  # the teacher's page went quiet: the students are told
+            self._bump(room)
         return room
+
+    def _count(self, bucket: str, add: int) -> int:
+        window = int(self._clock() // model.COUNTED_SECONDS)
+        if len(self._counts) > 10_000:  # (the past windows go)
+            self._counts = {k: v for k, v in self._counts.items() if v[0] == window}
+        then, count = self._counts.get(bucket, (window, 0))
+        count = (count if then == window else 0) + add
+        if add:
+            self._counts[bucket] = (window, count)
+        return count
 
     def _closed(self, room: _Room) -> bool:
         return room.closed_at is not None
@@ -76,20 +102,27 @@ class MemoryRooms(model.RoomStore[_Room]):
     def _host_code(self, host: str) -> str | None:
         return self._hosts.get(host)
 
-    def _create(self, host: str) -> str:
+    def _create(self, host: str, *, session: str, address: str) -> str:
         code = model.new_code()
         while code in self._rooms:
             code = model.new_code()
-        self._rooms[code] = _Room(code=code, host=host, touched=self._clock())
+        now = self._clock()
+        self._rooms[code] = _Room(
+            code=code, host=host, touched=now, created=now, seen=now, session=session, address=address
+        )
         self._hosts[host] = code
         return code
 
-    def _seat(self, code: str, student: str, name: str) -> bool:
-        students = self._rooms[code].students
-        if len(students) >= model.MAX_STUDENTS:
-            return False
-        students[student] = name
-        return True
+    def _seat(self, code: str, student: str, name: str, browser: str) -> str | None:
+        room = self._rooms[code]
+        if browser and browser in room.browsers:
+            return room.browsers[browser]
+        if len(room.students) >= model.MAX_STUDENTS:
+            return None
+        room.students[student] = name
+        if browser:
+            room.browsers[browser] = student
+        return student
 
     def _name(self, code: str, student: str) -> str | None:
         return self._rooms[code].students.get(student)
@@ -101,12 +134,22 @@ class MemoryRooms(model.RoomStore[_Room]):
     def _seen(self, code: str, room: _Room) -> Seen:
         asked = room.asked[-1] if room.asked else None
         answers = room.answers[-1] if asked else {}
-        return room.version, room.reason, room.moment, len(room.students), asked, answers
+        return room.version, room.reason, room.moment, len(room.students), asked, answers, room.away
 
-    def _driven(self, host: str) -> _Room:
+    def _driven(self, host: str, *, action: bool = True) -> _Room:
+        """The room ``host`` drives, its teacher there (and, for an ``action``, not idle)."""
         room = self._drive(host)[1]
-        room.touched = self._clock()
+        room.seen = self._clock()
+        if action:
+            room.touched = room.seen
+        if room.away:
+            room.away = False
+            self._bump(room)
         return room
+
+    def present(self, host: str) -> None:
+        with self._lock:
+            self._driven(host, action=False)
 
     # ----- the teacher -----
     def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:

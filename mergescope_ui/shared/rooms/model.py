@@ -15,6 +15,12 @@ The rules:
 - At most :data:`MAX_ROOMS` rooms and :data:`MAX_STUDENTS` students a room; a display name is cleaned
   (:func:`clean_name`) and escaped wherever it is shown (:func:`name_html`).
 - A student answers each question once: a second answer is refused.
+- Nobody squats the rooms (:class:`Limits`, the host's settings): a browser session holds one open room,
+  a client address at most ``rooms_per_address``; a room nobody joined ends ``empty_seconds`` after it
+  opened; one browser is one seat (a second tab is the same student); joins and wrong codes are counted
+  per client address a minute.  Every refusal is a :class:`RoomError`, one sentence.
+- The teacher's page says it is there every few seconds (:meth:`RoomStore.present`); after
+  :data:`AWAY_AFTER` seconds without a word the students read that the teacher has left.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from typing import Generic, Protocol, TypeAlias, TypeVar
 
+from .. import hosting
 from ..stage.contract import AHEAD, BEHIND, StepView, TokenLabel, Window, view_ids
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed on a phone
@@ -39,10 +46,60 @@ MAX_STUDENTS = 60  # students a room admits
 MAX_NAME = 24  # characters of a display name
 MAX_HISTORY = 400  # step views a room keeps for students looking back (the oldest go first)
 MAX_WAIT = 5.0  # seconds a student's look at the room may wait for a change
+AWAY_AFTER = 8.0  # seconds without a word from the teacher's page: the students read that the teacher left
+COUNTED_SECONDS = 60  # the window joins and wrong codes are counted in, per client address
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """What keeps the rooms from being squatted (the host's settings, :func:`limits_from`): open rooms per
+    client address, the seconds a room nobody joined lasts, joins and wrong codes per address a minute."""
+
+    rooms_per_address: int
+    empty_seconds: float
+    joins_per_minute: int
+    code_guesses_per_minute: int
+
+
+def limits_from(env: Mapping[str, str] | None = None) -> Limits:
+    """The :class:`Limits` the host's settings give (``env``: another environment, for tests).
+
+    >>> limits_from({"MERGESCOPE_ROOMS_PER_ADDRESS": "5"}).rooms_per_address
+    5
+    """
+    return Limits(
+        rooms_per_address=hosting.positive_int("MERGESCOPE_ROOMS_PER_ADDRESS", env),
+        empty_seconds=hosting.seconds("MERGESCOPE_ROOM_EMPTY_SECONDS", env),
+        joins_per_minute=hosting.positive_int("MERGESCOPE_JOINS_PER_MINUTE", env),
+        code_guesses_per_minute=hosting.positive_int("MERGESCOPE_CODE_GUESSES_PER_MINUTE", env),
+    )
 
 
 class RoomError(ValueError):
     """A room operation that cannot be done; the message says what to do instead."""
+
+
+UNREACHABLE = (
+    "The live rooms' store cannot be reached just now: the lesson goes on without the room, "
+    "which is tried again at each step."
+)
+DAMAGED = (
+    "A live room's record in the store cannot be read (damaged, or written by another version): "
+    "the lesson goes on without it; open a new room."
+)
+
+
+class StoreError(RoomError):
+    """The room store failed: unreachable (``damaged`` False: it may come back), or a record it cannot
+    read (``damaged``: that room is lost).  The message is one line; the lesson goes on without the room.
+
+    >>> StoreError(damaged=False).args[0] == UNREACHABLE, StoreError(damaged=True).damaged
+    (True, True)
+    """
+
+    def __init__(self, *, damaged: bool) -> None:
+        super().__init__(DAMAGED if damaged else UNREACHABLE)
+        self.damaged = damaged
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +198,7 @@ class RoomState:
     mine: str | None
     lesson: str
     askable: bool = False  # the step shown poses a question the teacher may ask (an encode trace: never)
+    away: bool = False  # the teacher's page has said nothing for AWAY_AFTER seconds: the teacher has left
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,7 +369,8 @@ def student_window(
 ) -> Window:
     """A student's stage window at step ``at`` (cut to the teacher's step ``live.position``): the kept
     views around it (or the ``pages`` made for it: step -> view and its labels), no quiz of its own,
-    phone sizes, and the stage's last step the teacher's."""
+    phone sizes, and the stage's last step the teacher's: its Next stops there (a student cannot step
+    past the teacher), and a jump past it says where the teacher is."""
     top = live.position
     at = max(0, min(at, top))
     lo, hi = max(0, at - BEHIND), min(top, at + AHEAD)
@@ -331,6 +390,10 @@ def student_window(
         views=views,
         labels={str(i): known[str(i)] for i in sorted(view_ids(views)) if str(i) in known},
         last=top,
+        max_steps=top,
+        wording=replace(
+            live.wording, past_limit=f"Your teacher is at step {top:,}: there is no step past it yet."
+        ),
         finished=live.finished and top >= live.last,
         quiz=False,
         large=False,
@@ -340,8 +403,9 @@ def student_window(
 
 
 R = TypeVar("R")
-# A room read for its RoomState: version, reason closed, moment, students, last question, its answers
-Seen: TypeAlias = tuple[int, str, Moment | None, int, Asked | None, Mapping[str, str]]
+# A room read for its RoomState: version, reason closed, moment, students, last question, its answers,
+# whether the teacher is away
+Seen: TypeAlias = tuple[int, str, Moment | None, int, Asked | None, Mapping[str, str], bool]
 Lesson: TypeAlias = tuple[Iterable[int], int, Iterable[tuple[Asked, Mapping[str, str]]]]  # for Summary
 
 
@@ -354,17 +418,33 @@ class RoomStore(Generic[R]):
     The rules run under ``_guard`` (the store's lock, or none)."""
 
     _guard: AbstractContextManager[object]
+    _limits: Limits
 
-    def open(self) -> tuple[str, str]:
-        """A new room: its code and its host key."""
+    @property
+    def limits(self) -> Limits:
+        """The limits this store keeps (:class:`Limits`)."""
+        return self._limits
+
+    def open(self, *, session: str = "", address: str = "") -> tuple[str, str]:
+        """A new room: its code and its host key.  ``session``: the browser session asking (it holds one open
+        room at a time); ``address``: the client's (at most ``rooms_per_address`` open rooms)."""
         with self._guard:
-            if self._sweep() >= MAX_ROOMS:
+            held = self._sweep()
+            if len(held) >= MAX_ROOMS:
                 raise RoomError(
                     f"This server holds {MAX_ROOMS} open rooms, the most it allows: end a room you no longer "
                     f"use, or wait for idle ones to expire ({IDLE_SECONDS // 60} minutes)."
                 )
+            if session and any(s == session for s, _ in held):
+                raise RoomError("This page holds an open room already: end it before opening another.")
+            most, empty = self._limits.rooms_per_address, self._limits.empty_seconds / 60
+            if address and sum(a == address for _, a in held) >= most:
+                raise RoomError(
+                    f"Your network holds {most} open room{'s' * (most != 1)}, the most one address may: end "
+                    f"one, or wait for a room nobody joined to end ({empty:g} minutes after it opened)."
+                )
             host = secrets.token_urlsafe(24)
-            return self._create(host), host
+            return self._create(host, session=session, address=address), host
 
     def hosted(self, host: str) -> str | None:
         """The code of the open room ``host`` drives (a teacher's reload gets it back), or None."""
@@ -373,18 +453,34 @@ class RoomStore(Generic[R]):
             room = self._find(code) if code else None
             return code if room is not None and not self._closed(room) else None
 
-    def join(self, code: str, name: str) -> str:
-        """A new student in room ``code`` under ``name`` (cleaned): their id."""
+    def join(self, code: str, name: str, *, browser: str = "", address: str = "") -> str:
+        """A new student in room ``code`` under ``name`` (cleaned): their id.  ``browser``: the browser's
+        own id (a second tab of it gets the seat it has, under its first name); ``address``: the client's,
+        whose joins and wrong codes are counted."""
         shown = clean_name(name)
+        limits = self._limits
         with self._guard:
+            if address and self._count(f"join:{address}", 1) > limits.joins_per_minute:
+                raise RoomError(
+                    f"Too many joins from your network this minute (at most {limits.joins_per_minute}): "
+                    "wait a minute, then join again."
+                )
+            if address and self._count(f"guess:{address}", 0) >= limits.code_guesses_per_minute:
+                raise RoomError(
+                    f"Too many wrong room codes from your network this minute (at most "
+                    f"{limits.code_guesses_per_minute}): check the code with your teacher, then try again "
+                    "in a minute."
+                )
             self._sweep()
             room = self._find(code)
             if room is None:
+                if address:
+                    self._count(f"guess:{address}", 1)
                 raise RoomError("No room has this code: check it with your teacher (6 letters and digits).")
             if self._closed(room):
                 raise RoomError("This room has ended: ask your teacher for the new code.")
-            student = secrets.token_urlsafe(12)
-            if not self._seat(normal_code(code), student, shown):
+            student = self._seat(normal_code(code), secrets.token_urlsafe(12), shown, browser)
+            if student is None:
                 raise RoomError(f"This room is full ({MAX_STUDENTS} students): ask your teacher for another.")
             return student  # (no new version: students see nothing of it)
 
@@ -406,7 +502,7 @@ class RoomStore(Generic[R]):
             if room is None:
                 return None
             code = normal_code(code)
-            version, reason, moment, students, asked, answers = self._seen(code, room)
+            version, reason, moment, students, asked, answers, away = self._seen(code, room)
             window = moment.window if moment else None
             return RoomState(
                 code=code,
@@ -421,6 +517,7 @@ class RoomStore(Generic[R]):
                 mine=answers.get(student or "") if asked else None,
                 lesson=moment.lesson if moment else "",
                 askable=bool(moment and moment.question),
+                away=away and not self._closed(room),
             )
 
     def _drive(self, host: str) -> tuple[str, R]:
@@ -453,6 +550,11 @@ class RoomStore(Generic[R]):
 
     def close(self, host: str) -> Summary:
         """End the room (its students are told); the lesson's summary."""
+        raise NotImplementedError
+
+    def present(self, host: str) -> None:
+        """The teacher's page is there (every few seconds, and at every teacher action): the students no
+        longer read that the teacher left."""
         raise NotImplementedError
 
     def answer(self, code: str, student: str, number: int, choice: str) -> bool:
@@ -490,17 +592,37 @@ class RoomStore(Generic[R]):
     def _host_code(self, host: str) -> str | None:
         raise NotImplementedError
 
-    def _sweep(self) -> int:
-        """Forget the rooms closed long ago; the number still open."""
+    def _sweep(self) -> list[tuple[str, str]]:
+        """Forget the rooms closed long ago; the session and the client address of each room still open."""
         raise NotImplementedError
 
-    def _create(self, host: str) -> str:
-        """A new room (a fresh code) driven by ``host``; its code."""
+    def _create(self, host: str, *, session: str, address: str) -> str:
+        """A new room (a fresh code) driven by ``host``, opened by ``session`` from ``address``; its code."""
         raise NotImplementedError
 
-    def _seat(self, code: str, student: str, name: str) -> bool:
-        """Seat ``student`` unless the room is full (False)."""
+    def _seat(self, code: str, student: str, name: str, browser: str) -> str | None:
+        """Seat ``student`` unless the room is full (None); a ``browser`` seated already keeps its seat (its
+        id is returned)."""
         raise NotImplementedError
+
+    def _count(self, bucket: str, add: int) -> int:
+        """Add ``add`` to ``bucket``'s count for this :data:`COUNTED_SECONDS` window; the count then."""
+        raise NotImplementedError
+
+    def _ends(self, *, touched: float, created: float, joined: bool) -> tuple[float, str]:
+        """When an open room ends by the rules, and why: idle since ``touched``, or (nobody ``joined``)
+        empty since ``created``; the earlier.
+
+        >>> from mergescope_ui.shared.rooms import MemoryRooms
+        >>> rooms = MemoryRooms(limits=Limits(rooms_per_address=1, empty_seconds=60, joins_per_minute=1,
+        ...     code_guesses_per_minute=1))
+        >>> rooms._ends(touched=100.0, created=0.0, joined=False)
+        (60.0, 'empty')
+        >>> rooms._ends(touched=100.0, created=0.0, joined=True)
+        (5500.0, 'expired')
+        """
+        idle = (touched + IDLE_SECONDS, "expired")
+        return idle if joined else min(idle, (created + self._limits.empty_seconds, "empty"))
 
     def _name(self, code: str, student: str) -> str | None:
         raise NotImplementedError

@@ -26,30 +26,52 @@ ValueError: MERGESCOPE_ROOMS=http://x is no Redis URL: give redis://HOST:6379/0 
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import json
 import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Any
+from types import TracebackType
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from ..stage.contract import AHEAD, BEHIND, StepView, TokenLabel, Window, view_ids
 from . import model
 from . import records as room_records
-from .model import Asked, Lesson, Moment, Page, Pager, Question, Seen, Summary, normal_code
+from .model import (
+    Asked,
+    Lesson,
+    Limits,
+    Moment,
+    Page,
+    Pager,
+    Question,
+    RoomError,
+    Seen,
+    StoreError,
+    Summary,
+    normal_code,
+)
 
 KEPT_SECONDS = (
     model.IDLE_SECONDS + model.CLOSED_KEPT_SECONDS + 60
 )  # a room's keys outlive the room's own rules
 PAGE_WAIT = 1.0  # seconds a student's server waits for the teacher's server to make a page of places
+# A Redis that does not answer: a call gives up after these seconds (connecting, then reading) and one
+# more try, so a page says so at once instead of holding its session (a stopped Redis never answers).
+CONNECT_TIMEOUT, READ_TIMEOUT = 1.0, 1.0
 
 _JOIN = """
-if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+if ARGV[4] ~= '' then
+  local seated = redis.call('HGET', KEYS[3], ARGV[4])
+  if seated then return seated end
+end
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return '' end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('RPUSH', KEYS[2], ARGV[1])
-return 1
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[1]) end
+return ARGV[1]
 """
 _ANSWER = """
 local room = redis.call('HMGET', KEYS[1], 'closed', 'open', 'choices')
@@ -60,14 +82,26 @@ for _, c in ipairs(cjson.decode(room[3])) do if c == ARGV[3] then known = true e
 if not known then return 0 end
 return redis.call('HSETNX', KEYS[3], ARGV[2], ARGV[3])
 """
+# The rules a look at a room applies first (KEYS: the room, its students; ARGV: now, idle seconds, empty
+# seconds, away seconds): idle too long, or nobody joined in time, it ends (1); its teacher's page quiet
+# too long, the students are told (2).
 _EXPIRE = """
-local room = redis.call('HMGET', KEYS[1], 'closed', 'touched')
+local room = redis.call('HMGET', KEYS[1], 'closed', 'touched', 'created', 'seen', 'away')
 if room[1] ~= '' or room[2] == false then return 0 end
-if tonumber(ARGV[1]) - tonumber(room[2]) <= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], 'closed', tostring(tonumber(room[2]) + tonumber(ARGV[2])), 'reason', 'expired',
-  'open', '0')
+local now = tonumber(ARGV[1])
+local at, reason = tonumber(room[2]) + tonumber(ARGV[2]), 'expired'
+if room[3] and redis.call('HLEN', KEYS[2]) == 0 and tonumber(room[3]) + tonumber(ARGV[3]) < at then
+  at, reason = tonumber(room[3]) + tonumber(ARGV[3]), 'empty'
+end
+if now > at then
+  redis.call('HSET', KEYS[1], 'closed', tostring(at), 'reason', reason, 'open', '0')
+elseif room[4] and room[5] ~= '1' and now - tonumber(room[4]) > tonumber(ARGV[4]) then
+  redis.call('HSET', KEYS[1], 'away', '1')
+else
+  return 0
+end
 redis.call('HINCRBY', KEYS[1], 'version', 1)
-redis.call('PUBLISH', KEYS[2], 'expired')
+redis.call('PUBLISH', KEYS[1], reason)
 return 1
 """
 
@@ -76,13 +110,65 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
+class _StoreErrors:
+    """The guard of every call on the store: what Redis or a record read back raises becomes one
+    :class:`~.model.StoreError` (a :class:`~.model.RoomError`, a room rule's own sentence, goes on as it is).
+
+    >>> with _StoreErrors():
+    ...     json.loads("{not json")
+    Traceback (most recent call last):
+    ...
+    mergescope_ui.shared.rooms.model.StoreError: A live room's record in the store cannot be read (damaged, \
+or written by another version): the lesson goes on without it; open a new room.
+    """
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> Literal[False]:
+        if error is None or isinstance(error, RoomError) or not isinstance(error, Exception):
+            return False
+        import redis
+
+        if isinstance(error, (redis.ConnectionError, redis.TimeoutError, OSError)):
+            raise StoreError(damaged=False) from error
+        if isinstance(error, (redis.RedisError, ValueError, KeyError, TypeError, AttributeError, IndexError)):
+            raise StoreError(damaged=True) from error  # (a JSON or record that is not one, a field missing)
+        return False
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _guarded(method: Callable[P, T]) -> Callable[P, T]:
+    """``method`` under :class:`_StoreErrors`: a failure is a :class:`~.model.StoreError`."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        with _StoreErrors():
+            return method(*args, **kwargs)
+
+    return run
+
+
 class RedisRooms(model.RoomStore[dict[str, str]]):
     """The rooms of every server that reaches one Redis (``client``: a ``redis.Redis``); ``clock`` gives
     seconds, the same on every server; ``prefix`` names the keys (tests give each store its own)."""
 
-    def __init__(self, client: Any, *, clock: Callable[[], float] = time.time, prefix: str = "mergescope"):
+    def __init__(
+        self,
+        client: Any,
+        *,
+        clock: Callable[[], float] = time.time,
+        prefix: str = "mergescope",
+        limits: Limits | None = None,
+    ):
         self._redis = client
-        self._guard = contextlib.nullcontext()  # (the scripts keep a room's bounds: no lock here)
+        self._limits = limits or model.limits_from()
+        self._guard = _StoreErrors()  # (the scripts keep a room's bounds: no lock here, a failure said once)
         self._clock = clock
         self._prefix = prefix
         self._join = client.register_script(_JOIN)
@@ -103,8 +189,16 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
                 f"MERGESCOPE_ROOMS={url} is no Redis URL: give redis://HOST:6379/0 or leave it unset"
             )
         import redis  # an optional dependency of the shared store (requirements.txt pins it)
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
-        return cls(redis.Redis.from_url(url), **options)
+        client = redis.Redis.from_url(
+            url,
+            socket_connect_timeout=CONNECT_TIMEOUT,
+            socket_timeout=READ_TIMEOUT,
+            retry=Retry(NoBackoff(), 1),
+        )
+        return cls(client, **options)
 
     # ----- keys -----
     def _key(self, code: str, part: str = "") -> str:
@@ -112,8 +206,19 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
 
     def _keys(self, code: str, questions: int) -> list[str]:
         answers = [f"answers:{n}" for n in range(1, questions + 1)]
-        parts = ("", "students", "order", "asked", "history", "labels", "pages", "steps", "stepset", *answers)
-        return [self._key(code, p) for p in parts]
+        parts = [
+            "",
+            "students",
+            "order",
+            "browsers",
+            "asked",
+            "history",
+            "labels",
+            "pages",
+            "steps",
+            "stepset",
+        ]
+        return [self._key(code, p) for p in (*parts, *answers)]
 
     def close_connections(self) -> None:
         """Stop listening and let the connections go (a test's store, or a server going down)."""
@@ -131,7 +236,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
             return None
         key = self._key(code)
         pipe = self._redis.pipeline(transaction=False)
-        self._expire(keys=[key, key], args=[repr(self._clock()), model.IDLE_SECONDS], client=pipe)
+        self._rules(pipe, code)
         pipe.hgetall(key)
         _, raw = pipe.execute()
         if not raw:
@@ -141,6 +246,12 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
             self._pagers.pop(code, None)
         return meta
 
+    def _rules(self, pipe: Any, code: str) -> None:
+        """Apply the rules of a look at room ``code`` (:data:`_EXPIRE`) in ``pipe``."""
+        limits = self._limits
+        args = [repr(self._clock()), model.IDLE_SECONDS, repr(limits.empty_seconds), repr(model.AWAY_AFTER)]
+        self._expire(keys=[self._key(code), self._key(code, "students")], args=args, client=pipe)
+
     def _bump(self, pipe: Any, code: str) -> None:
         pipe.hincrby(self._key(code), "version", 1)
         pipe.publish(self._key(code), "changed")
@@ -149,31 +260,30 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         for key in self._keys(code, questions):
             pipe.expire(key, seconds)
 
-    def _sweep(self) -> int:
-        """Forget the rooms closed long ago (and any whose keys expired); the number still open."""
-        now, open_rooms = self._clock(), 0
+    def _sweep(self) -> list[tuple[str, str]]:
+        """Forget the rooms closed long ago (and any whose keys expired); the session and client address of
+        each room still open (two servers opening at once may each see the other's room not yet)."""
+        now, held = self._clock(), []
         codes = sorted(_text(c) for c in self._redis.smembers(f"{self._prefix}:rooms"))
         pipe = self._redis.pipeline(transaction=False)
         for code in codes:
-            pipe.hmget(self._key(code), "closed", "touched", "host")
-        for code, (closed, touched, host) in zip(codes, pipe.execute(), strict=True):
-            if touched is None:
-                meta: dict[str, str] | None = None
-            elif not _text(closed or b"") and now - float(touched) > model.IDLE_SECONDS:
-                meta = self._find(code)  # expires it
-            else:
-                meta = {"closed": _text(closed or b""), "host": _text(host or b"")}
-            if meta is None or (meta["closed"] and now - float(meta["closed"]) > model.CLOSED_KEPT_SECONDS):
+            self._rules(pipe, code)
+        for code in codes:
+            pipe.hmget(self._key(code), "closed", "host", "session", "address")
+        found = pipe.execute()[len(codes) :]
+        for code, fields in zip(codes, found, strict=True):
+            closed, host, session, address = (None if f is None else _text(f) for f in fields)
+            if host is None or (closed and now - float(closed) > model.CLOSED_KEPT_SECONDS):
                 pipe = self._redis.pipeline()
-                if meta is not None:
-                    pipe.delete(f"{self._prefix}:host:{meta['host']}")
+                if host is not None:
+                    pipe.delete(f"{self._prefix}:host:{host}")
                 pipe.delete(*self._keys(code, int(self._redis.llen(self._key(code, "asked")))))
                 pipe.srem(f"{self._prefix}:rooms", code)
                 pipe.execute()
                 self._pagers.pop(code, None)
-            elif not meta["closed"]:
-                open_rooms += 1
-        return open_rooms
+            elif not closed:
+                held.append((session or "", address or ""))
+        return held
 
     def _closed(self, room: dict[str, str]) -> bool:
         return bool(room["closed"])
@@ -182,12 +292,14 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         code = self._redis.get(f"{self._prefix}:host:{host}")
         return None if code is None else _text(code)
 
-    def _create(self, host: str) -> str:
+    def _create(self, host: str, *, session: str, address: str) -> str:
         code = model.new_code()
         while not self._redis.hsetnx(self._key(code), "host", host):  # a code in use: draw again
             code = model.new_code()
         pipe = self._redis.pipeline()
-        fields = {"touched": repr(self._clock()), "closed": "", "reason": "", "version": 0, "open": "0"}
+        now = repr(self._clock())
+        fields = {"touched": now, "created": now, "seen": now, "away": "", "closed": "", "reason": ""}
+        fields |= {"version": "0", "open": "0", "session": session, "address": address}
         pipe.hset(self._key(code), mapping=fields)
         pipe.set(f"{self._prefix}:host:{host}", code, ex=KEPT_SECONDS)
         pipe.sadd(f"{self._prefix}:rooms", code)
@@ -195,9 +307,22 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         pipe.execute()
         return code
 
-    def _seat(self, code: str, student: str, name: str) -> bool:
-        keys = [self._key(code, "students"), self._key(code, "order")]
-        return bool(self._join(keys=keys, args=[student, name, model.MAX_STUDENTS]))
+    def _seat(self, code: str, student: str, name: str, browser: str) -> str | None:
+        keys = [self._key(code, "students"), self._key(code, "order"), self._key(code, "browsers")]
+        seated = _text(self._join(keys=keys, args=[student, name, model.MAX_STUDENTS, browser]))
+        if seated:
+            self._redis.expire(self._key(code, "browsers"), KEPT_SECONDS)
+        return seated or None
+
+    def _count(self, bucket: str, add: int) -> int:
+        window = int(self._clock() // model.COUNTED_SECONDS)
+        key = f"{self._prefix}:count:{bucket}:{window}"
+        if not add:
+            return int(self._redis.get(key) or 0)
+        pipe = self._redis.pipeline()
+        pipe.incrby(key, add)
+        pipe.expire(key, 2 * model.COUNTED_SECONDS)
+        return int(pipe.execute()[0])
 
     def _name(self, code: str, student: str) -> str | None:
         name = self._redis.hget(self._key(code, "students"), student)
@@ -212,6 +337,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         return [room_records.decode(a) for a in self._redis.lrange(self._key(code, "asked"), 0, -1)]
 
     # ----- the teacher -----
+    @_guarded
     def publish(self, host: str, moment: Moment, *, pager: Pager | None = None) -> None:
         code, meta = self._drive(host)
         window = moment.window
@@ -239,7 +365,9 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
             "run": moment.run,
             "touched": repr(self._clock()),
             "pager": "1" if pager is not None else "",  # a teacher's server makes pages of places
+            **self._here(),
         }
+        changed = changed or meta.get("away") == "1"
         asked = int(self._redis.llen(self._key(code, "asked")))
         if meta["open"] != "0":
             last = room_records.decode(self._redis.lindex(self._key(code, "asked"), -1))
@@ -263,6 +391,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
             steps = sorted(kept, key=lambda k: abs(k - window.position))
             self._redis.hdel(history, *steps[model.MAX_HISTORY :])
 
+    @_guarded
     def ask(self, host: str, question: Question | None = None) -> int:
         code, meta = self._drive(host)
         live: Moment | None = room_records.decode(meta["moment"]) if meta.get("moment") else None
@@ -273,24 +402,40 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         pipe = self._redis.pipeline()
         pipe.rpush(self._key(code, "asked"), room_records.encode(Asked(number, question, revealed=False)))
         choices = json.dumps(list(question.choices))
-        fields = {"open": number, "choices": choices, "touched": repr(self._clock())}
+        fields = {"open": number, "choices": choices, "touched": repr(self._clock()), **self._here()}
         pipe.hset(self._key(code), mapping=fields)
         self._bump(pipe, code)
         self._keep(pipe, code, number)
         pipe.execute()
         return number
 
+    @_guarded
     def reveal(self, host: str) -> None:
         code, meta = self._drive(host)
         if meta["open"] == "0":
+            self.present(host)
             return
         last = room_records.decode(self._redis.lindex(self._key(code, "asked"), -1))
         pipe = self._redis.pipeline()
         pipe.lset(self._key(code, "asked"), -1, room_records.encode(replace(last, revealed=True)))
-        pipe.hset(self._key(code), mapping={"open": "0", "touched": repr(self._clock())})
+        pipe.hset(self._key(code), mapping={"open": "0", "touched": repr(self._clock()), **self._here()})
         self._bump(pipe, code)
         pipe.execute()
 
+    def _here(self) -> dict[str, str]:
+        """The fields saying the teacher's page is there now (the caller bumps the version if it was away)."""
+        return {"seen": repr(self._clock()), "away": ""}
+
+    @_guarded
+    def present(self, host: str) -> None:
+        code, meta = self._drive(host)
+        pipe = self._redis.pipeline()
+        pipe.hset(self._key(code), mapping=self._here())
+        if meta.get("away") == "1":
+            self._bump(pipe, code)
+        pipe.execute()
+
+    @_guarded
     def close(self, host: str) -> Summary:
         code, _ = self._drive(host)
         self._pagers.pop(code, None)  # (the teacher's run is let go)
@@ -305,6 +450,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         return self._summary(code)
 
     # ----- students -----
+    @_guarded
     def answer(self, code: str, student: str, number: int, choice: str) -> bool:
         meta = self._find(code)  # (expires an idle room first)
         if meta is None:
@@ -314,6 +460,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         return bool(self._answer(keys=keys, args=[str(number), str(student), str(choice)]))
 
     # ----- reading -----
+    @_guarded
     def version(self, code: str) -> int | None:
         meta = self._find(code)
         return None if meta is None else int(meta["version"])
@@ -328,11 +475,14 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
 
     def _hear(self) -> None:
         pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-        pubsub.psubscribe(f"{self._prefix}:room:*")
-        pubsub.subscribe(f"{self._prefix}:wanted")
+        subscribed = False
         try:
             while not self._stop.is_set():
                 try:
+                    if not subscribed:  # (a Redis down when this began: subscribed once it is back)
+                        pubsub.psubscribe(f"{self._prefix}:room:*")
+                        pubsub.subscribe(f"{self._prefix}:wanted")
+                        subscribed = True
                     message = pubsub.get_message(timeout=0.2)
                 except Exception:  # the connection dropped: say so to the waiting, and listen again
                     time.sleep(0.5)
@@ -393,12 +543,13 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
         live: Moment | None = room_records.decode(meta["moment"]) if meta.get("moment") else None
         students = int(self._redis.hlen(self._key(code, "students")))
         answers = self._answers(code, asked.number) if asked else {}
-        return int(meta["version"]), meta["reason"], live, students, asked, answers
+        return int(meta["version"]), meta["reason"], live, students, asked, answers, meta.get("away") == "1"
 
     def _answers(self, code: str, number: int) -> dict[str, str]:
         raw = self._redis.hgetall(self._key(code, f"answers:{number}"))
         return {_text(k): _text(v) for k, v in raw.items()}
 
+    @_guarded
     def window(
         self, code: str, *, position: int, serial: int, starts: Mapping[int, int] | None = None
     ) -> Window | None:
@@ -457,6 +608,7 @@ class RedisRooms(model.RoomStore[dict[str, str]]):
                 asked = True
             self._news_after(heard, deadline)
 
+    @_guarded
     def names(self, code: str) -> tuple[str, ...]:
         code = normal_code(code)
         if self._find(code) is None:

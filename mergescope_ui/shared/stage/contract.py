@@ -161,6 +161,42 @@ class ButtonTitles:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Choice:
+    """One choice of a quiz :class:`Question`: ``label``, what is guessed (and reported back, plain
+    text); ``short``, what it shows (shortened in the middle); and how that guess goes, so the stage
+    judges it with no round trip: ``outcome`` ("right", "tied" or "wrong") and ``verdict`` (the
+    sentence, plain text)."""
+
+    label: str
+    short: str
+    outcome: str
+    verdict: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Question:
+    """The quiz's question about step ``step``, asked while the step before it is shown: ``text`` (our
+    own words), its ``choices`` in label order (their order gives nothing away), and ``answer`` (the
+    step's own choice's short label, named when Next is pressed with no guess)."""
+
+    step: int
+    text: str
+    choices: tuple[Choice, ...]
+    answer: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Answer:
+    """A guess the stage judged: the ``step`` it was about, the ``guess`` (a choice's label) and its
+    ``outcome``.  A window carries the answers the server keeps; the stage reports the ones it judged
+    since (the server grades those again: an ``outcome`` from the browser is not taken, read as "")."""
+
+    step: int
+    guess: str
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Window:
     """What the stage is sent at each run: the views of steps ``lo``..``hi`` around ``position``.
 
@@ -176,6 +212,14 @@ class Window:
     stage's own (which speak of training); None keeps those.  ``settle_ms``: how long stepping pauses
     before the stage reports it settled (the page beside the stage follows then); 0 in a live room,
     whose students follow each step the teacher shows.
+
+    The quiz in the stage (``quiz``): ``questions`` about the steps after ``position`` the window holds
+    (the stage asks each before it shows its step, judges the guess itself and reports it, see
+    :class:`Shown`), ``answers`` the server keeps (the score counts them and the ones reported since),
+    ``hint``: the ranked counts stay in sight during a question (else the guess takes their place
+    until the reveal).  ``hidden_counts``: a
+    step whose ranked counts the stage hides (a live room's question about the step after it is open;
+    -1 for none).
     """
 
     serial: int
@@ -197,6 +241,10 @@ class Window:
     tab: str = "places"
     titles: ButtonTitles | None = None
     settle_ms: int = SETTLE_MS
+    questions: tuple[Question, ...] = ()
+    answers: tuple[Answer, ...] = ()
+    hint: bool = False
+    hidden_counts: int = -1
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -210,7 +258,8 @@ class Shown:
     step (or a single action such as a tab chose it), so what the page shows beside the stage can
     follow.  A producer may redraw everything at either (the simplest), or only the stage at a
     ``window`` report and only the rest at a ``settled`` one (the Train page:
-    :mod:`mergescope_ui.train.stage`)."""
+    :mod:`mergescope_ui.train.stage`).  ``answers``: the quiz's guesses the stage judged that the
+    window it holds does not list yet (every report carries them until one does)."""
 
     position: int
     start: int
@@ -218,9 +267,12 @@ class Shown:
     tab: str = "places"
     window: bool = True
     settled: bool = False
+    answers: tuple[Answer, ...] = ()
 
 
 MAX_STEP = 10_000_000  # a step or place number from the browser above this is not one
+MAX_ANSWERS = 1000  # answers read from one report (the stage sends the ones the server has not listed)
+MAX_LABEL = 2000  # characters of a guessed label read from a report (a pair of long tokens is shorter)
 TABS = ("places", "head")  # the sequences' tabs: where it merged, and from the start of the text
 
 
@@ -241,7 +293,7 @@ def read_shown(value: object) -> Shown | None:
     (not ``settled``).
 
     >>> read_shown({"position": 3, "start": 0, "serial": 2})
-    Shown(position=3, start=0, serial=2, tab='places', window=True, settled=False)
+    Shown(position=3, start=0, serial=2, tab='places', window=True, settled=False, answers=())
     >>> read_shown({"position": -1, "start": 0, "serial": 2}) is None
     True
     >>> read_shown({"position": 3, "start": 0, "serial": 2, "tab": "head"}).tab, read_shown("3")
@@ -249,6 +301,9 @@ def read_shown(value: object) -> Shown | None:
     >>> r = read_shown({"position": 3, "start": 0, "serial": 2, "window": False, "settled": True})
     >>> r.window, r.settled
     (False, True)
+    >>> read_shown({"position": 3, "start": 0, "serial": 2,
+    ...     "answers": [{"step": 3, "guess": "a + b", "outcome": "right"}, {"step": "x"}, 7]}).answers
+    (Answer(step=3, guess='a + b', outcome=''),)
     """
     if not isinstance(value, dict):
         return None
@@ -264,7 +319,22 @@ def read_shown(value: object) -> Shown | None:
         tab=str(tab),
         window=value.get("window") is not False,
         settled=value.get("settled") is True,
+        answers=_answers(value.get("answers")),
     )
+
+
+def _answers(value: object) -> tuple[Answer, ...]:
+    """The answers a report carries (each a step number and a label; anything else is skipped)."""
+    if not isinstance(value, list):
+        return ()
+    out = []
+    for item in value[:MAX_ANSWERS]:
+        if not isinstance(item, dict):
+            continue
+        step, guess = _number(item.get("step")), item.get("guess")
+        if step is not None and isinstance(guess, str) and 0 < len(guess) <= MAX_LABEL:
+            out.append(Answer(step=step, guess=guess, outcome=""))
+    return tuple(out)
 
 
 RECORDS: tuple[type, ...] = (
@@ -275,6 +345,9 @@ RECORDS: tuple[type, ...] = (
     StepView,
     Wording,
     ButtonTitles,
+    Choice,
+    Question,
+    Answer,
     Window,
     Shown,
     Element,

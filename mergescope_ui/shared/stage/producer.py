@@ -45,6 +45,7 @@ from .contract import (
     MAX_VIEWS,
     SETTLE_MS,
     ButtonTitles,
+    Question,
     StepView,
     TokenLabel,
     Window,
@@ -56,8 +57,10 @@ from .contract import (
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StageSettings:
     """How a person set the stage: presenter sizes, the quiz, the animation, Play's seconds per step, the
-    page's choices whose arrow keys step the stage (a CSS selector, "" for none), and how long stepping
-    pauses before the page follows (``Window.settle_ms``)."""
+    page's choices whose arrow keys step the stage (a CSS selector, "" for none), how long stepping
+    pauses before the page follows (``Window.settle_ms``), the quiz's ranked counts in sight as a hint
+    during a question (``hint``), and ``upto``: no step after the one shown is sent (a live room's moment:
+    its students see the teacher's step, never past it)."""
 
     large: bool = False
     quiz: bool = False
@@ -65,6 +68,8 @@ class StageSettings:
     speed: float = 1.0
     arrows_from: str = ""
     settle_ms: int = SETTLE_MS
+    hint: bool = False
+    upto: bool = False
 
 
 @dataclass(eq=False)
@@ -77,6 +82,7 @@ class ViewMemo:
     views: dict[tuple[int, int], StepView] = field(default_factory=dict)  # (step, first place) -> view
     labels: dict[int, TokenLabel] = field(default_factory=dict)
     columns: dict[int, int] = field(default_factory=dict)  # token id -> columns its label takes
+    questions: dict[int, Question | None] = field(default_factory=dict)  # step -> the quiz's question
 
 
 class SharedViews:
@@ -128,8 +134,8 @@ class StageProducer(ABC):
 
     behind: ClassVar[int] = BEHIND
     ahead: ClassVar[int] = AHEAD
-    # The quiz sends no step after the one shown (it would give the answer away), and as many before it
-    # as the window holds otherwise: Back steps through them with no round trip.
+    # A window that sends no step after the one shown (a live room's moment: StageSettings.upto) sends as
+    # many before it as the window holds otherwise: Back steps through them with no round trip.
     quiz_behind: ClassVar[int] = BEHIND + AHEAD
 
     def __init__(self, memo: ViewMemo | None = None) -> None:
@@ -168,6 +174,18 @@ class StageProducer(ABC):
     def titles(self) -> ButtonTitles | None:
         """The stage buttons' tooltips, where the stage's own (of merges learned) do not fit (None)."""
         return None
+
+    def ask(self, k: int) -> Question | None:
+        """The quiz's question about step ``k`` (made, 1 or more), or None: a producer with no quiz."""
+        return None
+
+    def question(self, k: int) -> Question | None:
+        """The quiz's question about step ``k`` (:meth:`ask`), made once for every session on the run."""
+        memo = self.memo
+        with self.lock, memo.lock:
+            if k not in memo.questions:
+                memo.questions[k] = self.ask(k)
+            return memo.questions[k]
 
     def replay_step(self) -> int:
         """The step the producer's replay of the text stands at: the steps nearest it are built first, so
@@ -235,17 +253,20 @@ class StageProducer(ABC):
     def window(
         self, *, position: int, serial: int, settings: StageSettings, notice: str = "", tab: str = "places"
     ) -> Window:
-        """Everything the stage needs around ``position`` (in the quiz, no step after it); ``tab``: the
-        sequences' tab a new serial opens on."""
+        """Everything the stage needs around ``position`` (with :attr:`StageSettings.upto`, no step after
+        it; in the quiz, the questions about the steps after it); ``tab``: the sequences' tab a new serial
+        opens on."""
         last = self.last
         position = max(0, min(position, last))
-        lo = max(0, position - (self.quiz_behind if settings.quiz else self.behind))
-        hi = position if settings.quiz else min(last, position + self.ahead)
+        lo = max(0, position - (self.quiz_behind if settings.upto else self.behind))
+        hi = position if settings.upto else min(last, position + self.ahead)
         with self.lock:
             views = sorted((self.view(k) for k in self._order(lo, hi)), key=lambda v: v.step)
-            if settings.quiz and views[0].step == 0:  # before the first guess, the chart would give it away
+            if settings.upto and views[0].step == 0:  # before the first guess, the chart would give it away
                 views[0] = replace(views[0], pairs="")
             labels = self.labels(sorted(view_ids(views)))
+            asked = (self.question(k) for k in range(position + 1, hi + 1)) if settings.quiz else ()
+            questions = tuple(q for q in asked if q is not None)
         return Window(
             serial=serial,
             position=position,
@@ -266,6 +287,8 @@ class StageProducer(ABC):
             tab=tab,
             titles=self.titles(),
             settle_ms=settings.settle_ms,
+            questions=questions,
+            hint=settings.hint,
         )
 
     def _order(self, lo: int, hi: int) -> list[int]:

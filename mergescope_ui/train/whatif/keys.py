@@ -30,6 +30,9 @@ SUMMARIES: Final = "whatif_summaries"  # plain: cache of summaries by (branch, p
 
 # --- the merge-order lesson (mergescope_ui.train.whatif.order_lesson) -----------------
 ORDER_ENTRY: Final = "order_entry"  # expander
+ORDER_OPENED: Final = "order_opened"  # plain int: the merge-order section's openings so far
+ORDER_JUST_OPENED: Final = "order_just_opened"  # plain int: set as it opens, popped as it comes into view
+ORDER_SCROLLER: Final = "order_scroller"  # component: brings it into view as it opens (shared.scroll_to)
 ORDER_HOW: Final = "order_how"  # radio: reverse, shuffle or swap
 ORDER_SEED: Final = "order_seed"  # number_input: the shuffle's seed
 ORDER_SWAP_A: Final = "order_swap_a"  # number_input: merge number

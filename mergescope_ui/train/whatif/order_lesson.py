@@ -30,6 +30,7 @@ from bpe_core.byte_level import readable as label
 from mergescope_ui.shared.html.blocks import caption_html
 from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.shared.html.tokens import token_span
+from mergescope_ui.shared.scroll_to import scroll_to
 from mergescope_ui.shared.training_run import TrainingRun
 
 from . import keys
@@ -123,46 +124,55 @@ def places_line(pair: SequencePair, *, same: bool, vocab_size: int) -> str:
     return f"{where} · {decoded} · same vocabulary of {vocab_size:,} tokens."
 
 
+def _opened() -> None:
+    """The merge-order section was opened or closed: when opened, the next run brings it into view."""
+    if st.session_state.get(keys.ORDER_ENTRY):
+        count = st.session_state.get(keys.ORDER_OPENED, 0) + 1
+        st.session_state[keys.ORDER_OPENED] = st.session_state[keys.ORDER_JUST_OPENED] = count
+
+
 def merge_order(run: TrainingRun) -> None:
     """The expander with the lesson, on this run's merges up to the step shown."""
     title = "🔁 Merge order matters: the same merges, applied in another order"
-    box = st.expander(title, key=keys.ORDER_ENTRY, on_change="rerun")
+    box = st.expander(title, key=keys.ORDER_ENTRY, on_change=_opened)
     if not box.open:
         return
     with box:
-        st.html(abc_lesson_html())
-        n = run.position
-        if n < 2:
-            st.caption("Step to merge 2 or later: reordering needs at least two merges.")
-            return
-        row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
-        asked_how = f"This run's {n:,} merges, applied in another order:"
-        how = row.radio(
-            asked_how, list(HOWS), format_func=HOWS.__getitem__, key=keys.ORDER_HOW, horizontal=True
-        )
-        seed, first, second = _order_inputs(how, n, row)
-        tip = "The text tokenized both ways (the training text's start unless you change it)"
-        with row.popover("✏️ Text", help=tip):
-            head = run.trainer.preview_text[:DEFAULT_TEXT]
-            text = st.text_area(
-                "Text to tokenize both ways", value=head, max_chars=MAX_TEXT, key=keys.ORDER_TEXT
-            )
-        trained = run.trainer.tokenizer().with_merges(n)
-        _offers(trained, text, row)
-        other = reordered(trained, order_for(how, n, seed=seed, first=first, second=second))
-        asked = (n, how, seed, first, second, text)  # the place shown first: back to 1 when any changes
-        saved = st.session_state.get(keys.ORDER_PLACE)
-        pair, same = order_views(
-            trained, other, text, from_place=saved[1] if saved and saved[0] == asked else 1
-        )
-        left, right = st.columns(2, gap="large")
-        names = {"reverse": "Reversed", "shuffle": f"Shuffled (seed {seed})", "swap": f"{first} ⇄ {second}"}
-        for column, title, spans in (
-            (left, f"Training order · {pair.real_tokens:,} tokens", pair.real_html),
-            (right, f"{names[how]} · {pair.alt_tokens:,} tokens", pair.alt_html),
-        ):
-            column.html(f'<div class="ms-order">{labelled(spans, title)}</div>')
-        _places_row(pair, asked, same=same, vocab_size=len(trained.vocab))
+        _lesson(run)
+        opened = st.session_state.pop(keys.ORDER_JUST_OPENED, None)
+        if opened is not None:  # opened just now: it comes into view (after what it holds is drawn)
+            scroll_to(f".st-key-{keys.ORDER_ENTRY}", key=keys.ORDER_SCROLLER, serial=opened)
+
+
+def _lesson(run: TrainingRun) -> None:
+    """What the section holds: abc, then this run's merges in another order."""
+    st.html(abc_lesson_html())
+    n = run.position
+    if n < 2:
+        st.caption("Step to merge 2 or later: reordering needs at least two merges.")
+        return
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+    asked_how = f"This run's {n:,} merges, applied in another order:"
+    how = row.radio(asked_how, list(HOWS), format_func=HOWS.__getitem__, key=keys.ORDER_HOW, horizontal=True)
+    seed, first, second = _order_inputs(how, n, row)
+    tip = "The text tokenized both ways (the training text's start unless you change it)"
+    with row.popover("✏️ Text", help=tip):
+        head = run.trainer.preview_text[:DEFAULT_TEXT]
+        text = st.text_area("Text to tokenize both ways", value=head, max_chars=MAX_TEXT, key=keys.ORDER_TEXT)
+    trained = run.trainer.tokenizer().with_merges(n)
+    _offers(trained, text, row)
+    other = reordered(trained, order_for(how, n, seed=seed, first=first, second=second))
+    asked = (n, how, seed, first, second, text)  # the place shown first: back to 1 when any changes
+    saved = st.session_state.get(keys.ORDER_PLACE)
+    pair, same = order_views(trained, other, text, from_place=saved[1] if saved and saved[0] == asked else 1)
+    left, right = st.columns(2, gap="large")
+    names = {"reverse": "Reversed", "shuffle": f"Shuffled (seed {seed})", "swap": f"{first} ⇄ {second}"}
+    for column, title, spans in (
+        (left, f"Training order · {pair.real_tokens:,} tokens", pair.real_html),
+        (right, f"{names[how]} · {pair.alt_tokens:,} tokens", pair.alt_html),
+    ):
+        column.html(f'<div class="ms-order">{labelled(spans, title)}</div>')
+    _places_row(pair, asked, same=same, vocab_size=len(trained.vocab))
 
 
 def _order_inputs(how: str, n: int, row: DeltaGenerator) -> tuple[int, int, int]:

@@ -9,9 +9,10 @@ fixed slot).
 
 To be quick, the browser steps with the stage's own keys (→ steps inside the window the server sent, with
 no round trip) and measures each step in the same ``page.evaluate``; one page serves the three sizes of a
-text and mode (a window is walked → at one size, ← at the next, → again at the third).  In the quiz →
-asks the server (it grades the guess), so the quiz is walked backwards from the end with ←, which steps
-in the browser too.  The tests: ``test_train_fit.py`` (normal) and ``test_train_fit_quiz.py`` beside it.
+text and mode (a window is walked → at one size, ← at the next, → again at the third).  In the quiz → asks
+each question (the guess in the chart's place), then reveals its step (the verdict in the status line,
+the counts back), both in the browser: the quiz is walked forward from step 0 at each size, measured in
+both states at every step.  The tests: ``test_train_fit.py`` (normal) and ``test_train_fit_quiz.py``.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ from tests.browser.support import (
     missing_browser,
     open_app,
     streamlit_process,
-    wait_idle,
 )
 
 HEADING = "Train: watch BPE learn"
@@ -159,6 +159,9 @@ CUTS = ("cut line", "cut label", "card scrolls", "banner over")
 # for a step the server has not sent.  Each step's measure: what is wrong with it, and its stage's box.
 WALK = f"""({{key, stop, measure}}) => {{
   const stage = document.querySelector('.ms-stage');
+  const phase = () => stage.querySelector('.ms-guessbox') ? 'ask' : 'show';
+  const fetching = () =>
+    stage.querySelector('.ms-status').textContent.startsWith('Getting the next question');
   const main = document.querySelector('[data-testid="stMain"]');
   const stuck = {STICKING_OUT};
   const rows = [];
@@ -167,7 +170,8 @@ WALK = f"""({{key, stop, measure}}) => {{
   for (;;) {{
     const pos = +stage.dataset.pos;
     const card = stage.querySelector('.ms-card');
-    if (!card || card.classList.contains('ms-wait')) return {{rows, state: 'wait', pos}};
+    if (!card || card.classList.contains('ms-wait') || fetching()) return {{rows, state: 'wait', pos}};
+    const was = phase();
     if (measure === 'cuts') rows.push({{pos, bad: cut(), top: 0, height: 0}});  // plain: the page scrolls
     else if (measure) {{
       const bad = [];
@@ -185,26 +189,30 @@ WALK = f"""({{key, stop, measure}}) => {{
         if (el && !inside(el.getBoundingClientRect(), stage.querySelector(within).getBoundingClientRect()))
           bad.push(`${{what}} is out of sight`);
       }}
-      for (const sel of ['.ms-quiz', '.st-key-quiz_guess', '.ms-quiz-done']) {{
-        const el = document.querySelector(sel);
+      // The quiz: every choice in sight in its box (the guess in the chart's place), the verdict on screen.
+      for (const sel of ['.ms-guessbox', '.ms-status .ms-verdict']) {{
+        const el = stage.querySelector(sel);
         if (!el) continue;
         const r = el.getBoundingClientRect();
-        if (r.bottom > box.top + 1) bad.push(`${{sel}} reaches ${{r.bottom - box.top}} px into the stage`);
+        if (r.bottom > innerHeight + 1) bad.push(`${{sel}} ends ${{r.bottom - innerHeight}} px below`);
         if (el.scrollHeight > el.clientHeight + 1)
           bad.push(`${{sel}} is cut (${{el.scrollHeight}} > ${{el.clientHeight}} px)`);
       }}
       bad.push(...stuck('.ms-stage'), ...cut());
-      rows.push({{pos, bad, top: Math.round(box.top), height: Math.round(box.height)}});
+      rows.push({{pos, phase: was, bad, top: Math.round(box.top), height: Math.round(box.height)}});
     }}
     if (pos === stop || !key) return {{rows, state: 'done', pos}};
     document.body.dispatchEvent(new KeyboardEvent('keydown', {{key, bubbles: true, cancelable: true}}));
-    if (+stage.dataset.pos === pos) return {{rows, state: 'end', pos}};
+    if (fetching()) return {{rows, state: 'wait', pos}};
+    if (+stage.dataset.pos === pos && phase() === was) return {{rows, state: 'end', pos}};
   }}
 }}"""
 NEXT_DISABLED = "() => document.querySelector('.ms-stage .ms-next').disabled"
-ARRIVED = (
-    "() => { const c = document.querySelector('.ms-stage .ms-card'); return c && !c.matches('.ms-wait'); }"
-)
+ARRIVED = """() => {
+  const c = document.querySelector('.ms-stage .ms-card');
+  const status = document.querySelector('.ms-stage .ms-status').textContent;
+  return c && !c.matches('.ms-wait') && !status.startsWith('Getting the next question');
+}"""
 
 
 STAGE_STATE = """() => {
@@ -290,18 +298,6 @@ def _size(page, size: tuple[int, int]) -> None:
     page.evaluate(SETTLED, size[0])  # the stage fits itself on the window's resize event
 
 
-def _jump_to_end(page) -> None:
-    box = page.locator(".ms-stage .ms-jump-in")
-    box.fill("100000")
-    box.press("Enter")
-    page.wait_for_function(
-        "() => document.querySelector('.ms-stage .ms-status').textContent.includes('Training')",
-        timeout=60_000,
-    )
-    page.wait_for_function(ARRIVED, timeout=60_000)
-    wait_idle(page, timeout=60_000)
-
-
 @contextmanager
 def fit_server() -> Iterator[Server]:
     """The server a walk's module shares.
@@ -344,12 +340,14 @@ def walk_every_step(
     )
     page.locator(".ms-stage .ms-card").wait_for()
     measured: dict[tuple[int, int], list[dict]] = {size: [] for size in SIZES}
-    if quiz:  # to the end, then back with ← at each size
+    if quiz:  # from step 0 to the end at each size: each question, then its reveal
         for size in SIZES:
             _size(page, size)
-            _jump_to_end(page)
-            rows, _ = _walk(page, "ArrowLeft", stop=0, measure=measure, server=server)
+            page.locator(".ms-stage .ms-reset").click()
+            page.wait_for_function("() => document.querySelector('.ms-stage .ms-guessbox')", timeout=60_000)
+            rows, _ = _walk(page, "ArrowRight", measure=measure, server=server)
             measured[size] = rows
+            assert any(r.get("phase") == "ask" for r in rows), f"{name}: the quiz asked no question"
     else:  # → through the window sent at one size, ← back through it at the next, → on at the third
         at = 0
         while True:

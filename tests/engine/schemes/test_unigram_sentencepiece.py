@@ -252,15 +252,13 @@ def test_truncated_model_is_refused():
         sentencepiece_from_bytes(data[: len(data) // 2])
 
 
-def test_a_bpe_model_is_refused_with_the_fix():
+def test_a_word_model_is_refused_with_the_fix():
     model = io.BytesIO()
     spm.SentencePieceTrainer.train(
-        sentence_iterator=iter(corpus(1, 500)), model_writer=model, vocab_size=150, model_type="bpe",
-        hard_vocab_limit=False, minloglevel=2, character_coverage=0.98,
+        sentence_iterator=iter(corpus(1, 500)), model_writer=model, vocab_size=150, model_type="word",
+        hard_vocab_limit=False, minloglevel=2,
     )  # fmt: skip
-    with pytest.raises(
-        TokenizerFileError, match="is BPE; only Unigram models are read, train with model_type=unigram"
-    ):
+    with pytest.raises(TokenizerFileError, match="is word; Unigram and BPE models are read"):
         sentencepiece_from_bytes(model.getvalue())
 
 

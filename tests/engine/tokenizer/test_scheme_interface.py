@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_core.tokenizer import CharTokenizer, SchemeTokenizer, Tokenizer, UnigramTokenizer, WordPieceTokenizer
+from bpe_core.pipeline import PipelineTokenizer
+from bpe_core.pipeline.models import WordPieceModel
+from bpe_core.tokenizer import (
+    CharTokenizer,
+    PieceBpeTokenizer,
+    SchemeTokenizer,
+    Tokenizer,
+    UnigramTokenizer,
+    WordPieceTokenizer,
+)
 from bpe_core.tokenizer.scheme import SCHEMES
 
 BPE = Tokenizer({i: bytes([i]) for i in range(256)}, [], special_tokens={"<|x|>": 256})
@@ -13,6 +22,8 @@ TOKENIZERS = {
     "bpe": BPE,
     "wordpiece": WordPieceTokenizer(["[UNK]", "[SEP]", "hug", "##s"]),
     "unigram": UnigramTokenizer([("<unk>", 0.0), ("▁hug", -1.0), ("s", -2.0)]),
+    "piece-bpe": PieceBpeTokenizer([("<unk>", 0.0), ("▁", -1.0), ("h", -1.0), ("u", -1.0), ("g", -1.0)]),
+    "pipeline": PipelineTokenizer(model=WordPieceModel({"[UNK]": 0, "hug": 1, "##s": 2})),
 }
 
 

@@ -13,6 +13,7 @@ import pytest
 from mergescope_ui.shared import rooms
 from mergescope_ui.shared.rooms import MemoryRooms, records
 from mergescope_ui.shared.rooms.model import (
+    AWAY_AFTER,
     BLOCK,
     CLOSED_KEPT_SECONDS,
     CODE_ALPHABET,
@@ -21,9 +22,11 @@ from mergescope_ui.shared.rooms.model import (
     MAX_NAME,
     MAX_ROOMS,
     MAX_STUDENTS,
+    Limits,
     RoomError,
     Verdict,
     clean_name,
+    limits_from,
     name_html,
     wanted_pages,
 )
@@ -59,11 +62,25 @@ def redis_url() -> Iterator[str]:
 def store(request: pytest.FixtureRequest, clock: Clock) -> Iterator[MemoryRooms]:
     """Every room rule, tested on both stores: this process's own, and the one several servers share
     (a store of its own for each test: its keys under a fresh prefix)."""
+    yield from _store(request, clock, LIMITS)
+
+
+LIMITS = limits_from({})  # the host's defaults
+SMALL = Limits(rooms_per_address=2, empty_seconds=300, joins_per_minute=5, code_guesses_per_minute=2)
+
+
+@pytest.fixture(params=["memory", "redis"])
+def small(request: pytest.FixtureRequest, clock: Clock) -> Iterator[MemoryRooms]:
+    """Both stores with :data:`SMALL` limits, as a host may set them."""
+    yield from _store(request, clock, SMALL)
+
+
+def _store(request: pytest.FixtureRequest, clock: Clock, limits: Limits) -> Iterator[MemoryRooms]:
     if request.param == "memory":
-        yield MemoryRooms(clock=clock)
+        yield MemoryRooms(clock=clock, limits=limits)
         return
     shared = RedisRooms.from_url(
-        request.getfixturevalue("redis_url"), clock=clock, prefix=secrets.token_hex(6)
+        request.getfixturevalue("redis_url"), clock=clock, prefix=secrets.token_hex(6), limits=limits
     )
     yield shared  # type: ignore[misc]  (the same protocol: RoomStore)
     shared.close_connections()
@@ -403,6 +420,7 @@ def test_an_ended_or_expired_room_lets_the_teachers_run_go(store: MemoryRooms, c
     pager = CountingPager()
     for end in ("close", "expire"):
         code, host = store.open()
+        store.join(code, "Ada")  # (a room nobody joined ends sooner)
         store.publish(host, _with_places(_moment(5), 20), pager=pager)
         if end == "close":
             store.close(host)
@@ -472,3 +490,84 @@ def test_a_students_window_wants_only_pages_of_its_steps() -> None:
 def test_a_moment_goes_through_the_shared_stores_codec() -> None:
     moment = _moment(3, question=_question(4))
     assert records.decode(records.encode(moment)) == moment
+
+
+def test_a_room_nobody_joined_ends_soon(small: MemoryRooms, clock: Clock) -> None:
+    empty, empty_host = small.open()
+    joined, _ = small.open()
+    small.join(joined, "Ada")
+    small.publish(empty_host, _moment(2))  # the teacher stepping does not keep an empty room
+    clock.now += SMALL.empty_seconds + 1
+    state = small.state(empty)
+    assert state.closed and state.reason == "empty"
+    assert small.hosted(empty_host) is None
+    assert not small.state(joined).closed  # a room someone joined lives by the idle rule
+
+
+def test_a_session_holds_one_open_room_and_an_address_a_few(small: MemoryRooms) -> None:
+    _, first = small.open(session="tab-1", address="10.0.0.9")
+    with pytest.raises(RoomError, match="This page holds an open room already"):
+        small.open(session="tab-1", address="10.0.0.9")
+    small.close(first)
+    small.open(session="tab-1", address="10.0.0.9")  # its room ended: another
+    small.open(session="tab-2", address="10.0.0.9")
+    with pytest.raises(RoomError, match="Your network holds 2 open rooms") as refused:
+        small.open(session="tab-3", address="10.0.0.9")
+    assert "\n" not in str(refused.value)
+    small.open(session="tab-3", address="10.0.0.7")  # another address
+    small.open()  # (no session, no address: the tests' and the server's own)
+
+
+def test_one_browser_is_one_seat(store: MemoryRooms) -> None:
+    code, _ = store.open()
+    ada = store.join(code, "Ada", browser="b-1")
+    assert store.join(code, "Ada again", browser="b-1") == ada  # a second tab: the same student
+    assert store.names(code) == ("Ada",) and store.state(code).students == 1
+    ben = store.join(code, "Ben", browser="b-2")
+    assert ben != ada and store.names(code) == ("Ada", "Ben")
+    other, _ = store.open()
+    assert store.join(other, "Ada", browser="b-1") not in (ada, ben)  # a seat per room
+
+
+def test_joins_and_wrong_codes_are_counted_per_address(small: MemoryRooms, clock: Clock) -> None:
+    code, _ = small.open()
+    for _ in range(SMALL.code_guesses_per_minute):
+        with pytest.raises(RoomError, match="No room has this code"):
+            small.join("ZZZZ22", "Eve", address="6.6.6.6")
+    with pytest.raises(RoomError, match="Too many wrong room codes") as refused:
+        small.join(code, "Eve", address="6.6.6.6")  # even the right code: guessing has stopped
+    assert "\n" not in str(refused.value)
+    small.join(code, "Ada", address="10.0.0.9")  # another address joins
+    clock.now += 60
+    small.join(code, "Eve", address="6.6.6.6")  # the next minute
+    clock.now += 60
+    for n in range(SMALL.joins_per_minute):
+        small.join(code, f"s{n}", address="10.0.0.5")
+    with pytest.raises(RoomError, match="Too many joins from your network"):
+        small.join(code, "one more", address="10.0.0.5")
+    clock.now += 60
+    small.join(code, "one more", address="10.0.0.5")
+
+
+def test_the_students_read_that_the_teacher_left(store: MemoryRooms, clock: Clock) -> None:
+    code, host = store.open()
+    store.join(code, "Ada")
+    store.publish(host, _moment(2))
+    clock.now += AWAY_AFTER - 1
+    store.present(host)  # the teacher's page says it is there every few seconds
+    clock.now += AWAY_AFTER - 1
+    before = store.state(code)
+    assert not before.away
+    clock.now += 2
+    left = store.state(code)
+    assert left.away and left.version > before.version  # every student redraws
+    assert store.wait(code, before.version, timeout=0.1) == left.version
+    store.present(host)  # back (a reload, the network again)
+    back = store.state(code)
+    assert not back.away and back.version > left.version
+    clock.now += AWAY_AFTER + 1
+    assert store.state(code).away
+    store.publish(host, _moment(3))  # a step says it too
+    assert not store.state(code).away
+    store.close(host)
+    assert not store.state(code).away  # ended: the room's own word

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_core.tokenizer import CharTokenizer, Tokenizer, UnigramTokenizer, WordPieceTokenizer
+from bpe_core.pipeline import PipelineTokenizer
+from bpe_core.pipeline.decoders import Metaspace
+from bpe_core.pipeline.models import UnigramModel
+from bpe_core.pipeline.normalizers import Lowercase
+from bpe_core.pipeline.pre_tokenizers import Metaspace as MetaspaceCut
+from bpe_core.tokenizer import (
+    CharTokenizer,
+    PieceBpeTokenizer,
+    Tokenizer,
+    UnigramTokenizer,
+    WordPieceTokenizer,
+)
 from bpe_core.tokenizer.scheme import SCHEMES
 from mergescope_ui.tokenize.results import tokenize
 from mergescope_ui.tokenize.schemes import HOOKS, hooks_named, hooks_of, shows
@@ -14,6 +25,25 @@ TOKENIZERS = {
     "bpe": Tokenizer({i: bytes([i]) for i in range(256)}, [], special_tokens={"<|x|>": 256}),
     "wordpiece": WordPieceTokenizer(["[UNK]", "[SEP]", "hug", "##s"]),
     "unigram": UnigramTokenizer([("<unk>", 0.0), ("▁hug", -1.0), ("s", -2.0)]),
+    "piece-bpe": PieceBpeTokenizer(
+        [
+            ("<unk>", 0.0),
+            ("▁", -1.0),
+            ("h", -1.0),
+            ("u", -1.0),
+            ("g", -1.0),
+            ("s", -1.0),
+            ("hu", -2.0),
+            ("hug", -3.0),
+            ("▁hug", -4.0),
+        ]
+    ),
+    "pipeline": PipelineTokenizer(
+        model=UnigramModel([("<unk>", 0.0), ("▁hug", -1.0), ("s", -2.0)], unk_id=0),
+        normalizer=Lowercase(),
+        pre_tokenizer=MetaspaceCut(),
+        decoder=Metaspace(),
+    ),
 }
 
 

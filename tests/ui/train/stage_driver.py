@@ -65,12 +65,14 @@ def send(
     places: Any = None,
     tab: str = "places",
     why: dict[str, bool] | None = None,
+    answers: Any = None,
 ) -> AppTest:
     """Run the page as after one action in the stage, reported as the browser does:
     ``position=k`` (it shows step k: Next, Back, a step in reach), ``jump=k`` (Jump to step k),
-    ``next=k`` (the quiz's Next at step k: it asks for step k + 1), ``places={"step": k, "start": n}``
-    (it pages to places it was not sent).  ``why``: the report's ``window`` and ``settled`` (left out, the
-    report is a window's, as from a browser that does not say)."""
+    ``next=k`` (the quiz's Next at step k: it reveals step k + 1), ``places={"step": k, "start": n}``
+    (it pages to places it was not sent), ``answers=[{"step": k, "guess": label}, ...]`` (the quiz's
+    guesses the stage judged, as its reports carry them).  ``why``: the report's ``window`` and
+    ``settled`` (left out, the report is a window's, as from a browser that does not say)."""
     if jump is not None:
         position = jump
     if next is not None:
@@ -83,6 +85,8 @@ def send(
     state.id = el.proto.id
     shown = {"position": position, "start": start, "serial": stage_data(at)["serial"], "tab": tab}
     shown.update(why or {})
+    if answers is not None:
+        shown["answers"] = answers
     state.json_value = json.dumps({"shown": shown})
     at._run(states)
     assert not at.exception, at.exception

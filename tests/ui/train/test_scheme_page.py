@@ -13,7 +13,6 @@ from streamlit.testing.v1 import AppTest
 from bpe_core.tokenizer.unigram_lattice import lattice
 from bpe_core.training.unigram import unigram_steps
 from bpe_core.training.wordpiece import wordpiece_steps
-from mergescope_ui.shared.html.safe_text import md_escape
 from mergescope_ui.train import keys
 from tests.ui.train.stage_driver import send, stage_data, view
 from tests.ui.train.train_page import open_train
@@ -96,22 +95,21 @@ def test_a_typed_word_gets_its_lattice_and_markup_stays_text() -> None:
 
 def test_the_quiz_asks_each_schemes_question_and_grades_it() -> None:
     at = open_train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "hug_pug_pun", keys.QUIZ: True})
-    radio = at.radio(key=keys.QUIZ_GUESS)
-    assert "Your guess for merge 1" in radio.label and md_escape("##g + ##s") in radio.options
-    assert stage_data(at)["views"][0]["pairs"] == "", "the chart would give the answer away"
-    radio.set_value("##u + ##g").run()
-    send(at, next=0)
+    question = stage_data(at)["questions"][0]
+    assert "Your guess for merge 1" in question["text"]
+    assert "##g + ##s" in [c["label"] for c in question["choices"]]
+    send(at, position=1, answers=[{"step": 1, "guess": "##u + ##g"}])
     (result,) = at.session_state[keys.QUIZ_LOG].values()
     assert result.outcome == "wrong" and "BPE's pick" in result.message
     at = open_train(
         **{keys.SCHEME: "unigram", keys.SOURCE: "hug_pug_pun", keys.UG_VOCAB: 12, keys.QUIZ: True}
     )
     run = at.session_state[keys.SCHEME_RUN].run
-    radio = at.radio(key=keys.QUIZ_GUESS)
-    assert "pruned in round 1" in radio.label
-    first = run.peek().pruned[0].piece
-    radio.set_value(first).run()
-    send(at, next=0)
+    question = stage_data(at)["questions"][0]
+    assert "pruned in round 1" in question["text"]
+    first = run.records[0].pruned[0].piece
+    assert {c["label"]: c["outcome"] for c in question["choices"]}[first] == "right"
+    send(at, position=1, answers=[{"step": 1, "guess": first}])
     (result,) = at.session_state[keys.QUIZ_LOG].values()
     assert result.outcome == "right" and run.position == 1
 

@@ -8,6 +8,7 @@ from bpe_core import Trainer, TrainOptions
 from mergescope_ui.shared.stage.contract import AHEAD, BEHIND, CONTEXT_COLUMNS, PLACES_PER_STEP, Spans, wire
 from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
+from mergescope_ui.train.quiz import BPE_QUESTION
 from mergescope_ui.train.stage_data import StageViews
 
 STORY = "the keeper lit the lamp and the ships saw the light. 灯塔守护者点亮了灯。 " * 30
@@ -25,14 +26,23 @@ def _ids(line: Spans, side: str = "after") -> list[int]:
     return [i for span in line for i in (span.was or span.ids if side == "before" else span.ids)]
 
 
-def test_a_window_around_a_step_and_nothing_after_it_in_the_quiz() -> None:
+def test_a_window_around_a_step_and_its_questions_in_the_quiz() -> None:
     run = _run()
     views = StageViews(run, STORY)
     window = views.window(position=20, serial=3, settings=StageSettings())
     assert window.lo == 20 - BEHIND and window.hi == 20 + AHEAD and window.serial == 3
     assert [v.step for v in window.views] == list(range(20 - BEHIND, 20 + AHEAD + 1))
-    quiz = views.window(position=20, serial=3, settings=StageSettings(quiz=True))
-    assert [v.step for v in quiz.views] == list(range(20 - BEHIND - AHEAD, 21)), "as many steps, all before"
+    upto = views.window(position=20, serial=3, settings=StageSettings(upto=True))
+    assert [v.step for v in upto.views] == list(range(20 - BEHIND - AHEAD, 21)), "as many steps, all before"
+    assert upto.questions == ()
+    quiz = views.window(position=20, serial=3, settings=StageSettings(quiz=True, hint=True))
+    assert [q.step for q in quiz.questions] == list(range(21, 20 + AHEAD + 1)) and quiz.hint
+    for q in quiz.questions:  # each choice judged as the quiz grades it, the step's own pair right
+        step = run.records[q.step - 1]
+        assert {c.label: c.outcome for c in q.choices} == {
+            c: BPE_QUESTION.grade(c, step).outcome for c in BPE_QUESTION.choices(step)
+        }
+        assert [c.label for c in q.choices if c.outcome == "right"] == [BPE_QUESTION.grade("", step).answer]
     json.dumps(wire(window))  # it goes to the browser as JSON
 
 

@@ -26,12 +26,16 @@
  * @typedef {{heading: string, waiting: string, waiting_card: string, past_end: string, past_limit: string,
  *   finished: string, places_tab: string, next_places: string, places_noun: string}} Wording
  * @typedef {{back: string, next: string, play: string, reset: string}} ButtonTitles
+ * @typedef {{label: string, short: string, outcome: string, verdict: string}} Choice
+ * @typedef {{step: number, text: string, choices: Choice[], answer: string}} Question
+ * @typedef {{step: number, guess: string, outcome: string}} Answer
  * @typedef {{serial: number, position: number, lo: number, hi: number, views: StepView[],
  *   labels: Object<string, TokenLabel>, last: number, finished: boolean, max_steps: number, quiz: boolean,
  *   animate: boolean, speed: number, large: boolean, notice: string, wording: Wording, arrows_from: string,
- *   tab: string, titles: ButtonTitles | null, settle_ms: number}} Window
+ *   tab: string, titles: ButtonTitles | null, settle_ms: number, questions: Question[], answers: Answer[],
+ *   hint: boolean, hidden_counts: number}} Window
  * @typedef {{position: number, start: number, serial: number, tab: string, window: boolean,
- *   settled: boolean}} Shown
+ *   settled: boolean, answers: Answer[]}} Shown
  */
 
 /**
@@ -43,6 +47,8 @@
  *   shown: string, notice: string, playing: boolean, timer: number | undefined, reportTimer: number | undefined,
  *   settledAt: string, moving: number, asking: boolean, asked: number, watch: number | undefined,
  *   listening: AbortController, resizes: ResizeObserver, setState: (name: "shown", value: Shown) => void,
+ *   questions: Map<number, Question>, answers: Map<number, Answer>, verdicts: Map<number, string[]>,
+ *   guess: {step: number, label: string} | null, reveal: number, sentAnswers: string,
  *   setTrigger: (name: "ask", value: number) => void}} Stage
  * A line of places: its first place, its last, and the spans it shows.
  * @typedef {{first: Place, last: Place, spans: Span[]}} Line
@@ -194,6 +200,7 @@ function mount(root) {
     reported: "", shown: "", notice: "", playing: false, timer: undefined, reportTimer: undefined,
     settledAt: "", moving: 0, asking: false, asked: 0, watch: undefined,
     listening: new AbortController(), resizes: new ResizeObserver(refit), setState: () => {}, setTrigger: () => {},
+    questions: new Map(), answers: new Map(), verdicts: new Map(), guess: null, reveal: -1, sentAnswers: "[]",
   };
   const on = { signal: s.listening.signal };
   q(".ms-back").addEventListener("click", () => step(s, -1), on);
@@ -204,6 +211,11 @@ function mount(root) {
   q(".ms-tab-head").addEventListener("click", () => setTab(s, "head"), on);
   q(".ms-prev-place").addEventListener("click", () => turnPage(s, -1), on);
   q(".ms-next-place").addEventListener("click", () => turnPage(s, +1), on);
+  q(".ms-pairscol").addEventListener("click", (e) => {
+    const at = /** @type {Partial<HTMLElement>} */ (e.target);
+    const choice = at.closest ? at.closest(".ms-choice") : null;
+    if (choice instanceof HTMLElement) choose(s, Number(choice.dataset.n));
+  }, on);
   const jump = /** @type {HTMLInputElement} */ (q(".ms-jump-in"));
   /** @param {KeyboardEvent} e */
   const onJumpKey = (e) => {
@@ -229,6 +241,7 @@ function mount(root) {
     if (!root.isConnected) return unmount(s); // taken off the page without a word
     if (STEP_KEYS[e.key]) step(s, STEP_KEYS[e.key]);
     else if (e.key === "p" || e.key === "P") togglePlay(s);
+    else if (/^[1-9]$/.test(e.key) && asking(s)) choose(s, Number(e.key) - 1);
     else return;
     e.preventDefault();
     if (choices(e)) e.stopPropagation(); // the choices' own handler would move the choice too
@@ -437,7 +450,9 @@ function needsWindow(s, k) {
   const view = s.views.get(k);
   if (!view || (view.places && placesNeeded(s, k) !== view.places.start)) return true;
   if (s.asking) return false;
-  if (d.quiz) return k !== d.position;
+  const later = k < d.max_steps && !(d.finished && k >= d.last); // a step after k: its question is needed
+  const known = s.questions.has(k + 1) || s.answers.has(k + 1) || s.verdicts.has(k + 1);
+  if (d.quiz && later && !known) return true;
   const more = d.hi < d.max_steps && !(d.finished && d.hi >= d.last);
   return (more && k >= d.hi - 2) || (d.lo > 0 && k <= d.lo + 1);
 }
@@ -451,7 +466,7 @@ function needsWindow(s, k) {
 function report(s, now, position = s.pos) {
   clearTimeout(s.reportTimer);
   const need = needsWindow(s, position) && (now || !s.asking);
-  if (need || now) send(s, position, need, now);
+  if (need || now || JSON.stringify(pending(s)) !== s.sentAnswers) send(s, position, need, now);
   else watch(s);
   if (now) return;
   const t = Date.now();
@@ -470,11 +485,17 @@ function send(s, position, needs, settled) {
   const key = JSON.stringify({ position, start, serial: s.serial, tab: s.tab });
   needs = needs && key !== s.reported;
   settled = settled && at !== s.settledAt;
-  if (!needs && !settled) return;
+  const answers = pending(s);
+  const told = JSON.stringify(answers);
+  if (!needs && !settled && told === s.sentAnswers) return;
   if (needs) [s.reported, s.asking] = [key, true];
   if (settled) s.settledAt = at;
+  s.sentAnswers = told;
   /** @type {Shown} */
-  const shown = { position, start, serial: /** @type {number} */ (s.serial), tab: s.tab, window: needs, settled };
+  // While a window is on its way, every report still asks for one: reports sent in one burst (a key held,
+  // quick quiz rounds) may reach the server as the last of them only.
+  const shown = { position, start, serial: /** @type {number} */ (s.serial), tab: s.tab,
+    window: needs || s.asking, settled, answers };
   s.setState("shown", shown);
   clearTimeout(s.watch);
   s.watch = undefined;
@@ -507,11 +528,105 @@ function step(s, by) {
   const d = s.data;
   if (by > 0) {
     if (atEnd(s) || s.pos >= d.max_steps) return;
-    if (d.quiz) report(s, true, s.pos + 1); // the server grades the guess, then sends the step
+    if (d.quiz) quizNext(s);
     else go(s, s.pos + 1, { user: true, animate: true });
   } else if (s.pos > 0) {
     go(s, s.pos - 1, { user: true });
   }
+}
+
+// The quiz (issue #40): at a step whose next step has a question the window carries and no answer yet,
+// the guess takes the chart's place (its ranked counts would give the answer away; Window.hint keeps them
+// in sight). Next judges the guess here, from the verdicts the question carries, and reveals the step at
+// once with its verdict and its counts; the next Next asks the next question. The answers go to the
+// server in the stage's reports (Shown.answers) until a window lists them.
+const ICONS = /** @type {Record<string, string>} */ ({ right: "🎉", tied: "⚖️", wrong: "🤔" });
+const NEXT_QUESTION = "Getting the next question…"; // the status while a window brings it
+
+/** The question the stage asks now (about the step after the one shown), or null.
+ * @param {Stage} s @returns {Question | null} */
+function asking(s) {
+  if (!s.data.quiz || s.reveal === s.pos) return null;
+  const q = s.questions.get(s.pos + 1);
+  return q && !s.answers.has(q.step) && !s.verdicts.has(q.step) ? q : null; // asked once (a skip too)
+}
+
+/** The answers the window does not list yet (every report carries them). @param {Stage} s */
+function pending(s) {
+  const listed = new Set((s.data && s.data.answers ? s.data.answers : []).map((a) => a.step));
+  return [...s.answers.values()].filter((a) => !listed.has(a.step));
+}
+
+/** The running score, as one would say it (quiz.py score_line). @param {Stage} s */
+function scoreLine(s) {
+  const all = [...s.answers.values()];
+  const right = all.filter((a) => a.outcome === "right").length;
+  const tied = all.filter((a) => a.outcome === "tied").length;
+  return `Quiz score: ${right} of ${all.length} right` + (tied ? `, ${tied} tied with the winner` : "");
+}
+
+/** Choose the n-th choice of the question asked (a click or a number key; the arrows never do).
+ * @param {Stage} s @param {number} n */
+function choose(s, n) {
+  const q = asking(s);
+  if (!q || !q.choices[n]) return;
+  s.guess = { step: q.step, label: q.choices[n].label };
+  for (const b of s.root.querySelectorAll(".ms-choice")) {
+    b.setAttribute("aria-pressed", String(/** @type {HTMLElement} */ (b).dataset.n === String(n)));
+  }
+}
+
+/** The quiz's Next: judge the guess and reveal the step, or ask the next question, or step on.
+ * @param {Stage} s */
+function quizNext(s) {
+  const q = asking(s);
+  if (q) {
+    const guess = s.guess && s.guess.step === q.step ? s.guess.label : "";
+    const choice = q.choices.find((c) => c.label === guess);
+    if (choice) {
+      s.answers.set(q.step, { step: q.step, guess: choice.label, outcome: choice.outcome });
+      s.verdicts.set(q.step, [choice.outcome, `${ICONS[choice.outcome] || ""} ${choice.verdict}.`]);
+    } else s.verdicts.set(q.step, ["none", `No guess this time: the answer was ${q.answer}.`]);
+    s.guess = null;
+    s.reveal = q.step;
+    go(s, q.step, { user: true, animate: true });
+    return;
+  }
+  if (s.reveal === s.pos) {
+    s.reveal = -1; // the verdict was read: the next question (or the next step)
+    if (asking(s)) return render(s, false);
+  }
+  if (s.views.has(s.pos + 1) && (s.answers.has(s.pos + 1) || s.verdicts.has(s.pos + 1) || !s.questions.size)) {
+    go(s, s.pos + 1, { user: true, animate: true }); // a step answered already, or no questions at all
+  } else if (!atEnd(s)) {
+    s.notice = NEXT_QUESTION;
+    render(s, false);
+    report(s, true);
+  }
+}
+
+/** What takes the chart's place during a question: the question, its choices (1–9 choose), the score.
+ * @param {Stage} s @param {Question} q */
+function guessBox(s, q) {
+  const id = `ms-ask-${q.step}`;
+  const ask = el("div", "ms-ask", q.text);
+  ask.id = id;
+  const row = el("div", "ms-guess");
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-labelledby", id);
+  q.choices.forEach((c, n) => {
+    const b = /** @type {HTMLButtonElement} */ (el("button", "ms-btn ms-choice", el("span", "ms-key", `${n + 1}`), c.short));
+    b.type = "button";
+    b.dataset.n = String(n);
+    b.title = `${c.label} (key ${n + 1})`; // the whole label (the name is what it shows: its number, its label)
+    b.dataset.label = c.label;
+    b.setAttribute("aria-pressed", String(!!s.guess && s.guess.step === q.step && s.guess.label === c.label));
+    row.append(b);
+  });
+  const keys = q.choices.length > 1 ? `1–${Math.min(9, q.choices.length)}` : "1";
+  const foot = el("div", "ms-quiz-foot", el("span", "ms-how", `Choose (keys ${keys}), then Next ▶ reveals it.`));
+  if (s.answers.size) foot.append(el("span", "ms-score", scoreLine(s)));
+  return el("div", "ms-guessbox", ask, row, foot);
 }
 
 /** @param {Stage} s */
@@ -610,7 +725,12 @@ function draw(s, animate) {
   jump.max = String(d.max_steps);
   if (document.activeElement !== jump) jump.value = String(k);
   const status = !view ? withStep(d.wording.waiting, k) : end ? d.wording.finished : view.status;
-  q(".ms-status").textContent = s.notice || status;
+  const verdict = d.quiz && s.reveal === k && !s.notice ? s.verdicts.get(k) : undefined;
+  if (verdict) {
+    const score = s.answers.size ? [" ", el("span", "ms-score", scoreLine(s))] : [];
+    q(".ms-status").replaceChildren(el("span", `ms-verdict ms-${verdict[0]}`, verdict[1]), ...score);
+  } else q(".ms-status").textContent = s.notice || status;
+  const asked = asking(s);
   s.root.dataset.pos = String(k);
   // A producer that steps something other than training names its buttons' tooltips (plain text).
   /** @type {(keyof ButtonTitles)[]} */
@@ -621,7 +741,8 @@ function draw(s, animate) {
   q(".ms-next-place").title = d.wording.next_places;
   q(".ms-next-place").setAttribute("aria-label", d.wording.next_places);
   s.root.classList.toggle("ms-large", !!d.large);
-  const key = [s.serial, k, s.tab, s.page[k] || 0, view ? view.places && view.places.start : "none", !!view];
+  const key = [s.serial, k, s.tab, s.page[k] || 0, view ? view.places && view.places.start : "none", !!view,
+    asked ? asked.step : -1, d.hint, d.hidden_counts === k, asked ? s.answers.size : 0];
   if (key.join("|") === s.shown && !animate) return undefined;
   s.shown = key.join("|");
   s.root.classList.toggle("ms-waiting", !view);
@@ -636,7 +757,12 @@ function draw(s, animate) {
     return false;
   }
   q(".ms-cardcol").replaceChildren(...build(view.card));
-  q(".ms-pairscol").replaceChildren(...build(view.pairs));
+  // During a question its ranked counts would give the answer away: the guess takes their place (the
+  // counts below it as a hint when the teacher asks for them), and they come with the reveal.
+  const hidden = d.hidden_counts === k && view.pairs.length > 0;
+  const counts = hidden ? [el("div", "ms-counts-later", "The counts come with the answer.")] : build(view.pairs);
+  if (asked) q(".ms-pairscol").replaceChildren(guessBox(s, asked), ...(d.hint ? counts : []));
+  else q(".ms-pairscol").replaceChildren(...counts);
   const places = !!view.places && s.tab === "places";
   q(".ms-tabs").hidden = !view.places;
   q(".ms-tab-places").setAttribute("aria-selected", String(places));
@@ -690,6 +816,12 @@ function receive(s, data) {
   const fresh = data.serial !== s.serial;
   s.data = data;
   s.views = new Map(data.views.map((v) => [v.step, v]));
+  s.questions = new Map((data.questions || []).map((q) => [q.step, q]));
+  // The answers the server keeps; those judged here since stay until a window lists them (a new serial:
+  // the server's list is the whole truth, e.g. a new run's empty one).
+  const kept = fresh ? [] : pending(s);
+  s.answers = new Map([...(data.answers || []), ...kept].map((a) => [a.step, a]));
+  if (fresh) s.sentAnswers = "[]";
   if (fresh) {
     s.serial = data.serial;
     s.pos = data.position;
@@ -701,8 +833,11 @@ function receive(s, data) {
     s.reported = JSON.stringify({ position: s.pos, start, serial: s.serial, tab: s.tab });
     s.settledAt = JSON.stringify([s.pos, s.serial, s.tab]); // the server moved it: the page follows already
     s.moving = 0;
+    s.reveal = -1;
+    s.verdicts = new Map(); // the server moved the stage (a jump, a new run): a question skipped is asked again
     if (s.playing) stopPlay(s);
   }
+  if (s.notice === NEXT_QUESTION && (asking(s) || atEnd(s))) s.notice = "";
   render(s, false);
   if (s.views.has(s.pos)) s.asked = 0;
   if (fresh) return;
@@ -718,9 +853,11 @@ function unpack(data) {
 }
 
 /** The window comes as JSON or as JSON bytes (see unpack); the stage reports Shown and triggers "ask".
+ * Named (drawStage) so that an offline lesson file calls it too, with its own bridge
+ * (mergescope_ui/shared/stage/assets/offline.js).
  * @param {FrontendRendererArgs<{shown: Shown, ask: number}, Window | Uint8Array | ArrayBuffer | null>} component
  */
-export default function (component) {
+export default function drawStage(component) {
   const { setStateValue, setTriggerValue, parentElement } = component;
   const data = unpack(component.data);
   const root = /** @type {StageRoot | null} */ (parentElement.querySelector(".ms-stage"));

@@ -1,4 +1,4 @@
-"""The command line: ``python -m bpe_core train | encode | decode | convert``.
+"""The command line: ``python -m bpe_core train | encode | decode | convert | health | selftest``.
 
 ::
 
@@ -10,6 +10,8 @@
     python -m bpe_core train corpus.txt --model wordpiece --vocab-size 8000 --out wp/   # or unigram
     python -m bpe_core encode --tokenizer bert/vocab.txt --text 'Hello world'   # or spm.model, tokenizer.json
     python -m bpe_core convert spm.model --to hf-json --out tokenizer.json
+    python -m bpe_core health --tokenizer tok/ --text corpus.txt   # JSON: unreachable, unused, ... ids
+    python -m bpe_core selftest --tokenizer tok/                   # a pass/fail table of hostile texts
 
 ``train`` reads its files in blocks (memory holds the pre-token counts, not the
 text), writes every format (see :mod:`bpe_core.formats`) and reports progress
@@ -32,6 +34,12 @@ whole), ``decode`` at most :data:`MAX_IDS_BYTES` (64 MiB) of JSON; past the
 limit the command stops with a one-line error.  ``encode --input`` refuses a
 device or socket (``/dev/zero`` never ends) and waits at most
 :data:`FIFO_WAIT_SECONDS` for a named pipe's writer.
+
+``health`` prints one JSON object: the scheme, the vocabulary size, and for each finding of
+:mod:`bpe_core.analysis.health` (``unreachable``, ``unused`` on ``--text``, ``partial_utf8``,
+``longest``, ``special_from_text``, ``duplicates``) its ids; ``--why`` adds each finding's id, bytes and
+reason.  ``selftest`` prints :mod:`bpe_core.analysis.selftest`'s table and exits 1 when a case fails for
+a byte-level tokenizer (WordPiece and Unigram lose text by design: the table says what and why).
 
 Both ways stream: ``encode --input`` (byte-level BPE) writes ids as it reads the text, and ``decode``
 reads its JSON list in blocks of :data:`READ_BYTES` and writes each block's text (a character whose
@@ -56,6 +64,7 @@ import codecs
 import contextlib
 import glob
 import io
+import json
 import os
 import re
 import select
@@ -66,6 +75,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, BinaryIO, TextIO
 
+from .analysis.health import FINDINGS, check_health
+from .analysis.selftest import COLUMNS, self_test
 from .formats import load_tokenizer, save_tokenizer, write_format
 from .formats.save import ALL_FORMATS
 from .pipeline import PipelineTokenizer
@@ -261,6 +272,32 @@ def build_parser() -> argparse.ArgumentParser:
         "--renumber", action="store_true", help="minbpe only: renumber ids to minbpe's layout"
     )
     tokenizer_options(convert, flag=False)
+
+    check = sub.add_parser(
+        "health",
+        help="print a tokenizer's unreachable, unused, partial, longest, special and duplicate tokens (JSON)",
+        description="Print one JSON object: for each finding ("
+        + ", ".join(FINDINGS)
+        + ") the ids of the tokens found; unused needs --text.",
+    )
+    tokenizer_options(check, flag=True)
+    check.add_argument(
+        "--text", metavar="FILE", help="reference UTF-8 text file for 'unused' ('-' for stdin), read whole"
+    )
+    check.add_argument("--why", action="store_true", help="add each finding's id, bytes and reason")
+    check.add_argument(
+        "--max-input-bytes",
+        type=int,
+        default=MAX_STREAM_BYTES,
+        metavar="N",
+        help=f"the most bytes read from stdin or a pipe; default {MAX_STREAM_BYTES:,}",
+    )
+
+    selftest = sub.add_parser(
+        "selftest",
+        help="round-trip hostile and edge-case texts; a pass/fail table (exit 1: a byte-level case failed)",
+    )
+    tokenizer_options(selftest, flag=True)
     return parser
 
 
@@ -314,6 +351,23 @@ def main(
             tok = _load(args.tokenizer, args, stderr)
             bounded = _bounded(stdin, MAX_IDS_BYTES, "stdin", fix="decode the ids in parts")
             _decode(tok, _id_blocks(bounded), out, raw=args.bytes)
+        elif args.command == "health":
+            tok = _load(args.tokenizer, args, stderr)
+            text = None
+            if args.text is not None:
+                bounded = _bounded(stdin, args.max_input_bytes, "- (stdin)")
+                text = _whole_text([args.text], bounded, "health", limit=args.max_input_bytes)
+            out.write(_health_json(tok, text, why=args.why))
+        elif args.command == "selftest":
+            report = self_test(_load(args.tokenizer, args, stderr))
+            out.write(_table(report.rows()).encode("utf-8"))
+            out.flush()
+            if report.byte_level and report.failed:
+                stderr.write(
+                    f"error: {len(report.failed)} of {len(report.results)} cases do not round-trip; a "
+                    "byte-level tokenizer must give every text back (see the table)\n"
+                )
+                return 1
         else:
             tok = _load(args.source, args, stderr)
             paths = write_format(tok, args.to, args.out, renumber=args.renumber)
@@ -326,6 +380,53 @@ def main(
         stderr.write(f"error: {_message(exc)}\n")
         return 1
     return 0
+
+
+def _health_json(tok: Tokenizer | SchemeTokenizer, text: str | None, *, why: bool) -> bytes:
+    """:func:`~bpe_core.analysis.health.health` as one JSON line (``why``: each finding's details;
+    bytes as Latin-1 text, one character a byte, so any token is valid JSON).
+
+    >>> tok = Tokenizer({i: bytes([i]) for i in range(256)}, [])
+    >>> data = json.loads(_health_json(tok, "ab", why=False))
+    >>> data["scheme"], data["unreachable"][:2], len(data["unused"]), data["reference_tokens"]
+    ('bpe', [192, 193], 254, 2)
+    """
+    report = check_health(tok, text=text)
+    out: dict[str, object] = {
+        "scheme": report.scheme,
+        "vocab_size": report.vocab_size,
+        "reference_tokens": report.reference_tokens,
+    }
+    out.update(report.ids())
+    if why:
+        out["why"] = {
+            kind: [
+                {"id": f.id, "piece": f.piece, "bytes": f.token.decode("latin-1"), "why": f.why}
+                for f in report.of(kind)
+            ]
+            for kind in FINDINGS
+        }
+    return (json.dumps(out, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _table(rows: Sequence[Sequence[object]]) -> str:
+    """The self-test's rows under :data:`~bpe_core.analysis.selftest.COLUMNS`, tab-separated (a name's
+    tabs and line ends written as escapes, so each row is one line).
+
+    >>> _table([("a\\tb", 1, 1, "pass", "")]).splitlines()[1]
+    'a\\\\tb\\t1\\t1\\tpass\\t'
+    """
+    lines = ["\t".join(COLUMNS)]
+    for row in rows:
+        lines.append(
+            "\t".join(
+                str(cell).encode("unicode_escape").decode("ascii")
+                if isinstance(cell, str) and any(c in cell for c in "\t\r\n")
+                else str(cell)
+                for cell in row
+            )
+        )
+    return "\n".join(lines) + "\n"
 
 
 def _check_args(args: argparse.Namespace) -> None:

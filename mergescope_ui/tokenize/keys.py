@@ -66,3 +66,10 @@ TABLES_SENT: Final = "tokenize_tables_sent"  # set: the identities whose Encoder
 ENCODE_MEMO: Final = "tokenize_encode_memo"  # dict: (tokenizer, text, switch) -> EncodeViews (the last 2)
 ENCODE_STAGE_STATE: Final = "tokenize_encode_stage_state"  # EncodeStage: the trace shown and its step
 BUNDLE_MEMO: Final = "tokenize_bundle_memo"  # dict: tokenizer identity -> FileBundle (the last one)
+
+# --- the Health tab (mergescope_ui.tokenize.health_view) ----------------------------------------------
+HEALTH_MEMO: Final = "tokenize_health_memo"  # dict: tokenizer identity -> Checked (the last one)
+HEALTH_SUMMARY: Final = "tokenize_health_summary"  # dataframe: one row a kind of finding
+HEALTH_TABLE: Final = "tokenize_health_table_"  # + a kind of finding: its dataframe
+HEALTH_SELFTEST: Final = "tokenize_health_selftest"  # dataframe: the self-test's table
+DOWNLOAD_SELFTEST: Final = "tokenize_dl_selftest"  # download_button: the self-test as CSV

@@ -17,6 +17,7 @@ from .compare_tab import compare_tab
 from .decode_box import decode_box
 from .details import details_tab, piece_details_tab
 from .file_bundle import tokenizer_bundle
+from .health_view import health_tab
 from .link import write_link
 from .main_view import DETAILS_TAB, Shown
 from .resolve import Picked
@@ -41,6 +42,7 @@ TAB_NAMES = [
     "💬 Chat",
     "💾 Files",
     "🔗 Share",
+    "🩺 Health",
 ]
 # Presenter mode: the tab row wraps onto a second line instead of scrolling labels out of sight.  The ids
 # fill their box (on a phone the space at a line's end would hang out of it).
@@ -48,10 +50,10 @@ TABS_CSS = style("tabs.css")
 
 
 def tabs(text: str, picked: Picked, shown: Shown) -> None:
-    """The eight tabs, each drawn only while open (ids, ribbon, details need the text encoded); the link."""
+    """The nine tabs, each drawn only while open (ids, ribbon, details need the text encoded); the link."""
     result, page = shown.result, shown.page
     st.html(TABS_CSS)
-    ids, ribbon, watch, details, compare, chat, files, share = st.tabs(
+    ids, ribbon, watch, details, compare, chat, files, share, checkup = st.tabs(
         TAB_NAMES, key=keys.TABS, on_change="rerun"
     )
     if ids.open and not result.error:
@@ -90,6 +92,9 @@ def tabs(text: str, picked: Picked, shown: Shown) -> None:
     if share.open:
         with share:
             _share_tab(state, text)
+    if checkup.open:
+        with checkup:
+            health_tab(picked, shown)
 
 
 def _ids_tab(result: Tokenized, page: Page, tok: SchemeTokenizer | None) -> None:

@@ -54,6 +54,7 @@ from bpe_core import MergeStep
 from bpe_core.unigram import UnigramRound
 from bpe_core.wordpiece import WordPieceStep
 from mergescope_ui.shared.html.tokens import clip_label
+from mergescope_ui.shared.numbers import readable
 from mergescope_ui.shared.rooms.model import NEXT, PRUNE
 from mergescope_ui.shared.stage.contract import Choice, Question
 
@@ -235,13 +236,15 @@ class PruneQuestion(QuizQuestion[UnigramRound]):
         if guess in pruned:
             p = pruned[guess]
             outcome = "right"
-            message = f"Right! Without {short_pair(guess)} the loss rises by only {p.increase:,.2f}: pruned"
+            message = (
+                f"Right! Without {short_pair(guess)} the loss rises by only {readable(p.increase)}: pruned"
+            )
         else:
             outcome = "wrong"
-            rise = f"by {kept[guess].increase:,.2f}" if guess in kept else "more"
+            rise = f"by {readable(kept[guess].increase)}" if guess in kept else "more"
             message = (
                 f"Not this time: without {short_pair(guess)} the loss rises {rise}, so it stays; "
-                f"{short_pair(answer)} costs only {step.pruned[0].increase:,.2f}"
+                f"{short_pair(answer)} costs only {readable(step.pruned[0].increase)}"
             )
         return QuizResult(step=step.index, guess=guess, answer=answer, outcome=outcome, message=message)
 

@@ -25,6 +25,7 @@ from typing import cast
 
 from bpe_core.unigram import PieceLoss, UnigramRound, UnigramTrainer, viterbi
 from mergescope_ui.shared.html.tokens import PALETTE_SIZE, clip_label
+from mergescope_ui.shared.numbers import change, decimals, readable, signed
 from mergescope_ui.shared.stage.contract import (
     HEAD_CHARS,
     PLACES_PER_STEP,
@@ -159,11 +160,21 @@ class UnigramViews(SchemeViews):
             tuple(head),
             places=Places(total=len(changed), start=start, items=items) if changed else None,
             heading=f"Round {k:,}: {rnd.vocab_size_before:,} → {rnd.vocab_size:,} pieces",
-            status="" if changed else "No word is cut differently after this round: the best cuts stay.",
+            status="" if changed else self._no_cut_changed(rnd),
             card=self._card(rnd),
             pairs=self._chart(rnd, name_pruned=True),
             before_caption=f"Best cut before round {k}",
             after_caption=f"After round {k}",
+        )
+
+    def _no_cut_changed(self, rnd: UnigramRound) -> str:
+        """Why round ``rnd`` cut no word anew, in words (the loss still moves: the probabilities do)."""
+        n = len(rnd.pruned)
+        pruned = "the piece it pruned was not" if n == 1 else f"none of the {n:,} pieces it pruned was"
+        return (
+            f"No word is cut differently after round {rnd.index:,}: {pruned} in any word's best cut, and "
+            "re-estimating the other pieces' probabilities moved no cut. The loss moves only because those "
+            f"probabilities did: {change(rnd.loss_before, rnd.loss_after)}."
         )
 
     def figures(self, k: int) -> str:
@@ -205,7 +216,7 @@ class UnigramViews(SchemeViews):
         )
 
     def _card(self, rnd: UnigramRound) -> str:
-        rise = rnd.loss_after - rnd.loss_before
+        places = decimals(rnd.loss_after - rnd.loss_before)  # both losses show the change
         return (
             f'<div class="ms-card"><h4>Round {rnd.index:,}: {len(rnd.pruned):,} pieces pruned</h4>'
             f'<div class="ms-tokens"><b>{rnd.vocab_size_before:,}</b><span class="ms-op">→</span>'
@@ -213,8 +224,9 @@ class UnigramViews(SchemeViews):
             f"{self._shrink(rnd.vocab_size)}"
             '<div class="ms-sc-grid">'
             f"<span>target</span><span><b>{rnd.target:,}</b> pieces</span>"
-            f"<span>loss before</span><span><b>{rnd.loss_before:,.2f}</b></span>"
-            f"<span>loss after</span><span><b>{rnd.loss_after:,.2f}</b> ({rise:+,.2f})</span>"
+            f"<span>loss before</span><span><b>{readable(rnd.loss_before, places=places)}</b></span>"
+            f"<span>loss after</span><span><b>{readable(rnd.loss_after, places=places)}</b> "
+            f"· {change(rnd.loss_before, rnd.loss_after)}</span>"
             f"<span>corpus pieces</span><span>{rnd.tokens_before:,} → {rnd.tokens_after:,}</span></div>"
             '<p class="ms-note">Pruned: the pieces whose removal raised the loss least (ties: the less '
             "probable first); then EM re-estimated the probabilities of the rest.</p></div>"
@@ -234,10 +246,15 @@ class UnigramViews(SchemeViews):
         return bars_html(f"Loss increase without each piece (round {rnd.index})", key, bars)
 
     def _bar(self, p: PieceLoss, status: str, top: float) -> str:
-        full = f"“{p.piece}” · loss +{p.increase:,.3f} without it · probability {math.exp(p.score):.2e}"
+        cost = (
+            "in no word's best cut: pruning it costs nothing"
+            if p.increase == 0
+            else f"loss {signed(p.increase)} without it"
+        )
+        full = f"“{p.piece}” · {cost} · probability {math.exp(p.score):.2e}"
         label = f"<span>{esc(clip_label(visible(p.piece), LABEL_COLUMNS))}</span>"
         width = 100 * p.increase / top if top > 0 else 0.0
-        return bar_html(status, full, label, width, f"+{p.increase:,.2f}")
+        return bar_html(status, full, label, width, signed(p.increase))
 
     def wording(self) -> Wording:
         run = self.run
@@ -252,6 +269,7 @@ class UnigramViews(SchemeViews):
             places_tab="Words cut anew",
             next_places="The next words this round cut anew",
             places_noun="words",
+            step_noun="round",
         )
 
     def titles(self) -> ButtonTitles:

@@ -94,6 +94,7 @@ def test_wordpiece_steps_fit_a_projector(server: str) -> None:
         assert page.locator(".ms-stage .ms-bar.ms-bpe").count() == 1
         assert boxes["fused"] is not None and boxes["fresh"] is not None, "the merge marked before and after"
         assert "##gs" in page.locator(".ms-stage .ms-after").inner_text()
+        assert page.get_by_role("spinbutton", name="Jump to step").count() == 1
         _axe(page, "wordpiece merge 1, light")
         page.keyboard.press("ArrowRight")  # the keys step as for BPE
         _card(page, "Merge 2").wait_for()
@@ -107,6 +108,9 @@ def test_unigram_rounds_fit_a_projector_and_the_lattice_draws_a_clicked_word(ser
         open_app(page, f"{server}/train?{query}", heading=HEADING)
         _card(page, "The seed").wait_for()
         _fits(page, "train_unigram_1280x720_presenter_seed", start=True)
+        # the page counts rounds, and so does the jump box (its visible label and its name)
+        assert page.locator(".ms-stage .ms-jump-t").inner_text() == "Jump to round"
+        assert page.get_by_role("spinbutton", name="Jump to round").count() == 1
         for k in range(1, 7):
             page.get_by_role("button", name="Next ▶").click()
             _card(page, f"Round {k}:").wait_for(timeout=60_000)

@@ -136,7 +136,8 @@ class StepView:
 class Wording:
     """The stage's sentences for a step it has no view of, or past the end (plain text; ``{step}``
     stands for a step number), and the names of the places a step changed: ``places_tab`` (the tab),
-    ``next_places`` (its pager's ▸ button) and ``places_noun`` (its count, "places 1–3 of 9")."""
+    ``next_places`` (its pager's ▸ button) and ``places_noun`` (its count, "places 1–3 of 9"); and
+    ``step_noun``, what one step is called ("round" for Unigram: the box reads "Jump to round")."""
 
     heading: str
     waiting: str
@@ -147,6 +148,7 @@ class Wording:
     places_tab: str = "Where it merged"
     next_places: str = "The next places where it merged"
     places_noun: str = "places"
+    step_noun: str = "step"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import html
 import json
+import math
+import re
 from typing import Any
 
 from streamlit.testing.v1 import AppTest
@@ -103,3 +105,27 @@ def step_through(at: AppTest, *steps: int) -> AppTest:
 def spans_ids(spans: list[dict[str, Any]]) -> list[int]:
     """The token ids of a stretch of text as sent (after the step)."""
     return [i for span in spans for i in span["ids"]]
+
+
+LOSSES = re.compile(r"loss before([\d,.]+)loss after([\d,.]+) · ([+−][\d,.]+) \(([+−][\d,.]+)%\)")
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "").replace("−", "-"))
+
+
+def assert_losses_shown(card: str, before: float, after: float) -> None:
+    """The card shows ``before`` and ``after`` rounded to decimals that tell them apart, and the change
+    (absolute, and relative in %) to two significant digits, never "+0.00"."""
+    found = LOSSES.search(card)
+    assert found, f"no loss before/after/change in {card!r}"
+    shown_before, shown_after, delta, pct = found.groups()
+    places = len(shown_before.partition(".")[2])
+    assert places == len(shown_after.partition(".")[2]) >= 2
+    assert abs(_number(shown_before) - before) <= 0.5 * 10**-places
+    assert abs(_number(shown_after) - after) <= 0.5 * 10**-places
+    assert shown_before != shown_after  # the change shows in the numbers themselves
+    for text, value in ((delta, after - before), (pct, 100 * (after - before) / before)):
+        digits = text.lstrip("+−").replace(",", "").replace(".", "").lstrip("0")
+        assert len(digits) >= 2, text
+        assert math.isclose(_number(text), value, rel_tol=0.05), (text, value)

@@ -14,7 +14,7 @@ from bpe_core.tokenizer.unigram_lattice import lattice
 from bpe_core.training.unigram import unigram_steps
 from bpe_core.training.wordpiece import wordpiece_steps
 from mergescope_ui.train import keys
-from tests.ui.train.stage_driver import send, stage_data, view
+from tests.ui.train.stage_driver import assert_losses_shown, send, stage_data, view
 from tests.ui.train.train_page import open_train
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -60,9 +60,10 @@ def test_unigram_rounds_show_the_engines_losses_and_the_lattice_of_a_clicked_wor
         assert run.position == k and run.records[k - 1] == rnd
         shown = view(at)
         card = _text(shown["card"])
-        assert f"loss before{rnd.loss_before:,.2f}" in card and f"loss after{rnd.loss_after:,.2f}" in card
+        assert_losses_shown(card, rnd.loss_before, rnd.loss_after)
         assert shown["heading"] == f"Round {k}: {rnd.vocab_size_before} → {rnd.vocab_size} pieces"
-        assert _text(shown["pairs"]).count("+") >= min(len(rnd.pruned), 6)
+        numbers = re.findall(r'<span class="ms-bar-n">([^<]*)</span>', shown["pairs"])
+        assert len(numbers) >= min(len(rnd.pruned), 6) and all(n == "0" or n[0] == "+" for n in numbers)
     assert at.query_params["scheme"] == "unigram" and at.query_params["ug_vocab"] == "50"
     # the lattice: the words offered are first the ones the last round cut anew; click one
     (pills,) = at.get("button_group")
@@ -149,9 +150,11 @@ def test_unigram_speaks_of_rounds_pieces_and_words_not_merges() -> None:
         words += [_text(v["card"]), _text(v["pairs"])]
     assert not [w for w in words if re.search(r"\bmerg|\bpairs?\b", w, re.I)], words
     assert data["wording"]["places_tab"] == "Words cut anew" and data["wording"]["places_noun"] == "words"
+    assert data["wording"]["step_noun"] == "round"  # the jump box reads "Jump to round"
     assert at.toggle(key=keys.QUIZ).label == "Quiz: guess the next piece pruned"
     at = open_train(**{keys.SCHEME: "wordpiece", keys.SOURCE: "hug_pug_pun"})
     wording = stage_data(at)["wording"]
     assert wording["places_tab"] == "Where it merged" and wording["places_noun"] == "words"
+    assert wording["step_noun"] == "step"
     assert stage_data(at)["titles"] is None
     assert at.toggle(key=keys.QUIZ).label == "Quiz: guess the next merge"

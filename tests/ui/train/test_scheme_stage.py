@@ -24,11 +24,35 @@ from mergescope_ui.train.lattice_view import lattice_html
 from mergescope_ui.train.scheme_run import SchemeSettings, start_scheme_run
 from mergescope_ui.train.unigram_stage import UnigramViews, changed_spans
 from mergescope_ui.train.wordpiece_stage import WordPieceViews
+from tests.ui.train.stage_driver import LOSSES, assert_losses_shown
 
 CORPORA = Path(__file__).resolve().parents[3] / "corpora"
 HUG = (CORPORA / "hug_pug_pun.txt").read_text(encoding="utf-8")
 STORY = (CORPORA / "lighthouse_story.txt").read_text(encoding="utf-8")
 KIND = (CORPORA / "kind_kindness_unkind.txt").read_text(encoding="utf-8")
+
+
+def test_tiny_unigram_rounds_read_their_change_and_why_no_cut_changed() -> None:
+    """The kind corpus's rounds 3-5 move the loss by under 0.001 and cut no word anew: the card shows
+    the change (not "+0.00", not "(-0.00)"), the status says why no cut changed, the bars of pieces in
+    no best cut read "0", not "+0.00"."""
+    run = start_scheme_run(KIND, SchemeSettings(scheme="unigram", vocab_size=50))
+    views = UnigramViews(run, KIND)
+    run.jump(99)
+    tiny = [r for r in views.rounds if 0 < abs(r.loss_after - r.loss_before) < 0.001]
+    assert len(tiny) >= 2
+    for rnd in tiny:
+        view = views.view(rnd.index)
+        card = _text(view.card)
+        assert "0.00)" not in card and "+0.00" not in _text(view.pairs)
+        assert_losses_shown(card, rnd.loss_before, rnd.loss_after)
+        assert view.places is None
+        assert f"none of the {len(rnd.pruned)} pieces it pruned was in any word's best cut" in view.status
+        delta = LOSSES.search(card).group(3)  # type: ignore[union-attr]
+        assert "re-estimating" in view.status and f"probabilities did: {delta} (" in view.status
+        zero = [p for p in rnd.pruned[:6] if p.increase == 0]
+        numbers = re.findall(r'<span class="ms-bar-n">([^<]*)</span>', view.pairs)
+        assert zero and numbers[: len(zero)] == ["0"] * len(zero)
 
 
 def _ids(spans) -> list[int]:
@@ -118,7 +142,7 @@ def test_unigram_rounds_cards_charts_and_cuts_are_the_engines() -> None:
     for k, rnd in enumerate(engine, start=1):
         view = views.view(k)
         card = _text(view.card)
-        assert f"loss before{rnd.loss_before:,.2f}" in card and f"loss after{rnd.loss_after:,.2f}" in card
+        assert_losses_shown(card, rnd.loss_before, rnd.loss_after)
         assert f"{rnd.vocab_size_before:,}→{rnd.vocab_size:,}" in card
         bars = re.findall(r'<div class="ms-bar ms-(pruned|kept)" title="“([^”]*)”', view.pairs)
         assert [p for s, p in bars if s == "pruned"] == [p.piece for p in rnd.pruned[:6]]

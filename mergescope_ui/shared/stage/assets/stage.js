@@ -24,7 +24,8 @@
  *   pairs: (Element | string)[], figures: string,
  *   before_caption: string, after_caption: string, head: Span[], head_more: boolean, places: Places | null}} StepView
  * @typedef {{heading: string, waiting: string, waiting_card: string, past_end: string, past_limit: string,
- *   finished: string, places_tab: string, next_places: string, places_noun: string}} Wording
+ *   finished: string, places_tab: string, next_places: string, places_noun: string,
+ *   step_noun: string}} Wording
  * @typedef {{back: string, next: string, play: string, reset: string}} ButtonTitles
  * @typedef {{label: string, short: string, outcome: string, verdict: string}} Choice
  * @typedef {{step: number, text: string, choices: Choice[], answer: string}} Question
@@ -740,6 +741,11 @@ function draw(s, animate) {
   q(".ms-tab-places").textContent = d.wording.places_tab;
   q(".ms-next-place").title = d.wording.next_places;
   q(".ms-next-place").setAttribute("aria-label", d.wording.next_places);
+  // What a step is called (a round of Unigram): the jump box counts those.
+  const jumpName = `Jump to ${d.wording.step_noun}`;
+  q(".ms-jump-t").textContent = jumpName;
+  jump.setAttribute("aria-label", jumpName);
+  jump.title = `Type a ${d.wording.step_noun} number and press Enter`;
   s.root.classList.toggle("ms-large", !!d.large);
   const key = [s.serial, k, s.tab, s.page[k] || 0, view ? view.places && view.places.start : "none", !!view,
     asked ? asked.step : -1, d.hint, d.hidden_counts === k, asked ? s.answers.size : 0];

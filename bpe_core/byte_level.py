@@ -67,6 +67,32 @@ def from_unicode_string(text: str) -> bytes:
 # the Unicode "symbol for space" U+2420 and "symbol for carriage return" U+240D
 # show as empty boxes there.
 WHITESPACE_MARKERS = {" ": "␣", "\t": "⇥", "\n": "↵", "\r": "↤"}
+# What a screen reader says for each marker (it would say "open box" or nothing for the glyph).
+SPOKEN_MARKERS = {"␣": "space", "⇥": "tab", "↵": "newline", "↤": "carriage return"}
+
+
+def spoken(label: str) -> str:
+    """``label`` (as :func:`readable` shows a token) in words for a screen reader: each white-space
+    marker becomes its name, a word apart; the rest stays as it is.
+
+    >>> spoken("␣the"), spoken("↵↵"), spoken("low"), spoken("a␣b⇥")
+    ('space the', 'newline newline', 'low', 'a space b tab')
+    """
+    words: list[str] = []
+    run = ""
+    for ch in label:
+        name = SPOKEN_MARKERS.get(ch)
+        if name is None:
+            run += ch
+            continue
+        if run:
+            words.append(run)
+            run = ""
+        words.append(name)
+    if run:
+        words.append(run)
+    return " ".join(words)
+
 
 # Whole characters that draw nothing or look like a plain space get a named marker such as ⟨ZWJ⟩,
 # so a lesson can point at them; the <XX> notation stays for bytes that are not a whole character.

@@ -89,7 +89,16 @@ def merge_card_html(
         about = f"<details><summary>the whole token</summary>{_code(labels[2])} {about}</details>"
     ids, tokens = (left_id, right_id, step.new_id), (step.left, step.right, step.token)
     left, right, new = (
-        token_span(i, t, emphasize=n == 2, special=i in special_ids, clip=CARD_COLUMNS, breaks=False, shown=s)
+        token_span(
+            i,
+            t,
+            emphasize=n == 2,
+            special=i in special_ids,
+            clip=CARD_COLUMNS,
+            breaks=False,
+            shown=s,
+            words=True,
+        )
         for n, (i, t, s) in enumerate(zip(ids, tokens, shown, strict=True))
     )
     pieces = [

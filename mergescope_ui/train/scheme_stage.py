@@ -14,6 +14,7 @@ import html
 from abc import abstractmethod
 from typing import Any, ClassVar
 
+from bpe_core.byte_level import WHITESPACE_MARKERS, spoken
 from mergescope_ui.shared.html.tokens import clip_label, label_width
 from mergescope_ui.shared.stage.contract import (
     BEHIND,
@@ -52,7 +53,7 @@ SCHEME_STAGE_CSS = """
 
 def visible(piece: str) -> str:
     """A piece as the stage writes it: white space made visible (``▁`` and ``##`` stay as they are)."""
-    return piece.replace(" ", "␣").replace("\n", "↵").replace("\t", "⇥").replace("\r", "␍")
+    return "".join(WHITESPACE_MARKERS.get(ch, ch) for ch in piece)
 
 
 def esc(text: object) -> str:
@@ -86,7 +87,14 @@ class SchemeViews(RunProducer):
     def make_label(self, piece: str, *, classes: str, title: str) -> tuple[TokenLabel, int]:
         """A label for ``piece`` (plain text, shortened in the middle when long) and the columns it takes."""
         text = clip_label(visible(piece), LABEL_COLUMNS)
-        label = TokenLabel(text=text, classes=classes, title=title, breaks=min(2, piece.count("\n")))
+        said = spoken(text)
+        label = TokenLabel(
+            text=text,
+            classes=classes,
+            title=title,
+            breaks=min(2, piece.count("\n")),
+            spoken="" if said == text else said,
+        )
         return label, label_width(text)
 
     @abstractmethod

@@ -21,6 +21,7 @@ from functools import lru_cache
 import regex
 
 from bpe_core.byte_level import readable as screen_label
+from bpe_core.byte_level import spoken
 
 from ..stage.contract import LABEL_COLUMNS, TokenLabel
 
@@ -72,6 +73,8 @@ TOKEN_CSS = (
 .ms-tokens .ms-special{background:#343a40;color:#fff;}
 .ms-tokens .ms-new{outline:3px solid var(--ms-accent-line,#e8590c);outline-offset:1px;font-weight:700;}
 .ms-tokens .ms-more{color:var(--ms-muted,#696867);font-style:italic;white-space:normal;}
+.ms-sr{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);
+  white-space:nowrap;border:0;}
 .ms-tokens .ms-empty{color:var(--ms-muted,#696867);font-style:italic;}
 </style>
 """
@@ -267,6 +270,7 @@ def token_span(
     breaks: bool = True,
     shown: str = "",
     marks: bool = True,
+    words: bool = False,
 ) -> str:
     """One ``<span>``: escaped readable label (or ``shown``, a label already shortened, e.g. by
     :func:`clip_apart`), escaped tooltip, classes.
@@ -275,7 +279,9 @@ def token_span(
     ``clip`` (columns, 0 for never) shortens a long label in the middle (see
     :func:`clip_label`); the tooltip always has the whole text and its length.
     With ``breaks`` a token holding newlines is followed by line breaks (in running
-    text; not in a card).  Cached: a page redraws the same few thousand tokens at every step.
+    text; not in a card).  With ``words`` a screen reader hears the label's white space in words
+    (:func:`label_html`; the merge card's three tokens).  Cached: a page redraws the same few
+    thousand tokens at every step.
     """
     classes = token_class(token_id, token, special=special) + (" ms-new" if emphasize else "")
     label = token.decode("utf-8") if special else screen_label(token, mark_whitespace=marks)
@@ -285,7 +291,26 @@ def token_span(
         label = clip_label(label, clip)
     lines = "<br>" * min(2, token.count(b"\n")) if breaks and not special else ""
     title = html.escape(token_title(token_id, token, special=special), quote=True)
-    return f'<span class="{classes}" title="{title}">{html.escape(label, quote=True)}</span>{lines}'
+    text = label_html(label, marks=words and not special)
+    return f'<span class="{classes}" title="{title}">{text}</span>{lines}'
+
+
+def label_html(label: str, *, marks: bool = True) -> str:
+    """A token's label as escaped HTML; when it shows white space as ␣ ↵ ⇥ (``marks``), the glyphs
+    hidden from screen readers and the label in words beside them, visible to those only.
+
+    >>> label_html("low"), label_html("<b>")
+    ('low', '&lt;b&gt;')
+    >>> label_html("␣the")
+    '<span aria-hidden="true">␣the</span><span class="ms-sr">space the</span>'
+    """
+    said = spoken(label) if marks else label
+    if said == label:
+        return html.escape(label, quote=True)
+    return (
+        f'<span aria-hidden="true">{html.escape(label, quote=True)}</span>'
+        f'<span class="ms-sr">{html.escape(said, quote=True)}</span>'
+    )
 
 
 def token_spans_html(
@@ -401,10 +426,12 @@ def stage_label(token_id: int, token: bytes, *, special: bool, note: str = "") -
     """
     text = clip_label(token.decode("utf-8") if special else screen_label(token), LABEL_COLUMNS)
     title = token_title(token_id, token, special=special) + (f" · {note}" if note else "")
+    said = "" if special else spoken(text)
     label = TokenLabel(
         text=text,
         classes=token_class(token_id, token, special=special),
         title=title,
         breaks=0 if special else min(2, token.count(b"\n")),
+        spoken="" if said == text else said,
     )
     return label, label_width(text)

@@ -52,13 +52,15 @@ class TokenLabel:
 
     ``text``: the label, plain text (shortened in the middle when long); ``classes``: its CSS
     classes; ``title``: the tooltip, plain text (id, bytes, the whole text); ``breaks``: line
-    breaks after it in running text (the newlines it holds, at most two).
+    breaks after it in running text (the newlines it holds, at most two); ``spoken``: the label in
+    words for a screen reader ("space" for ␣), "" when it reads as it is.
     """
 
     text: str
     classes: str
     title: str
     breaks: int
+    spoken: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

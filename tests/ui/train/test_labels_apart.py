@@ -23,6 +23,8 @@ SPAN = re.compile(r"<span class=\"ms-t [^\"]*\" title=\"[^\"]*\">([^<]*)</span>"
 
 def _card_labels(card: str) -> list[str]:
     tokens = card.split('<div class="ms-tokens', 1)[1].split("</div>", 1)[0]
+    tokens = re.sub(r'<span class="ms-sr">[^<]*</span>', "", tokens)  # the words a screen reader hears
+    tokens = re.sub(r'<span aria-hidden="true">([^<]*)</span>', r"\1", tokens)
     return [html.unescape(t) for t in SPAN.findall(tokens)]
 
 

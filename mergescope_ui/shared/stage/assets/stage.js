@@ -14,7 +14,7 @@
 /**
  * The records, field for field as in stage_contract.py (tests/ui/train/test_stage_contract.py).
  * @typedef {"" | "new"} Mark
- * @typedef {{text: string, classes: string, title: string, breaks: number}} TokenLabel
+ * @typedef {{text: string, classes: string, title: string, breaks: number, spoken: string}} TokenLabel
  * @typedef {{ids: number[], mark: Mark, was: number[] | null}} Span
  * @typedef {{number: number, lead: Span[], token: Span[], tail: Span[], link: Span[] | null,
  *   cut_before: boolean, cut_after: boolean}} Place
@@ -129,7 +129,7 @@ function spanNodes(data, spans, side, breaks) {
         add(el("span", "ms-t ms-byte", "?"));
         continue;
       }
-      const token = el("span", t.classes + (side === "after" ? mark.token : ""), t.text);
+      const token = el("span", t.classes + (side === "after" ? mark.token : ""), ...said(t));
       token.title = t.title;
       add(token);
       if (breaks && t.breaks) for (let n = 0; n < t.breaks; n++) add(document.createElement("br"));
@@ -140,6 +140,15 @@ function spanNodes(data, spans, side, breaks) {
 }
 
 const ellipsis = () => el("span", "ms-cut", "…");
+
+/** A token's label as nodes: when it has words for a screen reader (␣ is "space"), the glyphs hidden
+ * from it and the words beside them, out of sight. @param {TokenLabel} t @returns {(Node | string)[]} */
+function said(t) {
+  if (!t.spoken) return [t.text];
+  const glyphs = el("span", "", t.text);
+  glyphs.setAttribute("aria-hidden", "true");
+  return [glyphs, el("span", "ms-sr", t.spoken)];
+}
 
 /** The page's places, one side ("before" or "after"), one line each: a place whose `link` is set
  * shares its line with the next one.

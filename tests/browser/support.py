@@ -147,11 +147,17 @@ def streamlit_process(
 
 @contextmanager
 def chromium_page(
-    *, width: int = 1600, height: int = 1000, color_scheme: str = "light", mobile: bool = False
+    *,
+    width: int = 1600,
+    height: int = 1000,
+    color_scheme: str = "light",
+    mobile: bool = False,
+    **context: object,
 ) -> Iterator[object]:
     """A fresh headless chromium page (persistent context in a temp dir); ``color_scheme`` is the system
     setting the page sees (``prefers-color-scheme``; playwright's default is "light"); ``mobile``: as a
-    phone's browser (its user agent, touch, and the mobile viewport)."""
+    phone's browser (its user agent, touch, and the mobile viewport); ``context``: more of playwright's
+    context settings (``offline=True``, ``java_script_enabled=False``)."""
     from playwright.sync_api import sync_playwright
 
     profile = tempfile.mkdtemp(prefix="mergescope-chromium-")
@@ -165,6 +171,7 @@ def chromium_page(
                 viewport={"width": width, "height": height},
                 color_scheme=color_scheme,
                 **(PHONE if mobile else {}),
+                **context,
             )
             try:
                 yield context.pages[0] if context.pages else context.new_page()

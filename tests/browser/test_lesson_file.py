@@ -9,8 +9,6 @@ in it.  Skipped with the reason when chromium or playwright is missing.
 from __future__ import annotations
 
 import re
-import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,8 +18,6 @@ from mergescope_ui.shared.training_run import RunIdentity, TrainingRun
 from mergescope_ui.train.lesson_file import LessonRequest, lesson_html
 from mergescope_ui.train.scheme_run import SchemeSettings
 from tests.browser.support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     chromium_page,
     open_app,
     streamlit_server,
@@ -44,34 +40,15 @@ def _offline(
     *, width: int = 1280, height: int = 720, scripts: bool = True
 ) -> Iterator[tuple[object, list[str]]]:
     """A page with every request recorded (and any to a network aborted), and no script error."""
-    from playwright.sync_api import sync_playwright
-
-    profile = tempfile.mkdtemp(prefix="mergescope-lesson-")
-    try:
-        with sync_playwright() as p:
-            context = p.chromium.launch_persistent_context(
-                profile,
-                executable_path=CHROMIUM,
-                headless=True,
-                args=CHROMIUM_ARGS,
-                viewport={"width": width, "height": height},
-                java_script_enabled=scripts,
-                offline=True,
-            )
-            try:
-                context.route(re.compile(r"^(https?|wss?|ftp):"), lambda route: route.abort())
-                page = context.pages[0] if context.pages else context.new_page()
-                requests: list[str] = []
-                errors: list[str] = []
-                page.on("request", lambda r: requests.append(r.url))
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-                yield page, requests
-                assert errors == [], errors
-            finally:
-                context.close()
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
+    with chromium_page(width=width, height=height, java_script_enabled=scripts, offline=True) as page:
+        page.context.route(re.compile(r"^(https?|wss?|ftp):"), lambda route: route.abort())
+        requests: list[str] = []
+        errors: list[str] = []
+        page.on("request", lambda r: requests.append(r.url))
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        yield page, requests
+        assert errors == [], errors
 
 
 def _pos(page) -> int:

@@ -23,7 +23,7 @@ in Hugging Face's library: the code stays in its layer, this module names it.  R
 
 >>> from bpe_core.unigram import UnigramOptions, train_unigram
 >>> train_unigram("low lower lowest " * 20, vocab_size=12).encode_pieces("lowest low")
-['▁lowest', '▁low']
+['▁lowe', 's', 't', '▁low']
 >>> UnigramOptions(vocab_size=100).shrinking_factor == SHRINKING_FACTOR == 0.75
 True
 """

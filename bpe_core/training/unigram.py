@@ -155,15 +155,22 @@ def seed_pieces(
             if branching and 2 <= size - i <= longest:
                 tail = word[i:]
                 ends[tail] = end_count(tail, 0) + n
-    if branching:
-        subs = right_branching(subs, ends, longest)
+    frequent = _frequent(right_branching(subs, ends, longest) if branching else subs, options)
+    if branching and len(chars) + len(frequent) < options.vocab_size:
+        # too few branching substrings to reach the vocabulary (a short text): seed them all instead
+        frequent = _frequent({s: n for s, n in subs.items() if len(s) <= longest}, options)
+    room = max(0, options.seed_size - len(chars))
+    seed = sorted(chars.items(), key=lambda cn: (-cn[1], cn[0])) + frequent[:room]
+    return seed, len(frequent), len(chars)
+
+
+def _frequent(subs: Mapping[str, int], options: UnigramOptions) -> list[tuple[str, int]]:
+    """The substrings seen twice at least (and valid pieces with ``split_by_script``), best seeds first."""
     frequent = [(s, n) for s, n in subs.items() if n >= 2]
     if options.split_by_script:
         frequent = [(s, n) for s, n in frequent if valid_piece(s)]
     frequent.sort(key=lambda sn: (-sn[1] * len(sn[0]), sn[0]))
-    room = max(0, options.seed_size - len(chars))
-    seed = sorted(chars.items(), key=lambda cn: (-cn[1], cn[0])) + frequent[:room]
-    return seed, len(frequent), len(chars)
+    return frequent
 
 
 def right_branching(subs: Mapping[str, int], ends: Mapping[str, int], longest: int) -> dict[str, int]:

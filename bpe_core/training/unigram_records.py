@@ -23,7 +23,7 @@ SEED_RULE = (
     "every character, then the substrings of the words (at most max_piece_length characters) that occur at "
     "least twice, ranked by occurrences x length (SentencePiece's seed: characters they cover), the top "
     "seed_size kept; equal ranks in code-point order; with seed_by_branching only the substrings not always "
-    "followed by the same character (SentencePiece's)"
+    "followed by the same character (SentencePiece's), unless too few are left to reach vocab_size"
 )
 MIN_EXPECTED_COUNT = 1e-6
 SHRINKING_FACTOR = 0.75  # the share of pieces a round keeps by default: SentencePiece's

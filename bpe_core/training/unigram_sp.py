@@ -12,7 +12,8 @@ Hugging Face course's) does not make; each is off in the textbook and can be tur
 - ``seed_by_branching``: a seed substring is kept only if what follows it varies: two different
   characters at least, or one and the end of its word (:func:`~.unigram.right_branching`);
   SentencePiece's seed is the internal nodes of its suffix tree.  ``th`` always followed by ``e`` is
-  left out (``the`` covers it), and so is a word never followed by more.
+  left out (``the`` covers it), and so is a word never followed by more.  When too few substrings
+  are left to reach ``vocab_size`` (a short text), all of them are seeded, as without the option.
 - ``bayesian_em``: the M step takes ``digamma(count) - digamma(total)`` (a sparse prior, Liang's
   Bayesian EM) and drops the pieces expected fewer than :data:`EM_DROP_BELOW` times
   (:func:`bayesian_scores`).

@@ -90,11 +90,13 @@ def test_the_branching_seed_keeps_the_substrings_followed_by_two_things_or_more(
                 counts[sub] = counts.get(sub, 0) + n
                 followers.setdefault(sub, set()).add(word[j] if j < len(word) else "end")
     expected = {s for s, n in counts.items() if n >= 2 and len(followers[s]) >= 2}
+    every = {s for s, n in counts.items() if n >= 2}
+    chars = len({c for w in words for c in w})
     options = UnigramOptions(vocab_size=2, max_piece_length=longest, seed_by_branching=True)
     seed = {p for p, _ in seed_pieces(words, options)[0] if len(p) > 1}
-    assert seed == expected
+    assert seed == (expected if chars + len(expected) >= 2 else every)  # too few to reach 2: all of them
     plain = {p for p, _ in seed_pieces(words, options.replace(seed_by_branching=False))[0] if len(p) > 1}
-    assert plain == {s for s, n in counts.items() if n >= 2}
+    assert plain == every
 
 
 def test_the_branching_seed_leaves_out_what_always_goes_on_alike():
@@ -103,6 +105,27 @@ def test_the_branching_seed_leaves_out_what_always_goes_on_alike():
     assert {"the", "▁the", "he"} <= seed  # the: ▁the's end, n, r
     assert not {"th", "▁th", "▁lowes", "owe", "▁lowest"} & seed  # always followed by e, t, s, the end
     assert {"th", "▁lowest"} <= {p for p, _ in seed_pieces(words, UnigramOptions(vocab_size=2))[0]}
+
+
+def test_the_branching_seed_gives_way_when_it_cannot_reach_the_vocabulary():
+    words = {"▁the": 5, "▁then": 2, "▁other": 3, "▁lowest": 4}
+    chars = len({c for w in words for c in w})
+    branching = seed_pieces(words, UnigramOptions(vocab_size=2, seed_by_branching=True))[0]
+    plain = seed_pieces(words, UnigramOptions(vocab_size=2))[0]
+    assert chars < len(branching) < len(plain)
+    for vocab_size in (len(branching) + 1, len(plain) + 5):  # the branching seed alone is too small
+        options = UnigramOptions(vocab_size=vocab_size, seed_by_branching=True)
+        assert seed_pieces(words, options)[0] == plain
+    enough = UnigramOptions(vocab_size=len(branching), seed_by_branching=True)
+    assert seed_pieces(words, enough)[0] == branching
+
+
+def test_a_short_text_reaches_its_vocabulary_with_the_one_shot_trainer():
+    text = "low lower lowest newer newest wider widest " * 10
+    for vocab_size in (20, 30, 40):
+        tok = train_unigram(text, vocab_size=vocab_size)
+        assert tok.vocab_size == vocab_size
+        assert tok.decode(tok.encode(text)) == text
 
 
 def test_seed_by_coverage_weighs_each_piece_by_its_length():

@@ -216,7 +216,7 @@ function mount(root) {
   q(".ms-back").addEventListener("click", () => step(s, -1), on);
   q(".ms-next").addEventListener("click", () => step(s, +1), on);
   q(".ms-play").addEventListener("click", () => togglePlay(s), on);
-  q(".ms-reset").addEventListener("click", () => go(s, 0, { user: true }), on);
+  q(".ms-reset").addEventListener("click", () => restart(s), on);
   q(".ms-tab-places").addEventListener("click", () => setTab(s, "places"), on);
   q(".ms-tab-head").addEventListener("click", () => setTab(s, "head"), on);
   q(".ms-prev-place").addEventListener("click", () => turnPage(s, -1), on);
@@ -573,6 +573,15 @@ function scoreLine(s) {
   const right = all.filter((a) => a.outcome === "right").length;
   const tied = all.filter((a) => a.outcome === "tied").length;
   return `Quiz score: ${right} of ${all.length} right` + (tied ? `, ${tied} tied with the winner` : "");
+}
+
+/** Reset: back to step 0; in the quiz, the questions skipped are asked again (the answers given stay,
+ * and so does the score). @param {Stage} s */
+function restart(s) {
+  s.verdicts = new Map([...s.verdicts].filter(([step]) => s.answers.has(step)));
+  s.reveal = -1;
+  s.guess = null;
+  go(s, 0, { user: true });
 }
 
 /** Choose the n-th choice of the question asked (a click or a number key; the arrows never do).

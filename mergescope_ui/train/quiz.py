@@ -53,8 +53,8 @@ from typing import ClassVar, Generic, TypeVar
 from bpe_core import MergeStep
 from bpe_core.unigram import UnigramRound
 from bpe_core.wordpiece import WordPieceStep
+from mergescope_ui.shared.html.numbers import readable
 from mergescope_ui.shared.html.tokens import clip_label
-from mergescope_ui.shared.numbers import readable
 from mergescope_ui.shared.rooms.model import NEXT, PRUNE
 from mergescope_ui.shared.stage.contract import Choice, Question
 

@@ -24,8 +24,8 @@ from itertools import accumulate
 from typing import cast
 
 from bpe_core.unigram import PieceLoss, UnigramRound, UnigramTrainer, viterbi
+from mergescope_ui.shared.html.numbers import change, decimals, readable, signed
 from mergescope_ui.shared.html.tokens import PALETTE_SIZE, clip_label
-from mergescope_ui.shared.numbers import change, decimals, readable, signed
 from mergescope_ui.shared.stage.contract import (
     HEAD_CHARS,
     PLACES_PER_STEP,

@@ -153,7 +153,7 @@ def test_pasted_markup_reaches_the_stage_only_as_text() -> None:
     for v in data["views"]:
         parser.feed(v["card"] + v["pairs"])
     assert parser.tags <= {"div", "span", "h4", "p", "b", "code", "details", "summary"}, parser.tags
-    assert parser.attrs <= {"class", "title", "style"}, parser.attrs
+    assert parser.attrs <= {"class", "title", "style", "aria-hidden"}, parser.attrs
     assert "<" in "".join(_labels(at).values())  # the text's markup is there, as text
 
 

@@ -23,7 +23,7 @@ Each model has ``tokenize(word) -> list[(id, start, end)]`` (character offsets i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
@@ -31,6 +31,23 @@ from ..tokenizer.piece_bpe import merge_fast, merge_textbook
 
 UNK_PENALTY = 10.0  # HF's K_UNK_PENALTY, SentencePiece's kUnkPenalty
 _CACHE_LIMIT = 50_000
+_CACHED_WORD = 256  # longer words are cut again each time (rare, and they would fill the cache)
+
+
+def _cached(
+    cache: dict[str, list[tuple[int, int, int]]],
+    word: str,
+    tokenize: Callable[[str], list[tuple[int, int, int]]],
+) -> list[tuple[int, int, int]]:
+    """A model's cut of ``word`` (id, start, end per token), from ``cache`` or made and kept there."""
+    hit = cache.get(word)
+    if hit is None:
+        hit = tokenize(word)
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        if len(word) <= _CACHED_WORD:
+            cache[word] = hit
+    return hit
 
 
 class Model(Protocol):
@@ -132,13 +149,7 @@ class UnigramModel:
         object.__setattr__(self, "_cache", {})
 
     def tokenize(self, word: str) -> list[tuple[int, int, int]]:
-        hit = self._cache.get(word)
-        if hit is None:
-            hit = self._tokenize(word)
-            if len(self._cache) > _CACHE_LIMIT:
-                self._cache.clear()
-            self._cache[word] = hit
-        return hit
+        return _cached(self._cache, word, self._tokenize)
 
     def _tokenize(self, s: str) -> list[tuple[int, int, int]]:
         n = len(s)
@@ -230,14 +241,7 @@ class BpeModel:
         return None if hit is None else (hit[0], (hit[1], a[1], b[2]))
 
     def tokenize(self, word: str) -> list[tuple[int, int, int]]:
-        hit = self._cache.get(word)
-        if hit is None:
-            hit = self._tokenize(word)
-            if len(self._cache) > _CACHE_LIMIT:
-                self._cache.clear()
-            if len(word) <= 256:
-                self._cache[word] = hit
-        return hit
+        return _cached(self._cache, word, self._tokenize)
 
     def _tokenize(self, word: str) -> list[tuple[int, int, int]]:
         if not word:

@@ -1,0 +1,147 @@
+"""Code-point BPE with byte fallback (bpe_core.training.char_bpe): textbook == fast, round trips, and the
+merges of HF tokenizers' BpeTrainer (models.BPE(byte_fallback=True)) on the same words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bpe_core.training.char_bpe import (
+    BYTE_PIECES,
+    CharBpeOptions,
+    char_bpe_steps,
+    textbook_char_bpe_steps,
+    train_char_bpe,
+    words_of,
+)
+from bpe_core.training.char_bpe_fast import fast_char_bpe_steps
+
+CORPORA = Path(__file__).resolve().parents[3] / "corpora"
+SMALL = [
+    "low low low lower lowest newest newest widest",
+    "aaaa aaa aa a aaaaa baaab abab",
+    "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5,
+    "the cat\n\nthe hat\tthe  bat, the cat's hat: 机器学习 机器 学习!",
+]
+
+
+def run(counts: dict[str, int], options: CharBpeOptions, method: str) -> tuple[list[tuple[object, ...]], str]:
+    gen = (
+        textbook_char_bpe_steps(counts, options)
+        if method == "textbook"
+        else fast_char_bpe_steps(counts, options)
+    )
+    steps: list[tuple[object, ...]] = []
+    while True:
+        try:
+            step = next(gen)
+        except StopIteration as end:
+            return steps, end.value
+        steps.append((step.left, step.right, step.count, step.new_id, step.added, step.replaced, step.ties))
+
+
+words = st.dictionaries(
+    st.text(alphabet="▁ab c\ndé", min_size=1, max_size=9),
+    st.integers(min_value=1, max_value=4),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    counts=words,
+    extra=st.integers(min_value=1, max_value=25),
+    limit=st.none() | st.integers(min_value=1, max_value=6),
+    cap=st.none() | st.integers(min_value=1, max_value=5),
+    low=st.integers(min_value=1, max_value=3),
+)
+def test_fast_equals_textbook(counts, extra, limit, cap, low):
+    alphabet = len({c for w in counts for c in w})
+    size = 1 + 256 + min(alphabet, limit or alphabet) + extra
+    options = CharBpeOptions(vocab_size=size, limit_alphabet=limit, max_token_length=cap, min_frequency=low)
+    assert run(counts, options, "fast") == run(counts, options, "textbook")
+
+
+TRAINED = train_char_bpe(SMALL[3] + " " + SMALL[0], vocab_size=300, limit_alphabet=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_round_trip_any_text(text):
+    ids = TRAINED.encode(text)
+    assert TRAINED.decode(ids) == text
+
+
+def test_outside_the_alphabet_is_bytes():
+    trainer = char_bpe_steps("aab aab €ab", vocab_size=262, limit_alphabet=3)
+    step = next(trainer)
+    assert step.to_bytes == ("€",)
+    tok = trainer.tokenizer()
+    assert tok.encode_pieces("€") == ["▁", "<0xE2>", "<0x82>", "<0xAC>"]
+    assert tok.piece(tok.encode("€")[1]) == BYTE_PIECES[0xE2]
+
+
+def hf_merges(counts: dict[str, int], vocab_size: int, **options: int) -> list[tuple[str, str]]:
+    from tokenizers import Tokenizer, models, trainers
+
+    hf = Tokenizer(models.BPE(byte_fallback=True, unk_token="<unk>"))
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size - 256, special_tokens=["<unk>"], show_progress=False, **options
+    )
+    hf.train_from_iterator([w for w, n in counts.items() for _ in range(n)], trainer)
+    return [tuple(m) for m in json.loads(hf.to_str())["model"]["merges"]]  # type: ignore[misc]
+
+
+TEXTS = SMALL + [p.read_text(encoding="utf-8") for p in sorted(CORPORA.glob("*.txt"))]
+
+
+@pytest.mark.parametrize("k", range(len(TEXTS)))
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"min_frequency": 2}, {"max_token_length": 3}, {"max_token_length": 2, "min_frequency": 3}],
+)
+def test_merges_equal_hf(k, options):
+    pytest.importorskip("tokenizers")
+    counts = words_of(TEXTS[k])
+    alphabet = len({c for w in counts for c in w})
+    size = 1 + 256 + alphabet + 60
+    trainer = char_bpe_steps(TEXTS[k], vocab_size=size, **options).run()
+    assert trainer.merges == hf_merges(counts, size, **options)
+    assert trainer.merges or options  # a tiny text may have no pair occurring min_frequency times
+
+
+@pytest.mark.parametrize("limit", [6, 7, 8])
+def test_limit_alphabet_equals_hf(limit):
+    """HF keeps the most frequent characters too; the rare ones stand alone (HF would join their
+    neighbours), with counts that do not tie at the cut."""
+    pytest.importorskip("tokenizers")
+    text = "lower low lowe rower " * 9 + "€ ü ü 学学 学 % % % %"  # 6 frequent characters, then 4, 3, 2, 1
+    counts = words_of(text)
+    trainer = char_bpe_steps(text, vocab_size=1 + 256 + limit + 30, limit_alphabet=limit).run()
+    assert trainer.merges == hf_merges(counts, 1 + 256 + limit + 30, limit_alphabet=limit)
+    assert len(trainer.to_bytes) > 0
+
+
+@pytest.mark.parametrize(
+    ("changes", "says"),
+    [
+        ({"limit_alphabet": 0}, "limit_alphabet must be a whole number of at least 1"),
+        ({"max_token_length": 0}, "max_token_length must be a whole number of at least 1"),
+        ({"min_frequency": 0}, "min_frequency must be a whole number of at least 1"),
+        ({"vocab_size": 258}, "ask for at least"),
+    ],
+)
+def test_bad_options_say_what_to_do(changes, says):
+    with pytest.raises(ValueError, match=says):
+        char_bpe_steps("low lower", **{"vocab_size": 300, **changes})
+
+
+def test_vocab_size_must_hold_the_alphabet():
+    with pytest.raises(ValueError, match="ask for at least 263, or lower limit_alphabet"):
+        char_bpe_steps("abcde", vocab_size=262)
+    assert len(char_bpe_steps("abcde", vocab_size=262, limit_alphabet=2).alphabet) == 2

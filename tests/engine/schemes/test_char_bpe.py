@@ -145,3 +145,103 @@ def test_vocab_size_must_hold_the_alphabet():
     with pytest.raises(ValueError, match="ask for at least 263, or lower limit_alphabet"):
         char_bpe_steps("abcde", vocab_size=262)
     assert len(char_bpe_steps("abcde", vocab_size=262, limit_alphabet=2).alphabet) == 2
+
+
+def cli_run(*argv: str) -> tuple[int, str]:
+    import io
+
+    from bpe_core import cli
+
+    err = io.StringIO()
+    code = cli.main(list(argv), stdin=io.BytesIO(b""), stdout=io.BytesIO(), stderr=err)
+    return code, err.getvalue()
+
+
+PROBES = [
+    "the lighthouse keeper hugs the pugs",
+    "  two  spaces\tand a tab\n\nnew lines",
+    "€ ü 学 😀 never seen: ☃ and ⌘",
+    "",
+    "x",
+    TEXTS[-1][:400],
+]
+
+
+@pytest.mark.parametrize(
+    "extra", [[], ["--limit-alphabet", "60", "--max-token-length", "6", "--min-frequency", "2"]]
+)
+def test_cli_writes_a_tokenizer_json_hf_loads_with_our_ids(tmp_path, extra):
+    tokenizers = pytest.importorskip("tokenizers")
+    text = "\n".join(TEXTS)
+    (tmp_path / "c.txt").write_text(text, encoding="utf-8")
+    code, err = cli_run(
+        "train",
+        str(tmp_path / "c.txt"),
+        "--model",
+        "bpe-char",
+        "--vocab-size",
+        "1100",
+        "--out",
+        str(tmp_path / "o"),
+        "--quiet",
+        *extra,
+    )
+    assert (code, err) == (0, "")
+    hf = tokenizers.Tokenizer.from_file(str(tmp_path / "o" / "tokenizer.json"))
+    options = dict(
+        zip([a.lstrip("-").replace("-", "_") for a in extra[::2]], map(int, extra[1::2]), strict=True)
+    )
+    trainer = char_bpe_steps(text, vocab_size=1100, **options).run()
+    ours = trainer.tokenizer()
+    assert hf.get_vocab_size() == len(trainer.vocab) == ours.vocab_size
+    assert len(trainer.merges) > 100
+    for probe in PROBES + [text[:5000]]:
+        assert hf.encode(probe).ids == ours.encode(probe), probe
+        assert ours.decode(ours.encode(probe)) == probe
+
+
+@pytest.mark.parametrize(
+    ("flags", "says"),
+    [
+        (
+            ["--limit-alphabet", "0"],
+            "error: --limit-alphabet must be a whole number of at least 1, not 0; give",
+        ),
+        (["--max-token-length", "-1"], "error: --max-token-length must be a whole number of at least 1"),
+        (["--min-frequency", "0"], "error: --min-frequency must be a whole number of at least 1"),
+        (["--tie-break", "hf"], "error: --special-token and --tie-break are not bpe-char options"),
+    ],
+)
+def test_cli_bad_input_is_one_line(tmp_path, flags, says):
+    (tmp_path / "c.txt").write_text("low lower", encoding="utf-8")
+    code, err = cli_run(
+        "train",
+        str(tmp_path / "c.txt"),
+        "--model",
+        "bpe-char",
+        "--vocab-size",
+        "300",
+        "--out",
+        str(tmp_path / "o"),
+        *flags,
+    )
+    assert code == 1
+    assert err.startswith(says) and err.count("\n") == 1
+
+
+def test_cli_other_models_refuse_char_options(tmp_path):
+    (tmp_path / "c.txt").write_text("low lower", encoding="utf-8")
+    code, err = cli_run(
+        "train",
+        str(tmp_path / "c.txt"),
+        "--vocab-size",
+        "300",
+        "--limit-alphabet",
+        "3",
+        "--out",
+        str(tmp_path / "o"),
+    )
+    assert (code, err) == (
+        1,
+        "error: --limit-alphabet and --max-token-length are bpe-char options; leave them out for bpe\n",
+    )

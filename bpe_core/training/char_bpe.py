@@ -5,10 +5,10 @@ The text is cut into words as the repo's other piece schemes cut it (:func:`~.un
 become ``▁``, each word starts with its ``▁``), words kept whole.  The alphabet is the words' characters;
 with ``limit_alphabet`` only the most frequent ones are kept (HF's rule; equal counts at the cut: the
 smaller code point is kept, where HF's choice is unspecified).  A character outside the alphabet is
-*written as bytes*: its UTF-8 bytes, one ``<0xNN>`` piece each.  Byte pieces join nothing, so a word is
-cut at such a character and no pair crosses it (HF's trainer instead drops the character and joins its
-neighbours, a pair its own encoder can never make; the two agree whenever no dropped character stands
-between two kept ones).
+*written as bytes*: its UTF-8 bytes, one ``<0xNN>`` piece each.  Byte pieces join nothing, so by default
+(``outside="split"``) a word is cut at such a character and no pair crosses it.  HF's trainer instead
+drops the character and joins its neighbours, a pair its encoder can never make there;
+``outside="drop"`` does the same, for merges equal to HF's (:data:`OUTSIDE_RULES`).
 
 Each step merges the most frequent adjacent pair (overlaps counted: ``aaa`` holds ``(a, a)`` twice),
 left to right in every word.  Rules, each HF's:
@@ -52,6 +52,9 @@ from .records import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VOCAB_SIZE
 from .unigram import TRAIN_NORMALIZER, text_words
 
 Method = Literal["fast", "textbook"]
+OUTSIDE_RULES: tuple[str, ...] = ("split", "drop")
+"""What training does with a character outside the alphabet: ``split`` the word there (nothing joins a
+byte piece), or ``drop`` it and join its neighbours (HF's ``BpeTrainer``)."""
 CHAR_BPE_METHODS: tuple[Method, ...] = ("fast", "textbook")
 UNK_PIECE = "<unk>"
 BYTE_PIECES: tuple[str, ...] = tuple(f"<0x{b:02X}>" for b in range(256))
@@ -70,15 +73,19 @@ class CharBpeOptions:
     - ``vocab_size``: every id: ``<unk>``, the 256 byte pieces, the alphabet and the merged tokens;
     - ``limit_alphabet``: keep at most this many characters (:data:`ALPHABET_RULE`), the rest as bytes;
     - ``min_frequency``: stop when the best pair occurs fewer times;
-    - ``max_token_length``: the longest token, in characters (:data:`MAX_LENGTH_RULE`).
+    - ``max_token_length``: the longest token, in characters (:data:`MAX_LENGTH_RULE`);
+    - ``outside``: one of :data:`OUTSIDE_RULES`.
     """
 
     vocab_size: int
     limit_alphabet: int | None = None
     min_frequency: int = 1
     max_token_length: int | None = None
+    outside: str = "split"
 
     def __post_init__(self) -> None:
+        if self.outside not in OUTSIDE_RULES:
+            raise ValueError(f"outside {self.outside!r} is unknown; use one of {', '.join(OUTSIDE_RULES)}")
         for name, value, low in (
             ("vocab_size", self.vocab_size, 1 + len(BYTE_PIECES) + 1),
             ("limit_alphabet", self.limit_alphabet, 1),
@@ -165,6 +172,9 @@ def start(word_counts: Mapping[str, int], options: CharBpeOptions) -> CharBpeSta
     >>> s = start({"▁aab": 2, "▁c": 1}, CharBpeOptions(vocab_size=300, limit_alphabet=2))
     >>> s.alphabet, s.to_bytes, s.segments
     (('a', '▁'), ('b', 'c'), {('▁', 'a', 'a'): 2, ('▁',): 1})
+    >>> drop = CharBpeOptions(vocab_size=300, limit_alphabet=2, outside="drop")
+    >>> start({"▁abac": 2, "▁a": 1}, drop).segments
+    {('▁', 'a', 'a'): 2, ('▁', 'a'): 1}
     """
     if not word_counts:
         raise ValueError("the text has no words (it is empty): give code-point BPE a text to learn from")
@@ -181,6 +191,8 @@ def start(word_counts: Mapping[str, int], options: CharBpeOptions) -> CharBpeSta
         for c in [*w, ""]:
             if c in inside:
                 run.append(c)
+                continue
+            if c and options.outside == "drop":
                 continue
             if run:
                 segments[tuple(run)] = segments.get(tuple(run), 0) + n
@@ -317,6 +329,7 @@ def char_bpe_steps(
     limit_alphabet: int | None = None,
     min_frequency: int = 1,
     max_token_length: int | None = None,
+    outside: str = "split",
     method: Method = "fast",
 ) -> CharBpeTrainer:
     """Train code-point BPE on ``text``, one :class:`CharBpeStep` per ``next()`` (options:
@@ -328,6 +341,7 @@ def char_bpe_steps(
         limit_alphabet=limit_alphabet,
         min_frequency=min_frequency,
         max_token_length=max_token_length,
+        outside=outside,
     )
     return CharBpeTrainer(text, options, method=method)
 
@@ -339,6 +353,7 @@ def train_char_bpe(
     limit_alphabet: int | None = None,
     min_frequency: int = 1,
     max_token_length: int | None = None,
+    outside: str = "split",
 ) -> PieceBpeTokenizer:
     """Train code-point BPE on ``text`` and return the tokenizer.
 
@@ -352,5 +367,6 @@ def train_char_bpe(
         limit_alphabet=limit_alphabet,
         min_frequency=min_frequency,
         max_token_length=max_token_length,
+        outside=outside,
     )
     return trainer.run().tokenizer()

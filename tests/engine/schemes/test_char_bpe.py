@@ -59,11 +59,14 @@ words = st.dictionaries(
     limit=st.none() | st.integers(min_value=1, max_value=6),
     cap=st.none() | st.integers(min_value=1, max_value=5),
     low=st.integers(min_value=1, max_value=3),
+    outside=st.sampled_from(["split", "drop"]),
 )
-def test_fast_equals_textbook(counts, extra, limit, cap, low):
+def test_fast_equals_textbook(counts, extra, limit, cap, low, outside):
     alphabet = len({c for w in counts for c in w})
     size = 1 + 256 + min(alphabet, limit or alphabet) + extra
-    options = CharBpeOptions(vocab_size=size, limit_alphabet=limit, max_token_length=cap, min_frequency=low)
+    options = CharBpeOptions(
+        vocab_size=size, limit_alphabet=limit, max_token_length=cap, min_frequency=low, outside=outside
+    )
     assert run(counts, options, "fast") == run(counts, options, "textbook")
 
 
@@ -125,6 +128,34 @@ def test_limit_alphabet_equals_hf(limit):
     trainer = char_bpe_steps(text, vocab_size=1 + 256 + limit + 30, limit_alphabet=limit).run()
     assert trainer.merges == hf_merges(counts, 1 + 256 + limit + 30, limit_alphabet=limit)
     assert len(trainer.to_bytes) > 0
+
+
+@pytest.mark.parametrize("k", range(len(TEXTS)))
+def test_limit_alphabet_drop_equals_hf(k):
+    """outside="drop" joins the neighbours of a dropped character, as HF's trainer does; the limit is
+    put where no two characters have the same count (HF's choice among equal counts is unspecified)."""
+    pytest.importorskip("tokenizers")
+    counts = words_of(TEXTS[k])
+    chars: dict[str, int] = {}
+    for w, n in counts.items():
+        for c in w:
+            chars[c] = chars.get(c, 0) + n
+    ranked = sorted(chars.values(), reverse=True)
+    limit = next((i for i in range(len(ranked) // 2, 0, -1) if ranked[i - 1] != ranked[i]), None)
+    if limit is None:
+        pytest.skip("every cut of this alphabet ties")
+    size = 1 + 256 + limit + 80
+    trainer = char_bpe_steps(TEXTS[k], vocab_size=size, limit_alphabet=limit, outside="drop").run()
+    assert trainer.merges == hf_merges(counts, size, limit_alphabet=limit)
+    assert trainer.to_bytes
+
+
+def test_split_and_drop_differ_inside_a_word():
+    text = "a€b ab ab cd cd cd cd"  # € is the rarest character: limit_alphabet=5 leaves it out
+    split = [(s.pair, s.count) for s in char_bpe_steps(text, vocab_size=268, limit_alphabet=5)]
+    drop = [(s.pair, s.count) for s in char_bpe_steps(text, vocab_size=268, limit_alphabet=5, outside="drop")]
+    assert split[2:] == [(("▁", "a"), 3), (("▁a", "b"), 2)]
+    assert drop[2:] == [(("a", "b"), 3), (("▁", "ab"), 3)]
 
 
 @pytest.mark.parametrize(

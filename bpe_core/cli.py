@@ -86,7 +86,7 @@ from .pipeline import PipelineTokenizer
 from .pretokenizer import PATTERNS
 from .tokenizer import SchemeTokenizer, Tokenizer, UnigramTokenizer, WordPieceTokenizer
 from .training import TIE_BREAKS, WORDPIECE_TIE_BREAKS, Trainer, TrainOptions, train_scheme
-from .training.char_bpe import CharBpeOptions, CharBpeTrainer
+from .training.char_bpe import OUTSIDE_RULES, CharBpeOptions, CharBpeTrainer
 from .training.corpus_dask import count_files_dask
 from .training.corpus_files import Progress, count_files
 
@@ -168,6 +168,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="bpe-char: the longest token in characters (HF's rule: longer than 2 must be shorter than N)",
+    )
+    train.add_argument(
+        "--outside",
+        default=None,
+        choices=OUTSIDE_RULES,
+        metavar="R",
+        help="bpe-char, a character outside --limit-alphabet: split (the default: nothing joins across "
+        "it) or drop (its neighbours join, as HF's trainer)",
     )
     train.add_argument("--pattern", default="gpt2", metavar="P", help=pattern_help + " (default gpt2)")
     train.add_argument(
@@ -809,9 +817,10 @@ def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
     start = time.perf_counter()
     if args.model == "bpe-char":
         return _train_char_bpe(args, stdin, say, start)
-    if args.limit_alphabet is not None or args.max_token_length is not None:
+    if args.limit_alphabet is not None or args.max_token_length is not None or args.outside is not None:
         raise ValueError(
-            f"--limit-alphabet and --max-token-length are bpe-char options; leave them out for {args.model}"
+            "--limit-alphabet, --max-token-length and --outside are bpe-char options; "
+            f"leave them out for {args.model}"
         )
     if args.model != "bpe":
         return _train_scheme(args, stdin, say, start)
@@ -908,6 +917,7 @@ def _train_char_bpe(
             limit_alphabet=args.limit_alphabet,
             min_frequency=args.min_frequency,
             max_token_length=args.max_token_length,
+            outside=args.outside or "split",
         )
     except ValueError as exc:  # the engine names its options; say the flags
         message = str(exc)

@@ -274,5 +274,20 @@ def test_cli_other_models_refuse_char_options(tmp_path):
     )
     assert (code, err) == (
         1,
-        "error: --limit-alphabet and --max-token-length are bpe-char options; leave them out for bpe\n",
+        "error: --limit-alphabet, --max-token-length and --outside are bpe-char options; "
+        "leave them out for bpe\n",
     )
+
+
+def test_cli_outside_drop_gives_hf_merges(tmp_path):
+    pytest.importorskip("tokenizers")
+    text = "a€b ab ab cd cd cd cd"
+    (tmp_path / "c.txt").write_text(text, encoding="utf-8")
+    out = tmp_path / "o"
+    argv = ["train", str(tmp_path / "c.txt"), "--model", "bpe-char", "--vocab-size", "268", "--out", str(out)]
+    assert cli_run(*argv, "--limit-alphabet", "5", "--outside", "drop", "--quiet") == (0, "")
+    merges = [
+        tuple(m) for m in json.loads((out / "tokenizer.json").read_text(encoding="utf-8"))["model"]["merges"]
+    ]
+    assert merges == hf_merges(words_of(text), 268, limit_alphabet=5)
+    assert merges[2] == ("a", "b")

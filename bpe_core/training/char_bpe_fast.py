@@ -7,7 +7,7 @@ counts are taken off, the segment merged, its pairs added back), and pushes the 
 A popped heap entry whose count is no longer its pair's is pushed again with the right one (HF's lazy
 queue), so the pair popped is the textbook's choice.  ``ties`` comes from how many pairs have each count.
 
->>> from .char_bpe import CharBpeOptions
+>>> from bpe_core.training.char_bpe_records import CharBpeOptions
 >>> steps = fast_char_bpe_steps({"▁low": 3, "▁lower": 1}, CharBpeOptions(vocab_size=265))
 >>> [(s.token, s.count, s.ties) for s in steps]
 [('lo', 4, 3), ('▁lo', 4, 2)]
@@ -19,7 +19,7 @@ import heapq
 from collections.abc import Generator, Mapping
 from itertools import pairwise
 
-from .char_bpe import BYTE_PIECES, CharBpeOptions, CharBpeStep, Pair, start
+from .char_bpe_records import BYTE_PIECES, CharBpeOptions, CharBpeStep, Pair, start
 from .records import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VOCAB_SIZE
 
 

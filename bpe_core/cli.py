@@ -8,6 +8,7 @@
     echo '[72, 101]' | python -m bpe_core decode --tokenizer tok/         # prints the text
     python -m bpe_core convert tok/ --to tiktoken --out tok.tiktoken
     python -m bpe_core train corpus.txt --model wordpiece --vocab-size 8000 --out wp/   # or unigram
+    python -m bpe_core train corpus.txt --model bpe-char --vocab-size 8000 --limit-alphabet 1000 --out cp/
     python -m bpe_core encode --tokenizer bert/vocab.txt --text 'Hello world'   # or spm.model, tokenizer.json
     python -m bpe_core convert spm.model --to hf-json --out tokenizer.json
     python -m bpe_core health --tokenizer tok/ --text corpus.txt   # JSON: unreachable, unused, ... ids

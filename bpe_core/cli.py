@@ -930,7 +930,13 @@ def _train_char_bpe(
         raise ValueError("the text is empty; give bpe-char a text to learn from")
     size = len(text.encode("utf-8"))
     say(f"read {size:,} bytes in {time.perf_counter() - start:.1f} s; training bpe-char...\n")
-    trainer = CharBpeTrainer(text, options).run()
+    try:
+        trainer = CharBpeTrainer(text, options).run()
+    except ValueError as exc:  # vocab_size too small for the alphabet
+        message = str(exc)
+        for name in ("vocab_size", "limit_alphabet"):
+            message = message.replace(name, "--" + name.replace("_", "-"))
+        raise ValueError(message) from None
     out = Path(args.out)
     if not str(args.out).strip():
         raise ValueError("--out is empty; name a directory (use '.' for the current directory)")

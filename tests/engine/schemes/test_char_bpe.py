@@ -52,7 +52,7 @@ words = st.dictionaries(
 )
 
 
-@settings(max_examples=90, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     counts=words,
     extra=st.integers(min_value=1, max_value=25),
@@ -244,6 +244,10 @@ def test_cli_writes_a_tokenizer_json_hf_loads_with_our_ids(tmp_path, extra):
         (["--max-token-length", "-1"], "error: --max-token-length must be a whole number of at least 1"),
         (["--min-frequency", "0"], "error: --min-frequency must be a whole number of at least 1"),
         (["--tie-break", "hf"], "error: --special-token and --tie-break are not bpe-char options"),
+        (
+            ["--vocab-size", "259"],
+            "error: --vocab-size is 259, smaller than <unk> + 256 byte pieces + the 6 ",
+        ),
     ],
 )
 def test_cli_bad_input_is_one_line(tmp_path, flags, says):
@@ -257,6 +261,7 @@ def test_cli_bad_input_is_one_line(tmp_path, flags, says):
         "300",
         "--out",
         str(tmp_path / "o"),
+        "--quiet",
         *flags,
     )
     assert code == 1

@@ -8,6 +8,7 @@
     echo '[72, 101]' | python -m bpe_core decode --tokenizer tok/         # prints the text
     python -m bpe_core convert tok/ --to tiktoken --out tok.tiktoken
     python -m bpe_core train corpus.txt --model wordpiece --vocab-size 8000 --out wp/   # or unigram
+    python -m bpe_core train corpus.txt --model bpe-char --vocab-size 8000 --limit-alphabet 1000 --out cp/
     python -m bpe_core encode --tokenizer bert/vocab.txt --text 'Hello world'   # or spm.model, tokenizer.json
     python -m bpe_core convert spm.model --to hf-json --out tokenizer.json
     python -m bpe_core health --tokenizer tok/ --text corpus.txt   # JSON: unreachable, unused, ... ids
@@ -73,20 +74,29 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
+from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 from .analysis.health import FINDINGS, check_health
 from .analysis.selftest import COLUMNS, self_test
 from .formats import load_tokenizer, save_tokenizer, write_format
+from .formats.char_bpe_json import char_bpe_tokenizer_json
+from .formats.safe_io import write_text
 from .formats.save import ALL_FORMATS
 from .pipeline import PipelineTokenizer
 from .pretokenizer import PATTERNS
 from .tokenizer import SchemeTokenizer, Tokenizer, UnigramTokenizer, WordPieceTokenizer
 from .training import TIE_BREAKS, WORDPIECE_TIE_BREAKS, Trainer, TrainOptions, train_scheme
+from .training.char_bpe import OUTSIDE_RULES, CharBpeOptions, CharBpeTrainer
 from .training.corpus_dask import count_files_dask
 from .training.corpus_files import Progress, count_files
 
-CLI_MODELS = ("bpe", "wordpiece", "unigram")  # the schemes with files (the character one has none)
+CLI_MODELS = (
+    "bpe",
+    "wordpiece",
+    "unigram",
+    "bpe-char",
+)  # the schemes with files (the character one has none)
 PROGRESS_EVERY_SECONDS = 1.0
 MAX_SCHEME_TEXT_CHARS = 200_000_000  # train --model wordpiece|unigram holds the text: at most this much
 READ_BYTES = 1 << 16  # encode --input reads its file, and decode its ids, in blocks of this many bytes
@@ -141,8 +151,32 @@ def build_parser() -> argparse.ArgumentParser:
         default="bpe",
         choices=CLI_MODELS,
         metavar="M",
-        help="the scheme: bpe (byte-level, the default), wordpiece or unigram; the last two read the text "
-        "whole; wordpiece takes --special-token, --tie-break and --min-frequency too",
+        help="the scheme: bpe (byte-level, the default), wordpiece, unigram or bpe-char (code-point BPE "
+        "with byte fallback); the last three read the text whole; wordpiece takes --special-token, "
+        "--tie-break and --min-frequency too, bpe-char --limit-alphabet, --max-token-length and "
+        "--min-frequency",
+    )
+    train.add_argument(
+        "--limit-alphabet",
+        type=int,
+        default=None,
+        metavar="N",
+        help="bpe-char: keep the N most frequent characters, the others as UTF-8 byte pieces",
+    )
+    train.add_argument(
+        "--max-token-length",
+        type=int,
+        default=None,
+        metavar="N",
+        help="bpe-char: the longest token in characters (HF's rule: longer than 2 must be shorter than N)",
+    )
+    train.add_argument(
+        "--outside",
+        default=None,
+        choices=OUTSIDE_RULES,
+        metavar="R",
+        help="bpe-char, a character outside --limit-alphabet: split (the default: nothing joins across "
+        "it) or drop (its neighbours join, as HF's trainer)",
     )
     train.add_argument("--pattern", default="gpt2", metavar="P", help=pattern_help + " (default gpt2)")
     train.add_argument(
@@ -782,6 +816,13 @@ def _train(args: argparse.Namespace, stdin: BinaryIO, stderr: TextIO) -> int:
             stderr.flush()
 
     start = time.perf_counter()
+    if args.model == "bpe-char":
+        return _train_char_bpe(args, stdin, say, start)
+    if args.limit_alphabet is not None or args.max_token_length is not None or args.outside is not None:
+        raise ValueError(
+            "--limit-alphabet, --max-token-length and --outside are bpe-char options; "
+            f"leave them out for {args.model}"
+        )
     if args.model != "bpe":
         return _train_scheme(args, stdin, say, start)
     if args.tie_break is None:
@@ -855,6 +896,56 @@ def _train_scheme(args: argparse.Namespace, stdin: BinaryIO, say: Callable[[str]
     say(
         f"trained {args.model} in {time.perf_counter() - start:.1f} s; vocab size {tok.vocab_size:,}; "
         f"wrote {len(paths)} files to {args.out}\n"
+    )
+    return 0
+
+
+def _train_char_bpe(
+    args: argparse.Namespace, stdin: BinaryIO, say: Callable[[str], None], start: float
+) -> int:
+    """``train --model bpe-char``: the files' text read whole, code-point BPE, one ``tokenizer.json``."""
+    if args.dask is not None or args.workers is not None or args.pattern != "gpt2":
+        raise ValueError(
+            "--dask, --workers and --pattern are for byte-level BPE; leave them out for bpe-char"
+        )
+    if args.special_token or args.tie_break is not None:
+        raise ValueError(
+            "--special-token and --tie-break are not bpe-char options (its one is <unk>); leave them out"
+        )
+    try:
+        options = CharBpeOptions(
+            vocab_size=args.vocab_size,
+            limit_alphabet=args.limit_alphabet,
+            min_frequency=args.min_frequency,
+            max_token_length=args.max_token_length,
+            outside=args.outside or "split",
+        )
+    except ValueError as exc:  # the engine names its options; say the flags
+        message = str(exc)
+        for name in ("vocab_size", "limit_alphabet", "min_frequency", "max_token_length"):
+            message = message.replace(name, "--" + name.replace("_", "-"))
+        raise ValueError(message) from None
+    text = _whole_text(_expand(args.files), stdin, "bpe-char training", limit=args.max_input_bytes)
+    if not text:
+        raise ValueError("the text is empty; give bpe-char a text to learn from")
+    size = len(text.encode("utf-8"))
+    say(f"read {size:,} bytes in {time.perf_counter() - start:.1f} s; training bpe-char...\n")
+    try:
+        trainer = CharBpeTrainer(text, options).run()
+    except ValueError as exc:  # vocab_size too small for the alphabet
+        message = str(exc)
+        for name in ("vocab_size", "limit_alphabet"):
+            message = message.replace(name, "--" + name.replace("_", "-"))
+        raise ValueError(message) from None
+    out = Path(args.out)
+    if not str(args.out).strip():
+        raise ValueError("--out is empty; name a directory (use '.' for the current directory)")
+    out.mkdir(parents=True, exist_ok=True)
+    path = write_text(out / "tokenizer.json", char_bpe_tokenizer_json(trainer.vocab, trainer.merges))
+    say(
+        f"trained bpe-char in {time.perf_counter() - start:.1f} s: {len(trainer.merges):,} merges "
+        f"({trainer.stop_reason}); vocab size {len(trainer.vocab):,}, {len(trainer.to_bytes):,} characters "
+        f"as bytes; wrote {path}\n"
     )
     return 0
 

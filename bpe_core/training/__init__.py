@@ -18,9 +18,13 @@ Read in this order:
 - Unigram: :mod:`.unigram` (:func:`unigram_steps`, :func:`train_unigram`: seed, EM, loss increases,
   pruning, round by round), :mod:`.unigram_loss` (the loss, the textbook increases), :mod:`.unigram_fast`
   (the same increases, faster), :mod:`.unigram_records` (options, rounds, tie and seed rules);
+- Code-point BPE with byte fallback (``bpe-char``, SentencePiece's and Llama-2's BPE, HF's ``BpeTrainer``
+  rules): :mod:`.char_bpe` (options, steps, the textbook trainer, :func:`char_bpe_steps`,
+  :func:`train_char_bpe`), :mod:`.char_bpe_fast` (the same steps, faster);
 - :mod:`.schemes`: :func:`train_scheme`, one entry point for bpe, wordpiece, unigram and char.
 """
 
+from .char_bpe import CharBpeOptions, CharBpeStep, CharBpeTrainer, char_bpe_steps, train_char_bpe
 from .options import MAX_VOCAB_SIZE, TrainOptions
 from .records import (
     STOP_MIN_FREQUENCY,
@@ -51,6 +55,9 @@ __all__ = [
     "TIE_BREAKS",
     "TIE_BREAK_HELP",
     "WORDPIECE_TIE_BREAKS",
+    "CharBpeOptions",
+    "CharBpeStep",
+    "CharBpeTrainer",
     "MergeStep",
     "PairCount",
     "TrainOptions",
@@ -62,7 +69,9 @@ __all__ = [
     "WordPieceOptions",
     "WordPieceStep",
     "WordPieceTrainer",
+    "char_bpe_steps",
     "train",
+    "train_char_bpe",
     "train_scheme",
     "train_steps",
     "train_unigram",

@@ -1,4 +1,4 @@
-"""Glyphs tied to bytes on the Train stage, in a real browser (issue #40, item 10).
+"""Glyphs tied to bytes on the Train stage, in a real browser (issue #40, item 10), and the places arrows.
 
 In byte-level BPE a Chinese character or an emoji is 3-4 byte tokens (``<E8><83><BD>``) until merges join
 them.  The stage shows the character above the tokens that make it: one box per character (or per run of
@@ -96,3 +96,23 @@ def test_each_character_stands_above_its_byte_tokens(server: str, size: tuple[in
                     assert g["glyph"] == raw.decode("utf-8"), g
                     assert g["name"] == f"{g['glyph']}, {len(raw)} bytes", g
                 assert len(g["labels"]) >= 2, f"{g['name']}: a glyph over one token (its label shows it)"
+
+
+PAGER = """() => [...document.querySelectorAll('.ms-prev-place, .ms-next-place')].map((b) => {
+  const r = b.getBoundingClientRect();
+  return [b.getAttribute('aria-label'), r.width, r.height];
+})"""
+
+
+def test_the_places_arrows_are_targets_a_thumb_can_hit_on_a_phone(server: str) -> None:
+    """◂ ▸ page the places of a merge: at least 24x24 px (issue #40: they were 22x27 on a phone)."""
+    with chromium_page(width=390, height=844) as page:
+        open_app(page, f"{server}/train?{QUERY}&presenter=true", heading=HEADING, timeout=90_000)
+        page.keyboard.press("ArrowRight")
+        page.locator(".ms-next-place").first.wait_for(timeout=30_000)
+        page.locator(".ms-next-place").first.click()  # the second page of places: ◂ shows too
+        page.wait_for_timeout(500)
+        arrows = page.evaluate(PAGER)
+        assert len(arrows) == 2
+        for name, width, height in arrows:
+            assert width >= 24 and height >= 24, f"{name}: {width:.1f}x{height:.1f} px"

@@ -20,8 +20,10 @@ import html
 from collections import Counter
 from collections.abc import Sequence
 
+import regex
+
 from bpe_core import Tokenizer
-from bpe_core.bpe import EncodeStep, EncodeTrace, TraceReplay, trace_encode
+from bpe_core.bpe import Chunk, EncodeStep, EncodeTrace, TraceReplay, trace_encode
 from bpe_core.byte_level import readable
 from bpe_core.pretokenizer import pattern_name
 from mergescope_ui.shared.html.tokens import clip_label, stage_label, token_class, token_title
@@ -78,6 +80,29 @@ def _region(classes: str, name: str) -> str:
 
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+# One emoji or more (each shown as a picture: emoji presentation, or a pictograph asking for it with U+FE0F,
+# with its modifiers and joiners), spaces around them allowed; © or ™ alone are not.
+_EMOJI = regex.compile(
+    r"\s*(?:(?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F)"
+    r"[\p{Emoji_Component}\p{Extended_Pictographic}\u200D\uFE0F]*)+\s*"
+)
+
+
+def chunk_name(chunk: Chunk) -> str:
+    """What a chunk is, for a person: its pattern part's name, but "emoji" for a chunk of emoji that the
+    pattern's punctuation part cut (GPT-2's ``?[^\\s\\p{L}\\p{N}]+`` takes 😀 too).
+
+    >>> from bpe_core import train
+    >>> chunks = trace_encode(train("ab", vocab_size=256, pattern="gpt2"), "ab 🎉 ! © 👩‍💻").chunks
+    >>> [(c.part, chunk_name(c)) for c in chunks]  # doctest: +NORMALIZE_WHITESPACE
+    [('letters', 'letters'), ('punctuation', 'emoji'), ('punctuation', 'punctuation'),
+     ('punctuation', 'punctuation'), ('punctuation', 'emoji')]
+    """
+    if chunk.part == "punctuation" and not chunk.special and _EMOJI.fullmatch(chunk.text):
+        return "emoji"
+    return chunk.part
 
 
 class EncodeViews(StageProducer):
@@ -201,10 +226,11 @@ class EncodeViews(StageProducer):
             label = clip_label(c.text if c.special else readable(c.text.encode("utf-8")), LABEL_COLUMNS)
             kind = "ms-special" if c.special else f"ms-c{c.index % 2 * 2}"
             size = c.byte_end - c.byte_start
-            title = f"chunk {c.index + 1} · {c.part} · characters {c.start}–{c.end} · {_plural(size, 'byte')}"
+            name = chunk_name(c)
+            title = f"chunk {c.index + 1} · {name} · characters {c.start}–{c.end} · {_plural(size, 'byte')}"
             chips.append(
                 f'<span class="ms-enc-chunk"><span class="ms-t {kind}" title="{_e(title)}">{_e(label)}</span>'
-                f'<span class="ms-enc-part">{_e(c.part)}</span></span>'
+                f'<span class="ms-enc-part">{_e(name)}</span></span>'
             )
         rest = len(trace.chunks) - CHUNKS_SHOWN
         more = f'<p class="ms-note">… and {_plural(rest, "more chunk")}.</p>' if rest > 0 else ""
@@ -246,7 +272,7 @@ class EncodeViews(StageProducer):
     def _merge_card(self, step: EncodeStep) -> str:
         a, b = step.pair
         chunks = sorted({p.chunk for p in step.places})
-        named = ", ".join(f"{n + 1} ({_e(self.trace.chunks[n].part)})" for n in chunks[:CHUNKS_LISTED])
+        named = ", ".join(f"{n + 1} ({_e(chunk_name(self.trace.chunks[n]))})" for n in chunks[:CHUNKS_LISTED])
         if len(chunks) > CHUNKS_LISTED:
             named += f" and {len(chunks) - CHUNKS_LISTED:,} more"
         where = (
@@ -273,7 +299,7 @@ class EncodeViews(StageProducer):
                 for i in ids[:12]
             ) + ("…" if len(ids) > 12 else "")
             rows.append(
-                f'<tr><td class="ms-num">{n + 1}</td><td>{_e(self.trace.chunks[n].part)}'
+                f'<tr><td class="ms-num">{n + 1}</td><td>{_e(chunk_name(self.trace.chunks[n]))}'
                 f'<div class="ms-tokens">{tokens}</div></td></tr>'
             )
         rest = len(chunks) - CHUNKS_LISTED

@@ -20,8 +20,8 @@ from functools import lru_cache
 
 import regex
 
+from bpe_core.byte_level import broken_ends, spoken
 from bpe_core.byte_level import readable as screen_label
-from bpe_core.byte_level import spoken
 
 from ..stage.contract import LABEL_COLUMNS, TokenLabel
 
@@ -420,18 +420,27 @@ def stage_label(token_id: int, token: bytes, *, special: bool, note: str = "") -
     """The stage's label of a byte-level token (plain text: the stage puts it in the page as text), and
     the columns it takes; ``note`` ends its title.
 
+    A token cut inside a character carries the bytes on either side of the cut (``closes``,
+    ``opens``), so the stage can show the character above the tokens that make it:
+
     >>> label, columns = stage_label(7, b"<b>", special=False)
-    >>> label.text, columns
-    ('<b>', 3)
+    >>> label.text, columns, label.closes, label.opens
+    ('<b>', 3, (), ())
+    >>> label, _ = stage_label(300, "能力".encode()[2:4], special=False)
+    >>> label.text, [hex(b) for b in label.closes], [hex(b) for b in label.opens]
+    ('<BD><E5>', ['0xbd'], ['0xe5'])
     """
     text = clip_label(token.decode("utf-8") if special else screen_label(token), LABEL_COLUMNS)
     title = token_title(token_id, token, special=special) + (f" · {note}" if note else "")
     said = "" if special else spoken(text)
+    closes, opens = (b"", b"") if special else broken_ends(token)
     label = TokenLabel(
         text=text,
         classes=token_class(token_id, token, special=special),
         title=title,
         breaks=0 if special else min(2, token.count(b"\n")),
         spoken="" if said == text else said,
+        closes=tuple(closes),
+        opens=tuple(opens),
     )
     return label, label_width(text)

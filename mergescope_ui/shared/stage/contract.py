@@ -53,7 +53,12 @@ class TokenLabel:
     ``text``: the label, plain text (shortened in the middle when long); ``classes``: its CSS
     classes; ``title``: the tooltip, plain text (id, bytes, the whole text); ``breaks``: line
     breaks after it in running text (the newlines it holds, at most two); ``spoken``: the label in
-    words for a screen reader ("space" for ␣), "" when it reads as it is.
+    words for a screen reader ("space" for ␣), "" when it reads as it is.  A byte-level token that
+    starts or ends inside a UTF-8 character carries those bytes: ``closes``, the bytes at its start
+    that end a character begun in the token before; ``opens``, those at its end that begin one
+    finished in the tokens after (``()`` where it starts or ends on a character's edge).  The stage
+    joins them along a line and shows each character its tokens make above them (one glyph over its
+    2-4 byte tokens, named by the character for a screen reader).
     """
 
     text: str
@@ -61,6 +66,8 @@ class TokenLabel:
     title: str
     breaks: int
     spoken: str = ""
+    closes: tuple[int, ...] = ()
+    opens: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -17,7 +17,7 @@ from mergescope_ui.shared.stage.contract import read_shown as shown
 from mergescope_ui.shared.stage.producer import StageSettings
 from mergescope_ui.tokenize import keys
 from mergescope_ui.tokenize.tab_views import WATCH_TAB
-from mergescope_ui.tokenize.watch_encode import EncodeViews
+from mergescope_ui.tokenize.watch_encode import EncodeViews, chunk_name
 from tests.ui.tokenize.fake_caches import trained as cached_tokenizer
 from tests.ui.tokenize.test_page import EVIL, PAGE, cid, quick, spans_of
 from tests.ui.train.stage_driver import send, spans_ids, stage_data, step_through, view
@@ -48,7 +48,7 @@ def test_the_stage_steps_the_trace_to_the_tokenizers_own_ids() -> None:
     card = spans_of(zero["card"])
     assert len(card.texts) == len(trace.chunks)  # each chunk a chip, with its part's name under it
     parts = re.findall(r'<span class="ms-enc-part">([^<]*)</span>', zero["card"])
-    assert parts == [c.part for c in trace.chunks]
+    assert parts == [chunk_name(c) for c in trace.chunks]  # the part names, but "emoji" for 🎉
     assert {"letters", "contractions", "numbers", "punctuation", "spaces"} <= set(parts)
     for step in trace.steps:
         step_through(at, step.step)
@@ -168,3 +168,15 @@ def test_no_split_pattern_and_a_long_text_says_what_to_do() -> None:
     assert spans_ids(view(at)["head"]) == tok.encode("low lower lowest")
     assert [c.part for c in trace_encode(tok, "low lower lowest").chunks] == ["whole text"]
     assert '<span class="ms-enc-part">whole text</span>' in view(at, 0)["card"]
+
+
+def test_a_chunk_of_emoji_is_named_emoji_not_punctuation() -> None:
+    """GPT-2's punctuation part cuts emoji too; the card names such a chunk "emoji" (issue #40), and the
+    punctuation beside it stays punctuation."""
+    from bpe_core import train
+
+    tok = train("ab", vocab_size=256, pattern="gpt2")
+    card = EncodeViews(trace_encode(tok, "ab 🎉 ! 👍🏽"), tok).view(0).card
+    names = re.findall(r'class="ms-enc-part">([^<]*)<', card)
+    assert names == ["letters", "emoji", "punctuation", "emoji"], names
+    assert "chunk 2 · emoji ·" in card

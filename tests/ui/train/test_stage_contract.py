@@ -81,8 +81,8 @@ def test_the_marks_are_the_same_in_the_contract_the_typedef_and_the_drawing() ->
 def test_the_drift_check_sees_a_renamed_or_missing_field() -> None:
     renamed = JS.replace("cut_before: boolean", "cutBefore: boolean", 1)
     assert typedefs(renamed)["Place"] != [f.name for f in dataclasses.fields(stage_contract.Place)]
-    dropped = JS.replace(", spoken: string}} TokenLabel", "}} TokenLabel", 1)
-    assert typedefs(dropped)["TokenLabel"] == ["text", "classes", "title", "breaks"]
+    dropped = JS.replace(", opens: number[]}} TokenLabel", "}} TokenLabel", 1)
+    assert typedefs(dropped)["TokenLabel"] == ["text", "classes", "title", "breaks", "spoken", "closes"]
 
 
 def test_the_settle_time_is_sent_not_copied() -> None:

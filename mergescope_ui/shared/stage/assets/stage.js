@@ -14,7 +14,8 @@
 /**
  * The records, field for field as in stage_contract.py (tests/ui/train/test_stage_contract.py).
  * @typedef {"" | "new"} Mark
- * @typedef {{text: string, classes: string, title: string, breaks: number, spoken: string}} TokenLabel
+ * @typedef {{text: string, classes: string, title: string, breaks: number, spoken: string,
+ *   closes: number[], opens: number[]}} TokenLabel
  * @typedef {{ids: number[], mark: Mark, was: number[] | null}} Span
  * @typedef {{number: number, lead: Span[], token: Span[], tail: Span[], link: Span[] | null,
  *   cut_before: boolean, cut_after: boolean}} Place
@@ -116,6 +117,7 @@ function build(nodes) {
 function spanNodes(data, spans, side, breaks) {
   /** @type {Node[]} */
   const out = [];
+  const glyphs = new Glyphs();
   for (const span of spans) {
     const mark = MARKS[span.mark] || MARKS[""];
     const boxed = side === "before" && span.was;
@@ -126,17 +128,90 @@ function spanNodes(data, spans, side, breaks) {
     for (const id of ids) {
       const t = data.labels[id];
       if (!t) {
+        glyphs.token(null, out.length);
         add(el("span", "ms-t ms-byte", "?"));
         continue;
       }
+      glyphs.token(t, out.length); // a boxed token's node is the box, pushed at out.length after its tokens
       const token = el("span", t.classes + (side === "after" ? mark.token : ""), ...said(t));
       token.title = t.title;
       add(token);
-      if (breaks && t.breaks) for (let n = 0; n < t.breaks; n++) add(document.createElement("br"));
+      if (breaks && t.breaks) {
+        glyphs.token(null, out.length); // a glyph never spans a line break
+        for (let n = 0; n < t.breaks; n++) add(document.createElement("br"));
+      }
     }
     if (into) out.push(into);
   }
-  return out;
+  return glyphs.wrap(out);
+}
+
+/** The characters whose UTF-8 bytes lie in two or more tokens of a line (a byte-level token cut inside
+ * a character: its label's `closes` and `opens`), found token by token, and then each shown above the
+ * nodes that hold its bytes: one box, named by its characters for a screen reader ("能, 3 bytes"),
+ * that a line never breaks inside. */
+class Glyphs {
+  constructor() {
+    /** @type {number[]} the bytes of the character begun, not yet finished */
+    this.bytes = [];
+    this.from = -1; // the node holding its first byte (-1: none begun)
+    /** @type {{from: number, to: number, chars: string[], bytes: number}[]} */
+    this.groups = [];
+  }
+
+  /** The next token of the line (null: one that is no part of a character cut across tokens), held by
+   * the node at `node` of the line. @param {TokenLabel | null} t @param {number} node */
+  token(t, node) {
+    const closes = (t && t.closes) || [];
+    if (this.from >= 0 && closes.length) {
+      this.bytes.push(...closes);
+      const width = utf8Width(this.bytes[0]);
+      if (this.bytes.length >= width) {
+        this.add(this.from, node, this.bytes.slice(0, width));
+        this.from = -1;
+      } else {
+        return; // all of this token is inside the character (text is whole UTF-8): it goes on after it
+      }
+    }
+    this.from = -1;
+    const opens = (t && t.opens) || [];
+    if (opens.length) [this.bytes, this.from] = [[...opens], node];
+  }
+
+  /** @param {number} from @param {number} to @param {number[]} bytes */
+  add(from, to, bytes) {
+    const char = new TextDecoder().decode(new Uint8Array(bytes));
+    const last = this.groups[this.groups.length - 1];
+    if (last && last.to >= from) { // a token holding the end of one character and the start of the next
+      last.to = Math.max(last.to, to);
+      last.chars.push(char);
+      last.bytes += bytes.length;
+    } else this.groups.push({ from, to, chars: [char], bytes: bytes.length }); // from == to: one box
+  }
+
+  /** The line's nodes with each group's nodes in a box under its glyphs. @param {Node[]} nodes */
+  wrap(nodes) {
+    for (const g of [...this.groups].reverse()) {
+      const glyph = el("span", "ms-glyph-char", g.chars.join(""));
+      glyph.setAttribute("aria-hidden", "true");
+      const box = el("span", "ms-glyph", glyph, el("span", "ms-glyph-bytes", ...nodes.slice(g.from, g.to + 1)));
+      box.setAttribute("role", "group");
+      box.setAttribute("aria-label", `${g.chars.join(" ")}, ${g.bytes} bytes`);
+      box.title = `${g.chars.join(" ")}: ${g.bytes} bytes`;
+      nodes.splice(g.from, g.to - g.from + 1, box);
+    }
+    return nodes;
+  }
+}
+
+/** The length of the UTF-8 sequence a lead byte starts (0: a continuation byte); byte_level.utf8_width.
+ * @param {number} lead */
+function utf8Width(lead) {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 0;
 }
 
 const ellipsis = () => el("span", "ms-cut", "…");
@@ -305,7 +380,7 @@ function fit(s) {
 // Inner boxes first: the phone's grid holds the others.
 const SNAPPED = ".ms-cardcol > *, .ms-pairscol > *, .ms-before, .ms-after, .ms-grid";
 // What makes a line: these boxes drawn around text (a token, a bar), and each other text's line boxes.
-const ATOMS = ".ms-t, .ms-fuse, .ms-num, .ms-cut, .ms-bar, .ms-btn, .ms-tab";
+const ATOMS = ".ms-glyph, .ms-t, .ms-fuse, .ms-num, .ms-cut, .ms-bar, .ms-btn, .ms-tab";
 const SHRINK_CARD = 0.5; // the least the card's text is scaled to so that it needs no scrolling
 const SHRINK_CHART = 0.75;
 
